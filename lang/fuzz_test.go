@@ -1,0 +1,96 @@
+package lang_test
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lsfc/lsfc/lang"
+	"golang.org/x/tools/txtar"
+)
+
+// checkSpan fails when sp does not lie inside its root source.
+func checkSpan(t *testing.T, what string, sp lang.Span) {
+	t.Helper()
+	if !sp.IsValid() {
+		return
+	}
+	r := sp.Root()
+	if r.Start < 0 || r.End < r.Start || r.End > len(r.Src.Text) {
+		t.Fatalf("%s span [%d,%d) outside input of %d bytes", what, r.Start, r.End, len(r.Src.Text))
+	}
+}
+
+// FuzzParseConfig checks the configuration parser on any input: no panic,
+// every span inside the input, rendering never fails, and formatting a file
+// without errors keeps its tree and is idempotent.
+func FuzzParseConfig(f *testing.F) {
+	if dir, err := filepath.Abs(filepath.Join("..", "..", "shared", "corpus", "real")); err == nil {
+		filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && !strings.HasSuffix(path, ".md") {
+				if b, err := os.ReadFile(path); err == nil {
+					name := filepath.Base(path)
+					if i := strings.LastIndex(name, "__"); i >= 0 {
+						name = name[i+2:]
+					}
+					f.Add(b, uint8(lang.KindOf(name)))
+				}
+			}
+			return nil
+		})
+	}
+	paths, _ := filepath.Glob(filepath.Join("testdata", "*", "*.txtar"))
+	for _, p := range paths {
+		ar, err := txtar.ParseFile(p)
+		if err != nil {
+			continue
+		}
+		for _, file := range ar.Files {
+			if file.Name != "want" {
+				f.Add(file.Data, uint8(lang.KindOf(file.Name)))
+			}
+		}
+	}
+	f.Add([]byte("Begin Queue\nQUEUE_NAME = q\nEnd Queue\n"), uint8(lang.KindLSBQueues))
+	f.Fuzz(func(t *testing.T, data []byte, k uint8) {
+		kind := lang.FileKind(k % uint8(lang.KindLSBOther+1))
+		file, diags := lang.ParseConfig(lang.NewSource("fuzz", string(data)), kind)
+		for _, d := range diags {
+			checkSpan(t, "diagnostic", d.Span)
+			for _, r := range d.Related {
+				checkSpan(t, "related", r.Span)
+			}
+			if d.Fix != nil {
+				for _, e := range d.Fix.Edits {
+					checkSpan(t, "edit", e.Span)
+				}
+			}
+		}
+		var check func(items []lang.Item)
+		check = func(items []lang.Item) {
+			for _, it := range items {
+				checkSpan(t, "item", it.Span())
+				checkSpan(t, "line", it.Line().Whole)
+				if s, ok := it.(*lang.Section); ok {
+					check(s.Body)
+				}
+				if a, ok := it.(*lang.Assignment); ok {
+					checkSpan(t, "value", a.Value.Span)
+					checkSpan(t, "value source", a.Value.Src.SpanOf(0, len(a.Value.Text)))
+				}
+			}
+		}
+		check(file.Items)
+		if err := diags.WriteText(io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if err := diags.WriteJSON(io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if !diags.HasErrors() {
+			checkFormat(t, "fuzz", kind, string(data))
+		}
+	})
+}
