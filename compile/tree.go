@@ -1,0 +1,483 @@
+package compile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/lsfc/lsfc/lang"
+)
+
+// A Tree is the set of configuration files of one cluster, as Load found
+// and parsed them.
+type Tree struct {
+	// EnvDir is the directory holding lsf.conf, or "" when none was read.
+	EnvDir string
+	// ConfDir is where lsf.shared and lsf.cluster.<name> were read, or "".
+	ConfDir string
+	// BatchDir is where the lsb.* files were read, or "".
+	BatchDir string
+	// Cluster is the name of the local cluster, or "" when unknown.
+	Cluster string
+	// Files are the parsed files in a stable order: lsf.conf, lsf.shared,
+	// lsf.cluster, then the others by kind and path.
+	Files []*lang.File
+}
+
+// File returns the first file of the given kind, or nil.
+func (t *Tree) File(kind lang.FileKind) *lang.File {
+	for _, f := range t.Files {
+		if f.Kind == kind {
+			return f
+		}
+	}
+	return nil
+}
+
+// LoadOptions configure Load. The zero value is ready to use.
+type LoadOptions struct {
+	// EnvDir is used when Load is given no path; the command line passes
+	// $LSF_ENVDIR here.
+	EnvDir string
+	// Cluster names the local cluster when lsf.shared lists several and
+	// the files do not tell which one is local.
+	Cluster string
+	// Limits bound what the parser accepts.
+	Limits lang.Limits
+}
+
+// ErrNoConfig is returned (wrapped) when a directory holds no LSF
+// configuration file.
+var ErrNoConfig = errors.New("no LSF configuration files")
+
+// Load finds and parses the configuration files of a cluster. Each path is
+// one of:
+//
+//   - an LSF_ENVDIR (a directory holding lsf.conf): lsf.shared and
+//     lsf.cluster.<name> are read from LSF_CONFDIR, or from the directory
+//     itself when LSF_CONFDIR does not exist on this machine; the lsb.*
+//     files from LSB_CONFDIR/<cluster>/configdir, or, when LSB_CONFDIR does
+//     not exist here, from lsbatch/<cluster>/configdir next to lsf.conf
+//     (an info diagnostic says so), or from the directory itself;
+//   - a directory of lsb.* files (and any lsf.* files beside them);
+//   - a configuration file, whose kind comes from its name or, failing
+//     that, from its content.
+//
+// With no path, Load reads opts.EnvDir. Files are read and parsed in
+// parallel. The diagnostics are the syntax diagnostics of every file and
+// what discovery found (LSF3xx); the error is for I/O failures and paths
+// that hold no configuration at all.
+func Load(paths []string, opts LoadOptions) (*Tree, lang.Diagnostics, error) {
+	if len(paths) == 0 {
+		if opts.EnvDir == "" {
+			return nil, nil, errors.New("no configuration path given and LSF_ENVDIR is not set")
+		}
+		paths = []string{opts.EnvDir}
+	}
+	l := &loader{opts: opts, tree: &Tree{}}
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		if st.IsDir() {
+			err = l.dir(p)
+		} else {
+			err = l.files([]string{p}, lang.KindUnknown)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	l.tree.Files = sortFiles(l.tree.Files)
+	l.diags.Sort()
+	return l.tree, l.diags, nil
+}
+
+type loader struct {
+	opts  LoadOptions
+	tree  *Tree
+	diags lang.Diagnostics
+	seen  map[string]bool
+}
+
+// dir reads a directory: an LSF_ENVDIR, or a directory of lsb.* files.
+func (l *loader) dir(dir string) error {
+	if exists(filepath.Join(dir, "lsf.conf")) {
+		return l.envDir(dir, "lsf.conf")
+	}
+	if exists(filepath.Join(dir, "ll.conf")) {
+		return l.envDir(dir, "ll.conf")
+	}
+	names, err := configNames(dir)
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("%s: %w (no lsf.conf, lsf.shared, lsf.cluster.* or lsb.* files)", dir, ErrNoConfig)
+	}
+	l.tree.BatchDir = dir
+	return l.files(names, lang.KindUnknown)
+}
+
+// configNames lists the configuration files of a directory by name, in
+// name order.
+func configNames(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if e.Type().IsRegular() || e.Type()&fs.ModeSymlink != 0 {
+			if lang.KindOf(e.Name()) != lang.KindUnknown {
+				out = append(out, filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	return out, nil
+}
+
+// batchNames lists the lsb.* files of a directory.
+func batchNames(dir string) ([]string, error) {
+	names, err := configNames(dir)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(names, func(n string) bool {
+		return lang.KindOf(n).Family() != lang.FamilyBatch
+	}), nil
+}
+
+// envDir reads an LSF_ENVDIR whose lsf.conf is named conf.
+func (l *loader) envDir(dir, conf string) error {
+	t := l.tree
+	t.EnvDir = dir
+	lsfConf, err := l.read(filepath.Join(dir, conf), lang.KindLSFConf)
+	if err != nil {
+		return err
+	}
+
+	// lsf.shared and lsf.cluster.<name> live in LSF_CONFDIR.
+	t.ConfDir = dir
+	if a := lookup(lsfConf, "LSF_CONFDIR"); a != nil && !sameDir(a.Value.Text, dir) {
+		if isDir(a.Value.Text) {
+			t.ConfDir = a.Value.Text
+		} else if !exists(filepath.Join(dir, "lsf.shared")) {
+			l.diags.Add(lang.Warning, CodeConfDirMissing, a.Value.Span,
+				"LSF_CONFDIR %q does not exist on this machine and lsf.shared is not next to lsf.conf", a.Value.Text)
+		}
+	}
+	shared, err := l.readIf(filepath.Join(t.ConfDir, "lsf.shared"), lang.KindLSFShared)
+	if err != nil {
+		return err
+	}
+	if shared == nil {
+		l.diags.Add(lang.Error, CodeMissingFile, lsfConf.Src.SpanOf(0, 0),
+			"lsf.shared not found in %s; LIM cannot start without it", t.ConfDir)
+	}
+	if err := l.pickCluster(shared, lsfConf); err != nil {
+		return err
+	}
+	if t.Cluster != "" {
+		path := filepath.Join(t.ConfDir, "lsf.cluster."+t.Cluster)
+		if !exists(path) && exists(filepath.Join(t.ConfDir, "ll.cluster."+t.Cluster)) {
+			path = filepath.Join(t.ConfDir, "ll.cluster."+t.Cluster)
+		}
+		f, err := l.readIf(path, lang.KindLSFCluster)
+		if err != nil {
+			return err
+		}
+		if f == nil {
+			l.diags.Add(lang.Error, CodeMissingFile, lsfConf.Src.SpanOf(0, 0),
+				"lsf.cluster.%s not found in %s; LIM cannot start without it", t.Cluster, t.ConfDir)
+		}
+	}
+	batch, err := l.batchDir(lsfConf)
+	if err != nil || batch == "" {
+		return err
+	}
+	t.BatchDir = batch
+	names, err := batchNames(batch)
+	if err != nil {
+		return err
+	}
+	return l.files(names, lang.KindUnknown)
+}
+
+// batchDir finds the directory of the lsb.* files of an LSF_ENVDIR.
+func (l *loader) batchDir(lsfConf *lang.File) (string, error) {
+	t := l.tree
+	cluster := t.Cluster
+	if cluster == "" {
+		return "", nil
+	}
+	confDirSetting := lookup(lsfConf, "LSB_CONFDIR")
+	lsbConfDir := filepath.Join(t.ConfDir, "lsbatch") // LSF's default
+	if confDirSetting != nil {
+		lsbConfDir = confDirSetting.Value.Text
+	}
+	want := filepath.Join(lsbConfDir, cluster, "configdir")
+	if isDir(want) {
+		return want, nil
+	}
+	local := filepath.Join(t.EnvDir, "lsbatch", cluster, "configdir")
+	switch {
+	case isDir(local):
+		if confDirSetting != nil && !sameDir(want, local) {
+			l.diags.Add(lang.Info, CodeBatchDirFallback, confDirSetting.Value.Span,
+				"LSB_CONFDIR %q does not exist on this machine; reading %s next to lsf.conf instead",
+				confDirSetting.Value.Text, filepath.Join("lsbatch", cluster, "configdir"))
+		}
+		return local, nil
+	default:
+		names, err := batchNames(t.EnvDir)
+		if err != nil {
+			return "", err
+		}
+		if len(names) > 0 {
+			l.diags.Add(lang.Info, CodeBatchDirFallback, spanOf(lsfConf, confDirSetting),
+				"%s does not exist; reading the lsb.* files next to lsf.conf", want)
+			return t.EnvDir, nil
+		}
+	}
+	l.diags.Add(lang.Warning, CodeNoBatchDir, spanOf(lsfConf, confDirSetting),
+		"no batch configuration found in %s or %s; mbatchd would run with default queues and parameters", want, local)
+	return "", nil
+}
+
+func spanOf(f *lang.File, a *lang.Assignment) lang.Span {
+	if a != nil {
+		return a.Value.Span
+	}
+	return f.Src.SpanOf(0, 0)
+}
+
+// pickCluster decides the local cluster name: opts.Cluster; else the one
+// cluster of lsf.shared whose lsf.cluster.<name> file exists; else the only
+// lsf.cluster.* file present; else the only cluster lsf.shared lists.
+func (l *loader) pickCluster(shared, lsfConf *lang.File) error {
+	t := l.tree
+	if l.opts.Cluster != "" {
+		t.Cluster = l.opts.Cluster
+		return nil
+	}
+	declared := clusterNames(shared)
+	entries, err := os.ReadDir(t.ConfDir)
+	if err != nil {
+		return err
+	}
+	var present []string
+	for _, e := range entries {
+		for _, prefix := range []string{"lsf.cluster.", "ll.cluster."} {
+			if name, ok := strings.CutPrefix(e.Name(), prefix); ok && name != "" && lang.KindOf(e.Name()) == lang.KindLSFCluster {
+				present = append(present, name)
+			}
+		}
+	}
+	var both []string
+	for _, name := range present {
+		if slices.Contains(declared, name) {
+			both = append(both, name)
+		}
+	}
+	switch {
+	case len(both) == 1:
+		t.Cluster = both[0]
+	case len(present) == 1:
+		t.Cluster = present[0]
+	case len(present) == 0 && len(declared) == 1:
+		t.Cluster = declared[0]
+	case len(present) == 0 && len(declared) == 0:
+		l.diags.Add(lang.Error, CodeMissingFile, lsfConf.Src.SpanOf(0, 0),
+			"no lsf.cluster.<name> file in %s; LIM cannot start without one", t.ConfDir)
+	default:
+		sp := lsfConf.Src.SpanOf(0, 0)
+		if shared != nil {
+			sp = shared.Src.SpanOf(0, 0)
+		}
+		l.diags.Add(lang.Error, CodeWhichCluster, sp,
+			"cannot tell which cluster is local: lsf.shared names %s and %s holds lsf.cluster files for %s; choose one with --cluster",
+			listOr(declared), t.ConfDir, listOr(present))
+	}
+	return nil
+}
+
+func listOr(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// clusterNames returns the cluster names of lsf.shared's Cluster section.
+func clusterNames(shared *lang.File) []string {
+	if shared == nil {
+		return nil
+	}
+	var out []string
+	for _, it := range shared.Items {
+		s, ok := it.(*lang.Section)
+		if !ok || !s.Is("Cluster") || s.Header == nil {
+			continue
+		}
+		col := 0
+		for i, c := range s.Header.Cells {
+			if strings.EqualFold(c.Text, "ClusterName") {
+				col = i
+			}
+		}
+		for _, r := range s.Rows {
+			if col < len(r.Cells) {
+				out = append(out, r.Cells[col].Text)
+			}
+		}
+	}
+	return out
+}
+
+// lookup returns the last assignment of key in an lsf.conf file (LSF
+// keeps the last), or nil.
+func lookup(f *lang.File, key string) *lang.Assignment {
+	var found *lang.Assignment
+	for _, it := range f.Items {
+		if a, ok := it.(*lang.Assignment); ok && a.Key.Text == key {
+			found = a
+		}
+	}
+	return found
+}
+
+// files reads and parses files in parallel, appending them to the tree.
+func (l *loader) files(paths []string, kind lang.FileKind) error {
+	type result struct {
+		f     *lang.File
+		diags lang.Diagnostics
+		err   error
+	}
+	results := make([]result, len(paths))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 4)
+	for i, p := range paths {
+		if l.seen[p] {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			f, diags, err := parseFile(p, kind, l.opts.Limits)
+			results[i] = result{f, diags, err}
+		}()
+	}
+	wg.Wait()
+	for i, r := range results {
+		if r.err != nil {
+			return r.err
+		}
+		if r.f == nil {
+			continue
+		}
+		l.markSeen(paths[i])
+		l.tree.Files = append(l.tree.Files, r.f)
+		l.diags = append(l.diags, r.diags...)
+	}
+	return nil
+}
+
+func (l *loader) markSeen(p string) {
+	if l.seen == nil {
+		l.seen = map[string]bool{}
+	}
+	l.seen[p] = true
+}
+
+// read parses one file and adds it to the tree.
+func (l *loader) read(path string, kind lang.FileKind) (*lang.File, error) {
+	f, diags, err := parseFile(path, kind, l.opts.Limits)
+	if err != nil {
+		return nil, err
+	}
+	l.markSeen(path)
+	l.tree.Files = append(l.tree.Files, f)
+	l.diags = append(l.diags, diags...)
+	return f, nil
+}
+
+// readIf is read for a file that may be absent: it returns nil then.
+func (l *loader) readIf(path string, kind lang.FileKind) (*lang.File, error) {
+	if !exists(path) {
+		return nil, nil
+	}
+	return l.read(path, kind)
+}
+
+// parseFile reads and parses one file. kind KindUnknown means: from the
+// name, else from the content.
+func parseFile(path string, kind lang.FileKind, lim lang.Limits) (*lang.File, lang.Diagnostics, error) {
+	max := lim.MaxFileSize
+	if max <= 0 {
+		max = lang.DefaultMaxFileSize
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer fh.Close()
+	if st, err := fh.Stat(); err != nil {
+		return nil, nil, err
+	} else if st.IsDir() {
+		return nil, nil, fmt.Errorf("%s is a directory", path)
+	}
+	// Read at most one byte past the limit: the parser reports the size.
+	buf, err := io.ReadAll(io.LimitReader(fh, int64(max)+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if kind == lang.KindUnknown {
+		kind = lang.KindOf(path)
+	}
+	if kind == lang.KindUnknown {
+		kind = lang.SniffKind(string(buf[:min(len(buf), 64<<10)]))
+	}
+	f, diags := lang.ConfigParser{Limits: lim}.Parse(lang.NewSource(path, string(buf)), kind)
+	return f, diags, nil
+}
+
+// sortFiles orders files: lsf.conf, lsf.shared, lsf.cluster, lsf.task,
+// then the lsb.* files by kind, then by path.
+func sortFiles(files []*lang.File) []*lang.File {
+	slices.SortStableFunc(files, func(a, b *lang.File) int {
+		if a.Kind != b.Kind {
+			return int(a.Kind) - int(b.Kind)
+		}
+		return strings.Compare(a.Src.Name, b.Src.Name)
+	})
+	return files
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
+func sameDir(a, b string) bool {
+	if a == b {
+		return true
+	}
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}

@@ -1,0 +1,246 @@
+package compile_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/lang"
+)
+
+// writeFiles writes files (relative path → content) under a new temporary
+// directory and returns it.
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := compile.WriteTree(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+const shared1 = "Begin Cluster\nClusterName\nc1\nEnd Cluster\n"
+
+func codes(ds lang.Diagnostics) string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, string(d.Code)+" "+d.Severity.String())
+	}
+	return strings.Join(out, ",")
+}
+
+func names(t *compile.Tree) []string {
+	var out []string
+	for _, f := range t.Files {
+		out = append(out, filepath.Base(f.Src.Name))
+	}
+	return out
+}
+
+func TestLoadDemo(t *testing.T) {
+	tree, diags, err := compile.Load([]string{filepath.Join("..", "testdata", "clusters", "demo")}, compile.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := codes(diags); got != "LSF301 info" {
+		t.Errorf("diagnostics = %s, want the LSB_CONFDIR fallback only", got)
+	}
+	if tree.Cluster != "demo" {
+		t.Errorf("cluster = %q", tree.Cluster)
+	}
+	want := "lsf.conf lsf.shared lsf.cluster.demo lsb.params lsb.queues lsb.hosts lsb.users lsb.resources lsb.applications"
+	if got := strings.Join(names(tree), " "); got != want {
+		t.Errorf("files = %s\nwant    %s", got, want)
+	}
+}
+
+func TestLoadLayouts(t *testing.T) {
+	tests := []struct {
+		name    string
+		files   map[string]string
+		opts    compile.LoadOptions
+		files2  string // expected file names
+		cluster string
+		diags   string
+	}{
+		{
+			name: "LSB_CONFDIR that exists",
+			files: map[string]string{
+				"env/lsf.conf":                     "LSB_CONFDIR=@ROOT@/batch\n",
+				"env/lsf.shared":                   shared1,
+				"env/lsf.cluster.c1":               "",
+				"batch/c1/configdir/lsb.queues":    "Begin Queue\nQUEUE_NAME = q\nEnd Queue\n",
+				"env/lsbatch/c1/configdir/lsb.old": "",
+			},
+			files2: "lsf.conf lsf.shared lsf.cluster.c1 lsb.queues", cluster: "c1",
+		},
+		{
+			name: "LSB_CONFDIR unset: lsbatch next to lsf.conf is LSF's default",
+			files: map[string]string{
+				"env/lsf.conf":                        "LSF_LOGDIR=/tmp\n",
+				"env/lsf.shared":                      shared1,
+				"env/lsf.cluster.c1":                  "",
+				"env/lsbatch/c1/configdir/lsb.params": "",
+			},
+			files2: "lsf.conf lsf.shared lsf.cluster.c1 lsb.params", cluster: "c1",
+		},
+		{
+			name: "lsb files beside lsf.conf",
+			files: map[string]string{
+				"env/lsf.conf":       "LSB_CONFDIR=/no/such/dir\n",
+				"env/lsf.shared":     shared1,
+				"env/lsf.cluster.c1": "",
+				"env/lsb.hosts":      "",
+			},
+			files2: "lsf.conf lsf.shared lsf.cluster.c1 lsb.hosts", cluster: "c1", diags: "LSF301 info",
+		},
+		{
+			name: "no batch directory",
+			files: map[string]string{
+				"env/lsf.conf":       "LSB_CONFDIR=/no/such/dir\n",
+				"env/lsf.shared":     shared1,
+				"env/lsf.cluster.c1": "",
+			},
+			files2: "lsf.conf lsf.shared lsf.cluster.c1", cluster: "c1", diags: "LSF304 warning",
+		},
+		{
+			name: "missing lsf.shared and lsf.cluster",
+			files: map[string]string{
+				"env/lsf.conf": "LSF_LOGDIR=/tmp\n",
+			},
+			files2: "lsf.conf", diags: "LSF302 error,LSF302 error",
+		},
+		{
+			name: "several clusters, one file: the file tells",
+			files: map[string]string{
+				"env/lsf.conf":       "",
+				"env/lsf.shared":     "Begin Cluster\nClusterName\nc1\nc2\nEnd Cluster\n",
+				"env/lsf.cluster.c2": "",
+			},
+			files2: "lsf.conf lsf.shared lsf.cluster.c2", cluster: "c2", diags: "LSF304 warning",
+		},
+		{
+			name: "several clusters and files: ambiguous",
+			files: map[string]string{
+				"env/lsf.conf":       "",
+				"env/lsf.shared":     "Begin Cluster\nClusterName\nc1\nc2\nEnd Cluster\n",
+				"env/lsf.cluster.c1": "",
+				"env/lsf.cluster.c2": "",
+			},
+			files2: "lsf.conf lsf.shared", diags: "LSF303 error",
+		},
+		{
+			name: "several clusters and files: --cluster chooses",
+			files: map[string]string{
+				"env/lsf.conf":       "",
+				"env/lsf.shared":     "Begin Cluster\nClusterName\nc1\nc2\nEnd Cluster\n",
+				"env/lsf.cluster.c1": "",
+				"env/lsf.cluster.c2": "",
+			},
+			opts:   compile.LoadOptions{Cluster: "c1"},
+			files2: "lsf.conf lsf.shared lsf.cluster.c1", cluster: "c1", diags: "LSF304 warning",
+		},
+		{
+			name: "LSF_CONFDIR that exists holds lsf.shared",
+			files: map[string]string{
+				"env/lsf.conf":                         "LSF_CONFDIR=@ROOT@/conf\n",
+				"conf/lsf.shared":                      shared1,
+				"conf/lsf.cluster.c1":                  "",
+				"conf/lsbatch/c1/configdir/lsb.params": "",
+			},
+			files2: "lsf.conf lsf.shared lsf.cluster.c1 lsb.params", cluster: "c1",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			files := map[string]string{}
+			for k, v := range tt.files {
+				files[k] = strings.ReplaceAll(v, "@ROOT@", dir)
+			}
+			if err := compile.WriteTree(dir, files); err != nil {
+				t.Fatal(err)
+			}
+			tree, diags, err := compile.Load([]string{filepath.Join(dir, "env")}, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(names(tree), " "); got != tt.files2 {
+				t.Errorf("files = %s, want %s", got, tt.files2)
+			}
+			if tree.Cluster != tt.cluster {
+				t.Errorf("cluster = %q, want %q", tree.Cluster, tt.cluster)
+			}
+			if got := codes(diags); got != tt.diags {
+				t.Errorf("diagnostics = %q, want %q", got, tt.diags)
+			}
+		})
+	}
+}
+
+func TestLoadBatchDirAndFiles(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"lsb.queues":  "Begin Queue\nQUEUE_NAME = q\nEnd Queue\n",
+		"lsb.hosts":   "",
+		"lsb.events":  "not configuration",
+		"notes.txt":   "",
+		"custom.conf": "Begin Queue\nQUEUE_NAME = q\nEnd Queue\n",
+	})
+	tree, diags, err := compile.Load([]string{dir}, compile.LoadOptions{})
+	if err != nil || len(diags) != 0 {
+		t.Fatalf("Load: %v %v", err, diags)
+	}
+	if got := strings.Join(names(tree), " "); got != "lsb.queues lsb.hosts" {
+		t.Errorf("files = %s", got)
+	}
+	// A file whose name says nothing is read by its content.
+	tree, _, err = compile.Load([]string{filepath.Join(dir, "custom.conf")}, compile.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := tree.Files[0].Kind; k != lang.KindLSBQueues {
+		t.Errorf("custom.conf read as %v", k)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	if _, _, err := compile.Load(nil, compile.LoadOptions{}); err == nil {
+		t.Error("no path and no LSF_ENVDIR: want an error")
+	}
+	if _, _, err := compile.Load([]string{"/no/such/path"}, compile.LoadOptions{}); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing path: err = %v", err)
+	}
+	dir := writeFiles(t, map[string]string{"README": "x"})
+	if _, _, err := compile.Load([]string{dir}, compile.LoadOptions{}); !errors.Is(err, compile.ErrNoConfig) {
+		t.Errorf("empty dir: err = %v", err)
+	}
+	// The default path is EnvDir.
+	tree, _, err := compile.Load(nil, compile.LoadOptions{EnvDir: filepath.Join("..", "testdata", "clusters", "demo")})
+	if err != nil || tree.Cluster != "demo" {
+		t.Errorf("EnvDir: %v, cluster %q", err, tree.Cluster)
+	}
+}
+
+// BenchmarkLoadSynthetic finds, reads and parses a generated LSF_ENVDIR
+// tree of 2,000 queues and 20,000 hosts from disk, files in parallel.
+func BenchmarkLoadSynthetic(b *testing.B) {
+	dir := b.TempDir()
+	if err := compile.WriteTree(dir, compile.Synthetic(2000, 20000)); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		tree, diags, err := compile.Load([]string{dir}, compile.LoadOptions{})
+		if err != nil || len(tree.Files) != 9 {
+			b.Fatalf("Load: %v, %d files", err, len(tree.Files))
+		}
+		for _, d := range diags {
+			if d.Code != compile.CodeBatchDirFallback {
+				b.Fatal(d)
+			}
+		}
+	}
+}

@@ -1,0 +1,5 @@
+// Package lint checks the configuration of an LSF cluster for CI: it takes
+// paths (an LSF_ENVDIR, a directory of lsb.* files, or files), loads and
+// compiles them, and returns every finding as a lang.Diagnostic, ready to
+// render in the formats CI systems read.
+package lint
