@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/lang"
+	"github.com/lsfc/lsfc/lint"
+	"github.com/spf13/cobra"
+)
+
+func newLintCmd(e env) *cobra.Command {
+	var (
+		format    string
+		failLevel string
+		cluster   string
+	)
+	cmd := &cobra.Command{
+		Use:   "lint [PATH...]",
+		Short: "Report every mistake in an LSF configuration tree",
+		Long: `lint reads an LSF configuration tree and reports every mistake it finds,
+each with its position, severity and a stable code.
+
+PATH is an LSF_ENVDIR (a directory holding lsf.conf), a directory of lsb.*
+files, or configuration files; without PATH, $LSF_ENVDIR is read.
+
+The exit code is 1 when a finding is at or above --fail-level.`,
+		Example: `  lsfc lint testdata/clusters/demo
+  lsfc lint --format json /etc/lsf
+  lsfc lint --fail-level warning lsb.queues lsb.hosts`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !lint.ValidFormat(format) {
+				return usageError("unknown --format %q (want %s)", format, strings.Join(lint.Formats(), ", "))
+			}
+			fail, err := lang.ParseSeverity(failLevel)
+			if err != nil {
+				return usageError("--fail-level: %v", err)
+			}
+			res, err := lint.Run(args, lint.Options{Load: compile.LoadOptions{
+				EnvDir:  e.getenv("LSF_ENVDIR"),
+				Cluster: cluster,
+			}})
+			if err != nil {
+				return exit(exitUsage, err)
+			}
+			ds := res.Diagnostics
+			if err := lint.Write(e.stdout, format, ds); err != nil {
+				return exit(exitUsage, err)
+			}
+			if format == "text" {
+				fmt.Fprintln(e.stderr, summary(ds, len(res.Tree.Files)))
+			}
+			if ds.AtLeast(fail) > 0 {
+				return exit(exitFindings, nil)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&format, "format", "text", "output format: "+strings.Join(lint.Formats(), ", "))
+	f.StringVar(&failLevel, "fail-level", "error", "exit 1 when a finding is at or above this severity: error, warning, info")
+	f.StringVar(&cluster, "cluster", "", "name of the local cluster, when lsf.shared lists several")
+	return cmd
+}
+
+// summary returns "N errors, M warnings, K infos in F files".
+func summary(ds lang.Diagnostics, files int) string {
+	return fmt.Sprintf("%s, %s, %s in %s",
+		plural(ds.Count(lang.Error), "error"), plural(ds.Count(lang.Warning), "warning"),
+		plural(ds.Count(lang.Info), "info"), plural(files, "file"))
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
