@@ -24,6 +24,11 @@ const (
 	CodeDupColumn       Code = "LSF119" // a column named twice in a header
 	CodeContinuation    Code = "LSF120" // a line continuation that does not continue
 	CodeExtraWords      Code = "LSF121" // words after the section name
+
+	CodeRRSyntax   Code = "LSF401" // a resource requirement that does not parse
+	CodeRRSection  Code = "LSF402" // an unknown section name
+	CodeRRRepeat   Code = "LSF403" // a section given twice
+	CodeRRTooLarge Code = "LSF404" // a resource requirement beyond the limits
 )
 
 // CodeInfo documents one diagnostic code.
@@ -263,5 +268,47 @@ is ignored and often shows a missing comment sign.
 Example: Begin Queue normal
 
 Fix: remove the extra words or make them a comment.`},
+		{CodeRRSyntax, "resreq-syntax", Error, "a resource requirement string does not parse",
+			`What it finds: a -R string, or a RES_REQ, STOP_COND or RESUME_COND value,
+that breaks the grammar of resource requirements: a missing operand, an
+unclosed bracket or quote, a single "&" or "|", a character LSF does not
+accept, a compound term whose count is not a whole number.
+
+Why it matters: bsub rejects the job ("Bad resource requirement syntax");
+a queue with a bad RES_REQ runs without it.
+
+Example: select[mem > && type == X86_64]
+
+Fix: complete the expression; operators are && || ! == != < <= > >= + - * /.`},
+		{CodeRRSection, "resreq-unknown-section", Error, "a resource requirement names an unknown section",
+			`What it finds: a word followed by "[" that is not one of select, order,
+rusage, span, same, cu, affinity.
+
+Why it matters: LSF rejects the string; a misspelt section never applies.
+
+Example: select[mem > 100] ordr[r15s]
+
+Fix: use the section's name; lsfc suggests the closest one.`},
+		{CodeRRRepeat, "resreq-repeated-section", Error, "a section appears twice in one simple requirement",
+			`What it finds: two select[] (or two order[], rusage[] ...) sections in one
+simple resource requirement.
+
+Why it matters: LSF 10.1 rejects the string; openlava silently uses the
+first and ignores the rest.
+
+Example: select[mem > 100] select[swp > 50]
+
+Fix: join them (select[mem > 100 && swp > 50]) or pass several -R options,
+which bsub merges.`},
+		{CodeRRTooLarge, "resreq-too-large", Error, "a resource requirement exceeds lsfc's limits",
+			`What it finds: a resource requirement longer, with more tokens, or nested
+deeper than lsfc accepts (see lang.ResReqLimits).
+
+Why it matters: the limits keep hostile input from exhausting memory or the
+stack; real requirements stay far below them.
+
+Example: forty nested parentheses.
+
+Fix: simplify the expression.`},
 	}
 }

@@ -94,3 +94,52 @@ func FuzzParseConfig(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseResReq checks the resource requirement parser on any input: no
+// panic, every span inside the input, rendering never fails, and the
+// canonical form parses back to the same tree.
+func FuzzParseResReq(f *testing.F) {
+	if dir, err := filepath.Abs(filepath.Join("..", "..", "shared", "corpus", "resreq")); err == nil {
+		for _, name := range []string{"real.txt", "documented.tsv"} {
+			b, _ := os.ReadFile(filepath.Join(dir, name))
+			for _, line := range strings.Split(string(b), "\n") {
+				line, _, _ = strings.Cut(line, "\t")
+				f.Add(line)
+			}
+		}
+	}
+	ar, _ := txtar.ParseFile(filepath.Join("testdata", "resreq", "syntax.txtar"))
+	if ar != nil {
+		for _, file := range ar.Files {
+			if file.Name == "input" {
+				for _, line := range strings.Split(string(file.Data), "\n") {
+					f.Add(line)
+				}
+			}
+		}
+	}
+	f.Add("select[mem > 4000 && (type == LINUX || type == X86_64)] order[-r1m:mem] rusage[mem=2000:duration=10] span[hosts=1] same[type]")
+	f.Fuzz(func(t *testing.T, s string) {
+		src := lang.NewSource("-R", s)
+		r, ds := lang.ParseResReq(src)
+		for _, d := range ds {
+			checkSpan(t, "diagnostic", d.Span)
+			for _, rel := range d.Related {
+				checkSpan(t, "related", rel.Span)
+			}
+		}
+		if err := ds.WriteText(io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if r == nil {
+			if !ds.HasErrors() {
+				t.Fatal("no tree and no error")
+			}
+			return
+		}
+		if ds.HasErrors() {
+			return
+		}
+		checkResReqRoundTrip(t, s, r)
+	})
+}
