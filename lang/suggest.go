@@ -6,13 +6,13 @@ import (
 )
 
 // Suggest returns the candidate closest to word, ignoring case, when it is
-// close enough to be a likely misspelling (an edit distance of at most a
-// third of the word's length, and at least 1); otherwise "". Ties go to the
+// close enough to be a likely misspelling: an edit distance of at most
+// (len(word)+1)/3, and at least 1. Otherwise it returns "". Ties go to the
 // first candidate in sorted order, so the answer does not depend on the
 // order of candidates.
 func Suggest(word string, candidates []string) string {
 	w := strings.ToLower(word)
-	limit := max(1, len(w)/3)
+	limit := max(1, (len(w)+1)/3)
 	best, bestDist := "", limit+1
 	sorted := slices.Clone(candidates)
 	slices.Sort(sorted)
