@@ -34,5 +34,6 @@ func Run(paths []string, opts Options) (*Result, error) {
 // Codes returns the documentation of every diagnostic code lsfc reports,
 // in code order.
 func Codes() []lang.CodeInfo {
-	return append(lang.SyntaxCodes(), compile.Codes()...)
+	codes := append(lang.SyntaxCodes(), compile.Codes()...)
+	return append(codes, compile.InventoryCodes()...)
 }

@@ -1,0 +1,279 @@
+package compile
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common/types"
+	"cel.dev/cel-go/common/types/ref"
+
+	"github.com/lsfc/lsfc/lang"
+)
+
+// A SelectProgram is a select expression checked by CEL and compiled
+// twice: into cel-go's program (the reference) and into Go closures over a
+// host's value table (the fast path, which allocates nothing per host).
+// Both follow LSF's semantics for values a host does not define: reading
+// one fails the comparison, unless the other side of && or || decides.
+type SelectProgram struct {
+	// Expr is the expression, with the legacy colon syntax rewritten.
+	Expr lang.Expr
+	// Text is the expression in canonical form.
+	Text string
+	// CEL is the CEL text the expression was lowered to.
+	CEL string
+	// Clauses are the top-level && operands, for explanations.
+	Clauses []*Clause
+	// Refs are the slots of the resources the expression reads.
+	Refs []int
+	// Static is true when every resource read is a static host fact, so
+	// that a host failing the select can never pass it.
+	Static bool
+
+	prog cel.Program
+	fast evalFunc
+}
+
+// A Clause is one top-level && operand of a select expression.
+type Clause struct {
+	Expr   lang.Expr
+	Text   string
+	Refs   []int
+	Static bool
+	fast   evalFunc
+}
+
+// programCache holds compiled programs by text and options.
+type programCache struct {
+	mu      sync.Mutex
+	env     *cel.Env
+	envErr  error
+	once    sync.Once
+	selects map[string]*selectEntry
+}
+
+type selectEntry struct {
+	prog  *SelectProgram
+	diags lang.Diagnostics
+}
+
+func newProgramCache() *programCache { return &programCache{selects: map[string]*selectEntry{}} }
+
+// celEnv returns the CEL environment declaring every resource of e.
+func (e *Env) celEnv() (*cel.Env, error) {
+	c := e.cache
+	c.once.Do(func() {
+		opts := []cel.EnvOption{
+			cel.Function("lsf_div", cel.Overload("lsf_div_double_double",
+				[]*cel.Type{cel.DoubleType, cel.DoubleType}, cel.DoubleType,
+				cel.BinaryBinding(func(a, b ref.Val) ref.Val {
+					d := b.(types.Double)
+					if d == 0 {
+						return types.NewErr("division by zero")
+					}
+					return a.(types.Double) / d
+				}))),
+		}
+		for i, r := range e.res {
+			t := cel.DoubleType
+			switch r.Type {
+			case Boolean:
+				t = cel.BoolType
+			case String:
+				t = cel.StringType
+			}
+			opts = append(opts, cel.Variable(celName(i), t), cel.Variable(celDefined(i), cel.BoolType))
+		}
+		c.env, c.envErr = cel.NewEnv(opts...)
+	})
+	return c.env, c.envErr
+}
+
+// CompileSelect checks and compiles a select section body. Programs are
+// cached by the expression's canonical text and opts, so each distinct
+// select is compiled once per Env. The diagnostics point into the Source
+// the body was parsed from. The program is nil when there are errors.
+func (e *Env) CompileSelect(sel *lang.Select, opts SelectOptions) (*SelectProgram, lang.Diagnostics) {
+	expr := sel.Expr
+	var diags lang.Diagnostics
+	if expr == nil {
+		expr, diags = e.legacyExpr(sel.Legacy)
+	}
+	key := lang.ExprString(expr) + "\x00" + opts.FromType + "\x00" + opts.FromModel
+	c := e.cache
+	c.mu.Lock()
+	ent, ok := c.selects[key]
+	c.mu.Unlock()
+	if ok && !diags.HasErrors() {
+		// Diagnostics hold spans of the first text compiled; report this
+		// text's own by compiling again when there are any.
+		if len(ent.diags) == 0 {
+			return ent.prog, diags
+		}
+	}
+	prog, more := e.compileSelect(expr, opts)
+	diags = append(diags, more...)
+	if diags.HasErrors() {
+		prog = nil
+	}
+	c.mu.Lock()
+	c.selects[key] = &selectEntry{prog: prog, diags: diags}
+	c.mu.Unlock()
+	return prog, diags
+}
+
+func (e *Env) compileSelect(expr lang.Expr, opts SelectOptions) (*SelectProgram, lang.Diagnostics) {
+	env, err := e.celEnv()
+	if err != nil {
+		panic(fmt.Sprintf("compile: building the CEL environment: %v", err)) // a bug, not input
+	}
+	l := &lowerer{env: e, opts: opts, refs: map[int]bool{}}
+	l.cond(expr)
+	text := l.b.String()
+	if l.diags.HasErrors() {
+		return nil, l.diags
+	}
+	ast, iss := env.Compile(text)
+	if iss != nil && iss.Err() != nil {
+		diags := l.diags
+		for _, ce := range iss.Errors() {
+			diags = append(diags, l.celIssue(text, ce))
+		}
+		return nil, dedupe(diags)
+	}
+	if !ast.OutputType().IsExactType(cel.BoolType) {
+		panic(fmt.Sprintf("compile: select lowered to %v, not bool: %s", ast.OutputType(), text))
+	}
+	prog, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize))
+	if err != nil {
+		panic(fmt.Sprintf("compile: CEL program for %q: %v", text, err))
+	}
+	fast, err := compileClosure(ast, e)
+	if err != nil {
+		panic(fmt.Sprintf("compile: closures for %q: %v", text, err))
+	}
+	p := &SelectProgram{Expr: expr, Text: lang.ExprString(expr), CEL: text, prog: prog, fast: fast}
+	p.Refs = sortedKeys(l.refs)
+	p.Static = e.allStatic(p.Refs)
+	parts := conjuncts(expr)
+	if len(parts) == 1 {
+		p.Clauses = []*Clause{{Expr: expr, Text: p.Text, Refs: p.Refs, Static: p.Static, fast: fast}}
+		return p, l.diags
+	}
+	for _, c := range parts {
+		cl := &lowerer{env: e, opts: opts, refs: map[int]bool{}}
+		cl.cond(c)
+		cast, iss := env.Compile(cl.b.String())
+		if iss != nil && iss.Err() != nil {
+			panic(fmt.Sprintf("compile: a clause of a checked select does not check: %v", iss.Err()))
+		}
+		cfast, err := compileClosure(cast, e)
+		if err != nil {
+			panic(fmt.Sprintf("compile: closures for clause %q: %v", cl.b.String(), err))
+		}
+		refs := sortedKeys(cl.refs)
+		p.Clauses = append(p.Clauses, &Clause{Expr: c, Text: lang.ExprString(c), Refs: refs, Static: e.allStatic(refs), fast: cfast})
+	}
+	return p, l.diags
+}
+
+// conjuncts splits e at its top-level && operators (looking through
+// parentheses).
+func conjuncts(e lang.Expr) []lang.Expr {
+	for {
+		p, ok := e.(*lang.Paren)
+		if !ok {
+			break
+		}
+		e = p.X
+	}
+	if b, ok := e.(*lang.Binary); ok && b.Op == "&&" {
+		return append(conjuncts(b.X), conjuncts(b.Y)...)
+	}
+	return []lang.Expr{e}
+}
+
+func (e *Env) allStatic(slots []int) bool {
+	for _, s := range slots {
+		if e.res[s].Dynamic {
+			return false
+		}
+	}
+	return true
+}
+
+func sortedKeys(m map[int]bool) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// dedupe drops diagnostics repeated at the same place with the same text.
+func dedupe(ds lang.Diagnostics) lang.Diagnostics {
+	seen := map[string]bool{}
+	out := ds[:0]
+	for _, d := range ds {
+		k := fmt.Sprintf("%d:%d:%s", d.Span.Start, d.Span.End, d.Message)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// legacyExpr rewrites LSF base's colon syntax into an expression: ":" is
+// &&, "-name" is !name, "-" is type==any, "name=value" is == for strings,
+// <= for increasing numeric indices and >= for the others.
+func (e *Env) legacyExpr(terms []*lang.LegacyTerm) (lang.Expr, lang.Diagnostics) {
+	var diags lang.Diagnostics
+	var out lang.Expr
+	for _, t := range terms {
+		var x lang.Expr
+		switch {
+		case t.Not && t.Name.Text == "":
+			x = &lang.Binary{Op: "==", OpSpan: t.Span, X: &lang.Ident{Name: "type", Span: t.Span}, Y: &lang.Ident{Name: "any", Span: t.Span}}
+		case t.Not:
+			x = &lang.Unary{Op: "!", OpSpan: t.Span, X: &lang.Ident{Name: t.Name.Text, Span: t.Name.Span}}
+		case t.Value == nil:
+			x = &lang.Ident{Name: t.Name.Text, Span: t.Name.Span}
+		default:
+			op := "=="
+			if r, _, ok := e.Lookup(t.Name.Text); ok && r.Type == Numeric {
+				op = ">="
+				if r.Increasing {
+					op = "<="
+				}
+			}
+			var y lang.Expr = t.Value
+			if t.Value.Kind == lang.LitWord {
+				y = &lang.Ident{Name: t.Value.Str, Span: t.Value.Span}
+			}
+			x = &lang.Binary{Op: op, OpSpan: t.Span, X: &lang.Ident{Name: t.Name.Text, Span: t.Name.Span}, Y: y}
+		}
+		if out == nil {
+			out = x
+		} else {
+			out = &lang.Binary{Op: "&&", OpSpan: t.Span, X: out, Y: x}
+		}
+	}
+	return out, diags
+}
+
+// String returns the canonical text of the expression.
+func (p *SelectProgram) String() string { return p.Text }
+
+// explainNames returns the names of the resources of slots, for messages.
+func (e *Env) explainNames(slots []int) string {
+	names := make([]string, len(slots))
+	for i, s := range slots {
+		names[i] = e.res[s].Name
+	}
+	return strings.Join(names, ", ")
+}
