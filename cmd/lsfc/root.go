@@ -105,6 +105,7 @@ input; 2 usage or I/O error; 3 internal error.`,
 	root.AddCommand(
 		newLintCmd(e),
 		newFmtCmd(e),
+		newResReqCmd(e),
 		newVersionCmd(e),
 	)
 	return root
