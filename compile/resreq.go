@@ -157,7 +157,31 @@ func (e *Env) compileSimple(s *lang.Simple, opts SelectOptions) (*SimpleReq, lan
 		}
 	}
 	e.checkSpanSame(s, out, &diags)
+	if opts.LocalTypeDefault && opts.FromType != "" && !diags.HasErrors() && !e.namesStringOrBool(out.Select) {
+		local := &lang.Binary{Op: "==", X: &lang.Ident{Name: "type"}, Y: &lang.Ident{Name: "local"}}
+		var expr lang.Expr = local
+		if out.Select != nil {
+			expr = &lang.Binary{Op: "&&", X: &lang.Paren{X: out.Select.Expr}, Y: local}
+		}
+		p, ds := e.CompileSelect(&lang.Select{Expr: expr}, opts)
+		diags = append(diags, ds...)
+		out.Select = p
+	}
 	return out, diags
+}
+
+// namesStringOrBool reports whether a select reads a String or Boolean
+// resource, which lifts bsub's implicit type==local.
+func (e *Env) namesStringOrBool(p *SelectProgram) bool {
+	if p == nil {
+		return false
+	}
+	for _, slot := range p.Refs {
+		if t := e.res[slot].Type; t == String || t == Boolean {
+			return true
+		}
+	}
+	return false
 }
 
 // resolve looks up a resource name, reporting an unknown one.

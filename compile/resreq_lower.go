@@ -33,6 +33,11 @@ type SelectOptions struct {
 	// host, for type==local and model==local. Empty means unknown: local
 	// then matches any value, with a warning.
 	FromType, FromModel string
+	// LocalTypeDefault applies bsub's default: a requirement whose select
+	// names no String or Boolean resource (or that has no select) runs
+	// on hosts of the submission host's type, type==local. Without it the
+	// type defaults to any, as for lshosts -R and lsload -R.
+	LocalTypeDefault bool
 }
 
 // ty is the type the lowering infers for a node.

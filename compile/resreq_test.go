@@ -110,6 +110,10 @@ func TestSelectEvaluation(t *testing.T) {
 		{sel: "type == any && mem > 4000", want: "alpha beta-1"},
 		{sel: "type == local", opts: compile.SelectOptions{FromType: "AARCH64"}, want: "gamma"},
 		{sel: "model == local", opts: compile.SelectOptions{FromModel: "EPYC"}, want: "beta-1"},
+		// bsub's default type==local, lifted by a String or Boolean name.
+		{sel: "mem > 500", opts: compile.SelectOptions{FromType: "LINUX", LocalTypeDefault: true}, want: "beta-1"},
+		{sel: "mem > 500 && fs", opts: compile.SelectOptions{FromType: "LINUX", LocalTypeDefault: true}, want: "alpha beta-1"},
+		{sel: "mem > 500 && hname != 'x'", opts: compile.SelectOptions{FromType: "LINUX", LocalTypeDefault: true}, want: "alpha beta-1 gamma"},
 		// Booleans: a bare name tests presence; 0 or 1 in arithmetic.
 		{sel: "fs", want: "alpha beta-1"},
 		{sel: "!fs", want: "gamma"},

@@ -109,8 +109,9 @@ lsf.shared when --conf is given, else by the inventory itself.
 
 With --conf and --queue (and --app), the queue's and application's
 RES_REQ are merged with -R as LSF 10.1 does, and the effective requirement
-is printed. Like lshosts -R, the host type defaults to any; --from-type
-gives the submission host's type for type==local.
+is printed. Like lshosts -R, the host type defaults to any; with
+--from-type TYPE (the submission host's type) bsub's rule applies instead:
+type==local, unless the select names a String or Boolean resource.
 
 --explain adds, for every part of the requirement, how many hosts satisfy
 it; for every rejected host, the parts it fails with its values; and a
@@ -230,7 +231,7 @@ func runMatch(e env, f matchFlags) error {
 		all = append(all, mds...)
 		merged = true
 	}
-	req, cds := env.CompileResReq(eff, compile.SelectOptions{FromType: f.fromType, FromModel: f.fromModel})
+	req, cds := env.CompileResReq(eff, compile.SelectOptions{FromType: f.fromType, FromModel: f.fromModel, LocalTypeDefault: f.fromType != ""})
 	all = append(all, cds...)
 	all.Sort()
 	if all.HasErrors() || req == nil {
