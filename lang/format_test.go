@@ -2,7 +2,6 @@ package lang_test
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -97,11 +96,8 @@ func TestFormatGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			var in txtar.File
-			wantAt := -1
-			for i, f := range ar.Files {
-				if f.Name == "want" {
-					wantAt = i
-				} else {
+			for _, f := range ar.Files {
+				if f.Name != "want" {
 					in = f
 				}
 			}
@@ -109,23 +105,7 @@ func TestFormatGolden(t *testing.T) {
 			if got == nil {
 				t.Fatalf("input has syntax errors")
 			}
-			if updating() {
-				if wantAt < 0 {
-					ar.Files = append(ar.Files, txtar.File{Name: "want"})
-					wantAt = len(ar.Files) - 1
-				}
-				ar.Files[wantAt].Data = got
-				if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if wantAt < 0 {
-				t.Fatal("no want section (run with -update)")
-			}
-			if want := string(ar.Files[wantAt].Data); want != string(got) {
-				t.Errorf("Format mismatch\n--- want\n%s\n--- got\n%s", want, got)
-			}
+			checkWant(t, path, ar, string(got))
 		})
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -38,4 +40,33 @@ func corpusDir(t testing.TB, sub string) string {
 		t.Skipf("corpus %s is absent (set LSFC_CORPUS to its location): %v", path, err)
 	}
 	return path
+}
+
+// checkWant compares got with the "want" file of the archive at path, or
+// rewrites it when updating.
+func checkWant(t *testing.T, path string, ar *txtar.Archive, got string) {
+	t.Helper()
+	wantAt := -1
+	for i, f := range ar.Files {
+		if f.Name == "want" {
+			wantAt = i
+		}
+	}
+	if updating() {
+		if wantAt < 0 {
+			ar.Files = append(ar.Files, txtar.File{Name: "want"})
+			wantAt = len(ar.Files) - 1
+		}
+		ar.Files[wantAt].Data = []byte(got)
+		if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if wantAt < 0 {
+		t.Fatal("no want section (run with -update)")
+	}
+	if want := string(ar.Files[wantAt].Data); want != got {
+		t.Errorf("mismatch with %s\n--- want\n%s\n--- got\n%s", path, want, got)
+	}
 }

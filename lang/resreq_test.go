@@ -132,13 +132,9 @@ func TestResReqSyntaxGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			var in []byte
-			wantAt := -1
-			for i, f := range ar.Files {
-				switch f.Name {
-				case "input":
+			for _, f := range ar.Files {
+				if f.Name == "input" {
 					in = f.Data
-				case "want":
-					wantAt = i
 				}
 			}
 			var b strings.Builder
@@ -146,24 +142,7 @@ func TestResReqSyntaxGolden(t *testing.T) {
 				_, ds := lang.ParseResReq(lang.NewSource("-R", line))
 				ds.WriteText(&b)
 			}
-			got := b.String()
-			if updating() {
-				if wantAt < 0 {
-					ar.Files = append(ar.Files, txtar.File{Name: "want"})
-					wantAt = len(ar.Files) - 1
-				}
-				ar.Files[wantAt].Data = []byte(got)
-				if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if wantAt < 0 {
-				t.Fatal("no want section (run with -update)")
-			}
-			if want := string(ar.Files[wantAt].Data); want != got {
-				t.Errorf("diagnostics mismatch\n--- want\n%s\n--- got\n%s", want, got)
-			}
+			checkWant(t, path, ar, b.String())
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package lang_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,10 +25,8 @@ func TestSyntaxGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			var all lang.Diagnostics
-			wantAt := -1
-			for i, f := range ar.Files {
+			for _, f := range ar.Files {
 				if f.Name == "want" {
-					wantAt = i
 					continue
 				}
 				kind := lang.KindOf(f.Name)
@@ -43,24 +40,7 @@ func TestSyntaxGolden(t *testing.T) {
 			if err := all.WriteText(&b); err != nil {
 				t.Fatal(err)
 			}
-			got := b.String()
-			if updating() {
-				if wantAt < 0 {
-					ar.Files = append(ar.Files, txtar.File{Name: "want"})
-					wantAt = len(ar.Files) - 1
-				}
-				ar.Files[wantAt].Data = []byte(got)
-				if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if wantAt < 0 {
-				t.Fatal("no want section (run with -update)")
-			}
-			if want := string(ar.Files[wantAt].Data); want != got {
-				t.Errorf("diagnostics mismatch (-want +got)\n--- want\n%s\n--- got\n%s", want, got)
-			}
+			checkWant(t, path, ar, b.String())
 		})
 	}
 }
