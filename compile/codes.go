@@ -1,6 +1,11 @@
 package compile
 
-import "github.com/lsfc/lsfc/lang"
+import (
+	"slices"
+	"strings"
+
+	"github.com/lsfc/lsfc/lang"
+)
 
 // The codes reported while finding the files of a tree (LSF30x).
 const (
@@ -14,6 +19,13 @@ const (
 // Codes returns the documentation of every code package compile reports,
 // in code order. The slice is new on every call.
 func Codes() []lang.CodeInfo {
+	codes := append(loadCodes(), checkCodes()...)
+	slices.SortFunc(codes, func(a, b lang.CodeInfo) int { return strings.Compare(string(a.Code), string(b.Code)) })
+	return codes
+}
+
+// loadCodes documents the codes of Load and of resource requirements.
+func loadCodes() []lang.CodeInfo {
 	return []lang.CodeInfo{
 		{Code: CodeBatchDirFallback, Name: "batch-dir-fallback", Severity: lang.Info,
 			Summary: "the lsb.* files were read from a fallback directory",

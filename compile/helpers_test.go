@@ -1,5 +1,9 @@
 package compile_test
 
-import "flag"
+import (
+	"testing"
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"github.com/lsfc/lsfc/internal/testkit"
+)
+
+func corpusDir(t testing.TB, sub string) string { t.Helper(); return testkit.CorpusDir(t, sub) }

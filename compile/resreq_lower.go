@@ -38,6 +38,12 @@ type SelectOptions struct {
 	// on hosts of the submission host's type, type==local. Without it the
 	// type defaults to any, as for lshosts -R and lsload -R.
 	LocalTypeDefault bool
+	// InConfig compiles a requirement written in a configuration file
+	// (RES_REQ, STOP_COND ...): there type==local and model==local stand
+	// for each job's submission host, so they are accepted without a
+	// warning and match any host here; the runtime compiles each job's
+	// merged requirement with its submission host.
+	InConfig bool
 }
 
 // ty is the type the lowering infers for a node.
@@ -341,6 +347,9 @@ func (l *lowerer) compareWord(e *lang.Binary, str lang.Expr, word *lang.Ident, o
 		}
 		switch {
 		case value == "any":
+			l.anyLocal(e, op)
+			return tyBool
+		case value == "local" && local == "" && l.opts.InConfig:
 			l.anyLocal(e, op)
 			return tyBool
 		case value == "local" && local == "":

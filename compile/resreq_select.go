@@ -2,7 +2,6 @@ package compile
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
@@ -203,15 +202,6 @@ func (e *Env) allStatic(slots []int) bool {
 		}
 	}
 	return true
-}
-
-func sortedKeys(m map[int]bool) []int {
-	out := make([]int, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // dedupe drops diagnostics repeated at the same place with the same text.

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/lang"
 	"golang.org/x/tools/txtar"
 )
@@ -285,10 +286,8 @@ func TestCheckGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			var b strings.Builder
-			wantAt := -1
-			for i, f := range ar.Files {
+			for _, f := range ar.Files {
 				if f.Name == "want" {
-					wantAt = i
 					continue
 				}
 				for _, line := range strings.Split(strings.TrimRight(string(f.Data), "\n"), "\n") {
@@ -303,24 +302,7 @@ func TestCheckGolden(t *testing.T) {
 					ds.WriteText(&b)
 				}
 			}
-			got := b.String()
-			if os.Getenv("LSFC_UPDATE") == "1" || *update {
-				if wantAt < 0 {
-					ar.Files = append(ar.Files, txtar.File{Name: "want"})
-					wantAt = len(ar.Files) - 1
-				}
-				ar.Files[wantAt].Data = []byte(got)
-				if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if wantAt < 0 {
-				t.Fatal("no want section (run with -update)")
-			}
-			if want := string(ar.Files[wantAt].Data); want != got {
-				t.Errorf("diagnostics mismatch\n--- want\n%s\n--- got\n%s", want, got)
-			}
+			testkit.CheckWant(t, path, ar, b.String())
 		})
 	}
 }

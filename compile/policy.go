@@ -1,0 +1,342 @@
+package compile
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/lsfc/lsfc/lang"
+)
+
+// Dialect selects the LSF version whose documented behaviour the compiler
+// follows where versions differ.
+type Dialect uint8
+
+// The dialects.
+const (
+	// LSF10 is IBM Spectrum LSF 10.1 (the default).
+	LSF10 Dialect = iota
+	// Openlava is openlava 3/4 (LSF 4 era): memory in MB in requirements,
+	// ut as a percentage or fraction, the first of repeated -R sections
+	// kept, "~" exclusions anywhere in HOSTS.
+	Openlava
+)
+
+func (d Dialect) String() string {
+	if d == Openlava {
+		return "openlava"
+	}
+	return "lsf10"
+}
+
+// ParseDialect reads "lsf10" or "openlava".
+func ParseDialect(s string) (Dialect, error) {
+	switch s {
+	case "lsf10", "":
+		return LSF10, nil
+	case "openlava":
+		return Openlava, nil
+	}
+	return 0, fmt.Errorf("unknown dialect %q (want lsf10 or openlava)", s)
+}
+
+// MarshalJSON writes the dialect's name.
+func (d Dialect) MarshalJSON() ([]byte, error) { return json.Marshal(d.String()) }
+
+// A Policy is a compiled, checked configuration: every file's settings
+// typed, names resolved across files, resource requirements compiled. It
+// is immutable once Compile returns it and safe for concurrent use.
+//
+// Its JSON form (lsfc compile) is documented field by field below; fields
+// are only ever added, never renamed. Positions are "path:line:col".
+type Policy struct {
+	Dialect Dialect `json:"dialect"`
+	// Cluster is the local cluster's name.
+	Cluster string `json:"cluster"`
+	// Files are the files compiled, in reading order.
+	Files []string `json:"files"`
+	// Conf holds the settings of lsf.conf.
+	Conf Settings `json:"lsfConf"`
+	// Clusters are the clusters of lsf.shared's Cluster section.
+	Clusters []*ClusterDef `json:"clusters"`
+	// HostTypes and HostModels come from lsf.shared.
+	HostTypes  []string     `json:"hostTypes"`
+	HostModels []*HostModel `json:"hostModels"`
+	// Resources are the site resources of lsf.shared.
+	Resources []*ResourceDef `json:"resources"`
+	// Admins are the cluster administrators of lsf.cluster.<name>.
+	Admins []string `json:"admins"`
+	// ClusterParams holds the Parameters section of lsf.cluster.<name>.
+	ClusterParams Settings `json:"clusterParameters"`
+	// Hosts are the hosts of lsf.cluster.<name>, with their lsb.hosts
+	// settings.
+	Hosts []*HostDef `json:"hosts"`
+	// HostGroups come from lsb.hosts.
+	HostGroups []*HostGroup `json:"hostGroups"`
+	// Params holds lsb.params.
+	Params Settings `json:"params"`
+	// Queues come from lsb.queues, in file order.
+	Queues []*Queue `json:"queues"`
+	// UserGroups and UserLimits come from lsb.users.
+	UserGroups []*UserGroup `json:"userGroups"`
+	UserLimits []*UserLimit `json:"userLimits"`
+	// Limits are the Limit sections of lsb.resources.
+	Limits []*LimitDef `json:"limits"`
+	// Applications are the application profiles of lsb.applications.
+	Applications []*Application `json:"applications"`
+	// Sections holds the other sections, by file and name, as settings:
+	// ServiceClass, PluginModule, HostPartition, GuaranteedResourcePool ...
+	Sections []*OtherSection `json:"otherSections"`
+
+	env *Env
+}
+
+// Env returns the resource requirement environment of the policy.
+func (p *Policy) Env() *Env { return p.env }
+
+// Queue returns the queue named name, or nil.
+func (p *Policy) Queue(name string) *Queue {
+	for _, q := range p.Queues {
+		if q.Name == name {
+			return q
+		}
+	}
+	return nil
+}
+
+// Host returns the host named name, or nil.
+func (p *Policy) Host(name string) *HostDef {
+	for _, h := range p.Hosts {
+		if h.Name == name {
+			return h
+		}
+	}
+	return nil
+}
+
+// Settings are the keys of a section as read: by key name (as the schema
+// spells it; unknown keys as written).
+type Settings map[string]*Setting
+
+// A Setting is one key's value.
+type Setting struct {
+	// Value is the typed value: a number, a boolean, a string, a list of
+	// strings, or a structure (limit, windows, threshold, host or user
+	// list ...).
+	Value any `json:"value"`
+	// Raw is the value as written.
+	Raw string `json:"raw"`
+	// At is where the value is written.
+	At string `json:"at"`
+	// When is the #if condition the line depends on ("#if time(8:00-18:00)"),
+	// or "" for a line outside any #if.
+	When string `json:"when,omitempty"`
+	// Alternatives are the values the key takes in the other arms of the
+	// #if chain, each with its When.
+	Alternatives []*Setting `json:"alternatives,omitempty"`
+
+	val    lang.Value
+	span   lang.Span
+	key    lang.Span
+	branch *lang.Branch
+}
+
+// Span returns the span of the value in its file.
+func (s *Setting) Span() lang.Span { return s.span }
+
+// KeySpan returns the span of the key.
+func (s *Setting) KeySpan() lang.Span { return s.key }
+
+// keys returns the sorted keys of s.
+func (s Settings) keys() []string {
+	out := make([]string, 0, len(s))
+	for k := range s {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// at formats a span as "path:line:col".
+func at(sp lang.Span) string {
+	if !sp.IsValid() {
+		return ""
+	}
+	p := sp.StartPos()
+	return fmt.Sprintf("%s:%d:%d", sp.Path(), p.Line, p.Col)
+}
+
+// A ClusterDef is a cluster of lsf.shared.
+type ClusterDef struct {
+	Name string `json:"name"`
+	// Servers are the hosts that answer for the cluster (master
+	// candidates), possibly host:port for lsfc's MultiCluster peers.
+	Servers []string `json:"servers,omitempty"`
+	At      string   `json:"at"`
+	span    lang.Span
+}
+
+// A HostModel is a model of lsf.shared.
+type HostModel struct {
+	Name         string   `json:"name"`
+	CPUFactor    float64  `json:"cpuFactor"`
+	Architecture []string `json:"architecture,omitempty"`
+}
+
+// A ResourceDef is a site resource of lsf.shared.
+type ResourceDef struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Dynamic     bool   `json:"dynamic,omitempty"`
+	Increasing  bool   `json:"increasing,omitempty"`
+	Description string `json:"description,omitempty"`
+	At          string `json:"at"`
+	// Instances are the ResourceMap locations: value@[hosts] or
+	// [default] / [all].
+	Instances []string `json:"instances,omitempty"`
+	span      lang.Span
+}
+
+// A HostDef is a host: lsf.cluster's facts and lsb.hosts's batch settings.
+type HostDef struct {
+	Name      string   `json:"name"`
+	Model     string   `json:"model"`
+	Type      string   `json:"type"`
+	Server    bool     `json:"server"`
+	Resources []string `json:"resources,omitempty"`
+	// Thresholds are the LIM thresholds of lsf.cluster.
+	Thresholds map[string]Threshold `json:"limThresholds,omitempty"`
+	// Batch holds the lsb.hosts row that applies to the host (its own,
+	// else its model's or type's, else default), or nil.
+	Batch *HostBatch `json:"batch,omitempty"`
+	At    string     `json:"at"`
+	span  lang.Span
+}
+
+// HostBatch is a row of lsb.hosts' Host section.
+type HostBatch struct {
+	// Row is the HOST_NAME the row was written for (a host, model, type,
+	// range or "default").
+	Row string `json:"row"`
+	// MXJ is the job slot limit; nil for unlimited, -1 for "!" (one per
+	// CPU).
+	MXJ            *int                 `json:"mxj,omitempty"`
+	JLU            *int                 `json:"jlu,omitempty"`
+	DispatchWindow []Window             `json:"dispatchWindow,omitempty"`
+	Thresholds     map[string]Threshold `json:"thresholds,omitempty"`
+	Settings       Settings             `json:"settings"`
+	At             string               `json:"at"`
+	span           lang.Span
+}
+
+// A HostGroup is a host group of lsb.hosts.
+type HostGroup struct {
+	Name string `json:"name"`
+	// Members are the members as written.
+	Members []HostItem `json:"members"`
+	// Hosts are the hosts the members resolve to, sorted.
+	Hosts []string `json:"hosts"`
+	At    string   `json:"at"`
+	span  lang.Span
+}
+
+// A Queue is a queue of lsb.queues.
+type Queue struct {
+	Name     string `json:"name"`
+	Priority int    `json:"priority"`
+	// Users and Hosts are the USERS and HOSTS lists (nil: all).
+	Users []UserItem `json:"users,omitempty"`
+	Hosts []HostItem `json:"hosts,omitempty"`
+	// HostNames are the hosts HOSTS resolves to, sorted.
+	HostNames []string `json:"hostNames"`
+	// ResReq, StopCond and ResumeCond are compiled requirements (nil when
+	// unset).
+	ResReq     *Requirement `json:"resReq,omitempty"`
+	StopCond   *Requirement `json:"stopCond,omitempty"`
+	ResumeCond *Requirement `json:"resumeCond,omitempty"`
+	// Thresholds are the load thresholds loadSched/loadStop.
+	Thresholds map[string]Threshold `json:"thresholds,omitempty"`
+	Preemption *Preemption          `json:"preemption,omitempty"`
+	Fairshare  []Share              `json:"fairshare,omitempty"`
+	// FairshareQueues are the queues this one leads in cross-queue
+	// fairshare.
+	FairshareQueues []string         `json:"fairshareQueues,omitempty"`
+	SlotPool        string           `json:"slotPool,omitempty"`
+	SlotShare       *int             `json:"slotShare,omitempty"`
+	MaxSlotsInPool  *int             `json:"maxSlotsInPool,omitempty"`
+	SendTo          []QueueAtCluster `json:"sndJobsTo,omitempty"`
+	ReceiveFrom     []string         `json:"rcvJobsFrom,omitempty"`
+	RunWindow       []Window         `json:"runWindow,omitempty"`
+	DispatchWindow  []Window         `json:"dispatchWindow,omitempty"`
+	AcceptInterval  *AcceptInterval  `json:"jobAcceptInterval,omitempty"`
+	TerminateWhen   []string         `json:"terminateWhen,omitempty"`
+	Exclusive       bool             `json:"exclusive,omitempty"`
+	// ExclusiveCU is the CU[type] of EXCLUSIVE, when given.
+	ExclusiveCU    string   `json:"exclusiveCU,omitempty"`
+	Rerunnable     bool     `json:"rerunnable,omitempty"`
+	Settings       Settings `json:"settings"`
+	At             string   `json:"at"`
+	span, nameSpan lang.Span
+	section        *lang.Section
+}
+
+// Span returns the span of the queue's section.
+func (q *Queue) Span() lang.Span { return q.span }
+
+// NameSpan returns the span of the queue's QUEUE_NAME value.
+func (q *Queue) NameSpan() lang.Span { return q.nameSpan }
+
+// Section returns the queue's syntax tree.
+func (q *Queue) Section() *lang.Section { return q.section }
+
+// A UserGroup is a user group of lsb.users.
+type UserGroup struct {
+	Name    string     `json:"name"`
+	Members []UserItem `json:"members"`
+	Shares  []Share    `json:"shares,omitempty"`
+	At      string     `json:"at"`
+	span    lang.Span
+}
+
+// A UserLimit is a row of lsb.users' User section.
+type UserLimit struct {
+	User     string   `json:"user"`
+	MaxJobs  *float64 `json:"maxJobs,omitempty"`
+	JLP      *float64 `json:"jlp,omitempty"`
+	Settings Settings `json:"settings"`
+	At       string   `json:"at"`
+	span     lang.Span
+}
+
+// A LimitDef is a Limit section of lsb.resources.
+type LimitDef struct {
+	Name     string   `json:"name,omitempty"`
+	Settings Settings `json:"settings"`
+	At       string   `json:"at"`
+	span     lang.Span
+}
+
+// An Application is an application profile of lsb.applications.
+type Application struct {
+	Name     string       `json:"name"`
+	ResReq   *Requirement `json:"resReq,omitempty"`
+	Settings Settings     `json:"settings"`
+	At       string       `json:"at"`
+	span     lang.Span
+}
+
+// An OtherSection is a section the Policy keeps only as settings.
+type OtherSection struct {
+	File     string     `json:"file"`
+	Name     string     `json:"name"`
+	Settings Settings   `json:"settings,omitempty"`
+	Rows     []Settings `json:"rows,omitempty"`
+	At       string     `json:"at"`
+	section  *lang.Section
+}
+
+// MarshalJSON writes a requirement as its canonical text.
+func (r *Requirement) MarshalJSON() ([]byte, error) { return json.Marshal(r.String()) }
+
+// MarshalJSON writes a duration as seconds.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(float64(d)) }

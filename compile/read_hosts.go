@@ -1,0 +1,341 @@
+package compile
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/lsfc/lsfc/compile/schema"
+	"github.com/lsfc/lsfc/lang"
+)
+
+// readParams reads lsb.params.
+func (c *compiler) readParams(f *lang.File) {
+	if c.p.Params == nil {
+		c.p.Params = Settings{}
+	}
+	c.sections(f, func(s *lang.Section, ss *schema.Section) {
+		for k, v := range c.keyValues(f.Kind, s.Assigns, ss) {
+			c.p.Params[k] = v
+		}
+	})
+}
+
+// A batchRow is a row of lsb.hosts' Host section, kept until the hosts it
+// applies to are known.
+type batchRow struct {
+	b    *HostBatch
+	span lang.Span
+}
+
+// readHosts reads lsb.hosts: batch host rows, host groups, host
+// partitions and compute units.
+func (c *compiler) readHosts(f *lang.File) {
+	groupDefs := map[string]lang.Span{}
+	cuDefs := map[string]lang.Span{}
+	br := map[string]*lang.Branch{}
+	c.sections(f, func(s *lang.Section, ss *schema.Section) {
+		switch ss.Name {
+		case "Host":
+			for _, r := range c.table(f.Kind, s, ss) {
+				c.batchHost(r)
+			}
+		case "HostGroup":
+			for _, r := range c.table(f.Kind, s, ss) {
+				name := r.set.str("GROUP_NAME")
+				sp := r.set.spanOf("GROUP_NAME")
+				if name == "" || !c.define(groupDefs, br, "host group", name, sp, r.row.Branch) {
+					continue
+				}
+				g := &HostGroup{Name: name, At: at(sp), span: sp}
+				if st := r.set["GROUP_MEMBER"]; st != nil {
+					g.Members = c.hostItems(st.val, "GROUP_MEMBER")
+				}
+				c.hostGroups[name] = g
+				c.p.HostGroups = append(c.p.HostGroups, g)
+			}
+		case "ComputeUnit":
+			for _, r := range c.table(f.Kind, s, ss) {
+				name := r.set.str("NAME")
+				if name == "" || !c.define(cuDefs, br, "compute unit", name, r.set.spanOf("NAME"), r.row.Branch) {
+					continue
+				}
+				c.cus[name] = r.set.spanOf("NAME")
+				c.computeUnit(r)
+			}
+		default:
+			c.otherSection(f, s, ss)
+		}
+	})
+}
+
+// computeUnit checks a compute unit's TYPE against COMPUTE_UNIT_TYPES and
+// keeps it as an other section.
+func (c *compiler) computeUnit(r tableRow) {
+	if typ := r.set.str("TYPE"); typ != "" && c.p.Params["COMPUTE_UNIT_TYPES"] != nil {
+		var types []string
+		for _, t := range strings.Fields(c.p.Params.str("COMPUTE_UNIT_TYPES")) {
+			types = append(types, strings.TrimSuffix(t, "!"))
+		}
+		if !slices.Contains(types, typ) {
+			c.diags.Add(lang.Error, CodeUnknownModel, r.set.spanOf("TYPE"),
+				"compute unit type %q is not in COMPUTE_UNIT_TYPES of lsb.params (%s)", typ, strings.Join(types, " ")).
+				Note(c.p.Params.spanOf("COMPUTE_UNIT_TYPES"), "COMPUTE_UNIT_TYPES is set here")
+		}
+	}
+	c.p.Sections = append(c.p.Sections, &OtherSection{File: "lsb.hosts", Name: "ComputeUnit", Settings: r.set, At: at(r.row.Whole)})
+}
+
+// batchHost reads one row of lsb.hosts' Host section.
+func (c *compiler) batchHost(r tableRow) {
+	name := r.set.str("HOST_NAME")
+	if name == "" {
+		return
+	}
+	b := &HostBatch{Row: name, Settings: r.set, At: at(r.set.spanOf("HOST_NAME")), span: r.set.spanOf("HOST_NAME")}
+	if x := r.set.num("MXJ"); x != nil {
+		n := int(*x)
+		b.MXJ = &n
+	}
+	b.JLU = r.set.integer("JL/U")
+	if st := r.set["DISPATCH_WINDOW"]; st != nil {
+		b.DispatchWindow, _ = st.Value.([]Window)
+	}
+	for k, st := range r.set {
+		if th, ok := st.Value.(Threshold); ok {
+			if b.Thresholds == nil {
+				b.Thresholds = map[string]Threshold{}
+			}
+			b.Thresholds[k] = th
+		}
+	}
+	c.batchRows = append(c.batchRows, batchRow{b: b, span: b.span})
+}
+
+// resolveHosts expands host groups, reports references to unknown hosts
+// and groups and cycles among groups, and gives each host the lsb.hosts
+// row that applies to it.
+func (c *compiler) resolveHosts() {
+	state := map[string]int{} // 0 unvisited, 1 in progress, 2 done
+	for _, g := range c.p.HostGroups {
+		c.expandGroup(g, state, nil)
+	}
+	c.applyBatchRows()
+}
+
+// expandGroup resolves g's members to host names, depth first; a member
+// that leads back to a group in progress is a cycle.
+func (c *compiler) expandGroup(g *HostGroup, state map[string]int, path []*HostGroup) {
+	switch state[g.Name] {
+	case 1, 2:
+		return
+	}
+	state[g.Name] = 1
+	path = append(path, g)
+	set := map[string]bool{}
+	var excluded []HostItem
+	for _, m := range g.Members {
+		if m.Exclude {
+			excluded = append(excluded, m)
+			continue
+		}
+		for _, h := range c.memberHosts(m, state, path) {
+			set[h] = true
+		}
+	}
+	for _, m := range excluded {
+		for _, h := range c.memberHosts(m, state, path) {
+			delete(set, h)
+		}
+	}
+	g.Hosts = sortedKeys(set)
+	state[g.Name] = 2
+}
+
+// memberHosts resolves one member of a host group.
+func (c *compiler) memberHosts(m HostItem, state map[string]int, path []*HostGroup) []string {
+	name := m.Name
+	switch {
+	case strings.EqualFold(name, "all"):
+		return c.allHosts()
+	case name == "!" || strings.EqualFold(name, "none"):
+		return nil
+	}
+	if sub := c.hostGroups[name]; sub != nil {
+		if state[name] == 1 {
+			d := c.diags.Add(lang.Error, CodeCycle, m.Span, "host group %q includes itself through %s", name, cyclePath(path, name))
+			d.Note(sub.span, "group %s is defined here", name)
+			return nil
+		}
+		c.expandGroup(sub, state, path)
+		return sub.Hosts
+	}
+	if _, ok := c.cus[name]; ok {
+		return nil
+	}
+	if c.hosts[name] != nil {
+		return []string{name}
+	}
+	if hosts, isPattern := c.pattern(name); isPattern {
+		if len(hosts) == 0 && c.has[lang.KindLSFCluster] {
+			c.diags.Add(lang.Warning, CodeUnknownHost, m.Span, "%q matches no host of lsf.cluster", m.Name)
+		}
+		return hosts
+	}
+	c.unknownHost(name, m.Span, "GROUP_MEMBER", true)
+	return nil
+}
+
+// cyclePath prints the groups of a cycle: "a -> b -> a".
+func cyclePath(path []*HostGroup, back string) string {
+	var names []string
+	for i := len(path) - 1; i >= 0; i-- {
+		names = append([]string{path[i].Name}, names...)
+		if path[i].Name == back {
+			break
+		}
+	}
+	return strings.Join(append(names, back), " -> ")
+}
+
+// allHosts returns every host of lsf.cluster that runs batch jobs.
+func (c *compiler) allHosts() []string {
+	var out []string
+	for _, h := range c.p.Hosts {
+		if h.Server {
+			out = append(out, h.Name)
+		}
+	}
+	return out
+}
+
+var rangeRE = regexp.MustCompile(`^([^\[]*)\[([0-9,\- ]+)\]([^\[\]]*)$`)
+
+// pattern expands a wildcard ("hostA*") or range ("hostA[1-10,12]") member
+// against the hosts of lsf.cluster; isPattern is false for a plain name.
+func (c *compiler) pattern(name string) (hosts []string, isPattern bool) {
+	if m := rangeRE.FindStringSubmatch(name); m != nil {
+		for _, part := range strings.Split(m[2], ",") {
+			lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+			if !isRange {
+				hi = lo
+			}
+			a, err1 := strconv.Atoi(lo)
+			b, err2 := strconv.Atoi(hi)
+			if err1 != nil || err2 != nil || b < a || b-a > 1_000_000 {
+				return nil, true
+			}
+			width := 0
+			if strings.HasPrefix(lo, "0") && len(lo) > 1 {
+				width = len(lo)
+			}
+			for n := a; n <= b; n++ {
+				num := strconv.Itoa(n)
+				for len(num) < width {
+					num = "0" + num
+				}
+				if h := m[1] + num + m[3]; c.hosts[h] != nil {
+					hosts = append(hosts, h)
+				}
+			}
+		}
+		return hosts, true
+	}
+	if strings.ContainsAny(name, "*?") {
+		for _, h := range c.p.Hosts {
+			if wildcard(name, h.Name) {
+				hosts = append(hosts, h.Name)
+			}
+		}
+		return hosts, true
+	}
+	return nil, false
+}
+
+// wildcard matches a name against a pattern where * is any run of
+// characters and ? one character.
+func wildcard(pattern, name string) bool {
+	if pattern == "" {
+		return name == ""
+	}
+	switch pattern[0] {
+	case '*':
+		for i := 0; i <= len(name); i++ {
+			if wildcard(pattern[1:], name[i:]) {
+				return true
+			}
+		}
+		return false
+	case '?':
+		return name != "" && wildcard(pattern[1:], name[1:])
+	}
+	return name != "" && name[0] == pattern[0] && wildcard(pattern[1:], name[1:])
+}
+
+// applyBatchRows gives each host the lsb.hosts row that applies to it:
+// its own row, else its model's or type's, else default.
+func (c *compiler) applyBatchRows() {
+	byName := map[string]*HostBatch{}
+	for _, r := range c.batchRows {
+		name := r.b.Row
+		switch {
+		case strings.EqualFold(name, "default"):
+		case c.hosts[name] != nil, c.hostGroups[name] != nil:
+		case c.models[name].IsValid(), c.types[name].IsValid():
+		default:
+			if hosts, isPattern := c.pattern(name); isPattern {
+				for _, h := range hosts {
+					byName[h] = r.b
+				}
+				continue
+			}
+			c.unknownHost(name, r.span, "HOST_NAME", false)
+			continue
+		}
+		if _, dup := byName[name]; dup {
+			c.diags.Add(lang.Error, CodeDuplicate, r.span, "lsb.hosts has two rows for %q; LSF uses the first", name)
+			continue
+		}
+		byName[name] = r.b
+	}
+	for _, h := range c.p.Hosts {
+		for _, key := range []string{h.Name, h.Model, h.Type, "default"} {
+			if b := byName[key]; b != nil && key != "" {
+				h.Batch = b
+				break
+			}
+		}
+		if h.Batch == nil {
+			for name, b := range byName {
+				if g := c.hostGroups[name]; g != nil && slices.Contains(g.Hosts, h.Name) {
+					h.Batch = b
+				}
+			}
+		}
+	}
+}
+
+// unknownHost reports a name that is no host (nor host group, when
+// groups is true) of the cluster. Hosts are checked only when lsf.cluster
+// was read; with dynamic hosts allowed, an unknown host is a warning.
+func (c *compiler) unknownHost(name string, sp lang.Span, key string, groups bool) {
+	if !c.has[lang.KindLSFCluster] {
+		return
+	}
+	sev := lang.Error
+	if c.dynamicHosts {
+		sev = lang.Warning
+	}
+	what := "host"
+	cands := sortedKeys(c.hosts)
+	if groups {
+		what = "host or host group"
+		cands = append(cands, sortedKeys(c.hostGroups)...)
+	}
+	d := c.diags.Add(sev, CodeUnknownHost, sp, "%s: %q is no %s of this cluster", key, name, what)
+	if s := lang.Suggest(name, cands); s != "" {
+		d.Message += "; did you mean " + quote(s) + "?"
+		d.Suggest(replaceWith(s), sp, s)
+	}
+}
