@@ -61,7 +61,7 @@ type compiler struct {
 func newCompiler(t *Tree, opts Options) *compiler {
 	c := &compiler{
 		tree: t, dialect: opts.Dialect,
-		p:          &Policy{Dialect: opts.Dialect, Cluster: t.Cluster},
+		p:          &Policy{SchemaVersion: 1, Dialect: opts.Dialect, Cluster: t.Cluster},
 		has:        map[lang.FileKind]bool{},
 		clusters:   map[string]*ClusterDef{},
 		hosts:      map[string]*HostDef{},

@@ -50,7 +50,9 @@ func (d Dialect) MarshalJSON() ([]byte, error) { return json.Marshal(d.String())
 // Its JSON form (lsfc compile) is documented field by field below; fields
 // are only ever added, never renamed. Positions are "path:line:col".
 type Policy struct {
-	Dialect Dialect `json:"dialect"`
+	// SchemaVersion is the version of this JSON form: 1.
+	SchemaVersion int     `json:"schemaVersion"`
+	Dialect       Dialect `json:"dialect"`
 	// Cluster is the local cluster's name.
 	Cluster string `json:"cluster"`
 	// Files are the files compiled, in reading order.
@@ -71,6 +73,9 @@ type Policy struct {
 	// Hosts are the hosts of lsf.cluster.<name>, with their lsb.hosts
 	// settings.
 	Hosts []*HostDef `json:"hosts"`
+	// BatchHosts are the rows of lsb.hosts' Host section; each host
+	// names the row that applies to it.
+	BatchHosts []*HostBatch `json:"batchHosts"`
 	// HostGroups come from lsb.hosts.
 	HostGroups []*HostGroup `json:"hostGroups"`
 	// Params holds lsb.params.
@@ -206,11 +211,12 @@ type HostDef struct {
 	Resources []string `json:"resources,omitempty"`
 	// Thresholds are the LIM thresholds of lsf.cluster.
 	Thresholds map[string]Threshold `json:"limThresholds,omitempty"`
-	// Batch holds the lsb.hosts row that applies to the host (its own,
-	// else its model's or type's, else default), or nil.
-	Batch *HostBatch `json:"batch,omitempty"`
-	At    string     `json:"at"`
-	span  lang.Span
+	// Batch is the lsb.hosts row that applies to the host (its own, else
+	// its model's or type's, else default), or nil; BatchRow names it.
+	Batch    *HostBatch `json:"-"`
+	BatchRow string     `json:"batchRow,omitempty"`
+	At       string     `json:"at"`
+	span     lang.Span
 }
 
 // HostBatch is a row of lsb.hosts' Host section.

@@ -111,6 +111,7 @@ func (c *compiler) batchHost(r tableRow) {
 		}
 	}
 	c.batchRows = append(c.batchRows, batchRow{b: b, span: b.span})
+	c.p.BatchHosts = append(c.p.BatchHosts, b)
 }
 
 // resolveHosts expands host groups, reports references to unknown hosts
@@ -279,6 +280,9 @@ func (c *compiler) applyBatchRows() {
 	byName := map[string]*HostBatch{}
 	for _, r := range c.batchRows {
 		name := r.b.Row
+		if strings.EqualFold(name, "default") {
+			name = "default"
+		}
 		switch {
 		case strings.EqualFold(name, "default"):
 		case c.hosts[name] != nil, c.hostGroups[name] != nil:
@@ -300,18 +304,25 @@ func (c *compiler) applyBatchRows() {
 		byName[name] = r.b
 	}
 	for _, h := range c.p.Hosts {
-		for _, key := range []string{h.Name, h.Model, h.Type, "default"} {
+		for _, key := range []string{h.Name, h.Model, h.Type} {
 			if b := byName[key]; b != nil && key != "" {
 				h.Batch = b
 				break
 			}
 		}
-		if h.Batch == nil {
-			for name, b := range byName {
-				if g := c.hostGroups[name]; g != nil && slices.Contains(g.Hosts, h.Name) {
-					h.Batch = b
-				}
+		for _, r := range c.batchRows {
+			if h.Batch != nil {
+				break
 			}
+			if g := c.hostGroups[r.b.Row]; g != nil && byName[r.b.Row] == r.b && slices.Contains(g.Hosts, h.Name) {
+				h.Batch = r.b
+			}
+		}
+		if h.Batch == nil {
+			h.Batch = byName["default"]
+		}
+		if h.Batch != nil {
+			h.BatchRow = h.Batch.Row
 		}
 	}
 }

@@ -61,7 +61,7 @@ func (c *compiler) queueHosts(q *Queue) {
 	hasBase := false
 	for _, it := range q.Hosts {
 		if it.Cluster != "" {
-			c.clusterRef(it.Cluster, it.Span, "HOSTS")
+			c.clusterRef(it.Cluster, it.ClusterSpan, "HOSTS")
 			continue
 		}
 		if it.Exclude {
@@ -173,7 +173,7 @@ func (c *compiler) queueRefs(q *Queue) {
 		}
 	}
 	for _, d := range q.SendTo {
-		c.clusterRef(d.Cluster, d.Span, "SNDJOBS_TO")
+		c.clusterRef(d.Cluster, d.ClusterSpan, "SNDJOBS_TO")
 		if d.Cluster == c.p.Cluster && c.p.Cluster != "" {
 			c.diags.Add(lang.Error, CodeConflict, d.Span, "SNDJOBS_TO names the local cluster %s; jobs are forwarded to remote clusters only", d.Cluster)
 		}

@@ -23,6 +23,8 @@ type HostItem struct {
 	// Cluster is set by "name@cluster" (MultiCluster).
 	Cluster string    `json:"cluster,omitempty"`
 	Span    lang.Span `json:"-"`
+	// ClusterSpan is the span of Cluster.
+	ClusterSpan lang.Span `json:"-"`
 }
 
 // hostItems reads a blank-separated host specification.
@@ -46,6 +48,8 @@ func (c *compiler) hostItems(v lang.Value, key string) []HostItem {
 		}
 		if name, cluster, ok := strings.Cut(it.Name, "@"); ok {
 			it.Name, it.Cluster = name, cluster
+			start := w.span.Start + strings.Index(w.text, "@") + 1
+			it.ClusterSpan = w.span.Src.SpanOf(start, start+len(cluster))
 		}
 		if it.Name == "" {
 			c.valueError(w.span, key, "empty host name in %q", w.text)
@@ -203,6 +207,8 @@ type QueueAtCluster struct {
 	Cluster string    `json:"cluster"`
 	Pref    int       `json:"pref,omitempty"`
 	Span    lang.Span `json:"-"`
+	// ClusterSpan is the span of the cluster's name.
+	ClusterSpan lang.Span `json:"-"`
 }
 
 // sendTo reads SNDJOBS_TO: [queue@]cluster[+preference] ...
@@ -228,6 +234,8 @@ func (c *compiler) sendTo(v lang.Value) []QueueAtCluster {
 			continue
 		}
 		d.Queue, d.Cluster = q, cl
+		start := w.span.Start + len(t) - len(cl)
+		d.ClusterSpan = w.span.Src.SpanOf(start, start+len(cl))
 		out = append(out, d)
 	}
 	return out

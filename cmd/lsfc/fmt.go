@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -86,10 +88,13 @@ func btoi(b bool) int {
 }
 
 // writeAtomic replaces path by data: it writes a temporary file in the same
-// directory with the same mode, syncs it and renames it over path.
+// directory with the same mode (0644 for a new file), syncs it and renames
+// it over path.
 func writeAtomic(path string, data []byte) error {
-	st, err := os.Stat(path)
-	if err != nil {
+	perm := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		perm = st.Mode().Perm()
+	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".lsfc-*")
@@ -101,7 +106,7 @@ func writeAtomic(path string, data []byte) error {
 		tmp.Close()
 		return err
 	}
-	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
+	if err := tmp.Chmod(perm); err != nil {
 		tmp.Close()
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/lint"
 	"github.com/spf13/cobra"
@@ -14,7 +13,7 @@ func newLintCmd(e env) *cobra.Command {
 	var (
 		format    string
 		failLevel string
-		cluster   string
+		tf        treeFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "lint [PATH...]",
@@ -37,10 +36,11 @@ The exit code is 1 when a finding is at or above --fail-level.`,
 			if err != nil {
 				return usageError("--fail-level: %v", err)
 			}
-			res, err := lint.Run(args, lint.Options{Load: compile.LoadOptions{
-				EnvDir:  e.getenv("LSF_ENVDIR"),
-				Cluster: cluster,
-			}})
+			opts, err := tf.options(e)
+			if err != nil {
+				return err
+			}
+			res, err := lint.Run(args, opts)
 			if err != nil {
 				return exit(exitUsage, err)
 			}
@@ -60,7 +60,7 @@ The exit code is 1 when a finding is at or above --fail-level.`,
 	f := cmd.Flags()
 	f.StringVar(&format, "format", "text", "output format: "+strings.Join(lint.Formats(), ", "))
 	f.StringVar(&failLevel, "fail-level", "error", "exit 1 when a finding is at or above this severity: error, warning, info")
-	f.StringVar(&cluster, "cluster", "", "name of the local cluster, when lsf.shared lists several")
+	tf.register(cmd)
 	return cmd
 }
 

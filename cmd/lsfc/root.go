@@ -7,6 +7,8 @@ import (
 	"os"
 	"runtime/debug"
 
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/lint"
 	"github.com/spf13/cobra"
 )
 
@@ -104,9 +106,34 @@ input; 2 usage or I/O error; 3 internal error.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 	root.AddCommand(
 		newLintCmd(e),
+		newCheckCmd(e),
+		newCompileCmd(e),
 		newFmtCmd(e),
 		newResReqCmd(e),
 		newVersionCmd(e),
 	)
 	return root
+}
+
+// treeFlags are the flags of the commands that read a whole tree.
+type treeFlags struct {
+	cluster, dialect string
+}
+
+func (tf *treeFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&tf.cluster, "cluster", "", "name of the local cluster, when lsf.shared lists several")
+	f.StringVar(&tf.dialect, "dialect", "lsf10", "LSF version whose documented behaviour applies: lsf10 or openlava")
+}
+
+// options returns the lint options the flags describe.
+func (tf *treeFlags) options(e env) (lint.Options, error) {
+	d, err := compile.ParseDialect(tf.dialect)
+	if err != nil {
+		return lint.Options{}, usageError("--dialect: %v", err)
+	}
+	return lint.Options{
+		Load:    compile.LoadOptions{EnvDir: e.getenv("LSF_ENVDIR"), Cluster: tf.cluster},
+		Compile: compile.Options{Dialect: d},
+	}, nil
 }
