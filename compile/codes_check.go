@@ -115,7 +115,8 @@ Fix: delete one of the lines.`},
 		{Code: CodeObsolete, Name: "obsolete-key", Severity: lang.Warning,
 			Summary: "a key that is obsolete, or that the chosen dialect does not support",
 			Doc: `What it finds: a key that LSF documents as obsolete or replaced, or, with
---dialect openlava, a key that openlava does not read.
+--dialect openlava, a key or value that openlava does not read (such as
+PREEMPTABLE, which openlava ignores: it supports PREEMPTIVE only).
 
 Why it matters: the key may stop working in the next upgrade, or does nothing
 in the scheduler the configuration is for.
@@ -140,8 +141,11 @@ Example: FAIRSHARE_QUEUES = short in a queue without FAIRSHARE.
 Fix: keep one of the settings, as the message explains.`},
 		{Code: CodeReservedName, Name: "reserved-name", Severity: lang.Error,
 			Summary: "a name LSF reserves for itself",
-			Doc: `What it finds: a site resource named like a built-in resource or load
-index, or a host group named all, others or default.
+			Doc: `What it finds: a site resource whose name LSF refuses: one of its
+reserved names (built-in resources and load indices, their aliases, local,
+dchost, jobvm, define_ncpus_*), a name that begins with a digit or with
+inf or nan, holds one of : . ( ) [ ] + - * / ! & | < > @ = , or is longer
+than 39 characters; or a host group named all, others or default.
 
 Why it matters: LSF refuses the definition, or every reference to the name
 means LSF's own meaning instead.

@@ -56,6 +56,7 @@ type compiler struct {
 	types      map[string]lang.Span
 	resources  map[string]*ResourceDef
 	batchRows  []batchRow
+	all        []string // allHosts, once known
 }
 
 func newCompiler(t *Tree, opts Options) *compiler {
@@ -89,6 +90,9 @@ func (c *compiler) run() {
 	c.p.env = c.env
 	c.forKind(lang.KindLSFShared, c.readShared)
 	c.forKind(lang.KindLSFCluster, c.readCluster)
+	// Hosts join dynamically only with both LSF_DYNAMIC_HOST_WAIT_TIME in
+	// lsf.conf and LSF_HOST_ADDR_RANGE in lsf.cluster.
+	c.dynamicHosts = c.dynamicHosts && c.p.ClusterParams["LSF_HOST_ADDR_RANGE"] != nil
 	c.forKind(lang.KindLSBParams, c.readParams)
 	c.forKind(lang.KindLSBHosts, c.readHosts)
 	c.resolveHosts()

@@ -131,8 +131,6 @@ type Setting struct {
 	Value any `json:"value"`
 	// Raw is the value as written.
 	Raw string `json:"raw"`
-	// At is where the value is written.
-	At string `json:"at"`
 	// When is the #if condition the line depends on ("#if time(8:00-18:00)"),
 	// or "" for a line outside any #if.
 	When string `json:"when,omitempty"`
@@ -148,6 +146,22 @@ type Setting struct {
 
 // Span returns the span of the value in its file.
 func (s *Setting) Span() lang.Span { return s.span }
+
+// At returns where the value is written: "path:line:col".
+func (s *Setting) At() string { return at(s.span) }
+
+// MarshalJSON writes a setting as {"value", "raw", "at", "when",
+// "alternatives"}; "at" is computed here rather than stored, as a Policy
+// holds a great many settings.
+func (s *Setting) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Value        any        `json:"value"`
+		Raw          string     `json:"raw"`
+		At           string     `json:"at"`
+		When         string     `json:"when,omitempty"`
+		Alternatives []*Setting `json:"alternatives,omitempty"`
+	}{s.Value, s.Raw, s.At(), s.When, s.Alternatives})
+}
 
 // KeySpan returns the span of the key.
 func (s *Setting) KeySpan() lang.Span { return s.key }

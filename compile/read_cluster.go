@@ -1,6 +1,8 @@
 package compile
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lsfc/lsfc/compile/schema"
@@ -29,7 +31,7 @@ func (c *compiler) readConf() {
 	}
 	fs := schema.Lookup(lang.KindLSFConf)
 	c.p.Conf = c.keyValues(lang.KindLSFConf, assigns, &fs.Sections[0])
-	c.dynamicHosts = c.p.Conf["LSF_DYNAMIC_HOST_WAIT_TIME"] != nil
+	c.dynamicHosts = c.p.Conf["LSF_DYNAMIC_HOST_WAIT_TIME"] != nil // and LSF_HOST_ADDR_RANGE: see readCluster
 }
 
 // define records a name of some kind (queue, host, host group ...) and
@@ -104,8 +106,8 @@ func (c *compiler) sharedResource(r tableRow, defs map[string]lang.Span, br map[
 	if name == "" {
 		return
 	}
-	if res, _, ok := NewEnv(EnvConfig{}).Lookup(name); ok && res.Builtin {
-		c.diags.Add(lang.Error, CodeReservedName, sp, "%q is a built-in resource of LSF (%s); a site resource cannot take its name", name, res.Doc)
+	if problem := resourceNameProblem(name); problem != "" {
+		c.diags.Add(lang.Error, CodeReservedName, sp, "resource name %q %s; LSF rejects the resource", name, problem)
 		return
 	}
 	if !c.define(defs, br, "resource", name, sp, r.row.Branch) {
@@ -139,8 +141,9 @@ func (c *compiler) readCluster(f *lang.File) {
 	c.sections(f, func(s *lang.Section, ss *schema.Section) {
 		switch ss.Name {
 		case "Parameters":
-			for k, v := range c.keyValues(f.Kind, s.Assigns, ss) {
-				c.p.ClusterParams[k] = v
+			set := c.keyValues(f.Kind, s.Assigns, ss)
+			for _, k := range set.keys() {
+				c.put(c.p.ClusterParams, k, set[k])
 			}
 			c.required(s, ss, c.p.ClusterParams)
 		case "ClusterAdmins":
@@ -184,39 +187,59 @@ func (c *compiler) clusterAdmins(f *lang.File, s *lang.Section, ss *schema.Secti
 	}
 }
 
-// clusterHost reads one row of lsf.cluster's Host section.
+// clusterHost reads one row of lsf.cluster's Host section. A row whose
+// HOSTNAME is in condensed notation ("node[001-128]") defines each host it
+// stands for.
 func (c *compiler) clusterHost(r tableRow, defs map[string]lang.Span, br map[string]*lang.Branch) {
 	name := r.set.str("HOSTNAME")
 	sp := r.set.spanOf("HOSTNAME")
-	if name == "" || !c.define(defs, br, "host", name, sp, r.row.Branch) {
+	if name == "" {
 		return
 	}
-	h := &HostDef{Name: name, Model: r.set.str("model"), Type: r.set.str("type"), Server: true, At: at(sp), span: sp}
-	if v := r.set.str("server"); v != "" {
-		h.Server = v != "0"
-	}
-	for k, st := range r.set {
-		if th, ok := st.Value.(Threshold); ok {
-			if h.Thresholds == nil {
-				h.Thresholds = map[string]Threshold{}
-			}
-			h.Thresholds[k] = th
+	names := []string{name}
+	if cond, ok, err := parseCondensed(name); ok {
+		switch {
+		case err != nil:
+			c.valueError(sp, "HOSTNAME", "%v", err)
+			return
+		case cond.size() > maxCondensed:
+			c.valueError(sp, "HOSTNAME", "%q stands for more than %d hosts", name, maxCondensed)
+			return
 		}
+		names = cond.expand()
 	}
-	if len(c.models) > 0 && h.Model != "" && h.Model != "!" {
-		c.knownName(c.models, "host model", h.Model, r.set.spanOf("model"), "lsf.shared's HostModel section")
+	model, typ := r.set.str("model"), r.set.str("type")
+	if len(c.models) > 0 && model != "" && model != "!" {
+		c.knownName(c.models, "host model", model, r.set.spanOf("model"), "lsf.shared's HostModel section")
 	}
-	if len(c.types) > 0 && h.Type != "" && h.Type != "!" {
-		c.knownName(c.types, "host type", h.Type, r.set.spanOf("type"), "lsf.shared's HostType section")
+	if len(c.types) > 0 && typ != "" && typ != "!" {
+		c.knownName(c.types, "host type", typ, r.set.spanOf("type"), "lsf.shared's HostType section")
 	}
+	var resources []string
 	if st := r.set["RESOURCES"]; st != nil {
 		for _, w := range words(unparen(st.val)) {
-			h.Resources = append(h.Resources, w.text)
+			resources = append(resources, w.text)
 			c.hostResource(w)
 		}
 	}
-	c.hosts[name] = h
-	c.p.Hosts = append(c.p.Hosts, h)
+	var thresholds map[string]Threshold
+	for k, st := range r.set {
+		if th, ok := st.Value.(Threshold); ok {
+			if thresholds == nil {
+				thresholds = map[string]Threshold{}
+			}
+			thresholds[k] = th
+		}
+	}
+	server := r.set.str("server") != "0"
+	for _, name := range names {
+		if !c.define(defs, br, "host", name, sp, r.row.Branch) {
+			continue
+		}
+		h := &HostDef{Name: name, Model: model, Type: typ, Server: server, Resources: resources, Thresholds: thresholds, At: at(sp), span: sp}
+		c.hosts[name] = h
+		c.p.Hosts = append(c.p.Hosts, h)
+	}
 }
 
 // knownName reports a host model or type that lsf.shared does not
@@ -243,7 +266,7 @@ func (c *compiler) hostResource(w word) {
 	def := c.resources[name]
 	switch {
 	case def == nil:
-		c.undeclared(name, w.span, "lsf.shared's Resource section", "a host's RESOURCES")
+		c.undeclared(name, w.span, "lsf.shared's Resource section", "a host's RESOURCES", sortedKeys(c.resources))
 	case !hasValue && def.Type != "Boolean":
 		c.diags.Add(lang.Error, CodeBadValue, w.span, "RESOURCES: %q is a %s resource; give its value as %s=value", name, def.Type, name).
 			Note(def.span, "declared here")
@@ -258,10 +281,11 @@ func (c *compiler) hostResource(w word) {
 	}
 }
 
-// undeclared reports a resource that is neither built in nor declared.
-func (c *compiler) undeclared(name string, sp lang.Span, where, use string) {
+// undeclared reports a resource that is neither built in nor declared,
+// with the closest of cands.
+func (c *compiler) undeclared(name string, sp lang.Span, where, use string, cands []string) {
 	d := c.diags.Add(lang.Error, CodeUndeclaredResource, sp, "resource %q used in %s is not declared in %s", name, use, where)
-	if s := lang.Suggest(name, c.env.Names()); s != "" {
+	if s := lang.Suggest(name, cands); s != "" {
 		d.Message += "; did you mean " + quote(s) + "?"
 		d.Suggest(replaceWith(s), sp, s)
 	}
@@ -277,7 +301,7 @@ func (c *compiler) resourceMap(r tableRow) {
 	def := c.resources[name]
 	if def == nil && c.has[lang.KindLSFShared] {
 		if res, _, ok := c.env.Lookup(name); !ok || !res.Builtin {
-			c.undeclared(name, r.set.spanOf("RESOURCENAME"), "lsf.shared's Resource section", "ResourceMap")
+			c.undeclared(name, r.set.spanOf("RESOURCENAME"), "lsf.shared's Resource section", "ResourceMap", sortedKeys(c.resources))
 		}
 	}
 	st := r.set["LOCATION"]
@@ -338,4 +362,39 @@ func (c *compiler) clusterRef(name string, sp lang.Span, key string) {
 		d.Message += "; did you mean " + quote(s) + "?"
 		d.Suggest(replaceWith(s), sp, s)
 	}
+}
+
+// reservedResources are the names lsf.shared may not declare: LSF's own
+// resources and load indices, their aliases, and words the -R language
+// keeps for itself.
+var reservedResources = []string{
+	"cpu", "cpuf", "io", "logins", "ls", "idle", "maxmem", "maxswp", "maxtmp", "type", "model",
+	"status", "it", "mem", "ncpus", "nprocs", "ncores", "nthreads",
+	"define_ncpus_cores", "define_ncpus_procs", "define_ncpus_threads",
+	"ndisks", "pg", "r15m", "r15s", "r1m", "swap", "swp", "tmp", "ut", "local", "dchost", "jobvm",
+}
+
+// resourceNameProblem says why LSF does not accept name for a site
+// resource, or returns "": names are at most 39 characters, do not begin
+// with a digit or with inf or nan, hold none of : . ( ) [ ] + - * / ! & | < > @ = ,
+// and are not reserved.
+func resourceNameProblem(name string) string {
+	low := strings.ToLower(name)
+	switch {
+	case slices.Contains(reservedResources, name):
+		return "is reserved by LSF"
+	case len(name) > 39:
+		return fmt.Sprintf("is %d characters long; the limit is 39", len(name))
+	case name[0] >= '0' && name[0] <= '9':
+		return "begins with a digit"
+	case strings.HasPrefix(low, "inf") || strings.HasPrefix(low, "nan"):
+		return "begins with inf or nan, which LSF reads as a number"
+	}
+	if i := strings.IndexAny(name, ":.()[]+-*/!&|<>@=,"); i >= 0 {
+		return fmt.Sprintf("holds %q, which LSF does not allow in resource names", name[i:i+1])
+	}
+	if res, _, ok := NewEnv(EnvConfig{}).Lookup(name); ok && res.Builtin {
+		return "is a built-in resource of LSF (" + res.Doc + ")"
+	}
+	return ""
 }

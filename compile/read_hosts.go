@@ -1,9 +1,7 @@
 package compile
 
 import (
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/lsfc/lsfc/compile/schema"
@@ -16,8 +14,9 @@ func (c *compiler) readParams(f *lang.File) {
 		c.p.Params = Settings{}
 	}
 	c.sections(f, func(s *lang.Section, ss *schema.Section) {
-		for k, v := range c.keyValues(f.Kind, s.Assigns, ss) {
-			c.p.Params[k] = v
+		set := c.keyValues(f.Kind, s.Assigns, ss)
+		for _, k := range set.keys() {
+			c.put(c.p.Params, k, set[k])
 		}
 	})
 }
@@ -79,9 +78,13 @@ func (c *compiler) computeUnit(r tableRow) {
 			types = append(types, strings.TrimSuffix(t, "!"))
 		}
 		if !slices.Contains(types, typ) {
-			c.diags.Add(lang.Error, CodeUnknownModel, r.set.spanOf("TYPE"),
-				"compute unit type %q is not in COMPUTE_UNIT_TYPES of lsb.params (%s)", typ, strings.Join(types, " ")).
-				Note(c.p.Params.spanOf("COMPUTE_UNIT_TYPES"), "COMPUTE_UNIT_TYPES is set here")
+			d := c.diags.Add(lang.Error, CodeUnknownModel, r.set.spanOf("TYPE"),
+				"compute unit type %q is not in COMPUTE_UNIT_TYPES of lsb.params (%s)", typ, strings.Join(types, " "))
+			if s := lang.Suggest(typ, types); s != "" {
+				d.Message += "; did you mean " + quote(s) + "?"
+				d.Suggest(replaceWith(s), r.set.spanOf("TYPE"), s)
+			}
+			d.Note(c.p.Params.spanOf("COMPUTE_UNIT_TYPES"), "COMPUTE_UNIT_TYPES is set here")
 		}
 	}
 	c.p.Sections = append(c.p.Sections, &OtherSection{File: "lsb.hosts", Name: "ComputeUnit", Settings: r.set, At: at(r.row.Whole)})
@@ -178,10 +181,7 @@ func (c *compiler) memberHosts(m HostItem, state map[string]int, path []*HostGro
 	if c.hosts[name] != nil {
 		return []string{name}
 	}
-	if hosts, isPattern := c.pattern(name); isPattern {
-		if len(hosts) == 0 && c.has[lang.KindLSFCluster] {
-			c.diags.Add(lang.Warning, CodeUnknownHost, m.Span, "%q matches no host of lsf.cluster", m.Name)
-		}
+	if hosts, isPattern := c.patternHosts(name, m.Span, "GROUP_MEMBER"); isPattern {
 		return hosts
 	}
 	c.unknownHost(name, m.Span, "GROUP_MEMBER", true)
@@ -200,48 +200,57 @@ func cyclePath(path []*HostGroup, back string) string {
 	return strings.Join(append(names, back), " -> ")
 }
 
-// allHosts returns every host of lsf.cluster that runs batch jobs.
+// allHosts returns every host of lsf.cluster that runs batch jobs,
+// sorted. The slice is shared: callers must not modify it.
 func (c *compiler) allHosts() []string {
-	var out []string
-	for _, h := range c.p.Hosts {
-		if h.Server {
-			out = append(out, h.Name)
+	if c.all == nil {
+		c.all = []string{}
+		for _, h := range c.p.Hosts {
+			if h.Server {
+				c.all = append(c.all, h.Name)
+			}
 		}
+		slices.Sort(c.all)
 	}
-	return out
+	return c.all
 }
 
-var rangeRE = regexp.MustCompile(`^([^\[]*)\[([0-9,\- ]+)\]([^\[\]]*)$`)
+// patternHosts resolves a name written in condensed notation or with
+// wildcards, reporting one that cannot be read or that matches no host of
+// lsf.cluster; isPattern is false for a plain name.
+func (c *compiler) patternHosts(name string, sp lang.Span, key string) (hosts []string, isPattern bool) {
+	hosts, isPattern, err := c.pattern(name)
+	switch {
+	case err != nil:
+		c.valueError(sp, key, "%v", err)
+	case isPattern && len(hosts) == 0 && c.has[lang.KindLSFCluster]:
+		c.diags.Add(lang.Warning, CodeUnknownHost, sp, "%s: %q matches no host of lsf.cluster", key, name)
+	}
+	return hosts, isPattern
+}
 
-// pattern expands a wildcard ("hostA*") or range ("hostA[1-10,12]") member
-// against the hosts of lsf.cluster; isPattern is false for a plain name.
-func (c *compiler) pattern(name string) (hosts []string, isPattern bool) {
-	if m := rangeRE.FindStringSubmatch(name); m != nil {
-		for _, part := range strings.Split(m[2], ",") {
-			lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
-			if !isRange {
-				hi = lo
-			}
-			a, err1 := strconv.Atoi(lo)
-			b, err2 := strconv.Atoi(hi)
-			if err1 != nil || err2 != nil || b < a || b-a > 1_000_000 {
-				return nil, true
-			}
-			width := 0
-			if strings.HasPrefix(lo, "0") && len(lo) > 1 {
-				width = len(lo)
-			}
-			for n := a; n <= b; n++ {
-				num := strconv.Itoa(n)
-				for len(num) < width {
-					num = "0" + num
-				}
-				if h := m[1] + num + m[3]; c.hosts[h] != nil {
+// pattern expands a name written in condensed notation ("hostA[1-10,12]",
+// "rack[1:2]n[01-16]") or with wildcards ("hostA*") against the hosts of
+// lsf.cluster; isPattern is false for a plain name.
+func (c *compiler) pattern(name string) (hosts []string, isPattern bool, err error) {
+	if cond, ok, err := parseCondensed(name); ok {
+		if err != nil {
+			return nil, true, err
+		}
+		if cond.size() <= len(c.p.Hosts) {
+			for _, h := range cond.expand() {
+				if c.hosts[h] != nil {
 					hosts = append(hosts, h)
 				}
 			}
+			return hosts, true, nil
 		}
-		return hosts, true
+		for _, h := range c.p.Hosts {
+			if cond.match(h.Name) {
+				hosts = append(hosts, h.Name)
+			}
+		}
+		return hosts, true, nil
 	}
 	if strings.ContainsAny(name, "*?") {
 		for _, h := range c.p.Hosts {
@@ -249,29 +258,36 @@ func (c *compiler) pattern(name string) (hosts []string, isPattern bool) {
 				hosts = append(hosts, h.Name)
 			}
 		}
-		return hosts, true
+		return hosts, true, nil
 	}
-	return nil, false
+	return nil, false, nil
 }
 
 // wildcard matches a name against a pattern where * is any run of
-// characters and ? one character.
+// characters and ? one character. It runs in time linear in the product
+// of the lengths: a star remembers where to resume instead of recursing.
 func wildcard(pattern, name string) bool {
-	if pattern == "" {
-		return name == ""
-	}
-	switch pattern[0] {
-	case '*':
-		for i := 0; i <= len(name); i++ {
-			if wildcard(pattern[1:], name[i:]) {
-				return true
-			}
+	p, n := 0, 0
+	star, mark := -1, 0
+	for n < len(name) {
+		switch {
+		case p < len(pattern) && (pattern[p] == '?' || pattern[p] == name[n]):
+			p++
+			n++
+		case p < len(pattern) && pattern[p] == '*':
+			star, mark = p, n
+			p++
+		case star >= 0:
+			mark++
+			p, n = star+1, mark
+		default:
+			return false
 		}
-		return false
-	case '?':
-		return name != "" && wildcard(pattern[1:], name[1:])
 	}
-	return name != "" && name[0] == pattern[0] && wildcard(pattern[1:], name[1:])
+	for p < len(pattern) && pattern[p] == '*' {
+		p++
+	}
+	return p == len(pattern)
 }
 
 // applyBatchRows gives each host the lsb.hosts row that applies to it:
@@ -288,7 +304,7 @@ func (c *compiler) applyBatchRows() {
 		case c.hosts[name] != nil, c.hostGroups[name] != nil:
 		case c.models[name].IsValid(), c.types[name].IsValid():
 		default:
-			if hosts, isPattern := c.pattern(name); isPattern {
+			if hosts, isPattern := c.patternHosts(name, r.span, "HOST_NAME"); isPattern {
 				for _, h := range hosts {
 					byName[h] = r.b
 				}

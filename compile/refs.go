@@ -3,7 +3,6 @@ package compile
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/lsfc/lsfc/lang"
@@ -55,10 +54,9 @@ func (c *compiler) queueHosts(q *Queue) {
 		return
 	}
 	before := len(c.diags)
-	set := map[string]bool{}
-	listed := map[string]bool{}
+	var hosts []string
 	var excluded []HostItem
-	hasBase := false
+	hasBase, others := false, false
 	for _, it := range q.Hosts {
 		if it.Cluster != "" {
 			c.clusterRef(it.Cluster, it.ClusterSpan, "HOSTS")
@@ -68,41 +66,60 @@ func (c *compiler) queueHosts(q *Queue) {
 			excluded = append(excluded, it)
 			continue
 		}
-		hosts, ok := c.hostRef(it, "HOSTS")
+		if strings.EqualFold(it.Name, "others") {
+			hasBase, others = true, true
+			continue
+		}
+		hs, ok := c.hostRef(it, "HOSTS")
 		if !ok {
 			continue
 		}
-		if strings.EqualFold(it.Name, "all") || c.hostGroups[it.Name] != nil || strings.EqualFold(it.Name, "others") {
+		if strings.EqualFold(it.Name, "all") || c.hostGroups[it.Name] != nil {
 			hasBase = true
 		}
-		for _, h := range hosts {
-			set[h] = true
-			listed[h] = true
-		}
-	}
-	for _, it := range q.Hosts {
-		if strings.EqualFold(it.Name, "others") && !it.Exclude {
-			for _, h := range c.allHosts() {
-				if !listed[h] {
-					set[h] = true
-				}
-			}
-		}
-	}
-	for _, it := range excluded {
-		hosts, ok := c.hostRef(it, "HOSTS")
-		if !ok {
+		if hosts == nil && len(q.Hosts) == 1 {
+			// The common case, one group: share its sorted list.
+			hosts = hs
 			continue
 		}
-		if !hasBase && c.dialect != Openlava {
-			c.diags.Add(lang.Warning, CodeConflict, it.Span,
-				"~%s excludes from nothing: LSF 10.1 excludes hosts only from all, others or a host group in the same list", it.Name)
-		}
-		for _, h := range hosts {
-			delete(set, h)
-		}
+		hosts = append(hosts[:len(hosts):len(hosts)], hs...)
 	}
-	q.HostNames = sortedKeys(set)
+	if len(q.Hosts) > 1 {
+		hosts = slices.Clone(hosts)
+		slices.Sort(hosts)
+		hosts = slices.Compact(hosts)
+	}
+	if others {
+		listed := hosts
+		hosts = slices.Clone(hosts)
+		for _, h := range c.allHosts() {
+			if _, found := slices.BinarySearch(listed, h); !found {
+				hosts = append(hosts, h)
+			}
+		}
+		slices.Sort(hosts)
+	}
+	if len(excluded) > 0 {
+		drop := map[string]bool{}
+		for _, it := range excluded {
+			hs, ok := c.hostRef(it, "HOSTS")
+			if !ok {
+				continue
+			}
+			if !hasBase && c.dialect != Openlava {
+				c.diags.Add(lang.Warning, CodeConflict, it.Span,
+					"~%s excludes from nothing: LSF 10.1 excludes hosts only from all, others or a host group in the same list", it.Name)
+			}
+			for _, h := range hs {
+				drop[h] = true
+			}
+		}
+		hosts = slices.DeleteFunc(slices.Clone(hosts), func(h string) bool { return drop[h] })
+	}
+	if hosts == nil {
+		hosts = []string{}
+	}
+	q.HostNames = hosts
 	if len(q.HostNames) == 0 && len(c.diags) == before && c.has[lang.KindLSFCluster] && !c.dynamicHosts && !mentions(q.Hosts, "none") && !remoteOnly(q.Hosts) {
 		c.diags.Add(lang.Warning, CodeUnknownHost, q.Settings.spanOf("HOSTS"), "HOSTS of queue %s leaves no host: no job of the queue can run here", q.Name)
 	}
@@ -144,7 +161,7 @@ func (c *compiler) hostRef(it HostItem, key string) ([]string, bool) {
 	if _, ok := c.cus[it.Name]; ok {
 		return nil, true
 	}
-	if hosts, isPattern := c.pattern(it.Name); isPattern {
+	if hosts, isPattern := c.patternHosts(it.Name, it.Span, key); isPattern {
 		return hosts, true
 	}
 	if !c.has[lang.KindLSFCluster] && !c.has[lang.KindLSBHosts] {
@@ -288,6 +305,7 @@ func hasRemote(items []HostItem) bool {
 // queue fairshare.
 func (c *compiler) crossQueueFairshare() {
 	parentOf := map[string]*Queue{}
+	parentSpan := map[string]lang.Span{}
 	for _, q := range c.p.Queues {
 		st := q.Settings["FAIRSHARE_QUEUES"]
 		if st == nil {
@@ -295,6 +313,7 @@ func (c *compiler) crossQueueFairshare() {
 		}
 		if q.Fairshare == nil {
 			c.diags.Add(lang.Error, CodeConflict, st.key, "queue %s sets FAIRSHARE_QUEUES without FAIRSHARE; cross-queue fairshare needs the share tree in the parent queue", q.Name)
+			continue
 		}
 		for _, w := range words(unparen(st.val)) {
 			child := c.queues[w.text]
@@ -304,10 +323,11 @@ func (c *compiler) crossQueueFairshare() {
 			q.FairshareQueues = appendUnique(q.FairshareQueues, child.Name)
 			if prev := parentOf[child.Name]; prev != nil && prev != q {
 				c.diags.Add(lang.Error, CodeConflict, w.span, "queue %s is already a child of queue %s; a queue belongs to one cross-queue fairshare set", child.Name, prev.Name).
-					Note(prev.Settings["FAIRSHARE_QUEUES"].span, "listed here")
+					Note(parentSpan[child.Name], "listed here")
 				continue
 			}
 			parentOf[child.Name] = q
+			parentSpan[child.Name] = w.span
 			if fs := child.Settings["FAIRSHARE"]; fs != nil {
 				c.diags.Add(lang.Warning, CodeConflict, fs.key, "queue %s is a child of queue %s in cross-queue fairshare; LSF ignores its own FAIRSHARE", child.Name, q.Name).
 					Note(w.span, "made a child here")
@@ -430,10 +450,7 @@ func (c *compiler) paramRefs() {
 	}
 	if st := set["DEFAULT_APPLICATION"]; st != nil && c.has[lang.KindLSBApplications] {
 		if name, _ := st.Value.(string); name != "" && c.apps[name] == nil {
-			d := c.diags.Add(lang.Error, CodeUnknownApp, st.span, "DEFAULT_APPLICATION names %q, which lsb.applications does not define", name)
-			if s := lang.Suggest(name, sortedKeys(c.apps)); s != "" {
-				d.Message += "; did you mean " + quote(s) + "?"
-			}
+			c.unknownApp(name, st.span, "DEFAULT_APPLICATION")
 		}
 	}
 	if st := set["DEFAULT_USER_GROUP"]; st != nil {
@@ -480,7 +497,7 @@ func (c *compiler) userGroupRefs() {
 			if name == "default" || name == "others" {
 				continue
 			}
-			if !memberOf(g, name) && !slices.ContainsFunc(g.Members, func(m UserItem) bool { return strings.EqualFold(m.Name, "all") }) {
+			if len(g.Members) > 0 && !memberOf(g, name) && !slices.ContainsFunc(g.Members, func(m UserItem) bool { return strings.EqualFold(m.Name, "all") }) {
 				c.diags.Add(lang.Warning, CodeUnknownUserGroup, s.Span, "USER_SHARES of group %s gives shares to %q, which is not a member of the group", g.Name, name)
 			}
 			c.shareRef(s, "USER_SHARES")
@@ -523,7 +540,7 @@ func (c *compiler) limitRefs() {
 			if st := set[k]; st != nil && c.has[lang.KindLSBApplications] {
 				for _, w := range words(unparen(st.val)) {
 					if name := strings.TrimPrefix(w.text, "~"); !strings.EqualFold(name, "all") && c.apps[name] == nil {
-						c.diags.Add(lang.Error, CodeUnknownApp, w.span, "%s names application profile %q, which lsb.applications does not define", k, name)
+						c.unknownApp(name, w.span, k)
 					}
 				}
 			}
@@ -531,7 +548,13 @@ func (c *compiler) limitRefs() {
 		if pairs, ok := set["RESOURCE"].valueOf().([]Pair); ok {
 			for _, p := range pairs {
 				if _, _, known := c.env.Lookup(p.Name); !known && c.has[lang.KindLSFShared] {
-					c.undeclared(p.Name, p.Span, "lsf.shared", "a Limit's RESOURCE")
+					var cands []string
+					for _, r := range c.env.Resources() {
+						if reservable(&r) {
+							cands = append(cands, r.Name)
+						}
+					}
+					c.undeclared(p.Name, p.Span, "lsf.shared", "a Limit's RESOURCE", cands)
 				}
 			}
 		}
@@ -549,31 +572,71 @@ func (s *Setting) valueOf() any {
 // sectionRefs checks the hosts of host partitions and the other sections
 // that name hosts, and that a host is in one partition at most.
 func (c *compiler) sectionRefs() {
-	partition := map[string]string{}
+	type owner struct {
+		name string
+		span lang.Span
+	}
+	partition := map[string]owner{}
 	for _, o := range c.p.Sections {
 		items, ok := o.Settings["HOSTS"].valueOf().([]HostItem)
 		if !ok {
 			continue
 		}
-		var resolved []string
+		from := map[string]lang.Span{} // host → the item that brings it
+		var order []string
 		for _, it := range items {
 			if it.Exclude || it.Cluster != "" {
 				continue
 			}
 			hosts, _ := c.hostRef(it, "HOSTS")
-			resolved = append(resolved, hosts...)
+			for _, h := range hosts {
+				if _, seen := from[h]; !seen {
+					from[h] = it.Span
+					order = append(order, h)
+				}
+			}
+		}
+		for _, it := range items {
+			if it.Exclude && it.Cluster == "" {
+				hosts, _ := c.hostRef(it, "HOSTS")
+				for _, h := range hosts {
+					delete(from, h)
+				}
+			}
 		}
 		if o.Name != "HostPartition" {
 			continue
 		}
-		sort.Strings(resolved)
-		for _, h := range slices.Compact(resolved) {
-			if prev, dup := partition[h]; dup {
-				c.diags.Add(lang.Error, CodeConflict, o.Settings["HOSTS"].span, "host %s is in host partitions %s and %s; a host belongs to one partition at most",
-					h, prev, o.Settings.str("HPART_NAME"))
-				break
+		name := o.Settings.str("HPART_NAME")
+		type clash struct {
+			d    *lang.Diagnostic
+			more int
+		}
+		clashes := map[string]*clash{} // by the other partition
+		var others []string
+		for _, h := range order {
+			sp, in := from[h]
+			if !in {
+				continue
 			}
-			partition[h] = o.Settings.str("HPART_NAME")
+			prev, dup := partition[h]
+			if !dup {
+				partition[h] = owner{name, sp}
+				continue
+			}
+			if cl := clashes[prev.name]; cl != nil {
+				cl.more++
+				continue
+			}
+			d := c.diags.Add(lang.Error, CodeConflict, sp, "host %s is in host partitions %s and %s; a host belongs to one partition at most", h, prev.name, name).
+				Note(prev.span, "host partition %s takes it here", prev.name)
+			clashes[prev.name] = &clash{d: d}
+			others = append(others, prev.name)
+		}
+		for _, p := range others {
+			if cl := clashes[p]; cl.more > 0 {
+				cl.d.Message += fmt.Sprintf(" (and %d more hosts of both)", cl.more)
+			}
 		}
 		if st := o.Settings["USER_SHARES"]; st != nil {
 			shares, _ := st.Value.([]Share)
@@ -581,5 +644,15 @@ func (c *compiler) sectionRefs() {
 				c.shareRef(s, "USER_SHARES")
 			}
 		}
+	}
+}
+
+// unknownApp reports an application profile lsb.applications does not
+// define.
+func (c *compiler) unknownApp(name string, sp lang.Span, key string) {
+	d := c.diags.Add(lang.Error, CodeUnknownApp, sp, "%s names application profile %q, which lsb.applications does not define", key, name)
+	if s := lang.Suggest(name, sortedKeys(c.apps)); s != "" {
+		d.Message += "; did you mean " + quote(s) + "?"
+		d.Suggest(replaceWith(s), sp, s)
 	}
 }

@@ -186,10 +186,22 @@ func (e *Env) namesStringOrBool(p *SelectProgram) bool {
 
 // resolve looks up a resource name, reporting an unknown one.
 func (e *Env) resolve(w lang.Word, diags *lang.Diagnostics) (*Resource, int, bool) {
+	return e.resolveFrom(w, diags, nil)
+}
+
+// resolveFrom looks up a resource name, reporting an unknown one with the
+// closest name among the resources fit accepts (all when fit is nil).
+func (e *Env) resolveFrom(w lang.Word, diags *lang.Diagnostics, fit func(*Resource) bool) (*Resource, int, bool) {
 	r, slot, ok := e.Lookup(w.Text)
 	if !ok {
 		msg := fmt.Sprintf("unknown resource %q", w.Text)
-		if s := lang.Suggest(w.Text, e.Names()); s != "" {
+		var names []string
+		for i := range e.res {
+			if fit == nil || fit(&e.res[i]) {
+				names = append(names, e.res[i].Name)
+			}
+		}
+		if s := lang.Suggest(w.Text, names); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
 		*diags = append(*diags, &lang.Diagnostic{Severity: lang.Error, Code: CodeUnknownResource, Span: w.Span, Message: msg})
@@ -264,7 +276,7 @@ func (e *Env) usage(u *lang.Usage, diags *lang.Diagnostics) *UsageReq {
 			}
 			continue
 		}
-		r, slot, ok := e.resolve(it.Name, diags)
+		r, slot, ok := e.resolveFrom(it.Name, diags, reservable)
 		if !ok {
 			continue
 		}
@@ -274,7 +286,7 @@ func (e *Env) usage(u *lang.Usage, diags *lang.Diagnostics) *UsageReq {
 			continue
 		}
 		seen[r.Name] = it
-		if r.Type != Numeric || (!r.Consumable && !r.Builtin) {
+		if !reservable(r) {
 			diags.Add(lang.Error, CodeRusage, it.Name.Span, "%q is not a consumable resource: rusage[] reserves numeric resources only", name)
 			continue
 		}
@@ -307,11 +319,14 @@ func (e *Env) usage(u *lang.Usage, diags *lang.Diagnostics) *UsageReq {
 	return out
 }
 
+// reservable reports whether rusage[] may reserve r.
+func reservable(r *Resource) bool { return r.Type == Numeric && (r.Consumable || r.Builtin) }
+
 // amount reads a reserved value: a non-negative number, with a memory
 // unit for memory resources.
 func (e *Env) amount(r *Resource, v *lang.Literal, diags *lang.Diagnostics) (float64, bool) {
 	if v.Kind != lang.LitNumber {
-		diags.Add(lang.Error, CodeRusage, v.Span, "%s needs a number, not %s", r.Name, v.Text)
+		diags.Add(lang.Error, CodeRusage, v.Span, "%s needs a number, not %q", r.Name, v.Text)
 		return 0, false
 	}
 	if v.Unit == "" {

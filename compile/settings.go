@@ -22,7 +22,7 @@ func (c *compiler) keyValues(kind lang.FileKind, assigns []*lang.Assignment, ss 
 		if k == nil {
 			continue
 		}
-		st := &Setting{Raw: a.Value.Text, At: at(a.Value.Span), val: a.Value, span: a.Value.Span, key: a.Key.Span}
+		st := &Setting{Raw: a.Value.Text, val: a.Value, span: a.Value.Span, key: a.Key.Span}
 		if a.Branch != nil {
 			st.When = branchCondition(a.Branch)
 		}
@@ -144,10 +144,10 @@ func (c *compiler) unknownKey(kind lang.FileKind, ss *schema.Section, name strin
 // neither a load index nor a numeric resource of lsf.shared.
 func (c *compiler) undeclaredThreshold(name string, sp lang.Span) {
 	if r, _, ok := c.env.Lookup(name); ok {
-		c.diags.Add(lang.Warning, CodeUndeclaredResource, sp, "%q is a %s resource, not a load index: it takes no threshold; LSF ignores the line", name, strings.ToLower(r.Type.String()))
+		c.diags.Add(lang.Warning, CodeUndeclaredResource, sp, "%q is a %s resource, not a load index: it takes no threshold; LSF ignores it", name, strings.ToLower(r.Type.String()))
 		return
 	}
-	d := c.diags.Add(lang.Warning, CodeUndeclaredResource, sp, "threshold on %q, which is neither a load index nor a numeric resource of lsf.shared; LSF ignores the line", name)
+	d := c.diags.Add(lang.Warning, CodeUndeclaredResource, sp, "threshold on %q, which is neither a load index nor a numeric resource of lsf.shared; LSF ignores it", name)
 	var cands []string
 	for _, r := range c.env.Resources() {
 		if r.Type == Numeric && (r.Dynamic || !r.Builtin) {
@@ -199,16 +199,25 @@ func keyHome(kind lang.FileKind, ss *schema.Section, name string) string {
 // support.
 func (c *compiler) checkVersion(kind lang.FileKind, ss *schema.Section, k *schema.Key, sp lang.Span) {
 	if k.Obsolete != "" {
-		c.diags.Add(lang.Warning, CodeObsolete, sp, "%s is obsolete: %s", k.Name, strings.TrimSuffix(k.Obsolete, "."))
+		c.diags.Add(lang.Warning, CodeObsolete, sp, "%s is %s", k.Name, obsoleteText(k.Obsolete))
 	}
 	if c.dialect != Openlava {
 		return
 	}
 	for _, n := range k.Notes {
 		low := strings.ToLower(n.Note)
-		if n.Version == "openlava" && (strings.HasPrefix(low, "not supported") || strings.HasPrefix(low, "column not supported") ||
-			strings.HasPrefix(low, "not read")) {
-			c.diags.Add(lang.Warning, CodeObsolete, sp, "openlava does not support %s (%s); it is ignored", k.Name, strings.TrimSuffix(n.Note, "."))
+		if n.Version != "openlava" {
+			continue
+		}
+		for _, prefix := range []string{"not supported", "column not supported", "not read"} {
+			if rest, ok := strings.CutPrefix(low, prefix); ok {
+				msg := fmt.Sprintf("openlava does not read %s; it ignores the key", k.Name)
+				if rest = strings.Trim(n.Note[len(prefix):], " ;,.:"); rest != "" {
+					msg += " (" + rest + ")"
+				}
+				c.diags.Add(lang.Warning, CodeObsolete, sp, "%s", msg)
+				break
+			}
 		}
 	}
 }
@@ -257,15 +266,15 @@ func (c *compiler) table(kind lang.FileKind, s *lang.Section, ss *schema.Section
 			c.diags.Add(lang.Error, CodeMissingKey, s.Header.Span(), "the %s table has no %s column", ss.Name, k.Name)
 		}
 	}
-	var rows []tableRow
+	rows := make([]tableRow, 0, len(s.Rows))
 	for _, r := range s.Rows {
-		set := Settings{}
+		set := make(Settings, len(r.Cells))
 		for i, cell := range r.Cells {
 			if i >= len(keys) || keys[i] == nil || cell.IsEmpty() {
 				continue
 			}
 			v := cellValue(cell)
-			st := &Setting{Raw: v.Text, At: at(cell.Span), val: v, span: cell.Span, key: cell.Span, branch: r.Branch}
+			st := &Setting{Raw: v.Text, val: v, span: cell.Span, key: cell.Span, branch: r.Branch}
 			st.Value, _ = c.typed(v, keys[i])
 			set[keys[i].Name] = st
 		}
@@ -359,3 +368,23 @@ func (s Settings) spanOf(key string) lang.Span {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// obsoleteText phrases a schema Obsolete note after "KEY is":
+// "obsolete since 10.1: replaced by X", "obsolete: replaced by X",
+// "deprecated: use Y".
+func obsoleteText(note string) string {
+	note = strings.TrimSuffix(strings.TrimSpace(note), ".")
+	if rest, ok := strings.CutPrefix(note, "Deprecated"); ok {
+		return "deprecated" + strings.Replace(rest, ";", ":", 1)
+	}
+	if rest, ok := strings.CutPrefix(note, "Obsolete in "); ok {
+		if v, why, ok := strings.Cut(rest, ";"); ok {
+			return "obsolete since " + v + ":" + why
+		}
+		return "obsolete since " + rest
+	}
+	if v, why, ok := strings.Cut(note, ": "); ok && v != "" && v[0] >= '0' && v[0] <= '9' {
+		return "obsolete since " + v + ": " + why
+	}
+	return "obsolete: " + note
+}

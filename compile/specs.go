@@ -119,6 +119,9 @@ func (c *compiler) preemption(v lang.Value) *Preemption {
 			p.Preemptive, p.PreemptiveQueues = true, refs
 		case "PREEMPTABLE":
 			p.Preemptable, p.PreemptableQueues = true, refs
+			if c.dialect == Openlava {
+				c.diags.Add(lang.Warning, CodeObsolete, w.span, "openlava supports PREEMPTIVE only; it ignores PREEMPTABLE")
+			}
 			for _, r := range refs {
 				if r.Pref != 0 {
 					c.valueError(r.Span, "PREEMPTION", "PREEMPTABLE[] takes no preferences")
@@ -192,8 +195,8 @@ func (c *compiler) fairshare(v lang.Value) []Share {
 	}
 	start := open + len("USER_SHARES[")
 	end := strings.LastIndexByte(t, ']')
-	shares, _ := c.userShares(t[start:end], start, v.Src, "FAIRSHARE")
-	if len(shares) == 0 {
+	shares, ok := c.userShares(t[start:end], start, v.Src, "FAIRSHARE")
+	if len(shares) == 0 && ok {
 		c.valueError(v.Span, "FAIRSHARE", "USER_SHARES[] names no user")
 	}
 	return shares

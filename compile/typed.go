@@ -152,7 +152,7 @@ func (c *compiler) resReq(v lang.Value, key string) *Requirement {
 			for _, t := range alt.Terms {
 				for _, sec := range t.Simple.Sections {
 					if sec.Kind != lang.SecSelect {
-						c.valueError(sec.Span, key, "%s takes a select string only; LSF ignores its %s[] section", key, sec.Kind)
+						c.valueError(sec.Span, key, "only a select string is allowed; LSF ignores the %s[] section", sec.Kind)
 					}
 				}
 			}
@@ -198,6 +198,9 @@ func (c *compiler) special(v lang.Value, k *schema.Key) (any, bool) {
 			return nil, false
 		}
 		return &Limit{Max: m, Spec: spec}, true
+	case "PROCLIMIT", "TASKLIMIT":
+		l, ok := c.limit(v, k)
+		return l, ok
 	case "IMPT_JOBBKLG", "IMPT_SLOTBKLG", "IMPT_TASKBKLG", "MAX_RSCHED_TIME":
 		if strings.EqualFold(strings.TrimSpace(v.Text), "infinit") {
 			return "infinit", true

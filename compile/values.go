@@ -268,10 +268,25 @@ func (c *compiler) limit(v lang.Value, k *schema.Key) (*Limit, bool) {
 	if len(vals) == 3 {
 		l.Min = &vals[0]
 	}
+	unit := ""
+	switch {
+	case strings.EqualFold(k.Unit, "minutes"):
+		unit = " minutes"
+	case k.Unit == "KB" || k.Unit == "MB" || k.Unit == "LSF_UNIT_FOR_LIMITS":
+		unit = " MB"
+	}
+	show := func(i int) string {
+		x := strconv.FormatFloat(vals[i], 'f', -1, 64)
+		t := ws[i].text
+		if unit == "" || t == x || unit == " MB" && (strings.EqualFold(t, x+"MB") || strings.EqualFold(t, x+"M")) {
+			return t
+		}
+		return fmt.Sprintf("%s (%s%s)", t, x, unit)
+	}
 	for i := 1; i < len(vals); i++ {
 		if vals[i-1] > vals[i] {
 			c.diags.Add(lang.Warning, CodeOutOfRange, ws[i-1].span.Cover(ws[i].span),
-				"%s: %s is larger than %s; LSF expects the values to grow (min, default, max)", k.Name, ws[i-1].text, ws[i].text)
+				"%s: %s is larger than %s; LSF expects the values to grow (min, default, max)", k.Name, show(i-1), show(i))
 		}
 	}
 	return l, true
@@ -309,34 +324,47 @@ type Window struct {
 }
 
 // windows reads a list of time windows "[day:]hour[:minute]-[day:]hour[:minute]".
-// Days run 0 (Sunday) to 6; LSF 10.1 also takes 7 for Sunday.
+// Hours run 0 to 23, minutes 0 to 59, days 0 (Sunday) to 6; LSF 10.1 also
+// takes 7 for Sunday. Both ends of a window are written the same way.
 func (c *compiler) windows(v lang.Value, key string) ([]Window, bool) {
 	var out []Window
 	ok := true
 	for _, w := range words(unparen(v)) {
 		from, to, found := strings.Cut(w.text, "-")
-		f, ok1 := parseClock(from, c.dialect)
-		t, ok2 := parseClock(to, c.dialect)
-		if !found || !ok1 || !ok2 || (f.Day < 0) != (t.Day < 0) {
-			c.valueError(w.span, key, "%q is not a time window [day:]hour[:minute]-[day:]hour[:minute]", w.text)
+		if !found {
+			c.valueError(w.span, key, "%q is not a time window: write start-end, each [day:]hour[:minute]", w.text)
 			ok = false
 			continue
 		}
-		out = append(out, Window{From: f, To: t})
+		f, err1 := parseClock(from, c.dialect)
+		t, err2 := parseClock(to, c.dialect)
+		switch {
+		case err1 != nil:
+			c.valueError(w.span, key, "time window %q: start %q %v", w.text, from, err1)
+		case err2 != nil:
+			c.valueError(w.span, key, "time window %q: end %q %v", w.text, to, err2)
+		case strings.Count(from, ":") != strings.Count(to, ":"):
+			c.valueError(w.span, key, "time window %q: write both ends the same way (hour, hour:minute or day:hour:minute)", w.text)
+		default:
+			out = append(out, Window{From: f, To: t})
+			continue
+		}
+		ok = false
 	}
 	return out, ok
 }
 
-func parseClock(s string, d Dialect) (Clock, bool) {
+// parseClock reads [day:]hour[:minute]; the error says what is wrong.
+func parseClock(s string, d Dialect) (Clock, error) {
 	parts := strings.Split(s, ":")
 	if len(parts) > 3 || s == "" {
-		return Clock{}, false
+		return Clock{}, fmt.Errorf("is not [day:]hour[:minute]")
 	}
 	nums := make([]int, len(parts))
 	for i, p := range parts {
 		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 {
-			return Clock{}, false
+		if err != nil || n < 0 || p[0] == '+' {
+			return Clock{}, fmt.Errorf("is not [day:]hour[:minute]: %q is not a number", p)
 		}
 		nums[i] = n
 	}
@@ -353,10 +381,20 @@ func parseClock(s string, d Dialect) (Clock, bool) {
 	if d == Openlava {
 		maxDay = 6
 	}
+	switch {
+	case c.Hour > 23:
+		return c, fmt.Errorf("has hour %d (hours run 0 to 23)", c.Hour)
+	case c.Minute > 59:
+		return c, fmt.Errorf("has minute %d (minutes run 0 to 59)", c.Minute)
+	case c.Day > maxDay && d == Openlava:
+		return c, fmt.Errorf("has day %d (days run 0, Sunday, to 6)", c.Day)
+	case c.Day > maxDay:
+		return c, fmt.Errorf("has day %d (days run 0, Sunday, to 6; 7 is also Sunday)", c.Day)
+	}
 	if c.Day == 7 {
 		c.Day = 0
 	}
-	return c, c.Hour <= 24 && c.Minute <= 59 && c.Day <= maxDay
+	return c, nil
 }
 
 // A Threshold is a loadSched/loadStop pair; either may be unset.
@@ -370,6 +408,7 @@ type Threshold struct {
 func (c *compiler) threshold(w word, index string) (Threshold, bool) {
 	var th Threshold
 	sched, stop, hasStop := strings.Cut(w.text, "/")
+	percent := false
 	read := func(s string) (*float64, bool) {
 		if s == "" {
 			return nil, true
@@ -382,8 +421,7 @@ func (c *compiler) threshold(w word, index string) (Threshold, bool) {
 			if c.dialect == Openlava {
 				x /= 100
 			} else {
-				c.diags.Add(lang.Warning, CodeOutOfRange, w.span,
-					"%s threshold %s: ut is a fraction from 0.0 to 1.0 in LSF 10.1 (write %s)", index, s, strconv.FormatFloat(x/100, 'f', -1, 64))
+				percent = true
 			}
 		}
 		return &x, true
@@ -394,6 +432,24 @@ func (c *compiler) threshold(w word, index string) (Threshold, bool) {
 	if !ok1 || !ok2 || (sched == "" && (!hasStop || stop == "")) {
 		c.valueError(w.span, index, "%q is not a threshold loadSched[/loadStop]", w.text)
 		return th, false
+	}
+	if percent {
+		fraction := func(x *float64) string {
+			if x == nil {
+				return ""
+			}
+			if *x > 1 {
+				return strconv.FormatFloat(*x/100, 'f', -1, 64)
+			}
+			return strconv.FormatFloat(*x, 'f', -1, 64)
+		}
+		want := fraction(th.Sched)
+		if hasStop {
+			want += "/" + fraction(th.Stop)
+		}
+		c.diags.Add(lang.Warning, CodeOutOfRange, w.span,
+			"ut threshold %s: ut is a fraction from 0.0 to 1.0 in LSF 10.1 (write %s)", w.text, want).
+			Suggest(replaceWith(want), w.span, want)
 	}
 	return th, true
 }

@@ -41,8 +41,15 @@ func NewSource(name, text string) *Source {
 	return s
 }
 
+// oneLine is the line table of every text without a newline; it is
+// shared and never modified.
+var oneLine = []int{0}
+
 func lineStarts(text string) []int {
 	n := strings.Count(text, "\n")
+	if n == 0 {
+		return oneLine
+	}
 	lines := make([]int, 1, n+1)
 	for off := 0; ; {
 		i := strings.IndexByte(text[off:], '\n')

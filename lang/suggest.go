@@ -7,23 +7,29 @@ import (
 
 // Suggest returns the candidate closest to word, ignoring case, when it is
 // close enough to be a likely misspelling: an edit distance of at most
-// (len(word)+1)/3, and at least 1. Otherwise it returns "". Ties go to the
-// first candidate in sorted order, so the answer does not depend on the
-// order of candidates.
+// (len(word)+1)/3, and at least 1. Otherwise, or when two candidates are
+// equally close (the guess would be a coin toss), it returns "".
 func Suggest(word string, candidates []string) string {
 	w := strings.ToLower(word)
 	limit := max(1, (len(w)+1)/3)
-	best, bestDist := "", limit+1
+	best, bestDist, ties := "", limit+1, 0
 	sorted := slices.Clone(candidates)
 	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
 	for _, c := range sorted {
 		if c == word {
 			continue
 		}
-		d := editDistance(w, strings.ToLower(c), bestDist)
-		if d < bestDist {
-			best, bestDist = c, d
+		// With bestDist+1 as the bound, distances up to bestDist are exact.
+		switch d := editDistance(w, strings.ToLower(c), bestDist+1); {
+		case d < bestDist:
+			best, bestDist, ties = c, d, 1
+		case d == bestDist:
+			ties++
 		}
+	}
+	if ties != 1 {
+		return ""
 	}
 	return best
 }

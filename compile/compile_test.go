@@ -1,0 +1,224 @@
+package compile_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/lang"
+)
+
+// loadSynthetic writes Synthetic(queues, hosts) to a directory and loads it.
+func loadSynthetic(tb testing.TB, queues, hosts int) *compile.Tree {
+	tb.Helper()
+	dir := tb.TempDir()
+	if err := compile.WriteTree(dir, compile.Synthetic(queues, hosts)); err != nil {
+		tb.Fatal(err)
+	}
+	tree, _, err := compile.Load([]string{dir}, compile.LoadOptions{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tree
+}
+
+// TestCompileDemo compiles the bundled demo tree: no diagnostic, and the
+// policy holds what the files say.
+func TestCompileDemo(t *testing.T) {
+	tree, _, err := compile.Load([]string{filepath.Join("..", "testdata", "clusters", "demo")}, compile.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, diags := compile.Compile(tree, compile.Options{})
+	for _, d := range diags {
+		t.Errorf("demo: %v", d)
+	}
+	if p.Cluster != "demo" || len(p.Queues) == 0 || len(p.Hosts) == 0 || len(p.HostGroups) == 0 {
+		t.Fatalf("demo policy is missing parts: cluster %q, %d queues, %d hosts, %d groups", p.Cluster, len(p.Queues), len(p.Hosts), len(p.HostGroups))
+	}
+	normal := p.Queue("normal")
+	if normal == nil || normal.Priority != 30 || normal.ResReq == nil || normal.Thresholds["r1m"].Sched == nil || *normal.Thresholds["r1m"].Sched != 0.7 {
+		t.Errorf("queue normal: %+v", normal)
+	}
+	if idle := p.Queue("idle"); idle == nil || idle.Preemption == nil || !idle.Preemption.Preemptable || len(idle.RunWindow) != 1 {
+		t.Errorf("queue idle: %+v", idle)
+	}
+	for _, q := range p.Queues {
+		if len(q.HostNames) == 0 {
+			t.Errorf("queue %s resolves to no host", q.Name)
+		}
+	}
+	chem, phys := p.Queue("chem"), p.Queue("phys")
+	if chem == nil || phys == nil || chem.SlotPool != "science" || strings.Join(chem.HostNames, " ") != strings.Join(phys.HostNames, " ") {
+		t.Errorf("slot pool science: chem %+v phys %+v", chem, phys)
+	}
+	for _, h := range p.Hosts {
+		if h.BatchRow == "" {
+			t.Errorf("host %s has no lsb.hosts row", h.Name)
+		}
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2, _ := json.Marshal(p)
+	if string(b) != string(b2) {
+		t.Error("the JSON form differs between two encodings")
+	}
+}
+
+// TestCompileSynthetic compiles a generated tree: it must be clean, and
+// every queue's hosts resolved.
+func TestCompileSynthetic(t *testing.T) {
+	tree := loadSynthetic(t, 200, 2000)
+	p, diags := compile.Compile(tree, compile.Options{})
+	for _, d := range diags {
+		t.Errorf("synthetic: %v", d)
+	}
+	if len(p.Queues) != 200 || len(p.Hosts) != 2000 || len(p.HostGroups) != 20 {
+		t.Fatalf("%d queues, %d hosts, %d groups", len(p.Queues), len(p.Hosts), len(p.HostGroups))
+	}
+	for _, q := range p.Queues {
+		if len(q.HostNames) != 200 {
+			t.Errorf("queue %s: %d hosts, want 200", q.Name, len(q.HostNames))
+		}
+	}
+}
+
+// TestCompileDeterministic compiles the same tree twice: the diagnostics
+// and the JSON form are byte-identical.
+func TestCompileDeterministic(t *testing.T) {
+	tree := loadSynthetic(t, 50, 500)
+	var outs []string
+	for range 2 {
+		p, diags := compile.Compile(tree, compile.Options{Dialect: compile.Openlava})
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w strings.Builder
+		diags.WriteText(&w)
+		outs = append(outs, w.String()+string(b))
+	}
+	if outs[0] != outs[1] {
+		t.Error("two compilations of one tree differ")
+	}
+}
+
+// TestCompileDiagnosticsInFiles checks that every diagnostic of a broken
+// tree lies inside one of its files.
+func TestCompileDiagnosticsInFiles(t *testing.T) {
+	files := compile.Synthetic(5, 20)
+	files["lsbatch/synth/configdir/lsb.queues"] += "Begin Queue\nQUEUE_NAME = q0001\nEnd Queue\n" +
+		"Begin Queue\nQUEUE_NAME = extra\nHOSTS = nohost\nPREEMPTION = PREEMPTIVE[x]\nRES_REQ = select[nores > 1]\nEnd Queue\n"
+	dir := t.TempDir()
+	if err := compile.WriteTree(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	tree, _, err := compile.Load([]string{dir}, compile.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, diags := compile.Compile(tree, compile.Options{})
+	if len(diags) < 4 {
+		t.Fatalf("want the duplicate, the host, the queue and the resource reported, got %v", diags)
+	}
+	checkInFiles(t, tree, diags)
+}
+
+// checkInFiles fails when a diagnostic (or a related note) does not lie
+// inside one of the tree's files.
+func checkInFiles(t *testing.T, tree *compile.Tree, diags lang.Diagnostics) {
+	t.Helper()
+	sources := map[*lang.Source]bool{}
+	for _, f := range tree.Files {
+		sources[f.Src] = true
+	}
+	in := func(sp lang.Span) bool {
+		r := sp.Root()
+		return r.Src != nil && sources[r.Src] && 0 <= r.Start && r.Start <= r.End && r.End <= len(r.Src.Text)
+	}
+	for _, d := range diags {
+		if !in(d.Span) {
+			t.Errorf("diagnostic outside the files: %v", d)
+		}
+		for _, r := range d.Related {
+			if !in(r.Span) {
+				t.Errorf("related note outside the files: %v: %s", d, r.Message)
+			}
+		}
+		if d.Fix != nil {
+			for _, e := range d.Fix.Edits {
+				if !in(e.Span) {
+					t.Errorf("fix outside the files: %v", d)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkCompileSynthetic compiles a loaded tree of 2,000 queues and
+// 20,000 hosts (Load excluded).
+func BenchmarkCompileSynthetic(b *testing.B) {
+	tree := loadSynthetic(b, 2000, 20000)
+	b.ReportAllocs()
+	for b.Loop() {
+		_, diags := compile.Compile(tree, compile.Options{})
+		if len(diags) != 0 {
+			b.Fatal(diags[0])
+		}
+	}
+}
+
+// BenchmarkLoadCompileSynthetic finds, parses and compiles the same tree
+// from disk: what lsfc check does.
+func BenchmarkLoadCompileSynthetic(b *testing.B) {
+	dir := b.TempDir()
+	if err := compile.WriteTree(dir, compile.Synthetic(2000, 20000)); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		tree, _, err := compile.Load([]string{dir}, compile.LoadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, diags := compile.Compile(tree, compile.Options{}); len(diags) != 0 {
+			b.Fatal(diags[0])
+		}
+	}
+}
+
+// TestHostilePatterns gives host groups members whose naive expansion
+// would take exponential time or billions of steps: a wildcard of many
+// stars that fails late, and a range of a billion numbers. Both resolve
+// to the hosts that match.
+func TestHostilePatterns(t *testing.T) {
+	files := compile.Synthetic(2, 2000)
+	files["lsbatch/synth/configdir/lsb.hosts"] += "Begin HostGroup\nGROUP_NAME GROUP_MEMBER\n" +
+		"stars (h*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*x)\n" +
+		"huge (h[0-999999999])\n" +
+		"padded (h[00005-00007,01999])\n" +
+		"End HostGroup\n"
+	dir := t.TempDir()
+	if err := compile.WriteTree(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	tree, _, err := compile.Load([]string{dir}, compile.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, diags := compile.Compile(tree, compile.Options{})
+	got := map[string]int{}
+	for _, g := range p.HostGroups {
+		got[g.Name] = len(g.Hosts)
+	}
+	if got["stars"] != 0 || got["huge"] != 0 || got["padded"] != 4 {
+		t.Errorf("group sizes %v; want stars 0, huge 0 (names are zero-padded), padded 4", got)
+	}
+	if len(diags) != 2 {
+		t.Errorf("want a warning for each pattern matching no host, got %v", diags)
+	}
+}
