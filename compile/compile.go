@@ -87,7 +87,7 @@ func newCompiler(t *Tree, opts Options) *compiler {
 func (c *compiler) run() {
 	c.readConf()
 	c.env = c.envOf()
-	c.p.env = c.env
+	c.p.env, c.p.limitUnit = c.env, c.limitUnit
 	c.forKind(lang.KindLSFShared, c.readShared)
 	c.forKind(lang.KindLSFCluster, c.readCluster)
 	// Hosts join dynamically only with both LSF_DYNAMIC_HOST_WAIT_TIME in

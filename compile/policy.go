@@ -93,7 +93,8 @@ type Policy struct {
 	// ServiceClass, PluginModule, HostPartition, GuaranteedResourcePool ...
 	Sections []*OtherSection `json:"otherSections"`
 
-	env *Env
+	env       *Env
+	limitUnit Unit
 }
 
 // Env returns the resource requirement environment of the policy.

@@ -1131,7 +1131,7 @@ var lsbParams = File{
 					Doc:     "File descriptors mbatchd keeps open for connections to sbatchd.",
 					Notes: []Note{
 						{Version: "9.1.3", Note: "default was number_of_hosts + 2 * LSB_MAX_JOB_DISPATCH_PER_SESSION + 200"},
-						{Version: "openlava", Note: "default 4096"},
+						{Version: "openlava", Note: "default 4096", Default: "4096"},
 					},
 				},
 				{
@@ -1220,7 +1220,7 @@ var lsbParams = File{
 					Doc:     "Basic mbatchd interval; several other parameters are counted in multiples of it.",
 					Notes: []Note{
 						{Version: "10.1", Note: "the installer writes 10"},
-						{Version: "openlava", Note: "daemon built-in default is 2 although its sample file says 60"},
+						{Version: "openlava", Note: "daemon built-in default is 2 although its sample file says 60", Default: "2"},
 					},
 				},
 				{

@@ -916,7 +916,7 @@ var lsbQueues = File{
 					Type: ResReq,
 					Doc:  "Resource requirement applied to every job of the queue and merged with job and application profile requirements.",
 					Notes: []Note{
-						{Version: "openlava", Note: "default select[type==local] order[r15s:pg]"},
+						{Version: "openlava", Note: "default select[type==local] order[r15s:pg]", Default: "select[type==local] order[r15s:pg]"},
 					},
 				},
 				{

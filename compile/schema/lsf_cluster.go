@@ -21,7 +21,7 @@ var lsfCluster = File{
 					Default: "3",
 					Doc:     "How many EXINTERVAL periods the load added by lsplace or lsloadadj takes to fade back to zero.",
 					Notes: []Note{
-						{Version: "openlava", Note: "built-in default 2"},
+						{Version: "openlava", Note: "built-in default 2", Default: "2"},
 					},
 				},
 				{

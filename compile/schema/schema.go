@@ -119,6 +119,9 @@ type Note struct {
 	// Version is an LSF version ("9.1.3", "7.0") or "openlava".
 	Version string
 	Note    string
+	// Default, when set, is the key's default in that version, written
+	// like Key.Default.
+	Default string
 }
 
 // Form is the shape of a section.

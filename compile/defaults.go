@@ -1,0 +1,67 @@
+package compile
+
+import (
+	"github.com/lsfc/lsfc/compile/schema"
+	"github.com/lsfc/lsfc/lang"
+)
+
+// Param returns the value of an lsb.params key: the typed value the file
+// sets (outside #if branches, or the first branch), or else the key's
+// documented default for the policy's dialect. It returns nil for a key
+// that is unset and has no default a program can use: "unlimited" (no
+// limit at all) or a formula such as "2 * number_of_hosts + 300".
+func (p *Policy) Param(key string) any {
+	if st := p.Params[key]; st != nil && st.Value != nil {
+		return st.Value
+	}
+	return p.Default(lang.KindLSBParams, "Parameters", key)
+}
+
+// ConfParam is Param for lsf.conf.
+func (p *Policy) ConfParam(key string) any {
+	if st := p.Conf[key]; st != nil && st.Value != nil {
+		return st.Value
+	}
+	return p.Default(lang.KindLSFConf, "", key)
+}
+
+// Default returns the documented default of a key of a file and section
+// under the policy's dialect, typed like a value written in the file, or
+// nil when the key has no default a program can use.
+func (p *Policy) Default(kind lang.FileKind, section, key string) any {
+	fs := schema.Lookup(kind)
+	if fs == nil {
+		return nil
+	}
+	ss := fs.Section(section)
+	if ss == nil {
+		return nil
+	}
+	k := ss.Key(key, kind == lang.KindLSFConf)
+	if k == nil {
+		return nil
+	}
+	def := k.Default
+	if p.Dialect == Openlava {
+		for _, n := range k.Notes {
+			if n.Version == "openlava" && n.Default != "" {
+				def = n.Default
+			}
+		}
+	}
+	if def == "" {
+		return nil
+	}
+	// Type the default with a compiler of its own: a default that does
+	// not read as a value of its type is prose, and is not returned.
+	c := &compiler{dialect: p.Dialect, limitUnit: p.limitUnit, env: p.env, p: &Policy{}, has: map[lang.FileKind]bool{}}
+	if c.env == nil {
+		c.env = NewEnv(EnvConfig{})
+	}
+	src := lang.NewSource("default", def)
+	v, ok := c.typed(lang.Value{Text: def, Span: src.SpanOf(0, len(def)), Src: src}, k)
+	if !ok || len(c.diags) > 0 {
+		return nil
+	}
+	return v
+}
