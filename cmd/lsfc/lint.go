@@ -13,6 +13,7 @@ func newLintCmd(e env) *cobra.Command {
 	var (
 		format    string
 		failLevel string
+		explain   string
 		tf        treeFlags
 	)
 	cmd := &cobra.Command{
@@ -26,9 +27,13 @@ files, or configuration files; without PATH, $LSF_ENVDIR is read.
 
 The exit code is 1 when a finding is at or above --fail-level.`,
 		Example: `  lsfc lint testdata/clusters/demo
+  lsfc lint --explain LSF306
   lsfc lint --format json /etc/lsf
   lsfc lint --fail-level warning lsb.queues lsb.hosts`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if explain != "" {
+				return explainCode(e, explain)
+			}
 			if !lint.ValidFormat(format) {
 				return usageError("unknown --format %q (want %s)", format, strings.Join(lint.Formats(), ", "))
 			}
@@ -60,8 +65,21 @@ The exit code is 1 when a finding is at or above --fail-level.`,
 	f := cmd.Flags()
 	f.StringVar(&format, "format", "text", "output format: "+strings.Join(lint.Formats(), ", "))
 	f.StringVar(&failLevel, "fail-level", "error", "exit 1 when a finding is at or above this severity: error, warning, info")
+	f.StringVar(&explain, "explain", "", "print what a diagnostic code finds, why it matters and how to fix it, then exit")
 	tf.register(cmd)
 	return cmd
+}
+
+// explainCode prints the documentation of one code.
+func explainCode(e env, code string) error {
+	want := lang.Code(strings.ToUpper(strings.TrimSpace(code)))
+	for _, c := range lint.Codes() {
+		if c.Code == want {
+			fmt.Fprintf(e.stdout, "%s %s (%s)\n%s\n\n%s\n", c.Code, c.Name, c.Severity, c.Summary, c.Doc)
+			return nil
+		}
+	}
+	return usageError("--explain: unknown code %q (codes are LSF and three digits, such as LSF201)", code)
 }
 
 // summary returns "N errors, M warnings, K infos in F files".
