@@ -3,7 +3,9 @@ module github.com/lsfc/lsfc
 go 1.26.0
 
 require (
+	cel.dev/cel-go v0.33.2
 	github.com/alecthomas/participle/v2 v2.1.4
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/cobra v1.10.2
 	go.yaml.in/yaml/v3 v3.0.6
@@ -11,7 +13,6 @@ require (
 )
 
 require (
-	cel.dev/cel-go v0.33.2 // indirect
 	cel.dev/expr v0.25.1 // indirect
 	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
