@@ -45,35 +45,38 @@ type compiler struct {
 	// without being listed in lsf.cluster.
 	dynamicHosts bool
 
-	clusters   map[string]*ClusterDef
-	hosts      map[string]*HostDef
-	hostGroups map[string]*HostGroup
-	cus        map[string]lang.Span // compute units of lsb.hosts
-	queues     map[string]*Queue
-	userGroups map[string]*UserGroup
-	apps       map[string]*Application
-	models     map[string]lang.Span
-	types      map[string]lang.Span
-	resources  map[string]*ResourceDef
-	batchRows  []batchRow
-	all        []string // allHosts, once known
+	clusters     map[string]*ClusterDef
+	hosts        map[string]*HostDef
+	hostGroups   map[string]*HostGroup
+	computeUnits map[string]*HostGroup
+	queues       map[string]*Queue
+	userGroups   map[string]*UserGroup
+	apps         map[string]*Application
+	models       map[string]lang.Span
+	types        map[string]lang.Span
+	resources    map[string]*ResourceDef
+	batchRows    []batchRow
+	all          []string // allHosts, once known
+	// hostNames and hostOrGroupNames are the candidates of did-you-mean
+	// for unknown hosts, sorted once when first needed.
+	hostNames, hostOrGroupNames []string
 }
 
 func newCompiler(t *Tree, opts Options) *compiler {
 	c := &compiler{
 		tree: t, dialect: opts.Dialect,
-		p:          &Policy{SchemaVersion: 1, Dialect: opts.Dialect, Cluster: t.Cluster},
-		has:        map[lang.FileKind]bool{},
-		clusters:   map[string]*ClusterDef{},
-		hosts:      map[string]*HostDef{},
-		hostGroups: map[string]*HostGroup{},
-		cus:        map[string]lang.Span{},
-		queues:     map[string]*Queue{},
-		userGroups: map[string]*UserGroup{},
-		apps:       map[string]*Application{},
-		models:     map[string]lang.Span{},
-		types:      map[string]lang.Span{},
-		resources:  map[string]*ResourceDef{},
+		p:            newPolicy(opts.Dialect, t.Cluster),
+		has:          map[lang.FileKind]bool{},
+		clusters:     map[string]*ClusterDef{},
+		hosts:        map[string]*HostDef{},
+		hostGroups:   map[string]*HostGroup{},
+		computeUnits: map[string]*HostGroup{},
+		queues:       map[string]*Queue{},
+		userGroups:   map[string]*UserGroup{},
+		apps:         map[string]*Application{},
+		models:       map[string]lang.Span{},
+		types:        map[string]lang.Span{},
+		resources:    map[string]*ResourceDef{},
 	}
 	for _, f := range t.Files {
 		c.has[f.Kind] = true
@@ -213,3 +216,17 @@ func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
 
 // replaceWith is the message of a fix that replaces a name.
 func replaceWith(s string) string { return "replace with " + strconv.Quote(s) }
+
+// newPolicy returns an empty Policy whose lists and settings are empty
+// rather than nil, so that its JSON form has the same shape whatever files
+// a tree holds.
+func newPolicy(d Dialect, cluster string) *Policy {
+	return &Policy{
+		SchemaVersion: 1, Dialect: d, Cluster: cluster, Files: []string{},
+		Conf: Settings{}, ClusterParams: Settings{}, Params: Settings{},
+		Clusters: []*ClusterDef{}, HostTypes: []string{}, HostModels: []*HostModel{}, Resources: []*ResourceDef{},
+		Admins: []string{}, Hosts: []*HostDef{}, BatchHosts: []*HostBatch{}, HostGroups: []*HostGroup{},
+		ComputeUnits: []*HostGroup{}, Queues: []*Queue{}, UserGroups: []*UserGroup{}, UserLimits: []*UserLimit{},
+		Limits: []*LimitDef{}, Applications: []*Application{}, Sections: []*OtherSection{},
+	}
+}

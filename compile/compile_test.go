@@ -2,12 +2,14 @@ package compile_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/lang"
+	"golang.org/x/tools/txtar"
 )
 
 // loadSynthetic writes Synthetic(queues, hosts) to a directory and loads it.
@@ -201,7 +203,19 @@ func TestHostilePatterns(t *testing.T) {
 		"stars (h*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*x)\n" +
 		"huge (h[0-999999999])\n" +
 		"padded (h[00005-00007,01999])\n" +
+		"digits (h[0-99999][0-99999][0-99999][0-99999][0-99999][0-99999][0-99999][0-99999]x)\n" +
 		"End HostGroup\n"
+	var b strings.Builder
+	b.WriteString("Begin HostGroup\nGROUP_NAME GROUP_MEMBER\n")
+	for i := range 500 {
+		fmt.Fprintf(&b, "allbut%d (all ~h%05d)\n", i, i)
+	}
+	b.WriteString("End HostGroup\n\nBegin Host\nHOST_NAME MXJ\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "nohost%d 1\n", i)
+	}
+	b.WriteString("allbut1 2\nEnd Host\n")
+	files["lsbatch/synth/configdir/lsb.hosts"] += b.String()
 	dir := t.TempDir()
 	if err := compile.WriteTree(dir, files); err != nil {
 		t.Fatal(err)
@@ -215,11 +229,15 @@ func TestHostilePatterns(t *testing.T) {
 	for _, g := range p.HostGroups {
 		got[g.Name] = len(g.Hosts)
 	}
-	if got["stars"] != 0 || got["huge"] != 0 || got["padded"] != 4 {
-		t.Errorf("group sizes %v; want stars 0, huge 0 (names are zero-padded), padded 4", got)
+	if got["stars"] != 0 || got["huge"] != 0 || got["padded"] != 4 || got["digits"] != 0 || got["allbut7"] != 1999 {
+		t.Errorf("group sizes %v; want stars 0, huge 0 (names are zero-padded), padded 4, digits 0, allbut7 1999", got)
 	}
-	if len(diags) != 2 {
-		t.Errorf("want a warning for each pattern matching no host, got %v", diags)
+	counts := map[lang.Code]int{}
+	for _, d := range diags {
+		counts[d.Code]++
+	}
+	if counts[compile.CodeUnknownHost] != 303 || len(diags) != 303 {
+		t.Errorf("want a finding for each pattern matching no host and each unknown row (303), got %v", counts)
 	}
 }
 
@@ -251,5 +269,125 @@ func TestParamDefaults(t *testing.T) {
 	}
 	if got := lsf.ConfParam("LSF_UNIT_FOR_LIMITS"); got != "KB" {
 		t.Errorf("LSF_UNIT_FOR_LIMITS default: got %v, want KB", got)
+	}
+}
+
+// compileArchive compiles the files of a txtar text, named as LSF names
+// them.
+func compileArchive(t *testing.T, text string) (*compile.Policy, lang.Diagnostics) {
+	t.Helper()
+	tree, opts := archiveTree(t, txtar.Parse([]byte(text)))
+	return compile.Compile(tree, opts)
+}
+
+// TestBatchRowPrecedence gives each host the lsb.hosts row LSF applies:
+// its own row, else a range or wildcard row, else a group row, else its
+// model's or type's, else default — whatever the order of the rows.
+func TestBatchRowPrecedence(t *testing.T) {
+	p, diags := compileArchive(t, `
+-- lsf.shared --
+Begin HostModel
+MODELNAME  CPUFACTOR  ARCHITECTURE
+Xeon       100        (x86_64)
+End HostModel
+-- lsf.cluster.test --
+Begin Host
+HOSTNAME  model  type  server  RESOURCES
+hostA     Xeon   !     1       ()
+hostB     Xeon   !     1       ()
+node1     Xeon   !     1       ()
+node2     Xeon   !     1       ()
+other     Xeon   !     1       ()
+End Host
+-- lsb.hosts --
+Begin Host
+HOST_NAME  MXJ
+host*      2
+hostB      3
+node[1-2]  4
+grp        5
+Xeon       6
+default    7
+End Host
+
+Begin HostGroup
+GROUP_NAME  GROUP_MEMBER
+grp         (node2 other)
+End HostGroup
+`)
+	for _, d := range diags {
+		t.Errorf("unexpected: %v", d)
+	}
+	want := map[string]string{"hostA": "host*", "hostB": "hostB", "node1": "node[1-2]", "node2": "node[1-2]", "other": "grp"}
+	for _, h := range p.Hosts {
+		if h.BatchRow != want[h.Name] {
+			t.Errorf("host %s: row %q, want %q", h.Name, h.BatchRow, want[h.Name])
+		}
+	}
+}
+
+// TestIfAlternatives keeps the value outside #if as the setting and the
+// #if arms as alternatives, each with its condition.
+func TestIfAlternatives(t *testing.T) {
+	p, _ := compileArchive(t, `
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = night
+#if time(18:00-8:00)
+PRIORITY   = 40
+#else
+PRIORITY   = 30
+#endif
+PRIORITY   = 20
+End Queue
+`)
+	q := p.Queue("night")
+	st := q.Settings["PRIORITY"]
+	if q.Priority != 20 || st.When != "" || len(st.Alternatives) != 2 {
+		t.Fatalf("priority %d, setting %+v", q.Priority, st)
+	}
+	for _, alt := range st.Alternatives {
+		if !strings.HasPrefix(alt.When, "#if time(18:00-8:00)") && !strings.HasPrefix(alt.When, "#else") {
+			t.Errorf("alternative %v has condition %q", alt.Value, alt.When)
+		}
+	}
+}
+
+// TestPoolHostsSorted compares the hosts of pool queues written as a
+// range and as a group: the same hosts, whatever the order of expansion.
+func TestPoolHostsSorted(t *testing.T) {
+	p, diags := compileArchive(t, `
+-- lsf.cluster.test --
+Begin Host
+HOSTNAME  model  type  server  RESOURCES
+h9        !      !     1       ()
+h10       !      !     1       ()
+h11       !      !     1       ()
+End Host
+-- lsb.hosts --
+Begin HostGroup
+GROUP_NAME  GROUP_MEMBER
+grp         (h[9-11])
+End HostGroup
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = a
+HOSTS      = h[9-11]
+SLOT_POOL  = p
+SLOT_SHARE = 50
+End Queue
+
+Begin Queue
+QUEUE_NAME = b
+HOSTS      = grp
+SLOT_POOL  = p
+SLOT_SHARE = 50
+End Queue
+`)
+	for _, d := range diags {
+		t.Errorf("unexpected: %v", d)
+	}
+	if got := strings.Join(p.Queue("a").HostNames, " "); got != "h10 h11 h9" {
+		t.Errorf("hostNames %q are not sorted", got)
 	}
 }

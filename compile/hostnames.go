@@ -152,29 +152,40 @@ func (r numRange) format(n int) string {
 }
 
 // match reports whether name is one of the names c stands for, without
-// expanding c.
-func (c condensed) match(name string) bool { return matchParts(c.parts, name) }
-
-func matchParts(parts []condPart, name string) bool {
-	if len(parts) == 0 {
-		return name == ""
-	}
-	p := parts[0]
-	if p.set == nil {
-		return strings.HasPrefix(name, p.lit) && matchParts(parts[1:], name[len(p.lit):])
-	}
-	digits := 0
-	for digits < len(name) && name[digits] >= '0' && name[digits] <= '9' {
-		digits++
-	}
-	// The number may end anywhere in the run of digits when literal
-	// digits follow the set.
-	for k := 1; k <= digits && k <= 19; k++ {
-		if inSet(p.set, name[:k]) && matchParts(parts[1:], name[k:]) {
-			return true
+// expanding c. It remembers the (part, offset) pairs that failed, so that
+// a name with long runs of digits costs at most parts × length steps.
+func (c condensed) match(name string) bool {
+	failed := map[[2]int]bool{}
+	var at func(part, off int) bool
+	at = func(part, off int) bool {
+		if part == len(c.parts) {
+			return off == len(name)
 		}
+		key := [2]int{part, off}
+		if failed[key] {
+			return false
+		}
+		p := c.parts[part]
+		ok := false
+		if p.set == nil {
+			ok = strings.HasPrefix(name[off:], p.lit) && at(part+1, off+len(p.lit))
+		} else {
+			digits := 0
+			for off+digits < len(name) && name[off+digits] >= '0' && name[off+digits] <= '9' {
+				digits++
+			}
+			// The number may end anywhere in the run of digits when
+			// literal digits follow the set.
+			for k := 1; k <= digits && k <= 19 && !ok; k++ {
+				ok = inSet(p.set, name[off:off+k]) && at(part+1, off+k)
+			}
+		}
+		if !ok {
+			failed[key] = true
+		}
+		return ok
 	}
-	return false
+	return at(0, 0)
 }
 
 // inSet reports whether the digits num are a number of set, written with

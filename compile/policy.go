@@ -76,8 +76,9 @@ type Policy struct {
 	// BatchHosts are the rows of lsb.hosts' Host section; each host
 	// names the row that applies to it.
 	BatchHosts []*HostBatch `json:"batchHosts"`
-	// HostGroups come from lsb.hosts.
-	HostGroups []*HostGroup `json:"hostGroups"`
+	// HostGroups and ComputeUnits come from lsb.hosts.
+	HostGroups   []*HostGroup `json:"hostGroups"`
+	ComputeUnits []*HostGroup `json:"computeUnits"`
 	// Params holds lsb.params.
 	Params Settings `json:"params"`
 	// Queues come from lsb.queues, in file order.
@@ -250,9 +251,16 @@ type HostBatch struct {
 	span           lang.Span
 }
 
-// A HostGroup is a host group of lsb.hosts.
+// A HostGroup is a host group of lsb.hosts, or a compute unit (which has
+// a Type).
 type HostGroup struct {
 	Name string `json:"name"`
+	// Type is the compute unit type (enclosure, rack ...); "" for a host
+	// group.
+	Type string `json:"type,omitempty"`
+	// External is set when members come from the egroup executable at
+	// run time ("!"), directly or through a member group.
+	External bool `json:"external,omitempty"`
 	// Members are the members as written.
 	Members []HostItem `json:"members"`
 	// Hosts are the hosts the members resolve to, sorted.

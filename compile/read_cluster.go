@@ -40,14 +40,15 @@ func (c *compiler) readConf() {
 // name is new.
 func (c *compiler) define(defs map[string]lang.Span, branches map[string]*lang.Branch, what, name string, sp lang.Span, br *lang.Branch) bool {
 	first, dup := defs[name]
-	if dup && !alternatives(branches[name], br) {
+	bkey := what + "\x00" + name // one branch map may serve several kinds of name
+	if dup && !alternatives(branches[bkey], br) {
 		c.diags.Add(lang.Error, CodeDuplicate, sp, "%s %q is defined twice; LSF uses the first definition and ignores this one", what, name).
 			Note(first, "first defined here")
 		return false
 	}
 	if !dup {
 		defs[name] = sp
-		branches[name] = br
+		branches[bkey] = br
 	}
 	return !dup
 }
@@ -209,6 +210,7 @@ func (c *compiler) clusterHost(r tableRow, defs map[string]lang.Span, br map[str
 		names = cond.expand()
 	}
 	model, typ := r.set.str("model"), r.set.str("type")
+	// "!" asks LIM to detect the model or type: nothing to record.
 	if len(c.models) > 0 && model != "" && model != "!" {
 		c.knownName(c.models, "host model", model, r.set.spanOf("model"), "lsf.shared's HostModel section")
 	}
@@ -236,7 +238,7 @@ func (c *compiler) clusterHost(r tableRow, defs map[string]lang.Span, br map[str
 		if !c.define(defs, br, "host", name, sp, r.row.Branch) {
 			continue
 		}
-		h := &HostDef{Name: name, Model: model, Type: typ, Server: server, Resources: resources, Thresholds: thresholds, At: at(sp), span: sp}
+		h := &HostDef{Name: name, Model: strings.TrimPrefix(model, "!"), Type: strings.TrimPrefix(typ, "!"), Server: server, Resources: resources, Thresholds: thresholds, At: at(sp), span: sp}
 		c.hosts[name] = h
 		c.p.Hosts = append(c.p.Hosts, h)
 	}

@@ -57,11 +57,17 @@ func (c *compiler) readHosts(f *lang.File) {
 		case "ComputeUnit":
 			for _, r := range c.table(f.Kind, s, ss) {
 				name := r.set.str("NAME")
-				if name == "" || !c.define(cuDefs, br, "compute unit", name, r.set.spanOf("NAME"), r.row.Branch) {
+				sp := r.set.spanOf("NAME")
+				if name == "" || !c.define(cuDefs, br, "compute unit", name, sp, r.row.Branch) {
 					continue
 				}
-				c.cus[name] = r.set.spanOf("NAME")
-				c.computeUnit(r)
+				cu := &HostGroup{Name: name, Type: r.set.str("TYPE"), At: at(sp), span: sp}
+				if st := r.set["MEMBER"]; st != nil {
+					cu.Members = c.hostItems(st.val, "MEMBER")
+				}
+				c.checkCUType(r)
+				c.computeUnits[name] = cu
+				c.p.ComputeUnits = append(c.p.ComputeUnits, cu)
 			}
 		default:
 			c.otherSection(f, s, ss)
@@ -69,9 +75,8 @@ func (c *compiler) readHosts(f *lang.File) {
 	})
 }
 
-// computeUnit checks a compute unit's TYPE against COMPUTE_UNIT_TYPES and
-// keeps it as an other section.
-func (c *compiler) computeUnit(r tableRow) {
+// checkCUType checks a compute unit's TYPE against COMPUTE_UNIT_TYPES.
+func (c *compiler) checkCUType(r tableRow) {
 	if typ := r.set.str("TYPE"); typ != "" && c.p.Params["COMPUTE_UNIT_TYPES"] != nil {
 		var types []string
 		for _, t := range strings.Fields(c.p.Params.str("COMPUTE_UNIT_TYPES")) {
@@ -87,7 +92,6 @@ func (c *compiler) computeUnit(r tableRow) {
 			d.Note(c.p.Params.spanOf("COMPUTE_UNIT_TYPES"), "COMPUTE_UNIT_TYPES is set here")
 		}
 	}
-	c.p.Sections = append(c.p.Sections, &OtherSection{File: "lsb.hosts", Name: "ComputeUnit", Settings: r.set, At: at(r.row.Whole)})
 }
 
 // batchHost reads one row of lsb.hosts' Host section.
@@ -117,66 +121,102 @@ func (c *compiler) batchHost(r tableRow) {
 	c.p.BatchHosts = append(c.p.BatchHosts, b)
 }
 
-// resolveHosts expands host groups, reports references to unknown hosts
-// and groups and cycles among groups, and gives each host the lsb.hosts
-// row that applies to it.
+// resolveHosts expands host groups and compute units, reports references
+// to unknown hosts and groups and cycles among groups, and gives each host
+// the lsb.hosts row that applies to it.
 func (c *compiler) resolveHosts() {
-	state := map[string]int{} // 0 unvisited, 1 in progress, 2 done
+	state := map[*HostGroup]int{} // 0 unvisited, 1 in progress, 2 done
 	for _, g := range c.p.HostGroups {
 		c.expandGroup(g, state, nil)
+	}
+	for _, cu := range c.p.ComputeUnits {
+		c.expandGroup(cu, state, nil)
 	}
 	c.applyBatchRows()
 }
 
-// expandGroup resolves g's members to host names, depth first; a member
-// that leads back to a group in progress is a cycle.
-func (c *compiler) expandGroup(g *HostGroup, state map[string]int, path []*HostGroup) {
-	switch state[g.Name] {
-	case 1, 2:
+// expandGroup resolves the members of a host group or compute unit to
+// host names, depth first; a member that leads back to a group in
+// progress is a cycle.
+func (c *compiler) expandGroup(g *HostGroup, state map[*HostGroup]int, path []*HostGroup) {
+	if state[g] != 0 {
 		return
 	}
-	state[g.Name] = 1
+	state[g] = 1
 	path = append(path, g)
-	set := map[string]bool{}
+	var lists [][]string
 	var excluded []HostItem
 	for _, m := range g.Members {
 		if m.Exclude {
 			excluded = append(excluded, m)
 			continue
 		}
-		for _, h := range c.memberHosts(m, state, path) {
-			set[h] = true
-		}
+		lists = append(lists, c.memberHosts(g, m, state, path))
 	}
-	for _, m := range excluded {
-		for _, h := range c.memberHosts(m, state, path) {
-			delete(set, h)
+	var hosts []string
+	switch len(lists) {
+	case 0:
+		hosts = []string{}
+	case 1:
+		hosts = lists[0] // sorted already, and shared read-only
+	default:
+		for _, l := range lists {
+			hosts = append(hosts, l...)
 		}
+		slices.Sort(hosts)
+		hosts = slices.Compact(hosts)
 	}
-	g.Hosts = sortedKeys(set)
-	state[g.Name] = 2
+	if len(excluded) > 0 {
+		drop := map[string]bool{}
+		for _, m := range excluded {
+			for _, h := range c.memberHosts(g, m, state, path) {
+				drop[h] = true
+			}
+		}
+		hosts = slices.DeleteFunc(slices.Clone(hosts), func(h string) bool { return drop[h] })
+	}
+	if hosts == nil {
+		hosts = []string{}
+	}
+	g.Hosts = hosts
+	state[g] = 2
 }
 
-// memberHosts resolves one member of a host group.
-func (c *compiler) memberHosts(m HostItem, state map[string]int, path []*HostGroup) []string {
+// memberHosts resolves one member of a host group or compute unit to
+// sorted host names.
+func (c *compiler) memberHosts(g *HostGroup, m HostItem, state map[*HostGroup]int, path []*HostGroup) []string {
 	name := m.Name
 	switch {
+	case m.Cluster != "":
+		// A remote host lent through MultiCluster: valid, not local.
+		c.clusterRef(m.Cluster, m.ClusterSpan, "GROUP_MEMBER")
+		return nil
 	case strings.EqualFold(name, "all"):
 		return c.allHosts()
-	case name == "!" || strings.EqualFold(name, "none"):
+	case name == "!":
+		// The members come from the egroup executable at run time.
+		g.External = true
+		return nil
+	case strings.EqualFold(name, "none"), strings.EqualFold(name, "allremote"):
 		return nil
 	}
-	if sub := c.hostGroups[name]; sub != nil {
-		if state[name] == 1 {
-			d := c.diags.Add(lang.Error, CodeCycle, m.Span, "host group %q includes itself through %s", name, cyclePath(path, name))
-			d.Note(sub.span, "group %s is defined here", name)
+	sub := c.hostGroups[name]
+	if sub == nil {
+		sub = c.computeUnits[name]
+	}
+	if sub != nil {
+		if state[sub] == 1 {
+			what := "host group"
+			if sub.Type != "" {
+				what = "compute unit"
+			}
+			d := c.diags.Add(lang.Error, CodeCycle, m.Span, "%s %q includes itself through %s", what, name, cyclePath(path, name))
+			d.Note(sub.span, "%s %s is defined here", what, name)
 			return nil
 		}
 		c.expandGroup(sub, state, path)
+		g.External = g.External || sub.External
 		return sub.Hosts
-	}
-	if _, ok := c.cus[name]; ok {
-		return nil
 	}
 	if c.hosts[name] != nil {
 		return []string{name}
@@ -233,34 +273,33 @@ func (c *compiler) patternHosts(name string, sp lang.Span, key string) (hosts []
 // "rack[1:2]n[01-16]") or with wildcards ("hostA*") against the hosts of
 // lsf.cluster; isPattern is false for a plain name.
 func (c *compiler) pattern(name string) (hosts []string, isPattern bool, err error) {
-	if cond, ok, err := parseCondensed(name); ok {
-		if err != nil {
-			return nil, true, err
-		}
-		if cond.size() <= len(c.p.Hosts) {
-			for _, h := range cond.expand() {
-				if c.hosts[h] != nil {
-					hosts = append(hosts, h)
-				}
+	cond, ok, err := parseCondensed(name)
+	switch {
+	case ok && err != nil:
+		return nil, true, err
+	case ok && cond.size() <= len(c.p.Hosts):
+		for _, h := range cond.expand() {
+			if c.hosts[h] != nil {
+				hosts = append(hosts, h)
 			}
-			return hosts, true, nil
 		}
+	case ok:
 		for _, h := range c.p.Hosts {
 			if cond.match(h.Name) {
 				hosts = append(hosts, h.Name)
 			}
 		}
-		return hosts, true, nil
-	}
-	if strings.ContainsAny(name, "*?") {
+	case strings.ContainsAny(name, "*?"):
 		for _, h := range c.p.Hosts {
 			if wildcard(name, h.Name) {
 				hosts = append(hosts, h.Name)
 			}
 		}
-		return hosts, true, nil
+	default:
+		return nil, false, nil
 	}
-	return nil, false, nil
+	slices.Sort(hosts)
+	return slices.Compact(hosts), true, nil
 }
 
 // wildcard matches a name against a pattern where * is any run of
@@ -291,54 +330,67 @@ func wildcard(pattern, name string) bool {
 }
 
 // applyBatchRows gives each host the lsb.hosts row that applies to it:
-// its own row, else its model's or type's, else default.
+// its own row, else the first range or wildcard row that names it, else
+// the first host group row that holds it, else its model's row, else its
+// type's, else default.
 func (c *compiler) applyBatchRows() {
-	byName := map[string]*HostBatch{}
+	exact := map[string]*HostBatch{} // rows naming a host, group, model, type or default
+	firstAt := map[string]lang.Span{}
+	fromPattern := map[string]*HostBatch{}
+	fromGroup := map[string]*HostBatch{}
 	for _, r := range c.batchRows {
 		name := r.b.Row
 		if strings.EqualFold(name, "default") {
 			name = "default"
 		}
-		switch {
-		case strings.EqualFold(name, "default"):
-		case c.hosts[name] != nil, c.hostGroups[name] != nil:
-		case c.models[name].IsValid(), c.types[name].IsValid():
-		default:
+		known := name == "default" || c.hosts[name] != nil || c.hostGroups[name] != nil ||
+			c.models[name].IsValid() || c.types[name].IsValid()
+		if !known {
 			if hosts, isPattern := c.patternHosts(name, r.span, "HOST_NAME"); isPattern {
 				for _, h := range hosts {
-					byName[h] = r.b
+					if fromPattern[h] == nil {
+						fromPattern[h] = r.b
+					}
 				}
 				continue
 			}
 			c.unknownHost(name, r.span, "HOST_NAME", false)
 			continue
 		}
-		if _, dup := byName[name]; dup {
-			c.diags.Add(lang.Error, CodeDuplicate, r.span, "lsb.hosts has two rows for %q; LSF uses the first", name)
+		if exact[name] != nil {
+			c.diags.Add(lang.Error, CodeDuplicate, r.span, "lsb.hosts has two rows for %q; LSF uses the first", name).
+				Note(firstAt[name], "the first row for %s", name)
 			continue
 		}
-		byName[name] = r.b
+		exact[name], firstAt[name] = r.b, r.span
+		if g := c.hostGroups[name]; g != nil && c.hosts[name] == nil {
+			for _, h := range g.Hosts {
+				if fromGroup[h] == nil {
+					fromGroup[h] = r.b
+				}
+			}
+		}
 	}
 	for _, h := range c.p.Hosts {
-		for _, key := range []string{h.Name, h.Model, h.Type} {
-			if b := byName[key]; b != nil && key != "" {
-				h.Batch = b
-				break
-			}
+		b := exact[h.Name]
+		if b == nil {
+			b = fromPattern[h.Name]
 		}
-		for _, r := range c.batchRows {
-			if h.Batch != nil {
-				break
-			}
-			if g := c.hostGroups[r.b.Row]; g != nil && byName[r.b.Row] == r.b && slices.Contains(g.Hosts, h.Name) {
-				h.Batch = r.b
-			}
+		if b == nil {
+			b = fromGroup[h.Name]
 		}
-		if h.Batch == nil {
-			h.Batch = byName["default"]
+		if b == nil && h.Model != "" {
+			b = exact[h.Model]
 		}
-		if h.Batch != nil {
-			h.BatchRow = h.Batch.Row
+		if b == nil && h.Type != "" {
+			b = exact[h.Type]
+		}
+		if b == nil {
+			b = exact["default"]
+		}
+		h.Batch = b
+		if b != nil {
+			h.BatchRow = b.Row
 		}
 	}
 }
@@ -355,10 +407,16 @@ func (c *compiler) unknownHost(name string, sp lang.Span, key string, groups boo
 		sev = lang.Warning
 	}
 	what := "host"
-	cands := sortedKeys(c.hosts)
+	if len(c.hostNames) != len(c.hosts) || len(c.hostOrGroupNames) != len(c.hosts)+len(c.hostGroups) {
+		// Sorted once per state of the tree: LOCATION is checked before
+		// lsb.hosts defines the groups.
+		c.hostNames = sortedKeys(c.hosts)
+		c.hostOrGroupNames = append(slices.Clone(c.hostNames), sortedKeys(c.hostGroups)...)
+	}
+	cands := c.hostNames
 	if groups {
 		what = "host or host group"
-		cands = append(cands, sortedKeys(c.hostGroups)...)
+		cands = c.hostOrGroupNames
 	}
 	d := c.diags.Add(sev, CodeUnknownHost, sp, "%s: %q is no %s of this cluster", key, name, what)
 	if s := lang.Suggest(name, cands); s != "" {

@@ -56,7 +56,7 @@ func (c *compiler) queueHosts(q *Queue) {
 	before := len(c.diags)
 	var hosts []string
 	var excluded []HostItem
-	hasBase, others := false, false
+	hasBase, others, external := false, false, false
 	for _, it := range q.Hosts {
 		if it.Cluster != "" {
 			c.clusterRef(it.Cluster, it.ClusterSpan, "HOSTS")
@@ -76,6 +76,9 @@ func (c *compiler) queueHosts(q *Queue) {
 		}
 		if strings.EqualFold(it.Name, "all") || c.hostGroups[it.Name] != nil {
 			hasBase = true
+		}
+		if g := c.hostGroups[it.Name]; g != nil && g.External {
+			external = true
 		}
 		if hosts == nil && len(q.Hosts) == 1 {
 			// The common case, one group: share its sorted list.
@@ -120,7 +123,7 @@ func (c *compiler) queueHosts(q *Queue) {
 		hosts = []string{}
 	}
 	q.HostNames = hosts
-	if len(q.HostNames) == 0 && len(c.diags) == before && c.has[lang.KindLSFCluster] && !c.dynamicHosts && !mentions(q.Hosts, "none") && !remoteOnly(q.Hosts) {
+	if len(q.HostNames) == 0 && !external && len(c.diags) == before && c.has[lang.KindLSFCluster] && !c.dynamicHosts && !mentions(q.Hosts, "none") && !remoteOnly(q.Hosts) {
 		c.diags.Add(lang.Warning, CodeUnknownHost, q.Settings.spanOf("HOSTS"), "HOSTS of queue %s leaves no host: no job of the queue can run here", q.Name)
 	}
 }
@@ -158,8 +161,8 @@ func (c *compiler) hostRef(it HostItem, key string) ([]string, bool) {
 	case c.hosts[it.Name] != nil:
 		return []string{it.Name}, true
 	}
-	if _, ok := c.cus[it.Name]; ok {
-		return nil, true
+	if cu := c.computeUnits[it.Name]; cu != nil {
+		return cu.Hosts, true
 	}
 	if hosts, isPattern := c.patternHosts(it.Name, it.Span, key); isPattern {
 		return hosts, true
@@ -251,7 +254,7 @@ func (c *compiler) userGroupRef(name string, sp lang.Span, key string) {
 // hostSpecRef checks DEFAULT_HOST_SPEC: a host or a host model.
 func (c *compiler) hostSpecRef(st *Setting) {
 	name, _ := st.Value.(string)
-	if name == "" || !c.has[lang.KindLSFCluster] || c.hosts[name] != nil {
+	if name == "" || !c.has[lang.KindLSFCluster] || !c.has[lang.KindLSFShared] || c.hosts[name] != nil {
 		return
 	}
 	if _, ok := c.models[name]; ok {
@@ -285,7 +288,7 @@ func (c *compiler) queueConflicts(q *Queue) {
 		c.diags.Add(lang.Warning, CodeConflict, set["SNDJOBS_TO"].key, "queue %s names remote hosts in HOSTS; LSF ignores SNDJOBS_TO for it", q.Name).
 			Note(set["HOSTS"].key, "HOSTS is set here")
 	}
-	if q.ExclusiveCU != "" && len(c.cus) == 0 && c.has[lang.KindLSBHosts] {
+	if q.ExclusiveCU != "" && len(c.computeUnits) == 0 && c.has[lang.KindLSBHosts] {
 		c.diags.Add(lang.Error, CodeConflict, set["EXCLUSIVE"].span, "EXCLUSIVE=%s needs compute units, and lsb.hosts defines none", q.ExclusiveCU)
 	}
 }
@@ -497,7 +500,7 @@ func (c *compiler) userGroupRefs() {
 			if name == "default" || name == "others" {
 				continue
 			}
-			if len(g.Members) > 0 && !memberOf(g, name) && !slices.ContainsFunc(g.Members, func(m UserItem) bool { return strings.EqualFold(m.Name, "all") }) {
+			if len(g.Members) > 0 && !memberOf(g, "!") && !memberOf(g, name) && !slices.ContainsFunc(g.Members, func(m UserItem) bool { return strings.EqualFold(m.Name, "all") }) {
 				c.diags.Add(lang.Warning, CodeUnknownUserGroup, s.Span, "USER_SHARES of group %s gives shares to %q, which is not a member of the group", g.Name, name)
 			}
 			c.shareRef(s, "USER_SHARES")

@@ -35,14 +35,31 @@ func (c *compiler) keyValues(kind lang.FileKind, assigns []*lang.Assignment, ss 
 	return set
 }
 
-// put stores st under name, reporting a repeated key.
+// put stores st under name, reporting a repeated key. A value in an #if
+// arm is not a repeat of one outside it, nor of one in another arm: it is
+// an alternative, in force while its condition holds. The value outside
+// any #if stays the Setting's own, the others its Alternatives.
 func (c *compiler) put(set Settings, name string, st *Setting) {
 	prev := set[name]
 	switch {
 	case prev == nil:
 		set[name] = st
-	case alternatives(prev.branch, st.branch):
+	case prev.branch != st.branch && st.branch != nil:
+		for i, alt := range prev.Alternatives {
+			if alt.branch == st.branch {
+				c.diags.Add(lang.Warning, CodeRepeatedKey, st.key, "%s is set again in the same #if branch; LSF uses this value and ignores the first", name).
+					Note(alt.key, "first set here")
+				prev.Alternatives[i] = st
+				return
+			}
+		}
 		prev.Alternatives = append(prev.Alternatives, st)
+	case prev.branch != st.branch:
+		// An unconditional value after conditional ones: it becomes the
+		// base, and the earlier ones its alternatives.
+		st.Alternatives = append(append(st.Alternatives, prev), prev.Alternatives...)
+		prev.Alternatives = nil
+		set[name] = st
 	default:
 		c.diags.Add(lang.Warning, CodeRepeatedKey, st.key, "%s is set again; LSF uses this value and ignores the first", name).
 			Note(prev.key, "first set here")
@@ -294,12 +311,16 @@ func (c *compiler) optionalColumn(kind lang.FileKind, ss *schema.Section, k *sch
 // cellValue makes a Value of a table cell, without one enclosing pair of
 // parentheses, whose Source maps back into the file.
 func cellValue(cell lang.Cell) lang.Value {
-	text, off := cell.Text, cell.Span.Start
+	text, off := cell.Text, 0
 	if inner := cell.Inner(); inner != cell.Text {
-		off += strings.Index(cell.Text, inner)
+		off = strings.Index(cell.Text, inner)
 		text = inner
 	}
-	src := cell.Span.Src.Derive(text, []lang.Segment{{Off: 0, ParentOff: off}})
+	if cell.Src != nil {
+		src := cell.Src.Derive(text, []lang.Segment{{Off: 0, ParentOff: off}})
+		return lang.Value{Text: text, Span: cell.Span, Src: src}
+	}
+	src := cell.Span.Src.Derive(text, []lang.Segment{{Off: 0, ParentOff: cell.Span.Start + off}})
 	return lang.Value{Text: text, Span: cell.Span, Src: src}
 }
 

@@ -188,8 +188,8 @@ func (c *compiler) userShares(text string, base int, src *lang.Source, key strin
 // fairshare reads FAIRSHARE = USER_SHARES[[name, n] ...].
 func (c *compiler) fairshare(v lang.Value) []Share {
 	t := v.Text
-	open := strings.Index(strings.ToUpper(t), "USER_SHARES[")
-	if open < 0 || !strings.HasSuffix(strings.TrimSpace(t), "]") {
+	open := indexFold(t, "USER_SHARES[")
+	if !hasPrefixFold(strings.TrimSpace(t), "USER_SHARES[") || !strings.HasSuffix(strings.TrimSpace(t), "]") {
 		c.valueError(v.Span, "FAIRSHARE", "expected USER_SHARES[[name, shares] ...]")
 		return nil
 	}
@@ -318,4 +318,22 @@ func (c *compiler) acceptInterval(v lang.Value) *AcceptInterval {
 	}
 	d := Duration(x * scale)
 	return &AcceptInterval{Time: &d}
+}
+
+// hasPrefixFold reports whether s begins with prefix, ignoring case, byte
+// for byte: the prefix found is exactly len(prefix) bytes of s.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// indexFold returns the byte offset of the first occurrence of sub in s,
+// ignoring case, or -1. Unlike searching strings.ToUpper(s), the offset is
+// one of s itself (upper-casing can change the length of a string).
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
 }

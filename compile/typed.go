@@ -223,7 +223,7 @@ func (c *compiler) special(v lang.Value, k *schema.Key) (any, bool) {
 		if b, ok := parseBool(t); ok {
 			return b, true
 		}
-		if up := strings.ToUpper(t); strings.HasPrefix(up, "CU[") && strings.HasSuffix(up, "]") {
+		if hasPrefixFold(t, "CU[") && strings.HasSuffix(t, "]") {
 			return t, true
 		}
 		c.valueError(v.Span, k.Name, "%q is not Y, N or CU[cu_type]", v.Text)
@@ -254,7 +254,7 @@ func (c *compiler) exitValues(v lang.Value, key string) (any, bool) {
 	ok := true
 	for _, w := range words(v) {
 		t := w.text
-		if up := strings.ToUpper(t); strings.HasPrefix(up, "EXCLUDE(") && strings.HasSuffix(t, ")") {
+		if hasPrefixFold(t, "EXCLUDE(") && strings.HasSuffix(t, ")") {
 			t = t[len("EXCLUDE(") : len(t)-1]
 			for _, x := range strings.Fields(t) {
 				if !exitCode(x) {
@@ -266,6 +266,10 @@ func (c *compiler) exitValues(v lang.Value, key string) (any, bool) {
 		}
 		if strings.EqualFold(t, "all") && key == "REQUEUE_EXIT_VALUES" {
 			continue
+		}
+		if n, ok := strings.CutPrefix(t, "~"); ok && key == "REQUEUE_EXIT_VALUES" {
+			// "all ~1 ~2": every exit value but these.
+			t = n
 		}
 		if !exitCode(t) {
 			c.valueError(w.span, key, "%q is not an exit code from 0 to 255 (or EXCLUDE(codes))", t)
@@ -295,7 +299,8 @@ func (c *compiler) limitAmount(v lang.Value, k *schema.Key) (any, bool) {
 		}
 		return w.text, true
 	}
-	unit := c.limitUnit
+	// MB by default; LSF_UNIT_FOR_LIMITS may only make the unit larger.
+	unit := max(c.limitUnit, MB)
 	if c.dialect == Openlava {
 		unit = MB
 	}

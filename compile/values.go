@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -65,14 +66,42 @@ func (c *compiler) valueError(sp lang.Span, key, format string, args ...any) *la
 	return c.diags.Add(lang.Error, CodeBadValue, sp, "%s: %s", key, fmt.Sprintf(format, args...))
 }
 
-// parseNumber reads a decimal number.
+// maxNumber bounds the numbers lsfc reads: LSF reads most values with
+// atoi or atof, and anything beyond 2^53 is no longer exact in a float64.
+const maxNumber = 1 << 53
+
+// parseNumber reads a decimal number as LSF writes them: an optional sign,
+// digits, and an optional fraction; no exponent, no hexadecimal, at most
+// maxNumber in size.
 func parseNumber(s string) (float64, bool) {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits, dot := 0, false
+	for ; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
 	x, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+	if err != nil || math.Abs(x) > maxNumber {
 		return 0, false
 	}
 	return x, true
 }
+
+// finite reports whether a product of parsed numbers stayed within
+// maxNumber (a time in seconds, a memory amount in MB).
+func finite(x float64) bool { return !math.IsNaN(x) && math.Abs(x) <= maxNumber*3600 }
 
 // number reads a number key with its range; integer keys must be whole.
 func (c *compiler) number(v lang.Value, k *schema.Key, integer bool) (float64, bool) {
@@ -94,11 +123,16 @@ func (c *compiler) number(v lang.Value, k *schema.Key, integer bool) (float64, b
 
 // inRange reports a number outside the key's documented range.
 func (c *compiler) inRange(sp lang.Span, k *schema.Key, x float64) bool {
+	return c.inRangeShown(sp, k, x, strconv.FormatFloat(x, 'f', -1, 64))
+}
+
+// inRangeShown is inRange with the value as the message should show it.
+func (c *compiler) inRangeShown(sp lang.Span, k *schema.Key, x float64, shown string) bool {
 	b, err := schema.ParseRange(k.Range)
 	if err != nil || b.Contains(x) {
 		return true
 	}
-	d := c.diags.Add(lang.Error, CodeOutOfRange, sp, "%s = %s is out of range: it must be %s", k.Name, strconv.FormatFloat(x, 'f', -1, 64), b)
+	d := c.diags.Add(lang.Error, CodeOutOfRange, sp, "%s = %s is out of range: it must be %s", k.Name, shown, b)
 	if k.Default != "" {
 		d.Message += fmt.Sprintf("; LSF uses the default %s instead", k.Default)
 	}
@@ -190,7 +224,10 @@ func (c *compiler) duration(w word, k *schema.Key) (Duration, bool) {
 		unit = 60
 	case "hours":
 		unit = 3600
+	case "days":
+		unit = 86400
 	}
+	keyUnit := unit
 	t := strings.TrimSpace(w.text)
 	switch {
 	case strings.HasSuffix(t, "ms"):
@@ -203,11 +240,17 @@ func (c *compiler) duration(w word, k *schema.Key) (Duration, bool) {
 		t, unit = t[:len(t)-1], 3600
 	}
 	x, ok := parseNumber(t)
-	if !ok || x < 0 {
+	if !ok || x < 0 || !finite(x*unit) {
 		c.valueError(w.span, k.Name, "%q is not a length of time (a number, optionally with s, m or h)", w.text)
 		return 0, false
 	}
-	return Duration(x * unit), c.inRange(w.span, k, x)
+	// The range is in the key's own unit: 2m of a key in seconds is 120.
+	inKeyUnit := x * unit / keyUnit
+	shown := strconv.FormatFloat(inKeyUnit, 'f', -1, 64)
+	if unit != keyUnit {
+		shown = fmt.Sprintf("%s (%s %s)", w.text, shown, strings.ToLower(cmp.Or(k.Unit, "seconds")))
+	}
+	return Duration(x * unit), c.inRangeShown(w.span, k, inKeyUnit, shown)
 }
 
 // A Limit is a resource limit: an optional default (soft) value and a
@@ -301,7 +344,7 @@ func (c *compiler) timeLimit(w word, key string) (float64, string, bool) {
 	}
 	hv, ok1 := parseNumber(h)
 	mv, ok2 := parseNumber(m)
-	if !ok1 || !ok2 || hv < 0 || mv < 0 || (hasHours && hv != math.Trunc(hv)) {
+	if !ok1 || !ok2 || hv < 0 || mv < 0 || (hasHours && hv != math.Trunc(hv)) || !finite(hv*60+mv) {
 		c.valueError(w.span, key, "%q is not [hours:]minutes[/host_or_model]", w.text)
 		return 0, "", false
 	}

@@ -167,6 +167,10 @@ func (r *Row) Span() Span {
 type Cell struct {
 	Text string
 	Span Span
+	// Src, for a cell of a row continued over several physical lines, is
+	// a Source whose text is Text and whose offsets map back into the
+	// file; nil when Text is the file's text at Span.
+	Src *Source
 }
 
 // IsEmpty reports whether the cell is LSF's "no value": "-" or "()".

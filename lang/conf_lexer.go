@@ -365,7 +365,7 @@ func (sc *scanner) classify(li LineInfo, text string, segs []Segment) {
 		sc.add(&Stray{LineInfo: li, Text: text[lead:]})
 		return
 	}
-	sc.row(li, text, lead, span)
+	sc.row(li, text, segs, lead, span)
 }
 
 // clip shortens s for a message.
@@ -532,7 +532,7 @@ func (sc *scanner) confValue(a *Assignment, text string, segs []Segment, vs, ve 
 
 // row splits a table row into cells: words separated by blanks, where a
 // group opened by "(" or "[" runs to its closing partner, blanks included.
-func (sc *scanner) row(li LineInfo, text string, lead int, span func(a, b int) Span) {
+func (sc *scanner) row(li LineInfo, text string, segs []Segment, lead int, span func(a, b int) Span) {
 	cells := sc.cells[:0]
 	i := lead
 	stack := sc.stack[:0]
@@ -584,7 +584,13 @@ func (sc *scanner) row(li LineInfo, text string, lead int, span func(a, b int) S
 				"row has more than %d values; the rest are ignored", sc.lim.MaxCells)
 			break
 		}
-		cells = append(cells, Cell{Text: text[start:i], Span: span(start, i)})
+		cell := Cell{Text: text[start:i], Span: span(start, i)}
+		if len(segs) > 1 {
+			// A cell of a continued row: its text is not one run of
+			// the file, so it maps back through the line's segments.
+			cell.Src = sc.src.Derive(cell.Text, shiftSegs(segs, start))
+		}
+		cells = append(cells, cell)
 	}
 	r := &Row{LineInfo: li, Cells: make([]Cell, len(cells))}
 	copy(r.Cells, cells)

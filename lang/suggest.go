@@ -1,9 +1,6 @@
 package lang
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // Suggest returns the candidate closest to word, ignoring case, when it is
 // close enough to be a likely misspelling: an edit distance of at most
@@ -13,11 +10,8 @@ func Suggest(word string, candidates []string) string {
 	w := strings.ToLower(word)
 	limit := max(1, (len(w)+1)/3)
 	best, bestDist, ties := "", limit+1, 0
-	sorted := slices.Clone(candidates)
-	slices.Sort(sorted)
-	sorted = slices.Compact(sorted)
-	for _, c := range sorted {
-		if c == word {
+	for _, c := range candidates {
+		if c == word || c == best {
 			continue
 		}
 		// With bestDist+1 as the bound, distances up to bestDist are exact.
