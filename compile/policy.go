@@ -369,3 +369,33 @@ func (r *Requirement) MarshalJSON() ([]byte, error) { return json.Marshal(r.Stri
 
 // MarshalJSON writes a duration as seconds.
 func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(float64(d)) }
+
+// Span returns where the cluster is named in lsf.shared.
+func (c *ClusterDef) Span() lang.Span { return c.span }
+
+// Span returns where the resource is declared in lsf.shared.
+func (r *ResourceDef) Span() lang.Span { return r.span }
+
+// Span returns the HOSTNAME cell of the host's lsf.cluster row.
+func (h *HostDef) Span() lang.Span { return h.span }
+
+// Span returns the HOST_NAME cell of the lsb.hosts row.
+func (b *HostBatch) Span() lang.Span { return b.span }
+
+// Span returns where the group or compute unit is named in lsb.hosts.
+func (g *HostGroup) Span() lang.Span { return g.span }
+
+// Span returns where the user group is named in lsb.users.
+func (g *UserGroup) Span() lang.Span { return g.span }
+
+// Span returns the USER_NAME cell of the lsb.users row.
+func (l *UserLimit) Span() lang.Span { return l.span }
+
+// Span returns where the limit begins in lsb.resources.
+func (l *LimitDef) Span() lang.Span { return l.span }
+
+// Span returns where the profile is named in lsb.applications.
+func (a *Application) Span() lang.Span { return a.span }
+
+// Section returns the syntax tree of the section, or nil for a table row.
+func (o *OtherSection) Section() *lang.Section { return o.section }

@@ -409,3 +409,7 @@ func obsoleteText(note string) string {
 	}
 	return "obsolete: " + note
 }
+
+// SpanOf returns the span of a setting's value in its file, or the zero
+// span when the key is not set.
+func (s Settings) SpanOf(key string) lang.Span { return s.spanOf(key) }

@@ -11,11 +11,20 @@ import (
 // Formats lists the output formats Write accepts.
 func Formats() []string { return []string{"text", "json"} }
 
+// WriteOptions configure Write.
+type WriteOptions struct {
+	// Base is the directory that paths in SARIF, GitHub and rdjsonl output
+	// are made relative to; "" means the working directory.
+	Base string
+	// Version is lsfc's version, written where a format records the tool's.
+	Version string
+}
+
 // Write renders ds in the named format: "text" (path:line:col: severity:
 // message [CODE], the source line and a caret underline) or "json" (an
 // array of objects with path, line, col, endLine, endCol, severity, code,
 // message, related and fix).
-func Write(w io.Writer, format string, ds lang.Diagnostics) error {
+func Write(w io.Writer, format string, ds lang.Diagnostics, opts WriteOptions) error {
 	switch format {
 	case "text", "":
 		return ds.WriteText(w)

@@ -1,3 +1,8 @@
+// Package lint finds mistakes and policy smells in an LSF configuration
+// tree: it runs the compiler (syntax, keys and values, names across files,
+// resource requirements) and then the analyzers (LSF5xx), applies the
+// suppressions written in the files and the rule settings of .lsfc.yaml,
+// and renders the findings in the formats CI systems read.
 package lint
 
 import (
@@ -11,6 +16,8 @@ type Options struct {
 	Load compile.LoadOptions
 	// Compile configures the compilation (the dialect).
 	Compile compile.Options
+	// Config holds the rule settings of a .lsfc.yaml; nil for none.
+	Config *Config
 }
 
 // A Result is what Run found.
@@ -19,28 +26,49 @@ type Result struct {
 	Tree *compile.Tree
 	// Policy is the compiled configuration, holding what could be read.
 	Policy *compile.Policy
-	// Diagnostics are the findings, sorted by path and position.
+	// Diagnostics are the findings, sorted by path and position, with
+	// suppressions and rule settings applied.
 	Diagnostics lang.Diagnostics
+	// Suppressed counts the findings that suppression comments removed.
+	Suppressed int
 }
 
-// Run loads and compiles the tree at paths and returns its findings: the
-// syntax of every file, the keys and values, the references across files.
-// The error is for I/O failures and paths that hold no configuration;
-// mistakes in the files are Diagnostics.
+// Run loads and compiles the tree at paths, runs the analyzers, and
+// returns the findings. The error is for I/O failures and paths that hold
+// no configuration; mistakes in the files are Diagnostics.
 func Run(paths []string, opts Options) (*Result, error) {
 	tree, diags, err := compile.Load(paths, opts.Load)
 	if err != nil {
 		return nil, err
 	}
-	policy, more := compile.Compile(tree, opts.Compile)
-	diags = append(diags, more...)
+	return check(tree, diags, opts), nil
+}
+
+// Check lints a tree that is already loaded (opts.Load is not used).
+func Check(tree *compile.Tree, opts Options) *Result {
+	return check(tree, nil, opts)
+}
+
+func check(tree *compile.Tree, loaded lang.Diagnostics, opts Options) *Result {
+	policy, diags := compile.Compile(tree, opts.Compile)
+	diags = append(append(lang.Diagnostics{}, loaded...), diags...)
+	cfg := opts.Config
+	diags = append(diags, runAnalyzers(policy, tree, func(c lang.Code) bool { return !cfg.offEverywhere(c) })...)
+	diags, suppressed := suppress(tree, diags, cfg)
+	diags = cfg.apply(diags)
 	diags.Sort()
-	return &Result{Tree: tree, Policy: policy, Diagnostics: diags}, nil
+	return &Result{Tree: tree, Policy: policy, Diagnostics: diags, Suppressed: suppressed}
 }
 
 // Codes returns the documentation of every diagnostic code lsfc reports,
 // in code order.
 func Codes() []lang.CodeInfo {
 	codes := append(lang.SyntaxCodes(), compile.Codes()...)
-	return append(codes, compile.InventoryCodes()...)
+	codes = append(codes, compile.InventoryCodes()...)
+	for _, a := range Analyzers() {
+		codes = append(codes, a.Info())
+	}
+	codes = append(codes, metaCodes()...)
+	sortCodes(codes)
+	return codes
 }

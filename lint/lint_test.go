@@ -41,11 +41,11 @@ func TestWriteFormats(t *testing.T) {
 	_, ds := lang.ParseConfig(src, lang.KindLSBParams)
 	for _, f := range lint.Formats() {
 		var b bytes.Buffer
-		if err := lint.Write(&b, f, ds); err != nil || !strings.Contains(b.String(), "LSF111") {
+		if err := lint.Write(&b, f, ds, lint.WriteOptions{}); err != nil || !strings.Contains(b.String(), "LSF111") {
 			t.Errorf("Write(%s) = %v, %q", f, err, b.String())
 		}
 	}
-	if err := lint.Write(&bytes.Buffer{}, "xml", ds); err == nil {
+	if err := lint.Write(&bytes.Buffer{}, "xml", ds, lint.WriteOptions{}); err == nil {
 		t.Error("Write(xml) succeeded")
 	}
 }

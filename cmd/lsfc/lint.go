@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/lsfc/lsfc/lang"
@@ -14,6 +16,8 @@ func newLintCmd(e env) *cobra.Command {
 		format    string
 		failLevel string
 		explain   string
+		config    string
+		listRules bool
 		tf        treeFlags
 	)
 	cmd := &cobra.Command{
@@ -34,6 +38,12 @@ The exit code is 1 when a finding is at or above --fail-level.`,
 			if explain != "" {
 				return explainCode(e, explain)
 			}
+			if listRules {
+				for _, c := range lint.Codes() {
+					fmt.Fprintf(e.stdout, "%s  %-28s %-8s %s\n", c.Code, c.Name, c.Severity, c.Summary)
+				}
+				return nil
+			}
 			if !lint.ValidFormat(format) {
 				return usageError("unknown --format %q (want %s)", format, strings.Join(lint.Formats(), ", "))
 			}
@@ -45,12 +55,17 @@ The exit code is 1 when a finding is at or above --fail-level.`,
 			if err != nil {
 				return err
 			}
+			cfgDiags, err := loadLintConfig(&opts, config, args, e)
+			if err != nil {
+				return exit(exitUsage, err)
+			}
 			res, err := lint.Run(args, opts)
 			if err != nil {
 				return exit(exitUsage, err)
 			}
-			ds := res.Diagnostics
-			if err := lint.Write(e.stdout, format, ds); err != nil {
+			ds := append(res.Diagnostics, cfgDiags...)
+			ds.Sort()
+			if err := lint.Write(e.stdout, format, ds, lint.WriteOptions{Version: version()}); err != nil {
 				return exit(exitUsage, err)
 			}
 			if format == "text" {
@@ -66,6 +81,8 @@ The exit code is 1 when a finding is at or above --fail-level.`,
 	f.StringVar(&format, "format", "text", "output format: "+strings.Join(lint.Formats(), ", "))
 	f.StringVar(&failLevel, "fail-level", "error", "exit 1 when a finding is at or above this severity: error, warning, info")
 	f.StringVar(&explain, "explain", "", "print what a diagnostic code finds, why it matters and how to fix it, then exit")
+	f.BoolVar(&listRules, "list-rules", false, "list every code with its name, default severity and summary, then exit")
+	f.StringVar(&config, "config", "", "rule settings file (default: the nearest "+lint.ConfigName+" above the first PATH, or above the working directory)")
 	tf.register(cmd)
 	return cmd
 }
@@ -94,4 +111,31 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// loadLintConfig reads the rule settings named by --config, or the nearest
+// .lsfc.yaml above the first path (or the working directory), into opts.
+// Mistakes in the file are returned as diagnostics.
+func loadLintConfig(opts *lint.Options, flag string, args []string, e env) (lang.Diagnostics, error) {
+	p := flag
+	if p == "" {
+		start := "."
+		if len(args) > 0 {
+			start = args[0]
+		} else if d := e.getenv("LSF_ENVDIR"); d != "" {
+			start = d
+		}
+		if st, err := os.Stat(start); err == nil && !st.IsDir() {
+			start = filepath.Dir(start)
+		}
+		if p = lint.FindConfig(start); p == "" {
+			return nil, nil
+		}
+	}
+	cfg, diags, err := lint.LoadConfig(p)
+	if err != nil {
+		return nil, err
+	}
+	opts.Config = cfg
+	return diags, nil
 }

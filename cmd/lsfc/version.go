@@ -13,12 +13,16 @@ func newVersionCmd(e env) *cobra.Command {
 		Short: "Print the version of lsfc",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			v := "(devel)"
-			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-				v = bi.Main.Version
-			}
-			fmt.Fprintf(e.stdout, "lsfc %s\n", v)
+			fmt.Fprintf(e.stdout, "lsfc %s\n", version())
 			return nil
 		},
 	}
+}
+
+// version returns the module version lsfc was built as, or "(devel)".
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
 }
