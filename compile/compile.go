@@ -172,7 +172,7 @@ func (c *compiler) unknownSection(f *lang.File, fs *schema.File, s *lang.Section
 	names := fs.SectionNames()
 	if sug := lang.Suggest(s.Name.Text, names); sug != "" {
 		d.Message += "; did you mean " + quote(sug) + "?"
-		d.Suggest(replaceWith(sug), s.Name.Span, sug)
+		d.SuggestSafe(replaceWith(sug), s.Name.Span, sug)
 		return
 	}
 	for _, other := range schema.Files() {

@@ -134,7 +134,7 @@ func (c *compiler) unknownKey(kind lang.FileKind, ss *schema.Section, name strin
 	if ss.LoadIndices && name != strings.ToLower(name) && c.isLoadIndex(strings.ToLower(name)) {
 		low := strings.ToLower(name)
 		c.diags.Add(lang.Warning, CodeUnknownKey, sp, "unknown key %q in %s; LSF ignores it; load indices are lower-case: did you mean %q?", name, where, low).
-			Suggest(replaceWith(low), sp, low)
+			SuggestSafe(replaceWith(low), sp, low)
 		return
 	}
 	if home := keyHome(kind, ss, name); home != "" {
@@ -153,7 +153,7 @@ func (c *compiler) unknownKey(kind lang.FileKind, ss *schema.Section, name strin
 	}
 	if s := lang.Suggest(name, cands); s != "" {
 		d.Message += fmt.Sprintf("; did you mean %q?", s)
-		d.Suggest(replaceWith(s), sp, s)
+		d.SuggestSafe(replaceWith(s), sp, s)
 	}
 }
 

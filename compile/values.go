@@ -492,7 +492,7 @@ func (c *compiler) threshold(w word, index string) (Threshold, bool) {
 		}
 		c.diags.Add(lang.Warning, CodeOutOfRange, w.span,
 			"ut threshold %s: ut is a fraction from 0.0 to 1.0 in LSF 10.1 (write %s)", w.text, want).
-			Suggest(replaceWith(want), w.span, want)
+			SuggestSafe(replaceWith(want), w.span, want)
 	}
 	return th, true
 }

@@ -438,7 +438,7 @@ func (sc *scanner) assignment(li LineInfo, text string, segs []Segment, lead, k,
 			d := sc.diags.add(Error, CodeConfSpaces, span(k, vs),
 				"blanks around \"=\" are not allowed in %s: write %s=...", sc.kind, a.Key.Text)
 			if vs < len(text) || k != e {
-				d.Suggest("remove the blanks around \"=\"", span(k, vs), "=")
+				d.SuggestSafe("remove the blanks around \"=\"", span(k, vs), "=")
 			}
 		}
 		sc.confValue(a, text, segs, vs, ve, span)
@@ -526,7 +526,7 @@ func (sc *scanner) confValue(a *Assignment, text string, segs []Segment, vs, ve 
 	if i := strings.IndexByte(text[vs:ve], ' '); i >= 0 {
 		d := sc.diags.add(Error, CodeConfValue, span(vs, ve),
 			"value of %s has blanks; LSF reads one word: quote it", a.Key.Text)
-		d.Suggest("quote the value", span(vs, ve), `"`+text[vs:ve]+`"`)
+		d.SuggestSafe("quote the value", span(vs, ve), `"`+text[vs:ve]+`"`)
 	}
 }
 

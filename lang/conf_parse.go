@@ -55,7 +55,7 @@ func shapeSection(sec *Section, diags *diagSink) {
 		diags.add(Error, CodeEndMismatch, e.Name.Span,
 			"section %q is closed by \"End %s\"", sec.Name.Text, e.Name.Text).
 			Note(sec.Name.Span, "section %q begins here", sec.Name.Text).
-			Suggest(fmt.Sprintf("write \"End %s\"", sec.Name.Text), e.Name.Span, sec.Name.Text)
+			SuggestSafe(fmt.Sprintf("write \"End %s\"", sec.Name.Text), e.Name.Span, sec.Name.Text)
 	}
 	for _, it := range sec.Body {
 		switch it := it.(type) {

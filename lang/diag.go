@@ -76,6 +76,11 @@ type Related struct {
 type Fix struct {
 	Message string
 	Edits   []Edit
+	// Safe marks a fix that cannot change what the author meant: it
+	// spells a keyword, key or section name the way LSF reads it, or
+	// writes what LSF would otherwise misread. Only safe fixes are applied
+	// by lsfc lint --fix; the others are shown as suggestions.
+	Safe bool
 }
 
 // An Edit replaces the text of Span with NewText.
@@ -197,5 +202,12 @@ func (d *Diagnostic) Note(sp Span, format string, args ...any) *Diagnostic {
 // Suggest attaches a fix replacing sp with text and returns d.
 func (d *Diagnostic) Suggest(message string, sp Span, text string) *Diagnostic {
 	d.Fix = &Fix{Message: message, Edits: []Edit{{Span: sp, NewText: text}}}
+	return d
+}
+
+// SuggestSafe attaches a safe fix (see Fix.Safe) and returns d.
+func (d *Diagnostic) SuggestSafe(message string, sp Span, text string) *Diagnostic {
+	d.Suggest(message, sp, text)
+	d.Fix.Safe = true
 	return d
 }

@@ -163,6 +163,7 @@ type jsonRelated struct {
 
 type jsonFix struct {
 	Message string     `json:"message"`
+	Safe    bool       `json:"safe"`
 	Edits   []jsonEdit `json:"edits"`
 }
 
@@ -189,7 +190,7 @@ func (ds Diagnostics) WriteJSON(w io.Writer) error {
 			jd.Related = append(jd.Related, jsonRelated{jsonLoc: locOf(r.Span), Message: r.Message})
 		}
 		if d.Fix != nil {
-			f := &jsonFix{Message: d.Fix.Message, Edits: []jsonEdit{}}
+			f := &jsonFix{Message: d.Fix.Message, Safe: d.Fix.Safe, Edits: []jsonEdit{}}
 			for _, e := range d.Fix.Edits {
 				f.Edits = append(f.Edits, jsonEdit{jsonLoc: locOf(e.Span), NewText: e.NewText})
 			}

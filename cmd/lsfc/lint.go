@@ -18,6 +18,7 @@ func newLintCmd(e env) *cobra.Command {
 		explain   string
 		config    string
 		listRules bool
+		fix       bool
 		tf        treeFlags
 	)
 	cmd := &cobra.Command{
@@ -63,6 +64,11 @@ The exit code is 1 when a finding is at or above --fail-level.`,
 			if err != nil {
 				return exit(exitUsage, err)
 			}
+			if fix {
+				if res, err = applyFixes(e, res, args, opts); err != nil {
+					return exit(exitUsage, err)
+				}
+			}
 			ds := append(res.Diagnostics, cfgDiags...)
 			ds.Sort()
 			if err := lint.Write(e.stdout, format, ds, lint.WriteOptions{Version: version()}); err != nil {
@@ -81,6 +87,7 @@ The exit code is 1 when a finding is at or above --fail-level.`,
 	f.StringVar(&format, "format", "text", "output format: "+strings.Join(lint.Formats(), ", "))
 	f.StringVar(&failLevel, "fail-level", "error", "exit 1 when a finding is at or above this severity: error, warning, info")
 	f.StringVar(&explain, "explain", "", "print what a diagnostic code finds, why it matters and how to fix it, then exit")
+	f.BoolVar(&fix, "fix", false, "apply the safe fixes (misspelt keys and section names, mismatched End names, ...) in place, then report what remains")
 	f.BoolVar(&listRules, "list-rules", false, "list every code with its name, default severity and summary, then exit")
 	f.StringVar(&config, "config", "", "rule settings file (default: the nearest "+lint.ConfigName+" above the first PATH, or above the working directory)")
 	tf.register(cmd)
@@ -138,4 +145,25 @@ func loadLintConfig(opts *lint.Options, flag string, args []string, e env) (lang
 	}
 	opts.Config = cfg
 	return diags, nil
+}
+
+// applyFixes writes the safe fixes of res's findings into their files,
+// atomically, says on standard error what changed, and lints the tree
+// again so that what is reported is what remains.
+func applyFixes(e env, res *lint.Result, args []string, opts lint.Options) (*lint.Result, error) {
+	fixes := lint.Fixes(res.Diagnostics)
+	if len(fixes) == 0 {
+		return res, nil
+	}
+	for _, f := range fixes {
+		if err := writeAtomic(f.Path, f.Text); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(e.stderr, "lsfc: %s: fixed %s\n", f.Path, plural(len(f.Fixed), "finding"))
+		for _, d := range f.Fixed {
+			p := d.Span.StartPos()
+			fmt.Fprintf(e.stderr, "  %d:%d %s %s\n", p.Line, p.Col, d.Code, d.Fix.Message)
+		}
+	}
+	return lint.Run(args, opts)
 }
