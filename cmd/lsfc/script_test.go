@@ -2,17 +2,15 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
 
+	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/rogpeppe/go-internal/testscript"
 )
-
-var update = flag.Bool("update", false, "rewrite the expected output in testdata/script")
 
 func TestMain(m *testing.M) {
 	os.Exit(testscript.RunMain(m, map[string]func() int{"lsfc": Main}))
@@ -32,7 +30,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("LSF_ENVDIR", "")
 			return nil
 		},
-		UpdateScripts: *update || os.Getenv("LSFC_UPDATE") == "1",
+		UpdateScripts: testkit.Updating(),
 		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"exitcode": exitCode},
 	})
 }
