@@ -2,10 +2,7 @@ package compile_test
 
 import (
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -13,105 +10,6 @@ import (
 	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/lang"
 )
-
-// A corpusTree is a set of real files that belong together: the files of
-// one directory of one repository, in one naming family (lsf.* and lsb.*,
-// LavaLite's ll.* and llb.*, or autoconf templates *.in).
-type corpusTree struct {
-	name string
-	tree *compile.Tree
-}
-
-// realTrees groups the real corpus into trees. Chef templates are left
-// out: their ERB tags are not LSF syntax. A kind that appears twice in a
-// group (two lsf.cluster files) puts the second file in a tree of its own.
-func realTrees(t testing.TB) []corpusTree {
-	dir := corpusDir(t, "real")
-	groups := map[string][]string{}
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		name := d.Name()
-		if strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".erb") {
-			return nil
-		}
-		base := fileName(name)
-		family := "lsf"
-		switch {
-		case strings.HasSuffix(base, ".in"):
-			family = "in"
-		case strings.HasPrefix(base, "ll"):
-			family = "ll"
-		}
-		rel, _ := filepath.Rel(dir, filepath.Dir(path))
-		key := filepath.ToSlash(rel) + " " + family
-		groups[key] = append(groups[key], path)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for k := range groups {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var out []corpusTree
-	for _, k := range keys {
-		paths := groups[k]
-		sort.Strings(paths)
-		tree := &compile.Tree{}
-		var extra []*lang.File
-		for _, p := range paths {
-			f := parseCorpusFile(t, dir, p)
-			if tree.File(f.Kind) != nil {
-				extra = append(extra, f)
-				continue
-			}
-			if f.Kind == lang.KindLSFCluster {
-				tree.Cluster = clusterName(fileName(filepath.Base(p)))
-			}
-			tree.Files = append(tree.Files, f)
-		}
-		out = append(out, corpusTree{name: k, tree: tree})
-		for _, f := range extra {
-			one := &compile.Tree{Files: []*lang.File{f}}
-			out = append(out, corpusTree{name: f.Src.Name, tree: one})
-		}
-	}
-	return out
-}
-
-// fileName strips the corpus's "<dir>__" prefixes from a file name.
-func fileName(name string) string {
-	if i := strings.LastIndex(name, "__"); i >= 0 {
-		return name[i+2:]
-	}
-	return name
-}
-
-// clusterName returns NAME of lsf.cluster.NAME (or ll.cluster.NAME, with
-// any .in suffix removed).
-func clusterName(base string) string {
-	base = strings.TrimSuffix(base, ".in")
-	_, name, _ := strings.Cut(base, ".cluster.")
-	return name
-}
-
-func parseCorpusFile(t testing.TB, dir, path string) *lang.File {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, _ := filepath.Rel(dir, path)
-	kind := lang.KindOf(fileName(filepath.Base(path)))
-	if kind == lang.KindUnknown {
-		kind = lang.SniffKind(string(b))
-	}
-	f, _ := lang.ParseConfig(lang.NewSource(filepath.ToSlash(rel), string(b)), kind)
-	return f
-}
 
 // corpusFindings are the diagnostics compilation reports on the real
 // corpus, each reviewed: testdata/corpus.txt lists them with their
@@ -127,9 +25,9 @@ var corpusErrors = map[string]string{
 // with the reviewed list in testdata/corpus.txt.
 func TestCompileCorpus(t *testing.T) {
 	var b strings.Builder
-	for _, ct := range realTrees(t) {
+	for _, ct := range testkit.RealTrees(t) {
 		for _, d := range []compile.Dialect{compile.LSF10, compile.Openlava} {
-			_, diags := compile.Compile(ct.tree, compile.Options{Dialect: d})
+			_, diags := compile.Compile(ct.Tree, compile.Options{Dialect: d})
 			for _, x := range diags {
 				if x.Severity == lang.Error {
 					p := x.Span.StartPos()

@@ -1,0 +1,113 @@
+package testkit
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/lang"
+)
+
+// A CorpusTree is a set of real files that belong together: the files of
+// one directory of one repository, in one naming family (lsf.* and lsb.*,
+// LavaLite's ll.* and llb.*, or autoconf templates *.in).
+type CorpusTree struct {
+	Name string
+	Tree *compile.Tree
+}
+
+// RealTrees groups the real corpus into trees. Chef templates are left
+// out: their ERB tags are not LSF syntax. A kind that appears twice in a
+// group (two lsf.cluster files) puts the second file in a tree of its own.
+func RealTrees(t testing.TB) []CorpusTree {
+	dir := CorpusDir(t, "real")
+	groups := map[string][]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		name := d.Name()
+		if strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".erb") {
+			return nil
+		}
+		base := fileName(name)
+		family := "lsf"
+		switch {
+		case strings.HasSuffix(base, ".in"):
+			family = "in"
+		case strings.HasPrefix(base, "ll"):
+			family = "ll"
+		}
+		rel, _ := filepath.Rel(dir, filepath.Dir(path))
+		key := filepath.ToSlash(rel) + " " + family
+		groups[key] = append(groups[key], path)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var out []CorpusTree
+	for _, k := range keys {
+		paths := groups[k]
+		sort.Strings(paths)
+		tree := &compile.Tree{}
+		var extra []*lang.File
+		for _, p := range paths {
+			f := parseCorpusFile(t, dir, p)
+			if tree.File(f.Kind) != nil {
+				extra = append(extra, f)
+				continue
+			}
+			if f.Kind == lang.KindLSFCluster {
+				tree.Cluster = clusterName(fileName(filepath.Base(p)))
+			}
+			tree.Files = append(tree.Files, f)
+		}
+		out = append(out, CorpusTree{Name: k, Tree: tree})
+		for _, f := range extra {
+			one := &compile.Tree{Files: []*lang.File{f}}
+			out = append(out, CorpusTree{Name: f.Src.Name, Tree: one})
+		}
+	}
+	return out
+}
+
+// fileName strips the corpus's "<dir>__" prefixes from a file name.
+func fileName(name string) string {
+	if i := strings.LastIndex(name, "__"); i >= 0 {
+		return name[i+2:]
+	}
+	return name
+}
+
+// clusterName returns NAME of lsf.cluster.NAME (or ll.cluster.NAME, with
+// any .in suffix removed).
+func clusterName(base string) string {
+	base = strings.TrimSuffix(base, ".in")
+	_, name, _ := strings.Cut(base, ".cluster.")
+	return name
+}
+
+func parseCorpusFile(t testing.TB, dir, path string) *lang.File {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, _ := filepath.Rel(dir, path)
+	kind := lang.KindOf(fileName(filepath.Base(path)))
+	if kind == lang.KindUnknown {
+		kind = lang.SniffKind(string(b))
+	}
+	f, _ := lang.ParseConfig(lang.NewSource(filepath.ToSlash(rel), string(b)), kind)
+	return f
+}
+
