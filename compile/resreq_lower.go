@@ -272,10 +272,12 @@ func (l *lowerer) compare(e *lang.Binary, start int) ty {
 	xt, yt := l.peekType(e.X), l.peekType(e.Y)
 	xw, xIsWord := e.X.(*lang.Ident)
 	yw, yIsWord := e.Y.(*lang.Ident)
+	// A bare word is a value only opposite a string resource: facing a
+	// quoted string, it must itself be a resource.
 	switch {
-	case xt == tyStr && yIsWord && yt != tyStr:
+	case xt == tyStr && xIsWord && yIsWord && yt != tyStr:
 		return l.compareWord(e, e.X, yw, op, start)
-	case yt == tyStr && xIsWord && xt != tyStr:
+	case yt == tyStr && yIsWord && xIsWord && xt != tyStr:
 		return l.compareWord(e, e.Y, xw, flip(op), start)
 	}
 	l.write("(")

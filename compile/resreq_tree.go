@@ -8,10 +8,12 @@ import (
 
 // EnvFromTree builds the resource requirement environment of a
 // configuration tree: the site resources, host types and models of
-// lsf.shared, and the memory unit of lsf.conf's LSF_UNIT_FOR_LIMITS (KB
-// when unset, as in LSF 10.1) and LSF_ENABLE_TMP_UNIT.
+// lsf.shared, and the memory unit of lsf.conf's LSF_UNIT_FOR_LIMITS and
+// LSF_ENABLE_TMP_UNIT. When LSF_UNIT_FOR_LIMITS is not set, limits are in
+// KB but resource requirements (rusage[mem=...], select[mem>...]) are in
+// MB, as LSF documents; the unit set applies to both.
 func EnvFromTree(t *Tree) *Env {
-	cfg := EnvConfig{Unit: KB}
+	cfg := EnvConfig{Unit: MB}
 	if conf := t.File(lang.KindLSFConf); conf != nil {
 		if a := lookup(conf, "LSF_UNIT_FOR_LIMITS"); a != nil {
 			if u, err := ParseUnit(a.Value.Text); err == nil {
