@@ -3,5 +3,8 @@ package lint
 // resourceRules are the analyzers of resource requirements, memory and
 // limits (LSF510–LSF519).
 func resourceRules() []*Analyzer {
-	return []*Analyzer{}
+	return []*Analyzer{
+		resreqNever(), resreqNotOnQueueHosts(), unitlessMemory(), memlimitWithoutRusage(), rusageWithoutMemlimit(),
+		runlimitBeyondWindow(), ptileExceedsSlots(), limitWithoutEffect(), zeroLimit(), percentLimitWithoutPerHost(),
+	}
 }
