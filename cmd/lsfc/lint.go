@@ -41,7 +41,7 @@ The exit code is 1 when a finding is at or above --fail-level.`,
 			}
 			if listRules {
 				for _, c := range lint.Codes() {
-					fmt.Fprintf(e.stdout, "%s  %-28s %-8s %s\n", c.Code, c.Name, c.Severity, c.Summary)
+					fmt.Fprintf(e.stdout, "%s  %-31s %-8s %s\n", c.Code, c.Name, c.Severity, c.Summary)
 				}
 				return nil
 			}
