@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/lang"
 	"golang.org/x/tools/txtar"
 )
@@ -276,7 +277,7 @@ func TestParamDefaults(t *testing.T) {
 // them.
 func compileArchive(t *testing.T, text string) (*compile.Policy, lang.Diagnostics) {
 	t.Helper()
-	tree, opts := archiveTree(t, txtar.Parse([]byte(text)))
+	tree, opts := testkit.ArchiveTree(t, txtar.Parse([]byte(text)), true)
 	return compile.Compile(tree, opts)
 }
 

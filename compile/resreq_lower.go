@@ -122,6 +122,21 @@ func (l *lowerer) num(e lang.Expr) ty {
 }
 
 // peekType infers the type of e without emitting anything.
+// TypeOf returns the type the compiler gives a select expression without
+// evaluating it — Boolean, Numeric or String — and false for one it
+// rejects (an unknown name, for instance).
+func (e *Env) TypeOf(x lang.Expr) (ResType, bool) {
+	switch (&lowerer{env: e}).peekType(x) {
+	case tyBool:
+		return Boolean, true
+	case tyNum:
+		return Numeric, true
+	case tyStr:
+		return String, true
+	}
+	return 0, false
+}
+
 func (l *lowerer) peekType(e lang.Expr) ty {
 	switch e := e.(type) {
 	case *lang.Ident:

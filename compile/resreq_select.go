@@ -157,7 +157,7 @@ func (e *Env) compileSelect(expr lang.Expr, opts SelectOptions) (*SelectProgram,
 	p := &SelectProgram{Expr: expr, Text: lang.ExprString(expr), CEL: text, prog: prog, fast: fast}
 	p.Refs = sortedKeys(l.refs)
 	p.Static = e.allStatic(p.Refs)
-	parts := conjuncts(expr)
+	parts := Conjuncts(expr)
 	if len(parts) == 1 {
 		p.Clauses = []*Clause{{Expr: expr, Text: p.Text, Refs: p.Refs, Static: p.Static, fast: fast}}
 		return p, l.diags
@@ -179,9 +179,9 @@ func (e *Env) compileSelect(expr lang.Expr, opts SelectOptions) (*SelectProgram,
 	return p, l.diags
 }
 
-// conjuncts splits e at its top-level && operators (looking through
-// parentheses).
-func conjuncts(e lang.Expr) []lang.Expr {
+// Conjuncts splits a select expression at its top-level && operators,
+// looking through parentheses: the parts that must all hold.
+func Conjuncts(e lang.Expr) []lang.Expr {
 	for {
 		p, ok := e.(*lang.Paren)
 		if !ok {
@@ -190,7 +190,7 @@ func conjuncts(e lang.Expr) []lang.Expr {
 		e = p.X
 	}
 	if b, ok := e.(*lang.Binary); ok && b.Op == "&&" {
-		return append(conjuncts(b.X), conjuncts(b.Y)...)
+		return append(Conjuncts(b.X), Conjuncts(b.Y)...)
 	}
 	return []lang.Expr{e}
 }

@@ -1,9 +1,7 @@
 package lint_test
 
 import (
-	"fmt"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/lsfc/lsfc/compile"
@@ -16,21 +14,8 @@ import (
 // openlava, and compares every finding with the reviewed list in
 // testdata/corpus.txt; errors only where testkit.CorpusErrors allows.
 func TestLintCorpus(t *testing.T) {
-	var b strings.Builder
-	allowed := testkit.CorpusErrors()
-	for _, ct := range testkit.RealTrees(t) {
-		for _, d := range []compile.Dialect{compile.LSF10, compile.Openlava} {
-			res := lint.Check(ct.Tree, lint.Options{Compile: compile.Options{Dialect: d}})
-			for _, x := range res.Diagnostics {
-				if x.Severity == lang.Error {
-					p := x.Span.StartPos()
-					if _, ok := allowed[fmt.Sprintf("%s:%d:%d %s", x.Span.Path(), p.Line, p.Col, x.Code)]; !ok {
-						t.Errorf("%s: unexpected error on real configuration: %v", d, x)
-					}
-				}
-				fmt.Fprintf(&b, "%s %s\n", d, x.Error())
-			}
-		}
-	}
-	testkit.CheckFile(t, filepath.Join("testdata", "corpus.txt"), b.String())
+	got := testkit.CorpusFindings(t, func(tree *compile.Tree, d compile.Dialect) lang.Diagnostics {
+		return lint.Check(tree, lint.Options{Compile: compile.Options{Dialect: d}}).Diagnostics
+	})
+	testkit.CheckFile(t, filepath.Join("testdata", "corpus.txt"), got)
 }

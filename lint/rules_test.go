@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/lint"
 	"golang.org/x/tools/txtar"
@@ -83,30 +84,11 @@ func match(wants []*want, file string, line int, d *lang.Diagnostic) bool {
 // ruleTree parses the archive's files and their expectations.
 func ruleTree(t *testing.T, ar *txtar.Archive) (*compile.Tree, compile.Options, []*want) {
 	t.Helper()
-	var opts compile.Options
-	for _, line := range strings.Split(string(ar.Comment), "\n") {
-		if d, ok := strings.CutPrefix(line, "dialect: "); ok {
-			var err error
-			if opts.Dialect, err = compile.ParseDialect(strings.TrimSpace(d)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	tree := &compile.Tree{}
+	tree, opts := testkit.ArchiveTree(t, ar, false)
 	var wants []*want
 	for _, f := range ar.Files {
-		kind := lang.KindOf(f.Name)
-		if kind == lang.KindUnknown {
-			t.Fatalf("%s: not a configuration file name", f.Name)
-		}
-		file, _ := lang.ParseConfig(lang.NewSource(f.Name, string(f.Data)), kind)
-		if kind == lang.KindLSFCluster {
-			_, tree.Cluster, _ = strings.Cut(f.Name, ".cluster.")
-		}
-		tree.Files = append(tree.Files, file)
-		lines := strings.Split(string(f.Data), "\n")
 		var pending []*want
-		for i, line := range lines {
+		for i, line := range strings.Split(string(f.Data), "\n") {
 			m := wantLineRE.FindStringSubmatch(line)
 			if m == nil {
 				for _, w := range pending {

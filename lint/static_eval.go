@@ -386,32 +386,8 @@ func asNum(v staticVal) interval {
 
 // peek returns the type of e as the compiler infers it, without values.
 func (f *staticFacts) peek(e lang.Expr) valKind {
-	switch e := e.(type) {
-	case *lang.Ident:
-		if r, _, ok := f.env.Lookup(e.Name); ok {
-			return kindOf(r.Type)
-		}
-		return kindBad
-	case *lang.Literal:
-		if e.Kind == lang.LitNumber {
-			return kindNum
-		}
-		return kindStr
-	case *lang.Defined:
-		return kindBool
-	case *lang.Paren:
-		return f.peek(e.X)
-	case *lang.Unary:
-		if e.Op == "!" {
-			return kindBool
-		}
-		return kindNum
-	case *lang.Binary:
-		switch e.Op {
-		case "+", "-", "*", "/":
-			return kindNum
-		}
-		return kindBool
+	if t, ok := f.env.TypeOf(e); ok {
+		return kindOf(t)
 	}
 	return kindBad
 }
@@ -621,28 +597,12 @@ func flipOp(op string) string {
 	return op
 }
 
-// conjuncts splits e at its top-level && operators, looking through
-// parentheses.
-func conjuncts(e lang.Expr) []lang.Expr {
-	for {
-		p, ok := e.(*lang.Paren)
-		if !ok {
-			break
-		}
-		e = p.X
-	}
-	if b, ok := e.(*lang.Binary); ok && b.Op == "&&" {
-		return append(conjuncts(b.X), conjuncts(b.Y)...)
-	}
-	return []lang.Expr{e}
-}
-
 // explain says why e is false on h: the first top-level && operand that
 // is false there, with the facts of h it reads ("type==X86_64 is false:
 // type is \"AARCH64\"").
 func (f *staticFacts) explain(e lang.Expr, h *staticHost) string {
 	part := e
-	for _, c := range conjuncts(e) {
+	for _, c := range compile.Conjuncts(e) {
 		if f.eval(c, h) == triFalse {
 			part = c
 			break

@@ -1,6 +1,7 @@
 package testkit
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -120,4 +121,28 @@ func CorpusErrors() map[string]string {
 		"LavaLite-Compute__lavalite/etc__llb.queues:14:16 LSF306":           "HOSTS names myhosts; the cluster has host myhost and no host group",
 		"shaoboyang__jhlava/config__lsf.cluster.jhlava:16:34 LSF314":        "an installer placeholder (__OS__) left in place of the host type",
 	}
+}
+
+// CorpusFindings runs check on every real tree for LSF 10.1 and openlava,
+// fails the test on an error CorpusErrors does not allow, and returns
+// every finding as "dialect path:line:col: severity: message [CODE]"
+// lines, for a reviewed golden file.
+func CorpusFindings(t *testing.T, check func(*compile.Tree, compile.Dialect) lang.Diagnostics) string {
+	t.Helper()
+	var b strings.Builder
+	allowed := CorpusErrors()
+	for _, ct := range RealTrees(t) {
+		for _, d := range []compile.Dialect{compile.LSF10, compile.Openlava} {
+			for _, x := range check(ct.Tree, d) {
+				if x.Severity == lang.Error {
+					p := x.Span.StartPos()
+					if _, ok := allowed[fmt.Sprintf("%s:%d:%d %s", x.Span.Path(), p.Line, p.Col, x.Code)]; !ok {
+						t.Errorf("%s: unexpected error on real configuration: %v", d, x)
+					}
+				}
+				fmt.Fprintf(&b, "%s %s\n", d, x.Error())
+			}
+		}
+	}
+	return b.String()
 }
