@@ -16,8 +16,15 @@ import (
 // loadSynthetic writes Synthetic(queues, hosts) to a directory and loads it.
 func loadSynthetic(tb testing.TB, queues, hosts int) *compile.Tree {
 	tb.Helper()
+	return loadFiles(tb, compile.Synthetic(queues, hosts))
+}
+
+// loadFiles writes files (paths relative to the tree's root) to a
+// directory and loads it.
+func loadFiles(tb testing.TB, files map[string]string) *compile.Tree {
+	tb.Helper()
 	dir := tb.TempDir()
-	if err := compile.WriteTree(dir, compile.Synthetic(queues, hosts)); err != nil {
+	if err := compile.WriteTree(dir, files); err != nil {
 		tb.Fatal(err)
 	}
 	tree, _, err := compile.Load([]string{dir}, compile.LoadOptions{})
@@ -116,14 +123,7 @@ func TestCompileDiagnosticsInFiles(t *testing.T) {
 	files := compile.Synthetic(5, 20)
 	files["lsbatch/synth/configdir/lsb.queues"] += "Begin Queue\nQUEUE_NAME = q0001\nEnd Queue\n" +
 		"Begin Queue\nQUEUE_NAME = extra\nHOSTS = nohost\nPREEMPTION = PREEMPTIVE[x]\nRES_REQ = select[nores > 1]\nEnd Queue\n"
-	dir := t.TempDir()
-	if err := compile.WriteTree(dir, files); err != nil {
-		t.Fatal(err)
-	}
-	tree, _, err := compile.Load([]string{dir}, compile.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tree := loadFiles(t, files)
 	_, diags := compile.Compile(tree, compile.Options{})
 	if len(diags) < 4 {
 		t.Fatalf("want the duplicate, the host, the queue and the resource reported, got %v", diags)
@@ -217,14 +217,7 @@ func TestHostilePatterns(t *testing.T) {
 	}
 	b.WriteString("allbut1 2\nEnd Host\n")
 	files["lsbatch/synth/configdir/lsb.hosts"] += b.String()
-	dir := t.TempDir()
-	if err := compile.WriteTree(dir, files); err != nil {
-		t.Fatal(err)
-	}
-	tree, _, err := compile.Load([]string{dir}, compile.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tree := loadFiles(t, files)
 	p, diags := compile.Compile(tree, compile.Options{})
 	got := map[string]int{}
 	for _, g := range p.HostGroups {

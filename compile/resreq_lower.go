@@ -293,7 +293,7 @@ func (l *lowerer) compare(e *lang.Binary, start int) ty {
 	case xt == tyStr && xIsWord && yIsWord && yt != tyStr:
 		return l.compareWord(e, e.X, yw, op, start)
 	case yt == tyStr && yIsWord && xIsWord && xt != tyStr:
-		return l.compareWord(e, e.Y, xw, flip(op), start)
+		return l.compareWord(e, e.Y, xw, lang.Mirror(op), start)
 	}
 	l.write("(")
 	var x, y ty
@@ -331,20 +331,6 @@ func (l *lowerer) numOperand(e, other lang.Expr) ty {
 		return l.literal(lit, other)
 	}
 	return l.num(e)
-}
-
-func flip(op string) string {
-	switch op {
-	case "<":
-		return ">"
-	case ">":
-		return "<"
-	case "<=":
-		return ">="
-	case ">=":
-		return "<="
-	}
-	return op
 }
 
 // compareWord emits str op "word".

@@ -308,3 +308,19 @@ func parseLiteral(text string, sp Span) *Literal {
 	}
 	return l
 }
+
+// Mirror returns the comparison operator that compares its operands the
+// other way round: "<" for ">", "<=" for ">=", and the others unchanged.
+func Mirror(op string) string {
+	switch op {
+	case "<":
+		return ">"
+	case ">":
+		return "<"
+	case "<=":
+		return ">="
+	case ">=":
+		return "<="
+	}
+	return op
+}

@@ -473,7 +473,7 @@ func (f *staticFacts) compare(e *lang.Binary, h *staticHost) tri {
 	case xt == kindStr && yIsWord && yt != kindStr:
 		return f.compareWord(e.X, yw.Name, op, h)
 	case yt == kindStr && xIsWord && xt != kindStr:
-		return f.compareWord(e.Y, xw.Name, flipOp(op), h)
+		return f.compareWord(e.Y, xw.Name, lang.Mirror(op), h)
 	}
 	x, y := f.value(e.X, h), f.value(e.Y, h)
 	switch {
@@ -581,20 +581,6 @@ func compareStrings(x, y staticVal, op string) tri {
 func sameHost(a, b string) bool {
 	a, b = strings.ToLower(a), strings.ToLower(b)
 	return strings.HasPrefix(a, b+".") || strings.HasPrefix(b, a+".")
-}
-
-func flipOp(op string) string {
-	switch op {
-	case "<":
-		return ">"
-	case ">":
-		return "<"
-	case "<=":
-		return ">="
-	case ">=":
-		return "<="
-	}
-	return op
 }
 
 // explain says why e is false on h: the first top-level && operand that
