@@ -213,6 +213,11 @@ func (p *printer) assignment(a *Assignment, width int) {
 	default:
 		// The value as written: its escapes and, in lsf.conf, its quotes.
 		body = a.Value.Span.Text()
+		if strings.HasSuffix(body, `\`) && a.Trailing == nil {
+			// The line continued into the end of the file: keep its
+			// continuation, or the backslash before it would become one.
+			body += `\`
+		}
 	}
 	switch {
 	case body == "":
@@ -240,6 +245,12 @@ func (p *printer) continued(pieces []string, col int) string {
 		}
 		if i == len(pieces)-1 {
 			b.WriteString(piece)
+			if strings.HasSuffix(piece, `\`) {
+				// The last line continued into the end of the file: keep
+				// its continuation, or the backslash before it would
+				// become one.
+				b.WriteString(`\`)
+			}
 			break
 		}
 		next := pieces[i+1]
