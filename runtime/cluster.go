@@ -1,0 +1,648 @@
+package runtime
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/lang"
+)
+
+// A Cluster is the scheduler's whole state: hosts, queues, application
+// profiles, limits and jobs, under one compiled Policy. It is changed only
+// by the engine (submissions, starts, finishes, commands); the scheduling
+// cycle reads it through a Snapshot and never writes it.
+type Cluster struct {
+	Policy *compile.Policy
+	Env    *compile.Env
+	Hosts  []*Host
+	// Queues are in scheduling order: priority high first, then file
+	// order.
+	Queues []*Queue
+	Apps   map[string]*App
+
+	// DefaultQueues is DEFAULT_QUEUE: the queues tried, in order, for a
+	// job submitted without -q.
+	DefaultQueues []*Queue
+	// MaxDispatch is LSB_MAX_JOB_DISPATCH_PER_SESSION; 0 for no cap.
+	MaxDispatch int
+	// SleepTime is MBD_SLEEP_TIME in seconds.
+	SleepTime float64
+	// ReservePerTask is RESOURCE_RESERVE_PER_TASK: rusage amounts are per
+	// slot rather than per host.
+	ReservePerTask bool
+
+	hostByName  map[string]*Host
+	queueByName map[string]*Queue
+	limits      []*limitRule
+	userMaxJobs map[string]int // lsb.users MAX_JOBS by user ("default" for the rest)
+	userJobs    map[string]int // slots held per user, for MAX_JOBS
+
+	jobs      map[int64]*Job
+	nextID    int64
+	nextSeq   float64
+	minSeq    float64 // the lowest Seq given by btop
+	classes   map[string]*jobClass
+	classList []*jobClass
+	// gen counts the changes to hosts that the scheduler's caches depend
+	// on: facts, load, status.
+	gen  uint64
+	reqs map[string]*Requirement
+}
+
+// An App is an application profile.
+type App struct {
+	Name string
+	Def  *compile.Application
+	// RunLimit is the profile's RUNLIMIT in seconds, 0 for none.
+	RunLimit float64
+}
+
+// ClusterOptions configure NewCluster.
+type ClusterOptions struct {
+	// Hosts are the hosts' facts (from an inventory, or made up for a
+	// simulation); nil takes the hosts of the Policy's lsf.cluster.
+	Hosts []*compile.Host
+	// SlotsPerHost gives MXJ to hosts whose lsb.hosts row says "!" or
+	// nothing, when their number of CPUs is unknown; 0 means one slot.
+	SlotsPerHost int
+}
+
+// NewCluster builds the state of a cluster from its Policy. Hosts come in
+// name order; each gets the lsb.hosts row that applies to it.
+func NewCluster(p *compile.Policy, opts ClusterOptions) (*Cluster, error) {
+	c := &Cluster{Policy: p, Env: p.Env(), Apps: map[string]*App{}, hostByName: map[string]*Host{},
+		queueByName: map[string]*Queue{}, jobs: map[int64]*Job{}, nextID: 1, classes: map[string]*jobClass{},
+		reqs: map[string]*Requirement{}, userMaxJobs: map[string]int{}, userJobs: map[string]int{}}
+	if c.Env == nil {
+		c.Env = compile.NewEnv(compile.EnvConfig{Unit: compile.MB})
+	}
+	c.readParams()
+	facts := opts.Hosts
+	if facts == nil {
+		facts = hostsOfPolicy(p)
+	}
+	if len(facts) == 0 {
+		return nil, fmt.Errorf("the cluster has no hosts: give them in lsf.cluster or with an inventory")
+	}
+	facts = slices.Clone(facts)
+	slices.SortFunc(facts, func(a, b *compile.Host) int { return strings.Compare(a.Name, b.Name) })
+	for i, f := range facts {
+		if c.hostByName[f.Name] != nil {
+			return nil, fmt.Errorf("host %q is given twice", f.Name)
+		}
+		h := &Host{Name: f.Name, Index: i, Facts: f, MaxSlots: -1}
+		c.batchSettings(h, opts.SlotsPerHost)
+		if !f.Server {
+			h.Status = HostClosedAdm
+		}
+		c.Hosts = append(c.Hosts, h)
+		c.hostByName[h.Name] = h
+	}
+	defaultAccept := c.acceptDefault()
+	for i, cq := range p.Queues {
+		q := newQueue(p, cq, i, c.Hosts, c.SleepTime, defaultAccept)
+		c.Queues = append(c.Queues, q)
+		c.queueByName[q.Name] = q
+	}
+	slices.SortStableFunc(c.Queues, func(a, b *Queue) int { return b.Priority - a.Priority })
+	for _, a := range p.Applications {
+		app := &App{Name: a.Name, Def: a}
+		if st := a.Settings["RUNLIMIT"]; st != nil {
+			if l, ok := st.Value.(*compile.Limit); ok {
+				app.RunLimit = l.Max * 60
+			}
+		}
+		c.Apps[a.Name] = app
+	}
+	c.readDefaultQueues()
+	c.readUserLimits()
+	c.limits = readLimits(p, c)
+	return c, nil
+}
+
+// readParams reads the lsb.params and lsf.conf values the scheduler uses.
+func (c *Cluster) readParams() {
+	p := c.Policy
+	c.SleepTime = 60
+	if d, ok := p.Param("MBD_SLEEP_TIME").(compile.Duration); ok && d > 0 {
+		c.SleepTime = float64(d)
+	}
+	if x, ok := p.ConfParam("LSB_MAX_JOB_DISPATCH_PER_SESSION").(float64); ok {
+		c.MaxDispatch = int(x)
+	}
+	if b, ok := p.Param("RESOURCE_RESERVE_PER_TASK").(bool); ok {
+		c.ReservePerTask = b
+	}
+}
+
+// acceptDefault returns lsb.params JOB_ACCEPT_INTERVAL in seconds (1 ×
+// MBD_SLEEP_TIME by default).
+func (c *Cluster) acceptDefault() float64 {
+	if ai, ok := c.Policy.Param("JOB_ACCEPT_INTERVAL").(*compile.AcceptInterval); ok {
+		return acceptSeconds(ai, c.SleepTime)
+	}
+	return c.SleepTime
+}
+
+// hostsOfPolicy makes host facts of the Policy's lsf.cluster hosts: type,
+// model, Boolean resources and static values; no load.
+func hostsOfPolicy(p *compile.Policy) []*compile.Host {
+	var out []*compile.Host
+	env := p.Env()
+	for _, d := range p.Hosts {
+		h := &compile.Host{Name: d.Name, Type: d.Type, Model: d.Model, Server: d.Server, Slots: -1, MaxSlots: -1,
+			Status: "ok", Booleans: []string{}, Exclusive: []string{}, Numbers: map[string]float64{},
+			Strings: map[string]string{}, Load: map[string]float64{}, Reserved: map[string]float64{}, Span: d.Span()}
+		for _, m := range p.HostModels {
+			if m.Name == d.Model {
+				h.Cpuf = m.CPUFactor
+			}
+		}
+		for _, r := range d.Resources {
+			name, value, hasValue := strings.Cut(r, "=")
+			if strings.HasPrefix(name, "!") {
+				h.Exclusive = append(h.Exclusive, name[1:])
+				h.Booleans = append(h.Booleans, name[1:])
+				continue
+			}
+			if !hasValue {
+				h.Booleans = append(h.Booleans, name)
+				continue
+			}
+			if res, _, ok := env.Lookup(name); ok && res.Type == compile.Numeric {
+				var x float64
+				if _, err := fmt.Sscan(value, &x); err == nil {
+					h.Numbers[name] = x
+				}
+				continue
+			}
+			h.Strings[name] = value
+		}
+		slices.Sort(h.Booleans)
+		slices.Sort(h.Exclusive)
+		out = append(out, h)
+	}
+	return out
+}
+
+// batchSettings gives a host its lsb.hosts settings: MXJ, JL/U,
+// thresholds and dispatch window. MXJ "!" is the host's number of CPUs;
+// without MXJ the host takes as many jobs as the inventory says it has
+// slots, or --slots-per-host, or its CPUs, or, when none is known, any
+// number.
+func (c *Cluster) batchSettings(h *Host, slotsPerHost int) {
+	var row *compile.HostBatch
+	if d := c.Policy.Host(h.Name); d != nil {
+		row = d.Batch
+	} else {
+		row = c.defaultRow(h)
+	}
+	cpus := int(h.Facts.Ncpus)
+	if cpus <= 0 {
+		cpus = max(1, slotsPerHost)
+	}
+	switch {
+	case row != nil && row.MXJ != nil && *row.MXJ < 0:
+		h.MaxSlots = cpus
+	case row != nil && row.MXJ != nil:
+		h.MaxSlots = *row.MXJ
+	case h.Facts.MaxSlots > 0:
+		h.MaxSlots = int(h.Facts.MaxSlots)
+	case slotsPerHost > 0:
+		h.MaxSlots = slotsPerHost
+	case h.Facts.Ncpus > 0:
+		h.MaxSlots = int(h.Facts.Ncpus)
+	default:
+		h.MaxSlots = -1
+	}
+	if row != nil {
+		if row.JLU != nil {
+			h.JLU = *row.JLU
+		}
+		h.Thresholds = row.Thresholds
+		h.DispatchWindow = row.DispatchWindow
+	}
+}
+
+// defaultRow returns the lsb.hosts row for a host the configuration does
+// not list: its model's or type's row, else default.
+func (c *Cluster) defaultRow(h *Host) *compile.HostBatch {
+	var def *compile.HostBatch
+	for _, b := range c.Policy.BatchHosts {
+		switch {
+		case b.Row == h.Facts.Model && h.Facts.Model != "", b.Row == h.Facts.Type && h.Facts.Type != "":
+			return b
+		case strings.EqualFold(b.Row, "default"):
+			def = b
+		}
+	}
+	return def
+}
+
+// readDefaultQueues reads DEFAULT_QUEUE.
+func (c *Cluster) readDefaultQueues() {
+	if st := c.Policy.Params["DEFAULT_QUEUE"]; st != nil {
+		names, _ := st.Value.([]string)
+		for _, n := range names {
+			if q := c.queueByName[n]; q != nil {
+				c.DefaultQueues = append(c.DefaultQueues, q)
+			}
+		}
+	}
+	if len(c.DefaultQueues) == 0 {
+		// Without DEFAULT_QUEUE, LSF puts jobs in a queue named default,
+		// which it creates with default settings when lsb.queues has none.
+		q := c.queueByName["default"]
+		if q == nil {
+			q = &Queue{Name: "default", Priority: 1, Open: true, Active: true, AcceptInterval: c.acceptDefault(),
+				Order: len(c.Queues), byUser: map[string]int{}}
+			c.Queues = append(c.Queues, q)
+			c.queueByName[q.Name] = q
+			slices.SortStableFunc(c.Queues, func(a, b *Queue) int { return b.Priority - a.Priority })
+		}
+		c.DefaultQueues = []*Queue{q}
+	}
+}
+
+// readUserLimits reads MAX_JOBS of lsb.users (per user; "default" for
+// every other user).
+func (c *Cluster) readUserLimits() {
+	for _, l := range c.Policy.UserLimits {
+		if l.MaxJobs != nil && !strings.HasSuffix(l.User, "@") {
+			c.userMaxJobs[l.User] = int(*l.MaxJobs)
+		}
+	}
+}
+
+// Host returns the host named name, or nil.
+func (c *Cluster) Host(name string) *Host { return c.hostByName[name] }
+
+// Queue returns the queue named name, or nil.
+func (c *Cluster) Queue(name string) *Queue { return c.queueByName[name] }
+
+// Job returns the job with id, or nil.
+func (c *Cluster) Job(id int64) *Job { return c.jobs[id] }
+
+// Jobs returns every job, in ID order.
+func (c *Cluster) Jobs() []*Job {
+	out := make([]*Job, 0, len(c.jobs))
+	for _, j := range c.jobs {
+		out = append(out, j)
+	}
+	slices.SortFunc(out, func(a, b *Job) int { return int(a.ID - b.ID) })
+	return out
+}
+
+// TotalSlots returns the job slots of every host that takes jobs.
+func (c *Cluster) TotalSlots() int {
+	n := 0
+	for _, h := range c.Hosts {
+		if h.Status == HostOK && h.MaxSlots > 0 {
+			n += h.MaxSlots
+		}
+	}
+	return n
+}
+
+// A Submission is what bsub gives.
+type Submission struct {
+	Name, User, Group string
+	// Queue is -q; "" picks from DEFAULT_QUEUE.
+	Queue string
+	App   string
+	Slots int
+	// ResReq is -R.
+	ResReq   string
+	Priority int
+	// RunLimit is -W in seconds; 0 for the queue's.
+	RunLimit float64
+	FromType string
+	Hold     bool
+	// Runtime and TraceID are for simulation.
+	Runtime float64
+	TraceID int
+}
+
+// A Rejection is why a job was not accepted, as bsub reports it.
+type Rejection struct {
+	Queue  string
+	Reason string
+	Diags  lang.Diagnostics
+}
+
+func (r *Rejection) Error() string {
+	if r.Queue != "" {
+		return fmt.Sprintf("queue %s: %s", r.Queue, r.Reason)
+	}
+	return r.Reason
+}
+
+// Submit checks a submission and, when a queue accepts it, adds it as a
+// pending job. Without -q the queues of DEFAULT_QUEUE are tried in order
+// and the first that accepts the job takes it.
+func (c *Cluster) Submit(s Submission, now Time) (*Job, error) {
+	if s.Slots <= 0 {
+		s.Slots = 1
+	}
+	var candidates []*Queue
+	if s.Queue != "" {
+		q := c.queueByName[s.Queue]
+		if q == nil {
+			return nil, &Rejection{Reason: fmt.Sprintf("%s: no such queue", s.Queue)}
+		}
+		candidates = []*Queue{q}
+	} else {
+		candidates = c.DefaultQueues
+		if len(candidates) == 0 {
+			return nil, &Rejection{Reason: "no default queue: submit with -q"}
+		}
+	}
+	var first error
+	for _, q := range candidates {
+		j, err := c.accept(q, s, now)
+		if err == nil {
+			return j, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return nil, first
+}
+
+// accept checks a submission against one queue and adds it there.
+func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
+	reject := func(format string, args ...any) error {
+		return &Rejection{Queue: q.Name, Reason: fmt.Sprintf(format, args...)}
+	}
+	switch {
+	case !q.Open:
+		return nil, reject("the queue is closed")
+	case !q.Accepts(s.User):
+		return nil, reject("user %s cannot use the queue (USERS)", s.User)
+	}
+	var app *App
+	if s.App != "" {
+		if app = c.Apps[s.App]; app == nil {
+			return nil, reject("%s: no such application profile", s.App)
+		}
+	}
+	if max, ok := c.procLimit(q, app); ok && s.Slots > max {
+		return nil, reject("%d slots asked for, but the queue allows at most %d (PROCLIMIT/TASKLIMIT)", s.Slots, max)
+	}
+	if total := c.usableSlots(q); total > 0 && s.Slots > total {
+		return nil, reject("%d slots asked for, but the queue's hosts have %d", s.Slots, total)
+	}
+	req, diags := c.requirement(q, app, s.ResReq, s.FromType)
+	if diags.HasErrors() {
+		return nil, &Rejection{Queue: q.Name, Reason: "bad resource requirement: " + diags.Err().Error(), Diags: diags}
+	}
+	j := &Job{ID: c.nextID, Seq: c.nextSeq, Name: s.Name, User: s.User, Group: s.Group, Queue: q, App: app,
+		Slots: s.Slots, ResReq: s.ResReq, Req: req, Priority: s.Priority, Submit: now, FromType: s.FromType,
+		State: Pend, Reason: ReasonNew, Runtime: s.Runtime, TraceID: s.TraceID}
+	j.RunLimit = s.RunLimit
+	if j.RunLimit <= 0 {
+		j.RunLimit = q.RunLimit
+		if app != nil && app.RunLimit > 0 {
+			j.RunLimit = app.RunLimit
+		}
+	}
+	if s.Hold {
+		j.State, j.Reason = PSusp, ReasonHeld
+	}
+	c.nextID++
+	c.nextSeq++
+	c.jobs[j.ID] = j
+	q.Pending++
+	c.classOf(q, req).add(j)
+	return j, nil
+}
+
+// procLimit returns the most slots a job may ask for in the queue
+// (TASKLIMIT, else PROCLIMIT, of the profile then the queue).
+func (c *Cluster) procLimit(q *Queue, app *App) (int, bool) {
+	var sets []compile.Settings
+	if app != nil {
+		sets = append(sets, app.Def.Settings)
+	}
+	if q.Def != nil {
+		sets = append(sets, q.Def.Settings)
+	}
+	for _, set := range sets {
+		for _, key := range []string{"TASKLIMIT", "PROCLIMIT"} {
+			if st := set[key]; st != nil {
+				if l, ok := st.Value.(*compile.Limit); ok {
+					return int(l.Max), true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// usableSlots returns the slots of the hosts a queue may use, or 0 when
+// some host is unlimited.
+func (c *Cluster) usableSlots(q *Queue) int {
+	n := 0
+	for _, h := range c.Hosts {
+		if !q.UsesHost(h) || h.Status != HostOK {
+			continue
+		}
+		if h.MaxSlots < 0 {
+			return 0
+		}
+		n += h.MaxSlots
+	}
+	return n
+}
+
+// classOf returns the pending class of a queue and requirement.
+func (c *Cluster) classOf(q *Queue, r *Requirement) *jobClass {
+	key := q.Name + "\x00"
+	if r != nil {
+		key += r.Text
+	}
+	k := c.classes[key]
+	if k == nil {
+		k = &jobClass{id: len(c.classList), queue: q, req: r}
+		c.classes[key] = k
+		c.classList = append(c.classList, k)
+	}
+	return k
+}
+
+// start records that a pending job runs on allocs from now on.
+func (c *Cluster) start(j *Job, allocs []Alloc, now Time) {
+	if j.class != nil {
+		j.class.remove(j)
+	}
+	j.Queue.Pending--
+	j.State, j.Reason, j.Start, j.Allocs = Run, ReasonNone, now, allocs
+	c.holdJob(j, 1)
+	for _, a := range allocs {
+		a.Host.LastDispatch = now
+	}
+}
+
+// holdJob adds (sign 1) or releases (sign -1) what a started job holds:
+// slots on its hosts, in its queue and for its user, resource
+// reservations, and its share of lsb.resources limits.
+func (c *Cluster) holdJob(j *Job, sign int) {
+	n := 0
+	for _, a := range j.Allocs {
+		a.Host.hold(j, sign*a.Slots)
+		n += a.Slots
+		c.reserve(j, a, float64(sign))
+	}
+	j.Queue.Used += sign * n
+	j.Queue.byUser[j.User] += sign * n
+	if j.Queue.byUser[j.User] == 0 {
+		delete(j.Queue.byUser, j.User)
+	}
+	c.userJobs[j.User] += sign * n
+	for _, l := range c.limits {
+		l.account(j, sign)
+	}
+}
+
+// reserve adds or removes a job's rusage reservations on one host.
+func (c *Cluster) reserve(j *Job, a Alloc, sign float64) {
+	if j.Req == nil {
+		return
+	}
+	amounts := j.Req.amounts()
+	if len(amounts) == 0 {
+		return
+	}
+	f := a.Host.Facts
+	for _, am := range amounts {
+		v := am.Value * c.perHost(am, a.Slots, j.Slots)
+		res, _, _ := c.Env.Lookup(am.Name)
+		if res != nil && res.Memory {
+			v *= c.Env.Unit.Megabytes()
+		}
+		f.Reserved[am.Name] += sign * v
+		if f.Reserved[am.Name] <= 1e-9 {
+			delete(f.Reserved, am.Name)
+		}
+	}
+}
+
+// perHost returns how many times an rusage amount counts on a host that
+// gives the job slots of its total: once per host by default, once per
+// slot with RESOURCE_RESERVE_PER_TASK or /task, and the job's share with
+// /job.
+func (c *Cluster) perHost(am compile.Amount, slots, total int) float64 {
+	switch am.Per {
+	case "task":
+		return float64(slots)
+	case "job":
+		return float64(slots) / float64(max(1, total))
+	case "host":
+		return 1
+	}
+	if c.ReservePerTask {
+		return float64(slots)
+	}
+	return 1
+}
+
+// finish records that a job ended in state (DONE or EXIT) at now.
+func (c *Cluster) finish(j *Job, state JobState, now Time) {
+	switch {
+	case j.State.Started():
+		c.holdJob(j, -1)
+	case j.State.Pending():
+		if j.class != nil {
+			j.class.remove(j)
+		}
+		j.Queue.Pending--
+	}
+	j.State, j.End = state, now
+}
+
+// SetHostStatus changes a host's status (badmin hclose, hopen; a host
+// that stops answering).
+func (c *Cluster) SetHostStatus(h *Host, s HostStatus) {
+	if h.Status != s {
+		h.Status = s
+		c.gen++
+	}
+}
+
+// SetLoad replaces a host's load indices (from its execution agent or
+// this machine).
+func (c *Cluster) SetLoad(h *Host, load map[string]float64) {
+	h.Facts.Load = load
+	h.Gen++
+	c.gen++
+}
+
+// Top moves a pending job before the other pending jobs (btop): it is
+// considered first among jobs of its priority.
+func (c *Cluster) Top(j *Job) error {
+	if !j.State.Pending() {
+		return fmt.Errorf("job %d is not pending", j.ID)
+	}
+	c.minSeq--
+	c.reorder(j, c.minSeq)
+	return nil
+}
+
+// Bottom moves a pending job after the other pending jobs (bbot).
+func (c *Cluster) Bottom(j *Job) error {
+	if !j.State.Pending() {
+		return fmt.Errorf("job %d is not pending", j.ID)
+	}
+	c.reorder(j, c.nextSeq)
+	c.nextSeq++
+	return nil
+}
+
+// reorder gives a pending job a new place in its class.
+func (c *Cluster) reorder(j *Job, seq float64) {
+	k := j.class
+	if k != nil {
+		k.remove(j)
+	}
+	j.Seq = seq
+	if k != nil {
+		k.add(j)
+	}
+}
+
+// Hold stops a pending job from being dispatched (bstop on a pending job:
+// PSUSP).
+func (c *Cluster) Hold(j *Job) error {
+	if j.State != Pend {
+		return fmt.Errorf("job %d is not pending", j.ID)
+	}
+	j.State, j.Reason = PSusp, ReasonHeld
+	return nil
+}
+
+// Release lets a held job be dispatched again (bresume on PSUSP).
+func (c *Cluster) Release(j *Job) error {
+	if j.State != PSusp {
+		return fmt.Errorf("job %d is not held", j.ID)
+	}
+	j.State, j.Reason = Pend, ReasonNew
+	return nil
+}
+
+// command applies an operator's command to a job.
+func (c *Cluster) command(kind string, j *Job) error {
+	switch kind {
+	case "btop":
+		return c.Top(j)
+	case "bbot":
+		return c.Bottom(j)
+	case "bstop":
+		return c.Hold(j)
+	case "bresume":
+		return c.Release(j)
+	}
+	return fmt.Errorf("unknown command %q (want btop, bbot, bstop or bresume)", kind)
+}

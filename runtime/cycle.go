@@ -1,0 +1,420 @@
+package runtime
+
+import (
+	"container/heap"
+	"math"
+)
+
+// A Scheduler runs scheduling cycles. It keeps, between cycles, what only
+// changes when hosts change: host classes, the outcome of the host
+// filters and select per job class, and host rankings. Its Cycle is a
+// function of the snapshot alone: the caches are derived from it and
+// never change an answer.
+type Scheduler struct {
+	Plugins Plugins
+
+	// cluster and gen name the hosts the caches were built for.
+	cluster *Cluster
+	gen     uint64
+	classes hostClasses
+	cands   map[*jobClass]*candidates
+	scratch *cycle
+}
+
+// NewScheduler returns a scheduler with the given plugins.
+func NewScheduler(p Plugins) *Scheduler {
+	return &Scheduler{Plugins: p, cands: map[*jobClass]*candidates{}}
+}
+
+// cycle is the scratch state of one scheduling cycle: what the plan has
+// taken so far, on top of what the cluster holds.
+type cycle struct {
+	s       *Scheduler
+	snap    Snapshot
+	cluster *Cluster
+	now     Time
+	plan    *Plan
+
+	hostUsed     []int
+	dispatchedTo []bool
+	hostQueue    map[hostQueue]int
+	hostUser     map[hostUser]int
+	queueUsed    map[*Queue]int
+	queueUser    map[queueUser]int
+	userUsed     map[string]int
+	limitUse     map[limitKey]*limitUse
+	reserved     map[hostSlot]float64
+	values       map[int]*hostValues
+
+	runs     []*classRun
+	runsHost [][]*classRun // by host index: the runs whose candidates hold the host
+}
+
+type hostQueue struct {
+	h *Host
+	q *Queue
+}
+
+type hostUser struct {
+	h    *Host
+	user string
+}
+
+type queueUser struct {
+	q    *Queue
+	user string
+}
+
+type limitKey struct {
+	r   *limitRule
+	key string
+}
+
+type hostSlot struct {
+	host, slot int
+}
+
+// newCycle returns the scratch state for a cycle, reusing the
+// scheduler's buffers: one cycle runs at a time, and most cycles of a
+// simulation touch little, so they should allocate little.
+func (s *Scheduler) newCycle(snap Snapshot) *cycle {
+	n := len(snap.Cluster.Hosts)
+	c := s.scratch
+	if c == nil || len(c.hostUsed) != n {
+		c = &cycle{hostUsed: make([]int, n), dispatchedTo: make([]bool, n), runsHost: make([][]*classRun, n)}
+		s.scratch = c
+	} else {
+		clear(c.hostUsed)
+		clear(c.dispatchedTo)
+		for i := range c.runsHost {
+			c.runsHost[i] = c.runsHost[i][:0]
+		}
+	}
+	c.s, c.snap, c.cluster, c.now = s, snap, snap.Cluster, snap.Now
+	c.plan = &Plan{Now: snap.Now, Wake: Never}
+	if snap.Explain {
+		c.plan.hostReasons = map[*Job][]HostReason{}
+	}
+	c.hostQueue, c.hostUser, c.queueUsed, c.queueUser, c.userUsed = nil, nil, nil, nil, nil
+	c.limitUse, c.reserved, c.values = nil, nil, nil
+	c.runs = c.runs[:0]
+	return c
+}
+
+// addTo adds n to m[k], making the map on first use.
+func addTo[K comparable, V int | float64](m *map[K]V, k K, n V) {
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	(*m)[k] += n
+}
+
+// setReason records why a job the cycle looked at was not dispatched.
+func (c *cycle) setReason(j *Job, r Reason) {
+	if c.plan.reasons == nil {
+		c.plan.reasons = map[*Job]Reason{}
+	}
+	c.plan.reasons[j] = r
+}
+
+// setClassReason records why the jobs of a class the cycle did not look
+// at wait.
+func (c *cycle) setClassReason(k *jobClass, r Reason) {
+	if c.plan.classReason == nil {
+		c.plan.classReason = map[*jobClass]Reason{}
+	}
+	c.plan.classReason[k] = r
+}
+
+// wakeAt lowers the plan's wake time to t.
+func (c *cycle) wakeAt(t Time) {
+	if t > c.now && t < c.plan.Wake {
+		c.plan.Wake = t
+	}
+}
+
+// limitPlanned returns what the plan takes of a limit's consumer.
+func (c *cycle) limitPlanned(r *limitRule, key string) *limitUse {
+	return c.limitUse[limitKey{r, key}]
+}
+
+// A classRun is one job class as a cycle works through it.
+type classRun struct {
+	k    *jobClass
+	cand *candidates
+	// pos is the first position of the class not yet looked at; next the
+	// position of the job to try next (-1 when none fits).
+	pos, next int
+	// capacity bounds the slots the class's hosts can still give; room
+	// holds each candidate host's share of it.
+	capacity int
+	room     []int
+	done     bool
+	reason   Reason
+	index    int // in the heap
+}
+
+// Cycle runs one scheduling cycle over a snapshot and returns its plan.
+// Jobs are taken in order — queue priority (queues of equal priority
+// together, first come first served), user priority, submission order —
+// and each is dispatched if some hosts can take it; a job no host can
+// take is passed over, and later jobs may use hosts it could not.
+func (s *Scheduler) Cycle(snap Snapshot) *Plan {
+	cl := snap.Cluster
+	c := s.newCycle(snap)
+	s.refresh(cl)
+	c.plan.Stats.HostClasses = len(s.classes.reps)
+	h := &runHeap{}
+	for _, k := range cl.classList {
+		if k.live == 0 {
+			continue
+		}
+		c.plan.Stats.JobClasses++
+		r := &classRun{k: k, cand: s.candidatesFor(c, k), next: -1}
+		c.runs = append(c.runs, r)
+		if len(r.cand.hosts) == 0 {
+			r.done, r.reason = true, ReasonNoHosts
+			c.setClassReason(k, ReasonNoHosts)
+			continue
+		}
+		r.room = make([]int, len(r.cand.hosts))
+		for i, host := range r.cand.hosts {
+			r.room[i] = c.classRoom(r, host)
+			r.capacity += r.room[i]
+			c.runsHost[host.Index] = append(c.runsHost[host.Index], r)
+		}
+		if c.advance(r) {
+			heap.Push(h, r)
+		}
+	}
+	for h.Len() > 0 {
+		r := (*h)[0]
+		// The class's capacity may have dropped since it was queued, so
+		// that its next job is a later one: its place in the heap only
+		// moves down, and another class may come first now.
+		old := r.next
+		if !c.advance(r) {
+			heap.Pop(h)
+			continue
+		}
+		if r.next != old {
+			heap.Fix(h, 0)
+			continue
+		}
+		if cap := cl.MaxDispatch; cap > 0 && len(c.plan.Dispatches) >= cap {
+			for _, r := range *h {
+				c.setClassReason(r.k, ReasonDispatchCap)
+			}
+			break
+		}
+		j := r.k.jobs[r.next]
+		r.pos = r.next + 1
+		c.plan.Stats.Considered++
+		if reason := c.tryJob(r, j); reason != ReasonNone {
+			c.setReason(j, reason)
+			if reason == ReasonQueueLimit {
+				c.closeQueue(h, j.Queue)
+				continue
+			}
+		}
+		if c.advance(r) {
+			heap.Fix(h, r.index)
+		} else {
+			heap.Pop(h)
+		}
+	}
+	return c.plan
+}
+
+// advance finds the class's next job that asks for no more slots than the
+// class's hosts can give; it reports false, and sets the class's reason,
+// when there is none.
+func (c *cycle) advance(r *classRun) bool {
+	if r.done {
+		return false
+	}
+	r.next = r.k.tree.first(r.pos, float64(r.capacity))
+	if r.next < 0 {
+		r.done = true
+		if _, set := c.plan.classReason[r.k]; !set {
+			c.setClassReason(r.k, ReasonSlots)
+		}
+		return false
+	}
+	return true
+}
+
+// closeQueue ends every class of a queue that reached its slot limit.
+func (c *cycle) closeQueue(h *runHeap, q *Queue) {
+	for _, r := range c.runs {
+		if r.k.queue == q && !r.done {
+			r.done = true
+			c.setClassReason(r.k, ReasonQueueLimit)
+		}
+	}
+	_ = h
+}
+
+// tryJob dispatches one job if it can, and returns why not otherwise.
+func (c *cycle) tryJob(r *classRun, j *Job) Reason {
+	for _, f := range c.s.Plugins.JobFilters {
+		if reason := f.Check(c, j); reason != ReasonNone {
+			return reason
+		}
+	}
+	allocs, reason := c.allocate(r, j)
+	if allocs == nil {
+		if c.snap.Explain {
+			c.explain(r, j)
+		}
+		return reason
+	}
+	c.take(j, allocs)
+	c.plan.Dispatches = append(c.plan.Dispatches, Dispatch{Job: j, Allocs: allocs})
+	c.plan.Stats.Dispatched++
+	return ReasonNone
+}
+
+// take records in the cycle what a dispatched job holds, and updates the
+// capacity of every class that can use its hosts.
+func (c *cycle) take(j *Job, allocs []Alloc) {
+	n := 0
+	for _, a := range allocs {
+		h := a.Host
+		c.hostUsed[h.Index] += a.Slots
+		c.dispatchedTo[h.Index] = true
+		addTo(&c.hostQueue, hostQueue{h, j.Queue}, a.Slots)
+		addTo(&c.hostUser, hostUser{h, j.User}, a.Slots)
+		n += a.Slots
+		for _, am := range j.Req.amounts() {
+			if slot, ok := c.slotOf(am.Name); ok {
+				addTo(&c.reserved, hostSlot{h.Index, slot}, am.Value*c.cluster.perHost(am, a.Slots, j.Slots))
+			}
+		}
+	}
+	addTo(&c.queueUsed, j.Queue, n)
+	addTo(&c.queueUser, queueUser{j.Queue, j.User}, n)
+	addTo(&c.userUsed, j.User, n)
+	for _, l := range c.cluster.limits {
+		c.planLimit(l, j, allocs)
+	}
+	for _, a := range allocs {
+		for _, r := range c.runsHost[a.Host.Index] {
+			if r.done {
+				continue
+			}
+			i := r.cand.pos[a.Host.Index]
+			room := c.classRoom(r, a.Host)
+			r.capacity += room - r.room[i]
+			r.room[i] = room
+		}
+	}
+}
+
+// planLimit adds a dispatched job's use to the cycle's view of a limit.
+func (c *cycle) planLimit(l *limitRule, j *Job, allocs []Alloc) {
+	add := func(key string, slots, jobs, mem float64) {
+		k := limitKey{l, key}
+		u := c.limitUse[k]
+		if u == nil {
+			u = &limitUse{}
+			if c.limitUse == nil {
+				c.limitUse = map[limitKey]*limitUse{}
+			}
+			c.limitUse[k] = u
+		}
+		u.slots += slots
+		u.jobs += jobs
+		u.mem += mem
+	}
+	if !l.hostBound() {
+		if l.applies(j, nil) {
+			add(l.key(j, nil), float64(j.Slots), 1, l.jobMem(j))
+		}
+		return
+	}
+	for i, a := range allocs {
+		if l.applies(j, a.Host) {
+			jobs := 0.0
+			if i == 0 {
+				jobs = 1
+			}
+			add(l.key(j, a.Host), float64(a.Slots), jobs, 0)
+		}
+	}
+}
+
+// classRoom returns the slots a host can still give the class's jobs, by
+// the limiters that do not depend on the job.
+func (c *cycle) classRoom(r *classRun, h *Host) int {
+	room := math.MaxInt32
+	for _, l := range c.s.Plugins.HostLimiters {
+		n, _ := l.Room(c, r.k, nil, h)
+		room = min(room, n)
+	}
+	return max(0, room)
+}
+
+// jobRoom returns the slots a host can still give one job, and the
+// limiter that bounds it.
+func (c *cycle) jobRoom(r *classRun, j *Job, h *Host) (int, Reason) {
+	room, why := math.MaxInt32, ReasonNone
+	for _, l := range c.s.Plugins.HostLimiters {
+		if n, reason := l.Room(c, r.k, j, h); n < room {
+			room, why = n, reason
+		}
+	}
+	return max(0, room), why
+}
+
+// explain records, for a job the cycle could not dispatch, why each host
+// rejected it.
+func (c *cycle) explain(r *classRun, j *Job) {
+	var out []HostReason
+	for _, h := range c.cluster.Hosts {
+		reason := r.cand.reasons[h.Index]
+		if reason == ReasonNone {
+			if room, why := c.jobRoom(r, j, h); room <= 0 {
+				reason = why
+			} else if !c.rusageFits(j, h, min(room, j.Slots)) {
+				reason = ReasonHostRusage
+			} else {
+				reason = ReasonHostSlots
+			}
+		}
+		out = append(out, HostReason{Host: h.Name, Reason: reason})
+	}
+	c.plan.hostReasons[j] = out
+}
+
+// runHeap orders class runs by their next job: queue priority, then user
+// priority, then submission order.
+type runHeap []*classRun
+
+func (h runHeap) Len() int { return len(h) }
+func (h runHeap) Less(a, b int) bool {
+	ra, rb := h[a], h[b]
+	if pa, pb := ra.k.queue.Priority, rb.k.queue.Priority; pa != pb {
+		return pa > pb
+	}
+	ja, jb := ra.k.jobs[ra.next], rb.k.jobs[rb.next]
+	return before(ja, jb) < 0
+}
+
+func (h *runHeap) Push(x any) {
+	r := x.(*classRun)
+	r.index = len(*h)
+	*h = append(*h, r)
+}
+
+func (h *runHeap) Pop() any {
+	old := *h
+	r := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return r
+}
+
+func (h runHeap) Swap(a, b int) {
+	h[a], h[b] = h[b], h[a]
+	h[a].index, h[b].index = a, b
+}

@@ -1,0 +1,85 @@
+package runtime_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/lang"
+	"github.com/lsfc/lsfc/runtime"
+)
+
+// benchCluster builds a cluster of n hosts of a few kinds, with one queue
+// whose JOB_ACCEPT_INTERVAL is 0.
+func benchCluster(b *testing.B, n int) *runtime.Cluster {
+	b.Helper()
+	params, _ := lang.ParseConfig(lang.NewSource("lsb.params", "Begin Parameters\nJOB_ACCEPT_INTERVAL = 0\nDEFAULT_QUEUE = normal\nEnd Parameters\n"), lang.KindLSBParams)
+	queues, _ := lang.ParseConfig(lang.NewSource("lsb.queues", "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n"), lang.KindLSBQueues)
+	shared, _ := lang.ParseConfig(lang.NewSource("lsf.shared", "Begin Resource\nRESOURCENAME TYPE INTERVAL INCREASING DESCRIPTION\ngpu Boolean () () (gpu)\nscratch Numeric () N (scratch)\nEnd Resource\n"), lang.KindLSFShared)
+	p, ds := compile.Compile(&compile.Tree{Files: []*lang.File{params, queues, shared}}, compile.Options{})
+	if ds.HasErrors() {
+		b.Fatal(ds.Err())
+	}
+	types := []string{"X86_64", "AARCH64", "PPC64"}
+	var hosts []*compile.Host
+	for i := range n {
+		h := &compile.Host{Name: fmt.Sprintf("h%05d", i), Type: types[i%3], Model: "M", Server: true, Status: "ok",
+			Ncpus: 32, Maxmem: float64(int(64)<<(i%3)) * 1024, Slots: -1, MaxSlots: 32,
+			Booleans: []string{}, Exclusive: []string{}, Numbers: map[string]float64{"scratch": float64(100 * (i % 5))},
+			Strings: map[string]string{}, Load: map[string]float64{"mem": float64(32 * 1024), "r15s": 0.1 * float64(i%4), "ut": 0.2},
+			Reserved: map[string]float64{}}
+		if i%7 == 0 {
+			h.Booleans = []string{"gpu"}
+		}
+		hosts = append(hosts, h)
+	}
+	c, err := runtime.NewCluster(p, runtime.ClusterOptions{Hosts: hosts})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+// benchReqs are 50 distinct resource requirements.
+func benchReqs() []string {
+	var out []string
+	types := []string{"X86_64", "AARCH64", "PPC64", "any"}
+	for i := range 50 {
+		r := fmt.Sprintf("select[type==%s && mem>%d] order[r15s]", types[i%4], 1000*(i%9))
+		switch i % 5 {
+		case 1:
+			r = fmt.Sprintf("select[gpu && scratch>=%d]", 100*(i%4))
+		case 2:
+			r += " span[hosts=1]"
+		case 3:
+			r += fmt.Sprintf(" span[ptile=%d]", 1+i%4)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// BenchmarkCycle runs one scheduling cycle over 100,000 pending jobs of 50
+// distinct requirements on 10,000 hosts (the cycle reads the cluster and
+// changes nothing, so every iteration sees the same state).
+func BenchmarkCycle(b *testing.B) {
+	c := benchCluster(b, 10000)
+	rng := rand.New(rand.NewPCG(1, 2))
+	reqs := benchReqs()
+	for i := range 100000 {
+		_, err := c.Submit(runtime.Submission{User: fmt.Sprintf("u%d", i%200), Slots: 1 + rng.IntN(8),
+			ResReq: reqs[i%len(reqs)], FromType: "X86_64"}, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	s := runtime.NewScheduler(runtime.DefaultPlugins())
+	var p *runtime.Plan
+	b.ReportAllocs()
+	for b.Loop() {
+		p = s.Cycle(runtime.Snapshot{Cluster: c, Now: 1})
+	}
+	b.ReportMetric(float64(p.Stats.Dispatched), "dispatched")
+	b.ReportMetric(float64(p.Stats.Considered), "considered")
+}

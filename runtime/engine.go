@@ -1,0 +1,99 @@
+package runtime
+
+import (
+	"time"
+)
+
+// A Clock tells the engine the time: the real one for a daemon, a virtual
+// one for a simulation.
+type Clock interface {
+	Now() Time
+}
+
+// RealClock is the wall clock.
+type RealClock struct{}
+
+// Now returns the current time.
+func (RealClock) Now() Time { return Time(float64(time.Now().UnixNano()) / 1e9) }
+
+// VirtualClock is a clock the simulation moves by hand.
+type VirtualClock struct{ T Time }
+
+// Now returns the clock's time.
+func (c *VirtualClock) Now() Time { return c.T }
+
+// An Executor runs the jobs the engine dispatches. Start is called once
+// per dispatched job, after the engine recorded it as running; the
+// executor reports the job's end through Engine.Finish.
+type Executor interface {
+	Start(e *Engine, j *Job) error
+}
+
+// An Engine applies scheduling plans to a cluster: it runs cycles on its
+// clock, starts the dispatched jobs through its executor, and records
+// their ends. It is not safe for concurrent use; a daemon serialises
+// calls.
+type Engine struct {
+	Cluster   *Cluster
+	Scheduler *Scheduler
+	Clock     Clock
+	Exec      Executor
+	// Explain makes every cycle record per-host reasons (costly; for
+	// bjobs -l style queries).
+	Explain bool
+
+	last *Plan
+}
+
+// NewEngine returns an engine over a cluster with LSF's default plugins.
+func NewEngine(c *Cluster, clock Clock, exec Executor) *Engine {
+	return &Engine{Cluster: c, Scheduler: NewScheduler(DefaultPlugins()), Clock: clock, Exec: exec}
+}
+
+// Submit submits a job now.
+func (e *Engine) Submit(s Submission) (*Job, error) {
+	return e.Cluster.Submit(s, e.Clock.Now())
+}
+
+// Schedule runs one scheduling cycle now and applies its plan: the
+// dispatched jobs start, the others keep their reasons. It returns the
+// plan.
+func (e *Engine) Schedule() *Plan {
+	now := e.Clock.Now()
+	p := e.Scheduler.Cycle(Snapshot{Cluster: e.Cluster, Now: now, Explain: e.Explain})
+	for j, r := range p.reasons {
+		j.Reason = r
+	}
+	for _, d := range p.Dispatches {
+		e.Cluster.start(d.Job, d.Allocs, now)
+		if e.Exec != nil {
+			if err := e.Exec.Start(e, d.Job); err != nil {
+				// A job that cannot be started leaves its hosts and ends
+				// in EXIT, as LSF does when the execution fails.
+				e.Finish(d.Job, Exit, 127)
+			}
+		}
+	}
+	e.last = p
+	return p
+}
+
+// Reason returns why a pending job waits, as of the last cycle.
+func (e *Engine) Reason(j *Job) Reason {
+	if !j.State.Pending() {
+		return ReasonNone
+	}
+	if e.last == nil {
+		return ReasonNew
+	}
+	return e.last.Reason(j)
+}
+
+// Finish records that a job ended, in DONE or EXIT, with its exit code.
+func (e *Engine) Finish(j *Job, state JobState, exitCode int) {
+	if j.State.Finished() {
+		return
+	}
+	j.ExitCode = exitCode
+	e.Cluster.finish(j, state, e.Clock.Now())
+}

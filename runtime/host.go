@@ -1,0 +1,87 @@
+package runtime
+
+import (
+	"github.com/lsfc/lsfc/compile"
+)
+
+// HostStatus is a host's batch status, as bhosts shows it.
+type HostStatus uint8
+
+// The host statuses: ok takes jobs; closed (by an administrator, or full)
+// and unavail (not answering) do not.
+const (
+	HostOK HostStatus = iota
+	HostClosedAdm
+	HostUnavail
+)
+
+func (s HostStatus) String() string {
+	switch s {
+	case HostClosedAdm:
+		return "closed_Adm"
+	case HostUnavail:
+		return "unavail"
+	}
+	return "ok"
+}
+
+// A Host is one batch host: its static facts and load (what resource
+// requirements are evaluated on), its lsb.hosts settings, and what the
+// jobs on it hold.
+type Host struct {
+	Name  string
+	Index int
+	// Facts are the host's static facts, site resources and load, in the
+	// form resource requirements read. The engine updates Load and
+	// Reserved; Gen counts those updates.
+	Facts *compile.Host
+	Gen   int
+	// MaxSlots is the job slot limit (MXJ); -1 for none.
+	MaxSlots int
+	// JLU is the job slot limit per user (JL/U); 0 for none.
+	JLU int
+	// Thresholds are the loadSched/loadStop thresholds of lsb.hosts.
+	Thresholds map[string]compile.Threshold
+	// DispatchWindow is the lsb.hosts DISPATCH_WINDOW; nil for always.
+	DispatchWindow []compile.Window
+	Status         HostStatus
+
+	// Used counts the slots held by started jobs; byQueue and byUser the
+	// same per queue and per user.
+	Used    int
+	byQueue map[*Queue]int
+	byUser  map[string]int
+	// LastDispatch is when the host last received a job, for
+	// JOB_ACCEPT_INTERVAL.
+	LastDispatch Time
+}
+
+// Free returns the host's free job slots, or a large number without MXJ.
+func (h *Host) Free() int {
+	if h.MaxSlots < 0 {
+		return 1 << 30
+	}
+	return max(0, h.MaxSlots-h.Used)
+}
+
+// QueueSlots returns the slots the queue's jobs hold on the host.
+func (h *Host) QueueSlots(q *Queue) int { return h.byQueue[q] }
+
+// UserSlots returns the slots the user's jobs hold on the host.
+func (h *Host) UserSlots(user string) int { return h.byUser[user] }
+
+// hold adds (or, with a negative n, releases) slots of a job on the host.
+func (h *Host) hold(j *Job, n int) {
+	h.Used += n
+	if h.byQueue == nil {
+		h.byQueue, h.byUser = map[*Queue]int{}, map[string]int{}
+	}
+	h.byQueue[j.Queue] += n
+	h.byUser[j.User] += n
+	if h.byQueue[j.Queue] == 0 {
+		delete(h.byQueue, j.Queue)
+	}
+	if h.byUser[j.User] == 0 {
+		delete(h.byUser, j.User)
+	}
+}

@@ -1,0 +1,206 @@
+package runtime
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/lsfc/lsfc/compile"
+)
+
+// hostClasses groups hosts whose resource values are identical, so that a
+// select is evaluated once per group rather than once per host.
+type hostClasses struct {
+	of     []int                 // by host index: the host's class
+	reps   []*Host               // a host of each class
+	values []*compile.HostValues // each class's values
+	memo   map[*compile.SelectProgram][]int8
+}
+
+// candidates is what the host filters decided for one job class: the
+// hosts that may take its jobs, best first, and why the others may not.
+type candidates struct {
+	hosts []*Host
+	// pos gives, by host index, the host's place in hosts, or -1.
+	pos []int32
+	// reasons gives, by host index, why a host was filtered out.
+	reasons []Reason
+	// terms holds, per simple requirement of the class, its hosts in the
+	// order of its order[] section.
+	terms map[*compile.SimpleReq][]*Host
+}
+
+// refresh rebuilds the host classes, and forgets the candidates, when the
+// hosts changed since the last cycle (or the cluster is another one).
+func (s *Scheduler) refresh(cl *Cluster) {
+	if s.cluster == cl && s.gen == cl.gen && s.classes.of != nil {
+		return
+	}
+	s.cluster, s.gen = cl, cl.gen
+	s.cands = map[*jobClass]*candidates{}
+	s.classes = buildHostClasses(cl)
+}
+
+// buildHostClasses groups the hosts by their values.
+func buildHostClasses(cl *Cluster) hostClasses {
+	hc := hostClasses{of: make([]int, len(cl.Hosts)), memo: map[*compile.SelectProgram][]int8{}}
+	bySig := map[string]int{}
+	var sig strings.Builder
+	for i, h := range cl.Hosts {
+		v := cl.Env.Values(h.Facts)
+		sig.Reset()
+		for k := range v.Num {
+			if v.Has[k] {
+				sig.WriteString(strconv.FormatFloat(v.Num[k], 'g', -1, 64))
+				sig.WriteByte('|')
+				sig.WriteString(v.Str[k])
+			}
+			sig.WriteByte(0)
+		}
+		key := sig.String()
+		ci, ok := bySig[key]
+		if !ok {
+			ci = len(hc.reps)
+			bySig[key] = ci
+			hc.reps = append(hc.reps, h)
+			hc.values = append(hc.values, v)
+		}
+		hc.of[i] = ci
+	}
+	return hc
+}
+
+// matches reports whether a select holds on a host, evaluating it once
+// per host class.
+func (c *cycle) matches(p *compile.SelectProgram, h *Host) bool {
+	if p == nil {
+		return true
+	}
+	hc := &c.s.classes
+	memo := hc.memo[p]
+	if memo == nil {
+		memo = make([]int8, len(hc.reps))
+		hc.memo[p] = memo
+	}
+	ci := hc.of[h.Index]
+	if memo[ci] == 0 {
+		c.plan.Stats.Evaluations++
+		if p.Match(hc.values[ci]) {
+			memo[ci] = 1
+		} else {
+			memo[ci] = -1
+		}
+	}
+	return memo[ci] == 1
+}
+
+// selects reports whether some term of some alternative of the class's
+// requirement selects the host.
+func (c *cycle) selects(k *jobClass, h *Host) bool {
+	for _, alt := range k.req.alts() {
+		for _, t := range alt {
+			if t.Simple == nil || c.matches(t.Simple.Select, h) {
+				return true
+			}
+		}
+	}
+	return len(k.req.alts()) == 0
+}
+
+// candidatesFor returns the hosts the host filters let a class use,
+// computed once while the hosts stay the same.
+func (s *Scheduler) candidatesFor(c *cycle, k *jobClass) *candidates {
+	if cd := s.cands[k]; cd != nil {
+		return cd
+	}
+	cl := c.cluster
+	cd := &candidates{pos: make([]int32, len(cl.Hosts)), reasons: make([]Reason, len(cl.Hosts)),
+		terms: map[*compile.SimpleReq][]*Host{}}
+	for _, h := range cl.Hosts {
+		cd.pos[h.Index] = -1
+		for _, f := range s.Plugins.HostFilters {
+			if r := f.Filter(c, k, h); r != ReasonNone {
+				cd.reasons[h.Index] = r
+				break
+			}
+		}
+		if cd.reasons[h.Index] == ReasonNone {
+			cd.hosts = append(cd.hosts, h)
+		}
+	}
+	var first *compile.SimpleReq
+	if alts := k.req.alts(); len(alts) > 0 && len(alts[0]) > 0 {
+		first = alts[0][0].Simple
+	}
+	cd.hosts = c.rank(first, cd.hosts)
+	for i, h := range cd.hosts {
+		cd.pos[h.Index] = int32(i)
+	}
+	s.cands[k] = cd
+	return cd
+}
+
+// termHosts returns the candidates of a class that a simple requirement
+// selects, in the order of its order[] section.
+func (c *cycle) termHosts(cd *candidates, sr *compile.SimpleReq) []*Host {
+	if sr == nil {
+		return cd.hosts
+	}
+	if hs, ok := cd.terms[sr]; ok {
+		return hs
+	}
+	var hs []*Host
+	for _, h := range cd.hosts {
+		if c.matches(sr.Select, h) {
+			hs = append(hs, h)
+		}
+	}
+	hs = c.rank(sr, hs)
+	cd.terms[sr] = hs
+	return hs
+}
+
+// rank orders hosts by a requirement's order[] keys (LSF's r15s:pg when it
+// has none): the leftmost key decides, the others break ties; a host
+// without a value comes after those with one; then by name.
+func (c *cycle) rank(sr *compile.SimpleReq, hosts []*Host) []*Host {
+	env := c.cluster.Env
+	var keys []compile.OrderKey
+	if sr != nil {
+		keys = sr.Order
+	}
+	if len(keys) == 0 {
+		for _, name := range []string{"r15s", "pg"} {
+			if r, slot, ok := env.Lookup(name); ok {
+				keys = append(keys, compile.OrderKey{Slot: slot, Name: r.Name, Ascending: true})
+			}
+		}
+	}
+	hc := &c.s.classes
+	out := slices.Clone(hosts)
+	slices.SortStableFunc(out, func(a, b *Host) int {
+		va, vb := hc.values[hc.of[a.Index]], hc.values[hc.of[b.Index]]
+		for _, k := range keys {
+			x, y := va.Num[k.Slot], vb.Num[k.Slot]
+			xn, yn := math.IsNaN(x), math.IsNaN(y)
+			switch {
+			case xn && yn:
+				continue
+			case xn:
+				return 1
+			case yn:
+				return -1
+			}
+			if x != y {
+				if k.Ascending {
+					return cmp.Compare(x, y)
+				}
+				return cmp.Compare(y, x)
+			}
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return out
+}

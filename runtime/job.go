@@ -1,0 +1,157 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+)
+
+// Time is a point in time in seconds since the Unix epoch. The engine runs
+// on a real clock or on a virtual one (simulation); both speak Time.
+type Time float64
+
+// Add returns t plus d seconds.
+func (t Time) Add(d float64) Time { return t + Time(d) }
+
+// Std returns t as a time.Time.
+func (t Time) Std() time.Time {
+	sec, frac := math.Modf(float64(t))
+	return time.Unix(int64(sec), int64(frac*1e9)).UTC()
+}
+
+// Never is a Time later than any other.
+const Never = Time(math.MaxFloat64)
+
+// JobState is the state of a job, as LSF names them.
+type JobState uint8
+
+// The job states. A job is pending (PEND), held while pending (PSUSP),
+// running (RUN), suspended while running by its owner or an administrator
+// (USUSP) or by the system (SSUSP: load, preemption, run window), finished
+// well (DONE) or not (EXIT), or lost track of (UNKWN: its host stopped
+// answering; ZOMBI: killed while its host was unreachable).
+const (
+	Pend JobState = iota + 1
+	PSusp
+	Run
+	USusp
+	SSusp
+	Done
+	Exit
+	Unknown
+	Zombie
+)
+
+var stateNames = [...]string{Pend: "PEND", PSusp: "PSUSP", Run: "RUN", USusp: "USUSP", SSusp: "SSUSP",
+	Done: "DONE", Exit: "EXIT", Unknown: "UNKWN", Zombie: "ZOMBI"}
+
+func (s JobState) String() string {
+	if int(s) < len(stateNames) && stateNames[s] != "" {
+		return stateNames[s]
+	}
+	return "JobState(" + strconv.Itoa(int(s)) + ")"
+}
+
+// Pending reports whether the job waits to be dispatched (PEND or PSUSP).
+func (s JobState) Pending() bool { return s == Pend || s == PSusp }
+
+// Started reports whether the job holds hosts (RUN, USUSP, SSUSP, UNKWN).
+func (s JobState) Started() bool { return s == Run || s == USusp || s == SSusp || s == Unknown }
+
+// Finished reports whether the job is over (DONE, EXIT, ZOMBI).
+func (s JobState) Finished() bool { return s == Done || s == Exit || s == Zombie }
+
+// transitions lists the states each state may move to, as LSF moves jobs.
+var transitions = map[JobState][]JobState{
+	Pend:    {PSusp, Run, Exit},
+	PSusp:   {Pend, Exit},
+	Run:     {USusp, SSusp, Done, Exit, Unknown, Pend},
+	USusp:   {Run, SSusp, Exit, Unknown},
+	SSusp:   {Run, USusp, Exit, Unknown, Pend},
+	Unknown: {Run, USusp, SSusp, Done, Exit, Zombie},
+	Zombie:  {Exit},
+}
+
+// CanMove reports whether a job may go from state s to state to. A
+// running job may return to PEND when it is requeued or its host is lost.
+func (s JobState) CanMove(to JobState) bool {
+	for _, t := range transitions[s] {
+		if t == to {
+			return true
+		}
+	}
+	return false
+}
+
+// An Alloc is the slots a job holds on one host.
+type Alloc struct {
+	Host  *Host
+	Slots int
+}
+
+// A Job is one batch job. Fields set at submission do not change while the
+// job waits, except through the commands that change them (bmod, btop,
+// bbot, bswitch); the scheduler only reads jobs.
+type Job struct {
+	// ID is the job's number; Seq orders jobs of equal priority (it is the
+	// submission order, moved by btop and bbot).
+	ID  int64
+	Seq float64
+	// Name, User and Group are the job name and its owner.
+	Name, User, Group string
+	// Queue is the queue the job is in; App its application profile, or
+	// nil.
+	Queue *Queue
+	App   *App
+	// Slots is the number of job slots asked for (bsub -n); at least 1.
+	Slots int
+	// ResReq is the job's -R string, as given; Req the effective
+	// requirement (queue, profile and job merged), set at submission.
+	ResReq string
+	Req    *Requirement
+	// Priority is the user priority (bsub -sp); higher first.
+	Priority int
+	// Submit is when the job was submitted.
+	Submit Time
+	// RunLimit is the run limit in seconds (bsub -W, else the queue's or
+	// profile's RUNLIMIT); 0 for none.
+	RunLimit float64
+	// FromType is the type of the submission host, for type==local; ""
+	// when unknown (any type then).
+	FromType string
+
+	// State and Reason: the job's state and, while it pends, the reason
+	// of the last scheduling cycle.
+	State  JobState
+	Reason Reason
+	// Start and End are when the job started and finished; 0 before.
+	Start, End Time
+	// Allocs are the hosts and slots the job holds while it runs.
+	Allocs []Alloc
+	// ExitCode is the job's exit status once it finished.
+	ExitCode int
+
+	// Runtime is, in simulation, how long the job runs once started.
+	Runtime float64
+	// TraceID is, in simulation, the job's number in the trace.
+	TraceID int
+
+	// class and classPos place a pending job in its class.
+	class    *jobClass
+	classPos int
+}
+
+func (j *Job) String() string { return fmt.Sprintf("job %d", j.ID) }
+
+// HostNames returns the names of the hosts the job holds, one per slot, as
+// LSB_HOSTS lists them.
+func (j *Job) HostNames() []string {
+	var out []string
+	for _, a := range j.Allocs {
+		for range a.Slots {
+			out = append(out, a.Host.Name)
+		}
+	}
+	return out
+}

@@ -1,0 +1,232 @@
+package runtime
+
+import (
+	"strings"
+
+	"github.com/lsfc/lsfc/compile"
+)
+
+// A limitRule is a Limit section of lsb.resources as the scheduler applies
+// it. A job is subject to it when its user, queue, application and hosts
+// are among the consumers the section names (a consumer type not named
+// means all); USERS, QUEUES, HOSTS and APPS limit their consumers
+// together, PER_USER, PER_QUEUE, PER_HOST and PER_APP each one apart.
+type limitRule struct {
+	name string
+	// users admits a user (nil: every user).
+	users  func(string) bool
+	queues map[string]bool
+	apps   map[string]bool
+	hosts  map[string]bool
+	// per* split the usage by consumer.
+	perUser, perQueue, perApp, perHost bool
+	// slots, jobs and mem are the limits (-1 for none); mem in MB.
+	slots, jobs, mem float64
+	// use holds what the running jobs take, by consumer key.
+	use map[string]*limitUse
+	// mbPerUnit converts rusage amounts (in LSF_UNIT_FOR_LIMITS) to MB.
+	mbPerUnit float64
+}
+
+type limitUse struct{ slots, jobs, mem float64 }
+
+// readLimits builds the rules of the Limit sections that limit slots,
+// jobs or memory.
+func readLimits(p *compile.Policy, c *Cluster) []*limitRule {
+	var out []*limitRule
+	for _, l := range p.Limits {
+		set := l.Settings
+		r := &limitRule{name: l.Name, slots: -1, jobs: -1, mem: -1, use: map[string]*limitUse{}, mbPerUnit: c.Env.Unit.Megabytes()}
+		if st := set["SLOTS"]; st != nil {
+			if x, ok := st.Value.(float64); ok {
+				r.slots = x
+			}
+		}
+		if st := set["JOBS"]; st != nil {
+			if x, ok := st.Value.(float64); ok {
+				r.jobs = x
+			}
+		}
+		if st := set["MEM"]; st != nil {
+			if mb, ok := st.Value.(float64); ok {
+				r.mem = mb
+			}
+		}
+		if r.slots < 0 && r.jobs < 0 && r.mem < 0 {
+			continue
+		}
+		if st := set["USERS"]; st != nil {
+			items, _ := st.Value.([]compile.UserItem)
+			r.users = userFilter(items, p)
+		}
+		if st := set["PER_USER"]; st != nil {
+			items, _ := st.Value.([]compile.UserItem)
+			r.users, r.perUser = userFilter(items, p), true
+		}
+		r.queues, r.perQueue = nameSet(set, "QUEUES", "PER_QUEUE")
+		r.apps, r.perApp = nameSet(set, "APPS", "PER_APP")
+		r.hosts, r.perHost = hostSet(set, p)
+		out = append(out, r)
+	}
+	return out
+}
+
+// nameSet reads a consumer list (QUEUES or PER_QUEUE): nil for all.
+func nameSet(set compile.Settings, together, apart string) (map[string]bool, bool) {
+	for _, key := range []string{together, apart} {
+		st := set[key]
+		if st == nil {
+			continue
+		}
+		names, _ := st.Value.([]string)
+		m := map[string]bool{}
+		for _, n := range names {
+			if strings.EqualFold(n, "all") {
+				return nil, key == apart
+			}
+			m[n] = true
+		}
+		return m, key == apart
+	}
+	return nil, false
+}
+
+// hostSet reads HOSTS or PER_HOST into the set of host names: nil for all.
+func hostSet(set compile.Settings, p *compile.Policy) (map[string]bool, bool) {
+	for _, key := range []string{"HOSTS", "PER_HOST"} {
+		st := set[key]
+		if st == nil {
+			continue
+		}
+		items, _ := st.Value.([]compile.HostItem)
+		m := map[string]bool{}
+		groups := map[string]*compile.HostGroup{}
+		for _, g := range p.HostGroups {
+			groups[g.Name] = g
+		}
+		for _, it := range items {
+			if it.Exclude {
+				continue
+			}
+			if strings.EqualFold(it.Name, "all") {
+				return nil, key == "PER_HOST"
+			}
+			if g := groups[it.Name]; g != nil {
+				for _, h := range g.Hosts {
+					m[h] = true
+				}
+				continue
+			}
+			m[it.Name] = true
+		}
+		return m, key == "PER_HOST"
+	}
+	return nil, false
+}
+
+// hostBound reports whether the rule counts per host or only on some
+// hosts, so that it is checked host by host.
+func (r *limitRule) hostBound() bool { return r.perHost || r.hosts != nil }
+
+// applies reports whether the job is a consumer of the rule (on host h,
+// for host-bound rules; h may be nil for the others).
+func (r *limitRule) applies(j *Job, h *Host) bool {
+	switch {
+	case r.users != nil && !r.users(j.User):
+		return false
+	case r.queues != nil && !r.queues[j.Queue.Name]:
+		return false
+	case r.apps != nil && (j.App == nil || !r.apps[j.App.Name]):
+		return false
+	case r.hosts != nil && (h == nil || !r.hosts[h.Name]):
+		return false
+	}
+	return true
+}
+
+// key names the consumer a job's use counts against.
+func (r *limitRule) key(j *Job, h *Host) string {
+	var b strings.Builder
+	if r.perUser {
+		b.WriteString(j.User)
+	}
+	b.WriteByte(0)
+	if r.perQueue {
+		b.WriteString(j.Queue.Name)
+	}
+	b.WriteByte(0)
+	if r.perApp && j.App != nil {
+		b.WriteString(j.App.Name)
+	}
+	b.WriteByte(0)
+	if r.perHost && h != nil {
+		b.WriteString(h.Name)
+	}
+	return b.String()
+}
+
+// account adds (sign 1) or removes (sign -1) a started job's use.
+func (r *limitRule) account(j *Job, sign int) {
+	add := func(key string, slots, jobs, mem float64) {
+		u := r.use[key]
+		if u == nil {
+			u = &limitUse{}
+			r.use[key] = u
+		}
+		s := float64(sign)
+		u.slots += s * slots
+		u.jobs += s * jobs
+		u.mem += s * mem
+		if u.slots <= 0 && u.jobs <= 0 && u.mem <= 0 {
+			delete(r.use, key)
+		}
+	}
+	if !r.hostBound() {
+		if r.applies(j, nil) {
+			add(r.key(j, nil), float64(j.Slots), 1, r.jobMem(j))
+		}
+		return
+	}
+	for i, a := range j.Allocs {
+		if r.applies(j, a.Host) {
+			jobs := 0.0
+			if i == 0 {
+				jobs = 1
+			}
+			add(r.key(j, a.Host), float64(a.Slots), jobs, r.jobMem(j)*float64(a.Slots)/float64(max(1, j.Slots)))
+		}
+	}
+}
+
+// jobMem returns the memory a job reserves in all (rusage[mem] for each
+// of its slots), in MB.
+func (r *limitRule) jobMem(j *Job) float64 {
+	for _, a := range j.Req.amounts() {
+		if a.Name == "mem" {
+			return a.Value * r.mbPerUnit * float64(max(1, j.Slots))
+		}
+	}
+	return 0
+}
+
+// room returns how much the consumer key may still take: slots, jobs and
+// memory (negative limits are none: a large number).
+func (r *limitRule) room(key string, planned *limitUse) (slots, jobs, mem float64) {
+	u := r.use[key]
+	var used limitUse
+	if u != nil {
+		used = *u
+	}
+	if planned != nil {
+		used.slots += planned.slots
+		used.jobs += planned.jobs
+		used.mem += planned.mem
+	}
+	left := func(limit, use float64) float64 {
+		if limit < 0 {
+			return 1e18
+		}
+		return limit - use
+	}
+	return left(r.slots, used.slots), left(r.jobs, used.jobs), left(r.mem, used.mem)
+}

@@ -1,0 +1,64 @@
+package runtime
+
+// A Snapshot is what one scheduling cycle sees: the cluster at a time.
+// The cycle reads it and never changes it.
+type Snapshot struct {
+	Cluster *Cluster
+	Now     Time
+	// Explain makes the cycle record, for every job it looks at and
+	// cannot dispatch, the reason each host rejected it (bjobs -p -l).
+	Explain bool
+}
+
+// A Plan is what one scheduling cycle decided: the jobs to dispatch and
+// where, and why the others wait.
+type Plan struct {
+	Now        Time
+	Dispatches []Dispatch
+	// Wake is the earliest time at which waiting could end without any
+	// event (an accept interval running out, a window opening); Never
+	// when nothing waits on time.
+	Wake Time
+	// Stats count the cycle's work.
+	Stats CycleStats
+
+	reasons     map[*Job]Reason
+	classReason map[*jobClass]Reason
+	hostReasons map[*Job][]HostReason
+}
+
+// A Dispatch starts one job on some hosts.
+type Dispatch struct {
+	Job    *Job
+	Allocs []Alloc
+}
+
+// CycleStats count what a cycle did: how many distinct job classes and host
+// classes it evaluated, how many jobs it looked at and dispatched.
+type CycleStats struct {
+	JobClasses, HostClasses int
+	Considered, Dispatched  int
+	// Evaluations counts select evaluations: per job class and host
+	// class, not per job and host.
+	Evaluations int
+}
+
+// Reason returns why a pending job was not dispatched by the cycle.
+func (p *Plan) Reason(j *Job) Reason {
+	if r, ok := p.reasons[j]; ok {
+		return r
+	}
+	if j.class != nil {
+		if r, ok := p.classReason[j.class]; ok {
+			return r
+		}
+	}
+	if j.State == PSusp {
+		return ReasonHeld
+	}
+	return ReasonSlots
+}
+
+// HostReasons returns, in explain mode, why each host rejected the job,
+// in host order; nil otherwise.
+func (p *Plan) HostReasons(j *Job) []HostReason { return p.hostReasons[j] }

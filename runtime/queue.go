@@ -1,0 +1,260 @@
+package runtime
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/lsfc/lsfc/compile"
+)
+
+// A Queue is a batch queue as the scheduler sees it: the compiled
+// settings it acts on, and what its jobs hold.
+type Queue struct {
+	Name string
+	// Def is the compiled queue; nil for the automatic "default" queue of
+	// a tree that defines none.
+	Def      *compile.Queue
+	Priority int
+	// Order is the queue's place in lsb.queues, which breaks ties between
+	// queues of equal priority when nothing else does.
+	Order int
+
+	// hostOK tells, by host index, whether HOSTS lets the queue use the
+	// host.
+	hostOK []bool
+	// The slot limits; 0 means none. PJobLimit is per processor.
+	QJobLimit, UJobLimit, HJobLimit int
+	PJobLimit                       float64
+	// AcceptInterval is JOB_ACCEPT_INTERVAL in seconds: the least time
+	// between two dispatches to one host; 0 lets a host take several jobs
+	// in one cycle.
+	AcceptInterval float64
+	RunWindow      []compile.Window
+	DispatchWindow []compile.Window
+	Thresholds     map[string]compile.Threshold
+	// RunLimit is the default run limit in seconds (RUNLIMIT), 0 for none.
+	RunLimit float64
+	// Users admits a user to the queue.
+	users func(user string) bool
+
+	// Open is false after badmin qclose: no job is accepted. Active is
+	// false after badmin qinact: no job is dispatched.
+	Open, Active bool
+
+	// Used counts the slots of the queue's started jobs; byUser the same
+	// per user; Pending the queue's pending jobs.
+	Used    int
+	byUser  map[string]int
+	Pending int
+}
+
+// Accepts reports whether the queue admits the user's jobs (USERS).
+func (q *Queue) Accepts(user string) bool { return q.users == nil || q.users(user) }
+
+// UsesHost reports whether HOSTS lets the queue use the host.
+func (q *Queue) UsesHost(h *Host) bool { return q.hostOK == nil || q.hostOK[h.Index] }
+
+// UserSlots returns the slots the user's jobs of the queue hold.
+func (q *Queue) UserSlots(user string) int { return q.byUser[user] }
+
+// newQueue builds the runtime queue of a compiled one.
+func newQueue(p *compile.Policy, cq *compile.Queue, order int, hosts []*Host, sleep float64, defaultAccept float64) *Queue {
+	q := &Queue{Name: cq.Name, Def: cq, Priority: cq.Priority, Order: order, Open: true, Active: true,
+		RunWindow: cq.RunWindow, DispatchWindow: cq.DispatchWindow, Thresholds: cq.Thresholds, byUser: map[string]int{}}
+	set := cq.Settings
+	intOf := func(key string) int {
+		if st := set[key]; st != nil {
+			if x, ok := st.Value.(float64); ok {
+				return int(x)
+			}
+		}
+		return 0
+	}
+	q.QJobLimit, q.UJobLimit, q.HJobLimit = intOf("QJOB_LIMIT"), intOf("UJOB_LIMIT"), intOf("HJOB_LIMIT")
+	if st := set["PJOB_LIMIT"]; st != nil {
+		q.PJobLimit, _ = st.Value.(float64)
+	}
+	q.AcceptInterval = defaultAccept
+	if ai := cq.AcceptInterval; ai != nil {
+		q.AcceptInterval = acceptSeconds(ai, sleep)
+	}
+	if st := set["RUNLIMIT"]; st != nil {
+		if l, ok := st.Value.(*compile.Limit); ok {
+			q.RunLimit = l.Max * 60
+			if l.Default != nil {
+				q.RunLimit = *l.Default * 60
+			}
+		}
+	}
+	q.hostOK = queueHosts(cq, p, hosts)
+	q.users = userFilter(cq.Users, p)
+	return q
+}
+
+// acceptSeconds turns JOB_ACCEPT_INTERVAL into seconds: a multiple of
+// MBD_SLEEP_TIME, or a time given with s or m.
+func acceptSeconds(ai *compile.AcceptInterval, sleep float64) float64 {
+	switch {
+	case ai.Time != nil:
+		return float64(*ai.Time)
+	case ai.Multiple != nil:
+		return *ai.Multiple * sleep
+	}
+	return 0
+}
+
+// queueHosts resolves HOSTS against the cluster's hosts: nil when the
+// queue may use every host. Hosts that the configuration does not list
+// (an inventory's or simulated hosts) are taken when HOSTS includes all
+// or others and does not exclude them.
+func queueHosts(cq *compile.Queue, p *compile.Policy, hosts []*Host) []bool {
+	if cq.Hosts == nil {
+		return nil
+	}
+	named := map[string]bool{}
+	for _, h := range cq.HostNames {
+		named[h] = true
+	}
+	known := map[string]bool{}
+	for _, h := range p.Hosts {
+		known[h.Name] = true
+	}
+	wide, excluded := false, map[string]bool{}
+	for _, it := range cq.Hosts {
+		switch {
+		case it.Exclude:
+			excluded[it.Name] = true
+		case strings.EqualFold(it.Name, "all"), strings.EqualFold(it.Name, "others"):
+			wide = true
+		}
+	}
+	ok := make([]bool, len(hosts))
+	for i, h := range hosts {
+		switch {
+		case named[h.Name]:
+			ok[i] = true
+		case wide && !known[h.Name] && !excluded[h.Name]:
+			ok[i] = true
+		}
+	}
+	return ok
+}
+
+// userFilter returns the USERS test of a queue: nil when every user is
+// admitted. User groups of lsb.users are expanded, nested groups included.
+func userFilter(items []compile.UserItem, p *compile.Policy) func(string) bool {
+	if items == nil {
+		return nil
+	}
+	groups := map[string]*compile.UserGroup{}
+	for _, g := range p.UserGroups {
+		groups[g.Name] = g
+	}
+	var member func(user string, items []compile.UserItem, depth int) bool
+	member = func(user string, items []compile.UserItem, depth int) bool {
+		in := false
+		for _, it := range items {
+			hit := false
+			switch g := groups[it.Name]; {
+			case strings.EqualFold(it.Name, "all"):
+				hit = true
+			case it.Name == user:
+				hit = true
+			case g != nil && depth < 32:
+				hit = member(user, g.Members, depth+1)
+			}
+			if hit {
+				if it.Exclude {
+					return false
+				}
+				in = true
+			}
+		}
+		return in
+	}
+	return func(user string) bool { return member(user, items, 0) }
+}
+
+// windowOpen reports whether a list of time windows is open at t (in the
+// local time of the cluster, which lsfc takes as UTC in simulation); an
+// empty list is always open.
+func windowOpen(ws []compile.Window, t Time) bool {
+	if len(ws) == 0 {
+		return true
+	}
+	st := t.Std()
+	now := minuteOfWeek(int(st.Weekday()), st.Hour(), st.Minute())
+	for _, w := range ws {
+		if inWindow(w, now) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextWindowChange returns the first time after t at which a list of
+// windows opens or closes, or Never for an empty list or one that never
+// changes. Windows change only at their ends, so only those are tried.
+func nextWindowChange(ws []compile.Window, t Time) Time {
+	if len(ws) == 0 {
+		return Never
+	}
+	st := t.Std()
+	now := minuteOfWeek(int(st.Weekday()), st.Hour(), st.Minute())
+	var ends []int
+	for _, w := range ws {
+		for _, c := range []compile.Clock{w.From, w.To} {
+			if c.Day < 0 {
+				for d := range 7 {
+					ends = append(ends, minuteOfWeek(d, c.Hour, c.Minute))
+				}
+			} else {
+				ends = append(ends, minuteOfWeek(c.Day%7, c.Hour, c.Minute))
+			}
+		}
+	}
+	// Minutes from now to each end, in order.
+	steps := make([]int, 0, len(ends))
+	for _, e := range ends {
+		d := ((e-now)%minutesPerWeek + minutesPerWeek) % minutesPerWeek
+		if d == 0 {
+			d = minutesPerWeek
+		}
+		steps = append(steps, d)
+	}
+	slices.Sort(steps)
+	open := windowOpen(ws, t)
+	base := Time(math.Floor(float64(t)/60) * 60)
+	for _, d := range slices.Compact(steps) {
+		at := base.Add(float64(d) * 60)
+		if windowOpen(ws, at) != open {
+			return at
+		}
+	}
+	return Never
+}
+
+const minutesPerWeek = 7 * 24 * 60
+
+func minuteOfWeek(day, hour, minute int) int { return (day*24+hour)*60 + minute }
+
+// inWindow reports whether minute now of the week lies in w. A window
+// without days repeats every day; one that ends before it starts wraps
+// past midnight (or the week's end).
+func inWindow(w compile.Window, now int) bool {
+	if w.From.Day < 0 {
+		day := now % (24 * 60)
+		from, to := w.From.Hour*60+w.From.Minute, w.To.Hour*60+w.To.Minute
+		if from <= to {
+			return day >= from && day < to
+		}
+		return day >= from || day < to
+	}
+	from := minuteOfWeek(w.From.Day, w.From.Hour, w.From.Minute)
+	to := minuteOfWeek(w.To.Day, w.To.Hour, w.To.Minute)
+	if from <= to {
+		return now >= from && now < to
+	}
+	return now >= from || now < to
+}

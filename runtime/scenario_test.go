@@ -1,0 +1,240 @@
+package runtime_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/internal/testkit"
+	"github.com/lsfc/lsfc/lang"
+	"github.com/lsfc/lsfc/runtime"
+	"golang.org/x/tools/txtar"
+)
+
+// TestScenarios replays testdata/scenarios/*.txtar. Each archive holds a
+// configuration tree (files named as LSF names them; the hosts are those
+// of lsf.cluster.<name>, or of a "hosts.yaml" inventory), a "jobs" file and
+// "want": the timeline the simulation produces. Lines of "jobs" are
+//
+//	ID AT SLOTS RUNTIME [queue=Q] [user=U] [R="..."] [sp=N] [W=MINUTES] [app=A] [hold] [type=T]
+//	@AT COMMAND ID        (btop, bbot, bstop, bresume)
+//
+// with times in seconds from the start of the simulation; a comment line
+// "clock: 2024-01-05T08:00:00Z" in the archive's header sets when that is
+// (windows depend on it; the default is a Monday, 00:00 UTC).
+func TestScenarios(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join("testdata", "scenarios", "*.txtar"))
+	if len(paths) == 0 {
+		t.Fatal("no scenarios")
+	}
+	for _, path := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			testkit.CheckWant(t, path, ar, runScenario(t, ar))
+		})
+	}
+}
+
+// scenarioStart is the default start of a scenario: Monday 2024-01-01,
+// 00:00 UTC.
+var scenarioStart = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func runScenario(t *testing.T, ar *txtar.Archive) string {
+	t.Helper()
+	start := scenarioStart
+	for _, line := range strings.Split(string(ar.Comment), "\n") {
+		if v, ok := strings.CutPrefix(line, "clock: "); ok {
+			var err error
+			if start, err = time.Parse(time.RFC3339, strings.TrimSpace(v)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t0 := runtime.Time(start.Unix())
+	conf := &txtar.Archive{Comment: ar.Comment}
+	var jobsText, hostsYAML string
+	for _, f := range ar.Files {
+		switch f.Name {
+		case "jobs":
+			jobsText = string(f.Data)
+		case "hosts.yaml":
+			hostsYAML = string(f.Data)
+		case "want":
+		default:
+			conf.Files = append(conf.Files, f)
+		}
+	}
+	tree, opts := testkit.ArchiveTree(t, conf, true)
+	p, diags := compile.Compile(tree, opts)
+	if diags.HasErrors() {
+		t.Fatalf("configuration: %v", diags.Err())
+	}
+	var copts runtime.ClusterOptions
+	if hostsYAML != "" {
+		inv, ds := compile.ReadInventory(lang.NewSource("hosts.yaml", hostsYAML), p.Env().Unit)
+		if ds.HasErrors() {
+			t.Fatalf("hosts.yaml: %v", ds.Err())
+		}
+		copts.Hosts = inv.Hosts
+	}
+	c, err := runtime.NewCluster(p, copts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, cmds := parseJobs(t, jobsText, t0)
+	res, err := runtime.Simulate(c, jobs, runtime.SimOptions{Commands: cmds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i, o := range res.Jobs {
+		id := jobs[i].TraceID
+		switch {
+		case o.Rejected != nil:
+			fmt.Fprintf(&b, "%d rejected: %v\n", id, o.Rejected)
+		case o.Job.State.Pending():
+			fmt.Fprintf(&b, "%d %s %s: %s\n", id, o.Job.Queue.Name, o.Job.State, o.Job.Reason)
+		default:
+			fmt.Fprintf(&b, "%d %s start=%g end=%g %s %s\n", id, o.Job.Queue.Name, float64(o.Job.Start-t0), float64(o.Job.End-t0),
+				hostList(o.Job), o.Job.State)
+		}
+	}
+	return b.String()
+}
+
+// hostList prints a job's hosts as bjobs does: host, or n*host.
+func hostList(j *runtime.Job) string {
+	var parts []string
+	for _, a := range j.Allocs {
+		if a.Slots == 1 {
+			parts = append(parts, a.Host.Name)
+		} else {
+			parts = append(parts, fmt.Sprintf("%d*%s", a.Slots, a.Host.Name))
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// parseJobs reads the "jobs" file of a scenario.
+func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]runtime.SimJob, []runtime.SimCommand) {
+	t.Helper()
+	var jobs []runtime.SimJob
+	var cmds []runtime.SimCommand
+	index := map[int]int{}
+	for n, line := range strings.Split(text, "\n") {
+		fields := splitFields(line)
+		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
+			continue
+		}
+		bad := func(format string, args ...any) {
+			t.Fatalf("jobs:%d: %s", n+1, fmt.Sprintf(format, args...))
+		}
+		num := func(s string) float64 {
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				bad("%q is not a number", s)
+			}
+			return x
+		}
+		if at, ok := strings.CutPrefix(fields[0], "@"); ok {
+			if len(fields) != 3 {
+				bad("want @AT COMMAND ID")
+			}
+			i, ok := index[int(num(fields[2]))]
+			if !ok {
+				bad("no job %s", fields[2])
+			}
+			cmds = append(cmds, runtime.SimCommand{At: t0.Add(num(at)), Kind: fields[1], Job: i})
+			continue
+		}
+		if len(fields) < 4 {
+			bad("want ID AT SLOTS RUNTIME [options]")
+		}
+		sj := runtime.SimJob{At: t0.Add(num(fields[1])), Submission: runtime.Submission{
+			TraceID: int(num(fields[0])), Slots: int(num(fields[2])), Runtime: num(fields[3]), User: "user1"}}
+		for _, opt := range fields[4:] {
+			key, value, _ := strings.Cut(opt, "=")
+			switch key {
+			case "queue":
+				sj.Queue = value
+			case "user":
+				sj.User = value
+			case "R":
+				sj.ResReq = value
+			case "sp":
+				sj.Priority = int(num(value))
+			case "W":
+				sj.RunLimit = num(value) * 60
+			case "app":
+				sj.App = value
+			case "hold":
+				sj.Hold = true
+			case "type":
+				sj.FromType = value
+			default:
+				bad("unknown option %q", opt)
+			}
+		}
+		index[sj.TraceID] = len(jobs)
+		jobs = append(jobs, sj)
+	}
+	slices.SortStableFunc(jobs, func(a, b runtime.SimJob) int {
+		switch {
+		case a.At < b.At:
+			return -1
+		case a.At > b.At:
+			return 1
+		}
+		return 0
+	})
+	// Commands name jobs by their place in the sorted list.
+	pos := map[int]int{}
+	for i, j := range jobs {
+		pos[j.TraceID] = i
+	}
+	for i := range cmds {
+		for id, old := range index {
+			if old == cmds[i].Job {
+				cmds[i].Job = pos[id]
+				break
+			}
+		}
+	}
+	return jobs, cmds
+}
+
+// splitFields splits a line at blanks, keeping double-quoted text (after
+// "key=") together and unquoted.
+func splitFields(line string) []string {
+	var out []string
+	var cur strings.Builder
+	quoted, in := false, false
+	for _, r := range line {
+		switch {
+		case r == '"':
+			quoted = !quoted
+			in = true
+		case (r == ' ' || r == '\t') && !quoted:
+			if in {
+				out = append(out, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteRune(r)
+			in = true
+		}
+	}
+	if in {
+		out = append(out, cur.String())
+	}
+	return out
+}

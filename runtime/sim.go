@@ -1,0 +1,183 @@
+package runtime
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// A SimJob is one job of a simulated workload: what bsub gives, and when.
+type SimJob struct {
+	Submission
+	// At is the submission time.
+	At Time
+}
+
+// A SimOutcome is what became of one simulated job.
+type SimOutcome struct {
+	Job *Job
+	// Rejected is why no queue accepted the job, or nil.
+	Rejected error
+	SimJob   SimJob
+}
+
+// A SimCommand is an operator's command at a time of a simulation: btop,
+// bbot, bstop (hold a pending job) or bresume (release it).
+type SimCommand struct {
+	At   Time
+	Kind string
+	// Job is the index of the job in the workload.
+	Job int
+}
+
+// SimOptions configure Simulate.
+type SimOptions struct {
+	// Commands are applied at their times, before that moment's cycle.
+	Commands []SimCommand
+	// Progress, when not nil, is called now and then with the jobs
+	// finished so far and their total.
+	Progress func(done, total int)
+	// Plugins replace LSF's default rules when not nil.
+	Plugins *Plugins
+}
+
+// SimResult is the outcome of a simulation.
+type SimResult struct {
+	Jobs []SimOutcome
+	// Cycles counts the scheduling cycles; Placements the jobs dispatched.
+	Cycles, Placements int
+	// End is the time of the last event.
+	End Time
+}
+
+// Simulate replays a workload on a cluster with the sim executor on a
+// virtual clock: each job is submitted at its time, runs for its Runtime
+// (or until its run limit, then ends in EXIT), and a scheduling cycle
+// runs at every moment something happens — a submission, a job's end,
+// the end of an accept interval, a window opening — rather than on a
+// wall-clock period. Jobs are taken in the order given; ties at one time
+// keep that order.
+func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
+	clock := &VirtualClock{}
+	e := NewEngine(c, clock, nil)
+	if opts.Plugins != nil {
+		e.Scheduler = NewScheduler(*opts.Plugins)
+	}
+	res := &SimResult{Jobs: make([]SimOutcome, len(jobs))}
+	ev := &eventHeap{}
+	for i := range jobs {
+		if math.IsNaN(float64(jobs[i].At)) || math.IsInf(float64(jobs[i].At), 0) {
+			return nil, errors.New("a job's submission time is not a number")
+		}
+		res.Jobs[i].SimJob = jobs[i]
+		heap.Push(ev, event{at: jobs[i].At, kind: evSubmit, index: i, seq: i})
+	}
+	for i, cmd := range opts.Commands {
+		if cmd.Job < 0 || cmd.Job >= len(jobs) {
+			return nil, fmt.Errorf("command %d (%s) names job %d of %d", i+1, cmd.Kind, cmd.Job+1, len(jobs))
+		}
+		heap.Push(ev, event{at: cmd.At, kind: evCommand, index: i, seq: len(jobs) + i})
+	}
+	seq := len(jobs) + len(opts.Commands)
+	done, pending := 0, 0
+	wake := Never
+	for ev.Len() > 0 || (pending > 0 && wake < Never) {
+		t := wake
+		if ev.Len() > 0 && (*ev)[0].at <= t {
+			t = (*ev)[0].at
+		}
+		clock.T = t
+		for ev.Len() > 0 && (*ev)[0].at <= t {
+			x := heap.Pop(ev).(event)
+			switch x.kind {
+			case evSubmit:
+				sj := &res.Jobs[x.index]
+				j, err := c.Submit(sj.SimJob.Submission, t)
+				if err != nil {
+					sj.Rejected = err
+					done++
+					continue
+				}
+				sj.Job = j
+				pending++
+			case evCommand:
+				cmd := opts.Commands[x.index]
+				if j := res.Jobs[cmd.Job].Job; j != nil {
+					if err := c.command(cmd.Kind, j); err != nil {
+						return nil, fmt.Errorf("at %v: %s: %w", float64(cmd.At), cmd.Kind, err)
+					}
+				}
+			case evFinish:
+				state := Done
+				if x.exit {
+					state = Exit
+				}
+				e.Finish(x.job, state, 0)
+				done++
+			}
+		}
+		p := e.Schedule()
+		res.Cycles++
+		for _, d := range p.Dispatches {
+			j := d.Job
+			pending--
+			res.Placements++
+			run, exit := j.Runtime, false
+			if j.RunLimit > 0 && run > j.RunLimit {
+				run, exit = j.RunLimit, true
+			}
+			heap.Push(ev, event{at: t.Add(max(0, run)), kind: evFinish, job: j, exit: exit, seq: seq})
+			seq++
+		}
+		wake = p.Wake
+		res.End = t
+		if opts.Progress != nil && res.Cycles%4096 == 0 {
+			opts.Progress(done, len(jobs))
+		}
+	}
+	if opts.Progress != nil {
+		opts.Progress(done, len(jobs))
+	}
+	return res, nil
+}
+
+type eventKind uint8
+
+const (
+	// Ends come before submissions at one time, so that a job submitted
+	// when another ends can use its slots in the same cycle.
+	evFinish eventKind = iota
+	evSubmit
+	evCommand
+)
+
+type event struct {
+	at    Time
+	kind  eventKind
+	index int
+	job   *Job
+	exit  bool
+	seq   int
+}
+
+type eventHeap []event
+
+func (h eventHeap) Len() int { return len(h) }
+func (h eventHeap) Less(a, b int) bool {
+	if h[a].at != h[b].at {
+		return h[a].at < h[b].at
+	}
+	if h[a].kind != h[b].kind {
+		return h[a].kind < h[b].kind
+	}
+	return h[a].seq < h[b].seq
+}
+func (h eventHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
+func (h *eventHeap) Push(x any)   { *h = append(*h, x.(event)) }
+func (h *eventHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
