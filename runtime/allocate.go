@@ -1,7 +1,9 @@
 package runtime
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/lsfc/lsfc/compile"
@@ -68,6 +70,9 @@ func merge(allocs []Alloc) []Alloc {
 // class's hosts, not counting the slots taken holds (earlier terms).
 func (c *cycle) place(r *classRun, j *Job, sr *compile.SimpleReq, n int, taken map[*Host]int) ([]Alloc, Reason) {
 	hosts := c.termHosts(r.cand, sr)
+	if sr != nil && (c.readsSlots(sr.Select) || c.ordersBySlots(sr)) {
+		hosts = c.currentSlots(sr, hosts)
+	}
 	var span compile.SpanReq
 	if sr != nil {
 		span = sr.Span
@@ -220,4 +225,91 @@ func (c *cycle) valuesOf(h *Host) *hostValues {
 func (c *cycle) slotOf(name string) (int, bool) {
 	_, slot, ok := c.cluster.Env.Lookup(name)
 	return slot, ok
+}
+
+// slotsSlot returns the value-table slot of the "slots" resource (a
+// host's free job slots), or -1.
+func (c *cycle) slotsSlot() int {
+	if _, slot, ok := c.cluster.Env.Lookup("slots"); ok {
+		return slot
+	}
+	return -1
+}
+
+// readsSlots reports whether a select reads the free job slots.
+func (c *cycle) readsSlots(p *compile.SelectProgram) bool {
+	if p == nil {
+		return false
+	}
+	s := c.slotsSlot()
+	for _, r := range p.Refs {
+		if r == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ordersBySlots reports whether a requirement's order[] reads the free job
+// slots.
+func (c *cycle) ordersBySlots(sr *compile.SimpleReq) bool {
+	s := c.slotsSlot()
+	for _, k := range sr.Order {
+		if k.Slot == s {
+			return true
+		}
+	}
+	return false
+}
+
+// dynamicSelect reports whether some select of a class's requirement
+// reads the free job slots, which host classes cannot capture.
+func (c *cycle) dynamicSelect(k *jobClass) bool {
+	for _, alt := range k.req.alts() {
+		for _, t := range alt {
+			if t.Simple != nil && c.readsSlots(t.Simple.Select) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// currentSlots filters and orders hosts by a requirement that reads the
+// free job slots, with each host's slots as the cycle leaves them.
+func (c *cycle) currentSlots(sr *compile.SimpleReq, hosts []*Host) []*Host {
+	slot := c.slotsSlot()
+	hc := &c.s.classes
+	vals := make(map[*Host]*compile.HostValues, len(hosts))
+	var kept []*Host
+	for _, h := range hosts {
+		base := hc.values[hc.of[h.Index]]
+		v := &compile.HostValues{Name: h.Name, Num: slices.Clone(base.Num), Str: base.Str, Has: slices.Clone(base.Has),
+			Avail: base.Avail, FreeSlots: base.FreeSlots, Usable: base.Usable}
+		free := h.Free() - c.hostUsed[h.Index]
+		v.Num[slot], v.Has[slot] = float64(free), true
+		if sr.Select != nil && c.readsSlots(sr.Select) && !sr.Select.Match(v) {
+			continue
+		}
+		vals[h] = v
+		kept = append(kept, h)
+	}
+	if !c.ordersBySlots(sr) {
+		return kept
+	}
+	slices.SortStableFunc(kept, func(a, b *Host) int {
+		va, vb := vals[a], vals[b]
+		for _, k := range sr.Order {
+			x, y := va.Num[k.Slot], vb.Num[k.Slot]
+			if x == y || math.IsNaN(x) || math.IsNaN(y) {
+				continue
+			}
+			if k.Ascending {
+				return cmp.Compare(x, y)
+			}
+			return cmp.Compare(y, x)
+		}
+		return 0
+	})
+	return kept
 }

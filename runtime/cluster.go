@@ -29,6 +29,13 @@ type Cluster struct {
 	MaxDispatch int
 	// SleepTime is MBD_SLEEP_TIME in seconds.
 	SleepTime float64
+	// SessionInterval is the least time between two scheduling sessions
+	// (the minimum of JOB_SCHEDULING_INTERVAL): when a session stops at
+	// LSB_MAX_JOB_DISPATCH_PER_SESSION, the next one starts then.
+	SessionInterval float64
+	// MaxUserPriority is MAX_USER_PRIORITY; 0 when user priorities are
+	// off (bsub -sp is then ignored).
+	MaxUserPriority int
 	// ReservePerTask is RESOURCE_RESERVE_PER_TASK: rusage amounts are per
 	// slot rather than per host.
 	ReservePerTask bool
@@ -94,6 +101,11 @@ func NewCluster(p *compile.Policy, opts ClusterOptions) (*Cluster, error) {
 		}
 		h := &Host{Name: f.Name, Index: i, Facts: f, MaxSlots: -1}
 		c.batchSettings(h, opts.SlotsPerHost)
+		// maxslots reads MXJ; slots, the free slots, changes with every
+		// job and is read afresh where a requirement names it.
+		if h.MaxSlots >= 0 {
+			f.MaxSlots, f.Slots = float64(h.MaxSlots), float64(h.MaxSlots)
+		}
 		if !f.Server {
 			h.Status = HostClosedAdm
 		}
@@ -134,6 +146,16 @@ func (c *Cluster) readParams() {
 	}
 	if b, ok := p.Param("RESOURCE_RESERVE_PER_TASK").(bool); ok {
 		c.ReservePerTask = b
+	}
+	c.SessionInterval = 5
+	switch v := p.Param("JOB_SCHEDULING_INTERVAL").(type) {
+	case *compile.Interval:
+		c.SessionInterval = max(float64(v.Min), 0.001)
+	case float64:
+		c.SessionInterval = max(v, 0.001)
+	}
+	if x, ok := p.Param("MAX_USER_PRIORITY").(float64); ok {
+		c.MaxUserPriority = int(x)
 	}
 }
 
@@ -395,12 +417,31 @@ func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
 	if total := c.usableSlots(q); total > 0 && s.Slots > total {
 		return nil, reject("%d slots asked for, but the queue's hosts have %d", s.Slots, total)
 	}
+	if q.QJobLimit > 0 && s.Slots > q.QJobLimit {
+		return nil, reject("too many processors requested: %d slots, and the queue's job slot limit (QJOB_LIMIT) is %d", s.Slots, q.QJobLimit)
+	}
+	if q.UJobLimit > 0 && s.Slots > q.UJobLimit {
+		return nil, reject("too many processors requested: %d slots, and the queue's per-user job slot limit (UJOB_LIMIT) is %d", s.Slots, q.UJobLimit)
+	}
+	if q.MaxRunLimit > 0 && s.RunLimit > q.MaxRunLimit {
+		return nil, reject("the run limit %s exceeds the queue's maximum run limit %s (RUNLIMIT)", minutes(s.RunLimit), minutes(q.MaxRunLimit))
+	}
+	priority := s.Priority
+	switch {
+	case c.MaxUserPriority <= 0:
+		// User priorities are off: -sp is ignored.
+		priority = 0
+	case s.Priority == 0:
+		priority = c.MaxUserPriority / 2
+	case s.Priority < 0 || s.Priority > c.MaxUserPriority:
+		return nil, reject("job priority %d is out of range: MAX_USER_PRIORITY is %d", s.Priority, c.MaxUserPriority)
+	}
 	req, diags := c.requirement(q, app, s.ResReq, s.FromType)
 	if diags.HasErrors() {
 		return nil, &Rejection{Queue: q.Name, Reason: "bad resource requirement: " + diags.Err().Error(), Diags: diags}
 	}
 	j := &Job{ID: c.nextID, Seq: c.nextSeq, Name: s.Name, User: s.User, Group: s.Group, Queue: q, App: app,
-		Slots: s.Slots, ResReq: s.ResReq, Req: req, Priority: s.Priority, Submit: now, FromType: s.FromType,
+		Slots: s.Slots, ResReq: s.ResReq, Req: req, Priority: priority, Submit: now, FromType: s.FromType,
 		State: Pend, Reason: ReasonNew, Runtime: s.Runtime, TraceID: s.TraceID}
 	j.RunLimit = s.RunLimit
 	if j.RunLimit <= 0 {
@@ -480,7 +521,14 @@ func (c *Cluster) start(j *Job, allocs []Alloc, now Time) {
 	}
 	j.Queue.Pending--
 	j.State, j.Reason, j.Start, j.Allocs = Run, ReasonNone, now, allocs
+	j.RunSince = now
 	c.holdJob(j, 1)
+	if q := j.Queue; len(q.RunWindow) > 0 {
+		if q.started == nil {
+			q.started = map[*Job]bool{}
+		}
+		q.started[j] = true
+	}
 	for _, a := range allocs {
 		a.Host.LastDispatch = now
 	}
@@ -554,6 +602,7 @@ func (c *Cluster) finish(j *Job, state JobState, now Time) {
 	switch {
 	case j.State.Started():
 		c.holdJob(j, -1)
+		delete(j.Queue.started, j)
 	case j.State.Pending():
 		if j.class != nil {
 			j.class.remove(j)
@@ -645,4 +694,13 @@ func (c *Cluster) command(kind string, j *Job) error {
 		return c.Release(j)
 	}
 	return fmt.Errorf("unknown command %q (want btop, bbot, bstop or bresume)", kind)
+}
+
+// minutes prints a run limit given in seconds as LSF writes it: [hh:]mm.
+func minutes(sec float64) string {
+	m := int(sec / 60)
+	if m >= 60 {
+		return fmt.Sprintf("%d:%02d", m/60, m%60)
+	}
+	return fmt.Sprintf("%d", m)
 }

@@ -173,8 +173,8 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 		r := &classRun{k: k, cand: s.candidatesFor(c, k), next: -1}
 		c.runs = append(c.runs, r)
 		if len(r.cand.hosts) == 0 {
-			r.done, r.reason = true, ReasonNoHosts
-			c.setClassReason(k, ReasonNoHosts)
+			r.done, r.reason = true, r.cand.summary
+			c.setClassReason(k, r.cand.summary)
 			continue
 		}
 		r.room = make([]int, len(r.cand.hosts))
@@ -205,6 +205,8 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 			for _, r := range *h {
 				c.setClassReason(r.k, ReasonDispatchCap)
 			}
+			// The next session takes the rest.
+			c.wakeAt(c.now.Add(cl.SessionInterval))
 			break
 		}
 		j := r.k.jobs[r.next]
@@ -212,8 +214,9 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 		c.plan.Stats.Considered++
 		if reason := c.tryJob(r, j); reason != ReasonNone {
 			c.setReason(j, reason)
-			if reason == ReasonQueueLimit {
-				c.closeQueue(h, j.Queue)
+			if q := j.Queue; reason == ReasonQueueLimit && q.Used+c.queueUsed[q] >= q.QJobLimit {
+				// The queue has no slot left: none of its jobs can go.
+				c.closeQueue(q)
 				continue
 			}
 		}
@@ -245,14 +248,13 @@ func (c *cycle) advance(r *classRun) bool {
 }
 
 // closeQueue ends every class of a queue that reached its slot limit.
-func (c *cycle) closeQueue(h *runHeap, q *Queue) {
+func (c *cycle) closeQueue(q *Queue) {
 	for _, r := range c.runs {
 		if r.k.queue == q && !r.done {
 			r.done = true
 			c.setClassReason(r.k, ReasonQueueLimit)
 		}
 	}
-	_ = h
 }
 
 // tryJob dispatches one job if it can, and returns why not otherwise.

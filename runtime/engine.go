@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"cmp"
+	"slices"
 	"time"
 )
 
@@ -96,4 +98,44 @@ func (e *Engine) Finish(j *Job, state JobState, exitCode int) {
 	}
 	j.ExitCode = exitCode
 	e.Cluster.finish(j, state, e.Clock.Now())
+}
+
+// ApplyRunWindows suspends (SSUSP) the running jobs of queues whose
+// RUN_WINDOW is closed and resumes those suspended by a window that is
+// open again, as LSF does; suspended jobs keep their slots. It returns
+// the jobs it resumed, and the next time a run window opens or closes
+// for a queue with started jobs (Never if none).
+func (e *Engine) ApplyRunWindows() (resumed []*Job, next Time) {
+	now := e.Clock.Now()
+	next = Never
+	for _, q := range e.Cluster.Queues {
+		if len(q.started) == 0 {
+			continue
+		}
+		open := windowOpen(q.RunWindow, now)
+		for _, j := range sortedJobs(q.started) {
+			switch {
+			case !open && j.State == Run:
+				j.Ran += float64(now - j.RunSince)
+				j.State, j.Reason = SSusp, ReasonRunWindow
+				j.Epoch++
+			case open && j.State == SSusp && j.Reason == ReasonRunWindow:
+				j.State, j.Reason, j.RunSince = Run, ReasonNone, now
+				j.Epoch++
+				resumed = append(resumed, j)
+			}
+		}
+		next = min(next, nextWindowChange(q.RunWindow, now))
+	}
+	return resumed, next
+}
+
+// sortedJobs returns the jobs of a set in ID order.
+func sortedJobs(set map[*Job]bool) []*Job {
+	out := make([]*Job, 0, len(set))
+	for j := range set {
+		out = append(out, j)
+	}
+	slices.SortFunc(out, func(a, b *Job) int { return cmp.Compare(a.ID, b.ID) })
+	return out
 }

@@ -30,6 +30,9 @@ type candidates struct {
 	// terms holds, per simple requirement of the class, its hosts in the
 	// order of its order[] section.
 	terms map[*compile.SimpleReq][]*Host
+	// summary is the reason most hosts were filtered out for, the jobs'
+	// reason when no host is left.
+	summary Reason
 }
 
 // refresh rebuilds the host classes, and forgets the candidates, when the
@@ -128,6 +131,19 @@ func (s *Scheduler) candidatesFor(c *cycle, k *jobClass) *candidates {
 		}
 		if cd.reasons[h.Index] == ReasonNone {
 			cd.hosts = append(cd.hosts, h)
+		}
+	}
+	counts := map[Reason]int{}
+	for _, r := range cd.reasons {
+		if r != ReasonNone {
+			counts[r]++
+		}
+	}
+	cd.summary = ReasonNoHosts
+	best := 0
+	for r := ReasonNone; r < reasonCount; r++ {
+		if counts[r] > best {
+			cd.summary, best = r, counts[r]
 		}
 	}
 	var first *compile.SimpleReq

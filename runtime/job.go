@@ -137,6 +137,14 @@ type Job struct {
 	// TraceID is, in simulation, the job's number in the trace.
 	TraceID int
 
+	// Ran is, for a job that was suspended, how long it ran before; it
+	// ran again from RunSince.
+	Ran      float64
+	RunSince Time
+	// Epoch counts the job's suspensions and resumptions, so that an end
+	// foreseen before one of them is recognised as stale.
+	Epoch int
+
 	// class and classPos place a pending job in its class.
 	class    *jobClass
 	classPos int

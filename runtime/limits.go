@@ -24,8 +24,11 @@ type limitRule struct {
 	slots, jobs, mem float64
 	// use holds what the running jobs take, by consumer key.
 	use map[string]*limitUse
-	// mbPerUnit converts rusage amounts (in LSF_UNIT_FOR_LIMITS) to MB.
+	// mbPerUnit converts rusage amounts (in LSF_UNIT_FOR_LIMITS) to MB;
+	// perTask counts them per slot (RESOURCE_RESERVE_PER_TASK) rather
+	// than per host.
 	mbPerUnit float64
+	perTask   bool
 }
 
 type limitUse struct{ slots, jobs, mem float64 }
@@ -36,7 +39,7 @@ func readLimits(p *compile.Policy, c *Cluster) []*limitRule {
 	var out []*limitRule
 	for _, l := range p.Limits {
 		set := l.Settings
-		r := &limitRule{name: l.Name, slots: -1, jobs: -1, mem: -1, use: map[string]*limitUse{}, mbPerUnit: c.Env.Unit.Megabytes()}
+		r := &limitRule{name: l.Name, slots: -1, jobs: -1, mem: -1, use: map[string]*limitUse{}, mbPerUnit: c.Env.Unit.Megabytes(), perTask: c.ReservePerTask}
 		if st := set["SLOTS"]; st != nil {
 			if x, ok := st.Value.(float64); ok {
 				r.slots = x
@@ -198,13 +201,22 @@ func (r *limitRule) account(j *Job, sign int) {
 	}
 }
 
-// jobMem returns the memory a job reserves in all (rusage[mem] for each
-// of its slots), in MB.
+// jobMem returns the memory a job reserves (rusage[mem]), in MB: once per
+// host, or once per slot with RESOURCE_RESERVE_PER_TASK or /task, as the
+// hosts' reservations count it; a job on several hosts counts, before it
+// is placed, as on one.
 func (r *limitRule) jobMem(j *Job) float64 {
 	for _, a := range j.Req.amounts() {
-		if a.Name == "mem" {
-			return a.Value * r.mbPerUnit * float64(max(1, j.Slots))
+		if a.Name != "mem" {
+			continue
 		}
+		switch {
+		case a.Per == "task" || (a.Per == "" && r.perTask):
+			return a.Value * r.mbPerUnit * float64(max(1, j.Slots))
+		case a.Per == "job":
+			return a.Value * r.mbPerUnit
+		}
+		return a.Value * r.mbPerUnit
 	}
 	return 0
 }

@@ -195,7 +195,9 @@ func (selectFilter) Filter(c *cycle, k *jobClass, h *Host) Reason {
 	if k.req == nil {
 		return ReasonNone
 	}
-	if c.selects(k, h) {
+	if c.selects(k, h) || c.dynamicSelect(k) {
+		// A select that reads free slots is checked at placement, where
+		// the slots are current.
 		return ReasonNone
 	}
 	return ReasonHostSelect
@@ -272,6 +274,7 @@ func (acceptLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason) 
 		return math.MaxInt32, ReasonNone
 	}
 	if c.dispatchedTo[h.Index] {
+		c.wakeAt(c.now.Add(iv))
 		return 0, ReasonHostAccept
 	}
 	if h.LastDispatch > 0 && c.now < h.LastDispatch.Add(iv) {

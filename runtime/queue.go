@@ -33,8 +33,9 @@ type Queue struct {
 	RunWindow      []compile.Window
 	DispatchWindow []compile.Window
 	Thresholds     map[string]compile.Threshold
-	// RunLimit is the default run limit in seconds (RUNLIMIT), 0 for none.
-	RunLimit float64
+	// RunLimit is the default run limit in seconds (RUNLIMIT), 0 for none;
+	// MaxRunLimit the most a job may ask for with -W.
+	RunLimit, MaxRunLimit float64
 	// Users admits a user to the queue.
 	users func(user string) bool
 
@@ -47,6 +48,9 @@ type Queue struct {
 	Used    int
 	byUser  map[string]int
 	Pending int
+	// started holds the started jobs of a queue with a RUN_WINDOW, whose
+	// closing suspends them.
+	started map[*Job]bool
 }
 
 // Accepts reports whether the queue admits the user's jobs (USERS).
@@ -81,7 +85,7 @@ func newQueue(p *compile.Policy, cq *compile.Queue, order int, hosts []*Host, sl
 	}
 	if st := set["RUNLIMIT"]; st != nil {
 		if l, ok := st.Value.(*compile.Limit); ok {
-			q.RunLimit = l.Max * 60
+			q.RunLimit, q.MaxRunLimit = l.Max*60, l.Max*60
 			if l.Default != nil {
 				q.RunLimit = *l.Default * 60
 			}

@@ -68,15 +68,21 @@ func (c *Cluster) requirement(q *Queue, app *App, jobR, fromType string) (*Requi
 		}
 	}
 	if queueReq == nil && appReq == nil && jobReq == nil {
-		c.reqs[key] = nil
-		return nil, nil
+		if fromType == "" {
+			c.reqs[key] = nil
+			return nil, nil
+		}
+		// A job that asks for nothing runs on hosts of its submission
+		// host's type, as bsub's default select[type==local] says.
+		jobReq, _ = lang.ParseResReq(lang.NewSource("-R", "select[type==local]"))
 	}
 	merged, ds := c.Env.Merge(queueReq, appReq, jobReq)
 	diags = append(diags, ds...)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	compiled, ds := c.Env.CompileResReq(merged, compile.SelectOptions{FromType: fromType, InConfig: fromType == ""})
+	compiled, ds := c.Env.CompileResReq(merged, compile.SelectOptions{FromType: fromType, InConfig: fromType == "",
+		LocalTypeDefault: fromType != ""})
 	diags = append(diags, ds...)
 	if compiled == nil || diags.HasErrors() {
 		return nil, diags

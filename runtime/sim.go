@@ -80,15 +80,20 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 		heap.Push(ev, event{at: cmd.At, kind: evCommand, index: i, seq: len(jobs) + i})
 	}
 	seq := len(jobs) + len(opts.Commands)
-	done, pending := 0, 0
+	done := 0
 	wake := Never
-	for ev.Len() > 0 || (pending > 0 && wake < Never) {
+	// progress is the last time something happened; waking up on time
+	// alone (windows, intervals) for longer than a week without progress
+	// means the jobs left can never run, and the simulation ends.
+	var progress Time
+	for ev.Len() > 0 || (wake < Never && wake-progress <= 8*24*3600) {
 		t := wake
 		if ev.Len() > 0 && (*ev)[0].at <= t {
 			t = (*ev)[0].at
 		}
 		clock.T = t
 		for ev.Len() > 0 && (*ev)[0].at <= t {
+			progress = t
 			x := heap.Pop(ev).(event)
 			switch x.kind {
 			case evSubmit:
@@ -100,7 +105,6 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 					continue
 				}
 				sj.Job = j
-				pending++
 			case evCommand:
 				cmd := opts.Commands[x.index]
 				if j := res.Jobs[cmd.Job].Job; j != nil {
@@ -109,6 +113,9 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 					}
 				}
 			case evFinish:
+				if x.epoch != x.job.Epoch || !x.job.State.Started() {
+					continue // foreseen before a suspension: stale
+				}
 				state := Done
 				if x.exit {
 					state = Exit
@@ -117,20 +124,27 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 				done++
 			}
 		}
-		p := e.Schedule()
-		res.Cycles++
-		for _, d := range p.Dispatches {
-			j := d.Job
-			pending--
-			res.Placements++
+		resumed, windowChange := e.ApplyRunWindows()
+		// foresee pushes the end of a job that runs from now.
+		foresee := func(j *Job) {
 			run, exit := j.Runtime, false
 			if j.RunLimit > 0 && run > j.RunLimit {
 				run, exit = j.RunLimit, true
 			}
-			heap.Push(ev, event{at: t.Add(max(0, run)), kind: evFinish, job: j, exit: exit, seq: seq})
+			heap.Push(ev, event{at: t.Add(max(0, run-j.Ran)), kind: evFinish, job: j, exit: exit, seq: seq, epoch: j.Epoch})
 			seq++
 		}
-		wake = p.Wake
+		for _, j := range resumed {
+			foresee(j)
+		}
+		p := e.Schedule()
+		res.Cycles++
+		for _, d := range p.Dispatches {
+			res.Placements++
+			foresee(d.Job)
+			progress = t
+		}
+		wake = min(p.Wake, windowChange)
 		res.End = t
 		if opts.Progress != nil && res.Cycles%4096 == 0 {
 			opts.Progress(done, len(jobs))
@@ -138,6 +152,12 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 	}
 	if opts.Progress != nil {
 		opts.Progress(done, len(jobs))
+	}
+	// The jobs that never ran keep the reason of the last cycle.
+	for _, o := range res.Jobs {
+		if o.Job != nil && o.Job.State.Pending() {
+			o.Job.Reason = e.Reason(o.Job)
+		}
 	}
 	return res, nil
 }
@@ -159,6 +179,7 @@ type event struct {
 	job   *Job
 	exit  bool
 	seq   int
+	epoch int
 }
 
 type eventHeap []event

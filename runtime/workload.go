@@ -1,0 +1,100 @@
+package runtime
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/runtime/swf"
+)
+
+// WorkloadOptions configure Workload.
+type WorkloadOptions struct {
+	// QueueMap maps a trace's queue — its number, or its name in the
+	// trace's header — to an LSF queue. Jobs of other queues go to the
+	// default queue.
+	QueueMap map[string]string
+	// TotalSlots is the cluster's job slots: a job asking for more is
+	// skipped. 0 skips none.
+	TotalSlots int
+}
+
+// A Skipped job is a job of a trace that cannot be replayed, and why.
+type Skipped struct {
+	Job    swf.Job
+	Reason string
+}
+
+// Workload turns the jobs of a Standard Workload Format trace into a
+// simulated workload: submit time, processors (requested, else
+// allocated), run time, requested time (the run limit), user, group and
+// queue come from the trace. Times are placed after the trace's
+// UnixStartTime when its header gives one, so that time windows fall as
+// they did. Jobs without a run time or processors, and jobs asking for
+// more slots than the cluster has, are returned as skipped, never
+// dropped silently.
+func Workload(h *swf.Header, jobs []swf.Job, opts WorkloadOptions) ([]SimJob, []Skipped) {
+	var t0 Time
+	if h != nil {
+		if start, ok := h.UnixStartTime(); ok {
+			t0 = Time(start)
+		}
+	}
+	names := map[int]string{}
+	if h != nil {
+		names = h.Queues()
+	}
+	var out []SimJob
+	var skipped []Skipped
+	for _, j := range jobs {
+		procs := j.ReqProcs
+		if procs <= 0 {
+			procs = j.AllocProcs
+		}
+		switch {
+		case j.RunTime < 0:
+			skipped = append(skipped, Skipped{j, "the trace gives no run time"})
+			continue
+		case procs <= 0:
+			skipped = append(skipped, Skipped{j, "the trace gives no number of processors"})
+			continue
+		case j.SubmitTime < 0:
+			skipped = append(skipped, Skipped{j, "the trace gives no submission time"})
+			continue
+		case opts.TotalSlots > 0 && procs > opts.TotalSlots:
+			skipped = append(skipped, Skipped{j, fmt.Sprintf("it asks for %d processors and the cluster has %d job slots", procs, opts.TotalSlots)})
+			continue
+		}
+		s := Submission{Slots: procs, Runtime: j.RunTime, TraceID: j.Number,
+			User: "user" + strconv.Itoa(j.UserID), Group: "group" + strconv.Itoa(j.GroupID)}
+		if j.UserID < 0 {
+			s.User = "unknown"
+		}
+		if j.ReqTime > 0 {
+			s.RunLimit = j.ReqTime
+		}
+		if j.Queue >= 0 {
+			num := strconv.Itoa(j.Queue)
+			if q, ok := opts.QueueMap[num]; ok {
+				s.Queue = q
+			} else if q, ok := opts.QueueMap[names[j.Queue]]; ok && names[j.Queue] != "" {
+				s.Queue = q
+			}
+		}
+		out = append(out, SimJob{Submission: s, At: t0.Add(j.SubmitTime)})
+	}
+	return out, skipped
+}
+
+// SyntheticHosts makes n identical hosts with slots job slots each, named
+// sim00001 and on, for a simulation without a host list.
+func SyntheticHosts(n, slots int) []*compile.Host {
+	out := make([]*compile.Host, n)
+	for i := range out {
+		out[i] = &compile.Host{Name: fmt.Sprintf("sim%05d", i+1), Server: true, Status: "ok",
+			Ncpus: float64(slots), Slots: float64(slots), MaxSlots: float64(slots),
+			Booleans: []string{}, Exclusive: []string{}, Numbers: map[string]float64{}, Strings: map[string]string{},
+			Load: map[string]float64{}, Reserved: map[string]float64{}}
+	}
+	return out
+}
