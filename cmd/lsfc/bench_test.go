@@ -44,3 +44,24 @@ func BenchmarkLintCorpusProcess(b *testing.B) {
 	b.ReportMetric(float64(len(files)), "files")
 	_ = os.Remove(bin)
 }
+
+// BenchmarkSimulateLANLProcess runs "lsfc simulate" on the LANL CM-5 trace
+// (122,060 jobs) with 32 hosts of 32 slots, as a whole process.
+func BenchmarkSimulateLANLProcess(b *testing.B) {
+	trace := filepath.Join(testkit.CorpusDir(b, "swf"), "LANL-CM5-1994-4.1-cln.swf.gz")
+	dir := b.TempDir()
+	conf := filepath.Join(dir, "lsb.params")
+	if err := os.WriteFile(conf, []byte("Begin Parameters\nJOB_ACCEPT_INTERVAL = 0\nEnd Parameters\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	bin := filepath.Join(dir, "lsfc")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	for b.Loop() {
+		cmd := exec.Command(bin, "simulate", "--conf", conf, "--workload", trace, "--host-count", "32", "--slots-per-host", "32", "--format", "json")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("lsfc simulate: %v\n%s", err, out)
+		}
+	}
+}

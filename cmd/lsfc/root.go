@@ -110,6 +110,7 @@ input; 2 usage or I/O error; 3 internal error.`,
 		newCompileCmd(e),
 		newFmtCmd(e),
 		newResReqCmd(e),
+		newSimulateCmd(e),
 		newVersionCmd(e),
 	)
 	return root

@@ -23,10 +23,15 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	workloads, err := filepath.Abs(filepath.Join("..", "..", "testdata", "workloads"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("..", "..", "testdata", "script"),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("DEMO", demo)
+			env.Setenv("WORKLOADS", workloads)
 			env.Setenv("LSF_ENVDIR", "")
 			return nil
 		},

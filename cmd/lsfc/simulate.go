@@ -1,0 +1,333 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/lang"
+	"github.com/lsfc/lsfc/lint"
+	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/simstats"
+	"github.com/lsfc/lsfc/runtime/swf"
+	"github.com/spf13/cobra"
+)
+
+type simFlags struct {
+	tf           treeFlags
+	conf         string
+	workload     string
+	hosts        string
+	hostCount    int
+	slotsPerHost int
+	queueMap     string
+	format       string
+	jobsOut      string
+	report       string
+	compare      string
+}
+
+func newSimulateCmd(e env) *cobra.Command {
+	var f simFlags
+	cmd := &cobra.Command{
+		Use:   "simulate --conf PATH --workload FILE.swf[.gz] [flags]",
+		Short: "Replay a workload trace through the scheduler on a configuration",
+		Long: `simulate replays a Standard Workload Format trace (Parallel Workloads
+Archive, plain or gzip) through lsfc's scheduler with a simulated executor
+on a virtual clock: each job is submitted at its time with its processors,
+run time, requested time (its run limit), user and queue, and a scheduling
+cycle runs whenever something happens.
+
+The hosts are those of the configuration tree, each with the job slots
+its lsb.hosts row gives (MXJ; "!" or none: --slots-per-host), or an
+inventory (--hosts), or N identical hosts (--host-count, --slots-per-host).
+Trace queues go to the default queue unless --queue-map names them (by
+number or by the name in the trace's header). Jobs the trace cannot give,
+or that ask for more slots than the cluster has, are reported as skipped.
+
+It prints the metrics: jobs, makespan, utilisation, wait and bounded
+slowdown (mean, p50, p95, max) per queue and per user. --compare runs a
+second configuration on the same trace and shows both side by side;
+--report writes a self-contained HTML page with charts; --jobs-out writes
+one JSON object per line per job.`,
+		Example: `  lsfc simulate --conf testdata/clusters/demo --workload trace.swf.gz
+  lsfc simulate --conf conf/ --workload LANL-CM5.swf.gz --host-count 32 --slots-per-host 32 --format json
+  lsfc simulate --conf old/ --compare new/ --workload trace.swf --report whatif.html`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runSimulate(e, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.conf, "conf", "", "configuration tree (an LSF_ENVDIR, a directory of lsb.* files, or files separated by commas)")
+	fl.StringVar(&f.workload, "workload", "", "the trace, in Standard Workload Format (plain or gzip)")
+	fl.StringVar(&f.hosts, "hosts", "", "a host inventory (YAML or JSON) replacing the configuration's hosts")
+	fl.IntVar(&f.hostCount, "host-count", 0, "simulate N identical hosts instead of the configuration's")
+	fl.IntVar(&f.slotsPerHost, "slots-per-host", 0, "job slots of each host whose MXJ is \"!\" or unset (and of --host-count hosts)")
+	fl.StringVar(&f.queueMap, "queue-map", "", "trace queues to LSF queues: SWFQUEUE=LSFQUEUE,...")
+	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	fl.StringVar(&f.jobsOut, "jobs-out", "", "write one JSON object per job to FILE")
+	fl.StringVar(&f.report, "report", "", "write an HTML report with charts to FILE")
+	fl.StringVar(&f.compare, "compare", "", "a second configuration to run on the same trace, shown side by side")
+	f.tf.register(cmd)
+	return cmd
+}
+
+func runSimulate(e env, f simFlags) error {
+	switch {
+	case f.conf == "":
+		return usageError("--conf is required")
+	case f.workload == "":
+		return usageError("--workload is required")
+	case f.format != "text" && f.format != "json":
+		return usageError("unknown --format %q (want text or json)", f.format)
+	case f.hostCount < 0 || f.slotsPerHost < 0:
+		return usageError("--host-count and --slots-per-host must not be negative")
+	case f.hostCount > 0 && f.hosts != "":
+		return usageError("--hosts and --host-count exclude each other")
+	case f.hostCount > 0 && f.slotsPerHost == 0:
+		return usageError("--host-count needs --slots-per-host")
+	}
+	queueMap, err := parseQueueMap(f.queueMap)
+	if err != nil {
+		return usageError("--queue-map: %v", err)
+	}
+	header, jobs, err := readTrace(f.workload)
+	if err != nil {
+		return exit(exitFindings, fmt.Errorf("%s: %w", f.workload, err))
+	}
+	configs := []string{f.conf}
+	if f.compare != "" {
+		configs = append(configs, f.compare)
+	}
+	var results []*runtime.ReplayResult
+	for _, conf := range configs {
+		p, err := loadPolicy(e, f.tf, conf)
+		if err != nil {
+			return err
+		}
+		opts := runtime.ReplayOptions{QueueMap: queueMap, SlotsPerHost: f.slotsPerHost}
+		switch {
+		case f.hostCount > 0:
+			opts.Hosts = runtime.SyntheticHosts(f.hostCount, f.slotsPerHost)
+		case f.hosts != "":
+			if opts.Hosts, err = readHosts(e, f.hosts, p); err != nil {
+				return err
+			}
+		}
+		if isTerminal(e.stderr) {
+			opts.Progress = progressBar(e.stderr, conf)
+		}
+		res, err := runtime.Replay(p, header, jobs, opts)
+		if err != nil {
+			return exit(exitFindings, fmt.Errorf("%s: %w", conf, err))
+		}
+		if opts.Progress != nil {
+			fmt.Fprintln(e.stderr)
+		}
+		results = append(results, res)
+	}
+	sums := make([]*simstats.Summary, len(results))
+	for i, r := range results {
+		sums[i] = simstats.Summarize(r.Records, r.TotalSlots)
+	}
+	if err := writeSummary(e.stdout, f, configs, sums); err != nil {
+		return exit(exitUsage, err)
+	}
+	if f.jobsOut != "" {
+		if err := writeJobs(f.jobsOut, results[0]); err != nil {
+			return exit(exitUsage, err)
+		}
+	}
+	if f.report != "" {
+		var runs []simstats.Run
+		for i, s := range sums {
+			runs = append(runs, simstats.Run{Name: configs[i], Summary: s})
+		}
+		var b bytes.Buffer
+		if err := simstats.WriteHTML(&b, runs); err != nil {
+			return exit(exitInternal, err)
+		}
+		if err := writeAtomic(f.report, b.Bytes()); err != nil {
+			return exit(exitUsage, err)
+		}
+	}
+	skipped := 0
+	for _, r := range results[0].Records {
+		if r.State == simstats.StateSkipped {
+			skipped++
+		}
+	}
+	if skipped > 0 {
+		fmt.Fprintf(e.stderr, "lsfc: %s skipped (see --jobs-out for each job's reason)\n", plural(skipped, "job"))
+	}
+	return nil
+}
+
+// loadPolicy compiles a configuration; errors are printed and end the
+// command with exit code 1.
+func loadPolicy(e env, tf treeFlags, conf string) (*compile.Policy, error) {
+	opts, err := tf.options(e)
+	if err != nil {
+		return nil, err
+	}
+	res, err := lint.Run(strings.Split(conf, ","), opts)
+	if err != nil {
+		return nil, exit(exitUsage, err)
+	}
+	if res.Diagnostics.HasErrors() {
+		var errs lang.Diagnostics
+		for _, d := range res.Diagnostics {
+			if d.Severity == lang.Error {
+				errs = append(errs, d)
+			}
+		}
+		errs.WriteText(e.stderr)
+		return nil, exit(exitFindings, fmt.Errorf("%s: the configuration has errors (lsfc check %s)", conf, conf))
+	}
+	return res.Policy, nil
+}
+
+// readTrace reads a whole SWF trace.
+func readTrace(path string) (*swf.Header, []swf.Job, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer fh.Close()
+	r, err := swf.NewReader(bufio.NewReaderSize(fh, 1<<16))
+	if err != nil {
+		return nil, nil, err
+	}
+	jobs, err := r.ReadAll()
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.Header(), jobs, nil
+}
+
+// readHosts reads a host inventory, its memory amounts in the
+// configuration's unit.
+func readHosts(e env, path string, p *compile.Policy) ([]*compile.Host, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, exit(exitUsage, err)
+	}
+	inv, diags := compile.ReadInventory(lang.NewSource(path, string(b)), p.Env().Unit)
+	if diags.HasErrors() {
+		diags.WriteText(e.stderr)
+		return nil, exit(exitFindings, fmt.Errorf("%s: the inventory has errors", path))
+	}
+	return inv.Hosts, nil
+}
+
+// parseQueueMap reads "1=normal,interactive=short".
+func parseQueueMap(s string) (map[string]string, error) {
+	m := map[string]string{}
+	if s == "" {
+		return m, nil
+	}
+	for _, item := range strings.Split(s, ",") {
+		from, to, ok := strings.Cut(strings.TrimSpace(item), "=")
+		if !ok || from == "" || to == "" {
+			return nil, fmt.Errorf("%q is not SWFQUEUE=LSFQUEUE", item)
+		}
+		m[from] = to
+	}
+	return m, nil
+}
+
+// writeSummary prints the metrics of one run, or of two side by side.
+func writeSummary(w io.Writer, f simFlags, names []string, sums []*simstats.Summary) error {
+	if f.format == "json" {
+		if len(sums) == 1 {
+			return sums[0].WriteJSON(w)
+		}
+		var runs []json.RawMessage
+		for _, s := range sums {
+			var b bytes.Buffer
+			if err := s.WriteJSON(&b); err != nil {
+				return err
+			}
+			runs = append(runs, json.RawMessage(b.Bytes()))
+		}
+		out := struct {
+			Jobs int               `json:"jobs"`
+			Runs []json.RawMessage `json:"runs"`
+			Conf []string          `json:"configurations"`
+		}{sums[0].Jobs, runs, names}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	if len(sums) == 2 {
+		return simstats.WriteComparison(w, [2]string{names[0], names[1]}, sums[0], sums[1])
+	}
+	return sums[0].WriteText(w)
+}
+
+// jobLine is one line of --jobs-out.
+type jobLine struct {
+	ID     int      `json:"id"`
+	Queue  string   `json:"queue"`
+	User   string   `json:"user"`
+	Submit float64  `json:"submit"`
+	Start  *float64 `json:"start"`
+	End    *float64 `json:"end"`
+	Hosts  []string `json:"hosts"`
+	State  string   `json:"state"`
+	Reason string   `json:"reason,omitempty"`
+}
+
+// writeJobs writes one JSON object per job.
+func writeJobs(path string, res *runtime.ReplayResult) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, r := range res.Records {
+		l := jobLine{ID: r.ID, Queue: r.Queue, User: r.User, Submit: r.Submit, Hosts: r.Hosts, State: r.State, Reason: res.Reasons[r.ID]}
+		if l.Hosts == nil {
+			l.Hosts = []string{}
+		}
+		if r.State == simstats.StateDone || r.State == simstats.StateExit {
+			start, end := r.Start, r.End
+			l.Start, l.End = &start, &end
+		}
+		if err := enc.Encode(l); err != nil {
+			return err
+		}
+	}
+	return writeAtomic(path, b.Bytes())
+}
+
+// isTerminal reports whether w is a terminal, where a progress bar makes
+// sense.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progressBar returns a Progress function drawing a bar on w at most ten
+// times a second.
+func progressBar(w io.Writer, name string) func(done, total int) {
+	var last time.Time
+	return func(done, total int) {
+		if time.Since(last) < 100*time.Millisecond && done < total {
+			return
+		}
+		last = time.Now()
+		const width = 30
+		filled := 0
+		if total > 0 {
+			filled = width * done / total
+		}
+		fmt.Fprintf(w, "\r%s [%s%s] %d/%d jobs", name, strings.Repeat("=", filled), strings.Repeat(" ", width-filled), done, total)
+	}
+}

@@ -1,0 +1,114 @@
+package runtime
+
+import (
+	"sort"
+	"strconv"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/runtime/simstats"
+	"github.com/lsfc/lsfc/runtime/swf"
+)
+
+// ReplayOptions configure Replay.
+type ReplayOptions struct {
+	// Hosts replace the hosts of the configuration (an inventory, or
+	// SyntheticHosts); nil keeps lsf.cluster's.
+	Hosts []*compile.Host
+	// SlotsPerHost gives job slots to hosts whose MXJ is "!" or unset and
+	// whose CPUs are unknown.
+	SlotsPerHost int
+	// QueueMap maps trace queues to LSF queues (see WorkloadOptions).
+	QueueMap map[string]string
+	// Progress is called now and then with the jobs finished and their
+	// total.
+	Progress func(done, total int)
+}
+
+// A ReplayResult is a replay's outcome: one record per job of the trace,
+// in the trace's order, the cluster's size, and the simulation's counts.
+type ReplayResult struct {
+	Records    []simstats.Record
+	Reasons    map[int]string // why a job was skipped, rejected or never ran, by trace ID
+	TotalSlots int
+	Sim        *SimResult
+}
+
+// Replay runs a Standard Workload Format trace through the scheduler with
+// the sim executor: the cluster of policy (or opts.Hosts), the jobs of the
+// trace submitted at their times. Every job of the trace has a record:
+// jobs the trace cannot give (no run time, too many processors) and jobs
+// no queue accepts are SKIPPED with their reason, jobs that never started
+// are PEND.
+func Replay(policy *compile.Policy, h *swf.Header, jobs []swf.Job, opts ReplayOptions) (*ReplayResult, error) {
+	c, err := NewCluster(policy, ClusterOptions{Hosts: opts.Hosts, SlotsPerHost: opts.SlotsPerHost})
+	if err != nil {
+		return nil, err
+	}
+	total := c.TotalSlots()
+	work, skipped := Workload(h, jobs, WorkloadOptions{QueueMap: opts.QueueMap, TotalSlots: total})
+	sim, err := Simulate(c, work, SimOptions{Progress: opts.Progress})
+	if err != nil {
+		return nil, err
+	}
+	var t0 Time
+	if h != nil {
+		if start, ok := h.UnixStartTime(); ok {
+			t0 = Time(start)
+		}
+	}
+	res := &ReplayResult{TotalSlots: total, Sim: sim, Reasons: map[int]string{}}
+	defaultQueue := "default"
+	if len(c.DefaultQueues) > 0 {
+		defaultQueue = c.DefaultQueues[0].Name
+	}
+	for _, s := range skipped {
+		res.Records = append(res.Records, simstats.Record{ID: s.Job.Number, Queue: queueOf(s.Job, h, opts.QueueMap, defaultQueue), User: userOf(s.Job),
+			Submit: s.Job.SubmitTime, Slots: max(s.Job.ReqProcs, s.Job.AllocProcs), State: simstats.StateSkipped})
+		res.Reasons[s.Job.Number] = s.Reason
+	}
+	for _, o := range sim.Jobs {
+		sj := o.SimJob
+		r := simstats.Record{ID: sj.TraceID, User: sj.User, Submit: float64(sj.At - t0), Slots: sj.Slots}
+		switch j := o.Job; {
+		case o.Rejected != nil:
+			r.Queue, r.State = sj.Queue, simstats.StateSkipped
+			res.Reasons[sj.TraceID] = o.Rejected.Error()
+		case j.State.Pending():
+			r.Queue, r.State = j.Queue.Name, simstats.StatePend
+			res.Reasons[sj.TraceID] = j.Reason.String()
+		default:
+			r.Queue, r.State = j.Queue.Name, j.State.String()
+			r.Start, r.End = float64(j.Start-t0), float64(j.End-t0)
+			for _, a := range j.Allocs {
+				r.Hosts = append(r.Hosts, a.Host.Name)
+			}
+		}
+		if r.Queue == "" {
+			r.Queue = defaultQueue
+		}
+		res.Records = append(res.Records, r)
+	}
+	sort.SliceStable(res.Records, func(a, b int) bool { return res.Records[a].ID < res.Records[b].ID })
+	return res, nil
+}
+
+// queueOf names the LSF queue a skipped job would have gone to: its
+// mapped queue, else the default one.
+func queueOf(j swf.Job, h *swf.Header, m map[string]string, def string) string {
+	if q, ok := m[strconv.Itoa(j.Queue)]; ok && j.Queue >= 0 {
+		return q
+	}
+	if name := h.Queues()[j.Queue]; name != "" {
+		if q, ok := m[name]; ok {
+			return q
+		}
+	}
+	return def
+}
+
+func userOf(j swf.Job) string {
+	if j.UserID < 0 {
+		return "unknown"
+	}
+	return "user" + strconv.Itoa(j.UserID)
+}
