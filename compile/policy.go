@@ -278,6 +278,10 @@ type Queue struct {
 	Hosts []HostItem `json:"hosts,omitempty"`
 	// HostNames are the hosts HOSTS resolves to, sorted.
 	HostNames []string `json:"hostNames"`
+	// HostPref holds the preference "+N" gives a host (higher is used
+	// first; a host absent from the map has preference 0). Nil when HOSTS
+	// sets no preference.
+	HostPref map[string]int `json:"hostPref,omitempty"`
 	// ResReq, StopCond and ResumeCond are compiled requirements (nil when
 	// unset).
 	ResReq     *Requirement `json:"resReq,omitempty"`

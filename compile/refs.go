@@ -57,6 +57,20 @@ func (c *compiler) queueHosts(q *Queue) {
 	var hosts []string
 	var excluded []HostItem
 	hasBase, others, external := false, false, false
+	othersPref := 0
+	// prefer records a host's preference; a host listed twice keeps the
+	// higher one.
+	prefer := func(h string, pref int) {
+		if pref == 0 {
+			return
+		}
+		if q.HostPref == nil {
+			q.HostPref = map[string]int{}
+		}
+		if pref > q.HostPref[h] {
+			q.HostPref[h] = pref
+		}
+	}
 	for _, it := range q.Hosts {
 		if it.Cluster != "" {
 			c.clusterRef(it.Cluster, it.ClusterSpan, "HOSTS")
@@ -67,12 +81,15 @@ func (c *compiler) queueHosts(q *Queue) {
 			continue
 		}
 		if strings.EqualFold(it.Name, "others") {
-			hasBase, others = true, true
+			hasBase, others, othersPref = true, true, it.Pref
 			continue
 		}
 		hs, ok := c.hostRef(it, "HOSTS")
 		if !ok {
 			continue
+		}
+		for _, h := range hs {
+			prefer(h, it.Pref)
 		}
 		if strings.EqualFold(it.Name, "all") || c.hostGroups[it.Name] != nil {
 			hasBase = true
@@ -98,6 +115,7 @@ func (c *compiler) queueHosts(q *Queue) {
 		for _, h := range c.allHosts() {
 			if _, found := slices.BinarySearch(listed, h); !found {
 				hosts = append(hosts, h)
+				prefer(h, othersPref)
 			}
 		}
 		slices.Sort(hosts)
@@ -118,6 +136,9 @@ func (c *compiler) queueHosts(q *Queue) {
 			}
 		}
 		hosts = slices.DeleteFunc(slices.Clone(hosts), func(h string) bool { return drop[h] })
+		for h := range drop {
+			delete(q.HostPref, h)
+		}
 	}
 	if hosts == nil {
 		hosts = []string{}

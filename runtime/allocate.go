@@ -71,7 +71,7 @@ func merge(allocs []Alloc) []Alloc {
 func (c *cycle) place(r *classRun, j *Job, sr *compile.SimpleReq, n int, taken map[*Host]int) ([]Alloc, Reason) {
 	hosts := c.termHosts(r.cand, sr)
 	if sr != nil && (c.readsSlots(sr.Select) || c.ordersBySlots(sr)) {
-		hosts = c.currentSlots(sr, hosts)
+		hosts = c.currentSlots(r.cand.queue, sr, hosts)
 	}
 	var span compile.SpanReq
 	if sr != nil {
@@ -276,8 +276,9 @@ func (c *cycle) dynamicSelect(k *jobClass) bool {
 }
 
 // currentSlots filters and orders hosts by a requirement that reads the
-// free job slots, with each host's slots as the cycle leaves them.
-func (c *cycle) currentSlots(sr *compile.SimpleReq, hosts []*Host) []*Host {
+// free job slots, with each host's slots as the cycle leaves them. The
+// queue's HOSTS preferences still come first.
+func (c *cycle) currentSlots(q *Queue, sr *compile.SimpleReq, hosts []*Host) []*Host {
 	slot := c.slotsSlot()
 	hc := &c.s.classes
 	vals := make(map[*Host]*compile.HostValues, len(hosts))
@@ -298,6 +299,9 @@ func (c *cycle) currentSlots(sr *compile.SimpleReq, hosts []*Host) []*Host {
 		return kept
 	}
 	slices.SortStableFunc(kept, func(a, b *Host) int {
+		if d := cmp.Compare(q.HostPref(b), q.HostPref(a)); d != 0 {
+			return d
+		}
 		va, vb := vals[a], vals[b]
 		for _, k := range sr.Order {
 			x, y := va.Num[k.Slot], vb.Num[k.Slot]

@@ -22,6 +22,8 @@ type hostClasses struct {
 // candidates is what the host filters decided for one job class: the
 // hosts that may take its jobs, best first, and why the others may not.
 type candidates struct {
+	// queue is the class's queue, whose HOSTS preferences rank the hosts.
+	queue *Queue
 	hosts []*Host
 	// pos gives, by host index, the host's place in hosts, or -1.
 	pos []int32
@@ -119,7 +121,7 @@ func (s *Scheduler) candidatesFor(c *cycle, k *jobClass) *candidates {
 		return cd
 	}
 	cl := c.cluster
-	cd := &candidates{pos: make([]int32, len(cl.Hosts)), reasons: make([]Reason, len(cl.Hosts)),
+	cd := &candidates{queue: k.queue, pos: make([]int32, len(cl.Hosts)), reasons: make([]Reason, len(cl.Hosts)),
 		terms: map[*compile.SimpleReq][]*Host{}}
 	for _, h := range cl.Hosts {
 		cd.pos[h.Index] = -1
@@ -150,7 +152,7 @@ func (s *Scheduler) candidatesFor(c *cycle, k *jobClass) *candidates {
 	if alts := k.req.alts(); len(alts) > 0 && len(alts[0]) > 0 {
 		first = alts[0][0].Simple
 	}
-	cd.hosts = c.rank(first, cd.hosts)
+	cd.hosts = c.rank(k.queue, first, cd.hosts)
 	for i, h := range cd.hosts {
 		cd.pos[h.Index] = int32(i)
 	}
@@ -173,15 +175,16 @@ func (c *cycle) termHosts(cd *candidates, sr *compile.SimpleReq) []*Host {
 			hs = append(hs, h)
 		}
 	}
-	hs = c.rank(sr, hs)
+	hs = c.rank(cd.queue, sr, hs)
 	cd.terms[sr] = hs
 	return hs
 }
 
-// rank orders hosts by a requirement's order[] keys (LSF's r15s:pg when it
-// has none): the leftmost key decides, the others break ties; a host
-// without a value comes after those with one; then by name.
-func (c *cycle) rank(sr *compile.SimpleReq, hosts []*Host) []*Host {
+// rank orders hosts for a queue's job: by the preference the queue's HOSTS
+// gives them (higher first), then by a requirement's order[] keys (LSF's
+// r15s:pg when it has none): the leftmost key decides, the others break
+// ties; a host without a value comes after those with one; then by name.
+func (c *cycle) rank(q *Queue, sr *compile.SimpleReq, hosts []*Host) []*Host {
 	env := c.cluster.Env
 	var keys []compile.OrderKey
 	if sr != nil {
@@ -197,6 +200,9 @@ func (c *cycle) rank(sr *compile.SimpleReq, hosts []*Host) []*Host {
 	hc := &c.s.classes
 	out := slices.Clone(hosts)
 	slices.SortStableFunc(out, func(a, b *Host) int {
+		if d := cmp.Compare(q.HostPref(b), q.HostPref(a)); d != 0 {
+			return d
+		}
 		va, vb := hc.values[hc.of[a.Index]], hc.values[hc.of[b.Index]]
 		for _, k := range keys {
 			x, y := va.Num[k.Slot], vb.Num[k.Slot]

@@ -23,6 +23,9 @@ type Queue struct {
 	// hostOK tells, by host index, whether HOSTS lets the queue use the
 	// host.
 	hostOK []bool
+	// pref holds, by host index, the preference HOSTS gives a host
+	// ("+N": higher is used first); nil when it gives none.
+	pref []int
 	// The slot limits; 0 means none. PJobLimit is per processor.
 	QJobLimit, UJobLimit, HJobLimit int
 	PJobLimit                       float64
@@ -59,6 +62,14 @@ func (q *Queue) Accepts(user string) bool { return q.users == nil || q.users(use
 // UsesHost reports whether HOSTS lets the queue use the host.
 func (q *Queue) UsesHost(h *Host) bool { return q.hostOK == nil || q.hostOK[h.Index] }
 
+// HostPref returns the preference HOSTS gives a host: 0 unless "+N" set one.
+func (q *Queue) HostPref(h *Host) int {
+	if q.pref == nil {
+		return 0
+	}
+	return q.pref[h.Index]
+}
+
 // UserSlots returns the slots the user's jobs of the queue hold.
 func (q *Queue) UserSlots(user string) int { return q.byUser[user] }
 
@@ -91,7 +102,7 @@ func newQueue(p *compile.Policy, cq *compile.Queue, order int, hosts []*Host, sl
 			}
 		}
 	}
-	q.hostOK = queueHosts(cq, p, hosts)
+	q.hostOK, q.pref = queueHosts(cq, p, hosts)
 	q.users = userFilter(cq.Users, p)
 	return q
 }
@@ -108,13 +119,14 @@ func acceptSeconds(ai *compile.AcceptInterval, sleep float64) float64 {
 	return 0
 }
 
-// queueHosts resolves HOSTS against the cluster's hosts: nil when the
-// queue may use every host. Hosts that the configuration does not list
-// (an inventory's or simulated hosts) are taken when HOSTS includes all
-// or others and does not exclude them.
-func queueHosts(cq *compile.Queue, p *compile.Policy, hosts []*Host) []bool {
+// queueHosts resolves HOSTS against the cluster's hosts: which hosts the
+// queue may use (nil: every host) and their preferences (nil: none).
+// Hosts that the configuration does not list (an inventory's or simulated
+// hosts) are taken when HOSTS includes all or others and does not exclude
+// them; "others+N" gives them preference N.
+func queueHosts(cq *compile.Queue, p *compile.Policy, hosts []*Host) ([]bool, []int) {
 	if cq.Hosts == nil {
-		return nil
+		return nil, nil
 	}
 	named := map[string]bool{}
 	for _, h := range cq.HostNames {
@@ -124,25 +136,35 @@ func queueHosts(cq *compile.Queue, p *compile.Policy, hosts []*Host) []bool {
 	for _, h := range p.Hosts {
 		known[h.Name] = true
 	}
-	wide, excluded := false, map[string]bool{}
+	wide, widePref, excluded := false, 0, map[string]bool{}
 	for _, it := range cq.Hosts {
 		switch {
 		case it.Exclude:
 			excluded[it.Name] = true
 		case strings.EqualFold(it.Name, "all"), strings.EqualFold(it.Name, "others"):
-			wide = true
+			wide, widePref = true, max(widePref, it.Pref)
 		}
 	}
 	ok := make([]bool, len(hosts))
+	var pref []int
+	if cq.HostPref != nil || widePref != 0 {
+		pref = make([]int, len(hosts))
+	}
 	for i, h := range hosts {
 		switch {
 		case named[h.Name]:
 			ok[i] = true
+			if pref != nil {
+				pref[i] = cq.HostPref[h.Name]
+			}
 		case wide && !known[h.Name] && !excluded[h.Name]:
 			ok[i] = true
+			if pref != nil {
+				pref[i] = widePref
+			}
 		}
 	}
-	return ok
+	return ok, pref
 }
 
 // userFilter returns the USERS test of a queue: nil when every user is
