@@ -29,6 +29,9 @@ const (
 	CodeRRSection  Code = "LSF402" // an unknown section name
 	CodeRRRepeat   Code = "LSF403" // a section given twice
 	CodeRRTooLarge Code = "LSF404" // a resource requirement beyond the limits
+
+	CodeDepSyntax   Code = "LSF405" // a dependency expression that does not parse
+	CodeDepTooLarge Code = "LSF406" // a dependency expression beyond the limits
 )
 
 // CodeInfo documents one diagnostic code.
@@ -310,5 +313,32 @@ stack; real requirements stay far below them.
 Example: forty nested parentheses.
 
 Fix: simplify the expression.`},
+		{CodeDepSyntax, "depend-syntax", Error, "a job dependency expression does not parse",
+			`What it finds: a bsub -w expression that breaks the grammar of job
+dependencies: an unknown condition, a missing job, an argument the
+condition does not take, an unquoted job name that begins with a digit,
+a single "&" or "|", an unclosed parenthesis or quote.
+
+Why it matters: bsub rejects the job; a dependency that is not what was
+meant starts the job too early or never.
+
+Example: done(123) & exited(124)
+
+Fix: conditions are done, ended, exit, started, post_done, post_err,
+external and numdone, numended, numexit, numhold, numpend, numrun,
+numstart; join them with && and ||, negate with !, and quote job names:
+done(123) && exit("prep", > 0).`},
+		{CodeDepTooLarge, "depend-too-large", Error, "a job dependency expression exceeds lsfc's limits",
+			`What it finds: a dependency expression longer, with more tokens, or
+nested deeper than lsfc accepts (lang.DepMaxLen, DepMaxTokens,
+DepMaxDepth).
+
+Why it matters: the limits keep hostile input from exhausting memory or the
+stack; real expressions stay far below them.
+
+Example: a hundred nested parentheses.
+
+Fix: simplify the expression, or depend on fewer jobs through a job name
+with a wildcard: done("step*").`},
 	}
 }
