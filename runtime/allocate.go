@@ -200,7 +200,7 @@ func (c *cycle) rusageFits(j *Job, h *Host, slots int) bool {
 			continue
 		}
 		avail := v.v.Avail[am.Slot] - c.reserved[hostSlot{h.Index, am.Slot}]
-		need := am.Value * c.cluster.perHost(am, slots, j.Slots)
+		need := am.Value * c.cluster.perHost(am.Per, slots, j.Slots)
 		if !(avail >= need) && !math.IsNaN(v.v.Avail[am.Slot]) {
 			return false
 		}

@@ -29,6 +29,9 @@ type Cluster struct {
 	MaxDispatch int
 	// SleepTime is MBD_SLEEP_TIME in seconds.
 	SleepTime float64
+	// DepLastSub is JOB_DEP_LAST_SUB=1: a dependency on a job name looks
+	// at the most recent job of that name only.
+	DepLastSub bool
 	// SessionInterval is the least time between two scheduling sessions
 	// (the minimum of JOB_SCHEDULING_INTERVAL): when a session stops at
 	// LSB_MAX_JOB_DISPATCH_PER_SESSION, the next one starts then.
@@ -56,6 +59,12 @@ type Cluster struct {
 	// on: facts, load, status.
 	gen  uint64
 	reqs map[string]*Requirement
+	// byUser holds each user's named jobs in submission order, for
+	// dependencies on job names.
+	byUser map[string][]*Job
+	// timed holds, in start order, the started jobs whose rusage
+	// reservations change with time.
+	timed []*Job
 }
 
 // An App is an application profile.
@@ -156,6 +165,9 @@ func (c *Cluster) readParams() {
 	}
 	if x, ok := p.Param("MAX_USER_PRIORITY").(float64); ok {
 		c.MaxUserPriority = int(x)
+	}
+	if x, ok := p.Param("JOB_DEP_LAST_SUB").(float64); ok {
+		c.DepLastSub = x == 1
 	}
 }
 
@@ -342,9 +354,13 @@ type Submission struct {
 	RunLimit float64
 	FromType string
 	Hold     bool
-	// Runtime and TraceID are for simulation.
-	Runtime float64
-	TraceID int
+	// Depend is -w, the dependency condition.
+	Depend string
+	// Runtime and TraceID are for simulation; so is ExitCode, the exit
+	// status of a job that runs to its end (not 0: it ends in EXIT).
+	Runtime  float64
+	TraceID  int
+	ExitCode int
 }
 
 // A Rejection is why a job was not accepted, as bsub reports it.
@@ -440,9 +456,17 @@ func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
 	if diags.HasErrors() {
 		return nil, &Rejection{Queue: q.Name, Reason: "bad resource requirement: " + diags.Err().Error(), Diags: diags}
 	}
+	var dep *dependency
+	if strings.TrimSpace(s.Depend) != "" {
+		var err error
+		if dep, err = c.resolveDependency(s.Depend, s.User); err != nil {
+			return nil, &Rejection{Queue: q.Name, Reason: err.Error()}
+		}
+	}
 	j := &Job{ID: c.nextID, Seq: c.nextSeq, Name: s.Name, User: s.User, Group: s.Group, Queue: q, App: app,
 		Slots: s.Slots, ResReq: s.ResReq, Req: req, Priority: priority, Submit: now, FromType: s.FromType,
-		State: Pend, Reason: ReasonNew, Runtime: s.Runtime, TraceID: s.TraceID}
+		State: Pend, Reason: ReasonNew, Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode,
+		Depend: s.Depend, dep: dep}
 	j.RunLimit = s.RunLimit
 	if j.RunLimit <= 0 {
 		j.RunLimit = q.RunLimit
@@ -456,6 +480,12 @@ func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
 	c.nextID++
 	c.nextSeq++
 	c.jobs[j.ID] = j
+	if j.Name != "" {
+		if c.byUser == nil {
+			c.byUser = map[string][]*Job{}
+		}
+		c.byUser[j.User] = append(c.byUser[j.User], j)
+	}
 	q.Pending++
 	c.classOf(q, req).add(j)
 	return j, nil
@@ -522,7 +552,10 @@ func (c *Cluster) start(j *Job, allocs []Alloc, now Time) {
 	j.Queue.Pending--
 	j.State, j.Reason, j.Start, j.Allocs = Run, ReasonNone, now, allocs
 	j.RunSince = now
-	c.holdJob(j, 1)
+	c.holdJob(j, 1, now)
+	if slices.ContainsFunc(j.Req.amounts(), reservation.timed) {
+		c.timed = append(c.timed, j)
+	}
 	if q := j.Queue; len(q.RunWindow) > 0 {
 		if q.started == nil {
 			q.started = map[*Job]bool{}
@@ -537,12 +570,12 @@ func (c *Cluster) start(j *Job, allocs []Alloc, now Time) {
 // holdJob adds (sign 1) or releases (sign -1) what a started job holds:
 // slots on its hosts, in its queue and for its user, resource
 // reservations, and its share of lsb.resources limits.
-func (c *Cluster) holdJob(j *Job, sign int) {
+func (c *Cluster) holdJob(j *Job, sign int, now Time) {
 	n := 0
 	for _, a := range j.Allocs {
 		a.Host.hold(j, sign*a.Slots)
 		n += a.Slots
-		c.reserve(j, a, float64(sign))
+		c.reserve(j, a, float64(sign), now)
 	}
 	j.Queue.Used += sign * n
 	j.Queue.byUser[j.User] += sign * n
@@ -555,35 +588,97 @@ func (c *Cluster) holdJob(j *Job, sign int) {
 	}
 }
 
-// reserve adds or removes a job's rusage reservations on one host.
-func (c *Cluster) reserve(j *Job, a Alloc, sign float64) {
+// reserve adds (sign 1) or removes (sign -1) a job's rusage
+// reservations on one host, at their amounts now. What it adds is kept on
+// the job, so that removing takes back exactly that.
+func (c *Cluster) reserve(j *Job, a Alloc, sign float64, now Time) {
+	if sign < 0 {
+		for _, hv := range j.held {
+			if hv.host == a.Host {
+				c.addReserved(hv.host, hv.name, -hv.v)
+			}
+		}
+		j.held = slices.DeleteFunc(j.held, func(hv heldAmount) bool { return hv.host == a.Host })
+		return
+	}
 	if j.Req == nil {
 		return
 	}
-	amounts := j.Req.amounts()
-	if len(amounts) == 0 {
-		return
-	}
-	f := a.Host.Facts
-	for _, am := range amounts {
-		v := am.Value * c.perHost(am, a.Slots, j.Slots)
-		res, _, _ := c.Env.Lookup(am.Name)
-		if res != nil && res.Memory {
+	elapsed := float64(now - j.Start)
+	for _, am := range j.Req.amounts() {
+		v := am.at(elapsed) * c.perHost(am.Per, a.Slots, j.Slots)
+		if res, _, _ := c.Env.Lookup(am.Name); res != nil && res.Memory {
 			v *= c.Env.Unit.Megabytes()
 		}
-		f.Reserved[am.Name] += sign * v
-		if f.Reserved[am.Name] <= 1e-9 {
-			delete(f.Reserved, am.Name)
+		if v == 0 {
+			continue
+		}
+		c.addReserved(a.Host, am.Name, v)
+		j.held = append(j.held, heldAmount{a.Host, am.Name, v})
+	}
+}
+
+func (c *Cluster) addReserved(h *Host, name string, v float64) {
+	r := h.Facts.Reserved
+	r[name] += v
+	if r[name] <= 1e-9 {
+		delete(r, name)
+	}
+}
+
+// ageReservations brings the reservations of running jobs whose rusage
+// has a duration, decay or phases to their amounts at now. It returns
+// when they next change: the end of a duration or phase, or now plus the
+// session interval while an amount decays; Never when none will.
+func (c *Cluster) ageReservations(now Time) Time {
+	next := Never
+	for _, j := range c.timedJobs() {
+		for _, a := range j.Allocs {
+			c.reserve(j, a, -1, now)
+			c.reserve(j, a, 1, now)
+		}
+		elapsed := float64(now - j.Start)
+		for _, am := range j.Req.amounts() {
+			at, decaying := am.nextChange(elapsed)
+			switch {
+			case decaying:
+				next = min(next, now.Add(c.SessionInterval), j.Start.Add(at))
+			case at >= 0:
+				next = min(next, j.Start.Add(at))
+			}
 		}
 	}
+	return next
+}
+
+// pending counts the pending jobs.
+func (c *Cluster) pending() int {
+	n := 0
+	for _, q := range c.Queues {
+		n += q.Pending
+	}
+	return n
+}
+
+// timedJobs returns the started jobs whose reservations change with time,
+// in start order, forgetting those that ended.
+func (c *Cluster) timedJobs() []*Job {
+	out := c.timed[:0]
+	for _, j := range c.timed {
+		if j.State.Started() {
+			out = append(out, j)
+		}
+	}
+	c.timed = out
+	return out
 }
 
 // perHost returns how many times an rusage amount counts on a host that
 // gives the job slots of its total: once per host by default, once per
 // slot with RESOURCE_RESERVE_PER_TASK or /task, and the job's share with
 // /job.
-func (c *Cluster) perHost(am compile.Amount, slots, total int) float64 {
-	switch am.Per {
+func (c *Cluster) perHost(per string, slots, total int) float64 {
+	switch per {
 	case "task":
 		return float64(slots)
 	case "job":
@@ -601,7 +696,7 @@ func (c *Cluster) perHost(am compile.Amount, slots, total int) float64 {
 func (c *Cluster) finish(j *Job, state JobState, now Time) {
 	switch {
 	case j.State.Started():
-		c.holdJob(j, -1)
+		c.holdJob(j, -1, now)
 		delete(j.Queue.started, j)
 	case j.State.Pending():
 		if j.class != nil {
@@ -681,8 +776,25 @@ func (c *Cluster) Release(j *Job) error {
 	return nil
 }
 
-// command applies an operator's command to a job.
-func (c *Cluster) command(kind string, j *Job) error {
+// SetExternalStatus sets a job's external status (bstatus), which
+// external() dependency conditions test.
+func (c *Cluster) SetExternalStatus(j *Job, status string) { j.ExternalStatus = status }
+
+// Kill ends a job as bkill does: a pending job leaves its queue, a
+// started one its hosts; either ends in EXIT with status 130 (killed by
+// a signal, as a job killed by SIGINT reports).
+func (c *Cluster) Kill(j *Job, now Time) error {
+	if j.State.Finished() {
+		return fmt.Errorf("job %d has already finished", j.ID)
+	}
+	j.ExitCode = 130
+	c.finish(j, Exit, now)
+	return nil
+}
+
+// command applies an operator's command to a job at now; arg is the
+// status text of bstatus.
+func (c *Cluster) command(kind string, j *Job, arg string, now Time) error {
 	switch kind {
 	case "btop":
 		return c.Top(j)
@@ -692,8 +804,13 @@ func (c *Cluster) command(kind string, j *Job) error {
 		return c.Hold(j)
 	case "bresume":
 		return c.Release(j)
+	case "bkill":
+		return c.Kill(j, now)
+	case "bstatus":
+		c.SetExternalStatus(j, arg)
+		return nil
 	}
-	return fmt.Errorf("unknown command %q (want btop, bbot, bstop or bresume)", kind)
+	return fmt.Errorf("unknown command %q (want btop, bbot, bstop, bresume, bkill or bstatus)", kind)
 }
 
 // minutes prints a run limit given in seconds as LSF writes it: [hh:]mm.

@@ -62,6 +62,7 @@ func (e *Engine) Submit(s Submission) (*Job, error) {
 // plan.
 func (e *Engine) Schedule() *Plan {
 	now := e.Clock.Now()
+	resChange := e.Cluster.ageReservations(now)
 	p := e.Scheduler.Cycle(Snapshot{Cluster: e.Cluster, Now: now, Explain: e.Explain})
 	for j, r := range p.reasons {
 		j.Reason = r
@@ -75,6 +76,10 @@ func (e *Engine) Schedule() *Plan {
 				e.Finish(d.Job, Exit, 127)
 			}
 		}
+	}
+	if resChange < p.Wake && e.Cluster.pending() > 0 {
+		// A job waits, and reservations shrink then: it may fit.
+		p.Wake = resChange
 	}
 	e.last = p
 	return p

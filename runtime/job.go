@@ -120,6 +120,13 @@ type Job struct {
 	// FromType is the type of the submission host, for type==local; ""
 	// when unknown (any type then).
 	FromType string
+	// Depend is the dependency condition (bsub -w) as given; the job
+	// waits until it holds.
+	Depend string
+	dep    *dependency
+	// ExternalStatus is the status text bstatus set, which external()
+	// conditions of other jobs test.
+	ExternalStatus string
 
 	// State and Reason: the job's state and, while it pends, the reason
 	// of the last scheduling cycle.
@@ -134,8 +141,10 @@ type Job struct {
 
 	// Runtime is, in simulation, how long the job runs once started.
 	Runtime float64
-	// TraceID is, in simulation, the job's number in the trace.
+	// TraceID is, in simulation, the job's number in the trace; SimExit
+	// its exit status when it runs to its end.
 	TraceID int
+	SimExit int
 
 	// Ran is, for a job that was suspended, how long it ran before; it
 	// ran again from RunSince.
@@ -145,9 +154,20 @@ type Job struct {
 	// foreseen before one of them is recognised as stale.
 	Epoch int
 
+	// held are the rusage amounts the job holds on its hosts now.
+	held []heldAmount
+
 	// class and classPos place a pending job in its class.
 	class    *jobClass
 	classPos int
+}
+
+// A heldAmount is an amount of a resource a started job reserves on a
+// host (memory in MB).
+type heldAmount struct {
+	host *Host
+	name string
+	v    float64
 }
 
 func (j *Job) String() string { return fmt.Sprintf("job %d", j.ID) }

@@ -48,6 +48,13 @@ func (p *Plan) Reason(j *Job) Reason {
 	if r, ok := p.reasons[j]; ok {
 		return r
 	}
+	if j.dep != nil {
+		// A job the cycle did not reach (its class had no room) shows
+		// its dependency first, as LSF does.
+		if r := (dependFilter{}).Check(nil, j); r != ReasonNone {
+			return r
+		}
+	}
 	if j.class != nil {
 		if r, ok := p.classReason[j.class]; ok {
 			return r

@@ -42,7 +42,7 @@ type Plugins struct {
 // change.
 func DefaultPlugins() Plugins {
 	return Plugins{
-		JobFilters: []JobFilter{holdFilter{}, queueStateFilter{}, queueLimitFilter{}, userQueueLimitFilter{},
+		JobFilters: []JobFilter{holdFilter{}, dependFilter{}, queueStateFilter{}, queueLimitFilter{}, userQueueLimitFilter{},
 			userMaxJobsFilter{}, resourceLimitFilter{}},
 		HostFilters: []HostFilter{queueHostsFilter{}, hostStatusFilter{}, loadFilter{}, selectFilter{}},
 		HostLimiters: []HostLimiter{hostWindowLimiter{}, mxjLimiter{}, queueHostLimiter{}, procLimiter{}, userHostLimiter{},
@@ -60,6 +60,25 @@ func (holdFilter) Check(c *cycle, j *Job) Reason {
 		return ReasonHeld
 	}
 	return ReasonNone
+}
+
+// dependFilter keeps a job whose dependency condition (bsub -w) does not
+// hold; one that can never hold again pends with its own reason, as LSF
+// shows it, until the user kills or changes the job.
+type dependFilter struct{}
+
+func (dependFilter) Name() string { return "dependency" }
+func (dependFilter) Check(c *cycle, j *Job) Reason {
+	if j.dep == nil {
+		return ReasonNone
+	}
+	switch holds, final := j.dep.root.eval(); {
+	case holds:
+		return ReasonNone
+	case final:
+		return ReasonDepNever
+	}
+	return ReasonDependency
 }
 
 type queueStateFilter struct{}

@@ -14,6 +14,7 @@ const (
 	ReasonNew          // New job is waiting for scheduling
 	ReasonHeld         // The job was suspended by the user while pending
 	ReasonDependency   // Job dependency condition not satisfied
+	ReasonDepNever     // Dependency condition invalid or never satisfied
 	ReasonQueueInact   // The queue is inactivated by its dispatch window
 	ReasonRunWindow    // The queue's run window is closed
 	ReasonQueueClosed  // The queue is inactive (closed or inactivated by the administrator)
@@ -48,6 +49,7 @@ var reasonText = [...]string{
 	ReasonNew:            "New job is waiting for scheduling",
 	ReasonHeld:           "The job was suspended by the user while pending",
 	ReasonDependency:     "Job dependency condition not satisfied",
+	ReasonDepNever:       "Dependency condition invalid or never satisfied",
 	ReasonQueueInact:     "The queue is inactivated by its dispatch window",
 	ReasonRunWindow:      "The queue's run window is closed",
 	ReasonQueueClosed:    "The queue is inactive",

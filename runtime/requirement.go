@@ -13,6 +13,10 @@ type Requirement struct {
 	// requirement in caches and messages.
 	Text string
 	C    *compile.Requirement
+
+	// res caches amounts.
+	res     []reservation
+	resDone bool
 }
 
 // alts returns the requirement's alternatives, each a list of terms.
@@ -24,8 +28,16 @@ func (r *Requirement) alts() [][]*compile.TermReq {
 }
 
 // amounts returns the rusage amounts of the requirement's first
-// alternative and term (the usual, simple requirement).
-func (r *Requirement) amounts() []compile.Amount {
+// alternative and term (the usual, simple requirement), with the
+// duration and decay of their usage strings; computed once.
+func (r *Requirement) amounts() []reservation {
+	if r == nil || r.resDone {
+		if r == nil {
+			return nil
+		}
+		return r.res
+	}
+	r.resDone = true
 	alts := r.alts()
 	if len(alts) == 0 || len(alts[0]) == 0 {
 		return nil
@@ -34,11 +46,77 @@ func (r *Requirement) amounts() []compile.Amount {
 	if s == nil || len(s.Rusage) == 0 {
 		return nil
 	}
-	var out []compile.Amount
 	for _, u := range s.Rusage[0] {
-		out = append(out, u.Amounts...)
+		for _, am := range u.Amounts {
+			r.res = append(r.res, reservation{Amount: am, dur: u.Duration.Seconds(), decay: u.Decay})
+		}
 	}
-	return out
+	return r.res
+}
+
+// A reservation is one rusage amount with its duration (0: the job's
+// life) and decay, or with its phases.
+type reservation struct {
+	compile.Amount
+	dur   float64
+	decay bool
+}
+
+// timed reports whether the amount reserved changes while the job runs.
+func (r reservation) timed() bool { return r.dur > 0 || len(r.Phases) > 0 }
+
+// at returns the amount reserved elapsed seconds after the job started:
+// the whole amount for its duration, or falling linearly to 0 over it with
+// decay, then nothing; a multi-phase reservation walks its phases, the
+// last lasting until the job ends.
+func (r reservation) at(elapsed float64) float64 {
+	if len(r.Phases) == 0 {
+		return phaseAt(r.Value, r.dur, r.decay, elapsed)
+	}
+	for _, ph := range r.Phases {
+		d := ph.Duration.Seconds()
+		if d <= 0 || elapsed < d {
+			return phaseAt(ph.Value, d, ph.Decay, elapsed)
+		}
+		elapsed -= d
+	}
+	return 0
+}
+
+func phaseAt(v, dur float64, decay bool, elapsed float64) float64 {
+	switch {
+	case dur <= 0:
+		return v
+	case elapsed >= dur:
+		return 0
+	case decay:
+		return v * (1 - elapsed/dur)
+	}
+	return v
+}
+
+// nextChange returns how long after the start the amount next changes
+// after elapsed: the end of the current phase, or never (-1). A decaying
+// amount changes all the time; decaying reports it.
+func (r reservation) nextChange(elapsed float64) (at float64, decaying bool) {
+	if len(r.Phases) == 0 {
+		if r.dur > 0 && elapsed < r.dur {
+			return r.dur, r.decay
+		}
+		return -1, false
+	}
+	t := 0.0
+	for _, ph := range r.Phases {
+		d := ph.Duration.Seconds()
+		if d <= 0 {
+			return -1, false // the last phase lasts until the job ends
+		}
+		if elapsed < t+d {
+			return t + d, ph.Decay
+		}
+		t += d
+	}
+	return -1, false
 }
 
 // requirement returns the effective requirement of a job submitted to q

@@ -22,7 +22,11 @@ import (
 // "want": the timeline the simulation produces. Lines of "jobs" are
 //
 //	ID AT SLOTS RUNTIME [queue=Q] [user=U] [R="..."] [sp=N] [W=MINUTES] [app=A] [hold] [type=T]
-//	@AT COMMAND ID        (btop, bbot, bstop, bresume)
+//	                    [name=NAME] [dep="..."] [exit=CODE]
+//	@AT COMMAND ID [ARG]  (btop, bbot, bstop, bresume, bkill; bstatus ID TEXT)
+//
+// Job IDs in dep="..." are the cluster's, which are the scenario's when
+// jobs are listed in submission order.
 //
 // with times in seconds from the start of the simulation; a comment line
 // "clock: 2024-01-05T08:00:00Z" in the archive's header sets when that is
@@ -102,6 +106,8 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 			fmt.Fprintf(&b, "%d rejected: %v\n", id, o.Rejected)
 		case o.Job.State.Pending():
 			fmt.Fprintf(&b, "%d %s %s: %s\n", id, o.Job.Queue.Name, o.Job.State, o.Job.Reason)
+		case len(o.Job.Allocs) == 0:
+			fmt.Fprintf(&b, "%d %s end=%g %s (never started)\n", id, o.Job.Queue.Name, float64(o.Job.End-t0), o.Job.State)
 		default:
 			fmt.Fprintf(&b, "%d %s start=%g end=%g %s %s\n", id, o.Job.Queue.Name, float64(o.Job.Start-t0), float64(o.Job.End-t0),
 				hostList(o.Job), o.Job.State)
@@ -145,14 +151,18 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]runtime.SimJob, []
 			return x
 		}
 		if at, ok := strings.CutPrefix(fields[0], "@"); ok {
-			if len(fields) != 3 {
-				bad("want @AT COMMAND ID")
+			if len(fields) != 3 && len(fields) != 4 {
+				bad("want @AT COMMAND ID [ARG]")
 			}
 			i, ok := index[int(num(fields[2]))]
 			if !ok {
 				bad("no job %s", fields[2])
 			}
-			cmds = append(cmds, runtime.SimCommand{At: t0.Add(num(at)), Kind: fields[1], Job: i})
+			cmd := runtime.SimCommand{At: t0.Add(num(at)), Kind: fields[1], Job: i}
+			if len(fields) == 4 {
+				cmd.Arg = fields[3]
+			}
+			cmds = append(cmds, cmd)
 			continue
 		}
 		if len(fields) < 4 {
@@ -179,6 +189,12 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]runtime.SimJob, []
 				sj.Hold = true
 			case "type":
 				sj.FromType = value
+			case "name":
+				sj.Name = value
+			case "dep":
+				sj.Depend = value
+			case "exit":
+				sj.ExitCode = int(num(value))
 			default:
 				bad("unknown option %q", opt)
 			}

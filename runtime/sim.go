@@ -29,6 +29,8 @@ type SimCommand struct {
 	Kind string
 	// Job is the index of the job in the workload.
 	Job int
+	// Arg is the command's argument: the status text of bstatus.
+	Arg string
 }
 
 // SimOptions configure Simulate.
@@ -108,7 +110,7 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 			case evCommand:
 				cmd := opts.Commands[x.index]
 				if j := res.Jobs[cmd.Job].Job; j != nil {
-					if err := c.command(cmd.Kind, j); err != nil {
+					if err := c.command(cmd.Kind, j, cmd.Arg, t); err != nil {
 						return nil, fmt.Errorf("at %v: %s: %w", float64(cmd.At), cmd.Kind, err)
 					}
 				}
@@ -116,11 +118,15 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 				if x.epoch != x.job.Epoch || !x.job.State.Started() {
 					continue // foreseen before a suspension: stale
 				}
-				state := Done
-				if x.exit {
+				state, code := Done, x.job.SimExit
+				switch {
+				case x.exit:
+					// Killed at its run limit (TERM_RUNLIMIT).
+					state, code = Exit, 140
+				case code != 0:
 					state = Exit
 				}
-				e.Finish(x.job, state, 0)
+				e.Finish(x.job, state, code)
 				done++
 			}
 		}
