@@ -372,7 +372,13 @@ func (c *cycle) jobRoom(r *classRun, j *Job, h *Host) (int, Reason) {
 // explain records, for a job the cycle could not dispatch, why each host
 // rejected it.
 func (c *cycle) explain(r *classRun, j *Job) {
-	var out []HostReason
+	c.plan.hostReasons[j] = c.hostReasons(r, j, ReasonHostSlots)
+}
+
+// hostReasons returns each host's reason for not taking a job, in host
+// order; fits is the reason of a host that could give it some slots.
+func (c *cycle) hostReasons(r *classRun, j *Job, fits Reason) []HostReason {
+	out := make([]HostReason, 0, len(c.cluster.Hosts))
 	for _, h := range c.cluster.Hosts {
 		reason := r.cand.reasons[h.Index]
 		if reason == ReasonNone {
@@ -381,12 +387,33 @@ func (c *cycle) explain(r *classRun, j *Job) {
 			} else if !c.rusageFits(j, h, min(room, j.Slots)) {
 				reason = ReasonHostRusage
 			} else {
-				reason = ReasonHostSlots
+				reason = fits
 			}
 		}
 		out = append(out, HostReason{Host: h.Name, Reason: reason})
 	}
-	c.plan.hostReasons[j] = out
+	return out
+}
+
+// Explain tells why a pending job cannot start as the snapshot stands,
+// for bjobs -p -l: the job-level reason (ReasonNone when none applies) and
+// each host's reason, in host order, ReasonNone for a host that could
+// give the job slots now. It changes nothing; a job that is not pending
+// gets nothing.
+func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
+	if !j.State.Pending() || j.class == nil {
+		return ReasonNone, nil
+	}
+	c := s.newCycle(snap)
+	s.refresh(snap.Cluster)
+	var jobReason Reason
+	for _, f := range s.Plugins.JobFilters {
+		if jobReason = f.Check(c, j); jobReason != ReasonNone {
+			break
+		}
+	}
+	r := &classRun{k: j.class, cand: s.candidatesFor(c, j.class)}
+	return jobReason, c.hostReasons(r, j, ReasonNone)
 }
 
 // runHeap orders class runs by their next job: queue priority, then user

@@ -96,6 +96,12 @@ func (e *Engine) Reason(j *Job) Reason {
 	return e.last.Reason(j)
 }
 
+// WhyPending tells why a pending job cannot start now: the job-level
+// reason and each host's (see Scheduler.Explain).
+func (e *Engine) WhyPending(j *Job) (Reason, []HostReason) {
+	return e.Scheduler.Explain(Snapshot{Cluster: e.Cluster, Now: e.Clock.Now()}, j)
+}
+
 // Finish records that a job ended, in DONE or EXIT, with its exit code.
 func (e *Engine) Finish(j *Job, state JobState, exitCode int) {
 	if j.State.Finished() {
