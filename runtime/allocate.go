@@ -284,7 +284,7 @@ func (c *cycle) currentSlots(q *Queue, sr *compile.SimpleReq, hosts []*Host) []*
 	vals := make(map[*Host]*compile.HostValues, len(hosts))
 	var kept []*Host
 	for _, h := range hosts {
-		base := hc.values[hc.of[h.Index]]
+		base := hc.named(h)
 		v := &compile.HostValues{Name: h.Name, Num: slices.Clone(base.Num), Str: base.Str, Has: slices.Clone(base.Has),
 			Avail: base.Avail, FreeSlots: base.FreeSlots, Usable: base.Usable}
 		free := h.Free() - c.hostUsed[h.Index]

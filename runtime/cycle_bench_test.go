@@ -82,4 +82,6 @@ func BenchmarkCycle(b *testing.B) {
 	}
 	b.ReportMetric(float64(p.Stats.Dispatched), "dispatched")
 	b.ReportMetric(float64(p.Stats.Considered), "considered")
+	b.ReportMetric(float64(p.Stats.HostClasses), "hostclasses")
+	b.ReportMetric(float64(p.Stats.JobClasses), "jobclasses")
 }

@@ -10,13 +10,18 @@ import (
 	"github.com/lsfc/lsfc/compile"
 )
 
-// hostClasses groups hosts whose resource values are identical, so that a
-// select is evaluated once per group rather than once per host.
+// hostClasses groups hosts whose resource values are identical but for
+// their names, so that a select is evaluated once per group rather than
+// once per host. A select that reads hname is evaluated per host.
 type hostClasses struct {
 	of     []int                 // by host index: the host's class
 	reps   []*Host               // a host of each class
-	values []*compile.HostValues // each class's values
+	values []*compile.HostValues // each class's values (with its rep's name)
 	memo   map[*compile.SelectProgram][]int8
+	// nameSlot is the slot of hname (-1 when the Env has none); byHost
+	// memoizes, per host, the selects that read it.
+	nameSlot int
+	byHost   map[*compile.SelectProgram][]int8
 }
 
 // candidates is what the host filters decided for one job class: the
@@ -50,14 +55,17 @@ func (s *Scheduler) refresh(cl *Cluster) {
 
 // buildHostClasses groups the hosts by their values.
 func buildHostClasses(cl *Cluster) hostClasses {
-	hc := hostClasses{of: make([]int, len(cl.Hosts)), memo: map[*compile.SelectProgram][]int8{}}
+	hc := hostClasses{of: make([]int, len(cl.Hosts)), memo: map[*compile.SelectProgram][]int8{}, nameSlot: -1}
+	if _, slot, ok := cl.Env.Lookup("hname"); ok {
+		hc.nameSlot = slot
+	}
 	bySig := map[string]int{}
 	var sig strings.Builder
 	for i, h := range cl.Hosts {
 		v := cl.Env.Values(h.Facts)
 		sig.Reset()
 		for k := range v.Num {
-			if v.Has[k] {
+			if v.Has[k] && k != hc.nameSlot {
 				sig.WriteString(strconv.FormatFloat(v.Num[k], 'g', -1, 64))
 				sig.WriteByte('|')
 				sig.WriteString(v.Str[k])
@@ -84,6 +92,9 @@ func (c *cycle) matches(p *compile.SelectProgram, h *Host) bool {
 		return true
 	}
 	hc := &c.s.classes
+	if hc.nameSlot >= 0 && slices.Contains(p.Refs, hc.nameSlot) {
+		return c.matchesByName(p, h)
+	}
 	memo := hc.memo[p]
 	if memo == nil {
 		memo = make([]int8, len(hc.reps))
@@ -99,6 +110,44 @@ func (c *cycle) matches(p *compile.SelectProgram, h *Host) bool {
 		}
 	}
 	return memo[ci] == 1
+}
+
+// matchesByName evaluates a select that reads the host name, once per
+// host: the host's class values with its own name.
+func (c *cycle) matchesByName(p *compile.SelectProgram, h *Host) bool {
+	hc := &c.s.classes
+	if hc.byHost == nil {
+		hc.byHost = map[*compile.SelectProgram][]int8{}
+	}
+	memo := hc.byHost[p]
+	if memo == nil {
+		memo = make([]int8, len(hc.of))
+		hc.byHost[p] = memo
+	}
+	if memo[h.Index] == 0 {
+		c.plan.Stats.Evaluations++
+		if p.Match(hc.named(h)) {
+			memo[h.Index] = 1
+		} else {
+			memo[h.Index] = -1
+		}
+	}
+	return memo[h.Index] == 1
+}
+
+// named returns the values of a host's class with the host's own name.
+func (hc *hostClasses) named(h *Host) *compile.HostValues {
+	base := hc.values[hc.of[h.Index]]
+	if base.Name == h.Name {
+		return base
+	}
+	v := *base
+	v.Name = h.Name
+	if hc.nameSlot >= 0 {
+		v.Str = slices.Clone(base.Str)
+		v.Str[hc.nameSlot] = h.Name
+	}
+	return &v
 }
 
 // selects reports whether some term of some alternative of the class's
