@@ -18,6 +18,9 @@ type jobClass struct {
 	jobs  []*Job // in order; nil where a job left
 	tree  demandTree
 	live  int
+	// acct is the share account of the class's jobs in a fairshare
+	// queue, whose classes are split by account.
+	acct *account
 }
 
 // before orders two pending jobs of one queue: higher user priority first,

@@ -42,6 +42,17 @@ type Cluster struct {
 	// ReservePerTask is RESOURCE_RESERVE_PER_TASK: rusage amounts are per
 	// slot rather than per host.
 	ReservePerTask bool
+	// MaxJobPreempt is lsb.params MAX_JOB_PREEMPT, 0 for no limit;
+	// PreemptFor its PREEMPT_FOR.
+	MaxJobPreempt int
+	PreemptFor    PreemptFor
+	// SbdSleep is SBD_SLEEP_TIME in seconds: how often load control looks
+	// at a host. StopIgnoreIt is LSB_STOP_IGNORE_IT: the only job on a
+	// host may be suspended for load even when nobody uses the host.
+	SbdSleep     float64
+	StopIgnoreIt bool
+	// Fairshare holds the lsb.params factors of user fairshare.
+	Fairshare FairshareParams
 
 	hostByName  map[string]*Host
 	queueByName map[string]*Queue
@@ -65,6 +76,19 @@ type Cluster struct {
 	// timed holds, in start order, the started jobs whose rusage
 	// reservations change with time.
 	timed []*Job
+	// preemption is set when some queue may preempt another;
+	// preemptedJobs counts the jobs suspended by preemption.
+	preemption    bool
+	preemptedJobs int
+	// loadControl is set when some loadStop threshold, STOP_COND or
+	// RESUME_COND can suspend or resume jobs.
+	loadControl bool
+	// pools are the slot pools, in the order their first queue is
+	// defined.
+	pools []*slotPool
+	// accrued is when slot pool and fairshare use were last brought up
+	// to date.
+	accrued Time
 }
 
 // An App is an application profile.
@@ -73,6 +97,8 @@ type App struct {
 	Def  *compile.Application
 	// RunLimit is the profile's RUNLIMIT in seconds, 0 for none.
 	RunLimit float64
+	// maxPreempt is the profile's MAX_JOB_PREEMPT, 0 when unset.
+	maxPreempt int
 }
 
 // ClusterOptions configure NewCluster.
@@ -135,11 +161,23 @@ func NewCluster(p *compile.Policy, opts ClusterOptions) (*Cluster, error) {
 				app.RunLimit = l.Max * 60
 			}
 		}
+		if st := a.Settings["MAX_JOB_PREEMPT"]; st != nil {
+			if x, ok := st.Value.(float64); ok && x > 0 {
+				app.maxPreempt = int(x)
+			}
+		}
 		c.Apps[a.Name] = app
 	}
 	c.readDefaultQueues()
 	c.readUserLimits()
 	c.limits = readLimits(p, c)
+	c.readPreemption()
+	if err := c.readPools(); err != nil {
+		return nil, err
+	}
+	c.readFairshare()
+	c.readLoadControl()
+	c.segmentQueues()
 	return c, nil
 }
 
@@ -456,6 +494,12 @@ func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
 	if diags.HasErrors() {
 		return nil, &Rejection{Queue: q.Name, Reason: "bad resource requirement: " + diags.Err().Error(), Diags: diags}
 	}
+	var acct *account
+	if q.fair != nil {
+		if acct = q.fair.accountFor(s.User); acct == nil {
+			return nil, reject("%s", fairRejection(s.User))
+		}
+	}
 	var dep *dependency
 	if strings.TrimSpace(s.Depend) != "" {
 		var err error
@@ -466,7 +510,7 @@ func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
 	j := &Job{ID: c.nextID, Seq: c.nextSeq, Name: s.Name, User: s.User, Group: s.Group, Queue: q, App: app,
 		Slots: s.Slots, ResReq: s.ResReq, Req: req, Priority: priority, Submit: now, FromType: s.FromType,
 		State: Pend, Reason: ReasonNew, Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode,
-		Depend: s.Depend, dep: dep}
+		Depend: s.Depend, dep: dep, acct: acct}
 	j.RunLimit = s.RunLimit
 	if j.RunLimit <= 0 {
 		j.RunLimit = q.RunLimit
@@ -487,7 +531,8 @@ func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
 		c.byUser[j.User] = append(c.byUser[j.User], j)
 	}
 	q.Pending++
-	c.classOf(q, req).add(j)
+	q.pendingSlots += j.Slots
+	c.classOf(q, req, acct).add(j)
 	return j, nil
 }
 
@@ -529,15 +574,19 @@ func (c *Cluster) usableSlots(q *Queue) int {
 	return n
 }
 
-// classOf returns the pending class of a queue and requirement.
-func (c *Cluster) classOf(q *Queue, r *Requirement) *jobClass {
+// classOf returns the pending class of a queue, requirement and share
+// account (nil outside fairshare queues).
+func (c *Cluster) classOf(q *Queue, r *Requirement, a *account) *jobClass {
 	key := q.Name + "\x00"
 	if r != nil {
 		key += r.Text
 	}
+	if a != nil {
+		key += "\x00" + a.Name
+	}
 	k := c.classes[key]
 	if k == nil {
-		k = &jobClass{id: len(c.classList), queue: q, req: r}
+		k = &jobClass{id: len(c.classList), queue: q, req: r, acct: a}
 		c.classes[key] = k
 		c.classList = append(c.classList, k)
 	}
@@ -546,13 +595,18 @@ func (c *Cluster) classOf(q *Queue, r *Requirement) *jobClass {
 
 // start records that a pending job runs on allocs from now on.
 func (c *Cluster) start(j *Job, allocs []Alloc, now Time) {
+	c.accrue(now)
 	if j.class != nil {
 		j.class.remove(j)
 	}
 	j.Queue.Pending--
+	j.Queue.pendingSlots -= j.Slots
 	j.State, j.Reason, j.Start, j.Allocs = Run, ReasonNone, now, allocs
 	j.RunSince = now
 	c.holdJob(j, 1, now)
+	if j.acct != nil {
+		j.acct.chargeStart(j, j.Slots)
+	}
 	if slices.ContainsFunc(j.Req.amounts(), reservation.timed) {
 		c.timed = append(c.timed, j)
 	}
@@ -694,15 +748,25 @@ func (c *Cluster) perHost(per string, slots, total int) float64 {
 
 // finish records that a job ended in state (DONE or EXIT) at now.
 func (c *Cluster) finish(j *Job, state JobState, now Time) {
+	c.accrue(now)
 	switch {
 	case j.State.Started():
+		if j.preempted {
+			c.countPreempted(j, -1)
+			c.preemptedJobs--
+			j.preempted, j.uncountJLU, j.uncountMax = false, false, false
+		}
 		c.holdJob(j, -1, now)
 		delete(j.Queue.started, j)
+		if j.acct != nil {
+			j.acct.chargeEnd(j, j.Slots)
+		}
 	case j.State.Pending():
 		if j.class != nil {
 			j.class.remove(j)
 		}
 		j.Queue.Pending--
+		j.Queue.pendingSlots -= j.Slots
 	}
 	j.State, j.End = state, now
 }
@@ -787,7 +851,7 @@ func (c *Cluster) Kill(j *Job, now Time) error {
 	if j.State.Finished() {
 		return fmt.Errorf("job %d has already finished", j.ID)
 	}
-	j.ExitCode = 130
+	j.ExitCode, j.Term = 130, "TERM_OWNER"
 	c.finish(j, Exit, now)
 	return nil
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"container/heap"
 	"math"
+	"slices"
 )
 
 // A Scheduler runs scheduling cycles. It keeps, between cycles, what only
@@ -48,6 +49,24 @@ type cycle struct {
 
 	runs     []*classRun
 	runsHost [][]*classRun // by host index: the runs whose candidates hold the host
+
+	// Preemption: probe is set while a job is placed as if the jobs it
+	// may preempt were gone; bonus holds, per preemptive queue and host,
+	// the slots of the jobs it may preempt; victims the jobs preempted
+	// this cycle; preemptDelta the change in preempted slots by host and
+	// queue; freed the slots of killed victims; resumable the preempted
+	// jobs in resume order, resumeNext the next to look at.
+	probe        bool
+	bonus        map[*Queue][]int
+	victims      map[*Job]bool
+	preemptDelta map[hostQueue]int
+	freed        []int
+	resumable    []*Job
+	resumeNext   int
+	// pools holds each slot pool's targets for this cycle.
+	pools map[*slotPool]*poolTargets
+	// fairExtra holds the slots the cycle dispatched per share account.
+	fairExtra map[*account]int
 }
 
 type hostQueue struct {
@@ -81,11 +100,13 @@ func (s *Scheduler) newCycle(snap Snapshot) *cycle {
 	n := len(snap.Cluster.Hosts)
 	c := s.scratch
 	if c == nil || len(c.hostUsed) != n {
-		c = &cycle{hostUsed: make([]int, n), dispatchedTo: make([]bool, n), runsHost: make([][]*classRun, n)}
+		c = &cycle{hostUsed: make([]int, n), dispatchedTo: make([]bool, n), runsHost: make([][]*classRun, n),
+			freed: make([]int, n)}
 		s.scratch = c
 	} else {
 		clear(c.hostUsed)
 		clear(c.dispatchedTo)
+		clear(c.freed)
 		for i := range c.runsHost {
 			c.runsHost[i] = c.runsHost[i][:0]
 		}
@@ -98,6 +119,9 @@ func (s *Scheduler) newCycle(snap Snapshot) *cycle {
 	c.hostQueue, c.hostUser, c.queueUsed, c.queueUser, c.userUsed = nil, nil, nil, nil, nil
 	c.limitUse, c.reserved, c.values = nil, nil, nil
 	c.runs = c.runs[:0]
+	c.probe, c.bonus, c.victims, c.preemptDelta = false, nil, nil, nil
+	c.resumable, c.resumeNext = nil, 0
+	c.pools, c.fairExtra = nil, nil
 	return c
 }
 
@@ -152,6 +176,12 @@ type classRun struct {
 	done     bool
 	reason   Reason
 	index    int // in the heap
+	// preemptFail is the fewest slots a job of the class asked for and
+	// could not get even by preemption this cycle; 0 when none failed.
+	preemptFail int
+	// fair is the share account the class's jobs are charged to, in a
+	// fairshare queue.
+	fair *account
 }
 
 // Cycle runs one scheduling cycle over a snapshot and returns its plan.
@@ -164,13 +194,18 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 	c := s.newCycle(snap)
 	s.refresh(cl)
 	c.plan.Stats.HostClasses = len(s.classes.reps)
-	h := &runHeap{}
+	if cl.preemptedJobs > 0 {
+		c.resumable = cl.resumableJobs()
+	}
+	c.loadControl()
+	c.planPools()
+	h := &runHeap{c: c}
 	for _, k := range cl.classList {
 		if k.live == 0 {
 			continue
 		}
 		c.plan.Stats.JobClasses++
-		r := &classRun{k: k, cand: s.candidatesFor(c, k), next: -1}
+		r := &classRun{k: k, cand: s.candidatesFor(c, k), next: -1, fair: c.accountOf(k)}
 		c.runs = append(c.runs, r)
 		if len(r.cand.hosts) == 0 {
 			r.done, r.reason = true, r.cand.summary
@@ -188,7 +223,10 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 		}
 	}
 	for h.Len() > 0 {
-		r := (*h)[0]
+		r := h.runs[0]
+		// Jobs preempted from queues of this priority or higher resume
+		// before this class dispatches, when their slots are free.
+		c.resumeUpTo(r.k.queue.Priority)
 		// The class's capacity may have dropped since it was queued, so
 		// that its next job is a later one: its place in the heap only
 		// moves down, and another class may come first now.
@@ -202,7 +240,7 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 			continue
 		}
 		if cap := cl.MaxDispatch; cap > 0 && len(c.plan.Dispatches) >= cap {
-			for _, r := range *h {
+			for _, r := range h.runs {
 				c.setClassReason(r.k, ReasonDispatchCap)
 			}
 			// The next session takes the rest.
@@ -225,7 +263,12 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 		} else {
 			heap.Pop(h)
 		}
+		if r.fair != nil && len(c.plan.Dispatches) > 0 && c.plan.Dispatches[len(c.plan.Dispatches)-1].Job == j {
+			// The user's priority dropped: their classes move down.
+			h.fixAccount(r.fair)
+		}
 	}
+	c.resumeUpTo(math.MinInt)
 	return c.plan
 }
 
@@ -266,6 +309,9 @@ func (c *cycle) tryJob(r *classRun, j *Job) Reason {
 	}
 	allocs, reason := c.allocate(r, j)
 	if allocs == nil {
+		allocs = c.preempt(r, j)
+	}
+	if allocs == nil {
 		if c.snap.Explain {
 			c.explain(r, j)
 		}
@@ -300,16 +346,23 @@ func (c *cycle) take(j *Job, allocs []Alloc) {
 	for _, l := range c.cluster.limits {
 		c.planLimit(l, j, allocs)
 	}
+	c.chargeFair(j, n)
 	for _, a := range allocs {
-		for _, r := range c.runsHost[a.Host.Index] {
-			if r.done {
-				continue
-			}
-			i := r.cand.pos[a.Host.Index]
-			room := c.classRoom(r, a.Host)
-			r.capacity += room - r.room[i]
-			r.room[i] = room
+		c.refreshRoom(a.Host)
+	}
+}
+
+// refreshRoom updates the room a host gives every class that can use it,
+// after the cycle changed what the host holds.
+func (c *cycle) refreshRoom(h *Host) {
+	for _, r := range c.runsHost[h.Index] {
+		if r.done {
+			continue
 		}
+		i := r.cand.pos[h.Index]
+		room := c.classRoom(r, h)
+		r.capacity += room - r.room[i]
+		r.room[i] = room
 	}
 }
 
@@ -406,6 +459,7 @@ func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
 	}
 	c := s.newCycle(snap)
 	s.refresh(snap.Cluster)
+	c.planPools()
 	var jobReason Reason
 	for _, f := range s.Plugins.JobFilters {
 		if jobReason = f.Check(c, j); jobReason != ReasonNone {
@@ -416,15 +470,35 @@ func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
 	return jobReason, c.hostReasons(r, j, ReasonNone)
 }
 
-// runHeap orders class runs by their next job: queue priority, then user
-// priority, then submission order.
-type runHeap []*classRun
+// runHeap orders class runs by their next job: queue priority; among
+// queues of equal priority, a fairshare queue on its own in file order
+// and the others together; in a fairshare queue, the dynamic priority of
+// the job's share account; in a slot pool, the queue that used least of
+// its share; then user priority and submission order.
+type runHeap struct {
+	c    *cycle
+	runs []*classRun
+}
 
-func (h runHeap) Len() int { return len(h) }
-func (h runHeap) Less(a, b int) bool {
-	ra, rb := h[a], h[b]
-	if pa, pb := ra.k.queue.Priority, rb.k.queue.Priority; pa != pb {
-		return pa > pb
+func (h *runHeap) Len() int { return len(h.runs) }
+func (h *runHeap) Less(a, b int) bool {
+	ra, rb := h.runs[a], h.runs[b]
+	qa, qb := ra.k.queue, rb.k.queue
+	if qa.Priority != qb.Priority {
+		return qa.Priority > qb.Priority
+	}
+	if qa.segment != qb.segment {
+		return qa.segment < qb.segment
+	}
+	if qa == qb && ra.fair != rb.fair && ra.fair != nil && rb.fair != nil {
+		if pa, pb := h.c.fairPriority(ra.fair), h.c.fairPriority(rb.fair); pa != pb {
+			return pa > pb
+		}
+	}
+	if qa != qb && qa.pool != nil && qa.pool == qb.pool {
+		if ua, ub := h.c.poolUse(qa), h.c.poolUse(qb); ua != ub {
+			return ua < ub
+		}
 	}
 	ja, jb := ra.k.jobs[ra.next], rb.k.jobs[rb.next]
 	return before(ja, jb) < 0
@@ -432,18 +506,28 @@ func (h runHeap) Less(a, b int) bool {
 
 func (h *runHeap) Push(x any) {
 	r := x.(*classRun)
-	r.index = len(*h)
-	*h = append(*h, r)
+	r.index = len(h.runs)
+	h.runs = append(h.runs, r)
 }
 
 func (h *runHeap) Pop() any {
-	old := *h
+	old := h.runs
 	r := old[len(old)-1]
-	*h = old[:len(old)-1]
+	h.runs = old[:len(old)-1]
 	return r
 }
 
-func (h runHeap) Swap(a, b int) {
-	h[a], h[b] = h[b], h[a]
-	h[a].index, h[b].index = a, b
+func (h *runHeap) Swap(a, b int) {
+	h.runs[a], h.runs[b] = h.runs[b], h.runs[a]
+	h.runs[a].index, h.runs[b].index = a, b
+}
+
+// fixAccount moves the runs charged to a share account to their new
+// places after the account's priority changed.
+func (h *runHeap) fixAccount(a *account) {
+	for _, r := range slices.Clone(h.runs) {
+		if r.fair == a && r.index < len(h.runs) && h.runs[r.index] == r {
+			heap.Fix(h, r.index)
+		}
+	}
 }

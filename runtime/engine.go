@@ -31,6 +31,24 @@ type Executor interface {
 	Start(e *Engine, j *Job) error
 }
 
+// A Controller is an executor that also controls started jobs: it stops
+// a job the engine suspends (preemption, load), continues one it resumes
+// and kills one it ends. An executor that is not one leaves started jobs
+// alone (the sim executor, whose jobs are only accounts).
+type Controller interface {
+	Control(e *Engine, j *Job, a Action) error
+}
+
+// An Action is a job control action.
+type Action uint8
+
+// The actions.
+const (
+	ActSuspend Action = iota + 1
+	ActResume
+	ActKill
+)
+
 // An Engine applies scheduling plans to a cluster: it runs cycles on its
 // clock, starts the dispatched jobs through its executor, and records
 // their ends. It is not safe for concurrent use; a daemon serialises
@@ -62,10 +80,35 @@ func (e *Engine) Submit(s Submission) (*Job, error) {
 // plan.
 func (e *Engine) Schedule() *Plan {
 	now := e.Clock.Now()
-	resChange := e.Cluster.ageReservations(now)
-	p := e.Scheduler.Cycle(Snapshot{Cluster: e.Cluster, Now: now, Explain: e.Explain})
+	cl := e.Cluster
+	cl.accrue(now)
+	resChange := cl.ageReservations(now)
+	p := e.Scheduler.Cycle(Snapshot{Cluster: cl, Now: now, Explain: e.Explain})
 	for j, r := range p.reasons {
 		j.Reason = r
+	}
+	for _, pr := range p.Preemptions {
+		if pr.Kill {
+			e.control(pr.Victim, ActKill)
+			pr.Victim.ExitCode, pr.Victim.Term = 130, "TERM_PREEMPT"
+			pr.Victim.PreemptCount++
+			cl.finish(pr.Victim, Exit, now)
+			continue
+		}
+		cl.suspendPreempted(pr.Victim, now)
+		e.control(pr.Victim, ActSuspend)
+	}
+	for _, j := range p.Resumes {
+		cl.resumePreempted(j, now)
+		e.control(j, ActResume)
+	}
+	for _, s := range p.Suspends {
+		cl.suspendForLoad(s.Job, s.Reason, now)
+		e.control(s.Job, ActSuspend)
+	}
+	for _, j := range p.LoadResumes {
+		cl.resumeFromLoad(j, now)
+		e.control(j, ActResume)
 	}
 	for _, d := range p.Dispatches {
 		e.Cluster.start(d.Job, d.Allocs, now)
@@ -83,6 +126,15 @@ func (e *Engine) Schedule() *Plan {
 	}
 	e.last = p
 	return p
+}
+
+// control passes a job control action to the executor, when it takes
+// them. A job it cannot signal keeps the state the engine gave it, as
+// LSF's mbatchd does until the execution host reports otherwise.
+func (e *Engine) control(j *Job, a Action) {
+	if ctl, ok := e.Exec.(Controller); ok {
+		_ = ctl.Control(e, j, a)
+	}
 }
 
 // Reason returns why a pending job waits, as of the last cycle.

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"slices"
+
 	"github.com/lsfc/lsfc/compile"
 )
 
@@ -54,7 +56,18 @@ type Host struct {
 	// LastDispatch is when the host last received a job, for
 	// JOB_ACCEPT_INTERVAL.
 	LastDispatch Time
+
+	// jobs are the started jobs on the host, in start order; preempted
+	// the slots of those suspended for preemptive jobs, by queue.
+	jobs      []*Job
+	preempted map[*Queue]int
+	// loadCheck is when load control last suspended or resumed a job on
+	// the host.
+	loadCheck Time
 }
+
+// Jobs returns the started jobs on the host, in start order.
+func (h *Host) Jobs() []*Job { return h.jobs }
 
 // Free returns the host's free job slots, or a large number without MXJ.
 func (h *Host) Free() int {
@@ -72,6 +85,11 @@ func (h *Host) UserSlots(user string) int { return h.byUser[user] }
 
 // hold adds (or, with a negative n, releases) slots of a job on the host.
 func (h *Host) hold(j *Job, n int) {
+	if n > 0 {
+		h.jobs = append(h.jobs, j)
+	} else if i := slices.Index(h.jobs, j); i >= 0 {
+		h.jobs = slices.Delete(h.jobs, i, i+1)
+	}
 	h.Used += n
 	if h.byQueue == nil {
 		h.byQueue, h.byUser = map[*Queue]int{}, map[string]int{}

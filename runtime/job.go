@@ -154,8 +154,21 @@ type Job struct {
 	// foreseen before one of them is recognised as stale.
 	Epoch int
 
+	// PreemptCount counts the times the job was preempted; once it
+	// reaches MAX_JOB_PREEMPT the job runs to completion.
+	PreemptCount int
+	// Term is how a job that did not run to its end was ended, in LSF's
+	// words: TERM_OWNER (bkill), TERM_RUNLIMIT, TERM_PREEMPT.
+	Term string
+
 	// held are the rusage amounts the job holds on its hosts now.
 	held []heldAmount
+	// preempted is set while the job is suspended for a preemptive job;
+	// uncountJLU and uncountMax while its slots leave JL/U and MAX_JOBS.
+	preempted, uncountJLU, uncountMax bool
+	// acct is the share account the job is charged to in a fairshare
+	// queue.
+	acct *account
 
 	// class and classPos place a pending job in its class.
 	class    *jobClass

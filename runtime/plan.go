@@ -15,6 +15,14 @@ type Snapshot struct {
 type Plan struct {
 	Now        Time
 	Dispatches []Dispatch
+	// Preemptions are the jobs suspended (or killed) for dispatched
+	// ones; Resumes the preempted jobs whose slots are free again;
+	// Suspends and LoadResumes what load control decided (loadStop,
+	// STOP_COND; loadSched, RESUME_COND).
+	Preemptions []Preemption
+	Resumes     []*Job
+	Suspends    []Suspension
+	LoadResumes []*Job
 	// Wake is the earliest time at which waiting could end without any
 	// event (an accept interval running out, a window opening); Never
 	// when nothing waits on time.
@@ -25,6 +33,13 @@ type Plan struct {
 	reasons     map[*Job]Reason
 	classReason map[*jobClass]Reason
 	hostReasons map[*Job][]HostReason
+	poolTargets map[*Queue]int
+}
+
+// A Suspension is a running job load control suspends, and why.
+type Suspension struct {
+	Job    *Job
+	Reason Reason
 }
 
 // A Dispatch starts one job on some hosts.

@@ -43,7 +43,7 @@ type Plugins struct {
 func DefaultPlugins() Plugins {
 	return Plugins{
 		JobFilters: []JobFilter{holdFilter{}, dependFilter{}, queueStateFilter{}, queueLimitFilter{}, userQueueLimitFilter{},
-			userMaxJobsFilter{}, resourceLimitFilter{}},
+			userMaxJobsFilter{}, resourceLimitFilter{}, slotPoolFilter{}},
 		HostFilters: []HostFilter{queueHostsFilter{}, hostStatusFilter{}, loadFilter{}, selectFilter{}},
 		HostLimiters: []HostLimiter{hostWindowLimiter{}, mxjLimiter{}, queueHostLimiter{}, procLimiter{}, userHostLimiter{},
 			acceptLimiter{}, hostResourceLimiter{}},
@@ -245,7 +245,13 @@ func (mxjLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason) {
 	if h.MaxSlots < 0 {
 		return math.MaxInt32, ReasonNone
 	}
-	return h.MaxSlots - h.Used - c.hostUsed[h.Index], ReasonHostMXJ
+	room := c.mxjRoom(k.queue, h)
+	if j == nil || c.probe {
+		// What the class could have by preempting: its capacity, and the
+		// room of a job placed as if its victims were gone.
+		room += c.preemptBonus(k.queue, h)
+	}
+	return room, ReasonHostMXJ
 }
 
 type queueHostLimiter struct{}

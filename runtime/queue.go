@@ -54,6 +54,26 @@ type Queue struct {
 	// started holds the started jobs of a queue with a RUN_WINDOW, whose
 	// closing suspends them.
 	started map[*Job]bool
+
+	// preempts holds the queues whose jobs this queue's jobs may preempt,
+	// with the preference PREEMPTIVE[q+N] gives each; nil when none.
+	preempts map[*Queue]int
+	// killOnPreempt is TERMINATE_WHEN=PREEMPT: a preempted job is killed
+	// rather than suspended. maxPreempt is the queue's MAX_JOB_PREEMPT.
+	killOnPreempt bool
+	maxPreempt    int
+	// pool is the queue's slot pool (SLOT_POOL), or nil; share its
+	// SLOT_SHARE in percent.
+	pool  *slotPool
+	share int
+	// fair is the queue's user fairshare (FAIRSHARE), or nil.
+	fair *fairshare
+	// segment places the queue among queues of its priority: queues of
+	// equal priority and segment are scheduled together first come first
+	// served; a fairshare queue has a segment of its own, in file order.
+	segment int
+	// pendingSlots sums the slots asked for by the queue's pending jobs.
+	pendingSlots int
 }
 
 // Accepts reports whether the queue admits the user's jobs (USERS).

@@ -28,6 +28,10 @@ const (
 	ReasonSpanHosts    // Not enough hosts to meet the job's spanning requirement
 	ReasonPoolShare    // The queue's share of its slot pool is used up
 	ReasonMultiCluster // The job is being forwarded to a remote cluster
+	// Suspend reasons (SSUSP).
+	ReasonPreempted // The job was preempted by a job of a higher priority queue
+	ReasonLoadStop  // A load index of the host is beyond its loadStop threshold
+	ReasonStopCond  // The queue's STOP_COND holds on the host
 	// Host-level.
 	ReasonHostNotInQueue // Not a host of the queue's HOSTS
 	ReasonHostClosed     // The host is closed or not ready to run jobs
@@ -63,6 +67,9 @@ var reasonText = [...]string{
 	ReasonSpanHosts:      "Not enough hosts to meet the job's spanning requirement",
 	ReasonPoolShare:      "The queue's share of its slot pool is used up",
 	ReasonMultiCluster:   "The job is being forwarded to a remote cluster",
+	ReasonPreempted:      "The job was preempted by a job of a higher priority queue",
+	ReasonLoadStop:       "The load of the host is beyond a loadStop threshold",
+	ReasonStopCond:       "The queue's suspending condition (STOP_COND) holds on the host",
 	ReasonHostNotInQueue: "Not specified in the queue's HOSTS",
 	ReasonHostClosed:     "Closed or not ready to run jobs",
 	ReasonHostMXJ:        "Job slot limit reached",

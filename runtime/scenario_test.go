@@ -24,6 +24,11 @@ import (
 //	ID AT SLOTS RUNTIME [queue=Q] [user=U] [R="..."] [sp=N] [W=MINUTES] [app=A] [hold] [type=T]
 //	                    [name=NAME] [dep="..."] [exit=CODE]
 //	@AT COMMAND ID [ARG]  (btop, bbot, bstop, bresume, bkill; bstatus ID TEXT)
+//	@AT load HOST NAME=VALUE[,NAME=VALUE]  (sets load indices of a host)
+//
+// A job that ran prints its times, hosts and state, then "preempted=N"
+// when it was preempted and how it was ended (TERM_PREEMPT, TERM_OWNER,
+// TERM_RUNLIMIT) when it did not run to its end.
 //
 // Job IDs in dep="..." are the cluster's, which are the scenario's when
 // jobs are listed in submission order.
@@ -109,8 +114,18 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 		case len(o.Job.Allocs) == 0:
 			fmt.Fprintf(&b, "%d %s end=%g %s (never started)\n", id, o.Job.Queue.Name, float64(o.Job.End-t0), o.Job.State)
 		default:
-			fmt.Fprintf(&b, "%d %s start=%g end=%g %s %s\n", id, o.Job.Queue.Name, float64(o.Job.Start-t0), float64(o.Job.End-t0),
+			fmt.Fprintf(&b, "%d %s start=%g end=%g %s %s", id, o.Job.Queue.Name, float64(o.Job.Start-t0), float64(o.Job.End-t0),
 				hostList(o.Job), o.Job.State)
+			if o.Job.State == runtime.SSusp || o.Job.State == runtime.Run {
+				fmt.Fprintf(&b, " (%s)", o.Job.Reason)
+			}
+			if n := o.Job.PreemptCount; n > 0 {
+				fmt.Fprintf(&b, " preempted=%d", n)
+			}
+			if o.Job.Term != "" {
+				fmt.Fprintf(&b, " %s", o.Job.Term)
+			}
+			b.WriteString("\n")
 		}
 	}
 	return b.String()
@@ -151,6 +166,10 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]runtime.SimJob, []
 			return x
 		}
 		if at, ok := strings.CutPrefix(fields[0], "@"); ok {
+			if len(fields) == 4 && fields[1] == "load" {
+				cmds = append(cmds, runtime.SimCommand{At: t0.Add(num(at)), Kind: "load", Host: fields[2], Arg: fields[3]})
+				continue
+			}
 			if len(fields) != 3 && len(fields) != 4 {
 				bad("want @AT COMMAND ID [ARG]")
 			}

@@ -4,7 +4,11 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
+	"strconv"
+	"strings"
 )
 
 // A SimJob is one job of a simulated workload: what bsub gives, and when.
@@ -29,8 +33,12 @@ type SimCommand struct {
 	Kind string
 	// Job is the index of the job in the workload.
 	Job int
-	// Arg is the command's argument: the status text of bstatus.
+	// Arg is the command's argument: the status text of bstatus, or the
+	// load indices of load ("r1m=2.5,it=0").
 	Arg string
+	// Host names the host of a load command, which sets some of the
+	// host's load indices (as its execution agent would report them).
+	Host string
 }
 
 // SimOptions configure Simulate.
@@ -47,8 +55,11 @@ type SimOptions struct {
 // SimResult is the outcome of a simulation.
 type SimResult struct {
 	Jobs []SimOutcome
-	// Cycles counts the scheduling cycles; Placements the jobs dispatched.
-	Cycles, Placements int
+	// Cycles counts the scheduling cycles; Placements the jobs
+	// dispatched; Preemptions the jobs preempted.
+	Cycles, Placements, Preemptions int
+	// Pools follow the slots each queue of each slot pool held over time.
+	Pools []PoolSeries
 	// End is the time of the last event.
 	End Time
 }
@@ -76,7 +87,14 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 		heap.Push(ev, event{at: jobs[i].At, kind: evSubmit, index: i, seq: i})
 	}
 	for i, cmd := range opts.Commands {
-		if cmd.Job < 0 || cmd.Job >= len(jobs) {
+		if cmd.Kind == "load" {
+			if c.Host(cmd.Host) == nil {
+				return nil, fmt.Errorf("command %d (load) names host %q, which the cluster does not have", i+1, cmd.Host)
+			}
+			if _, err := parseLoad(cmd.Arg); err != nil {
+				return nil, fmt.Errorf("command %d (load): %w", i+1, err)
+			}
+		} else if cmd.Job < 0 || cmd.Job >= len(jobs) {
 			return nil, fmt.Errorf("command %d (%s) names job %d of %d", i+1, cmd.Kind, cmd.Job+1, len(jobs))
 		}
 		heap.Push(ev, event{at: cmd.At, kind: evCommand, index: i, seq: len(jobs) + i})
@@ -109,6 +127,17 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 				sj.Job = j
 			case evCommand:
 				cmd := opts.Commands[x.index]
+				if cmd.Kind == "load" {
+					h := c.Host(cmd.Host)
+					load, _ := parseLoad(cmd.Arg)
+					merged := maps.Clone(h.Facts.Load)
+					if merged == nil {
+						merged = map[string]float64{}
+					}
+					maps.Copy(merged, load)
+					c.SetLoad(h, merged)
+					continue
+				}
 				if j := res.Jobs[cmd.Job].Job; j != nil {
 					if err := c.command(cmd.Kind, j, cmd.Arg, t); err != nil {
 						return nil, fmt.Errorf("at %v: %s: %w", float64(cmd.At), cmd.Kind, err)
@@ -123,6 +152,7 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 				case x.exit:
 					// Killed at its run limit (TERM_RUNLIMIT).
 					state, code = Exit, 140
+					x.job.Term = "TERM_RUNLIMIT"
 				case code != 0:
 					state = Exit
 				}
@@ -150,6 +180,19 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 			foresee(d.Job)
 			progress = t
 		}
+		for _, pr := range p.Preemptions {
+			res.Preemptions++
+			if pr.Kill {
+				done++
+			}
+		}
+		for _, j := range slices.Concat(p.Resumes, p.LoadResumes) {
+			foresee(j)
+		}
+		if len(p.Suspends)+len(p.Resumes)+len(p.LoadResumes) > 0 {
+			progress = t
+		}
+		res.recordPools(c, t)
 		wake = min(p.Wake, windowChange)
 		res.End = t
 		if opts.Progress != nil && res.Cycles%4096 == 0 {
@@ -207,4 +250,73 @@ func (h *eventHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// parseLoad reads load indices written "name=value,name=value".
+func parseLoad(s string) (map[string]float64, error) {
+	out := map[string]float64{}
+	for _, kv := range strings.Split(s, ",") {
+		name, value, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		x, err := strconv.ParseFloat(value, 64)
+		if !ok || name == "" || err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("load %q: want name=value[,name=value...]", s)
+		}
+		out[name] = x
+	}
+	return out, nil
+}
+
+// A PoolSeries follows one slot pool through a simulation: at each
+// sample time, the slots each of its queues held and whether it had work.
+type PoolSeries struct {
+	Name string
+	// Size is the pool's slots; Queues its queues in lsb.queues order,
+	// with their SLOT_SHARE in Shares.
+	Size    int
+	Queues  []string
+	Shares  []int
+	Samples []PoolSample
+}
+
+// A PoolSample is a pool's state from time T until the next sample.
+type PoolSample struct {
+	T Time
+	// Slots and Pending are, per queue, the slots its started jobs hold
+	// and the slots its pending jobs ask for.
+	Slots, Pending []int
+}
+
+// recordPools samples every slot pool, when something in it changed.
+func (r *SimResult) recordPools(c *Cluster, t Time) {
+	if len(c.pools) == 0 {
+		return
+	}
+	if r.Pools == nil {
+		for _, p := range c.pools {
+			qs := slices.Clone(p.queues)
+			slices.SortFunc(qs, func(a, b *Queue) int { return a.Order - b.Order })
+			ps := PoolSeries{Name: p.Name, Size: p.size(c)}
+			for _, q := range qs {
+				ps.Queues = append(ps.Queues, q.Name)
+				ps.Shares = append(ps.Shares, q.share)
+			}
+			r.Pools = append(r.Pools, ps)
+		}
+	}
+	for i := range c.pools {
+		ps := &r.Pools[i]
+		s := PoolSample{T: t, Slots: make([]int, len(ps.Queues)), Pending: make([]int, len(ps.Queues))}
+		for k, name := range ps.Queues {
+			q := c.Queue(name)
+			s.Slots[k], s.Pending[k] = q.Used, q.pendingSlots
+		}
+		if n := len(ps.Samples); n > 0 && slices.Equal(ps.Samples[n-1].Slots, s.Slots) && slices.Equal(ps.Samples[n-1].Pending, s.Pending) {
+			continue
+		}
+		if n := len(ps.Samples); n > 0 && ps.Samples[n-1].T == t {
+			ps.Samples[n-1] = s
+			continue
+		}
+		ps.Samples = append(ps.Samples, s)
+	}
 }
