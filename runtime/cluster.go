@@ -57,8 +57,19 @@ type Cluster struct {
 	hostByName  map[string]*Host
 	queueByName map[string]*Queue
 	limits      []*limitRule
-	userMaxJobs map[string]int // lsb.users MAX_JOBS by user ("default" for the rest)
-	userJobs    map[string]int // slots held per user, for MAX_JOBS
+	// The rows of lsb.users' User section: by user, group@ rows, group
+	// rows, and default.
+	userLimits   map[string]*userLimit
+	memberLimits []*userLimit
+	groupLimits  []*userLimit
+	defaultLimit *userLimit
+	// userJobs and groupJobs count the slots held per user and per group
+	// with a limit; userPreempted and groupPreempted those of their jobs
+	// suspended by preemption.
+	userJobs       map[string]int
+	groupJobs      map[string]int
+	userPreempted  map[string]int
+	groupPreempted map[string]int
 
 	jobs      map[int64]*Job
 	nextID    int64
@@ -116,7 +127,8 @@ type ClusterOptions struct {
 func NewCluster(p *compile.Policy, opts ClusterOptions) (*Cluster, error) {
 	c := &Cluster{Policy: p, Env: p.Env(), Apps: map[string]*App{}, hostByName: map[string]*Host{},
 		queueByName: map[string]*Queue{}, jobs: map[int64]*Job{}, nextID: 1, classes: map[string]*jobClass{},
-		reqs: map[string]*Requirement{}, userMaxJobs: map[string]int{}, userJobs: map[string]int{}}
+		reqs: map[string]*Requirement{}, userLimits: map[string]*userLimit{}, userJobs: map[string]int{},
+		groupJobs: map[string]int{}, userPreempted: map[string]int{}, groupPreempted: map[string]int{}}
 	if c.Env == nil {
 		c.Env = compile.NewEnv(compile.EnvConfig{Unit: compile.MB})
 	}
@@ -335,16 +347,6 @@ func (c *Cluster) readDefaultQueues() {
 			slices.SortStableFunc(c.Queues, func(a, b *Queue) int { return b.Priority - a.Priority })
 		}
 		c.DefaultQueues = []*Queue{q}
-	}
-}
-
-// readUserLimits reads MAX_JOBS of lsb.users (per user; "default" for
-// every other user).
-func (c *Cluster) readUserLimits() {
-	for _, l := range c.Policy.UserLimits {
-		if l.MaxJobs != nil && !strings.HasSuffix(l.User, "@") {
-			c.userMaxJobs[l.User] = int(*l.MaxJobs)
-		}
 	}
 }
 
@@ -637,6 +639,9 @@ func (c *Cluster) holdJob(j *Job, sign int, now Time) {
 		delete(j.Queue.byUser, j.User)
 	}
 	c.userJobs[j.User] += sign * n
+	for _, g := range c.groupsOf(j.User) {
+		c.groupJobs[g.name] += sign * n
+	}
 	for _, l := range c.limits {
 		l.account(j, sign)
 	}
@@ -754,7 +759,7 @@ func (c *Cluster) finish(j *Job, state JobState, now Time) {
 		if j.preempted {
 			c.countPreempted(j, -1)
 			c.preemptedJobs--
-			j.preempted, j.uncountJLU, j.uncountMax = false, false, false
+			j.preempted = false
 		}
 		c.holdJob(j, -1, now)
 		delete(j.Queue.started, j)

@@ -43,6 +43,7 @@ type cycle struct {
 	queueUsed    map[*Queue]int
 	queueUser    map[queueUser]int
 	userUsed     map[string]int
+	groupUsed    map[string]int
 	limitUse     map[limitKey]*limitUse
 	reserved     map[hostSlot]float64
 	values       map[int]*hostValues
@@ -116,7 +117,7 @@ func (s *Scheduler) newCycle(snap Snapshot) *cycle {
 	if snap.Explain {
 		c.plan.hostReasons = map[*Job][]HostReason{}
 	}
-	c.hostQueue, c.hostUser, c.queueUsed, c.queueUser, c.userUsed = nil, nil, nil, nil, nil
+	c.hostQueue, c.hostUser, c.queueUsed, c.queueUser, c.userUsed, c.groupUsed = nil, nil, nil, nil, nil, nil
 	c.limitUse, c.reserved, c.values = nil, nil, nil
 	c.runs = c.runs[:0]
 	c.probe, c.bonus, c.victims, c.preemptDelta = false, nil, nil, nil
@@ -343,6 +344,9 @@ func (c *cycle) take(j *Job, allocs []Alloc) {
 	addTo(&c.queueUsed, j.Queue, n)
 	addTo(&c.queueUser, queueUser{j.Queue, j.User}, n)
 	addTo(&c.userUsed, j.User, n)
+	for _, g := range c.cluster.groupsOf(j.User) {
+		addTo(&c.groupUsed, g.name, n)
+	}
 	for _, l := range c.cluster.limits {
 		c.planLimit(l, j, allocs)
 	}

@@ -61,6 +61,8 @@ type Host struct {
 	// the slots of those suspended for preemptive jobs, by queue.
 	jobs      []*Job
 	preempted map[*Queue]int
+	// preemptedUser holds the slots of preempted jobs by user.
+	preemptedUser map[string]int
 	// loadCheck is when load control last suspended or resumed a job on
 	// the host.
 	loadCheck Time

@@ -163,9 +163,8 @@ type Job struct {
 
 	// held are the rusage amounts the job holds on its hosts now.
 	held []heldAmount
-	// preempted is set while the job is suspended for a preemptive job;
-	// uncountJLU and uncountMax while its slots leave JL/U and MAX_JOBS.
-	preempted, uncountJLU, uncountMax bool
+	// preempted is set while the job is suspended for a preemptive job.
+	preempted bool
 	// acct is the share account the job is charged to in a fairshare
 	// queue.
 	acct *account

@@ -46,7 +46,7 @@ func DefaultPlugins() Plugins {
 			userMaxJobsFilter{}, resourceLimitFilter{}, slotPoolFilter{}},
 		HostFilters: []HostFilter{queueHostsFilter{}, hostStatusFilter{}, loadFilter{}, selectFilter{}},
 		HostLimiters: []HostLimiter{hostWindowLimiter{}, mxjLimiter{}, queueHostLimiter{}, procLimiter{}, userHostLimiter{},
-			acceptLimiter{}, hostResourceLimiter{}},
+			userProcLimiter{}, acceptLimiter{}, hostResourceLimiter{}},
 	}
 }
 
@@ -117,21 +117,6 @@ func (userQueueLimitFilter) Check(c *cycle, j *Job) Reason {
 	q := j.Queue
 	if q.UJobLimit > 0 && q.UserSlots(j.User)+c.queueUser[queueUser{q, j.User}]+j.Slots > q.UJobLimit {
 		return ReasonUserLimit
-	}
-	return ReasonNone
-}
-
-type userMaxJobsFilter struct{}
-
-func (userMaxJobsFilter) Name() string { return "MAX_JOBS" }
-func (userMaxJobsFilter) Check(c *cycle, j *Job) Reason {
-	cl := c.cluster
-	limit, ok := cl.userMaxJobs[j.User]
-	if !ok {
-		limit, ok = cl.userMaxJobs["default"]
-	}
-	if ok && cl.userJobs[j.User]+c.userUsed[j.User]+j.Slots > limit {
-		return ReasonUserMaxJobs
 	}
 	return ReasonNone
 }
@@ -284,7 +269,11 @@ func (userHostLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason
 	if h.JLU <= 0 || j == nil {
 		return math.MaxInt32, ReasonNone
 	}
-	return h.JLU - h.UserSlots(j.User) - c.hostUser[hostUser{h, j.User}], ReasonHostUserLimit
+	used := h.UserSlots(j.User) + c.hostUser[hostUser{h, j.User}]
+	if c.cluster.PreemptFor.HostJLU {
+		used -= h.preemptedUser[j.User]
+	}
+	return h.JLU - used, ReasonHostUserLimit
 }
 
 // acceptLimiter applies JOB_ACCEPT_INTERVAL: after a host received a job,

@@ -9,13 +9,17 @@ import (
 	"github.com/lsfc/lsfc/compile"
 )
 
-// PreemptFor holds the PREEMPT_FOR options of lsb.params.
+// PreemptFor holds the PREEMPT_FOR options of lsb.params. Once preemption
+// is configured, a preempted job never counts against its host's MXJ for
+// the queues that may preempt it, nor against its user's own MAX_JOBS;
+// the options take it out of more limits.
 type PreemptFor struct {
-	// HostJLU: preempted jobs do not count against JL/U of lsb.hosts.
+	// HostJLU: out of JL/U (lsb.hosts).
 	HostJLU bool
-	// GroupMax: preempted jobs do not count against the slot limits of
-	// user groups.
+	// GroupMax: out of the MAX_JOBS of user groups (lsb.users).
 	GroupMax bool
+	// UserJLP and GroupJLP: out of JL/P (lsb.users) of a user, of a group.
+	UserJLP, GroupJLP bool
 	// LeastRunTime: among candidate victims, the job that has run the
 	// shortest time is preempted first.
 	LeastRunTime bool
@@ -42,6 +46,10 @@ func (c *Cluster) readPreemption() {
 				c.PreemptFor.HostJLU = true
 			case "GROUP_MAX":
 				c.PreemptFor.GroupMax = true
+			case "USER_JLP":
+				c.PreemptFor.UserJLP = true
+			case "GROUP_JLP":
+				c.PreemptFor.GroupJLP = true
 			case "LEAST_RUN_TIME":
 				c.PreemptFor.LeastRunTime = true
 			case "MINI_JOB":
@@ -134,45 +142,43 @@ func (c *Cluster) preemptable(j *Job, by *Queue) bool {
 }
 
 // suspendPreempted suspends a job for a preemptive one (SSUSP). It keeps
-// its slots, but jobs of the queues that may preempt it can use them; it
-// stops counting against the user's MAX_JOBS (lsb.users), as LSF counts
-// only running jobs there once preemption is configured, and against
-// JL/U with PREEMPT_FOR=HOST_JLU.
+// its slots, but jobs of the queues that may preempt it can use them, and
+// the limits PreemptFor names stop counting them.
 func (c *Cluster) suspendPreempted(j *Job, now Time) {
 	j.Ran += float64(now - j.RunSince)
 	j.State, j.Reason = SSusp, ReasonPreempted
 	j.Epoch++
 	j.PreemptCount++
 	j.preempted = true
-	j.uncountJLU, j.uncountMax = c.PreemptFor.HostJLU, true
 	c.preemptedJobs++
 	c.countPreempted(j, 1)
 }
 
 // countPreempted adds (sign 1) or takes back (sign -1) a preempted job's
-// slots from what its hosts give preemptive queues, and from the limits
-// PREEMPT_FOR lets it leave.
+// slots in the counts of preempted slots: by host and queue, by host and
+// user, by user and by group.
 func (c *Cluster) countPreempted(j *Job, sign int) {
 	n := 0
 	for _, a := range j.Allocs {
 		h := a.Host
 		if h.preempted == nil {
-			h.preempted = map[*Queue]int{}
+			h.preempted, h.preemptedUser = map[*Queue]int{}, map[string]int{}
 		}
-		h.preempted[j.Queue] += sign * a.Slots
-		if h.preempted[j.Queue] == 0 {
-			delete(h.preempted, j.Queue)
-		}
-		if j.uncountJLU {
-			h.byUser[j.User] -= sign * a.Slots
-			if h.byUser[j.User] == 0 {
-				delete(h.byUser, j.User)
-			}
-		}
+		addCount(h.preempted, j.Queue, sign*a.Slots)
+		addCount(h.preemptedUser, j.User, sign*a.Slots)
 		n += a.Slots
 	}
-	if j.uncountMax {
-		c.userJobs[j.User] -= sign * n
+	addCount(c.userPreempted, j.User, sign*n)
+	for _, g := range c.groupsOf(j.User) {
+		addCount(c.groupPreempted, g.name, sign*n)
+	}
+}
+
+// addCount adds n to m[k], deleting the key when it comes to 0.
+func addCount[K comparable](m map[K]int, k K, n int) {
+	m[k] += n
+	if m[k] == 0 {
+		delete(m, k)
 	}
 }
 
@@ -180,7 +186,7 @@ func (c *Cluster) countPreempted(j *Job, sign int) {
 func (c *Cluster) resumePreempted(j *Job, now Time) {
 	c.countPreempted(j, -1)
 	c.preemptedJobs--
-	j.preempted, j.uncountJLU, j.uncountMax = false, false, false
+	j.preempted = false
 	j.State, j.Reason, j.RunSince = Run, ReasonNone, now
 	j.Epoch++
 }
@@ -435,8 +441,8 @@ func (c *cycle) resumeUpTo(prio int) {
 
 // canResume reports whether every host of a preempted job has its slots
 // free: the jobs running there, with what the cycle dispatched, leave
-// room under MXJ. Jobs of a queue whose run window is closed stay
-// suspended.
+// room under MXJ (and, when preempted jobs leave JL/U, under JL/U). Jobs
+// of a queue whose run window is closed stay suspended.
 func (c *cycle) canResume(j *Job) bool {
 	if !windowOpen(j.Queue.RunWindow, c.now) {
 		return false
@@ -453,6 +459,14 @@ func (c *cycle) canResume(j *Job) bool {
 		running := h.Used - suspended + c.hostUsed[h.Index] - c.freed[h.Index]
 		if running+a.Slots > h.MaxSlots {
 			return false
+		}
+		if c.cluster.PreemptFor.HostJLU && h.JLU > 0 {
+			// The job left JL/U while suspended; it may come back only
+			// within it.
+			mine := h.UserSlots(j.User) - h.preemptedUser[j.User] + c.hostUser[hostUser{h, j.User}]
+			if mine+a.Slots > h.JLU {
+				return false
+			}
 		}
 	}
 	return true

@@ -21,6 +21,7 @@ const (
 	ReasonQueueLimit   // The queue has reached its job slot limit (QJOB_LIMIT)
 	ReasonUserLimit    // The user has reached the per-user job slot limit of the queue (UJOB_LIMIT)
 	ReasonUserMaxJobs  // The user has reached his or her job slot limit (lsb.users MAX_JOBS)
+	ReasonGroupMaxJobs // The user's group has reached its job slot limit (lsb.users MAX_JOBS)
 	ReasonResLimit     // A resource limit of lsb.resources is reached
 	ReasonDispatchCap  // The number of jobs dispatched per scheduling session is reached
 	ReasonNoHosts      // No host of the queue can take the job (see the host reasons)
@@ -33,55 +34,58 @@ const (
 	ReasonLoadStop  // A load index of the host is beyond its loadStop threshold
 	ReasonStopCond  // The queue's STOP_COND holds on the host
 	// Host-level.
-	ReasonHostNotInQueue // Not a host of the queue's HOSTS
-	ReasonHostClosed     // The host is closed or not ready to run jobs
-	ReasonHostMXJ        // The host has reached its job slot limit (MXJ)
-	ReasonHostQueueLimit // The queue's per-host job slot limit is reached (HJOB_LIMIT)
-	ReasonHostProcLimit  // The queue's per-processor job slot limit is reached (PJOB_LIMIT)
-	ReasonHostUserLimit  // The user's job slot limit on the host is reached (JL/U)
-	ReasonHostLoad       // A load index is beyond the host's or queue's loadSched threshold
-	ReasonHostSelect     // Job's resource requirements not satisfied
-	ReasonHostRusage     // Job's requirements for reserving resources (rusage) not satisfied
-	ReasonHostAccept     // Just started a job recently (JOB_ACCEPT_INTERVAL)
-	ReasonHostSlots      // Not enough job slots on the host for the job's span
-	ReasonHostWindow     // The host's dispatch window is closed
+	ReasonHostNotInQueue    // Not a host of the queue's HOSTS
+	ReasonHostClosed        // The host is closed or not ready to run jobs
+	ReasonHostMXJ           // The host has reached its job slot limit (MXJ)
+	ReasonHostQueueLimit    // The queue's per-host job slot limit is reached (HJOB_LIMIT)
+	ReasonHostProcLimit     // The queue's per-processor job slot limit is reached (PJOB_LIMIT)
+	ReasonHostUserLimit     // The user's job slot limit on the host is reached (JL/U)
+	ReasonHostUserProcLimit // The per-processor job slot limit of the user or a group is reached (JL/P)
+	ReasonHostLoad          // A load index is beyond the host's or queue's loadSched threshold
+	ReasonHostSelect        // Job's resource requirements not satisfied
+	ReasonHostRusage        // Job's requirements for reserving resources (rusage) not satisfied
+	ReasonHostAccept        // Just started a job recently (JOB_ACCEPT_INTERVAL)
+	ReasonHostSlots         // Not enough job slots on the host for the job's span
+	ReasonHostWindow        // The host's dispatch window is closed
 	reasonCount
 )
 
 var reasonText = [...]string{
-	ReasonNone:           "",
-	ReasonNew:            "New job is waiting for scheduling",
-	ReasonHeld:           "The job was suspended by the user while pending",
-	ReasonDependency:     "Job dependency condition not satisfied",
-	ReasonDepNever:       "Dependency condition invalid or never satisfied",
-	ReasonQueueInact:     "The queue is inactivated by its dispatch window",
-	ReasonRunWindow:      "The queue's run window is closed",
-	ReasonQueueClosed:    "The queue is inactive",
-	ReasonQueueLimit:     "The queue has reached its job slot limit",
-	ReasonUserLimit:      "The user has reached the per-user job slot limit of the queue",
-	ReasonUserMaxJobs:    "The user has reached his/her job slot limit",
-	ReasonResLimit:       "Resource limit defined in lsb.resources reached",
-	ReasonDispatchCap:    "The number of jobs dispatched per scheduling session has been reached",
-	ReasonNoHosts:        "No host of the queue can take the job",
-	ReasonSlots:          "Not enough job slot(s)",
-	ReasonSpanHosts:      "Not enough hosts to meet the job's spanning requirement",
-	ReasonPoolShare:      "The queue's share of its slot pool is used up",
-	ReasonMultiCluster:   "The job is being forwarded to a remote cluster",
-	ReasonPreempted:      "The job was preempted by a job of a higher priority queue",
-	ReasonLoadStop:       "The load of the host is beyond a loadStop threshold",
-	ReasonStopCond:       "The queue's suspending condition (STOP_COND) holds on the host",
-	ReasonHostNotInQueue: "Not specified in the queue's HOSTS",
-	ReasonHostClosed:     "Closed or not ready to run jobs",
-	ReasonHostMXJ:        "Job slot limit reached",
-	ReasonHostQueueLimit: "Queue's per-host job slot limit reached",
-	ReasonHostProcLimit:  "Queue's per-processor job slot limit reached",
-	ReasonHostUserLimit:  "User's job slot limit on the host reached",
-	ReasonHostLoad:       "Load threshold reached",
-	ReasonHostSelect:     "Job's resource requirements not satisfied",
-	ReasonHostRusage:     "Job's requirements for reserving resource (rusage) not satisfied",
-	ReasonHostAccept:     "Just started a job recently",
-	ReasonHostSlots:      "Not enough job slots on the host",
-	ReasonHostWindow:     "The host's dispatch window is closed",
+	ReasonNone:              "",
+	ReasonNew:               "New job is waiting for scheduling",
+	ReasonHeld:              "The job was suspended by the user while pending",
+	ReasonDependency:        "Job dependency condition not satisfied",
+	ReasonDepNever:          "Dependency condition invalid or never satisfied",
+	ReasonQueueInact:        "The queue is inactivated by its dispatch window",
+	ReasonRunWindow:         "The queue's run window is closed",
+	ReasonQueueClosed:       "The queue is inactive",
+	ReasonQueueLimit:        "The queue has reached its job slot limit",
+	ReasonUserLimit:         "The user has reached the per-user job slot limit of the queue",
+	ReasonUserMaxJobs:       "The user has reached his/her job slot limit",
+	ReasonGroupMaxJobs:      "One of the user's groups has reached its job slot limit",
+	ReasonResLimit:          "Resource limit defined in lsb.resources reached",
+	ReasonDispatchCap:       "The number of jobs dispatched per scheduling session has been reached",
+	ReasonNoHosts:           "No host of the queue can take the job",
+	ReasonSlots:             "Not enough job slot(s)",
+	ReasonSpanHosts:         "Not enough hosts to meet the job's spanning requirement",
+	ReasonPoolShare:         "The queue's share of its slot pool is used up",
+	ReasonMultiCluster:      "The job is being forwarded to a remote cluster",
+	ReasonPreempted:         "The job was preempted by a job of a higher priority queue",
+	ReasonLoadStop:          "The load of the host is beyond a loadStop threshold",
+	ReasonStopCond:          "The queue's suspending condition (STOP_COND) holds on the host",
+	ReasonHostNotInQueue:    "Not specified in the queue's HOSTS",
+	ReasonHostClosed:        "Closed or not ready to run jobs",
+	ReasonHostMXJ:           "Job slot limit reached",
+	ReasonHostQueueLimit:    "Queue's per-host job slot limit reached",
+	ReasonHostProcLimit:     "Queue's per-processor job slot limit reached",
+	ReasonHostUserLimit:     "User's job slot limit on the host reached",
+	ReasonHostUserProcLimit: "User's or user group's per-processor job slot limit reached",
+	ReasonHostLoad:          "Load threshold reached",
+	ReasonHostSelect:        "Job's resource requirements not satisfied",
+	ReasonHostRusage:        "Job's requirements for reserving resource (rusage) not satisfied",
+	ReasonHostAccept:        "Just started a job recently",
+	ReasonHostSlots:         "Not enough job slots on the host",
+	ReasonHostWindow:        "The host's dispatch window is closed",
 }
 
 // String returns the reason as bjobs -p words it.
