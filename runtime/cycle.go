@@ -227,7 +227,7 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 		r := h.runs[0]
 		// Jobs preempted from queues of this priority or higher resume
 		// before this class dispatches, when their slots are free.
-		c.resumeUpTo(r.k.queue.Priority)
+		c.resumeUpTo(r.k.queue.schedPriority())
 		// The class's capacity may have dropped since it was queued, so
 		// that its next job is a later one: its place in the heap only
 		// moves down, and another class may come first now.
@@ -264,9 +264,16 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 		} else {
 			heap.Pop(h)
 		}
-		if r.fair != nil && len(c.plan.Dispatches) > 0 && c.plan.Dispatches[len(c.plan.Dispatches)-1].Job == j {
-			// The user's priority dropped: their classes move down.
-			h.fixAccount(r.fair)
+		if n := len(c.plan.Dispatches); n > 0 && c.plan.Dispatches[n-1].Job == j {
+			if a := r.fair; a != nil {
+				// The user's priority dropped: their classes move down.
+				h.fixWhere(func(o *classRun) bool { return o.fair == a })
+			}
+			if p := r.k.queue.pool; p != nil {
+				// The queue holds more of its share: its pool's classes
+				// are ordered anew.
+				h.fixWhere(func(o *classRun) bool { return o.k.queue.pool == p })
+			}
 		}
 	}
 	c.resumeUpTo(math.MinInt)
@@ -474,11 +481,12 @@ func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
 	return jobReason, c.hostReasons(r, j, ReasonNone)
 }
 
-// runHeap orders class runs by their next job: queue priority; among
-// queues of equal priority, a fairshare queue on its own in file order
-// and the others together; in a fairshare queue, the dynamic priority of
-// the job's share account; in a slot pool, the queue that used least of
-// its share; then user priority and submission order.
+// runHeap orders class runs by their next job: queue priority (a slot
+// pool's queues all at the highest of theirs, and among them the queue
+// that holds least of its share first); among queues of equal priority,
+// a fairshare queue on its own in file order and the others together; in
+// a fairshare queue, the dynamic priority of the job's share account;
+// then user priority and submission order.
 type runHeap struct {
 	c    *cycle
 	runs []*classRun
@@ -488,8 +496,22 @@ func (h *runHeap) Len() int { return len(h.runs) }
 func (h *runHeap) Less(a, b int) bool {
 	ra, rb := h.runs[a], h.runs[b]
 	qa, qb := ra.k.queue, rb.k.queue
-	if qa.Priority != qb.Priority {
-		return qa.Priority > qb.Priority
+	if pa, pb := qa.schedPriority(), qb.schedPriority(); pa != pb {
+		return pa > pb
+	}
+	if qa != qb && qa.pool != nil && qa.pool == qb.pool {
+		// Queues of one pool: the one that holds least of its share
+		// first, then queue priority, then the one that used least of its
+		// share in the past.
+		if da, db := h.c.poolHeld(qa), h.c.poolHeld(qb); da != db {
+			return da < db
+		}
+		if qa.Priority != qb.Priority {
+			return qa.Priority > qb.Priority
+		}
+		if ua, ub := h.c.poolUse(qa), h.c.poolUse(qb); ua != ub {
+			return ua < ub
+		}
 	}
 	if qa.segment != qb.segment {
 		return qa.segment < qb.segment
@@ -497,11 +519,6 @@ func (h *runHeap) Less(a, b int) bool {
 	if qa == qb && ra.fair != rb.fair && ra.fair != nil && rb.fair != nil {
 		if pa, pb := h.c.fairPriority(ra.fair), h.c.fairPriority(rb.fair); pa != pb {
 			return pa > pb
-		}
-	}
-	if qa != qb && qa.pool != nil && qa.pool == qb.pool {
-		if ua, ub := h.c.poolUse(qa), h.c.poolUse(qb); ua != ub {
-			return ua < ub
 		}
 	}
 	ja, jb := ra.k.jobs[ra.next], rb.k.jobs[rb.next]
@@ -526,11 +543,12 @@ func (h *runHeap) Swap(a, b int) {
 	h.runs[a].index, h.runs[b].index = a, b
 }
 
-// fixAccount moves the runs charged to a share account to their new
-// places after the account's priority changed.
-func (h *runHeap) fixAccount(a *account) {
+// fixWhere moves the runs that match to their new places after what
+// orders them changed (a share account's priority, a pool queue's
+// holding).
+func (h *runHeap) fixWhere(match func(*classRun) bool) {
 	for _, r := range slices.Clone(h.runs) {
-		if r.fair == a && r.index < len(h.runs) && h.runs[r.index] == r {
+		if match(r) && r.index < len(h.runs) && h.runs[r.index] == r {
 			heap.Fix(h, r.index)
 		}
 	}

@@ -22,6 +22,8 @@ type slotPool struct {
 	// HIST_HOURS: it orders queues of equal priority (the one that used
 	// least of its share first).
 	use map[*Queue]float64
+	// priority is the highest priority of the pool's queues.
+	priority int
 }
 
 // poolTargets are a pool's slots for one cycle and each queue's part of
@@ -47,6 +49,9 @@ func (c *Cluster) readPools() error {
 			c.pools = append(c.pools, p)
 		}
 		q.pool, q.share = p, *q.Def.SlotShare
+		if len(p.queues) == 0 || q.Priority > p.priority {
+			p.priority = q.Priority
+		}
 		p.queues = append(p.queues, q)
 	}
 	// MAX_SLOTS_IN_POOL belongs to the pool's first queue in lsb.queues.
@@ -91,6 +96,23 @@ func (q *Queue) PoolName() string {
 	return q.pool.Name
 }
 
+// poolHeld returns how much of its share a pool queue holds, with what
+// the cycle dispatched: the queue furthest below its share gets free
+// slots first.
+func (c *cycle) poolHeld(q *Queue) float64 {
+	return float64(q.Used+c.queueUsed[q]) / float64(max(1, q.share))
+}
+
+// schedPriority returns the priority a queue's jobs are taken at: its
+// own, or for a pool queue the highest of its pool's, so that a pool's
+// queues are scheduled together.
+func (q *Queue) schedPriority() int {
+	if q.pool != nil {
+		return q.pool.priority
+	}
+	return q.Priority
+}
+
 // poolUse returns how much of its share a pool queue used, decayed: the
 // order of queues of equal priority in a pool.
 func (c *cycle) poolUse(q *Queue) float64 {
@@ -130,12 +152,13 @@ func (p *slotPool) size(c *Cluster) int {
 }
 
 // poolTargets divides a pool's slots among its queues as LSF does: each
-// queue that has work gets its share of the slots left, rounded, in
-// rounds until the slots or the work run out; when rounding gives out
-// more than is left, the last queues in order get less. A queue's demand
-// (its started and pending slots, at most QJOB_LIMIT) bounds its part, so
-// what it cannot use goes to the others, and a queue alone may use the
-// whole pool.
+// queue that has work gets its share of the slots left — SLOT_SHAREs taken
+// relative to the sum of those of the queues with work, so that what idle
+// queues leave goes to the others by their shares — rounded to the
+// nearest slot; when rounding gives out more than is left, the last
+// queues in order get less. A queue's demand (its started and pending
+// slots, at most QJOB_LIMIT) bounds its part, and what it cannot use is
+// shared again in another round; a queue alone may use the whole pool.
 func (c *cycle) poolTargets(p *slotPool) *poolTargets {
 	size := p.size(c.cluster)
 	t := &poolTargets{size: size, target: make(map[*Queue]int, len(p.queues))}
@@ -154,25 +177,20 @@ func (c *cycle) poolTargets(p *slotPool) *poolTargets {
 	left := size
 	for left > 0 {
 		var want []*Queue
+		shares := 0
 		for _, q := range active {
 			if t.target[q] < demand[q] {
 				want = append(want, q)
+				shares += max(1, q.share)
 			}
 		}
 		if len(want) == 0 {
 			break
 		}
-		if len(want) == 1 {
-			q := want[0]
-			g := min(left, demand[q]-t.target[q])
-			t.target[q] += g
-			left -= g
-			break
-		}
 		give := make([]int, len(want))
 		sum := 0
 		for i, q := range want {
-			g := int(math.Floor(float64(left)*float64(q.share)/100 + 0.5))
+			g := int(math.Floor(float64(left)*float64(max(1, q.share))/float64(shares) + 0.5))
 			give[i] = min(g, demand[q]-t.target[q])
 			sum += give[i]
 		}

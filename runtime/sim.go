@@ -50,6 +50,10 @@ type SimOptions struct {
 	Progress func(done, total int)
 	// Plugins replace LSF's default rules when not nil.
 	Plugins *Plugins
+	// AfterCycle, when not nil, is called after each cycle's plan was
+	// applied, with the cluster as it stands (for checks and traces; it
+	// must not change the cluster).
+	AfterCycle func(c *Cluster, p *Plan)
 }
 
 // SimResult is the outcome of a simulation.
@@ -193,6 +197,9 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 			progress = t
 		}
 		res.recordPools(c, t)
+		if opts.AfterCycle != nil {
+			opts.AfterCycle(c, p)
+		}
 		wake = min(p.Wake, windowChange)
 		res.End = t
 		if opts.Progress != nil && res.Cycles%4096 == 0 {
