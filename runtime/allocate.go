@@ -100,6 +100,10 @@ func (c *cycle) placeOn(r *classRun, j *Job, hosts []*Host, n int, taken map[*Ho
 		if left == 0 {
 			break
 		}
+		if i := r.cand.pos[h.Index]; i >= 0 && r.free != nil && (c.probe && r.room[i] <= 0 || !c.probe && r.free[i] <= 0) {
+			// No job of the class fits there: skip the limiters.
+			continue
+		}
 		room, reason := c.jobRoom(r, j, h)
 		room -= taken[h]
 		if room <= 0 {

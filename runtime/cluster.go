@@ -97,6 +97,9 @@ type Cluster struct {
 	// pools are the slot pools, in the order their first queue is
 	// defined.
 	pools []*slotPool
+	// fairshares are the queues' user fairshares (one for the queues of
+	// a FAIRSHARE_QUEUES set).
+	fairshares []*fairshare
 	// accrued is when slot pool and fairshare use were last brought up
 	// to date.
 	accrued Time
@@ -563,6 +566,15 @@ func (c *Cluster) procLimit(q *Queue, app *App) (int, bool) {
 // usableSlots returns the slots of the hosts a queue may use, or 0 when
 // some host is unlimited.
 func (c *Cluster) usableSlots(q *Queue) int {
+	if q.usableGen == c.gen+1 {
+		return q.usable
+	}
+	q.usable, q.usableGen = c.countUsableSlots(q), c.gen+1
+	return q.usable
+}
+
+// countUsableSlots counts what usableSlots returns.
+func (c *Cluster) countUsableSlots(q *Queue) int {
 	n := 0
 	for _, h := range c.Hosts {
 		if !q.UsesHost(h) || h.Status != HostOK {

@@ -171,9 +171,13 @@ type classRun struct {
 	// position of the job to try next (-1 when none fits).
 	pos, next int
 	// capacity bounds the slots the class's hosts can still give; room
-	// holds each candidate host's share of it.
-	capacity int
-	room     []int
+	// holds each candidate host's share of it. For a preemptive queue
+	// they count the slots of jobs it may preempt, and freeCapacity and
+	// free the slots free as things stand; otherwise free is room.
+	capacity     int
+	room         []int
+	freeCapacity int
+	free         []int
 	done     bool
 	reason   Reason
 	index    int // in the heap
@@ -214,9 +218,14 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 			continue
 		}
 		r.room = make([]int, len(r.cand.hosts))
+		r.free = r.room
+		if k.queue.preempts != nil {
+			r.free = make([]int, len(r.cand.hosts))
+		}
 		for i, host := range r.cand.hosts {
-			r.room[i] = c.classRoom(r, host)
+			r.free[i], r.room[i] = c.classRoom(r, host)
 			r.capacity += r.room[i]
+			r.freeCapacity += r.free[i]
 			c.runsHost[host.Index] = append(c.runsHost[host.Index], r)
 		}
 		if c.advance(r) {
@@ -315,7 +324,11 @@ func (c *cycle) tryJob(r *classRun, j *Job) Reason {
 			return reason
 		}
 	}
-	allocs, reason := c.allocate(r, j)
+	var allocs []Alloc
+	reason := ReasonSlots
+	if j.Slots <= r.freeCapacity {
+		allocs, reason = c.allocate(r, j)
+	}
 	if allocs == nil {
 		allocs = c.preempt(r, j)
 	}
@@ -371,9 +384,10 @@ func (c *cycle) refreshRoom(h *Host) {
 			continue
 		}
 		i := r.cand.pos[h.Index]
-		room := c.classRoom(r, h)
+		free, room := c.classRoom(r, h)
 		r.capacity += room - r.room[i]
-		r.room[i] = room
+		r.freeCapacity += free - r.free[i]
+		r.free[i], r.room[i] = free, room
 	}
 }
 
@@ -411,8 +425,23 @@ func (c *cycle) planLimit(l *limitRule, j *Job, allocs []Alloc) {
 }
 
 // classRoom returns the slots a host can still give the class's jobs, by
-// the limiters that do not depend on the job.
-func (c *cycle) classRoom(r *classRun, h *Host) int {
+// the limiters that do not depend on the job: free, as it stands, and
+// room, counting for a preemptive queue the slots of the jobs it may
+// preempt.
+func (c *cycle) classRoom(r *classRun, h *Host) (free, room int) {
+	free = c.limitersRoom(r, h)
+	if r.k.queue.preempts == nil {
+		return free, free
+	}
+	c.probe = true
+	room = c.limitersRoom(r, h)
+	c.probe = false
+	return free, room
+}
+
+// limitersRoom returns the least room of the host limiters for any job of
+// a class.
+func (c *cycle) limitersRoom(r *classRun, h *Host) int {
 	room := math.MaxInt32
 	for _, l := range c.s.Plugins.HostLimiters {
 		n, _ := l.Room(c, r.k, nil, h)

@@ -13,9 +13,14 @@ import (
 // benchCluster builds a cluster of n hosts of a few kinds, with one queue
 // whose JOB_ACCEPT_INTERVAL is 0.
 func benchCluster(b *testing.B, n int) *runtime.Cluster {
+	return benchClusterOf(b, n, "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n")
+}
+
+// benchClusterOf builds a cluster of n hosts with the given lsb.queues.
+func benchClusterOf(b *testing.B, n int, lsbQueues string) *runtime.Cluster {
 	b.Helper()
 	params, _ := lang.ParseConfig(lang.NewSource("lsb.params", "Begin Parameters\nJOB_ACCEPT_INTERVAL = 0\nDEFAULT_QUEUE = normal\nEnd Parameters\n"), lang.KindLSBParams)
-	queues, _ := lang.ParseConfig(lang.NewSource("lsb.queues", "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n"), lang.KindLSBQueues)
+	queues, _ := lang.ParseConfig(lang.NewSource("lsb.queues", lsbQueues), lang.KindLSBQueues)
 	shared, _ := lang.ParseConfig(lang.NewSource("lsf.shared", "Begin Resource\nRESOURCENAME TYPE INTERVAL INCREASING DESCRIPTION\ngpu Boolean () () (gpu)\nscratch Numeric () N (scratch)\nEnd Resource\n"), lang.KindLSFShared)
 	p, ds := compile.Compile(&compile.Tree{Files: []*lang.File{params, queues, shared}}, compile.Options{})
 	if ds.HasErrors() {
@@ -83,5 +88,65 @@ func BenchmarkCycle(b *testing.B) {
 	b.ReportMetric(float64(p.Stats.Dispatched), "dispatched")
 	b.ReportMetric(float64(p.Stats.Considered), "considered")
 	b.ReportMetric(float64(p.Stats.HostClasses), "hostclasses")
+	b.ReportMetric(float64(p.Stats.JobClasses), "jobclasses")
+}
+
+// BenchmarkCyclePreemptPools is BenchmarkCycle with preemption and a slot
+// pool: the 10,000 hosts are full of jobs of a low queue, and of the
+// 100,000 pending jobs a fifth are in a preemptive queue (which must
+// preempt to run) and the rest in two queues sharing a slot pool 60/40.
+func BenchmarkCyclePreemptPools(b *testing.B) {
+	c := benchClusterOf(b, 10000, `Begin Queue
+QUEUE_NAME = normal
+PRIORITY = 10
+End Queue
+
+Begin Queue
+QUEUE_NAME = high
+PRIORITY = 50
+PREEMPTION = PREEMPTIVE
+End Queue
+
+Begin Queue
+QUEUE_NAME = poolA
+PRIORITY = 30
+SLOT_POOL = pool
+SLOT_SHARE = 60
+End Queue
+
+Begin Queue
+QUEUE_NAME = poolB
+PRIORITY = 30
+SLOT_POOL = pool
+SLOT_SHARE = 40
+End Queue
+`)
+	// Fill every host with 4-slot jobs of the low queue.
+	e := runtime.NewEngine(c, &runtime.VirtualClock{T: 1}, nil)
+	for i := range 10000 * 32 / 4 {
+		if _, err := c.Submit(runtime.Submission{User: fmt.Sprintf("u%d", i%200), Queue: "normal", Slots: 4}, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for e.Schedule().Stats.Dispatched > 0 {
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	reqs := benchReqs()
+	queues := []string{"high", "poolA", "poolA", "poolB", "poolB"}
+	for i := range 100000 {
+		_, err := c.Submit(runtime.Submission{User: fmt.Sprintf("u%d", i%200), Queue: queues[i%len(queues)],
+			Slots: 1 + rng.IntN(8), ResReq: reqs[i%len(reqs)], FromType: "X86_64"}, 2)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	s := runtime.NewScheduler(runtime.DefaultPlugins())
+	var p *runtime.Plan
+	b.ReportAllocs()
+	for b.Loop() {
+		p = s.Cycle(runtime.Snapshot{Cluster: c, Now: 2})
+	}
+	b.ReportMetric(float64(p.Stats.Dispatched), "dispatched")
+	b.ReportMetric(float64(len(p.Preemptions)), "preempted")
 	b.ReportMetric(float64(p.Stats.JobClasses), "jobclasses")
 }

@@ -99,6 +99,7 @@ func (c *Cluster) readFairshare() {
 			}
 		}
 		q.fair = f
+		c.fairshares = append(c.fairshares, f)
 	}
 	// The queues a fairshare queue leads share its accounts.
 	for _, q := range c.Queues {
@@ -197,7 +198,7 @@ func (a *account) chargeEnd(j *Job, n int) {
 // now. It is called before anything changes the slots jobs hold, so that
 // each stretch of time is counted with the slots held during it.
 func (c *Cluster) accrue(now Time) {
-	if now == c.accrued {
+	if now == c.accrued || len(c.pools) == 0 && len(c.fairshares) == 0 {
 		return
 	}
 	dt := float64(now - c.accrued)
@@ -212,13 +213,7 @@ func (c *Cluster) accrue(now Time) {
 // accrueFairshare adds the CPU time of started jobs over the last dt
 // seconds to their accounts, decaying the past over HIST_HOURS.
 func (c *Cluster) accrueFairshare(dt float64) {
-	seen := map[*fairshare]bool{}
-	for _, q := range c.Queues {
-		f := q.fair
-		if f == nil || seen[f] {
-			continue
-		}
-		seen[f] = true
+	for _, f := range c.fairshares {
 		decay := f.params.decay(dt)
 		for _, a := range f.list {
 			a.cpu = a.cpu*decay + float64(a.slots)*dt/3600

@@ -231,9 +231,9 @@ func (mxjLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason) {
 		return math.MaxInt32, ReasonNone
 	}
 	room := c.mxjRoom(k.queue, h)
-	if j == nil || c.probe {
-		// What the class could have by preempting: its capacity, and the
-		// room of a job placed as if its victims were gone.
+	if c.probe {
+		// The room of a job placed as if the jobs it may preempt were
+		// gone.
 		room += c.preemptBonus(k.queue, h)
 	}
 	return room, ReasonHostMXJ

@@ -74,6 +74,10 @@ type Queue struct {
 	segment int
 	// pendingSlots sums the slots asked for by the queue's pending jobs.
 	pendingSlots int
+	// usable caches the slots of the hosts the queue may use, valid while
+	// usableGen is the cluster's host generation plus one.
+	usable    int
+	usableGen uint64
 }
 
 // Accepts reports whether the queue admits the user's jobs (USERS).
