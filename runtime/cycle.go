@@ -178,9 +178,9 @@ type classRun struct {
 	room         []int
 	freeCapacity int
 	free         []int
-	done     bool
-	reason   Reason
-	index    int // in the heap
+	done         bool
+	reason       Reason
+	index        int // in the heap
 	// preemptFail is the fewest slots a job of the class asked for and
 	// could not get even by preemption this cycle; 0 when none failed.
 	preemptFail int
