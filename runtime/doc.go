@@ -27,6 +27,30 @@
 // into host classes on which each select is evaluated once, and the
 // filters' results are kept until the hosts change.
 //
+// Preemption, fairshare and load control are further plugins of the same
+// cycle. A queue may preempt another of lower priority when it is
+// PREEMPTIVE (for every lower queue, or those it lists, preferring those
+// with +N) or the other is PREEMPTABLE. A job of such a queue that no host
+// can take as things stand is placed as if the jobs it may preempt were
+// gone, on the least loaded hosts first, and as few victims as cover each
+// host's lack are suspended (SSUSP), or killed with TERMINATE_WHEN=PREEMPT;
+// a job preempted MAX_JOB_PREEMPT times (its profile's, else its queue's,
+// else lsb.params') runs to completion. A preempted job keeps its slots,
+// which only the queues that may preempt it can use, leaves its user's
+// MAX_JOBS (and the limits PREEMPT_FOR names), and resumes as soon as its
+// slots are free, before the pending jobs of its queue. The queues of a
+// slot pool (SLOT_POOL) are scheduled together, the one holding least of
+// its SLOT_SHARE first, and each cycle divides the pool's slots among the
+// queues with work by their shares, so that a queue keeps its share while
+// others compete and takes what they leave; past use, decayed over
+// HIST_HOURS, breaks ties. In a FAIRSHARE queue, jobs go by their share
+// account's dynamic priority, shares / (cpu_time × CPU_TIME_FACTOR +
+// run_time × RUN_TIME_FACTOR + (1 + job_slots) × RUN_JOB_FACTOR), which
+// drops within a cycle as the account's jobs are dispatched. Load control
+// suspends a running job where a loadStop threshold or STOP_COND holds and
+// resumes it where loadSched (or RESUME_COND) allows, one job per host
+// every SBD_SLEEP_TIME.
+//
 // Dependencies (bsub -w) are parsed by package lang and resolved at
 // submission: a job number must exist, a job name stands for the
 // submitter's jobs of that name (the latest only with JOB_DEP_LAST_SUB=1).
