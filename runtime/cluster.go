@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -404,6 +405,24 @@ type Submission struct {
 	Runtime  float64
 	TraceID  int
 	ExitCode int
+
+	// What a real job runs: Command (by /bin/sh) in Cwd with Env and
+	// Umask, its output to Stdout and Stderr (-o, -e: %J and %I
+	// substituted when it starts); FromHost is the submission host; UID
+	// and GID the submitter's.
+	Command        string
+	Env            []string
+	Cwd            string
+	Umask          int
+	Stdout, Stderr string
+	FromHost       string
+	UID, GID       int
+	// Rerunnable is -r: the job runs again when its host is lost (so is
+	// every job of a RERUNNABLE queue). MemLimit is -M in MB.
+	Rerunnable bool
+	MemLimit   float64
+	// Hosts is -m: the hosts or host groups the job may use.
+	Hosts []string
 }
 
 // A Rejection is why a job was not accepted, as bsub reports it.
@@ -455,8 +474,53 @@ func (c *Cluster) Submit(s Submission, now Time) (*Job, error) {
 
 // accept checks a submission against one queue and adds it there.
 func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
+	a, err := c.check(q, s)
+	if err != nil {
+		return nil, err
+	}
+	s.Queue = q.Name
+	j := &Job{ID: c.nextID, Seq: c.nextSeq, Name: s.Name, User: s.User, Group: s.Group, Queue: q, App: a.app, Sub: s,
+		Slots: s.Slots, ResReq: s.ResReq, Req: a.req, Priority: a.priority, Submit: now, FromType: s.FromType,
+		State: Pend, Reason: ReasonNew, Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode,
+		Depend: s.Depend, dep: a.dep, acct: a.acct, RunLimit: a.runLimit}
+	if s.Hold {
+		j.State, j.Reason = PSusp, ReasonHeld
+	}
+	c.nextID++
+	c.nextSeq++
+	c.add(j)
+	return j, nil
+}
+
+// add records a new job and puts it in its queue.
+func (c *Cluster) add(j *Job) {
+	c.jobs[j.ID] = j
+	if j.Name != "" {
+		if c.byUser == nil {
+			c.byUser = map[string][]*Job{}
+		}
+		c.byUser[j.User] = append(c.byUser[j.User], j)
+	}
+	c.enqueue(j)
+}
+
+// An acceptance is what a queue's checks of a submission work out.
+type acceptance struct {
+	app      *App
+	req      *Requirement
+	dep      *dependency
+	acct     *account
+	priority int
+	runLimit float64
+}
+
+// check checks a submission against a queue, as bsub's acceptance does.
+func (c *Cluster) check(q *Queue, s Submission) (*acceptance, error) {
 	reject := func(format string, args ...any) error {
 		return &Rejection{Queue: q.Name, Reason: fmt.Sprintf(format, args...)}
+	}
+	if s.Slots <= 0 {
+		s.Slots = 1
 	}
 	switch {
 	case !q.Open:
@@ -464,13 +528,13 @@ func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
 	case !q.Accepts(s.User):
 		return nil, reject("user %s cannot use the queue (USERS)", s.User)
 	}
-	var app *App
+	a := &acceptance{}
 	if s.App != "" {
-		if app = c.Apps[s.App]; app == nil {
+		if a.app = c.Apps[s.App]; a.app == nil {
 			return nil, reject("%s: no such application profile", s.App)
 		}
 	}
-	if max, ok := c.procLimit(q, app); ok && s.Slots > max {
+	if max, ok := c.procLimit(q, a.app); ok && s.Slots > max {
 		return nil, reject("%d slots asked for, but the queue allows at most %d (PROCLIMIT/TASKLIMIT)", s.Slots, max)
 	}
 	if total := c.usableSlots(q); total > 0 && s.Slots > total {
@@ -485,60 +549,72 @@ func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
 	if q.MaxRunLimit > 0 && s.RunLimit > q.MaxRunLimit {
 		return nil, reject("the run limit %s exceeds the queue's maximum run limit %s (RUNLIMIT)", minutes(s.RunLimit), minutes(q.MaxRunLimit))
 	}
-	priority := s.Priority
+	if max, ok := c.memLimit(q, a.app); ok && s.MemLimit > max {
+		return nil, reject("the memory limit %g MB (-M) exceeds the queue's MEMLIMIT of %g MB", s.MemLimit, max)
+	}
+	a.priority = s.Priority
 	switch {
 	case c.MaxUserPriority <= 0:
 		// User priorities are off: -sp is ignored.
-		priority = 0
+		a.priority = 0
 	case s.Priority == 0:
-		priority = c.MaxUserPriority / 2
+		a.priority = c.MaxUserPriority / 2
 	case s.Priority < 0 || s.Priority > c.MaxUserPriority:
 		return nil, reject("job priority %d is out of range: MAX_USER_PRIORITY is %d", s.Priority, c.MaxUserPriority)
 	}
-	req, diags := c.requirement(q, app, s.ResReq, s.FromType)
+	req, diags := c.requirement(q, a.app, s.ResReq, s.FromType)
 	if diags.HasErrors() {
 		return nil, &Rejection{Queue: q.Name, Reason: "bad resource requirement: " + diags.Err().Error(), Diags: diags}
 	}
-	var acct *account
+	a.req = req
 	if q.fair != nil {
-		if acct = q.fair.accountFor(s.User); acct == nil {
+		if a.acct = q.fair.accountFor(s.User); a.acct == nil {
 			return nil, reject("%s", fairRejection(s.User))
 		}
 	}
-	var dep *dependency
 	if strings.TrimSpace(s.Depend) != "" {
 		var err error
-		if dep, err = c.resolveDependency(s.Depend, s.User); err != nil {
+		if a.dep, err = c.resolveDependency(s.Depend, s.User); err != nil {
 			return nil, &Rejection{Queue: q.Name, Reason: err.Error()}
 		}
 	}
-	j := &Job{ID: c.nextID, Seq: c.nextSeq, Name: s.Name, User: s.User, Group: s.Group, Queue: q, App: app,
-		Slots: s.Slots, ResReq: s.ResReq, Req: req, Priority: priority, Submit: now, FromType: s.FromType,
-		State: Pend, Reason: ReasonNew, Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode,
-		Depend: s.Depend, dep: dep, acct: acct}
-	j.RunLimit = s.RunLimit
-	if j.RunLimit <= 0 {
-		j.RunLimit = q.RunLimit
-		if app != nil && app.RunLimit > 0 {
-			j.RunLimit = app.RunLimit
+	if len(s.Hosts) > 0 {
+		asked, err := c.askedHosts(q, s.Hosts)
+		switch {
+		case err != nil:
+			return nil, reject("%s", err.Error())
+		case len(asked) == 0:
+			return nil, reject("none of the hosts asked for (-m) is a host of the queue")
 		}
 	}
-	if s.Hold {
-		j.State, j.Reason = PSusp, ReasonHeld
-	}
-	c.nextID++
-	c.nextSeq++
-	c.jobs[j.ID] = j
-	if j.Name != "" {
-		if c.byUser == nil {
-			c.byUser = map[string][]*Job{}
+	a.runLimit = s.RunLimit
+	if a.runLimit <= 0 {
+		a.runLimit = q.RunLimit
+		if a.app != nil && a.app.RunLimit > 0 {
+			a.runLimit = a.app.RunLimit
 		}
-		c.byUser[j.User] = append(c.byUser[j.User], j)
 	}
-	q.Pending++
-	q.pendingSlots += j.Slots
-	c.classOf(q, req, acct).add(j)
-	return j, nil
+	return a, nil
+}
+
+// memLimit returns the most memory (MB) a job of the queue may ask for
+// with -M: MEMLIMIT of the profile, else of the queue.
+func (c *Cluster) memLimit(q *Queue, app *App) (float64, bool) {
+	var sets []compile.Settings
+	if app != nil {
+		sets = append(sets, app.Def.Settings)
+	}
+	if q.Def != nil {
+		sets = append(sets, q.Def.Settings)
+	}
+	for _, set := range sets {
+		if st := set["MEMLIMIT"]; st != nil {
+			if l, ok := st.Value.(*compile.Limit); ok && l.Max > 0 {
+				return l.Max * c.Env.Unit.Megabytes(), true
+			}
+		}
+	}
+	return 0, false
 }
 
 // procLimit returns the most slots a job may ask for in the queue
@@ -590,7 +666,7 @@ func (c *Cluster) countUsableSlots(q *Queue) int {
 
 // classOf returns the pending class of a queue, requirement and share
 // account (nil outside fairshare queues).
-func (c *Cluster) classOf(q *Queue, r *Requirement, a *account) *jobClass {
+func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string]bool) *jobClass {
 	key := q.Name + "\x00"
 	if r != nil {
 		key += r.Text
@@ -598,9 +674,12 @@ func (c *Cluster) classOf(q *Queue, r *Requirement, a *account) *jobClass {
 	if a != nil {
 		key += "\x00" + a.Name
 	}
+	if asked != nil {
+		key += "\x00-m " + strings.Join(slices.Sorted(maps.Keys(asked)), " ")
+	}
 	k := c.classes[key]
 	if k == nil {
-		k = &jobClass{id: len(c.classList), queue: q, req: r, acct: a}
+		k = &jobClass{id: len(c.classList), queue: q, req: r, acct: a, asked: asked}
 		c.classes[key] = k
 		c.classList = append(c.classList, k)
 	}

@@ -127,6 +127,9 @@ type Job struct {
 	// ExternalStatus is the status text bstatus set, which external()
 	// conditions of other jobs test.
 	ExternalStatus string
+	// Sub is the submission as accepted (its Queue the queue that took
+	// it): what a real job runs, and what the event log keeps.
+	Sub Submission
 
 	// State and Reason: the job's state and, while it pends, the reason
 	// of the last scheduling cycle.

@@ -44,7 +44,7 @@ func DefaultPlugins() Plugins {
 	return Plugins{
 		JobFilters: []JobFilter{holdFilter{}, dependFilter{}, queueStateFilter{}, queueLimitFilter{}, userQueueLimitFilter{},
 			userMaxJobsFilter{}, resourceLimitFilter{}, slotPoolFilter{}},
-		HostFilters: []HostFilter{queueHostsFilter{}, hostStatusFilter{}, loadFilter{}, selectFilter{}},
+		HostFilters: []HostFilter{queueHostsFilter{}, askedHostsFilter{}, hostStatusFilter{}, loadFilter{}, selectFilter{}},
 		HostLimiters: []HostLimiter{hostWindowLimiter{}, mxjLimiter{}, queueHostLimiter{}, procLimiter{}, userHostLimiter{},
 			userProcLimiter{}, acceptLimiter{}, hostResourceLimiter{}},
 	}

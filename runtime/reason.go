@@ -47,6 +47,7 @@ const (
 	ReasonHostAccept        // Just started a job recently (JOB_ACCEPT_INTERVAL)
 	ReasonHostSlots         // Not enough job slots on the host for the job's span
 	ReasonHostWindow        // The host's dispatch window is closed
+	ReasonHostNotAsked      // Not specified in the job's submission (-m)
 	reasonCount
 )
 
@@ -86,6 +87,7 @@ var reasonText = [...]string{
 	ReasonHostAccept:        "Just started a job recently",
 	ReasonHostSlots:         "Not enough job slots on the host",
 	ReasonHostWindow:        "The host's dispatch window is closed",
+	ReasonHostNotAsked:      "Not specified in job submission",
 }
 
 // String returns the reason as bjobs -p words it.

@@ -1,0 +1,188 @@
+// Package api defines what lsfc serve and its clients exchange: HTTP with
+// JSON bodies, on a Unix socket in the state directory (the caller is
+// known by the socket's peer credentials) or on a TCP listener that
+// requires the cluster's shared secret.
+//
+// Routes (all under /v1):
+//
+//	POST /v1/jobs                  submit (SubmitRequest → SubmitResponse)
+//	GET  /v1/jobs?...              list (JobQuery as query parameters → []Job)
+//	GET  /v1/jobs/{id}             one job, with per-host reasons when pending (→ Job)
+//	POST /v1/jobs/{id}/{action}    kill, stop, resume, top, bottom, switch, modify (ActionRequest → ActionResponse)
+//	GET  /v1/queues                the queues (→ []Queue)
+//	POST /v1/queues/{name}/{op}    open, close, activate, inactivate (→ ActionResponse)
+//	GET  /v1/hosts                 the batch hosts (→ []Host)
+//	POST /v1/hosts/{name}/{op}     open, close (→ ActionResponse)
+//	GET  /v1/status                the daemon (→ Status)
+//	GET  /v1/params                lsb.params as bparams -a shows it (→ map[string]string)
+//
+// Errors are answered with a 4xx or 5xx status and an Error body. Times
+// are Unix seconds; zero means unset.
+package api
+
+// The HTTP headers of the TCP listener: the shared secret, as a bearer
+// token, and the user the request acts for.
+const (
+	HeaderAuthorization = "Authorization"
+	HeaderUser          = "X-Lsfc-User"
+)
+
+// MaxRequestBytes bounds every request body.
+const MaxRequestBytes = 1 << 20
+
+// SocketName is the name of the daemon's Unix socket in the state
+// directory.
+const SocketName = "lsfc.sock"
+
+// Error is the body of an error response.
+type Error struct {
+	Error string `json:"error"`
+}
+
+// SubmitRequest is what bsub sends.
+type SubmitRequest struct {
+	// Command is the job's command line, run by /bin/sh.
+	Command  string `json:"command"`
+	Name     string `json:"name,omitempty"`  // -J
+	Queue    string `json:"queue,omitempty"` // -q; "" for the default queue
+	App      string `json:"app,omitempty"`   // -app
+	ResReq   string `json:"resReq,omitempty"`
+	Slots    int    `json:"slots,omitempty"`    // -n
+	Priority int    `json:"priority,omitempty"` // -sp
+	// RunLimit is -W in seconds; MemLimit -M in MB.
+	RunLimit float64 `json:"runLimit,omitempty"`
+	MemLimit float64 `json:"memLimit,omitempty"`
+	Hold     bool    `json:"hold,omitempty"`   // -H
+	Depend   string  `json:"depend,omitempty"` // -w
+	// Hosts is -m: the hosts (or host groups) the job may run on.
+	Hosts      []string `json:"hosts,omitempty"`
+	Rerunnable bool     `json:"rerunnable,omitempty"` // -r
+	Exclusive  bool     `json:"exclusive,omitempty"`  // -x
+	// Cwd is the working directory (-cwd, else the submitter's); Env the
+	// submission environment, KEY=VALUE; Umask the submitter's umask.
+	Cwd   string   `json:"cwd,omitempty"`
+	Env   []string `json:"env,omitempty"`
+	Umask int      `json:"umask"`
+	// Stdout and Stderr are -o and -e, with %J and %I.
+	Stdout string `json:"stdout,omitempty"`
+	Stderr string `json:"stderr,omitempty"`
+	// FromHost is the submission host.
+	FromHost string `json:"fromHost,omitempty"`
+}
+
+// SubmitResponse acknowledges a durable submission.
+type SubmitResponse struct {
+	ID    int64  `json:"id"`
+	Queue string `json:"queue"`
+	// Default is set when the queue was chosen from DEFAULT_QUEUE.
+	Default bool `json:"default,omitempty"`
+}
+
+// ActionRequest carries an action's arguments: the queue of switch, the
+// changes of modify.
+type ActionRequest struct {
+	Queue  string         `json:"queue,omitempty"`
+	Modify *SubmitRequest `json:"modify,omitempty"`
+}
+
+// ActionResponse tells what an action did, in the words LSF's commands
+// print.
+type ActionResponse struct {
+	Message string `json:"message"`
+}
+
+// Job is a job as bjobs shows it.
+type Job struct {
+	ID        int64    `json:"id"`
+	User      string   `json:"user"`
+	Queue     string   `json:"queue"`
+	State     string   `json:"state"`
+	Name      string   `json:"name,omitempty"`
+	Command   string   `json:"command"`
+	Slots     int      `json:"slots"`
+	FromHost  string   `json:"fromHost,omitempty"`
+	ExecHosts []string `json:"execHosts,omitempty"` // one per slot
+	Submit    int64    `json:"submitTime"`
+	Start     int64    `json:"startTime,omitempty"`
+	End       int64    `json:"endTime,omitempty"`
+	ExitCode  int      `json:"exitCode"`
+	// Term is how the job was ended: TERM_OWNER, TERM_RUNLIMIT ...
+	Term string `json:"term,omitempty"`
+	// Reason is the pending or suspending reason; HostReasons, for a
+	// pending job asked for by id, each host's.
+	Reason      string       `json:"reason,omitempty"`
+	HostReasons []HostReason `json:"hostReasons,omitempty"`
+	ResReq      string       `json:"resReq,omitempty"`
+	Cwd         string       `json:"cwd,omitempty"`
+	Stdout      string       `json:"stdout,omitempty"`
+	Stderr      string       `json:"stderr,omitempty"`
+	Depend      string       `json:"depend,omitempty"`
+	RunLimit    float64      `json:"runLimit,omitempty"`
+	MemLimit    float64      `json:"memLimit,omitempty"`
+	Priority    int          `json:"priority,omitempty"`
+	Preempted   int          `json:"preempted,omitempty"`
+	Rerunnable  bool         `json:"rerunnable,omitempty"`
+}
+
+// HostReason is one host's reason for not taking a pending job.
+type HostReason struct {
+	Host   string `json:"host"`
+	Reason string `json:"reason"`
+}
+
+// Queue is a queue as bqueues shows it.
+type Queue struct {
+	Name     string `json:"name"`
+	Priority int    `json:"priority"`
+	// Status is Open:Active, Closed:Inact ... as bqueues prints it.
+	Status string `json:"status"`
+	Open   bool   `json:"open"`
+	Active bool   `json:"active"`
+	// Max, JLU, JLP, JLH are QJOB_LIMIT, UJOB_LIMIT, PJOB_LIMIT and
+	// HJOB_LIMIT (0: none).
+	Max         int     `json:"max"`
+	JLU         int     `json:"jlu"`
+	JLP         float64 `json:"jlp"`
+	JLH         int     `json:"jlh"`
+	NJobs       int     `json:"njobs"`
+	Pend        int     `json:"pend"`
+	Run         int     `json:"run"`
+	Susp        int     `json:"susp"`
+	Description string  `json:"description,omitempty"`
+}
+
+// Host is a batch host as bhosts shows it, with its load (lsload) and
+// static facts (lshosts).
+type Host struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	// JLU and Max are JL/U and MXJ (-1: none).
+	JLU       int                `json:"jlu"`
+	Max       int                `json:"max"`
+	NJobs     int                `json:"njobs"`
+	Run       int                `json:"run"`
+	SSusp     int                `json:"ssusp"`
+	USusp     int                `json:"ususp"`
+	Type      string             `json:"type,omitempty"`
+	Model     string             `json:"model,omitempty"`
+	Ncpus     float64            `json:"ncpus,omitempty"`
+	Maxmem    float64            `json:"maxmem,omitempty"`
+	Load      map[string]float64 `json:"load,omitempty"`
+	Resources []string           `json:"resources,omitempty"`
+}
+
+// Status describes the daemon: its cluster, state directory, policy
+// generation and log.
+type Status struct {
+	Cluster    string `json:"cluster"`
+	Master     string `json:"master"`
+	StateDir   string `json:"stateDir"`
+	Started    int64  `json:"started"`
+	Generation uint64 `json:"generation"`
+	Jobs       int    `json:"jobs"`
+	Pending    int    `json:"pending"`
+	Running    int    `json:"running"`
+	// LogRecovered tells what replay did at start (a torn tail cut ...).
+	LogRecovered string `json:"logRecovered,omitempty"`
+	Version      string `json:"version"`
+}

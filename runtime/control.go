@@ -1,0 +1,236 @@
+package runtime
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// askedHosts resolves -m: host names and host groups of lsb.hosts, kept to
+// the hosts the queue may use. An unknown name is an error.
+func (c *Cluster) askedHosts(q *Queue, names []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, n := range names {
+		n = strings.TrimSuffix(n, "!")
+		if i := strings.LastIndexByte(n, '+'); i > 0 {
+			n = n[:i] // a preference: host+2
+		}
+		if h := c.hostByName[n]; h != nil {
+			if q.UsesHost(h) {
+				out[n] = true
+			}
+			continue
+		}
+		found := false
+		for _, g := range slices.Concat(c.Policy.HostGroups, c.Policy.ComputeUnits) {
+			if g.Name != n {
+				continue
+			}
+			found = true
+			for _, hn := range g.Hosts {
+				if h := c.hostByName[hn]; h != nil && q.UsesHost(h) {
+					out[hn] = true
+				}
+			}
+		}
+		if !found && !strings.EqualFold(n, "others") && !strings.EqualFold(n, "all") {
+			return nil, fmt.Errorf("%s: no such host or host group (-m)", n)
+		}
+		if strings.EqualFold(n, "all") || strings.EqualFold(n, "others") {
+			for _, h := range c.Hosts {
+				if q.UsesHost(h) {
+					out[h.Name] = true
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// askedHostsFilter keeps a job to the hosts it asked for with -m.
+type askedHostsFilter struct{}
+
+func (askedHostsFilter) Name() string { return "-m" }
+func (askedHostsFilter) Filter(c *cycle, k *jobClass, h *Host) Reason {
+	if k.asked != nil && !k.asked[h.Name] {
+		return ReasonHostNotAsked
+	}
+	return ReasonNone
+}
+
+// Rerunnable reports whether a job runs again when its host is lost: -r,
+// or its queue's RERUNNABLE.
+func (j *Job) Rerunnable() bool {
+	return j.Sub.Rerunnable || j.Queue.Def != nil && j.Queue.Def.Rerunnable
+}
+
+// Requeue puts a started job back in its queue, pending, as when its host
+// is lost and it is rerunnable (or brequeue): it leaves its hosts and
+// keeps its place by submission.
+func (c *Cluster) Requeue(j *Job, now Time) error {
+	if !j.State.Started() {
+		return fmt.Errorf("job %d is not started", j.ID)
+	}
+	c.accrue(now)
+	if j.preempted {
+		c.countPreempted(j, -1)
+		c.preemptedJobs--
+		j.preempted = false
+	}
+	c.holdJob(j, -1, now)
+	delete(j.Queue.started, j)
+	if j.acct != nil {
+		j.acct.chargeEnd(j, j.Slots)
+	}
+	j.State, j.Reason, j.Allocs, j.Start, j.Ran, j.Epoch = Pend, ReasonNew, nil, 0, 0, j.Epoch+1
+	c.enqueue(j)
+	return nil
+}
+
+// enqueue puts a job that is pending again in its queue's class.
+func (c *Cluster) enqueue(j *Job) {
+	q := j.Queue
+	q.Pending++
+	q.pendingSlots += j.Slots
+	var asked map[string]bool
+	if len(j.Sub.Hosts) > 0 {
+		asked, _ = c.askedHosts(q, j.Sub.Hosts)
+	}
+	c.classOf(q, j.Req, j.acct, asked).add(j)
+}
+
+// Switch moves a job to another queue (bswitch). A pending job must be
+// accepted by the new queue as a submission would be; a started job keeps
+// its hosts, and its slots count in the new queue from now on.
+func (c *Cluster) Switch(j *Job, name string, now Time) error {
+	q := c.queueByName[name]
+	switch {
+	case q == nil:
+		return fmt.Errorf("%s: no such queue", name)
+	case j.State.Finished():
+		return fmt.Errorf("job %d has already finished", j.ID)
+	case q == j.Queue:
+		return nil
+	case !q.Open:
+		return fmt.Errorf("queue %s is closed", q.Name)
+	case !q.Accepts(j.User):
+		return fmt.Errorf("user %s cannot use queue %s (USERS)", j.User, q.Name)
+	}
+	if q.fair != nil && q.fair.accountFor(j.User) == nil {
+		return fmt.Errorf("queue %s: %s", q.Name, fairRejection(j.User))
+	}
+	req, diags := c.requirement(q, j.App, j.ResReq, j.FromType)
+	if diags.HasErrors() {
+		return fmt.Errorf("queue %s: bad resource requirement: %v", q.Name, diags.Err())
+	}
+	if j.State.Started() {
+		c.accrue(now)
+		c.holdJob(j, -1, now)
+		if j.acct != nil {
+			j.acct.chargeEnd(j, j.Slots)
+		}
+		delete(j.Queue.started, j)
+		j.Queue, j.Req, j.Sub.Queue = q, req, q.Name
+		j.acct = nil
+		if q.fair != nil {
+			j.acct = q.fair.accountFor(j.User)
+		}
+		c.holdJob(j, 1, now)
+		if j.acct != nil {
+			j.acct.chargeStart(j, j.Slots)
+		}
+		if len(q.RunWindow) > 0 {
+			if q.started == nil {
+				q.started = map[*Job]bool{}
+			}
+			q.started[j] = true
+		}
+		return nil
+	}
+	c.dequeue(j)
+	j.Queue, j.Req, j.Sub.Queue = q, req, q.Name
+	j.acct = nil
+	if q.fair != nil {
+		j.acct = q.fair.accountFor(j.User)
+	}
+	c.enqueue(j)
+	return nil
+}
+
+// dequeue takes a pending job out of its queue's class.
+func (c *Cluster) dequeue(j *Job) {
+	if j.class != nil {
+		j.class.remove(j)
+	}
+	j.Queue.Pending--
+	j.Queue.pendingSlots -= j.Slots
+}
+
+// A Modification is what bmod changes in a pending job; nil fields are
+// left as they are.
+type Modification struct {
+	Name     *string
+	ResReq   *string
+	Slots    *int
+	RunLimit *float64
+	Priority *int
+	Depend   *string
+	Hosts    *[]string
+}
+
+// Modify changes a pending job (bmod). The changed job must still be one
+// its queue accepts; nothing changes when it is not.
+func (c *Cluster) Modify(j *Job, m Modification) error {
+	if !j.State.Pending() {
+		return fmt.Errorf("job %d is not pending: only a pending job can be modified", j.ID)
+	}
+	sub := j.Sub
+	if m.Name != nil {
+		sub.Name = *m.Name
+	}
+	if m.ResReq != nil {
+		sub.ResReq = *m.ResReq
+	}
+	if m.Slots != nil {
+		sub.Slots = *m.Slots
+	}
+	if m.RunLimit != nil {
+		sub.RunLimit = *m.RunLimit
+	}
+	if m.Priority != nil {
+		sub.Priority = *m.Priority
+	}
+	if m.Depend != nil {
+		sub.Depend = *m.Depend
+	}
+	if m.Hosts != nil {
+		sub.Hosts = *m.Hosts
+	}
+	if sub.Slots <= 0 {
+		sub.Slots = 1
+	}
+	// The modified job must pass its queue's checks as a submission.
+	a, err := c.check(j.Queue, sub)
+	if err != nil {
+		return err
+	}
+	c.dequeue(j)
+	j.Name, j.ResReq, j.Slots, j.Depend, j.Sub = sub.Name, sub.ResReq, sub.Slots, sub.Depend, sub
+	j.Req, j.dep, j.Priority, j.RunLimit = a.req, a.dep, a.priority, a.runLimit
+	if j.Name != "" && !slices.Contains(c.byUser[j.User], j) {
+		if c.byUser == nil {
+			c.byUser = map[string][]*Job{}
+		}
+		c.byUser[j.User] = append(c.byUser[j.User], j)
+	}
+	c.enqueue(j)
+	return nil
+}
+
+// SetQueueOpen opens or closes a queue to submissions (badmin qopen,
+// qclose).
+func (c *Cluster) SetQueueOpen(q *Queue, open bool) { q.Open = open }
+
+// SetQueueActive activates or inactivates a queue's dispatching (badmin
+// qact, qinact).
+func (c *Cluster) SetQueueActive(q *Queue, active bool) { q.Active = active }

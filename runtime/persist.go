@@ -1,0 +1,272 @@
+package runtime
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A JobImage is everything about a job that outlives the daemon: what it
+// was submitted with and where it stands. The event log keeps images of
+// new jobs and, when it is compacted, of every job it keeps.
+type JobImage struct {
+	ID  int64
+	Seq float64
+	Sub Submission
+	// Submit, Start and End are the job's times; Allocs its hosts and
+	// slots while it holds them.
+	Submit, Start, End Time
+	State              JobState
+	Reason             Reason
+	Allocs             []AllocImage
+	ExitCode           int
+	Term               string
+	PreemptCount       int
+	Ran                float64
+	RunSince           Time
+	ExternalStatus     string
+}
+
+// An AllocImage is an Alloc by host name.
+type AllocImage struct {
+	Host  string
+	Slots int
+}
+
+// Image returns the image of a job.
+func (j *Job) Image() JobImage {
+	im := JobImage{ID: j.ID, Seq: j.Seq, Sub: j.Sub, Submit: j.Submit, Start: j.Start, End: j.End, State: j.State,
+		Reason: j.Reason, ExitCode: j.ExitCode, Term: j.Term, PreemptCount: j.PreemptCount, Ran: j.Ran,
+		RunSince: j.RunSince, ExternalStatus: j.ExternalStatus}
+	im.Sub.Queue = j.Queue.Name
+	for _, a := range j.Allocs {
+		im.Allocs = append(im.Allocs, AllocImage{a.Host.Name, a.Slots})
+	}
+	return im
+}
+
+// LostAndFound is the queue that takes the jobs whose queue no longer
+// exists, as LSF's lost_and_found does: it accepts no submission and
+// dispatches nothing until an administrator moves the jobs (bswitch).
+const LostAndFound = "lost_and_found"
+
+// lostAndFound returns the lost_and_found queue, making it on first use.
+func (c *Cluster) lostAndFound() *Queue {
+	if q := c.queueByName[LostAndFound]; q != nil {
+		return q
+	}
+	q := &Queue{Name: LostAndFound, Priority: 1, Open: false, Active: false, Order: len(c.Queues),
+		byUser: map[string]int{}}
+	c.Queues = append(c.Queues, q)
+	c.queueByName[q.Name] = q
+	slices.SortStableFunc(c.Queues, func(a, b *Queue) int { return b.Priority - a.Priority })
+	c.segmentQueues()
+	return q
+}
+
+// Restore brings back a job from its image, as the event log replays it:
+// with its number, its queue (or lost_and_found when the queue is gone),
+// its state and the hosts it holds. A job is restored whatever the
+// current configuration says of it — it was accepted once; what cannot be
+// resolved any more (a profile, a requirement, a dependency, a host) is
+// dropped and said in the returned warning.
+func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
+	if im.ID <= 0 {
+		return nil, "", fmt.Errorf("job image without a job number")
+	}
+	if c.jobs[im.ID] != nil {
+		return nil, "", fmt.Errorf("job %d is restored twice", im.ID)
+	}
+	var warn []string
+	s := im.Sub
+	if s.Slots <= 0 {
+		s.Slots = 1
+	}
+	q := c.queueByName[s.Queue]
+	if q == nil {
+		warn = append(warn, fmt.Sprintf("queue %s is gone: job moved to %s", s.Queue, LostAndFound))
+		q = c.lostAndFound()
+	}
+	j := &Job{ID: im.ID, Seq: im.Seq, Name: s.Name, User: s.User, Group: s.Group, Queue: q, Sub: s, Slots: s.Slots,
+		ResReq: s.ResReq, Priority: s.Priority, Submit: im.Submit, FromType: s.FromType, Depend: s.Depend,
+		State: im.State, Reason: im.Reason, Start: im.Start, End: im.End, ExitCode: im.ExitCode, Term: im.Term,
+		PreemptCount: im.PreemptCount, Ran: im.Ran, RunSince: im.RunSince, ExternalStatus: im.ExternalStatus,
+		Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode, RunLimit: s.RunLimit}
+	j.Sub.Queue = q.Name
+	if s.App != "" {
+		if j.App = c.Apps[s.App]; j.App == nil {
+			warn = append(warn, fmt.Sprintf("application profile %s is gone", s.App))
+		}
+	}
+	if j.RunLimit <= 0 {
+		j.RunLimit = q.RunLimit
+		if j.App != nil && j.App.RunLimit > 0 {
+			j.RunLimit = j.App.RunLimit
+		}
+	}
+	req, diags := c.requirement(q, j.App, s.ResReq, s.FromType)
+	if diags.HasErrors() {
+		warn = append(warn, "its resource requirement no longer compiles: "+diags.Err().Error())
+	} else {
+		j.Req = req
+	}
+	if q.fair != nil {
+		j.acct = q.fair.accountFor(s.User)
+	}
+	if strings.TrimSpace(s.Depend) != "" && j.State.Pending() {
+		dep, err := c.resolveDependency(s.Depend, s.User)
+		if err != nil {
+			warn = append(warn, "its dependency no longer resolves: "+err.Error())
+		}
+		j.dep = dep
+	}
+	var allocs []Alloc
+	for _, a := range im.Allocs {
+		h := c.hostByName[a.Host]
+		if h == nil {
+			warn = append(warn, fmt.Sprintf("host %s is gone", a.Host))
+			continue
+		}
+		allocs = append(allocs, Alloc{Host: h, Slots: a.Slots})
+	}
+	c.jobs[j.ID] = j
+	if j.Name != "" {
+		if c.byUser == nil {
+			c.byUser = map[string][]*Job{}
+		}
+		c.byUser[j.User] = append(c.byUser[j.User], j)
+	}
+	c.nextID = max(c.nextID, j.ID+1)
+	c.nextSeq = max(c.nextSeq, j.Seq+1)
+	c.minSeq = min(c.minSeq, j.Seq)
+	switch {
+	case j.State.Pending():
+		c.enqueue(j)
+	case j.State.Started():
+		if len(allocs) == 0 {
+			// Its hosts are gone: it goes back to pending.
+			j.State, j.Reason = Pend, ReasonNew
+			c.enqueue(j)
+			break
+		}
+		state, reason := j.State, j.Reason
+		j.State, j.Allocs = Run, allocs
+		c.holdJob(j, 1, j.Start)
+		if j.acct != nil {
+			j.acct.chargeStart(j, j.Slots)
+		}
+		if slices.ContainsFunc(j.Req.amounts(), reservation.timed) {
+			c.timed = append(c.timed, j)
+		}
+		if len(q.RunWindow) > 0 {
+			if q.started == nil {
+				q.started = map[*Job]bool{}
+			}
+			q.started[j] = true
+		}
+		j.State, j.Reason = state, reason
+		if state == SSusp && reason == ReasonPreempted {
+			j.preempted = true
+			c.preemptedJobs++
+			c.countPreempted(j, 1)
+		}
+	}
+	return j, strings.Join(warn, "; "), nil
+}
+
+// NextID returns the number the next job will get. Numbers are never
+// reused: SetNextID raises it (never lowers it), as the event log's
+// snapshot keeps it.
+func (c *Cluster) NextID() int64 { return c.nextID }
+
+// SetNextID raises the number the next job gets to at least id.
+func (c *Cluster) SetNextID(id int64) { c.nextID = max(c.nextID, id) }
+
+// Start records that a pending job started on allocs at now, as a cycle's
+// dispatch does (the event log replays it).
+func (c *Cluster) Start(j *Job, allocs []Alloc, now Time) error {
+	if !j.State.Pending() {
+		return fmt.Errorf("job %d is not pending", j.ID)
+	}
+	c.start(j, allocs, now)
+	return nil
+}
+
+// Finish records that a job ended in state (DONE or EXIT) with its exit
+// code, and how it was ended (term, "" when it ran to its end).
+func (c *Cluster) Finish(j *Job, state JobState, code int, term string, now Time) error {
+	if j.State.Finished() {
+		return fmt.Errorf("job %d has already finished", j.ID)
+	}
+	if state != Done && state != Exit {
+		return fmt.Errorf("a job finishes in DONE or EXIT, not %s", state)
+	}
+	j.ExitCode, j.Term = code, term
+	c.finish(j, state, now)
+	return nil
+}
+
+// Suspend suspends a running job (SSUSP) for a reason: preemption,
+// load, STOP_COND, a run window; or by its owner or an administrator
+// (USUSP, with ReasonNone).
+func (c *Cluster) Suspend(j *Job, reason Reason, now Time) error {
+	if j.State != Run {
+		return fmt.Errorf("job %d is not running", j.ID)
+	}
+	switch reason {
+	case ReasonPreempted:
+		c.suspendPreempted(j, now)
+	case ReasonNone:
+		j.Ran += float64(now - j.RunSince)
+		j.State, j.Reason = USusp, ReasonNone
+		j.Epoch++
+	default:
+		c.suspendForLoad(j, reason, now)
+	}
+	return nil
+}
+
+// Resume lets a suspended job run again.
+func (c *Cluster) Resume(j *Job, now Time) error {
+	switch {
+	case j.State == SSusp && j.preempted:
+		c.resumePreempted(j, now)
+	case j.State == SSusp || j.State == USusp:
+		c.resumeFromLoad(j, now)
+	default:
+		return fmt.Errorf("job %d is not suspended", j.ID)
+	}
+	return nil
+}
+
+// Forget drops a finished job from the cluster (after CLEAN_PERIOD).
+func (c *Cluster) Forget(j *Job) {
+	if !j.State.Finished() {
+		return
+	}
+	delete(c.jobs, j.ID)
+	if list := c.byUser[j.User]; list != nil {
+		c.byUser[j.User] = slices.DeleteFunc(list, func(x *Job) bool { return x == j })
+	}
+}
+
+// QueueImage and HostImage are the states operators set on queues and
+// hosts, which the event log keeps.
+type QueueImage struct {
+	Open, Active bool
+}
+
+// Control returns the operators' state of every queue and closed host.
+func (c *Cluster) Control() (map[string]QueueImage, map[string]HostStatus) {
+	qs := map[string]QueueImage{}
+	for _, q := range c.Queues {
+		qs[q.Name] = QueueImage{q.Open, q.Active}
+	}
+	hs := map[string]HostStatus{}
+	for _, h := range c.Hosts {
+		if h.Status != HostOK {
+			hs[h.Name] = h.Status
+		}
+	}
+	return qs, hs
+}
