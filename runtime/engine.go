@@ -166,9 +166,9 @@ func (e *Engine) Finish(j *Job, state JobState, exitCode int) {
 // ApplyRunWindows suspends (SSUSP) the running jobs of queues whose
 // RUN_WINDOW is closed and resumes those suspended by a window that is
 // open again, as LSF does; suspended jobs keep their slots. It returns
-// the jobs it resumed, and the next time a run window opens or closes
-// for a queue with started jobs (Never if none).
-func (e *Engine) ApplyRunWindows() (resumed []*Job, next Time) {
+// the jobs it suspended and resumed, and the next time a run window opens
+// or closes for a queue with started jobs (Never if none).
+func (e *Engine) ApplyRunWindows() (suspended, resumed []*Job, next Time) {
 	now := e.Clock.Now()
 	next = Never
 	for _, q := range e.Cluster.Queues {
@@ -182,6 +182,7 @@ func (e *Engine) ApplyRunWindows() (resumed []*Job, next Time) {
 				j.Ran += float64(now - j.RunSince)
 				j.State, j.Reason = SSusp, ReasonRunWindow
 				j.Epoch++
+				suspended = append(suspended, j)
 			case open && j.State == SSusp && j.Reason == ReasonRunWindow:
 				j.State, j.Reason, j.RunSince = Run, ReasonNone, now
 				j.Epoch++
@@ -190,7 +191,7 @@ func (e *Engine) ApplyRunWindows() (resumed []*Job, next Time) {
 		}
 		next = min(next, nextWindowChange(q.RunWindow, now))
 	}
-	return resumed, next
+	return suspended, resumed, next
 }
 
 // sortedJobs returns the jobs of a set in ID order.

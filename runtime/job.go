@@ -53,6 +53,29 @@ func (s JobState) String() string {
 	return "JobState(" + strconv.Itoa(int(s)) + ")"
 }
 
+// MarshalText writes a state as LSF names it.
+func (s JobState) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a state written by MarshalText.
+func (s *JobState) UnmarshalText(b []byte) error {
+	st, ok := ParseJobState(string(b))
+	if !ok {
+		return fmt.Errorf("unknown job state %q", b)
+	}
+	*s = st
+	return nil
+}
+
+// ParseJobState reads a state as LSF names it (PEND, RUN ...).
+func ParseJobState(name string) (JobState, bool) {
+	for i, n := range stateNames {
+		if n != "" && n == name {
+			return JobState(i), true
+		}
+	}
+	return 0, false
+}
+
 // Pending reports whether the job waits to be dispatched (PEND or PSUSP).
 func (s JobState) Pending() bool { return s == Pend || s == PSusp }
 

@@ -248,14 +248,14 @@ func (c *cycle) victimSlots(q *Queue, h *Host) int {
 	n := 0
 	for _, j := range h.jobs {
 		if !c.victims[j] && c.cluster.preemptable(j, q) {
-			n += j.slotsOn(h)
+			n += j.SlotsOn(h)
 		}
 	}
 	return n
 }
 
-// slotsOn returns the slots a job holds on a host.
-func (j *Job) slotsOn(h *Host) int {
+// SlotsOn returns the slots a job holds on a host.
+func (j *Job) SlotsOn(h *Host) int {
 	for _, a := range j.Allocs {
 		if a.Host == h {
 			return a.Slots
@@ -348,7 +348,7 @@ func (c *cycle) pickVictims(j *Job, h *Host, lack int, chosen map[*Job]bool) []*
 			return d
 		}
 		if pf.MiniJob {
-			if d := cmp.Compare(b.slotsOn(h), a.slotsOn(h)); d != 0 {
+			if d := cmp.Compare(b.SlotsOn(h), a.SlotsOn(h)); d != 0 {
 				return d
 			}
 		}
@@ -364,7 +364,7 @@ func (c *cycle) pickVictims(j *Job, h *Host, lack int, chosen map[*Job]bool) []*
 		// One victim that frees just enough, when there is one.
 		best := -1
 		for i, v := range cands {
-			if s := v.slotsOn(h); s >= lack && (best < 0 || s < cands[best].slotsOn(h)) {
+			if s := v.SlotsOn(h); s >= lack && (best < 0 || s < cands[best].SlotsOn(h)) {
 				best = i
 			}
 		}
@@ -378,7 +378,7 @@ func (c *cycle) pickVictims(j *Job, h *Host, lack int, chosen map[*Job]bool) []*
 			break
 		}
 		out = append(out, v)
-		lack -= v.slotsOn(h)
+		lack -= v.SlotsOn(h)
 	}
 	if lack > 0 {
 		return nil

@@ -1,6 +1,9 @@
 package runtime
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // A Reason says why a job pends, or why a host cannot take a job, in the
 // words of LSF's pending reasons (bjobs -p). The zero Reason means none.
@@ -105,4 +108,18 @@ func (r Reason) HostLevel() bool { return r >= ReasonHostNotInQueue && r < reaso
 type HostReason struct {
 	Host   string
 	Reason Reason
+}
+
+// MarshalText writes a reason as its words; the zero Reason as "".
+func (r Reason) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// UnmarshalText reads a reason written by MarshalText.
+func (r *Reason) UnmarshalText(b []byte) error {
+	for i, t := range reasonText {
+		if t == string(b) {
+			*r = Reason(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown reason %q", b)
 }

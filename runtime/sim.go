@@ -164,7 +164,7 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 				done++
 			}
 		}
-		resumed, windowChange := e.ApplyRunWindows()
+		_, resumed, windowChange := e.ApplyRunWindows()
 		// foresee pushes the end of a job that runs from now.
 		foresee := func(j *Job) {
 			run, exit := j.Runtime, false
