@@ -25,12 +25,17 @@ type ReplayOptions struct {
 }
 
 // A ReplayResult is a replay's outcome: one record per job of the trace,
-// in the trace's order, the cluster's size, and the simulation's counts.
+// in the trace's order, the cluster's size, the simulation's counts, and
+// the samples of its slot pools.
 type ReplayResult struct {
 	Records    []simstats.Record
 	Reasons    map[int]string // why a job was skipped, rejected or never ran, by trace ID
 	TotalSlots int
 	Sim        *SimResult
+	// Pools are the samples of Sim.Pools with their times, like those of
+	// the records, in seconds from the start of the trace; nil when the
+	// configuration has no slot pool.
+	Pools []simstats.PoolSeries
 }
 
 // Replay runs a Standard Workload Format trace through the scheduler with
@@ -38,7 +43,7 @@ type ReplayResult struct {
 // trace submitted at their times. Every job of the trace has a record:
 // jobs the trace cannot give (no run time, too many processors) and jobs
 // no queue accepts are SKIPPED with their reason, jobs that never started
-// are PEND.
+// are PEND. A record counts the times its job was preempted.
 func Replay(policy *compile.Policy, h *swf.Header, jobs []swf.Job, opts ReplayOptions) (*ReplayResult, error) {
 	c, err := NewCluster(policy, ClusterOptions{Hosts: opts.Hosts, SlotsPerHost: opts.SlotsPerHost})
 	if err != nil {
@@ -83,13 +88,35 @@ func Replay(policy *compile.Policy, h *swf.Header, jobs []swf.Job, opts ReplayOp
 				r.Hosts = append(r.Hosts, a.Host.Name)
 			}
 		}
+		if o.Job != nil {
+			r.Preempted = o.Job.PreemptCount
+		}
 		if r.Queue == "" {
 			r.Queue = defaultQueue
 		}
 		res.Records = append(res.Records, r)
 	}
 	sort.SliceStable(res.Records, func(a, b int) bool { return res.Records[a].ID < res.Records[b].ID })
+	res.Pools = poolSeries(sim.Pools, t0)
 	return res, nil
+}
+
+// poolSeries converts the samples of slot pools for simstats, their
+// times from t0; the slices of names, shares and slots are shared.
+func poolSeries(pools []PoolSeries, t0 Time) []simstats.PoolSeries {
+	if pools == nil {
+		return nil
+	}
+	out := make([]simstats.PoolSeries, len(pools))
+	for i, p := range pools {
+		s := simstats.PoolSeries{Name: p.Name, Size: p.Size, Queues: p.Queues, Shares: p.Shares,
+			Samples: make([]simstats.PoolSample, len(p.Samples))}
+		for k, x := range p.Samples {
+			s.Samples[k] = simstats.PoolSample{T: float64(x.T - t0), Slots: x.Slots, Pending: x.Pending}
+		}
+		out[i] = s
+	}
+	return out
 }
 
 // queueOf names the LSF queue a skipped job would have gone to: its

@@ -52,7 +52,10 @@ number or by the name in the trace's header). Jobs the trace cannot give,
 or that ask for more slots than the cluster has, are reported as skipped.
 
 It prints the metrics: jobs, makespan, utilisation, wait and bounded
-slowdown (mean, p50, p95, max) per queue and per user. --compare runs a
+slowdown (mean, p50, p95, max) and preemptions per queue and per user,
+and for each slot pool (SLOT_POOL, SLOT_SHARE) the share of its slots
+each queue held, overall and while it competed with another queue of
+the pool for slots, and how far that was from its share. --compare runs a
 second configuration on the same trace and shows both side by side;
 --report writes a self-contained HTML page with charts; --jobs-out writes
 one JSON object per line per job.`,
@@ -134,6 +137,7 @@ func runSimulate(e env, f simFlags) error {
 	sums := make([]*simstats.Summary, len(results))
 	for i, r := range results {
 		sums[i] = simstats.Summarize(r.Records, r.TotalSlots)
+		sums[i].Pools = simstats.SummarizePools(r.Pools, sums[i].LastEnd)
 	}
 	if err := writeSummary(e.stdout, f, configs, sums); err != nil {
 		return exit(exitUsage, err)

@@ -44,6 +44,13 @@ func FuzzSummarize(f *testing.F) {
 		if s.Jobs != len(recs) || len(s.Timeline.Busy) > simstats.MaxTimelinePoints {
 			t.Fatalf("%d jobs of %d records, %d timeline points", s.Jobs, len(recs), len(s.Timeline.Busy))
 		}
+		// A slot pool sampled at the records' submissions, odd shares,
+		// sizes and slots included.
+		ps := simstats.PoolSeries{Name: name, Size: int(int8(slots)), Queues: []string{"a", name}, Shares: []int{int(int8(slots)) - 20, 50}}
+		for _, r := range recs {
+			ps.Samples = append(ps.Samples, simstats.PoolSample{T: r.Submit, Slots: []int{r.Slots, r.ID % 3}, Pending: []int{r.Preempted, r.ID % 2}})
+		}
+		s.Pools = simstats.SummarizePools([]simstats.PoolSeries{ps}, s.LastEnd)
 		var b bytes.Buffer
 		if err := s.WriteJSON(&b); err != nil {
 			t.Fatal(err)

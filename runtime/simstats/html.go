@@ -19,8 +19,9 @@ type Run struct {
 
 // WriteHTML writes one self-contained HTML page comparing the runs: a
 // table of totals, a chart of utilisation over time with a line per run,
-// a box plot of the waits per queue with a box per run, and a table of
-// queues per run. Styles and charts are inline (CSS and SVG), with no
+// a box plot of the waits per queue with a box per run, a table of
+// queues per run, and when a run had slot pools, a chart of each pool's
+// shares over time and a table of its queues. Styles and charts are inline (CSS and SVG), with no
 // script and no external reference, so the page can be mailed or
 // archived as one file. The markup is also well-formed XML.
 func WriteHTML(w io.Writer, runs []Run) error {
@@ -78,11 +79,13 @@ func WriteHTML(w io.Writer, runs []Run) error {
 		b.WriteString("<h3>")
 		legendItem(&b, i, r.Name)
 		b.WriteString("</h3>\n")
-		htmlTable(&b, groupHeader("queue"), groupRows(sums[i].Queues))
+		header, rows := queueTable(sums[i].Queues)
+		htmlTable(&b, header, rows)
 	}
 	fmt.Fprintf(&b, "<p class=\"note\">Wait = start − submit. Bounded slowdown = max((wait + run) / max(run, %g s), 1). "+
 		"Percentiles interpolate between the nearest values. Utilisation = slot-seconds used / (slots × makespan), "+
 		"makespan = first submission to last end.</p>\n", Tau)
+	poolSection(&b, runs, sums)
 	b.WriteString("</body>\n</html>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -400,5 +403,131 @@ func waitChart(b *strings.Builder, runs []Run, sums []*Summary) {
 			fmt.Fprintf(b, "<circle cx=\"%s\" cy=\"%s\" r=\"2.5\" fill=\"#fff\" stroke=\"%s\"/>\n</g>\n", f(x(d.Max)), f(cy), c)
 		}
 	}
+	b.WriteString("</svg>\n")
+}
+
+// poolSection writes the slot pools of the runs, a chart and a table per
+// pool and run; nothing when no run had pools.
+func poolSection(b *strings.Builder, runs []Run, sums []*Summary) {
+	if !slices.ContainsFunc(sums, func(s *Summary) bool { return len(s.Pools) > 0 }) {
+		return
+	}
+	b.WriteString("<h2>Slot pools</h2>\n")
+	b.WriteString("<p class=\"note\">Share of each pool's slots its queues held, stacked, averaged over each interval. " +
+		"Dashed lines: where the configured shares (each queue's SLOT_SHARE over the sum of the pool's) put the top of each queue's band. " +
+		"A queue competes while it and another queue of the pool have pending slots; its deviation is the mean of " +
+		"|held − share| while it competes, the shares of queues without work going to the others.</p>\n")
+	for i, r := range runs {
+		for _, p := range sums[i].Pools {
+			b.WriteString("<h3>")
+			if len(runs) > 1 {
+				legendItem(b, i, r.Name)
+				b.WriteString(" ")
+			}
+			fmt.Fprintf(b, "pool %s (%d slots)</h3>\n", esc(groupName(p.Name)), p.Slots)
+			b.WriteString("<p class=\"legend\">")
+			for k, q := range p.Queues {
+				legendItem(b, k, groupName(q.Name))
+			}
+			b.WriteString("</p>\n")
+			poolChart(b, p)
+			htmlTable(b, poolHeader(), poolRows(p))
+		}
+	}
+}
+
+// poolChart draws the fractions of a pool's slots its queues held over
+// time, stacked in the pool's order, with a dashed line at the top of
+// each queue's configured share.
+func poolChart(b *strings.Builder, p Pool) {
+	const (
+		height       = 300
+		marginLeft   = 64
+		marginBottom = 52
+	)
+	n := 0
+	if len(p.Queues) > 0 {
+		n = len(p.Queues[0].Timeline.Busy)
+	}
+	if p.Slots <= 0 || !(p.Span > 0) || n == 0 {
+		b.WriteString("<p>No share data: the pool has no slots, or no time passed while it was sampled.</p>\n")
+		return
+	}
+	tl := p.Queues[0].Timeline
+	t0, t1 := tl.Start, tl.Start+tl.Step*float64(n)
+	// cum[k][j] is the top of queue k-1's band in bucket j.
+	cum := make([][]float64, len(p.Queues)+1)
+	cum[0] = make([]float64, n)
+	ymax := 1.0
+	for k, q := range p.Queues {
+		cum[k+1] = make([]float64, n)
+		for j := range n {
+			v := 0.0
+			if j < len(q.Timeline.Busy) {
+				v = max(q.Timeline.Busy[j], 0)
+			}
+			cum[k+1][j] = cum[k][j] + v
+			ymax = max(ymax, cum[k+1][j])
+		}
+	}
+	ystep := 0.2
+	if ymax > 1.2 {
+		ystep = 0.5
+	}
+	ymax = math.Ceil(ymax/ystep-1e-9) * ystep
+	unit, unitName := timeUnit(t1 - t0)
+	pw, ph := float64(chartWidth-marginLeft-marginRight), float64(height-marginTop-marginBottom)
+	x := func(t float64) float64 { return marginLeft + pw*(t-t0)/(t1-t0) }
+	y := func(v float64) float64 { return marginTop + ph*(1-v/ymax) }
+
+	fmt.Fprintf(b, "<svg viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"shares of pool %s over time\">\n",
+		chartWidth, height, chartWidth, height, esc(groupName(p.Name)))
+	for v := 0.0; v <= ymax+1e-9; v += ystep {
+		fmt.Fprintf(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%s\" y2=\"%s\" stroke=\"#e5e5e5\"/>\n", marginLeft, chartWidth-marginRight, f(y(v)), f(y(v)))
+		fmt.Fprintf(b, "<text x=\"%d\" y=\"%s\" text-anchor=\"end\" dominant-baseline=\"middle\">%s</text>\n",
+			marginLeft-6, f(y(v)), strconv.FormatFloat(100*v, 'f', 0, 64))
+	}
+	// Each band runs from the left edge through the middle of each
+	// bucket to the right edge.
+	xs := make([]float64, 0, n+2)
+	xs = append(xs, x(t0))
+	for j := range n {
+		xs = append(xs, x(tl.Start+(float64(j)+0.5)*tl.Step))
+	}
+	xs = append(xs, x(t1))
+	at := func(v []float64, i int) float64 { return v[min(max(i-1, 0), n-1)] }
+	for k, q := range p.Queues {
+		fmt.Fprintf(b, "<polygon fill=\"%s\" fill-opacity=\"0.55\" stroke=\"none\" points=\"", color(k))
+		for i, xi := range xs {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(f(xi) + "," + f(y(at(cum[k+1], i))))
+		}
+		for i := len(xs) - 1; i >= 0; i-- {
+			b.WriteString(" " + f(xs[i]) + "," + f(y(at(cum[k], i))))
+		}
+		fmt.Fprintf(b, "\"><title>%s: held %s of the pool on average, share %s</title></polygon>\n",
+			esc(groupName(q.Name)), fmtPct(q.Held), fmtPct(q.NormalisedShare))
+	}
+	top := 0.0
+	for k, q := range p.Queues {
+		top += q.NormalisedShare
+		yt := y(top)
+		fmt.Fprintf(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\">"+
+			"<title>%s: share %s</title></line>\n", marginLeft, chartWidth-marginRight, f(yt), f(yt), color(k), esc(groupName(q.Name)), fmtPct(q.NormalisedShare))
+	}
+	bottom := float64(height - marginBottom)
+	for _, tick := range niceTicks(t0/unit, t1/unit, 8) {
+		xt := x(tick * unit)
+		fmt.Fprintf(b, "<line x1=\"%s\" x2=\"%s\" y1=\"%s\" y2=\"%s\" stroke=\"#555\"/>\n", f(xt), f(xt), f(bottom), f(bottom+5))
+		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\">%s</text>\n", f(xt), f(bottom+18), tickLabel(tick))
+	}
+	fmt.Fprintf(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%s\" y2=\"%s\" stroke=\"#555\"/>\n", marginLeft, chartWidth-marginRight, f(bottom), f(bottom))
+	fmt.Fprintf(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%s\" stroke=\"#555\"/>\n", marginLeft, marginLeft, marginTop, f(bottom))
+	fmt.Fprintf(b, "<text x=\"%s\" y=\"%d\" text-anchor=\"middle\">time since trace start (%s)</text>\n",
+		f(marginLeft+pw/2), height-8, unitName)
+	fmt.Fprintf(b, "<text transform=\"translate(16 %s) rotate(-90)\" text-anchor=\"middle\">pool slots held (%%)</text>\n",
+		f(marginTop+ph/2))
 	b.WriteString("</svg>\n")
 }

@@ -1,8 +1,10 @@
 // Package simstats computes the metrics of a simulation run of lsfc
-// simulate — counts, makespan, utilisation, wait times and bounded
-// slowdowns overall, per queue and per user, and a utilisation timeline —
-// and writes them as a text report, JSON, a side-by-side comparison of
-// two runs, or one self-contained HTML page with charts.
+// simulate — counts, makespan, utilisation, wait times, bounded
+// slowdowns and preemptions overall, per queue and per user, a
+// utilisation timeline, and for each slot pool the share of its slots
+// each queue held against its SLOT_SHARE — and writes them as a text
+// report, JSON, a side-by-side comparison of two runs, or one
+// self-contained HTML page with charts.
 //
 // Times are seconds from the start of the trace. The metrics are the
 // usual ones of the scheduling literature (Feitelson, "Metrics for
@@ -150,13 +152,16 @@ type Summary struct {
 	Queues   []Group  `json:"queues"` // sorted by name
 	Users    []Group  `json:"users"`  // sorted by name
 	Timeline Timeline `json:"timeline"`
+	// Pools are the run's slot pools: Summarize leaves them empty, and
+	// SummarizePools works them out from the simulation's samples.
+	Pools []Pool `json:"pools"`
 }
 
 // Summarize computes the metrics of a run on a cluster of totalSlots
 // slots. With totalSlots <= 0 the utilisation and the timeline are left
 // zero, as they have no denominator.
 func Summarize(recs []Record, totalSlots int) *Summary {
-	s := &Summary{Jobs: len(recs), TotalSlots: totalSlots, Queues: []Group{}, Users: []Group{}}
+	s := &Summary{Jobs: len(recs), TotalSlots: totalSlots, Queues: []Group{}, Users: []Group{}, Pools: []Pool{}}
 	all := newAcc()
 	queues := map[string]*acc{}
 	users := map[string]*acc{}

@@ -339,8 +339,9 @@ func TestWriteText(t *testing.T) {
 		"  jobs                          31\n",
 		"  utilisation              202.0 %\n",
 		"Queues (4)\n",
-		"  (none)     1     0     0     0     1          -       -       -       -              -     -\n",
-		"  normal     2     1     1     0     0        20s     20s     38s     40s           1.20  1.38\n",
+		"  queue   jobs  done  exit  pend  skip  wait mean     p50     p95     max  slowdown mean   p95  preemptions\n",
+		"  (none)     1     0     0     0     1          -       -       -       -              -     -            0\n",
+		"  normal     2     1     1     0     0        20s     20s     38s     40s           1.20  1.38            2\n",
 		"Users (top 20 of 28 by jobs)\n",
 		"  bounded slowdown",
 	} {
@@ -383,8 +384,8 @@ func TestWriteComparison(t *testing.T) {
 		"  preemptions           2       2                0\n",
 		"Queues (a: before, b: after)\n",
 		"  (none)     1  1       0          -   -                -",
-		"  extra      -  1       -          -  0s                -         -  0s                -              -  1.00                -\n",
-		"  normal     2  2       0        20s  0s  -20s (-100.0 %)       38s  0s  -38s (-100.0 %)           1.20  1.00  -0.20 (-16.7 %)\n",
+		"  extra      -  1       -          -  0s                -         -  0s                -              -  1.00                -            -  0       -\n",
+		"  normal     2  2       0        20s  0s  -20s (-100.0 %)       38s  0s  -38s (-100.0 %)           1.20  1.00  -0.20 (-16.7 %)            2  2       0\n",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("no %q in\n%s", want, s)

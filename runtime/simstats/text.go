@@ -16,7 +16,8 @@ import (
 const TopUsers = 20
 
 // WriteText writes a report for a reader: the totals, a table of the
-// queues, and the TopUsers users with the most jobs.
+// queues (with their preemptions when some job was preempted), the slot
+// pools when the run had some, and the TopUsers users with the most jobs.
 func (s *Summary) WriteText(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("Totals\n")
@@ -27,7 +28,9 @@ func (s *Summary) WriteText(w io.Writer) error {
 		distRow("bounded slowdown", s.Slowdown, fmtSlowdown),
 	})
 	fmt.Fprintf(&b, "\nQueues (%d)\n", len(s.Queues))
-	writeTable(&b, [][]string{groupHeader("queue")}, groupRows(s.Queues))
+	header, rows := queueTable(s.Queues)
+	writeTable(&b, [][]string{header}, rows)
+	writePools(&b, s.Pools)
 
 	users := slices.Clone(s.Users)
 	slices.SortStableFunc(users, func(a, b Group) int { return cmp.Compare(b.Jobs, a.Jobs) })
@@ -114,25 +117,30 @@ func WriteComparison(w io.Writer, names [2]string, a, b *Summary) error {
 		}
 	}
 	slices.Sort(qnames)
+	type col struct {
+		name  string
+		get   func(Group) float64
+		has   func(Group) bool
+		value func(float64) string
+		delta func(a, b float64) string
+	}
+	always := func(Group) bool { return true }
+	ran := func(g Group) bool { return g.Wait.N > 0 }
+	cols := []col{
+		{"jobs", func(g Group) float64 { return float64(g.Jobs) }, always, count, deltaCount},
+		{"wait mean", func(g Group) float64 { return g.Wait.Mean }, ran, fmtDur, deltaDur},
+		{"wait p95", func(g Group) float64 { return g.Wait.P95 }, ran, fmtDur, deltaDur},
+		{"slowdown mean", func(g Group) float64 { return g.Slowdown.Mean }, ran, fmtSlowdown, deltaFloat},
+	}
+	if preempted(a.Queues) || preempted(b.Queues) {
+		cols = append(cols, col{"preemptions", func(g Group) float64 { return float64(g.Preemptions) }, always, count, deltaCount})
+	}
 	rows = rows[:0]
 	for _, q := range qnames {
 		ga, oka := qa[q]
 		gb, okb := qb[q]
 		row := []string{groupName(q)}
-		type col struct {
-			get   func(Group) float64
-			has   func(Group) bool
-			value func(float64) string
-			delta func(a, b float64) string
-		}
-		always := func(Group) bool { return true }
-		ran := func(g Group) bool { return g.Wait.N > 0 }
-		for _, c := range []col{
-			{func(g Group) float64 { return float64(g.Jobs) }, always, count, deltaCount},
-			{func(g Group) float64 { return g.Wait.Mean }, ran, fmtDur, deltaDur},
-			{func(g Group) float64 { return g.Wait.P95 }, ran, fmtDur, deltaDur},
-			{func(g Group) float64 { return g.Slowdown.Mean }, ran, fmtSlowdown, deltaFloat},
-		} {
+		for _, c := range cols {
 			hasA, hasB := oka && c.has(ga), okb && c.has(gb)
 			va, vb, d := "-", "-", "-"
 			if hasA {
@@ -149,12 +157,148 @@ func WriteComparison(w io.Writer, names [2]string, a, b *Summary) error {
 		rows = append(rows, row)
 	}
 	fmt.Fprintf(&out, "\nQueues (a: %s, b: %s)\n", oneLine(names[0]), oneLine(names[1]))
-	writeTable(&out, [][]string{
-		{"", "jobs", "", "", "wait mean", "", "", "wait p95", "", "", "slowdown mean", "", ""},
-		{"queue", "a", "b", "change", "a", "b", "change", "a", "b", "change", "a", "b", "change"},
-	}, rows)
+	header := [][]string{{""}, {"queue"}}
+	for _, c := range cols {
+		header[0] = append(header[0], c.name, "", "")
+		header[1] = append(header[1], "a", "b", "change")
+	}
+	writeTable(&out, header, rows)
+	comparePools(&out, a.Pools, b.Pools)
 	_, err := io.WriteString(w, out.String())
 	return err
+}
+
+// writePools writes a table per slot pool: each queue's SLOT_SHARE, its
+// share of the pool, the mean fraction of the pool it held, and how long
+// it competed, what it held then and how far that was from its share.
+// It writes nothing for no pools.
+func writePools(b *strings.Builder, pools []Pool) {
+	if len(pools) == 0 {
+		return
+	}
+	for _, p := range pools {
+		fmt.Fprintf(b, "\nSlot pool %s (%d slots, over %s)\n", groupName(p.Name), p.Slots, fmtDur(p.Span))
+		writeTable(b, [][]string{poolHeader()}, poolRows(p))
+	}
+	b.WriteString(poolNote + "\n")
+}
+
+// poolNote explains the columns of the pool tables.
+const poolNote = "  share: SLOT_SHARE over the sum of the pool's; competing: the queue and another of the\n" +
+	"  pool had pending slots; deviation: mean |held − share| while competing, the shares of\n" +
+	"  queues without work going to the others"
+
+func poolHeader() []string {
+	return []string{"queue", "SLOT_SHARE", "share", "held", "competing", "held competing", "deviation"}
+}
+
+func poolRows(p Pool) [][]string {
+	rows := make([][]string, 0, len(p.Queues))
+	sampled := p.Slots > 0 && p.Span > 0
+	for _, q := range p.Queues {
+		held, heldComp, dev := "-", "-", "-"
+		if sampled {
+			held = fmtPct(q.Held)
+		}
+		if sampled && q.CompetingSeconds > 0 {
+			heldComp, dev = fmtPct(q.HeldCompeting), fmtPt(q.Deviation)
+		}
+		rows = append(rows, []string{
+			groupName(q.Name), strconv.Itoa(q.SlotShare), fmtPct(q.NormalisedShare),
+			held, fmtDur(q.CompetingSeconds), heldComp, dev,
+		})
+	}
+	return rows
+}
+
+// comparePools writes the slot pools of two runs side by side, each pool
+// and queue by name from either run: SLOT_SHARE, the fraction held while
+// competing and the deviation from the share. It writes nothing when
+// neither run had pools.
+func comparePools(out *strings.Builder, a, b []Pool) {
+	if len(a) == 0 && len(b) == 0 {
+		return
+	}
+	find := func(ps []Pool, name string) (Pool, bool) {
+		i := slices.IndexFunc(ps, func(p Pool) bool { return p.Name == name })
+		if i < 0 {
+			return Pool{}, false
+		}
+		return ps[i], true
+	}
+	var names []string
+	for _, p := range slices.Concat(a, b) {
+		if !slices.Contains(names, p.Name) {
+			names = append(names, p.Name)
+		}
+	}
+	for _, name := range names {
+		pa, oka := find(a, name)
+		pb, okb := find(b, name)
+		size := func(p Pool, ok bool) string {
+			if !ok {
+				return "-"
+			}
+			return strconv.Itoa(p.Slots) + " slots"
+		}
+		fmt.Fprintf(out, "\nSlot pool %s (a: %s, b: %s)\n", groupName(name), size(pa, oka), size(pb, okb))
+		var queues []string
+		for _, q := range slices.Concat(pa.Queues, pb.Queues) {
+			if !slices.Contains(queues, q.Name) {
+				queues = append(queues, q.Name)
+			}
+		}
+		var rows [][]string
+		for _, qn := range queues {
+			// queue returns the queue in a run's pool, whether it is
+			// there, and whether it competed.
+			queue := func(p Pool) (PoolQueue, bool, bool) {
+				i := slices.IndexFunc(p.Queues, func(q PoolQueue) bool { return q.Name == qn })
+				if i < 0 {
+					return PoolQueue{}, false, false
+				}
+				return p.Queues[i], true, p.Slots > 0 && p.Span > 0 && p.Queues[i].CompetingSeconds > 0
+			}
+			qa, ina, compA := queue(pa)
+			qb, inb, compB := queue(pb)
+			row := []string{groupName(qn)}
+			for _, q := range []struct {
+				q  PoolQueue
+				in bool
+			}{{qa, ina}, {qb, inb}} {
+				if q.in {
+					row = append(row, strconv.Itoa(q.q.SlotShare))
+				} else {
+					row = append(row, "-")
+				}
+			}
+			for _, c := range []struct {
+				get   func(PoolQueue) float64
+				value func(float64) string
+			}{
+				{func(q PoolQueue) float64 { return q.HeldCompeting }, fmtPct},
+				{func(q PoolQueue) float64 { return q.Deviation }, fmtPt},
+			} {
+				va, vb, d := "-", "-", "-"
+				if compA {
+					va = c.value(c.get(qa))
+				}
+				if compB {
+					vb = c.value(c.get(qb))
+				}
+				if compA && compB {
+					d = deltaPct(c.get(qa), c.get(qb))
+				}
+				row = append(row, va, vb, d)
+			}
+			rows = append(rows, row)
+		}
+		writeTable(out, [][]string{
+			{"", "SLOT_SHARE", "", "held competing", "", "", "deviation", "", ""},
+			{"queue", "a", "b", "a", "b", "change", "a", "b", "change"},
+		}, rows)
+	}
+	out.WriteString(poolNote + "\n")
 }
 
 func orEmpty(s *Summary) *Summary {
@@ -235,6 +379,25 @@ func totalsRows(runs []*Summary, html bool) [][]string {
 		}
 	}
 	return out
+}
+
+// queueTable returns the header and the rows of a table of queues, with
+// a column of their preemptions when some job of them was preempted.
+func queueTable(gs []Group) ([]string, [][]string) {
+	header, rows := groupHeader("queue"), groupRows(gs)
+	if !preempted(gs) {
+		return header, rows
+	}
+	header = append(header, "preemptions")
+	for i, g := range gs {
+		rows[i] = append(rows[i], strconv.Itoa(g.Preemptions))
+	}
+	return header, rows
+}
+
+// preempted reports whether a job of the groups was preempted.
+func preempted(gs []Group) bool {
+	return slices.ContainsFunc(gs, func(g Group) bool { return g.Preemptions != 0 })
 }
 
 func groupHeader(kind string) []string {
@@ -343,6 +506,7 @@ func fmtDur(sec float64) string {
 }
 
 func fmtPct(f float64) string      { return strconv.FormatFloat(100*f, 'f', 1, 64) + " %" }
+func fmtPt(f float64) string       { return strconv.FormatFloat(100*f, 'f', 1, 64) + " pt" }
 func fmtSlowdown(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
 
 // relative returns the change from a to b in per cent, or "" when a is 0.
