@@ -1,0 +1,100 @@
+// Package eventlog is the daemon's durable event log: transactions of
+// opaque records go in through Append, and come back out, in order and
+// each exactly once, through the Replay callback of the next Open.
+//
+// The log is one file (lsb.events in the state directory). A transaction
+// is a list of records (the daemon puts JSON in them) under a sequence
+// number; a transaction is durable, or absent, as a whole.
+//
+// # File format
+//
+// All integers are little-endian. The file is a 24-byte header followed by
+// frames, one frame per transaction, back to back:
+//
+//	header (24 bytes)
+//	  0  8  magic "LSFCELOG"
+//	  8  4  format version, 1
+//	 12  8  sealed length: the file's length when it got its name
+//	 20  4  CRC-32C (Castagnoli) of bytes 0..20
+//
+//	frame (8 + L bytes)
+//	  0  4  L, the length of the body, 12 <= L <= MaxFrameSize
+//	  4  4  CRC-32C (Castagnoli) of the body
+//	  8  L  body:
+//	          0  8  sequence number
+//	          8  4  record count n, at most (L-12)/4
+//	         12     n records, each a 4-byte length (at most MaxRecordSize)
+//	                followed by that many bytes; the records fill the
+//	                body exactly
+//
+// Sequence numbers go up by one from each frame to the next. A fresh log's
+// first transaction is 1. A compacted file starts with the snapshot, whose
+// number is that of the last transaction it covers (0 if none), and
+// Append continues from there. A frame is intact when its length is in
+// range, it lies inside the file and its checksum matches. Only intact
+// frames are decoded, and a body larger than 1 MiB is checksummed before
+// memory is allocated for it, so a damaged length can make the reader
+// read to the end of the file but never allocate more than 1 MiB.
+//
+// A file is only ever given its name complete: the empty log made by Open
+// and the file made by a compaction are written to lsb.events.tmp, synced,
+// renamed over lsb.events, and the directory is synced. The header's
+// sealed length records how much of the file was durable at that moment;
+// nothing below it can have been torn by a crash.
+//
+// # Torn tails and corruption
+//
+// Open reads the frames in order and stops at the first one that is not
+// intact (an incomplete header, a length out of range or past the end of
+// the file, a checksum mismatch). Writes only ever add to the end, and a
+// crash can leave the last writes partly on disk, zero-filled or in
+// pieces, but cannot damage what was durable before them and cannot make
+// an intact frame out of nothing. So the rule is:
+//
+//   - the damage is a torn tail if it lies at or above the sealed length
+//     and no intact frame with a later sequence number starts anywhere
+//     between it and the end of the file (a byte-by-byte search). Open
+//     then truncates the file to the end of the last intact frame, syncs
+//     it, and reports the offset and the bytes dropped in Recovery. This
+//     covers an incomplete last frame, a last frame whose checksum fails,
+//     trailing zero bytes and trailing garbage;
+//   - otherwise it is interior corruption: an intact later frame shows that
+//     transactions were committed after the damaged one, and dropping them
+//     would lose acknowledged data. Open fails with a *CorruptError that
+//     names the path and the offset of the damage, and changes nothing.
+//
+// A bad header, a file shorter than its sealed length, an intact frame
+// whose sequence number does not follow, and an intact frame whose
+// records do not fill its body exactly are corruption wherever they are.
+// Damage in the last frame of the file is indistinguishable from a torn
+// write and is always treated as one; if a crash left a hole in the middle
+// of the last unsynced write and its final frames intact, Open reports
+// corruption rather than guess (those transactions were never
+// acknowledged: when the machine is known to have crashed, cutting the
+// file at the reported offset loses nothing that was promised).
+//
+// # Group commit
+//
+// Append encodes the transaction into the pending group and returns at
+// once with a Commit; Commit.Wait returns when it is durable. One
+// background writer takes everything appended while its previous write
+// and fdatasync were in flight and makes it durable with one write and
+// one fdatasync, so concurrent appenders share syncs. After a failed
+// write or sync the log refuses every further append with that error: the
+// state of the file is unknown until the next Open recovers it.
+//
+// # Compaction
+//
+// Compact replaces the log with a file holding one transaction, the
+// snapshot, followed by the transactions appended after the point the
+// snapshot covers (Compact: the call; CompactAt: a Mark). The snapshot is
+// written to lsb.events.tmp and synced while appends go on; then the
+// writer, between two groups, copies the transactions appended since the
+// mark, syncs, renames the file over lsb.events and syncs the directory.
+// Appends are never blocked and never lost: those made during the switch
+// wait in the pending group and go to the new file. With
+// Options.KeepPrevious the replaced file is kept as lsb.events.1. A
+// leftover lsb.events.tmp is never part of the log: Open removes it.
+//
+// A log file may be open in one Log, in one process, at a time.
+package eventlog

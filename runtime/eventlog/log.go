@@ -1,0 +1,447 @@
+package eventlog
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+)
+
+// ErrClosed is returned, wrapped with the path, by calls on a closed Log.
+var ErrClosed = errors.New("event log is closed")
+
+const (
+	// tempSuffix names the file a new log or a compaction is written to
+	// before it is renamed over the log.
+	tempSuffix = ".tmp"
+	// previousSuffix names the file Options.KeepPrevious keeps.
+	previousSuffix = ".1"
+	// maxPending is how many bytes may wait for the writer before Append
+	// blocks; one transaction larger than that still goes through alone.
+	maxPending = 64 << 20
+	// maxSpare is the largest write buffer the writer keeps for reuse.
+	maxSpare = 4 << 20
+	// newFileMode is the mode of a log Open creates; a compaction keeps
+	// the mode of the file it replaces.
+	newFileMode = 0o644
+)
+
+// Options configures Open. The zero value is usable: transactions are
+// checked but not delivered.
+type Options struct {
+	// Replay, if not nil, is called by Open for each intact transaction,
+	// in order. It may keep records. If it returns an error Open stops
+	// and returns it. If Open fails, Replay may already have seen a
+	// prefix of the log: whatever it built must be discarded.
+	Replay func(seq uint64, records [][]byte) error
+	// KeepPrevious keeps the file a compaction replaces as lsb.events.1
+	// (the log's path with ".1" added), replacing an older one.
+	KeepPrevious bool
+
+	// sync makes written data durable; nil means datasync.
+	sync func(*os.File) error
+}
+
+// A Log is an open event log. Its methods are safe for concurrent use.
+type Log struct {
+	path string
+	opts Options
+	sync func(*os.File) error
+	done chan struct{} // closed when the writer stops
+
+	// compactMu lets one compaction run at a time.
+	compactMu sync.Mutex
+
+	mu      sync.Mutex
+	work    sync.Cond // the writer waits for frames, a switch or closing
+	space   sync.Cond // appenders wait for the pending bytes to drain
+	gen     uint64    // counts the files the log has had
+	lastSeq uint64    // of the last transaction appended
+	tail    int64     // offset after the last transaction appended
+	pending []byte    // frames not yet taken by the writer
+	group   *group    // the transactions in pending
+	sw      *switchReq
+	moves   []move // of the last compactions, oldest first
+	err     error  // sticky: the first write or sync failure
+	closing bool
+	stats   Stats
+	// gathering is set while the writer waits for a group to fill (see
+	// gather); appenders then wake it on every transaction.
+	gathering bool
+
+	// Owned by the writer once it runs. lastGroup and lastSync are the
+	// size and the write-and-sync time of the last group.
+	lastGroup int
+	lastSync  time.Duration
+	f         *os.File
+	size      int64 // bytes written to f
+}
+
+// A group is the transactions made durable by one write and one sync.
+type group struct {
+	n    int
+	done chan struct{}
+	err  error // set before done is closed
+}
+
+func newGroup() *group { return &group{done: make(chan struct{})} }
+
+// A Commit is the handle of one appended transaction.
+type Commit struct {
+	seq uint64
+	g   *group
+}
+
+// Seq returns the transaction's sequence number.
+func (c Commit) Seq() uint64 { return c.seq }
+
+// Wait blocks until the transaction is durable, and returns nil, or
+// until writing it failed, and returns why. The zero Commit returns nil.
+func (c Commit) Wait() error {
+	if c.g == nil {
+		return nil
+	}
+	<-c.g.done
+	return c.g.err
+}
+
+// Done returns a channel closed when Wait would no longer block (nil for
+// the zero Commit).
+func (c Commit) Done() <-chan struct{} {
+	if c.g == nil {
+		return nil
+	}
+	return c.g.done
+}
+
+// Stats are counters of a Log since Open.
+type Stats struct {
+	Transactions uint64 // transactions appended
+	Records      uint64 // records in them
+	Durable      uint64 // transactions whose sync succeeded
+	Syncs        uint64 // writes-and-syncs of appended transactions (one per group)
+	Bytes        uint64 // bytes of appended transactions written
+	MaxGroup     int    // most transactions made durable by one sync
+	Compactions  uint64 // compactions that replaced the file
+	LastSeq      uint64 // sequence number of the last transaction appended
+	Size         int64  // length of the file, counting written bytes only
+}
+
+// Open opens the log at path, creating an empty one if there is no file
+// or the file is empty. Otherwise it replays the log through
+// opts.Replay, truncates a torn tail and removes a leftover temporary
+// file; the Recovery says what it found and did. Corruption other than a
+// torn tail is a *CorruptError, and the file is left as it was. On any
+// error the Log and the Recovery are nil.
+func Open(path string, opts Options) (*Log, *Recovery, error) {
+	rec := &Recovery{}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		f, err = create(path)
+		rec.Created = true
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && st.Size() == 0 && !rec.Created {
+		f.Close()
+		f, err = create(path)
+		rec.Created = true
+		if err == nil {
+			st, err = f.Stat()
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	size, err := recoverFile(f, path, st.Size(), opts.Replay, rec)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if err := os.Remove(path + tempSuffix); err == nil {
+		rec.RemovedTemp = true
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		f.Close()
+		return nil, nil, err
+	}
+	rec.Size = size
+	l := &Log{
+		path:    path,
+		opts:    opts,
+		sync:    opts.sync,
+		done:    make(chan struct{}),
+		gen:     1,
+		lastSeq: rec.LastSeq,
+		tail:    size,
+		group:   newGroup(),
+		f:       f,
+		size:    size,
+	}
+	if l.sync == nil {
+		l.sync = datasync
+	}
+	l.work.L = &l.mu
+	l.space.L = &l.mu
+	l.stats.LastSeq = rec.LastSeq
+	l.stats.Size = size
+	go l.run()
+	return l, rec, nil
+}
+
+// recoverFile checks the header of f, replays its frames and truncates a
+// torn tail. It returns the length of the file afterwards.
+func recoverFile(f *os.File, path string, size int64, replay func(uint64, [][]byte) error, rec *Recovery) (int64, error) {
+	if size < headerSize {
+		return 0, &CorruptError{path, size, fmt.Sprintf("file of %d bytes is shorter than the %d-byte header", size, headerSize)}
+	}
+	h := make([]byte, headerSize)
+	if _, err := f.ReadAt(h, 0); err != nil {
+		return 0, fmt.Errorf("%s: offset 0: %w", path, err)
+	}
+	sealed, off, reason := decodeHeader(h)
+	if reason != "" {
+		return 0, &CorruptError{path, off, reason}
+	}
+	if size < sealed {
+		return 0, &CorruptError{path, size, fmt.Sprintf("file ends before its sealed length %d", sealed)}
+	}
+	s := &scanner{f: f, path: path, size: size, sealed: sealed, replay: replay, rec: rec}
+	end, torn, err := s.scan()
+	if err != nil {
+		return 0, err
+	}
+	if end == size {
+		return size, nil
+	}
+	if err := f.Truncate(end); err != nil {
+		return 0, fmt.Errorf("%s: truncating torn tail at offset %d: %w", path, end, err)
+	}
+	if err := f.Sync(); err != nil {
+		return 0, fmt.Errorf("%s: sync after truncating at offset %d: %w", path, end, err)
+	}
+	rec.Truncated, rec.TruncatedAt, rec.Dropped, rec.Reason = true, end, size-end, torn
+	return end, nil
+}
+
+// create makes an empty log at path: written and synced under a
+// temporary name, renamed, and the directory synced.
+func create(path string) (*os.File, error) {
+	tmp := path + tempSuffix
+	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, newFileMode)
+	if err != nil {
+		return nil, err
+	}
+	_, err = f.WriteAt(encodeHeader(headerSize), 0)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return nil, err
+	}
+	if err := syncDir(filepath.Dir(path)); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// syncDir makes the directory's entries durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("sync of directory %s: %w", dir, err)
+	}
+	return nil
+}
+
+// Path returns the path the log was opened with.
+func (l *Log) Path() string { return l.path }
+
+// Append adds a transaction of records, which it copies, and returns its
+// Commit without waiting for it to be durable. It blocks only while more
+// than 64 MiB wait to be written. It fails if a record or the
+// transaction is over its limit, if the log is closed, or, for good, once
+// a write or sync has failed.
+func (l *Log) Append(records [][]byte) (Commit, error) {
+	body, err := bodySize(records)
+	if err != nil {
+		return Commit{}, fmt.Errorf("%s: %w", l.path, err)
+	}
+	size := frameHeaderSize + body
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for len(l.pending) > 0 && len(l.pending)+size > maxPending && !l.closing && l.err == nil {
+		l.space.Wait()
+	}
+	if l.closing {
+		return Commit{}, fmt.Errorf("%s: %w", l.path, ErrClosed)
+	}
+	if l.err != nil {
+		return Commit{}, l.err
+	}
+	l.lastSeq++
+	l.pending = appendFrame(l.pending, l.lastSeq, records, body)
+	l.tail += int64(size)
+	l.group.n++
+	l.stats.Transactions++
+	l.stats.Records += uint64(len(records))
+	l.stats.LastSeq = l.lastSeq
+	if l.group.n == 1 || l.gathering {
+		l.work.Signal()
+	}
+	return Commit{seq: l.lastSeq, g: l.group}, nil
+}
+
+// Stats returns the log's counters.
+func (l *Log) Stats() Stats {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.stats
+}
+
+// Close makes every transaction appended so far durable, stops the
+// writer and closes the file. It returns the error that stopped the log,
+// if one did. Calls after the first return ErrClosed.
+func (l *Log) Close() error {
+	l.mu.Lock()
+	if l.closing {
+		l.mu.Unlock()
+		return fmt.Errorf("%s: %w", l.path, ErrClosed)
+	}
+	l.closing = true
+	l.work.Signal()
+	l.space.Broadcast()
+	l.mu.Unlock()
+	<-l.done
+	err := l.f.Close()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.err != nil {
+		return l.err
+	}
+	return err
+}
+
+// run is the writer: it takes the pending group, writes and syncs it,
+// completes it, and handles a compaction's switch between two groups.
+func (l *Log) run() {
+	defer close(l.done)
+	var spare []byte
+	for {
+		l.mu.Lock()
+		for l.group.n == 0 && l.sw == nil && !l.closing {
+			l.work.Wait()
+		}
+		l.gather()
+		g, data, sw := l.group, l.pending, l.sw
+		if g.n == 0 && sw == nil {
+			l.mu.Unlock()
+			return
+		}
+		if g.n > 0 {
+			l.group, l.pending = newGroup(), spare[:0]
+			l.space.Broadcast()
+		}
+		l.sw = nil
+		err := l.err
+		l.mu.Unlock()
+
+		if g.n > 0 {
+			if err == nil {
+				start := time.Now()
+				err = l.write(data)
+				l.lastGroup, l.lastSync = g.n, time.Since(start)
+			}
+			l.finish(g, len(data), err)
+			// Let the appenders just released append again before the
+			// next group is taken, so that they share its sync rather
+			// than splitting into two groups that alternate.
+			runtime.Gosched()
+			if cap(data) <= maxSpare {
+				spare = data
+			}
+		}
+		if sw != nil {
+			sw.result <- l.switchFile(sw)
+		}
+	}
+}
+
+// maxGather bounds how long the writer waits for a group to fill.
+const maxGather = time.Millisecond
+
+// gather waits, with l.mu held, for the pending group to fill up to the
+// size of the last one, for at most twice as long as the last write and
+// sync took (and never more than maxGather). Appenders released by a sync come
+// back at about the same time, each after its own round trip; without
+// the wait the first of them would be synced alone, and the group commit
+// would break up into small groups, each paying a whole sync. When syncs
+// are fast (or groups small) the wait is short or none.
+func (l *Log) gather() {
+	if l.group.n == 0 || l.group.n >= l.lastGroup || l.lastSync <= 0 || l.sw != nil || l.closing {
+		return
+	}
+	deadline := time.Now().Add(min(2*l.lastSync, maxGather))
+	l.gathering = true
+	t := time.AfterFunc(time.Until(deadline), func() {
+		l.mu.Lock()
+		l.work.Broadcast()
+		l.mu.Unlock()
+	})
+	for l.group.n < l.lastGroup && l.sw == nil && !l.closing && time.Now().Before(deadline) {
+		l.work.Wait()
+	}
+	t.Stop()
+	l.gathering = false
+}
+
+// write writes data at the end of the file and syncs it.
+func (l *Log) write(data []byte) error {
+	if _, err := l.f.WriteAt(data, l.size); err != nil {
+		return fmt.Errorf("%s: writing %d bytes at offset %d: %w", l.path, len(data), l.size, err)
+	}
+	if err := l.sync(l.f); err != nil {
+		return fmt.Errorf("%s: sync after writing %d bytes at offset %d: %w", l.path, len(data), l.size, err)
+	}
+	l.size += int64(len(data))
+	return nil
+}
+
+// finish records the outcome of a group and releases its waiters.
+func (l *Log) finish(g *group, n int, err error) {
+	l.mu.Lock()
+	if err != nil {
+		if l.err == nil {
+			l.err = err
+		}
+		l.space.Broadcast()
+	} else {
+		l.stats.Durable += uint64(g.n)
+		l.stats.Syncs++
+		l.stats.Bytes += uint64(n)
+		l.stats.MaxGroup = max(l.stats.MaxGroup, g.n)
+		l.stats.Size = l.size
+	}
+	l.mu.Unlock()
+	g.err = err
+	close(g.done)
+}

@@ -1,0 +1,355 @@
+package eventlog
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// A txn is one replayed transaction.
+type txn struct {
+	Seq     uint64
+	Records []string
+}
+
+func (x txn) String() string { return fmt.Sprintf("%d%q", x.Seq, x.Records) }
+
+// reopen opens the log at path, collecting what it replays.
+func reopen(path string, opts Options) (*Log, []txn, *Recovery, error) {
+	got := []txn{}
+	opts.Replay = func(seq uint64, records [][]byte) error {
+		x := txn{Seq: seq, Records: []string{}}
+		for _, r := range records {
+			x.Records = append(x.Records, string(r))
+		}
+		got = append(got, x)
+		return nil
+	}
+	l, rec, err := Open(path, opts)
+	return l, got, rec, err
+}
+
+// replayFile opens and closes the log at path and returns what it
+// replayed.
+func replayFile(t *testing.T, path string) ([]txn, *Recovery) {
+	t.Helper()
+	l, got, rec, err := reopen(path, Options{})
+	if err != nil {
+		t.Fatalf("Open(%s): %v", path, err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	return got, rec
+}
+
+// mustOpen opens a log and closes it at the end of the test.
+func mustOpen(t *testing.T, path string, opts Options) *Log {
+	t.Helper()
+	l, _, err := Open(path, opts)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", path, err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+// appendWait appends one transaction of records and waits for it.
+func appendWait(t *testing.T, l *Log, records ...string) uint64 {
+	t.Helper()
+	var rs [][]byte
+	for _, r := range records {
+		rs = append(rs, []byte(r))
+	}
+	c, err := l.Append(rs)
+	if err != nil {
+		t.Fatalf("Append(%q): %v", records, err)
+	}
+	if err := c.Wait(); err != nil {
+		t.Fatalf("Append(%q).Wait: %v", records, err)
+	}
+	return c.Seq()
+}
+
+func TestOpenCreates(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "lsb.events")
+	l, rec, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Recovery{Created: true, Size: headerSize}
+	if !reflect.DeepEqual(rec, want) {
+		t.Errorf("Open(new) recovery = %+v, want %+v", rec, want)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || entries[0].Name() != "lsb.events" {
+		t.Errorf("directory holds %v, want only lsb.events", entries)
+	}
+	got, rec := replayFile(t, path)
+	if len(got) != 0 || rec.Created || rec.Truncated {
+		t.Errorf("reopen of empty log: replayed %v, recovery %+v", got, rec)
+	}
+
+	// An empty file is a log not yet made.
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, rec := replayFile(t, path); !rec.Created {
+		t.Errorf("Open(empty file) recovery = %+v, want Created", rec)
+	}
+	// A missing directory is an error.
+	if _, _, err := Open(filepath.Join(dir, "missing", "lsb.events"), Options{}); err == nil {
+		t.Error("Open in a missing directory succeeded")
+	}
+}
+
+// TestRoundTripConcurrent appends from many goroutines, some waiting and
+// some not, and checks the reopened log replays every transaction once,
+// in sequence, each goroutine's in its own order.
+func TestRoundTripConcurrent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lsb.events")
+	l := mustOpen(t, path, Options{})
+	const writers, each = 8, 100
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range each {
+				recs := [][]byte{[]byte(fmt.Sprintf("%d/%d", w, i))}
+				for range i % 3 {
+					recs = append(recs, bytes.Repeat([]byte{byte(w)}, i))
+				}
+				c, err := l.Append(recs)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if i%4 == 0 {
+					if err := c.Wait(); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	st := l.Stats()
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if st.Transactions != writers*each || st.LastSeq != writers*each {
+		t.Errorf("stats %+v, want %d transactions", st, writers*each)
+	}
+
+	got, rec := replayFile(t, path)
+	if rec.Transactions != writers*each || rec.FirstSeq != 1 || rec.LastSeq != writers*each || rec.Truncated {
+		t.Errorf("recovery %+v, want %d transactions from 1", rec, writers*each)
+	}
+	next := make([]int, writers)
+	for k, x := range got {
+		if x.Seq != uint64(k+1) {
+			t.Fatalf("transaction %d has sequence number %d", k, x.Seq)
+		}
+		var w, i int
+		if _, err := fmt.Sscanf(x.Records[0], "%d/%d", &w, &i); err != nil {
+			t.Fatalf("transaction %d: %v", x.Seq, err)
+		}
+		if i != next[w] {
+			t.Fatalf("transaction %d is %d/%d, want %d/%d", x.Seq, w, i, w, next[w])
+		}
+		next[w]++
+		want := 1 + i%3
+		if len(x.Records) != want || (want > 1 && x.Records[1] != strings.Repeat(string(rune(w)), i)) {
+			t.Fatalf("transaction %d (%d/%d) has records %q", x.Seq, w, i, x.Records)
+		}
+	}
+	for w, n := range next {
+		if n != each {
+			t.Errorf("writer %d: %d transactions replayed, want %d", w, n, each)
+		}
+	}
+}
+
+// TestCloseFlushes appends without waiting: Close makes it all durable.
+func TestCloseFlushes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lsb.events")
+	l, _, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last Commit
+	for i := range 50 {
+		if last, err = l.Append([][]byte{[]byte(fmt.Sprint(i))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-last.Done():
+	default:
+		t.Error("last commit not done after Close")
+	}
+	if err := l.Close(); !errors.Is(err, ErrClosed) {
+		t.Errorf("second Close = %v, want ErrClosed", err)
+	}
+	if _, err := l.Append(nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("Append after Close = %v, want ErrClosed", err)
+	}
+	got, _ := replayFile(t, path)
+	if len(got) != 50 || got[49].Records[0] != "49" {
+		t.Errorf("replayed %d transactions, want 50 ending in \"49\"", len(got))
+	}
+}
+
+func TestAppendLimits(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lsb.events")
+	l := mustOpen(t, path, Options{})
+	_, err := l.Append([][]byte{make([]byte, MaxRecordSize+1)})
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "limit") {
+		t.Errorf("Append(oversized record) = %v, want an error naming the path and the limit", err)
+	}
+	// The log is still usable, and empty transactions are transactions.
+	if seq := appendWait(t, l); seq != 1 {
+		t.Errorf("first transaction after a refused one has sequence number %d, want 1", seq)
+	}
+	appendWait(t, l, "")
+	l.Close()
+	got, _ := replayFile(t, path)
+	want := []txn{{1, []string{}}, {2, []string{""}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("replayed %v, want %v", got, want)
+	}
+}
+
+// TestStickyError fails one sync: its transactions report it, and the log
+// refuses everything after.
+func TestStickyError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lsb.events")
+	calls := 0
+	boom := errors.New("device on fire")
+	l, _, err := Open(path, Options{sync: func(f *os.File) error {
+		calls++
+		if calls == 2 {
+			return boom
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendWait(t, l, "one")
+	c, err := l.Append([][]byte{[]byte("two")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Wait(); !errors.Is(err, boom) || !strings.Contains(err.Error(), path) {
+		t.Errorf("Wait after failed sync = %v, want the sync error with the path", err)
+	}
+	if _, err := l.Append([][]byte{[]byte("three")}); !errors.Is(err, boom) {
+		t.Errorf("Append after failed sync = %v, want the sync error", err)
+	}
+	if err := l.Compact(nil); !errors.Is(err, boom) {
+		t.Errorf("Compact after failed sync = %v, want the sync error", err)
+	}
+	if err := l.Close(); !errors.Is(err, boom) {
+		t.Errorf("Close after failed sync = %v, want the sync error", err)
+	}
+}
+
+func TestReplayError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lsb.events")
+	l := mustOpen(t, path, Options{})
+	appendWait(t, l, "a")
+	appendWait(t, l, "b")
+	l.Close()
+	before, _ := os.ReadFile(path)
+	bad := errors.New("unknown job")
+	_, _, err := Open(path, Options{Replay: func(seq uint64, _ [][]byte) error {
+		if seq == 2 {
+			return bad
+		}
+		return nil
+	}})
+	if !errors.Is(err, bad) || !strings.Contains(err.Error(), path+": offset ") {
+		t.Errorf("Open with failing replay = %v, want the replay error with path and offset", err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Error("failed Open changed the file")
+	}
+}
+
+// TestGroupCommit makes syncs slow: concurrent appenders share them.
+func TestGroupCommit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lsb.events")
+	slow := func(f *os.File) error {
+		time.Sleep(2 * time.Millisecond)
+		return nil
+	}
+	l := mustOpen(t, path, Options{sync: slow})
+	const writers, each = 64, 10
+	var wg sync.WaitGroup
+	for range writers {
+		wg.Go(func() {
+			for range each {
+				c, err := l.Append([][]byte{make([]byte, 200)})
+				if err == nil {
+					err = c.Wait()
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	st := l.Stats()
+	t.Logf("%d transactions, %d syncs, largest group %d", st.Transactions, st.Syncs, st.MaxGroup)
+	if st.Durable != writers*each || st.Syncs*8 > st.Durable || st.MaxGroup < writers/2 {
+		t.Errorf("%d transactions made durable by %d syncs (largest group %d): want at most one sync per 8", st.Durable, st.Syncs, st.MaxGroup)
+	}
+	if want := uint64(writers * each * (minFrame + 4 + 200)); st.Bytes != want {
+		t.Errorf("stats count %d bytes written, want %d", st.Bytes, want)
+	}
+}
+
+// TestGroupCommitRealSync is TestGroupCommit with the real fdatasync.
+func TestGroupCommitRealSync(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lsb.events")
+	l := mustOpen(t, path, Options{})
+	const writers, each = 32, 10
+	var wg sync.WaitGroup
+	for range writers {
+		wg.Go(func() {
+			for range each {
+				c, err := l.Append([][]byte{make([]byte, 200)})
+				if err == nil {
+					err = c.Wait()
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	st := l.Stats()
+	t.Logf("%d transactions, %d syncs, largest group %d", st.Transactions, st.Syncs, st.MaxGroup)
+	if st.Syncs*2 > st.Durable {
+		t.Errorf("%d transactions made durable by %d syncs: want at most one sync per 2", st.Durable, st.Syncs)
+	}
+}
