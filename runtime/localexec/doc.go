@@ -1,0 +1,40 @@
+// Package localexec runs batch jobs as real processes on this machine and
+// reads this machine's load: a Spec goes in, the job runs under a detached
+// wrapper process, and its Result (exit code, signal, or lost) comes out
+// through a callback, even across restarts of the daemon that started it.
+//
+// # Jobs
+//
+// An Executor owns a private directory. For job 42 it holds:
+//
+//	42.sh      the job file run by /bin/sh: a header, then the command
+//	42.spec    the job's Spec, for the wrapper to read
+//	42.pid     the wrapper's and the job's process ids and start times
+//	42.status  the job's Result, written once the job has ended
+//	42.out     the job's output when it has no -o file
+//
+// Start writes the job and spec files and starts the wrapper: the lsfc
+// binary itself run with WrapperArg, in a session of its own, so that it
+// outlives the daemon. The wrapper sets the umask, enters the working
+// directory (the user's home when none is given, /tmp when it cannot be
+// entered), opens the output files, starts /bin/sh on the job file in a
+// process group of its own (so that a signal sent to the job reaches all
+// its processes), records the process ids, waits, and writes the status
+// file durably (a temporary file, synced, renamed, and the directory
+// synced) before it exits. When the daemon runs as root and the job's UID
+// is not 0, the job runs as that user, who also owns the output files.
+//
+// While the wrapper is the daemon's child, the Executor waits on it; jobs
+// adopted by Recover after a restart are watched by polling their status
+// file and the liveness of their wrapper. Either way the Result reaches
+// the callback given to New exactly once. A job whose wrapper is gone
+// without having written a status is lost (Result.Lost), and whatever is
+// left of its processes is killed, since nothing could report their end.
+//
+// # Load
+//
+// A Sampler reads LSF's load indices of this machine (r15s r1m r15m ut pg
+// io ls it tmp swp mem) from /proc, statfs, the terminal devices and utmp;
+// an index whose source is missing, as in some containers, is left out.
+// Facts gives the static ones: type, model, ncpus, maxmem, maxswp, maxtmp.
+package localexec

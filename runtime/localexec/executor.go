@@ -1,0 +1,312 @@
+package localexec
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Defaults of the Executor's settings.
+const (
+	// DefaultKillGrace is LSF's JOB_TERMINATE_INTERVAL default: the pause
+	// between the signals of Kill.
+	DefaultKillGrace = 10 * time.Second
+	// DefaultPollInterval is how often adopted jobs are looked at.
+	DefaultPollInterval = 200 * time.Millisecond
+	// startTimeout bounds how long Start waits for the wrapper's answer.
+	startTimeout = 30 * time.Second
+)
+
+// An Executor runs jobs as processes of this machine; see the package
+// documentation. Its methods may be called from several goroutines. Set
+// its fields before the first Start.
+type Executor struct {
+	// WrapperPath is the command that runs a job's wrapper, to which Start
+	// adds the directory and the job id. Nil means this program
+	// (os.Executable) with WrapperArg, which suits the lsfc binary; any
+	// other program must hand WrapperArg runs to WrapperMain likewise.
+	WrapperPath []string
+	// KillGrace is the pause between the signals of Kill; zero means
+	// DefaultKillGrace.
+	KillGrace time.Duration
+	// PollInterval is how often jobs adopted by Recover are looked at;
+	// zero means DefaultPollInterval.
+	PollInterval time.Duration
+
+	dir    string
+	onExit func(Result)
+
+	mu     sync.Mutex
+	jobs   map[int64]*job // jobs started or adopted and not yet ended
+	closed bool
+	quit   chan struct{} // closed by Close
+
+	deliverMu sync.Mutex // serialises calls of onExit
+}
+
+// A job is a job the Executor watches.
+type job struct {
+	id      int64
+	pids    pidRecord // set once started; guarded by Executor.mu
+	started bool      // false while Start runs; guarded by Executor.mu
+}
+
+// New returns an Executor keeping its files in dir, which it creates (mode
+// 0700) when missing. onExit receives the Result of every job started or
+// adopted, once, from a goroutine of the Executor, one call at a time; it
+// may call the Executor's methods except Close. A nil onExit drops them.
+func New(dir string, onExit func(Result)) (*Executor, error) {
+	if dir == "" {
+		return nil, errors.New("no directory for job files")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot use job directory %q: %v", dir, err)
+	}
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create job directory: %v", err)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("job directory %q is not a directory", abs)
+	}
+	return &Executor{dir: abs, onExit: onExit, jobs: map[int64]*job{}, quit: make(chan struct{})}, nil
+}
+
+// Dir returns the Executor's directory, absolute.
+func (e *Executor) Dir() string { return e.dir }
+
+// OutputPath returns the file that receives the output of job id when it
+// has no -o file. Cleanup removes it.
+func (e *Executor) OutputPath(id int64) string { return spoolPath(e.dir, id, outExt) }
+
+// Start runs the job of s and returns once its processes run, or once it
+// has ended because its output files could not be opened (its Result then
+// says so). It returns an error, and onExit is not called, when the job
+// cannot start: s is invalid, the job already runs, its files cannot be
+// written, or the wrapper or the shell cannot be started. Files left by an
+// earlier run of the same job id are replaced.
+func (e *Executor) Start(s Spec) error {
+	if err := s.validate(); err != nil {
+		return err
+	}
+	j := &job{id: s.JobID}
+	e.mu.Lock()
+	switch {
+	case e.closed:
+		e.mu.Unlock()
+		return fmt.Errorf("cannot start job %d: the executor is closed", s.JobID)
+	case e.jobs[s.JobID] != nil:
+		e.mu.Unlock()
+		return fmt.Errorf("job %d is already running", s.JobID)
+	}
+	e.jobs[s.JobID] = j
+	e.mu.Unlock()
+
+	cmd, err := e.launch(&s)
+	if err != nil {
+		e.mu.Lock()
+		delete(e.jobs, s.JobID)
+		e.mu.Unlock()
+		removeSpool(e.dir, s.JobID)
+		return err
+	}
+	// The wrapper wrote the pid file before answering; without it the job
+	// can still end, but not be signalled.
+	rec, _ := readPidRecord(e.path(s.JobID, pidExt))
+	e.mu.Lock()
+	j.pids, j.started = rec, true
+	e.mu.Unlock()
+	go e.waitChild(j, cmd)
+	return nil
+}
+
+func (e *Executor) path(id int64, ext string) string { return spoolPath(e.dir, id, ext) }
+
+// launch writes the job's files, starts its wrapper and waits for its
+// answer.
+func (e *Executor) launch(s *Spec) (*exec.Cmd, error) {
+	id := s.JobID
+	for _, ext := range []string{statusExt, pidExt} {
+		if err := os.Remove(e.path(id, ext)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+		}
+	}
+	if err := writeFileDurable(e.path(id, jobFileExt), jobScript(s), 0o700); err != nil {
+		return nil, fmt.Errorf("cannot write the job file of job %d: %v", id, err)
+	}
+	if err := writeJSON(e.path(id, specExt), s, 0o600); err != nil {
+		return nil, fmt.Errorf("cannot write the spec file of job %d: %v", id, err)
+	}
+	argv := e.WrapperPath
+	if len(argv) == 0 {
+		self, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("cannot start job %d: cannot find the lsfc binary: %v", id, err)
+		}
+		argv = []string{self, WrapperArg}
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+	}
+	defer r.Close()
+	// The wrapper's lock: taken here and handed over (descriptor 4), so
+	// that from now on a running wrapper can be told from one that never
+	// ran, even if this process dies before the wrapper answers.
+	lock, err := os.OpenFile(e.path(id, lockExt), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		w.Close()
+		lock.Close()
+		return nil, fmt.Errorf("cannot start job %d: its lock is held: %v", id, err)
+	}
+	cmd := exec.Command(argv[0], append(slices.Clone(argv[1:]), e.dir, strconv.FormatInt(id, 10))...)
+	cmd.ExtraFiles = []*os.File{w, lock} // descriptors 3 = handshakeFD, 4 = lockFD
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	err = cmd.Start()
+	w.Close()
+	// The wrapper holds the lock now (the same open file); this copy goes.
+	lock.Close()
+	if err != nil {
+		return nil, fmt.Errorf("cannot start the wrapper of job %d: %v", id, err)
+	}
+	msg, err := readHandshake(r, startTimeout)
+	if err == nil && msg == "ok" {
+		return cmd, nil
+	}
+	if err != nil {
+		// The wrapper hangs or died: make sure neither it nor a job it
+		// may have started runs on unseen.
+		cmd.Process.Kill()
+		if rec, rerr := readPidRecord(e.path(id, pidExt)); rerr == nil && rec.leaderAlive() {
+			rec.signalGroup(syscall.SIGKILL)
+		}
+	} else {
+		err = errors.New(strings.TrimPrefix(msg, "error: "))
+	}
+	cmd.Wait()
+	return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+}
+
+// waitChild waits for the wrapper of j, a child of this process, and
+// reports the job's end.
+func (e *Executor) waitChild(j *job, cmd *exec.Cmd) {
+	werr := cmd.Wait()
+	r, err := readStatus(e.path(j.id, statusExt), j.id)
+	if err != nil {
+		why := "the job wrapper ended without recording an exit status"
+		if !errors.Is(err, os.ErrNotExist) {
+			why = err.Error()
+		} else if werr != nil {
+			why += " (" + werr.Error() + ")"
+		}
+		r = e.lose(j, why)
+	}
+	e.finish(j, r)
+}
+
+// lose returns the Result of a job whose end cannot be known. A job whose
+// wrapper is gone can no longer be watched, so its processes, if any are
+// left, are killed.
+func (e *Executor) lose(j *job, why string) Result {
+	e.mu.Lock()
+	rec := j.pids
+	e.mu.Unlock()
+	if rec.leaderAlive() {
+		rec.signalGroup(syscall.SIGKILL)
+	}
+	return Result{JobID: j.id, Lost: true, Err: why}
+}
+
+// finish forgets j and passes its Result to onExit.
+func (e *Executor) finish(j *job, r Result) {
+	e.mu.Lock()
+	if e.jobs[j.id] == j {
+		delete(e.jobs, j.id)
+	}
+	e.mu.Unlock()
+
+	e.deliverMu.Lock()
+	defer e.deliverMu.Unlock()
+	e.mu.Lock()
+	closed := e.closed
+	e.mu.Unlock()
+	if !closed && e.onExit != nil {
+		e.onExit(r)
+	}
+}
+
+// Close stops reporting: once it returns, onExit is not called again, and
+// jobs adopted by Recover are no longer watched. The jobs themselves run
+// on, and their status files are written as usual, for a later Executor's
+// Recover. Close must not be called from onExit.
+func (e *Executor) Close() {
+	e.mu.Lock()
+	if !e.closed {
+		e.closed = true
+		close(e.quit)
+	}
+	e.mu.Unlock()
+	e.deliverMu.Lock() // wait for a call of onExit in progress
+	e.deliverMu.Unlock()
+}
+
+// Running returns the ids of the jobs started or adopted whose end has not
+// been reported, in increasing order.
+func (e *Executor) Running() []int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	ids := make([]int64, 0, len(e.jobs))
+	for id := range e.jobs {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// JobPID returns the process id of job id's first process, which is also
+// its process group id, and whether the job is running.
+func (e *Executor) JobPID(id int64) (int, bool) {
+	rec, _, err := e.running(id)
+	return rec.JobPID, err == nil && rec.JobPID > 1
+}
+
+// running returns the processes of job id, which must be running.
+func (e *Executor) running(id int64) (pidRecord, *job, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	j := e.jobs[id]
+	switch {
+	case j == nil:
+		return pidRecord{}, nil, fmt.Errorf("job %d is not running", id)
+	case !j.started:
+		return pidRecord{}, nil, fmt.Errorf("job %d is still starting", id)
+	}
+	return j.pids, j, nil
+}
+
+// Cleanup removes the files of job id, which must have ended: its job
+// file, spec, pid and status files and its OutputPath.
+func (e *Executor) Cleanup(id int64) error {
+	e.mu.Lock()
+	j := e.jobs[id]
+	e.mu.Unlock()
+	if j != nil {
+		return fmt.Errorf("cannot clean up job %d: it is still running", id)
+	}
+	if err := removeSpool(e.dir, id); err != nil {
+		return fmt.Errorf("cannot clean up job %d: %v", id, err)
+	}
+	return nil
+}

@@ -1,0 +1,106 @@
+package localexec
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// A Spec is what the Executor needs to run one job.
+type Spec struct {
+	// JobID is the job's id, greater than 0; it names the job's files.
+	JobID int64
+	// Index is the job's index in its job array (%I), 0 for none.
+	Index int
+	// Name, Queue and User describe the job to itself (LSB_JOBNAME,
+	// LSB_QUEUE) and in the job file's header.
+	Name, Queue, User string
+	// Command is the job's command line, or script, run by /bin/sh from
+	// the job file. It must not be empty.
+	Command string
+	// Env is the submission environment (KEY=VALUE), passed to the job
+	// whole, with the LSB_ variables of the job added. Nil gives the job
+	// the LSB_ variables only.
+	Env []string
+	// Cwd is the working directory. "" means the user's home (or / when it
+	// has none); a relative Cwd is taken from the user's home. When Cwd
+	// cannot be entered, the job runs in /tmp.
+	Cwd string
+	// Umask is the job's umask, -1 to leave the wrapper's as it is.
+	Umask int
+	// Stdout and Stderr are the -o and -e files, in which %J stands for
+	// the job id and %I for the index; relative ones are taken from the
+	// working directory. Output is appended. An empty Stdout sends the
+	// output to the Executor's OutputPath; an empty Stderr sends errors
+	// where the output goes. A file that cannot be opened (its directory
+	// is missing, say) ends the job before it runs, with exit code 1 and
+	// the reason in Result.Err.
+	Stdout, Stderr string
+	// Hosts holds one host name per slot, in order (LSB_HOSTS).
+	Hosts []string
+	// UID and GID are the job user's ids. The job runs as that user when
+	// the daemon runs as root and UID is not 0, and as the daemon's user
+	// otherwise.
+	UID, GID int
+}
+
+// validate reports the first thing in s that the Executor cannot run.
+func (s *Spec) validate() error {
+	switch {
+	case s.JobID <= 0:
+		return fmt.Errorf("job id %d is not positive", s.JobID)
+	case s.Index < 0:
+		return fmt.Errorf("job %d has a negative array index %d", s.JobID, s.Index)
+	case strings.TrimSpace(s.Command) == "":
+		return fmt.Errorf("job %d has no command", s.JobID)
+	case s.Umask < -1 || s.Umask > 0o777:
+		return fmt.Errorf("job %d has umask %#o outside 0 to 0777", s.JobID, s.Umask)
+	case s.UID < 0 || s.GID < 0:
+		return fmt.Errorf("job %d has a negative user or group id", s.JobID)
+	case strings.ContainsRune(s.Stdout, 0) || strings.ContainsRune(s.Stderr, 0) || strings.ContainsRune(s.Cwd, 0):
+		return fmt.Errorf("job %d has a path with a NUL byte", s.JobID)
+	}
+	for _, h := range s.Hosts {
+		if h == "" || strings.ContainsAny(h, " \t\n\x00") {
+			return fmt.Errorf("job %d has host name %q, which is empty or holds blanks", s.JobID, h)
+		}
+	}
+	for _, kv := range s.Env {
+		if strings.ContainsRune(kv, 0) {
+			return fmt.Errorf("job %d has an environment variable with a NUL byte", s.JobID)
+		}
+	}
+	return nil
+}
+
+// A Result is how a job ended.
+type Result struct {
+	JobID int64
+	// ExitCode is the job's exit status as LSF reports it: the shell's
+	// exit status, or 128+Signal when a signal killed it. It is 1 when the
+	// job could not run (Err says why) and 0 when Lost.
+	ExitCode int
+	// Signal is the number of the signal that killed the job, 0 if none.
+	Signal int
+	// Lost is true when the job's end could not be known: its wrapper is
+	// gone and left no status. NotStarted is also set when the job never
+	// ran at all: it may safely run again.
+	Lost       bool
+	NotStarted bool
+	// Err says why the job did not run, or why it is lost; "" otherwise.
+	Err string
+	// CPUTime is the user and system time of the job's processes that
+	// were waited for.
+	CPUTime time.Duration
+	// End is when the job ended; zero when Lost.
+	End time.Time
+}
+
+// Done reports whether the job ran and exited with status 0: LSF's DONE,
+// against EXIT for every other Result.
+func (r Result) Done() bool {
+	return !r.Lost && r.Err == "" && r.ExitCode == 0 && r.Signal == 0
+}
+
+// signalExitCode is the exit code LSF reports for a job killed by sig.
+func signalExitCode(sig int) int { return 128 + sig }

@@ -1,0 +1,166 @@
+package localexec
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+)
+
+// The suffixes of a job's files in the Executor's directory.
+const (
+	jobFileExt = ".sh"
+	specExt    = ".spec"
+	pidExt     = ".pid"
+	statusExt  = ".status"
+	outExt     = ".out"
+	lockExt    = ".lock"
+)
+
+// spoolExts lists every suffix of a job's files, for Cleanup.
+func spoolExts() []string { return []string{jobFileExt, specExt, pidExt, statusExt, outExt, lockExt} }
+
+// lockHeld reports whether job id's wrapper runs: the wrapper holds the
+// flock of the job's lock file for its whole life, from before it starts
+// (Start takes the lock and hands it over) to after it recorded the
+// status, so a wrapper that is starting, running or recording is seen,
+// and one that died is not, whatever happened to its pid file.
+func lockHeld(dir string, id int64) bool {
+	f, err := os.Open(spoolPath(dir, id, lockExt))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return errors.Is(err, syscall.EWOULDBLOCK)
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
+}
+
+// spoolPath returns the path of job id's file with suffix ext in dir.
+func spoolPath(dir string, id int64, ext string) string {
+	return filepath.Join(dir, strconv.FormatInt(id, 10)+ext)
+}
+
+// writeFileDurable replaces path with data so that a reader sees either the
+// old file or the whole new one, and the new one survives a crash once it
+// returns: it writes a temporary file in the same directory, syncs it,
+// renames it over path and syncs the directory.
+func writeFileDurable(path string, data []byte, perm os.FileMode) error {
+	dir, base := filepath.Split(path)
+	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	err = f.Chmod(perm)
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(dir)
+}
+
+// syncDir makes the entries of dir durable.
+func syncDir(dir string) error {
+	if dir == "" {
+		dir = "."
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// writeJSON writes v as JSON to path durably.
+func writeJSON(path string, v any, perm os.FileMode) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return writeFileDurable(path, append(data, '\n'), perm)
+}
+
+// readJSON reads path into v. A missing file gives an error for which
+// errors.Is(err, fs.ErrNotExist) holds.
+func readJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s is damaged: %v", path, err)
+	}
+	return nil
+}
+
+// A pidRecord is the content of a job's pid file: the wrapper's and the
+// job's process ids, each with its start time (in clock ticks since boot,
+// as /proc/<pid>/stat gives it) so that a reused pid is not taken for the
+// process it once named. The job's pid is also its process group id;
+// JobPID is 0 when the job never ran.
+type pidRecord struct {
+	WrapperPID   int
+	WrapperStart uint64
+	JobPID       int
+	JobStart     uint64
+}
+
+// readPidRecord reads a pid file.
+func readPidRecord(path string) (pidRecord, error) {
+	var rec pidRecord
+	if err := readJSON(path, &rec); err != nil {
+		return pidRecord{}, err
+	}
+	if rec.WrapperPID <= 1 || rec.JobPID < 0 || rec.JobPID == 1 {
+		return pidRecord{}, fmt.Errorf("%s is damaged: bad process ids", path)
+	}
+	return rec, nil
+}
+
+// readStatus reads a status file. A missing file gives an error for which
+// errors.Is(err, fs.ErrNotExist) holds.
+func readStatus(path string, id int64) (Result, error) {
+	var r Result
+	if err := readJSON(path, &r); err != nil {
+		return Result{}, err
+	}
+	if r.JobID != id {
+		return Result{}, fmt.Errorf("%s is damaged: it holds job %d", path, r.JobID)
+	}
+	return r, nil
+}
+
+// removeSpool removes job id's files from dir, ignoring those that are
+// missing, and returns the first other error.
+func removeSpool(dir string, id int64) error {
+	var first error
+	for _, ext := range spoolExts() {
+		err := os.Remove(spoolPath(dir, id, ext))
+		if err != nil && !errors.Is(err, os.ErrNotExist) && first == nil {
+			first = err
+		}
+	}
+	return first
+}

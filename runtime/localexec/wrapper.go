@@ -1,0 +1,318 @@
+package localexec
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// WrapperArg is the hidden first argument with which the lsfc binary runs
+// as a job's wrapper. The binary's main must hand such a run to
+// WrapperMain before anything else:
+//
+//	if len(os.Args) > 1 && os.Args[1] == localexec.WrapperArg {
+//		os.Exit(localexec.WrapperMain(os.Args[2:]))
+//	}
+const WrapperArg = "__lsfc_jobwrap"
+
+// handshakeFD is the descriptor on which the wrapper tells Start whether
+// the job started: "ok", or "error: " and the reason.
+const handshakeFD = 3
+
+// lockFD is the descriptor of the job's lock file, held by the wrapper
+// for its whole life (see lockHeld).
+const lockFD = 4
+
+// WrapperMain runs one job's wrapper; args are the arguments after
+// WrapperArg: the Executor's directory and the job id. It returns the
+// wrapper's exit status: 0 once the job's status file is written, 1 when
+// the job could not start or its status could not be written, 2 for bad
+// arguments.
+func WrapperMain(args []string) int {
+	// The lock Start handed over stays open, and held, until the wrapper
+	// exits; the job's processes do not inherit it.
+	var st syscall.Stat_t
+	if syscall.Fstat(lockFD, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
+		syscall.CloseOnExec(lockFD)
+	}
+	w := &wrapper{handshake: openHandshake()}
+	if len(args) != 2 {
+		w.refuse(fmt.Errorf("usage: %s DIR JOBID", WrapperArg))
+		return 2
+	}
+	id, err := strconv.ParseInt(args[1], 10, 64)
+	if err != nil || id <= 0 {
+		w.refuse(fmt.Errorf("bad job id %q", args[1]))
+		return 2
+	}
+	w.dir, w.id = args[0], id
+	return w.run()
+}
+
+// openHandshake returns the handshake pipe, or nil when descriptor 3 is
+// not a pipe (the wrapper was not started by Start). The descriptor is
+// marked close-on-exec first, so that the job does not inherit it and
+// Start sees the end of the message as soon as the wrapper closes it.
+func openHandshake() *os.File {
+	var st syscall.Stat_t
+	if syscall.Fstat(handshakeFD, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
+		return nil
+	}
+	syscall.CloseOnExec(handshakeFD)
+	return os.NewFile(handshakeFD, "handshake")
+}
+
+// A wrapper runs one job.
+type wrapper struct {
+	dir       string
+	id        int64
+	handshake *os.File // nil once answered
+}
+
+// answer sends msg to Start, once.
+func (w *wrapper) answer(msg string) {
+	if w.handshake == nil {
+		return
+	}
+	io.WriteString(w.handshake, msg+"\n") // Start may be gone: the job runs on
+	w.handshake.Close()
+	w.handshake = nil
+}
+
+// refuse tells Start, or the standard error when there is no Start, that
+// the job cannot start.
+func (w *wrapper) refuse(err error) {
+	if w.handshake == nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", WrapperArg, err)
+		return
+	}
+	w.answer("error: " + err.Error())
+}
+
+func (w *wrapper) path(ext string) string { return spoolPath(w.dir, w.id, ext) }
+
+// run does the wrapper's work; see WrapperMain.
+func (w *wrapper) run() int {
+	var s Spec
+	if err := readJSON(w.path(specExt), &s); err != nil {
+		w.refuse(err)
+		return 1
+	}
+	if s.JobID != w.id {
+		w.refuse(fmt.Errorf("%s holds job %d", w.path(specExt), s.JobID))
+		return 1
+	}
+	// Catching these signals also gives the job their default actions,
+	// even when the daemon started with them ignored; they are passed on
+	// to the job's process group.
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGPIPE)
+	if s.Umask >= 0 {
+		syscall.Umask(s.Umask)
+	}
+	u := jobUserOf(&s, os.Geteuid())
+	paths := jobPaths{jobFile: w.path(jobFileExt)}
+	stdout, stderr, openErr := w.openOutputs(&s, u, &paths)
+	if openErr != nil {
+		return w.endUnrun(openErr)
+	}
+	cmd := &exec.Cmd{
+		Path:        "/bin/sh",
+		Args:        []string{"sh", paths.jobFile},
+		Env:         jobEnv(&s, paths),
+		Stdout:      stdout,
+		Stderr:      stderr,
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Credential: u.credential()},
+	}
+	if u.other {
+		// The job's user cannot reach the Executor's private directory:
+		// the job file, given to that user, is handed over open, as
+		// descriptor 3, which the shell opens again by its /proc name.
+		f, err := w.handOver(u)
+		if err != nil {
+			w.refuse(err)
+			return 1
+		}
+		defer f.Close()
+		cmd.ExtraFiles = []*os.File{f}
+		cmd.Args[1] = "/proc/self/fd/3"
+	}
+	err := cmd.Start()
+	stdout.Close()
+	if stderr != stdout {
+		stderr.Close()
+	}
+	if err != nil {
+		w.refuse(fmt.Errorf("cannot run /bin/sh: %v", err))
+		return 1
+	}
+	pgid := cmd.Process.Pid
+	if err := w.writePids(pgid); err != nil {
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		cmd.Wait()
+		w.refuse(fmt.Errorf("cannot record the job's processes: %v", err))
+		return 1
+	}
+	w.answer("ok")
+	go func() {
+		for sig := range sigs {
+			if sig != syscall.SIGPIPE {
+				syscall.Kill(-pgid, sig.(syscall.Signal))
+			}
+		}
+	}()
+	cmd.Wait()
+	r := exitResult(w.id, cmd.ProcessState)
+	signal.Stop(sigs)
+	return w.record(r)
+}
+
+// openOutputs enters the job's working directory and opens its output and
+// error files, both as the job's user, and sets the absolute -o and -e
+// paths in p. When there is no -o file, the output goes to the
+// Executor's .out file, opened as the wrapper's user.
+func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *os.File, err error) {
+	open := func(name string, perm os.FileMode) (*os.File, error) {
+		return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, perm)
+	}
+	outName := expandPath(s.Stdout, s.JobID, s.Index)
+	errName := expandPath(s.Stderr, s.JobID, s.Index)
+	err = u.do(func() error {
+		cwd, err := enterDir(s.Cwd, u.home, os.Chdir)
+		if err != nil {
+			return fmt.Errorf("cannot enter a working directory: %v", err)
+		}
+		if outName != "" {
+			p.stdout = absIn(cwd, outName)
+			if stdout, err = open(outName, 0o666); err != nil {
+				return fmt.Errorf("cannot open output file: %v", err)
+			}
+		}
+		if errName != "" && errName != outName {
+			p.stderr = absIn(cwd, errName)
+			if stderr, err = open(errName, 0o666); err != nil {
+				return fmt.Errorf("cannot open error file: %v", err)
+			}
+		} else if errName != "" {
+			p.stderr = p.stdout
+		}
+		return nil
+	})
+	if err == nil && stdout == nil {
+		stdout, err = open(w.path(outExt), 0o600)
+	}
+	if err != nil {
+		if stdout != nil {
+			stdout.Close()
+		}
+		if stderr != nil {
+			stderr.Close()
+		}
+		return nil, nil, err
+	}
+	if stderr == nil {
+		stderr = stdout
+	}
+	return stdout, stderr, nil
+}
+
+// absIn returns name made absolute from the directory dir.
+func absIn(dir, name string) string {
+	if filepath.IsAbs(name) {
+		return filepath.Clean(name)
+	}
+	return filepath.Join(dir, name)
+}
+
+// handOver gives the job file to the job's user and opens it.
+func (w *wrapper) handOver(u jobUser) (*os.File, error) {
+	if err := os.Chown(w.path(jobFileExt), u.uid, u.gid); err != nil {
+		return nil, fmt.Errorf("cannot give the job file to user %d: %v", u.uid, err)
+	}
+	return os.Open(w.path(jobFileExt))
+}
+
+// writePids records the wrapper's and the job's process ids.
+func (w *wrapper) writePids(jobPID int) error {
+	rec := pidRecord{WrapperPID: os.Getpid(), JobPID: jobPID}
+	var err error
+	if rec.WrapperStart, err = processStart(0); err != nil {
+		return err
+	}
+	if jobPID > 0 {
+		if rec.JobStart, err = processStart(jobPID); err != nil {
+			return err
+		}
+	}
+	return writeJSON(w.path(pidExt), rec, 0o600)
+}
+
+// endUnrun ends a job that could not run because of err: the job counts as
+// started, and its status says why it did not run.
+func (w *wrapper) endUnrun(err error) int {
+	if perr := w.writePids(0); perr != nil {
+		w.refuse(fmt.Errorf("cannot record the job's processes: %v", perr))
+		return 1
+	}
+	w.answer("ok")
+	return w.record(Result{JobID: w.id, ExitCode: 1, Err: err.Error(), End: time.Now()})
+}
+
+// record writes the job's status file.
+func (w *wrapper) record(r Result) int {
+	if err := writeJSON(w.path(statusExt), r, 0o600); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: cannot record the exit status of job %d: %v\n", WrapperArg, w.id, err)
+		return 1
+	}
+	return 0
+}
+
+// exitResult turns the job's process state into its Result.
+func exitResult(id int64, ps *os.ProcessState) Result {
+	r := Result{JobID: id, End: time.Now()}
+	if ps == nil {
+		r.ExitCode, r.Err = 1, "the job's exit status is unknown"
+		return r
+	}
+	r.CPUTime = ps.UserTime() + ps.SystemTime()
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	switch {
+	case ok && ws.Signaled():
+		r.Signal = int(ws.Signal())
+		r.ExitCode = signalExitCode(r.Signal)
+	default:
+		r.ExitCode = ps.ExitCode()
+	}
+	return r
+}
+
+// readHandshake reads the wrapper's answer, waiting until timeout at most.
+func readHandshake(r *os.File, timeout time.Duration) (string, error) {
+	r.SetReadDeadline(time.Now().Add(timeout))
+	data, err := io.ReadAll(io.LimitReader(r, 64<<10))
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return "", fmt.Errorf("the job wrapper did not answer within %v", timeout)
+	}
+	if err != nil {
+		return "", err
+	}
+	if len(data) == 0 {
+		return "", errors.New("the job wrapper ended without answering")
+	}
+	return string(trimNewline(data)), nil
+}
+
+// trimNewline drops the final newline of b.
+func trimNewline(b []byte) []byte {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		return b[:n-1]
+	}
+	return b
+}
