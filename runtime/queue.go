@@ -308,3 +308,12 @@ func inWindow(w compile.Window, now int) bool {
 	}
 	return now >= from || now < to
 }
+
+// UsersInclude reports whether a user list (USERS, ADMINISTRATORS ...)
+// names a user, directly, through a user group of lsb.users, or by all.
+func UsersInclude(items []compile.UserItem, p *compile.Policy, user string) bool {
+	if f := userFilter(items, p); f != nil {
+		return f(user)
+	}
+	return false
+}

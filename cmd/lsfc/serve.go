@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/spf13/cobra"
+)
+
+func newServeCmd(e env) *cobra.Command {
+	var (
+		tf                  treeFlags
+		conf, state, listen string
+		secretFile          string
+		interval            time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "serve [--conf PATH] [--state DIR]",
+		Short: "Run the batch daemon: schedule and run jobs, answer LSF's commands",
+		Long: `serve runs lsfc's batch daemon on a configuration tree, as mbatchd does:
+it takes submissions (lsfc bsub, or bsub through a link to lsfc), runs
+scheduling cycles as things happen, starts each job as a real process on
+this machine, and keeps every change in a durable event log (lsb.events)
+in its state directory, so that a restarted daemon recovers every job,
+those that finished while it was down included.
+
+The state directory is --state, else $LSFC_STATE, else LSB_SHAREDIR/<cluster>
+from lsf.conf when it can be written, else $XDG_STATE_HOME/lsfc/<cluster>;
+clients find the daemon the same way. Only one daemon runs on a state
+directory. The daemon answers on a Unix socket there, where each caller
+is known by its credentials: a user controls their own jobs, and the
+cluster's administrators (ClusterAdmins, queue ADMINISTRATORS, root and the
+daemon's own user) control all and may close queues and hosts. --listen
+adds a TCP listener whose clients must present the shared secret of
+--secret-file (or $LSFC_SECRET).
+
+serve runs until interrupted (SIGINT, SIGTERM); running jobs keep running
+and the next serve on the same state directory takes them back.`,
+		Example: `  lsfc serve --conf testdata/clusters/demo --state /tmp/demo-state
+  LSFC_STATE=/tmp/demo-state lsfc bsub sleep 60`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if conf == "" {
+				conf = e.getenv("LSF_ENVDIR")
+			}
+			if conf == "" {
+				return usageError("no configuration: give --conf, or set LSF_ENVDIR")
+			}
+			p, err := loadPolicy(e, tf, conf)
+			if err != nil {
+				return err
+			}
+			dir, err := daemon.StateDir(state, shareDir(p), p.Cluster)
+			if err != nil {
+				return exit(exitUsage, err)
+			}
+			secret := strings.TrimSpace(e.getenv("LSFC_SECRET"))
+			if secretFile != "" {
+				b, err := os.ReadFile(secretFile)
+				if err != nil {
+					return exit(exitUsage, err)
+				}
+				secret = strings.TrimSpace(string(b))
+			}
+			d, err := daemon.Start(daemon.Config{Policy: p, StateDir: dir, Listen: listen, Secret: secret,
+				MinInterval: interval, Version: version(),
+				Logf: func(format string, args ...any) {
+					fmt.Fprintf(e.stderr, "lsfc serve: "+format+"\n", args...)
+				}})
+			if err != nil {
+				return exit(exitUsage, err)
+			}
+			fmt.Fprintf(e.stderr, "lsfc serve: cluster %s, state directory %s, socket %s\n", p.Cluster, dir,
+				filepath.Join(dir, api.SocketName))
+			sig := make(chan os.Signal, 1)
+			signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+			defer signal.Stop(sig)
+			select {
+			case s := <-sig:
+				fmt.Fprintf(e.stderr, "lsfc serve: %v: stopping; running jobs keep running\n", s)
+				return d.Close()
+			case <-d.Done():
+				if err := d.Err(); err != nil {
+					return exit(exitFindings, err)
+				}
+				return nil
+			}
+		},
+	}
+	tf.register(cmd)
+	f := cmd.Flags()
+	f.StringVar(&conf, "conf", "", "configuration tree (an LSF_ENVDIR, a directory of lsb.* files, or files separated by commas); default $LSF_ENVDIR")
+	f.StringVar(&state, "state", "", "state directory (default: $LSFC_STATE, LSB_SHAREDIR/<cluster>, $XDG_STATE_HOME/lsfc/<cluster>)")
+	f.StringVar(&listen, "listen", "", "also listen on this TCP address (HOST:PORT); clients must present the shared secret")
+	f.StringVar(&secretFile, "secret-file", "", "file holding the shared secret of --listen (default $LSFC_SECRET)")
+	f.DurationVar(&interval, "interval", 0, "least time between two scheduling cycles (default: JOB_SCHEDULING_INTERVAL, else 100ms)")
+	return cmd
+}
+
+// shareDir returns LSB_SHAREDIR of lsf.conf, or "".
+func shareDir(p *compile.Policy) string {
+	if st := p.Conf["LSB_SHAREDIR"]; st != nil {
+		if s, ok := st.Value.(string); ok {
+			return s
+		}
+	}
+	return ""
+}

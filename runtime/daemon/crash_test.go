@@ -1,0 +1,173 @@
+package daemon_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/lsfc/lsfc/runtime/api"
+)
+
+// TestCrash kills the daemon (SIGKILL) at random moments while clients
+// submit, stop, resume and kill jobs, and restarts it each time. Every
+// submission a client was told about must be there exactly once, with
+// the last change acknowledged; no job number may be given twice; and in
+// the end every job ends with its real exit status, those that were
+// running across the kills included.
+func TestCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts and kills daemons")
+	}
+	conf := writeConf(t)
+	state := t.TempDir()
+	c := unixClient(state)
+	type acked struct {
+		code   int  // the exit status its command ends with
+		killed bool // a kill was sent
+	}
+	var mu sync.Mutex
+	jobs := map[int64]*acked{}
+	tags := map[string]int64{}
+	rounds := 6
+	rng := rand.New(rand.NewPCG(1, 2))
+	seq := 0
+	for round := range rounds {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "LSFC_TEST_SERVE_CONF="+conf, "LSFC_TEST_SERVE_STATE="+state)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		waitSocket(t, c, cmd, &stderr)
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		for w := range 8 {
+			mu.Lock()
+			seq++
+			base := seq * 100000
+			mu.Unlock()
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				for n := 0; n < 150; n++ {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					tag := fmt.Sprintf("t%d", base+n)
+					code := (base + n) % 5
+					sleep := 0
+					if n%10 == 0 {
+						sleep = 3 // some jobs run across a crash
+					}
+					req := api.SubmitRequest{Command: fmt.Sprintf("sleep 0.%d; exit %d # %s", sleep, code, tag),
+						Cwd: state, Stdout: "/dev/null"}
+					var out api.SubmitResponse
+					st, err := c.call("POST", "/v1/jobs", req, &out)
+					if err != nil || st != http.StatusOK {
+						return // the daemon died
+					}
+					mu.Lock()
+					if jobs[out.ID] != nil {
+						t.Errorf("job number %d given twice", out.ID)
+					}
+					jobs[out.ID] = &acked{code: code}
+					tags[tag] = out.ID
+					mu.Unlock()
+					if n%7 == 3 {
+						// A kill may take effect though its answer is lost
+						// to a crash: it counts as tried either way.
+						mu.Lock()
+						jobs[out.ID].killed = true
+						mu.Unlock()
+						c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", out.ID), nil, nil)
+					}
+				}
+			}(w)
+		}
+		time.Sleep(time.Duration(50+rng.IntN(250)) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+		close(stop)
+		wg.Wait()
+		t.Logf("round %d: %d jobs acknowledged so far", round, len(jobs))
+	}
+	// A last daemon runs every job to its end.
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "LSFC_TEST_SERVE_CONF="+conf, "LSFC_TEST_SERVE_STATE="+state)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	}()
+	waitSocket(t, c, cmd, &stderr)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		var list []api.Job
+		if st, err := c.call("GET", "/v1/jobs?user=all&all=1", nil, &list); err != nil || st != http.StatusOK {
+			t.Fatalf("list: %d %v", st, err)
+		}
+		seen := map[string]int{}
+		unfinished := 0
+		for _, j := range list {
+			if i := strings.LastIndex(j.Command, "# "); i >= 0 {
+				seen[j.Command[i+2:]]++
+			}
+			if j.State != "DONE" && j.State != "EXIT" {
+				unfinished++
+			}
+		}
+		for tag, id := range tags {
+			if seen[tag] != 1 {
+				t.Fatalf("acknowledged job %d (%s) is there %d times", id, tag, seen[tag])
+			}
+		}
+		if unfinished == 0 {
+			byID := map[int64]api.Job{}
+			for _, j := range list {
+				byID[j.ID] = j
+			}
+			for id, a := range jobs {
+				j := byID[id]
+				// A killed job exits, unless it ended on its own first.
+				if j.ExitCode != a.code && !(a.killed && j.State == "EXIT") {
+					t.Errorf("job %d ended %s with %d, want %d", id, j.State, j.ExitCode, a.code)
+				}
+			}
+			t.Logf("%d jobs acknowledged over %d crashes, all there once, all ended right", len(jobs), rounds)
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d jobs still unfinished", unfinished)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// waitSocket waits until the daemon answers.
+func waitSocket(t *testing.T, c *client, cmd *exec.Cmd, stderr *strings.Builder) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if st, err := c.call("GET", "/v1/status", nil, nil); err == nil && st == http.StatusOK {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the daemon does not answer: %s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -1,0 +1,701 @@
+// Package daemon is lsfc serve: the batch daemon that owns a state
+// directory, keeps the cluster's state in a durable event log, runs
+// scheduling cycles as things happen, starts jobs as real processes
+// through the local executor, and answers LSF's commands over an API.
+//
+// Every change of state is a record of the event log (see Record), and
+// no client is told of a change before its transaction is on disk (group
+// commit: the changes of many clients share one fdatasync). A job starts
+// only once its start is on disk, so a daemon that dies never loses track
+// of a process it started. At start, the log is replayed on a cluster
+// built from the configuration, and the jobs that were started are
+// recovered from the executor: those that finished while the daemon was
+// down end with their real exit status, those still running are watched
+// again, and those lost run again when they are rerunnable, else exit.
+//
+// One goroutine owns the cluster: API requests, job exits and timers are
+// its inputs, so the cluster is never shared. Reads answer from memory.
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/eventlog"
+	"github.com/lsfc/lsfc/runtime/localexec"
+)
+
+// Config configures a daemon.
+type Config struct {
+	// Policy is the compiled configuration.
+	Policy *compile.Policy
+	// StateDir holds the lock, the event log, the socket and the jobs'
+	// files.
+	StateDir string
+	// Listen, when set, is a TCP address to listen on as well; Secret is
+	// the shared secret its clients must present.
+	Listen string
+	Secret string
+	// MinInterval is the least time between two scheduling cycles (0:
+	// JOB_SCHEDULING_INTERVAL's minimum when lsb.params sets it, else
+	// 100 ms).
+	MinInterval time.Duration
+	// CompactEvery is the number of transactions after which the log is
+	// compacted (0: 20,000).
+	CompactEvery int
+	// Logf receives the daemon's messages (nil: standard error).
+	Logf func(format string, args ...any)
+	// Version is reported by the status call.
+	Version string
+	// WrapperPath overrides how the executor starts its job wrapper
+	// (tests); nil runs this program with the wrapper argument.
+	WrapperPath []string
+}
+
+// A Daemon is a running lsfc serve.
+type Daemon struct {
+	cfg      Config
+	cluster  *runtime.Cluster
+	engine   *runtime.Engine
+	clock    runtime.RealClock
+	log      *eventlog.Log
+	exec     *localexec.Executor
+	lock     *Lock
+	load     *localexec.Sampler
+	host     string // this machine's name
+	started  time.Time
+	recovery string
+
+	calls chan *call
+	exits chan localexec.Result
+	quit  chan struct{}
+	done  chan struct{}
+	once  sync.Once
+	err   error
+
+	servers []serverCloser
+	// killed holds the jobs a kill reached; killedMu guards it, as kills
+	// are sent after their records are durable, off the owning goroutine.
+	killedMu     sync.Mutex
+	killed       map[int64]bool
+	addr         string // the TCP listener's address
+	sinceCompact int
+	lastCycle    time.Time
+	dirty        bool
+	wake         runtime.Time
+}
+
+type serverCloser interface{ Close() error }
+
+// A call is one request for the owning goroutine: fn runs there; its
+// records are committed before reply gets the result, and after then
+// runs (outside the goroutine) to act on what was decided.
+type call struct {
+	fn    func() (v any, recs []Record, after func(), err error)
+	reply chan callResult
+}
+
+type callResult struct {
+	v   any
+	err error
+}
+
+// errShutdown answers calls made while the daemon stops.
+var errShutdown = errors.New("the daemon is shutting down")
+
+// Start opens the state directory (taking its lock), replays the event
+// log, recovers the jobs, and starts serving. It returns once the daemon
+// answers on its socket.
+func Start(cfg Config) (*Daemon, error) {
+	if cfg.Logf == nil {
+		cfg.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "lsfc serve: "+format+"\n", args...) }
+	}
+	if cfg.CompactEvery <= 0 {
+		cfg.CompactEvery = 20000
+	}
+	lock, err := LockDir(cfg.StateDir)
+	if err != nil {
+		return nil, err
+	}
+	d := &Daemon{cfg: cfg, lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
+		quit: make(chan struct{}), done: make(chan struct{}), started: time.Now(), killed: map[int64]bool{}}
+	fail := func(err error) (*Daemon, error) {
+		d.closeResources()
+		return nil, err
+	}
+	d.host, _ = os.Hostname()
+	if d.cluster, err = runtime.NewCluster(cfg.Policy, runtime.ClusterOptions{}); err != nil {
+		return fail(err)
+	}
+	if cfg.MinInterval <= 0 {
+		cfg.MinInterval = 100 * time.Millisecond
+		if v, ok := cfg.Policy.Params["JOB_SCHEDULING_INTERVAL"]; ok && v != nil {
+			cfg.MinInterval = time.Duration(d.cluster.SessionInterval * float64(time.Second))
+		}
+		d.cfg.MinInterval = cfg.MinInterval
+	}
+	d.engine = runtime.NewEngine(d.cluster, d.clock, nil)
+	if err := d.openLog(); err != nil {
+		return fail(err)
+	}
+	exec, err := localexec.New(filepath.Join(cfg.StateDir, "jobs"), func(r localexec.Result) { d.exits <- r })
+	if err != nil {
+		return fail(err)
+	}
+	if cfg.WrapperPath != nil {
+		exec.WrapperPath = cfg.WrapperPath
+	}
+	d.exec = exec
+	d.load = localexec.NewSampler()
+	if err := d.recoverJobs(); err != nil {
+		return fail(err)
+	}
+	if err := d.listen(); err != nil {
+		return fail(err)
+	}
+	go d.loop()
+	return d, nil
+}
+
+// openLog opens the event log and replays it on the cluster.
+func (d *Daemon) openLog() error {
+	path := filepath.Join(d.cfg.StateDir, "lsb.events")
+	var warnings []string
+	replay := func(seq uint64, payloads [][]byte) error {
+		for _, p := range payloads {
+			r, err := decode(p)
+			if err != nil {
+				return fmt.Errorf("transaction %d: %w", seq, err)
+			}
+			w, err := apply(d.cluster, r)
+			if err != nil {
+				return fmt.Errorf("transaction %d: %w", seq, err)
+			}
+			if w != "" {
+				warnings = append(warnings, w)
+			}
+		}
+		d.sinceCompact++
+		return nil
+	}
+	log, rec, err := eventlog.Open(path, eventlog.Options{Replay: replay})
+	if err != nil {
+		return err
+	}
+	d.log = log
+	if rec != nil && rec.Truncated {
+		d.recovery = fmt.Sprintf("a torn transaction at the end of %s was cut at offset %d (%d bytes)", path, rec.TruncatedAt, rec.Dropped)
+		d.cfg.Logf("%s", d.recovery)
+	}
+	for _, w := range warnings {
+		d.cfg.Logf("replay: %s", w)
+	}
+	return nil
+}
+
+// recoverJobs asks the executor about every job the log says started:
+// those that ended while the daemon was down finish with their real
+// status, those still running are watched again, and those lost rerun or
+// exit.
+func (d *Daemon) recoverJobs() error {
+	var ids []int64
+	for _, j := range d.cluster.Jobs() {
+		if j.State.Started() {
+			ids = append(ids, j.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	var recs []Record
+	now := d.now()
+	for _, r := range d.exec.Recover(ids) {
+		if rec, ok := d.ended(r, now); ok {
+			recs = append(recs, rec)
+		}
+	}
+	// A kill acknowledged before the daemon stopped may not have reached
+	// the job: housekeeping sends it again.
+	if len(recs) == 0 {
+		return nil
+	}
+	c, err := d.append(recs)
+	if err != nil {
+		return err
+	}
+	return c.Wait()
+}
+
+// now returns the time on the daemon's clock.
+func (d *Daemon) now() runtime.Time { return d.clock.Now() }
+
+// append writes records as one transaction of the log.
+func (d *Daemon) append(recs []Record) (eventlog.Commit, error) {
+	payloads, err := encode(recs)
+	if err != nil {
+		return eventlog.Commit{}, err
+	}
+	d.sinceCompact++
+	return d.log.Append(payloads)
+}
+
+// Close stops the daemon: it stops answering, ends its goroutine and
+// releases the state directory. Jobs keep running; the next daemon
+// recovers them.
+func (d *Daemon) Close() error {
+	d.once.Do(func() { close(d.quit) })
+	<-d.done
+	return d.err
+}
+
+// Done is closed when the daemon has stopped (Close, or a failure of its
+// log); Err then tells why.
+func (d *Daemon) Done() <-chan struct{} { return d.done }
+
+// Err returns why the daemon stopped, nil after Close.
+func (d *Daemon) Err() error {
+	select {
+	case <-d.done:
+		return d.err
+	default:
+		return nil
+	}
+}
+
+// closeResources closes what Start opened.
+func (d *Daemon) closeResources() {
+	for _, s := range d.servers {
+		s.Close()
+	}
+	if d.exec != nil {
+		d.exec.Close()
+	}
+	if d.log != nil {
+		if err := d.log.Close(); err != nil && d.err == nil {
+			d.err = err
+		}
+	}
+	d.lock.Release()
+}
+
+// loop is the goroutine that owns the cluster.
+func (d *Daemon) loop() {
+	defer close(d.done)
+	defer d.closeResources()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	d.dirty = true
+	for {
+		select {
+		case <-d.quit:
+			d.drain()
+			return
+		case c := <-d.calls:
+			d.run(c)
+		case r := <-d.exits:
+			d.exited(r)
+		case <-tick.C:
+			d.housekeep()
+		case <-timer.C:
+		}
+		if d.err != nil {
+			d.cfg.Logf("stopping: %v", d.err)
+			d.drain()
+			return
+		}
+		// Take what else is waiting before a cycle, so that a burst of
+		// submissions shares one cycle.
+		for more := true; more; {
+			select {
+			case c := <-d.calls:
+				d.run(c)
+			case r := <-d.exits:
+				d.exited(r)
+			default:
+				more = false
+			}
+		}
+		next := d.maybeSchedule()
+		timer.Reset(next)
+	}
+}
+
+// drain answers the calls still waiting with errShutdown.
+func (d *Daemon) drain() {
+	for {
+		select {
+		case c := <-d.calls:
+			c.reply <- callResult{err: errShutdown}
+		default:
+			return
+		}
+	}
+}
+
+// do runs fn on the owning goroutine and waits for its result, durable.
+func (d *Daemon) do(fn func() (any, []Record, func(), error)) (any, error) {
+	c := &call{fn: fn, reply: make(chan callResult, 1)}
+	select {
+	case d.calls <- c:
+	case <-d.done:
+		return nil, errShutdown
+	}
+	r := <-c.reply
+	return r.v, r.err
+}
+
+// run executes a call and commits its records; the reply waits for the
+// commit, on another goroutine, so that the owner goes on.
+func (d *Daemon) run(c *call) {
+	v, recs, after, err := c.fn()
+	if err != nil || len(recs) == 0 {
+		if err == nil && after != nil {
+			after()
+		}
+		c.reply <- callResult{v, err}
+		return
+	}
+	d.dirty = true
+	commit, aerr := d.append(recs)
+	if aerr != nil {
+		d.fail(aerr)
+		c.reply <- callResult{err: errShutdown}
+		return
+	}
+	go func() {
+		if err := commit.Wait(); err != nil {
+			c.reply <- callResult{err: fmt.Errorf("event log: %w", err)}
+			return
+		}
+		if after != nil {
+			after()
+		}
+		c.reply <- callResult{v, nil}
+	}()
+}
+
+// fail stops the daemon after its log failed: memory is now ahead of the
+// disk, and going on would acknowledge what a restart would forget.
+func (d *Daemon) fail(err error) {
+	if d.err == nil {
+		d.err = fmt.Errorf("event log: %w", err)
+	}
+}
+
+// commitThen commits records from the owning goroutine and runs after
+// once they are durable.
+func (d *Daemon) commitThen(recs []Record, after func()) {
+	if len(recs) == 0 {
+		if after != nil {
+			after()
+		}
+		return
+	}
+	commit, err := d.append(recs)
+	if err != nil {
+		d.fail(err)
+		return
+	}
+	go func() {
+		if err := commit.Wait(); err != nil {
+			return // the writer's sticky error stops the daemon at the next append
+		}
+		if after != nil {
+			after()
+		}
+	}()
+}
+
+// maybeSchedule runs a cycle when something changed and the least
+// interval has passed, and returns how long to sleep.
+func (d *Daemon) maybeSchedule() time.Duration {
+	now := time.Now()
+	if !d.dirty && d.wake > d.now() {
+		return min(time.Until(d.wake.Std()), time.Second)
+	}
+	if !d.dirty && d.wake == 0 {
+		return time.Second
+	}
+	if since := now.Sub(d.lastCycle); since < d.cfg.MinInterval {
+		return d.cfg.MinInterval - since
+	}
+	d.schedule()
+	d.lastCycle = now
+	d.dirty = false
+	if d.wake > 0 && d.wake < runtime.Never {
+		return max(time.Until(d.wake.Std()), d.cfg.MinInterval)
+	}
+	return time.Second
+}
+
+// schedule runs one cycle, logs what it decided, and acts once that is on
+// disk: starts processes, stops and continues them.
+func (d *Daemon) schedule() {
+	now := d.now()
+	var recs []Record
+	var acts []func()
+	suspended, resumed, windowNext := d.engine.ApplyRunWindows()
+	for _, j := range suspended {
+		recs = append(recs, Record{Type: "suspend", At: now, Job: j.ID, Reason: j.Reason})
+		acts = append(acts, d.signalAct(j.ID, syscall.SIGSTOP))
+	}
+	for _, j := range resumed {
+		recs = append(recs, Record{Type: "resume", At: now, Job: j.ID})
+		acts = append(acts, d.signalAct(j.ID, syscall.SIGCONT))
+	}
+	p := d.engine.Schedule()
+	for _, pr := range p.Preemptions {
+		v := pr.Victim
+		if pr.Kill {
+			recs = append(recs, Record{Type: "finish", At: now, Job: v.ID, State: "EXIT", Code: v.ExitCode, Term: v.Term})
+			acts = append(acts, d.killAct(v.ID))
+			continue
+		}
+		recs = append(recs, Record{Type: "suspend", At: now, Job: v.ID, Reason: runtime.ReasonPreempted})
+		acts = append(acts, d.signalAct(v.ID, syscall.SIGSTOP))
+	}
+	for _, j := range p.Resumes {
+		recs = append(recs, Record{Type: "resume", At: now, Job: j.ID})
+		acts = append(acts, d.signalAct(j.ID, syscall.SIGCONT))
+	}
+	for _, s := range p.Suspends {
+		recs = append(recs, Record{Type: "suspend", At: now, Job: s.Job.ID, Reason: s.Reason})
+		acts = append(acts, d.signalAct(s.Job.ID, syscall.SIGSTOP))
+	}
+	for _, j := range p.LoadResumes {
+		recs = append(recs, Record{Type: "resume", At: now, Job: j.ID})
+		acts = append(acts, d.signalAct(j.ID, syscall.SIGCONT))
+	}
+	for _, disp := range p.Dispatches {
+		j := disp.Job
+		rec := Record{Type: "start", At: now, Job: j.ID}
+		for _, a := range disp.Allocs {
+			rec.Allocs = append(rec.Allocs, runtime.AllocImage{Host: a.Host.Name, Slots: a.Slots})
+		}
+		recs = append(recs, rec)
+		spec := d.spec(j)
+		acts = append(acts, func() {
+			if err := d.exec.Start(spec); err != nil {
+				d.exits <- localexec.Result{JobID: spec.JobID, ExitCode: 127, Err: err.Error()}
+			}
+		})
+	}
+	d.wake = min(p.Wake, windowNext)
+	if p.Wake == runtime.Never && windowNext == runtime.Never {
+		d.wake = 0
+	}
+	d.commitThen(recs, func() {
+		for _, act := range acts {
+			act()
+		}
+	})
+	if d.sinceCompact >= d.cfg.CompactEvery {
+		d.compact()
+	}
+}
+
+// signalAct returns an action that signals a job's processes.
+func (d *Daemon) signalAct(id int64, sig syscall.Signal) func() {
+	return func() {
+		if err := d.exec.Signal(id, sig); err != nil {
+			d.cfg.Logf("job %d: %v", id, err)
+		}
+	}
+}
+
+// wasKilled reports whether a kill reached a job's processes.
+func (d *Daemon) wasKilled(id int64) bool {
+	d.killedMu.Lock()
+	defer d.killedMu.Unlock()
+	return d.killed[id]
+}
+
+// killAct returns an action that kills a job's processes; a kill that
+// reached them is remembered, so that housekeeping tries again only those
+// that did not.
+func (d *Daemon) killAct(id int64) func() {
+	return func() {
+		if d.exec.Kill(id) == nil {
+			d.killedMu.Lock()
+			d.killed[id] = true
+			d.killedMu.Unlock()
+		}
+	}
+}
+
+// spec returns what the executor needs to run a job.
+func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
+	s := j.Sub
+	return localexec.Spec{JobID: j.ID, Name: j.Name, Queue: j.Queue.Name, User: j.User, Command: s.Command,
+		Env: s.Env, Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: j.HostNames(),
+		UID: s.UID, GID: s.GID}
+}
+
+// exited handles the end of a job's processes.
+func (d *Daemon) exited(r localexec.Result) {
+	rec, ok := d.ended(r, d.now())
+	if !ok {
+		return
+	}
+	id := r.JobID
+	d.dirty = true
+	d.commitThen([]Record{rec}, func() { d.exec.Cleanup(id) })
+}
+
+// ended applies the end of a job's processes to the cluster and returns
+// its record: DONE for exit status 0, else EXIT; a job whose processes
+// were lost reruns when it is rerunnable.
+func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
+	j := d.cluster.Job(r.JobID)
+	if j == nil || !j.State.Started() {
+		return Record{}, false
+	}
+	if r.NotStarted {
+		// Its start was logged but its processes never ran (the daemon
+		// died in between): it is still to be run.
+		if err := d.cluster.Requeue(j, now); err != nil {
+			d.cfg.Logf("job %d: %v", j.ID, err)
+			return Record{}, false
+		}
+		return Record{Type: "requeue", At: now, Job: j.ID}, true
+	}
+	if r.Lost {
+		if j.Rerunnable() {
+			d.cfg.Logf("job %d: its processes are lost; it is rerunnable and goes back to pending", j.ID)
+			if err := d.cluster.Requeue(j, now); err != nil {
+				d.cfg.Logf("job %d: %v", j.ID, err)
+				return Record{}, false
+			}
+			return Record{Type: "requeue", At: now, Job: j.ID}, true
+		}
+		d.cfg.Logf("job %d: its processes are lost; it exits", j.ID)
+	}
+	code := r.ExitCode
+	if r.Signal != 0 {
+		code = 128 + r.Signal
+	}
+	if r.Lost {
+		code = 255
+	}
+	state := runtime.Done
+	if code != 0 {
+		state = runtime.Exit
+	}
+	term := j.Term
+	if err := d.cluster.Finish(j, state, code, term, now); err != nil {
+		d.cfg.Logf("job %d: %v", j.ID, err)
+		return Record{}, false
+	}
+	if r.Err != "" {
+		d.cfg.Logf("job %d: %s", j.ID, r.Err)
+	}
+	return Record{Type: "finish", At: now, Job: j.ID, State: state.String(), Code: code, Term: term}, true
+}
+
+// housekeep runs every second: run limits, this machine's load, and
+// forgetting jobs finished longer than CLEAN_PERIOD ago.
+func (d *Daemon) housekeep() {
+	now := d.now()
+	var recs []Record
+	var acts []func()
+	for _, j := range d.cluster.Jobs() {
+		switch {
+		case j.State == runtime.Run && j.RunLimit > 0 && j.Term == "" && j.Ran+float64(now-j.RunSince) >= j.RunLimit:
+			j.Term = "TERM_RUNLIMIT"
+			recs = append(recs, Record{Type: "kill", At: now, Job: j.ID, Term: j.Term})
+			acts = append(acts, d.killAct(j.ID))
+		case j.State.Started() && j.Term != "" && !d.wasKilled(j.ID):
+			// A kill logged but not delivered (the daemon restarted, or
+			// the job was still starting): deliver it.
+			acts = append(acts, d.killAct(j.ID))
+		}
+	}
+	d.commitThen(recs, func() {
+		for _, a := range acts {
+			a()
+		}
+	})
+	if load, ok := d.load.Sample(); ok {
+		if h := d.cluster.Host(d.host); h != nil {
+			d.cluster.SetLoad(h, load)
+			d.dirty = true
+		}
+	}
+	clean := 3600.0
+	if x, ok := d.cfg.Policy.Param("CLEAN_PERIOD").(compile.Duration); ok && x > 0 {
+		clean = float64(x)
+	} else if x, ok := d.cfg.Policy.Param("CLEAN_PERIOD").(float64); ok && x > 0 {
+		clean = x
+	}
+	for _, j := range d.cluster.Jobs() {
+		if j.State.Finished() && float64(now-j.End) > clean {
+			d.cluster.Forget(j)
+		}
+	}
+}
+
+// compact replaces the log with a snapshot of the cluster: every job it
+// keeps, the queues' and hosts' states, and the next job number.
+func (d *Daemon) compact() {
+	var recs []Record
+	for _, j := range d.cluster.Jobs() {
+		im := j.Image()
+		recs = append(recs, Record{Type: "job", Image: &im})
+	}
+	queues, hosts := d.cluster.Control()
+	for _, name := range slices.Sorted(maps.Keys(queues)) {
+		q := queues[name]
+		recs = append(recs, Record{Type: "queue", Queue: name, Open: q.Open, Active: q.Active})
+	}
+	for _, name := range slices.Sorted(maps.Keys(hosts)) {
+		recs = append(recs, Record{Type: "host", Host: name, Text: hosts[name].String()})
+	}
+	recs = append(recs, Record{Type: "state", NextID: d.cluster.NextID()})
+	payloads, err := encode(recs)
+	if err != nil {
+		d.fail(err)
+		return
+	}
+	if err := d.log.Compact(payloads); err != nil {
+		d.fail(err)
+		return
+	}
+	d.sinceCompact = 0
+}
+
+// checkName rejects names with characters LSF does not allow.
+func checkName(kind, s string) error {
+	if s == "" || len(s) > 256 || strings.ContainsAny(s, " \t\n\x00/") {
+		return fmt.Errorf("bad %s name %q", kind, s)
+	}
+	return nil
+}
+
+// Status returns the daemon's status.
+func (d *Daemon) status() api.Status {
+	st := api.Status{Cluster: d.cfg.Policy.Cluster, Master: d.host, StateDir: d.cfg.StateDir, Started: d.started.Unix(),
+		LogRecovered: d.recovery, Version: d.cfg.Version, Generation: 1}
+	for _, j := range d.cluster.Jobs() {
+		st.Jobs++
+		switch {
+		case j.State.Pending():
+			st.Pending++
+		case j.State == runtime.Run:
+			st.Running++
+		}
+	}
+	return st
+}

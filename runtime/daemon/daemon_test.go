@@ -1,0 +1,375 @@
+package daemon_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/lint"
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/lsfc/lsfc/runtime/localexec"
+)
+
+// TestMain lets the test binary act as the job wrapper, and as a daemon
+// of its own for the crash test.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == localexec.WrapperArg {
+		os.Exit(localexec.WrapperMain(os.Args[2:]))
+	}
+	if conf := os.Getenv("LSFC_TEST_SERVE_CONF"); conf != "" {
+		os.Exit(serveForTest(conf, os.Getenv("LSFC_TEST_SERVE_STATE")))
+	}
+	os.Exit(m.Run())
+}
+
+// serveForTest runs a daemon until it is killed.
+func serveForTest(conf, state string) int {
+	p, err := compileTree(conf)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: 5 * time.Millisecond, Logf: func(string, ...any) {}})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	<-d.Done()
+	return 1
+}
+
+const testConf = `-- lsf.shared --
+Begin Cluster
+ClusterName
+test
+End Cluster
+-- lsf.cluster.test --
+Begin ClusterAdmins
+Administrators = (boss)
+End ClusterAdmins
+Begin Host
+HOSTNAME  model  type  server  RESOURCES
+hostA     !      !     1       ()
+hostB     !      !     1       ()
+End Host
+-- lsb.hosts --
+Begin Host
+HOST_NAME  MXJ
+default    8
+End Host
+-- lsb.params --
+Begin Parameters
+DEFAULT_QUEUE = normal
+JOB_ACCEPT_INTERVAL = 0
+End Parameters
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = normal
+PRIORITY   = 30
+End Queue
+
+Begin Queue
+QUEUE_NAME     = owned
+PRIORITY       = 20
+ADMINISTRATORS = qadmin
+End Queue
+`
+
+// writeConf writes the test configuration into a directory and returns
+// it.
+func writeConf(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, part := range strings.Split(testConf, "-- ")[1:] {
+		name, body, _ := strings.Cut(part, " --\n")
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func compileTree(dir string) (*compile.Policy, error) {
+	res, err := lint.Run([]string{dir}, lint.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if res.Diagnostics.HasErrors() {
+		return nil, res.Diagnostics.Err()
+	}
+	return res.Policy, nil
+}
+
+// startDaemon starts a daemon on a fresh state directory (or the one
+// given) with a TCP listener.
+func startDaemon(t *testing.T, state string) (*daemon.Daemon, string) {
+	t.Helper()
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if state == "" {
+		state = t.TempDir()
+	}
+	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: 5 * time.Millisecond, Listen: "127.0.0.1:0", Secret: "s3cret", Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, state
+}
+
+// client is a test client of the API.
+type client struct {
+	http   *http.Client
+	base   string
+	secret string
+	user   string
+}
+
+func unixClient(state string) *client {
+	sock := filepath.Join(state, api.SocketName)
+	return &client{base: "http://lsfc", http: &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, "unix", sock)
+		}}}}
+}
+
+func tcpClient(addr, secret, user string) *client {
+	return &client{base: "http://" + addr, http: &http.Client{Timeout: 20 * time.Second}, secret: secret, user: user}
+}
+
+// call sends a request and decodes the answer into out; it returns the
+// status code.
+func (c *client) call(method, path string, body, out any) (int, error) {
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		data, err := json.Marshal(b)
+		if err != nil {
+			return 0, err
+		}
+		rd = bytes.NewReader(data)
+	}
+	req, err := http.NewRequest(method, c.base+path, rd)
+	if err != nil {
+		return 0, err
+	}
+	if c.secret != "" {
+		req.Header.Set(api.HeaderAuthorization, "Bearer "+c.secret)
+	}
+	if c.user != "" {
+		req.Header.Set(api.HeaderUser, c.user)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return resp.StatusCode, err
+	}
+	if out != nil && resp.StatusCode == http.StatusOK {
+		if err := json.Unmarshal(data, out); err != nil {
+			return resp.StatusCode, fmt.Errorf("%s %s: %w", method, path, err)
+		}
+	}
+	return resp.StatusCode, nil
+}
+
+func (c *client) submit(t *testing.T, req api.SubmitRequest) api.SubmitResponse {
+	t.Helper()
+	var out api.SubmitResponse
+	code, err := c.call("POST", "/v1/jobs", req, &out)
+	if err != nil || code != http.StatusOK {
+		t.Fatalf("submit: %d %v", code, err)
+	}
+	return out
+}
+
+func (c *client) job(t *testing.T, id int64) api.Job {
+	t.Helper()
+	var out api.Job
+	code, err := c.call("GET", fmt.Sprintf("/v1/jobs/%d", id), nil, &out)
+	if err != nil || code != http.StatusOK {
+		t.Fatalf("job %d: %d %v", id, code, err)
+	}
+	return out
+}
+
+// waitState polls a job until it reaches one of the states.
+func (c *client) waitState(t *testing.T, id int64, states ...string) api.Job {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		j := c.job(t, id)
+		for _, s := range states {
+			if j.State == s {
+				return j
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %d is %s (%s), not %v", id, j.State, j.Reason, states)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestRunJob(t *testing.T) {
+	d, state := startDaemon(t, "")
+	defer d.Close()
+	c := unixClient(state)
+	work := t.TempDir()
+	sub := c.submit(t, api.SubmitRequest{Command: `echo "job $LSB_JOBID in $LSB_QUEUE on $LSB_HOSTS: $GREETING"; pwd; exit 3`,
+		Cwd: work, Env: []string{"GREETING=hello", "PATH=" + os.Getenv("PATH")}, Umask: 0o022,
+		Stdout: "out.%J", Slots: 2, Name: "first"})
+	if sub.Queue != "normal" || !sub.Default {
+		t.Errorf("submitted to %+v, want the default queue normal", sub)
+	}
+	j := c.waitState(t, sub.ID, "DONE", "EXIT")
+	if j.State != "EXIT" || j.ExitCode != 3 {
+		t.Errorf("job ended %s with %d, want EXIT 3", j.State, j.ExitCode)
+	}
+	out, err := os.ReadFile(filepath.Join(work, fmt.Sprintf("out.%d", sub.ID)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("job %d in normal on %s: hello\n%s\n", sub.ID, strings.Join(j.ExecHosts, " "), work)
+	if string(out) != want {
+		t.Errorf("output %q, want %q", out, want)
+	}
+}
+
+// TestRestartRecovers stops the daemon while a job runs and another is
+// pending; the next daemon on the same state directory finds both, and
+// the running job ends with its real status.
+func TestRestartRecovers(t *testing.T) {
+	d, state := startDaemon(t, "")
+	c := unixClient(state)
+	running := c.submit(t, api.SubmitRequest{Command: "sleep 1; exit 7", Cwd: t.TempDir()})
+	c.waitState(t, running.ID, "RUN")
+	held := c.submit(t, api.SubmitRequest{Command: "true", Hold: true, Queue: "normal"})
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond) // the job ends while no daemon runs
+	d2, _ := startDaemon(t, state)
+	defer d2.Close()
+	if j := c.waitState(t, running.ID, "EXIT", "DONE"); j.ExitCode != 7 {
+		t.Errorf("job %d ended %s %d, want EXIT 7", running.ID, j.State, j.ExitCode)
+	}
+	if j := c.job(t, held.ID); j.State != "PSUSP" {
+		t.Errorf("held job is %s after restart", j.State)
+	}
+	next := c.submit(t, api.SubmitRequest{Command: "true"})
+	if next.ID <= held.ID {
+		t.Errorf("job number %d reused after %d", next.ID, held.ID)
+	}
+}
+
+// TestAccess checks who may do what: users control their own jobs only,
+// administrators all; a queue administrator controls their queue; the TCP
+// listener wants the secret; bad requests change nothing.
+func TestAccess(t *testing.T) {
+	d, state := startDaemon(t, "")
+	defer d.Close()
+	addr := d.Addr()
+	alice := tcpClient(addr, "s3cret", "alice")
+	bob := tcpClient(addr, "s3cret", "bob")
+	boss := tcpClient(addr, "s3cret", "boss")
+	qadmin := tcpClient(addr, "s3cret", "qadmin")
+	job := alice.submit(t, api.SubmitRequest{Command: "sleep 30", Hold: true})
+	owned := alice.submit(t, api.SubmitRequest{Command: "sleep 30", Hold: true, Queue: "owned"})
+	for _, action := range []string{"kill", "stop", "resume", "top", "bottom"} {
+		if code, _ := bob.call("POST", fmt.Sprintf("/v1/jobs/%d/%s", job.ID, action), nil, nil); code != http.StatusForbidden {
+			t.Errorf("bob %s alice's job: %d, want 403", action, code)
+		}
+	}
+	if code, _ := bob.call("POST", fmt.Sprintf("/v1/jobs/%d/switch", job.ID), api.ActionRequest{Queue: "owned"}, nil); code != http.StatusForbidden {
+		t.Errorf("bob switch alice's job: %d, want 403", code)
+	}
+	if code, _ := bob.call("POST", fmt.Sprintf("/v1/jobs/%d/modify", job.ID), api.ActionRequest{Modify: &api.SubmitRequest{Name: "x"}}, nil); code != http.StatusForbidden {
+		t.Errorf("bob modify alice's job: %d, want 403", code)
+	}
+	if code, _ := bob.call("POST", "/v1/queues/normal/close", nil, nil); code != http.StatusForbidden {
+		t.Errorf("bob closes a queue: %d, want 403", code)
+	}
+	if code, _ := qadmin.call("POST", "/v1/queues/normal/close", nil, nil); code != http.StatusForbidden {
+		t.Errorf("owned's administrator closes normal: %d, want 403", code)
+	}
+	if code, _ := qadmin.call("POST", "/v1/queues/owned/close", nil, nil); code != http.StatusOK {
+		t.Errorf("owned's administrator closes owned: %d, want 200", code)
+	}
+	if code, _ := qadmin.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", owned.ID), nil, nil); code != http.StatusOK {
+		t.Errorf("owned's administrator kills a job of owned: %d, want 200", code)
+	}
+	if code, _ := bob.call("POST", "/v1/hosts/hostA/close", nil, nil); code != http.StatusForbidden {
+		t.Errorf("bob closes a host: %d, want 403", code)
+	}
+	if code, _ := boss.call("POST", "/v1/hosts/hostA/close", nil, nil); code != http.StatusOK {
+		t.Errorf("the cluster administrator closes a host: %d, want 200", code)
+	}
+	if code, _ := boss.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", job.ID), nil, nil); code != http.StatusOK {
+		t.Errorf("the cluster administrator kills alice's job: %d, want 200", code)
+	}
+	for _, bad := range []*client{tcpClient(addr, "", "alice"), tcpClient(addr, "wrong", "alice"), tcpClient(addr, "s3cret", "")} {
+		if code, _ := bad.call("GET", "/v1/jobs", nil, nil); code != http.StatusUnauthorized {
+			t.Errorf("secret %q user %q: %d, want 401", bad.secret, bad.user, code)
+		}
+	}
+	// Bad requests: 4xx, and no job appears.
+	before := 0
+	var list []api.Job
+	alice.call("GET", "/v1/jobs?user=all&all=1", nil, &list)
+	before = len(list)
+	bad := []struct {
+		body any
+		want int
+	}{
+		{[]byte("{not json"), http.StatusBadRequest},
+		{[]byte(`{"command":"true","bogus":1}`), http.StatusBadRequest},
+		{[]byte(`{"command":"true"} {"command":"true"}`), http.StatusBadRequest},
+		{api.SubmitRequest{}, http.StatusBadRequest},
+		{api.SubmitRequest{Command: "true", Slots: -1}, http.StatusBadRequest},
+		{api.SubmitRequest{Command: "true", Queue: "nosuch"}, http.StatusBadRequest},
+		{api.SubmitRequest{Command: "true", Env: []string{"NOEQUALS"}}, http.StatusBadRequest},
+		{[]byte(`{"command":"` + strings.Repeat("x", api.MaxRequestBytes) + `"}`), http.StatusRequestEntityTooLarge},
+	}
+	for i, b := range bad {
+		if code, _ := alice.call("POST", "/v1/jobs", b.body, nil); code != b.want {
+			t.Errorf("bad request %d: %d, want %d", i, code, b.want)
+		}
+	}
+	for _, path := range []string{"/v1/jobs/abc", "/v1/jobs/-1", "/v1/jobs/99999"} {
+		if code, _ := alice.call("GET", path, nil, nil); code/100 != 4 {
+			t.Errorf("GET %s: %d, want 4xx", path, code)
+		}
+	}
+	alice.call("GET", "/v1/jobs?user=all&all=1", nil, &list)
+	if len(list) != before {
+		t.Errorf("%d jobs after bad requests, %d before", len(list), before)
+	}
+	// The Unix socket knows its callers: this process's user may do all
+	// it asks on its own jobs.
+	u := unixClient(state)
+	mine := u.submit(t, api.SubmitRequest{Command: "true", Hold: true})
+	if code, _ := u.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", mine.ID), nil, nil); code != http.StatusOK {
+		t.Errorf("killing one's own job: %d", code)
+	}
+}

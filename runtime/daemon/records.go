@@ -1,0 +1,171 @@
+package daemon
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/lsfc/lsfc/runtime"
+)
+
+// A Record is one change of the cluster's state, as the event log keeps
+// it (one JSON object per record). Replaying the records in order on the
+// cluster of the same configuration gives back the same state. Types:
+//
+//	new      a job was accepted: Image
+//	start    a job was dispatched: Job, Allocs
+//	finish   a job ended: Job, State (DONE or EXIT), Code, Term
+//	suspend  a running job was suspended: Job, Reason ("" for USUSP)
+//	resume   a suspended job runs again: Job
+//	requeue  a started job went back to pending: Job
+//	top, bottom, hold, release
+//	         btop, bbot, bstop and bresume of a pending job: Job
+//	switch   bswitch: Job, Queue
+//	modify   bmod: Job, Mod
+//	status   bstatus: Job, Text
+//	kill     a started job is being killed: Job, Term (how it ends)
+//	queue    badmin qopen/qclose/qact/qinact: Queue, Open, Active
+//	host     badmin hopen/hclose: Host, Text (the status)
+//	job      a job of a snapshot: Image
+//	state    a snapshot's cluster state: NextID
+type Record struct {
+	Type   string                `json:"t"`
+	At     runtime.Time          `json:"at,omitempty"`
+	Job    int64                 `json:"job,omitempty"`
+	Image  *runtime.JobImage     `json:"image,omitempty"`
+	Allocs []runtime.AllocImage  `json:"allocs,omitempty"`
+	State  string                `json:"state,omitempty"`
+	Code   int                   `json:"code,omitempty"`
+	Term   string                `json:"term,omitempty"`
+	Reason runtime.Reason        `json:"reason,omitempty"`
+	Queue  string                `json:"queue,omitempty"`
+	Host   string                `json:"host,omitempty"`
+	Open   bool                  `json:"open,omitempty"`
+	Active bool                  `json:"active,omitempty"`
+	Text   string                `json:"text,omitempty"`
+	Mod    *runtime.Modification `json:"mod,omitempty"`
+	NextID int64                 `json:"nextID,omitempty"`
+}
+
+// encode writes records as the log's payloads.
+func encode(recs []Record) ([][]byte, error) {
+	out := make([][]byte, len(recs))
+	for i, r := range recs {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+// decode reads one record.
+func decode(b []byte) (Record, error) {
+	var r Record
+	if err := json.Unmarshal(b, &r); err != nil {
+		return Record{}, fmt.Errorf("bad record: %w", err)
+	}
+	return r, nil
+}
+
+// apply replays one record on the cluster. A record naming a job the
+// cluster does not have is an error: the log and the state disagree.
+func apply(c *runtime.Cluster, r Record) (warning string, err error) {
+	job := func() (*runtime.Job, error) {
+		j := c.Job(r.Job)
+		if j == nil {
+			return nil, fmt.Errorf("%s of job %d, which the log never created", r.Type, r.Job)
+		}
+		return j, nil
+	}
+	switch r.Type {
+	case "new", "job":
+		if r.Image == nil {
+			return "", fmt.Errorf("%s record without a job", r.Type)
+		}
+		_, w, err := c.Restore(*r.Image)
+		return w, err
+	case "state":
+		c.SetNextID(r.NextID)
+		return "", nil
+	case "queue":
+		q := c.Queue(r.Queue)
+		if q == nil {
+			return fmt.Sprintf("queue %s is gone", r.Queue), nil
+		}
+		c.SetQueueOpen(q, r.Open)
+		c.SetQueueActive(q, r.Active)
+		return "", nil
+	case "host":
+		h := c.Host(r.Host)
+		if h == nil {
+			return fmt.Sprintf("host %s is gone", r.Host), nil
+		}
+		c.SetHostStatus(h, hostStatus(r.Text))
+		return "", nil
+	}
+	j, err := job()
+	if err != nil {
+		return "", err
+	}
+	switch r.Type {
+	case "start":
+		var allocs []runtime.Alloc
+		for _, a := range r.Allocs {
+			if h := c.Host(a.Host); h != nil {
+				allocs = append(allocs, runtime.Alloc{Host: h, Slots: a.Slots})
+			}
+		}
+		if len(allocs) == 0 {
+			return fmt.Sprintf("job %d started on hosts that are gone: it stays pending", j.ID), nil
+		}
+		return "", c.Start(j, allocs, r.At)
+	case "finish":
+		state, ok := runtime.ParseJobState(r.State)
+		if !ok {
+			return "", fmt.Errorf("finish of job %d in unknown state %q", j.ID, r.State)
+		}
+		return "", c.Finish(j, state, r.Code, r.Term, r.At)
+	case "suspend":
+		return "", c.Suspend(j, r.Reason, r.At)
+	case "resume":
+		return "", c.Resume(j, r.At)
+	case "requeue":
+		return "", c.Requeue(j, r.At)
+	case "top":
+		return "", c.Top(j)
+	case "bottom":
+		return "", c.Bottom(j)
+	case "hold":
+		return "", c.Hold(j)
+	case "release":
+		return "", c.Release(j)
+	case "switch":
+		return "", c.Switch(j, r.Queue, r.At)
+	case "modify":
+		if r.Mod == nil {
+			return "", fmt.Errorf("modify record of job %d without changes", j.ID)
+		}
+		return "", c.Modify(j, *r.Mod)
+	case "status":
+		c.SetExternalStatus(j, r.Text)
+		return "", nil
+	case "kill":
+		if j.State.Started() {
+			j.Term = r.Term
+		}
+		return "", nil
+	}
+	return "", fmt.Errorf("unknown record type %q", r.Type)
+}
+
+// hostStatus reads a host status as bhosts shows it.
+func hostStatus(s string) runtime.HostStatus {
+	switch s {
+	case runtime.HostClosedAdm.String():
+		return runtime.HostClosedAdm
+	case runtime.HostUnavail.String():
+		return runtime.HostUnavail
+	}
+	return runtime.HostOK
+}

@@ -1,0 +1,728 @@
+package daemon
+
+import (
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/user"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/api"
+)
+
+// An identity is who makes a request: from the Unix socket's peer
+// credentials, or the user a TCP client names after showing the secret.
+type identity struct {
+	User     string
+	UID, GID int
+	Remote   bool
+}
+
+type identityKey struct{}
+
+// listen opens the Unix socket (0666: anyone may connect, and is known by
+// their credentials) and, when configured, the TCP listener.
+func (d *Daemon) listen() error {
+	sock := filepath.Join(d.cfg.StateDir, api.SocketName)
+	if err := os.Remove(sock); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("socket: %w", err)
+	}
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		return fmt.Errorf("socket: %w", err)
+	}
+	if err := os.Chmod(sock, 0o666); err != nil {
+		ln.Close()
+		return fmt.Errorf("socket: %w", err)
+	}
+	unixSrv := &http.Server{Handler: d.routes(false), ReadHeaderTimeout: 10 * time.Second,
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			if id, ok := peerIdentity(c); ok {
+				return context.WithValue(ctx, identityKey{}, id)
+			}
+			return ctx
+		}}
+	d.servers = append(d.servers, unixSrv)
+	go unixSrv.Serve(ln)
+	if d.cfg.Listen != "" {
+		if d.cfg.Secret == "" {
+			return fmt.Errorf("--listen needs a shared secret (--secret-file or LSFC_SECRET)")
+		}
+		tln, err := net.Listen("tcp", d.cfg.Listen)
+		if err != nil {
+			return fmt.Errorf("listen %s: %w", d.cfg.Listen, err)
+		}
+		d.addr = tln.Addr().String()
+		tcpSrv := &http.Server{Handler: d.routes(true), ReadHeaderTimeout: 10 * time.Second}
+		d.servers = append(d.servers, tcpSrv)
+		go tcpSrv.Serve(tln)
+	}
+	return nil
+}
+
+// Addr returns the TCP address the daemon listens on, or "".
+func (d *Daemon) Addr() string { return d.addr }
+
+// peerIdentity reads the credentials of the process at the other end of a
+// Unix socket.
+func peerIdentity(c net.Conn) (identity, bool) {
+	uc, ok := c.(*net.UnixConn)
+	if !ok {
+		return identity{}, false
+	}
+	raw, err := uc.SyscallConn()
+	if err != nil {
+		return identity{}, false
+	}
+	var cred *syscall.Ucred
+	var cerr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	}); err != nil || cerr != nil {
+		return identity{}, false
+	}
+	name := "uid" + strconv.Itoa(int(cred.Uid))
+	if u, err := user.LookupId(strconv.Itoa(int(cred.Uid))); err == nil {
+		name = u.Username
+	}
+	return identity{User: name, UID: int(cred.Uid), GID: int(cred.Gid)}, true
+}
+
+// routes returns the API's handler; remote routes require the secret.
+func (d *Daemon) routes(remote bool) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/jobs", d.handleSubmit)
+	mux.HandleFunc("GET /v1/jobs", d.handleJobs)
+	mux.HandleFunc("GET /v1/jobs/{id}", d.handleJob)
+	mux.HandleFunc("POST /v1/jobs/{id}/{action}", d.handleJobAction)
+	mux.HandleFunc("GET /v1/queues", d.handleQueues)
+	mux.HandleFunc("POST /v1/queues/{name}/{op}", d.handleQueueOp)
+	mux.HandleFunc("GET /v1/hosts", d.handleHosts)
+	mux.HandleFunc("POST /v1/hosts/{name}/{op}", d.handleHostOp)
+	mux.HandleFunc("GET /v1/status", d.handleStatus)
+	mux.HandleFunc("GET /v1/params", d.handleParams)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, api.MaxRequestBytes)
+		if remote {
+			id, ok := d.remoteIdentity(r)
+			if !ok {
+				writeError(w, http.StatusUnauthorized, "the shared secret is missing or wrong")
+				return
+			}
+			r = r.WithContext(context.WithValue(r.Context(), identityKey{}, id))
+		} else if _, ok := r.Context().Value(identityKey{}).(identity); !ok {
+			writeError(w, http.StatusForbidden, "the caller's credentials cannot be read")
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// remoteIdentity checks a TCP request's secret and reads the user it
+// acts for.
+func (d *Daemon) remoteIdentity(r *http.Request) (identity, bool) {
+	auth := r.Header.Get(api.HeaderAuthorization)
+	token, ok := strings.CutPrefix(auth, "Bearer ")
+	if !ok || subtle.ConstantTimeCompare([]byte(token), []byte(d.cfg.Secret)) != 1 {
+		return identity{}, false
+	}
+	u := r.Header.Get(api.HeaderUser)
+	if checkName("user", u) != nil {
+		return identity{}, false
+	}
+	return identity{User: u, UID: -1, GID: -1, Remote: true}, true
+}
+
+func who(r *http.Request) identity {
+	id, _ := r.Context().Value(identityKey{}).(identity)
+	return id
+}
+
+// isAdmin reports whether a user administers the cluster: root, the
+// daemon's own user, or a ClusterAdmins user of lsf.cluster.
+func (d *Daemon) isAdmin(id identity) bool {
+	if !id.Remote && (id.UID == 0 || id.UID == os.Getuid()) {
+		return true
+	}
+	return slices.Contains(d.cfg.Policy.Admins, id.User)
+}
+
+// isQueueAdmin reports whether a user administers a queue (ADMINISTRATORS
+// of lsb.queues) or the cluster.
+func (d *Daemon) isQueueAdmin(id identity, q *runtime.Queue) bool {
+	if d.isAdmin(id) {
+		return true
+	}
+	if q == nil || q.Def == nil {
+		return false
+	}
+	st := q.Def.Settings["ADMINISTRATORS"]
+	if st == nil {
+		return false
+	}
+	items, _ := st.Value.([]compile.UserItem)
+	return runtime.UsersInclude(items, d.cfg.Policy, id.User)
+}
+
+// mayControl reports whether a user may act on a job: their own, or one
+// of a queue they administer.
+func (d *Daemon) mayControl(id identity, j *runtime.Job) bool {
+	return j.User == id.User || d.isQueueAdmin(id, j.Queue)
+}
+
+// statusError carries an HTTP status.
+type statusError struct {
+	code int
+	msg  string
+}
+
+func (e *statusError) Error() string { return e.msg }
+
+func errorf(code int, format string, args ...any) error {
+	return &statusError{code, fmt.Sprintf(format, args...)}
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	enc := json.NewEncoder(w)
+	enc.Encode(v)
+}
+
+func writeError(w http.ResponseWriter, code int, msg string) {
+	writeJSON(w, code, api.Error{Error: msg})
+}
+
+// reply writes a call's result: v, or the error with its status.
+func reply(w http.ResponseWriter, v any, err error) {
+	var se *statusError
+	switch {
+	case err == nil:
+		writeJSON(w, http.StatusOK, v)
+	case errors.As(err, &se):
+		writeError(w, se.code, se.msg)
+	case errors.Is(err, errShutdown):
+		writeError(w, http.StatusServiceUnavailable, err.Error())
+	default:
+		writeError(w, http.StatusInternalServerError, err.Error())
+	}
+}
+
+// readJSON decodes a request body strictly: one object, no unknown field.
+func readJSON(r *http.Request, v any) error {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return errorf(http.StatusRequestEntityTooLarge, "request larger than %d bytes", api.MaxRequestBytes)
+		}
+		return errorf(http.StatusBadRequest, "bad request body: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errorf(http.StatusBadRequest, "bad request body: more than one JSON value")
+	}
+	return nil
+}
+
+// validSubmit checks a submission's fields before it reaches the cluster.
+func validSubmit(s *api.SubmitRequest) error {
+	bad := func(format string, args ...any) error { return errorf(http.StatusBadRequest, format, args...) }
+	switch {
+	case strings.TrimSpace(s.Command) == "":
+		return bad("no command to run")
+	case len(s.Command) > 64<<10:
+		return bad("the command is longer than 64 KiB")
+	case strings.ContainsRune(s.Command, 0):
+		return bad("the command contains a NUL byte")
+	case s.Slots < 0 || s.Slots > 1<<20:
+		return bad("-n %d is out of range", s.Slots)
+	case s.RunLimit < 0 || s.MemLimit < 0:
+		return bad("negative limits")
+	case s.Umask < -1 || s.Umask > 0o777:
+		return bad("umask %o is out of range", s.Umask)
+	case len(s.Env) > 10000:
+		return bad("more than 10,000 environment variables")
+	}
+	for _, e := range s.Env {
+		if !strings.Contains(e, "=") || strings.ContainsRune(e, 0) {
+			return bad("environment entry %q is not KEY=VALUE", truncate(e))
+		}
+	}
+	for _, n := range []string{s.Queue, s.App} {
+		if n != "" && checkName("queue or profile", n) != nil {
+			return bad("bad name %q", truncate(n))
+		}
+	}
+	return nil
+}
+
+func truncate(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}
+
+func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
+	var req api.SubmitRequest
+	if err := readJSON(r, &req); err != nil {
+		reply(w, nil, err)
+		return
+	}
+	if err := validSubmit(&req); err != nil {
+		reply(w, nil, err)
+		return
+	}
+	id := who(r)
+	v, err := d.do(func() (any, []Record, func(), error) {
+		sub := runtime.Submission{Name: req.Name, User: id.User, Queue: req.Queue, App: req.App, Slots: req.Slots,
+			ResReq: req.ResReq, Priority: req.Priority, RunLimit: req.RunLimit, Hold: req.Hold, Depend: req.Depend,
+			Command: req.Command, Env: req.Env, Cwd: req.Cwd, Umask: req.Umask, Stdout: req.Stdout,
+			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
+			MemLimit: req.MemLimit, Hosts: req.Hosts}
+		if sub.FromHost == "" {
+			sub.FromHost = d.host
+		}
+		if h := d.cluster.Host(sub.FromHost); h != nil {
+			sub.FromType = h.Facts.Type
+		}
+		j, err := d.cluster.Submit(sub, d.now())
+		if err != nil {
+			return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
+		}
+		im := j.Image()
+		return api.SubmitResponse{ID: j.ID, Queue: j.Queue.Name, Default: req.Queue == ""},
+			[]Record{{Type: "new", At: j.Submit, Job: j.ID, Image: &im}}, nil, nil
+	})
+	reply(w, v, err)
+}
+
+func (d *Daemon) handleJobs(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	id := who(r)
+	v, err := d.do(func() (any, []Record, func(), error) {
+		var out []api.Job
+		ids := map[int64]bool{}
+		for _, s := range q["id"] {
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil || n <= 0 {
+				return nil, nil, nil, errorf(http.StatusBadRequest, "bad job id %q", truncate(s))
+			}
+			ids[n] = true
+		}
+		userF := q.Get("user")
+		if userF == "" && len(ids) == 0 {
+			userF = id.User
+		}
+		all := q.Get("all") == "1"
+		for _, j := range d.cluster.Jobs() {
+			switch {
+			case len(ids) > 0 && !ids[j.ID]:
+				continue
+			case len(ids) == 0 && userF != "all" && j.User != userF:
+				continue
+			case q.Get("queue") != "" && j.Queue.Name != q.Get("queue"):
+				continue
+			case len(ids) == 0 && !all && j.State.Finished():
+				continue
+			}
+			out = append(out, d.jobInfo(j, false))
+		}
+		if out == nil {
+			out = []api.Job{}
+		}
+		return out, nil, nil, nil
+	})
+	reply(w, v, err)
+}
+
+func (d *Daemon) handleJob(w http.ResponseWriter, r *http.Request) {
+	n, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || n <= 0 {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("bad job id %q", truncate(r.PathValue("id"))))
+		return
+	}
+	v, err := d.do(func() (any, []Record, func(), error) {
+		j := d.cluster.Job(n)
+		if j == nil {
+			return nil, nil, nil, errorf(http.StatusNotFound, "Job <%d> is not found", n)
+		}
+		return d.jobInfo(j, true), nil, nil, nil
+	})
+	reply(w, v, err)
+}
+
+// jobInfo describes a job for clients; explain adds each host's reason
+// for a pending job.
+func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
+	out := api.Job{ID: j.ID, User: j.User, Queue: j.Queue.Name, State: j.State.String(), Name: j.Name,
+		Command: j.Sub.Command, Slots: j.Slots, FromHost: j.Sub.FromHost, ExecHosts: j.HostNames(),
+		Submit: int64(j.Submit), Start: int64(j.Start), End: int64(j.End), ExitCode: j.ExitCode, Term: j.Term,
+		ResReq: j.ResReq, Cwd: j.Sub.Cwd, Stdout: j.Sub.Stdout, Stderr: j.Sub.Stderr, Depend: j.Depend,
+		RunLimit: j.RunLimit, MemLimit: j.Sub.MemLimit, Priority: j.Priority, Preempted: j.PreemptCount,
+		Rerunnable: j.Rerunnable()}
+	switch {
+	case j.State.Pending():
+		reason := d.engine.Reason(j)
+		if explain {
+			jr, hosts := d.engine.WhyPending(j)
+			if jr != runtime.ReasonNone {
+				reason = jr
+			}
+			for _, h := range hosts {
+				if h.Reason != runtime.ReasonNone {
+					out.HostReasons = append(out.HostReasons, api.HostReason{Host: h.Host, Reason: h.Reason.String()})
+				}
+			}
+		}
+		out.Reason = reason.String()
+	case j.State == runtime.SSusp:
+		out.Reason = j.Reason.String()
+	case j.State == runtime.USusp:
+		out.Reason = "The job was suspended by the user while running"
+	}
+	return out
+}
+
+// jobAction applies bkill, bstop, bresume, btop, bbot, bswitch or bmod.
+func (d *Daemon) handleJobAction(w http.ResponseWriter, r *http.Request) {
+	n, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || n <= 0 {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("bad job id %q", truncate(r.PathValue("id"))))
+		return
+	}
+	action := r.PathValue("action")
+	var req api.ActionRequest
+	if r.ContentLength != 0 {
+		if err := readJSON(r, &req); err != nil {
+			reply(w, nil, err)
+			return
+		}
+	}
+	id := who(r)
+	v, err := d.do(func() (any, []Record, func(), error) {
+		j := d.cluster.Job(n)
+		if j == nil {
+			return nil, nil, nil, errorf(http.StatusNotFound, "Job <%d>: No matching job found", n)
+		}
+		if !d.mayControl(id, j) {
+			return nil, nil, nil, errorf(http.StatusForbidden, "Job <%d>: User permission denied", n)
+		}
+		return d.jobAction(j, action, req)
+	})
+	reply(w, v, err)
+}
+
+func (d *Daemon) jobAction(j *runtime.Job, action string, req api.ActionRequest) (any, []Record, func(), error) {
+	now := d.now()
+	c := d.cluster
+	conflict := func(err error) (any, []Record, func(), error) {
+		return nil, nil, nil, errorf(http.StatusConflict, "Job <%d>: %v", j.ID, err)
+	}
+	ok := func(msg string, recs ...Record) (any, []Record, func(), error) {
+		return api.ActionResponse{Message: msg}, recs, nil, nil
+	}
+	switch action {
+	case "kill":
+		switch {
+		case j.State.Finished():
+			return conflict(errors.New("Job has already finished"))
+		case j.State.Pending():
+			if err := c.Kill(j, now); err != nil {
+				return conflict(err)
+			}
+			return ok(fmt.Sprintf("Job <%d> is being terminated", j.ID),
+				Record{Type: "finish", At: now, Job: j.ID, State: "EXIT", Code: j.ExitCode, Term: j.Term})
+		}
+		j.Term = "TERM_OWNER"
+		id := j.ID
+		return api.ActionResponse{Message: fmt.Sprintf("Job <%d> is being terminated", id)},
+			[]Record{{Type: "kill", At: now, Job: id, Term: j.Term}}, d.killAct(id), nil
+	case "stop":
+		switch j.State {
+		case runtime.Pend:
+			if err := c.Hold(j); err != nil {
+				return conflict(err)
+			}
+			return ok(fmt.Sprintf("Job <%d> is being stopped", j.ID), Record{Type: "hold", At: now, Job: j.ID})
+		case runtime.Run:
+			if err := c.Suspend(j, runtime.ReasonNone, now); err != nil {
+				return conflict(err)
+			}
+			id := j.ID
+			return api.ActionResponse{Message: fmt.Sprintf("Job <%d> is being stopped", id)},
+				[]Record{{Type: "suspend", At: now, Job: id}}, d.signalAct(id, syscall.SIGSTOP), nil
+		}
+		return conflict(fmt.Errorf("the job is %s: only a pending or running job can be stopped", j.State))
+	case "resume":
+		switch j.State {
+		case runtime.PSusp:
+			if err := c.Release(j); err != nil {
+				return conflict(err)
+			}
+			return ok(fmt.Sprintf("Job <%d> is being resumed", j.ID), Record{Type: "release", At: now, Job: j.ID})
+		case runtime.USusp:
+			if err := c.Resume(j, now); err != nil {
+				return conflict(err)
+			}
+			id := j.ID
+			return api.ActionResponse{Message: fmt.Sprintf("Job <%d> is being resumed", id)},
+				[]Record{{Type: "resume", At: now, Job: id}}, d.signalAct(id, syscall.SIGCONT), nil
+		}
+		return conflict(fmt.Errorf("the job is %s: only a job its owner or an administrator stopped can be resumed", j.State))
+	case "top", "bottom":
+		var err error
+		if action == "top" {
+			err = c.Top(j)
+		} else {
+			err = c.Bottom(j)
+		}
+		if err != nil {
+			return conflict(err)
+		}
+		where := "top"
+		if action == "bottom" {
+			where = "bottom"
+		}
+		return ok(fmt.Sprintf("Job <%d> has been moved to position 1 from %s.", j.ID, where),
+			Record{Type: action, At: now, Job: j.ID})
+	case "switch":
+		if err := checkName("queue", req.Queue); err != nil {
+			return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
+		}
+		if err := c.Switch(j, req.Queue, now); err != nil {
+			return conflict(err)
+		}
+		return ok(fmt.Sprintf("Job <%d> is switched to queue <%s>", j.ID, req.Queue),
+			Record{Type: "switch", At: now, Job: j.ID, Queue: req.Queue})
+	case "modify":
+		if req.Modify == nil {
+			return nil, nil, nil, errorf(http.StatusBadRequest, "nothing to modify")
+		}
+		m := modification(req.Modify)
+		if err := c.Modify(j, m); err != nil {
+			return conflict(err)
+		}
+		return ok(fmt.Sprintf("Parameters of job <%d> are being changed", j.ID),
+			Record{Type: "modify", At: now, Job: j.ID, Mod: &m})
+	}
+	return nil, nil, nil, errorf(http.StatusNotFound, "unknown action %q", truncate(action))
+}
+
+// modification turns bmod's options into a Modification: the fields set
+// are the ones changed.
+func modification(s *api.SubmitRequest) runtime.Modification {
+	var m runtime.Modification
+	if s.Name != "" {
+		m.Name = &s.Name
+	}
+	if s.ResReq != "" {
+		m.ResReq = &s.ResReq
+	}
+	if s.Slots > 0 {
+		m.Slots = &s.Slots
+	}
+	if s.RunLimit > 0 {
+		m.RunLimit = &s.RunLimit
+	}
+	if s.Priority > 0 {
+		m.Priority = &s.Priority
+	}
+	if s.Depend != "" {
+		m.Depend = &s.Depend
+	}
+	if len(s.Hosts) > 0 {
+		m.Hosts = &s.Hosts
+	}
+	return m
+}
+
+func (d *Daemon) handleQueues(w http.ResponseWriter, r *http.Request) {
+	v, err := d.do(func() (any, []Record, func(), error) {
+		out := []api.Queue{}
+		for _, q := range d.cluster.Queues {
+			out = append(out, d.queueInfo(q))
+		}
+		return out, nil, nil, nil
+	})
+	reply(w, v, err)
+}
+
+// queueInfo describes a queue as bqueues does.
+func (d *Daemon) queueInfo(q *runtime.Queue) api.Queue {
+	st := "Open"
+	if !q.Open {
+		st = "Closed"
+	}
+	if q.Active {
+		st += ":Active"
+	} else {
+		st += ":Inact"
+	}
+	out := api.Queue{Name: q.Name, Priority: q.Priority, Status: st, Open: q.Open, Active: q.Active,
+		Max: q.QJobLimit, JLU: q.UJobLimit, JLP: q.PJobLimit, JLH: q.HJobLimit}
+	if q.Def != nil {
+		if st := q.Def.Settings["DESCRIPTION"]; st != nil {
+			out.Description, _ = st.Value.(string)
+		}
+	}
+	for _, j := range d.cluster.Jobs() {
+		if j.Queue != q || j.State.Finished() {
+			continue
+		}
+		out.NJobs += j.Slots
+		switch {
+		case j.State.Pending():
+			out.Pend += j.Slots
+		case j.State == runtime.Run:
+			out.Run += j.Slots
+		default:
+			out.Susp += j.Slots
+		}
+	}
+	return out
+}
+
+func (d *Daemon) handleQueueOp(w http.ResponseWriter, r *http.Request) {
+	name, op := r.PathValue("name"), r.PathValue("op")
+	id := who(r)
+	v, err := d.do(func() (any, []Record, func(), error) {
+		q := d.cluster.Queue(name)
+		if q == nil {
+			return nil, nil, nil, errorf(http.StatusNotFound, "%s: No such queue", truncate(name))
+		}
+		if !d.isQueueAdmin(id, q) {
+			return nil, nil, nil, errorf(http.StatusForbidden, "Queue <%s>: User permission denied", q.Name)
+		}
+		var msg string
+		switch op {
+		case "open":
+			d.cluster.SetQueueOpen(q, true)
+			msg = "Queue <%s> is opened"
+		case "close":
+			d.cluster.SetQueueOpen(q, false)
+			msg = "Queue <%s> is closed"
+		case "activate":
+			d.cluster.SetQueueActive(q, true)
+			msg = "Queue <%s> is activated"
+		case "inactivate":
+			d.cluster.SetQueueActive(q, false)
+			msg = "Queue <%s> is inactivated"
+		default:
+			return nil, nil, nil, errorf(http.StatusNotFound, "unknown queue operation %q", truncate(op))
+		}
+		return api.ActionResponse{Message: fmt.Sprintf(msg, q.Name)},
+			[]Record{{Type: "queue", At: d.now(), Queue: q.Name, Open: q.Open, Active: q.Active}}, nil, nil
+	})
+	reply(w, v, err)
+}
+
+func (d *Daemon) handleHosts(w http.ResponseWriter, r *http.Request) {
+	v, err := d.do(func() (any, []Record, func(), error) {
+		out := []api.Host{}
+		for _, h := range d.cluster.Hosts {
+			out = append(out, d.hostInfo(h))
+		}
+		return out, nil, nil, nil
+	})
+	reply(w, v, err)
+}
+
+// hostInfo describes a host as bhosts, lshosts and lsload do.
+func (d *Daemon) hostInfo(h *runtime.Host) api.Host {
+	st := h.Status.String()
+	if h.Status == runtime.HostOK && h.MaxSlots >= 0 && h.Used >= h.MaxSlots {
+		st = "closed_Full"
+	}
+	out := api.Host{Name: h.Name, Status: st, JLU: h.JLU, Max: h.MaxSlots, Type: h.Facts.Type, Model: h.Facts.Model,
+		Ncpus: h.Facts.Ncpus, Maxmem: h.Facts.Maxmem, Load: h.Facts.Load, Resources: h.Facts.Booleans}
+	if h.JLU == 0 {
+		out.JLU = -1
+	}
+	for _, j := range h.Jobs() {
+		n := j.SlotsOn(h)
+		out.NJobs += n
+		switch j.State {
+		case runtime.Run:
+			out.Run += n
+		case runtime.SSusp:
+			out.SSusp += n
+		case runtime.USusp:
+			out.USusp += n
+		}
+	}
+	return out
+}
+
+func (d *Daemon) handleHostOp(w http.ResponseWriter, r *http.Request) {
+	name, op := r.PathValue("name"), r.PathValue("op")
+	id := who(r)
+	v, err := d.do(func() (any, []Record, func(), error) {
+		h := d.cluster.Host(name)
+		if h == nil {
+			return nil, nil, nil, errorf(http.StatusNotFound, "%s: No such host", truncate(name))
+		}
+		if !d.isAdmin(id) {
+			return nil, nil, nil, errorf(http.StatusForbidden, "Host <%s>: User permission denied", h.Name)
+		}
+		var msg string
+		switch op {
+		case "open":
+			d.cluster.SetHostStatus(h, runtime.HostOK)
+			msg = "Opening host <%s> ...... done"
+		case "close":
+			d.cluster.SetHostStatus(h, runtime.HostClosedAdm)
+			msg = "Closing host <%s> ...... done"
+		default:
+			return nil, nil, nil, errorf(http.StatusNotFound, "unknown host operation %q", truncate(op))
+		}
+		return api.ActionResponse{Message: fmt.Sprintf(msg, h.Name)},
+			[]Record{{Type: "host", At: d.now(), Host: h.Name, Text: h.Status.String()}}, nil, nil
+	})
+	reply(w, v, err)
+}
+
+func (d *Daemon) handleStatus(w http.ResponseWriter, r *http.Request) {
+	v, err := d.do(func() (any, []Record, func(), error) { return d.status(), nil, nil, nil })
+	reply(w, v, err)
+}
+
+// handleParams answers bparams -a: the lsb.params the scheduler applies,
+// with the documented defaults of the keys it reads.
+func (d *Daemon) handleParams(w http.ResponseWriter, r *http.Request) {
+	v, err := d.do(func() (any, []Record, func(), error) {
+		out := map[string]string{}
+		for name, st := range d.cfg.Policy.Params {
+			out[name] = st.Raw
+		}
+		yn := func(b bool) string {
+			if b {
+				return "Y"
+			}
+			return "N"
+		}
+		c := d.cluster
+		out["RESOURCE_RESERVE_PER_TASK"] = yn(c.ReservePerTask)
+		out["MBD_SLEEP_TIME"] = strconv.FormatFloat(c.SleepTime, 'g', -1, 64)
+		out["SBD_SLEEP_TIME"] = strconv.FormatFloat(c.SbdSleep, 'g', -1, 64)
+		if _, ok := out["CLEAN_PERIOD"]; !ok {
+			out["CLEAN_PERIOD"] = "3600"
+		}
+		return out, nil, nil, nil
+	})
+	reply(w, v, err)
+}

@@ -1,0 +1,107 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// StateDir resolves the state directory of a cluster, as the daemon and
+// its clients both do: flag, else LSFC_STATE, else LSB_SHAREDIR/<cluster>
+// (from lsf.conf) when that directory can be written, else
+// $XDG_STATE_HOME/lsfc/<cluster> (~/.local/state/lsfc/<cluster>).
+func StateDir(flag, shareDir, cluster string) (string, error) {
+	if flag != "" {
+		return filepath.Abs(flag)
+	}
+	if env := os.Getenv("LSFC_STATE"); env != "" {
+		return filepath.Abs(env)
+	}
+	if cluster == "" {
+		cluster = "lsfc"
+	}
+	if shareDir != "" && writable(shareDir) {
+		return filepath.Join(shareDir, cluster), nil
+	}
+	base := os.Getenv("XDG_STATE_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("no state directory: give --state, or set LSFC_STATE or HOME")
+		}
+		base = filepath.Join(home, ".local", "state")
+	}
+	return filepath.Join(base, "lsfc", cluster), nil
+}
+
+// writable reports whether a directory exists and this process may
+// create files in it.
+func writable(dir string) bool {
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return false
+	}
+	return syscall.Access(dir, 2 /* W_OK */) == nil
+}
+
+// A Lock is the exclusive ownership of a state directory: only one
+// daemon runs on it. The lock is an flock on the file "lock", which holds
+// the owner's process id; it ends with the process, however it ends.
+type Lock struct {
+	f *os.File
+}
+
+// LockDir takes the lock of a state directory, creating the directory
+// (0700) if needed. It fails, after a few seconds, when another process
+// holds it.
+func LockDir(dir string) (*Lock, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	path := filepath.Join(dir, "lock")
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	// A daemon that just died may leave the lock held a moment longer by a
+	// child it was starting (forked, not yet executed): try for a little
+	// while before giving up.
+	var err2 error
+	for try := 0; try < 60; try++ {
+		if err2 = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); !errors.Is(err2, syscall.EWOULDBLOCK) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := err2; err != nil {
+		owner, _ := os.ReadFile(path)
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			pid := strings.TrimSpace(string(owner))
+			if _, perr := strconv.Atoi(pid); perr != nil || pid == "" {
+				pid = "unknown"
+			}
+			return nil, fmt.Errorf("state directory %s is owned by another lsfc serve (pid %s)", dir, pid)
+		}
+		return nil, fmt.Errorf("state directory %s: lock: %w", dir, err)
+	}
+	if err := f.Truncate(0); err == nil {
+		_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	return &Lock{f: f}, nil
+}
+
+// Release gives the lock up.
+func (l *Lock) Release() error {
+	if l == nil || l.f == nil {
+		return nil
+	}
+	err := l.f.Close()
+	l.f = nil
+	return err
+}
