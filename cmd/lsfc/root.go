@@ -55,7 +55,7 @@ type env struct {
 // Main runs lsfc with the process's arguments and returns its exit code.
 // It prints errors once, on standard error.
 func Main() int {
-	return run(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv})
+	return run(commandLine(os.Args), env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv})
 }
 
 // run runs lsfc with args and returns the exit code; a panic is reported
@@ -97,8 +97,13 @@ func newRootCmd(e env) *cobra.Command {
 lsf.shared, lsf.cluster.<name>, lsb.*), reports every mistake with its
 position and a stable code, and prints files in canonical form.
 
+lsfc serve runs the configuration as a batch system, and the LSF commands
+(bsub, bjobs, bkill ...) talk to it; invoked through a link named after
+one of them, lsfc acts as that command.
+
 Exit codes: 0 success; 1 findings at or above --fail-level, or invalid
-input; 2 usage or I/O error; 3 internal error.`,
+input; 2 usage or I/O error; 3 internal error. The LSF commands exit 255
+where LSF's do.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
@@ -111,7 +116,27 @@ input; 2 usage or I/O error; 3 internal error.`,
 		newFmtCmd(e),
 		newResReqCmd(e),
 		newSimulateCmd(e),
+		newServeCmd(e),
 		newVersionCmd(e),
+	)
+	root.AddGroup(&cobra.Group{ID: lsfGroup, Title: "LSF commands (clients of lsfc serve):"})
+	root.AddCommand(
+		newBsubCmd(e),
+		newBjobsCmd(e),
+		newBkillCmd(e),
+		newBstopCmd(e),
+		newBresumeCmd(e),
+		newBtopCmd(e),
+		newBbotCmd(e),
+		newBswitchCmd(e),
+		newBmodCmd(e),
+		newBqueuesCmd(e),
+		newBhostsCmd(e),
+		newLshostsCmd(e),
+		newLsloadCmd(e),
+		newBadminCmd(e),
+		newBparamsCmd(e),
+		newLsidCmd(e),
 	)
 	return root
 }

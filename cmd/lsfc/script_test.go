@@ -1,18 +1,27 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/lsfc/lsfc/internal/testkit"
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/localexec"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 func TestMain(m *testing.M) {
+	// lsfc serve, run by the scripts, starts jobs under this binary.
+	if len(os.Args) > 1 && os.Args[1] == localexec.WrapperArg {
+		os.Exit(localexec.WrapperMain(os.Args[2:]))
+	}
 	os.Exit(testscript.RunMain(m, map[string]func() int{"lsfc": Main}))
 }
 
@@ -36,7 +45,8 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		UpdateScripts: testkit.Updating(),
-		Cmds:          map[string]func(*testscript.TestScript, bool, []string){"exitcode": exitCode},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){"exitcode": exitCode, "waitdaemon": waitDaemon,
+			"waitjob": scriptWaitJob},
 	})
 }
 
@@ -60,5 +70,49 @@ func exitCode(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited with %d, want %d", args[1], got, want)
+	}
+}
+
+// waitDaemon waits until the lsfc serve of $LSFC_STATE answers.
+func waitDaemon(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: waitdaemon")
+	}
+	c := api.Dial(ts.Getenv("LSFC_STATE"))
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, err := c.Status(context.Background()); err == nil {
+			return
+		} else if time.Now().After(deadline) {
+			ts.Fatalf("waitdaemon: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// scriptWaitJob runs "waitjob ID STATE..." and waits until the job of
+// $LSFC_STATE's daemon is in one of the states.
+func scriptWaitJob(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: waitjob ID STATE...")
+	}
+	id, err := strconv.ParseInt(args[0], 10, 64)
+	if err != nil {
+		ts.Fatalf("waitjob: %v", err)
+	}
+	c := api.Dial(ts.Getenv("LSFC_STATE"))
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		j, err := c.Job(context.Background(), id)
+		if err == nil && slices.Contains(args[1:], j.State) {
+			return
+		}
+		if time.Now().After(deadline) {
+			if err != nil {
+				ts.Fatalf("waitjob: %v", err)
+			}
+			ts.Fatalf("waitjob: job %d is %s (%s), not %v", id, j.State, j.Reason, args[1:])
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

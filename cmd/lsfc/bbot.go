@@ -1,0 +1,26 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+)
+
+func newBbotCmd(e env) *cobra.Command {
+	s := lsfSpec{
+		name:     "bbot",
+		short:    "Move a pending job to the bottom of its queue",
+		operands: "JOBID [1]",
+		long: `bbot moves a pending job behind the other pending jobs of its queue and
+prints "Job <ID> has been moved to position 1 from bottom.". Only position
+1 is supported.` + lsfStateHelp,
+		example: `  lsfc bbot 1001`,
+	}
+	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+		ids, err := positionOperands("bbot", a.operands)
+		if err != nil {
+			return err
+		}
+		return runJobAction(ctx, e, a, "bbot", "bottom", nil, ids)
+	})
+}

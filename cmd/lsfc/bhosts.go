@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/spf13/cobra"
+)
+
+func newBhostsCmd(e env) *cobra.Command {
+	s := lsfSpec{
+		name:     "bhosts",
+		short:    "List the batch hosts of lsfc serve",
+		operands: "[HOST ...]",
+		options:  []lsfOption{{"w", ""}, {"json", ""}},
+		long: `bhosts lists the batch hosts, or those named, in LSF's layout:
+
+  HOST_NAME          STATUS       JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV
+
+STATUS is ok, closed_Full, closed_Adm, unavail ...; JL/U and MAX (MXJ) are
+"-" when there is no limit; the job counts are in slots (lsfc reserves no
+slots ahead, so RSV is 0). -w cuts no name; -json prints
+{"COMMAND":"bhosts","HOSTS":N,"RECORDS":[...]} with the columns as keys
+(HOST_NAME, STATUS, JL_U, MAX, NJOBS, RUN, SSUSP, USUSP, RSV) and string
+values.` + lsfStateHelp,
+		example: `  lsfc bhosts
+  bhosts -json hostA`,
+	}
+	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+		hs, err := listHosts(ctx, e, a, "bhosts")
+		if err != nil {
+			return err
+		}
+		if a.has("json") {
+			if err := writeLSFJSON(e.stdout, "bhosts", "HOSTS", bhostsRecords(hs)); err != nil {
+				return exit(exitUsage, err)
+			}
+		} else if len(hs) > 0 {
+			writeBhosts(e.stdout, hs, a.has("w"))
+		}
+		if len(hs) < len(a.operands) {
+			return exit(exitLSF, nil)
+		}
+		return nil
+	})
+}
+
+// listHosts asks the daemon for the hosts and returns those the operands
+// name (all of them when none), reporting names that are no host.
+func listHosts(ctx context.Context, e env, a *lsfArgs, name string) ([]api.Host, error) {
+	c, err := dialDaemon(e, a)
+	if err != nil {
+		return nil, lsfFailed(e, name, err)
+	}
+	all, err := c.Hosts(ctx)
+	if err != nil {
+		return nil, lsfFailed(e, name, err)
+	}
+	hs, missing := pickHosts(all, a.operands)
+	for _, m := range missing {
+		fmt.Fprintf(e.stderr, "%s: Bad host name, host group name or cluster name\n", m)
+	}
+	return hs, nil
+}
+
+// pickHosts returns the hosts named, in the order named, and the names
+// that are no host; with no name, all the hosts.
+func pickHosts(all []api.Host, names []string) (picked []api.Host, missing []string) {
+	if len(names) == 0 {
+		return all, nil
+	}
+	for _, n := range names {
+		found := false
+		for _, h := range all {
+			if h.Name == n {
+				picked = append(picked, h)
+				found = true
+				break
+			}
+		}
+		if !found {
+			missing = append(missing, n)
+		}
+	}
+	return picked, missing
+}
+
+const (
+	bhostsHeader = "HOST_NAME          STATUS       JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV"
+	bhostsRow    = "%-18s %-12s %4s %6s %6d %6d %6d %6d %6d\n"
+)
+
+// writeBhosts prints bhosts's table; names longer than 18 are cut unless
+// wide.
+func writeBhosts(w io.Writer, hs []api.Host, wide bool) {
+	fmt.Fprintln(w, bhostsHeader)
+	for _, h := range hs {
+		name := h.Name
+		if !wide {
+			name = cutEnd(name, 18)
+		}
+		fmt.Fprintf(w, bhostsRow, name, h.Status, hostLimit(h.JLU), hostLimit(h.Max), h.NJobs, h.Run, h.SSusp, h.USusp, 0)
+	}
+}
+
+// bhostsRecords returns the hosts as bhosts -json's records.
+func bhostsRecords(hs []api.Host) []lsfRecord {
+	out := make([]lsfRecord, 0, len(hs))
+	for _, h := range hs {
+		out = append(out, lsfRecord{
+			{"HOST_NAME", h.Name}, {"STATUS", h.Status},
+			{"JL_U", noLimit(hostLimit(h.JLU))}, {"MAX", noLimit(hostLimit(h.Max))},
+			{"NJOBS", strconv.Itoa(h.NJobs)}, {"RUN", strconv.Itoa(h.Run)},
+			{"SSUSP", strconv.Itoa(h.SSusp)}, {"USUSP", strconv.Itoa(h.USusp)}, {"RSV", "0"},
+		})
+	}
+	return out
+}
+
+// hostLimit shows a host's JL/U or MAX: "-" for none (negative); zero is a
+// limit.
+func hostLimit(n int) string {
+	if n < 0 {
+		return "-"
+	}
+	return strconv.Itoa(n)
+}

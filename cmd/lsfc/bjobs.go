@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/spf13/cobra"
+)
+
+func bjobsOptionList() []lsfOption {
+	return []lsfOption{
+		{"a", ""}, {"d", ""}, {"p", ""}, {"r", ""}, {"s", ""}, {"u", "user|all"}, {"q", "queue"},
+		{"l", ""}, {"w", ""}, {"o", `"field ..."`}, {"noheader", ""}, {"json", ""},
+	}
+}
+
+func newBjobsCmd(e env) *cobra.Command {
+	s := lsfSpec{
+		name:     "bjobs",
+		short:    "List jobs of lsfc serve",
+		operands: "[JOBID ...]",
+		options:  bjobsOptionList(),
+		long: `bjobs lists the caller's unfinished jobs, or the jobs named (finished ones
+included), in LSF's layout:
+
+  JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   SUBMIT_TIME
+
+Running and suspended jobs come first, then pending ones, then finished
+ones, each by job id. Long values are cut as LSF cuts them (a long job name
+keeps its end, after "*"); -w cuts nothing. A job on several hosts shows
+one N*host group per line (-w: on one line, joined by ":").
+
+  -a            finished jobs too
+  -d            finished jobs only
+  -p            pending jobs, each followed by its pending reasons and the
+                hosts' reasons, counted
+  -r, -s        running, suspended jobs only
+  -u USER|all   another user's jobs, or everyone's
+  -q QUEUE      the jobs of one queue
+  -l            long format: the job's history, limits, pending reasons
+                with the hosts named (lines are not wrapped)
+  -w            wide: nothing is cut
+  -o "FIELDS"   the fields given, each as NAME[:[-]WIDTH] ("-": right
+                aligned), with delimiter='C' between them (else a blank):
+                jobid stat user queue job_name from_host exec_host
+                submit_time start_time finish_time exit_code exit_reason
+                pend_reason slots command cwd output_file error_file
+                dependency
+  -noheader     no heading line
+  -json         {"COMMAND":"bjobs","JOBS":N,"RECORDS":[...]}, the -o fields
+                (else the default columns) upper-cased as keys, every value
+                a string ("" for none); an unknown job id is the record
+                {"ERROR":"Job <ID> is not found"}
+
+With no job to show, bjobs prints "No unfinished job found" (or the like)
+on standard error and exits 0. A job id that is not found is reported as
+"Job <ID> is not found" on standard error, and bjobs exits 255 (with
+-json, 0).` + lsfStateHelp,
+		example: `  lsfc bjobs -u all
+  bjobs -json -o "jobid stat exit_code exit_reason" 1001
+  bjobs -o stat -noheader 1001`,
+	}
+	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error { return runBjobs(ctx, e, a) })
+}
+
+func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
+	var ids []int64
+	for _, s := range a.operands {
+		id, err := parseJobID(s)
+		if err != nil {
+			fmt.Fprintln(e.stderr, err)
+			return exit(exitLSF, nil)
+		}
+		ids = append(ids, id)
+	}
+	var cols []jobColumn
+	delim := " "
+	if a.has("o") {
+		var err error
+		if cols, delim, err = parseJobColumns(a.value("o")); err != nil {
+			return usageError("bjobs: -o: %v", err)
+		}
+	}
+	c, err := dialDaemon(e, a)
+	if err != nil {
+		return lsfFailed(e, "bjobs", err)
+	}
+	q := api.JobQuery{IDs: ids, User: a.value("u"), Queue: a.value("q"), All: a.has("a") || a.has("d")}
+	jobs, err := c.Jobs(ctx, q)
+	if err != nil {
+		return lsfFailed(e, "bjobs", err)
+	}
+	missing := missingJobs(ids, jobs)
+	jobs = filterJobs(jobs, a)
+	sortJobs(jobs)
+	if a.has("l") || a.has("p") {
+		// The list has no host reasons: ask for each pending job.
+		for i := range jobs {
+			if !pendingState(jobs[i].State) {
+				continue
+			}
+			j, err := c.Job(ctx, jobs[i].ID)
+			var ae *api.APIError
+			switch {
+			case errors.As(err, &ae) && ae.Status == http.StatusNotFound:
+				// Gone since the list: show what the list said.
+			case err != nil:
+				return lsfFailed(e, "bjobs", err)
+			default:
+				jobs[i] = *j
+			}
+		}
+	}
+
+	v := jobsView{loc: time.Local, wide: a.has("w"), noHeader: a.has("noheader")}
+	if a.has("json") {
+		if cols == nil {
+			cols = defaultJobColumns()
+		}
+		if err := writeJobsJSON(e.stdout, cols, jobs, missing, v.loc); err != nil {
+			return exit(exitUsage, err)
+		}
+		return nil
+	}
+	switch {
+	case len(jobs) == 0:
+		if len(missing) == 0 || len(missing) < len(ids) {
+			fmt.Fprintln(e.stderr, noJobMessage(a))
+		}
+	case a.has("l"):
+		v.writeLong(e.stdout, jobs)
+	case cols != nil:
+		v.writeColumns(e.stdout, cols, delim, jobs)
+	case a.has("p"):
+		v.writePending(e.stdout, jobs)
+	default:
+		v.writeDefault(e.stdout, jobs)
+	}
+	for _, id := range missing {
+		fmt.Fprintf(e.stderr, "Job <%d> is not found\n", id)
+	}
+	if len(missing) > 0 {
+		return exit(exitLSF, nil)
+	}
+	return nil
+}
+
+// missingJobs returns the ids asked for that the daemon did not list.
+func missingJobs(ids []int64, jobs []api.Job) []int64 {
+	found := map[int64]bool{}
+	for _, j := range jobs {
+		found[j.ID] = true
+	}
+	var out []int64
+	for _, id := range ids {
+		if !found[id] {
+			out = append(out, id)
+			found[id] = true // once
+		}
+	}
+	return out
+}
+
+// filterJobs keeps the jobs -d, -p, -r and -s ask for.
+func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
+	keep := func(j *api.Job) bool {
+		switch {
+		case a.has("d"):
+			return finishedState(j.State)
+		case a.has("p"):
+			return pendingState(j.State)
+		case a.has("r"):
+			return j.State == "RUN"
+		case a.has("s"):
+			return j.State == "USUSP" || j.State == "SSUSP" || j.State == "PSUSP"
+		}
+		return true
+	}
+	out := jobs[:0]
+	for i := range jobs {
+		if keep(&jobs[i]) {
+			out = append(out, jobs[i])
+		}
+	}
+	return out
+}
+
+// noJobMessage is what bjobs says when no job matches.
+func noJobMessage(a *lsfArgs) string {
+	switch {
+	case a.has("d"):
+		return "No recently finished job found"
+	case a.has("p"):
+		return "No pending job found"
+	case a.has("r"):
+		return "No running job found"
+	case a.has("s"):
+		return "No suspended job found"
+	case a.has("a"):
+		return "No job found"
+	}
+	return "No unfinished job found"
+}

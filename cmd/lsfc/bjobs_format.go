@@ -1,0 +1,523 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/runtime/api"
+)
+
+// jobsView prints jobs in bjobs's text layouts.
+type jobsView struct {
+	loc      *time.Location // where times are shown
+	wide     bool           // -w: cut nothing
+	noHeader bool           // -noheader
+}
+
+// The default layout: each column's width, as LSF prints it.
+const (
+	jobsHeader = "JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   SUBMIT_TIME"
+	jobsRow    = "%-7s %-7s %-5s %-10s %-11s %-11s %-10s %s\n"
+	// execIndent is where a job's further execution hosts are printed.
+	execIndent = 45
+)
+
+// writeDefault prints the default layout.
+func (v jobsView) writeDefault(w io.Writer, jobs []api.Job) {
+	if !v.noHeader {
+		fmt.Fprintln(w, jobsHeader)
+	}
+	for i := range jobs {
+		v.writeRow(w, &jobs[i], true)
+	}
+}
+
+// writeRow prints one job in the default layout, with its execution hosts
+// when exec is set.
+func (v jobsView) writeRow(w io.Writer, j *api.Job, exec bool) {
+	groups := execGroups(j.ExecHosts)
+	if !exec {
+		groups = nil
+	}
+	user, queue, from, name := j.User, j.Queue, j.FromHost, jobName(j)
+	var host string
+	if v.wide {
+		host = strings.Join(groups, ":")
+	} else {
+		if len(groups) > 0 {
+			host = cutEnd(groups[0], 11)
+		}
+		user, queue, from, name = cutEnd(user, 7), cutEnd(queue, 10), cutEnd(from, 11), cutStart(name, 10)
+	}
+	fmt.Fprintf(w, jobsRow, strconv.FormatInt(j.ID, 10), user, j.State, queue, from, host, name,
+		lsfTime(j.Submit, v.loc))
+	if !v.wide && len(groups) > 1 {
+		for _, g := range groups[1:] {
+			fmt.Fprintf(w, "%*s%s\n", execIndent, "", cutEnd(g, 11))
+		}
+	}
+}
+
+// writePending prints pending jobs in the default layout, each followed by
+// its pending reason and the hosts' reasons, counted, as bjobs -p does.
+func (v jobsView) writePending(w io.Writer, jobs []api.Job) {
+	if !v.noHeader {
+		fmt.Fprintln(w, jobsHeader)
+	}
+	for i := range jobs {
+		j := &jobs[i]
+		v.writeRow(w, j, false)
+		if j.Reason != "" {
+			fmt.Fprintf(w, " %s;\n", j.Reason)
+		}
+		for _, g := range groupHostReasons(j.HostReasons) {
+			fmt.Fprintf(w, " %s: %s;\n", g.reason, plural(len(g.hosts), "host"))
+		}
+	}
+}
+
+// writeLong prints the jobs as bjobs -l does, without wrapping lines.
+func (v jobsView) writeLong(w io.Writer, jobs []api.Job) {
+	for i := range jobs {
+		if i > 0 {
+			fmt.Fprintln(w, strings.Repeat("-", 78))
+		}
+		v.writeLongJob(w, &jobs[i])
+	}
+}
+
+func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
+	fmt.Fprintln(w)
+	first := fmt.Sprintf("Job <%d>, Job Name <%s>, User <%s>, Project <default>, Status <%s>, Queue <%s>",
+		j.ID, jobName(j), j.User, j.State, j.Queue)
+	if j.Priority > 0 {
+		first += fmt.Sprintf(", Job Priority <%d>", j.Priority)
+	}
+	fmt.Fprintf(w, "%s, Command <%s>\n", first, oneLine(j.Command))
+
+	sub := []string{fmt.Sprintf("Submitted from host <%s>", j.FromHost)}
+	if j.Cwd != "" {
+		sub = append(sub, fmt.Sprintf("CWD <%s>", j.Cwd))
+	}
+	if j.Slots > 1 {
+		sub = append(sub, fmt.Sprintf("%d Task(s)", j.Slots))
+	}
+	if j.Stdout != "" {
+		sub = append(sub, fmt.Sprintf("Output File <%s>", j.Stdout))
+	}
+	if j.Stderr != "" {
+		sub = append(sub, fmt.Sprintf("Error File <%s>", j.Stderr))
+	}
+	if j.Rerunnable {
+		sub = append(sub, "Re-runnable")
+	}
+	if j.ResReq != "" {
+		sub = append(sub, fmt.Sprintf("Requested Resources <%s>", j.ResReq))
+	}
+	if j.Depend != "" {
+		sub = append(sub, fmt.Sprintf("Dependency Condition <%s>", j.Depend))
+	}
+	fmt.Fprintf(w, "%s: %s;\n", lsfLongTime(j.Submit, v.loc), strings.Join(sub, ", "))
+
+	if j.RunLimit > 0 {
+		fmt.Fprintf(w, "\n RUNLIMIT\n %.1f min\n", j.RunLimit/60)
+	}
+	if j.MemLimit > 0 {
+		fmt.Fprintf(w, "\n MEMLIMIT\n %s\n", compile.FormatMemory(j.MemLimit))
+	}
+	if j.Start != 0 {
+		hosts := "<" + strings.Join(execGroups(j.ExecHosts), "> <") + ">"
+		started := fmt.Sprintf("Started %d Task(s) on Host(s) %s, Allocated %d Slot(s) on Host(s) %s",
+			j.Slots, hosts, len(j.ExecHosts), hosts)
+		if j.Cwd != "" {
+			started += fmt.Sprintf(", Execution CWD <%s>", j.Cwd)
+		}
+		if j.Preempted > 0 {
+			started += fmt.Sprintf(", Preempted %s", plural(j.Preempted, "time"))
+		}
+		fmt.Fprintf(w, "%s: %s;\n", lsfLongTime(j.Start, v.loc), started)
+	}
+	if finishedState(j.State) {
+		end := j.End
+		if end == 0 {
+			end = max(j.Start, j.Submit)
+		}
+		at := lsfLongTime(end, v.loc)
+		if j.State == "DONE" {
+			fmt.Fprintf(w, "%s: Done successfully.\n%s: Completed <done>.\n", at, at)
+		} else {
+			if j.ExitCode > 0 {
+				fmt.Fprintf(w, "%s: Exited with exit code %d.\n", at, j.ExitCode)
+			} else {
+				fmt.Fprintf(w, "%s: Exited.\n", at)
+			}
+			completed := "Completed <exit>"
+			if r := termReason(j.Term); r != "" {
+				completed += "; " + r
+			}
+			fmt.Fprintf(w, "%s: %s.\n", at, completed)
+		}
+	}
+	switch {
+	case pendingState(j.State):
+		fmt.Fprintf(w, "\n PENDING REASONS:\n")
+		if j.Reason != "" {
+			fmt.Fprintf(w, " %s;\n", j.Reason)
+		}
+		for _, g := range groupHostReasons(j.HostReasons) {
+			fmt.Fprintf(w, " %s: %s;\n", g.reason, strings.Join(g.hosts, ", "))
+		}
+	case j.State == "USUSP" || j.State == "SSUSP":
+		fmt.Fprintf(w, "\n SUSPENDING REASONS:\n")
+		if j.Reason != "" {
+			fmt.Fprintf(w, " %s;\n", j.Reason)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// A jobColumn is one field of bjobs -o.
+type jobColumn struct {
+	name  string // lower case, as in jobFieldNames
+	width int    // 0: as wide as the value
+	right bool   // right-aligned
+}
+
+// defaultJobColumns are the fields of the default layout, for -json
+// without -o.
+func defaultJobColumns() []jobColumn {
+	var out []jobColumn
+	for _, n := range []string{"jobid", "user", "stat", "queue", "from_host", "exec_host", "job_name", "submit_time"} {
+		out = append(out, jobColumn{name: n})
+	}
+	return out
+}
+
+// jobFieldNames returns the field names -o knows.
+func jobFieldNames() []string {
+	return []string{"jobid", "stat", "user", "queue", "job_name", "from_host", "exec_host", "submit_time",
+		"start_time", "finish_time", "exit_code", "exit_reason", "pend_reason", "slots", "command", "cwd",
+		"output_file", "error_file", "dependency"}
+}
+
+// parseJobColumns reads the argument of -o: fields, each NAME[:[-][WIDTH]],
+// separated by blanks, and an optional delimiter='C'. Names are matched
+// without regard to case.
+func parseJobColumns(spec string) ([]jobColumn, string, error) {
+	delim := " "
+	re := regexp.MustCompile(`delimiter\s*=\s*'([^']*)'`)
+	if m := re.FindStringSubmatchIndex(spec); m != nil {
+		delim = spec[m[2]:m[3]]
+		spec = spec[:m[0]] + " " + spec[m[1]:]
+	}
+	var cols []jobColumn
+	for _, f := range strings.Fields(spec) {
+		name, width, hasWidth := strings.Cut(f, ":")
+		c := jobColumn{name: strings.ToLower(name)}
+		if !slices.Contains(jobFieldNames(), c.name) {
+			return nil, "", fmt.Errorf("unknown field %q (fields: %s)", name, strings.Join(jobFieldNames(), " "))
+		}
+		if hasWidth {
+			// A unit after a second colon (mem:10:G) has no field to apply to here.
+			width, _, _ = strings.Cut(width, ":")
+			if w, ok := strings.CutPrefix(width, "-"); ok {
+				c.right, width = true, w
+			}
+			if width != "" {
+				n, err := strconv.Atoi(width)
+				if err != nil || n <= 0 {
+					return nil, "", fmt.Errorf("field %q: bad width %q", name, width)
+				}
+				c.width = n
+			}
+		}
+		cols = append(cols, c)
+	}
+	if len(cols) == 0 {
+		return nil, "", fmt.Errorf("no field given")
+	}
+	return cols, delim, nil
+}
+
+// writeColumns prints bjobs -o: a heading line of the upper-cased names
+// (unless -noheader), then one line per job. A field with a width is cut
+// to it (a job name keeps its end, after "*") and padded; "-" stands for
+// no value.
+func (v jobsView) writeColumns(w io.Writer, cols []jobColumn, delim string, jobs []api.Job) {
+	line := func(cell func(c jobColumn) string) {
+		parts := make([]string, len(cols))
+		for i, c := range cols {
+			parts[i] = fitColumn(c, cell(c))
+		}
+		fmt.Fprintln(w, strings.TrimRight(strings.Join(parts, delim), " "))
+	}
+	if !v.noHeader {
+		line(func(c jobColumn) string { return strings.ToUpper(c.name) })
+	}
+	for i := range jobs {
+		j := &jobs[i]
+		line(func(c jobColumn) string { return orDash(jobField(c.name, j, v.loc)) })
+	}
+}
+
+// fitColumn cuts and pads a value to the column's width.
+func fitColumn(c jobColumn, s string) string {
+	if c.width == 0 {
+		return s
+	}
+	if len(s) > c.width {
+		if c.name == "job_name" {
+			s = cutStart(s, c.width)
+		} else {
+			s = s[:c.width]
+		}
+	}
+	if c.right {
+		return fmt.Sprintf("%*s", c.width, s)
+	}
+	return fmt.Sprintf("%-*s", c.width, s)
+}
+
+// writeJobsJSON prints bjobs -json: one record per job with the columns'
+// values, then one {"ERROR": ...} record per id that was not found.
+func writeJobsJSON(w io.Writer, cols []jobColumn, jobs []api.Job, missing []int64, loc *time.Location) error {
+	records := make([]lsfRecord, 0, len(jobs)+len(missing))
+	for i := range jobs {
+		r := make(lsfRecord, len(cols))
+		for k, c := range cols {
+			r[k] = lsfField{strings.ToUpper(c.name), jobField(c.name, &jobs[i], loc)}
+		}
+		records = append(records, r)
+	}
+	for _, id := range missing {
+		records = append(records, lsfRecord{{"ERROR", fmt.Sprintf("Job <%d> is not found", id)}})
+	}
+	return writeLSFJSON(w, "bjobs", "JOBS", records)
+}
+
+// jobField returns a field of a job as bjobs -o and -json show it, "" for
+// none.
+func jobField(name string, j *api.Job, loc *time.Location) string {
+	switch name {
+	case "jobid":
+		return strconv.FormatInt(j.ID, 10)
+	case "stat":
+		return j.State
+	case "user":
+		return j.User
+	case "queue":
+		return j.Queue
+	case "job_name":
+		return jobName(j)
+	case "from_host":
+		return j.FromHost
+	case "exec_host":
+		return strings.Join(execGroups(j.ExecHosts), ":")
+	case "submit_time":
+		return lsfTime(j.Submit, loc)
+	case "start_time":
+		return lsfTime(j.Start, loc)
+	case "finish_time":
+		if finishedState(j.State) {
+			return lsfTime(j.End, loc)
+		}
+		return ""
+	case "exit_code":
+		// An EXIT job's status; nothing for a job that has not failed,
+		// and nothing (read as a failure) for one that exited without a
+		// code, such as one killed while pending.
+		if j.State == "EXIT" && j.ExitCode != 0 {
+			return strconv.Itoa(j.ExitCode)
+		}
+		return ""
+	case "exit_reason":
+		if j.State == "EXIT" {
+			return termReason(j.Term)
+		}
+		return ""
+	case "pend_reason":
+		if pendingState(j.State) {
+			return j.Reason
+		}
+		return ""
+	case "slots":
+		return strconv.Itoa(j.Slots)
+	case "command":
+		return oneLine(j.Command)
+	case "cwd":
+		return j.Cwd
+	case "output_file":
+		return j.Stdout
+	case "error_file":
+		return j.Stderr
+	case "dependency":
+		return j.Depend
+	}
+	return ""
+}
+
+// termReason returns how LSF words a termination reason:
+// "TERM_OWNER: job killed by owner". An unknown code is returned as it is.
+func termReason(term string) string {
+	var why string
+	switch term {
+	case "":
+		return ""
+	case "TERM_ADMIN":
+		why = "job killed by root or LSF administrator"
+	case "TERM_BUCKET_KILL":
+		why = "job killed with bkill -b"
+	case "TERM_CHKPNT":
+		why = "job killed after checkpointing"
+	case "TERM_CPULIMIT":
+		why = "job killed after reaching LSF CPU usage limit"
+	case "TERM_CWD_NOTEXIST":
+		why = "current working directory is not accessible or does not exist on the execution host"
+	case "TERM_DEADLINE":
+		why = "job killed after deadline expires"
+	case "TERM_EXTERNAL_SIGNAL":
+		why = "job killed by a signal external to LSF"
+	case "TERM_FORCE_ADMIN":
+		why = "job killed by root or LSF administrator without time for cleanup"
+	case "TERM_FORCE_OWNER":
+		why = "job killed by owner without time for cleanup"
+	case "TERM_LOAD":
+		why = "job killed after load exceeds threshold"
+	case "TERM_MEMLIMIT":
+		why = "job killed after reaching LSF memory usage limit"
+	case "TERM_OWNER":
+		why = "job killed by owner"
+	case "TERM_PREEMPT":
+		why = "job killed after preemption"
+	case "TERM_PROCESSLIMIT":
+		why = "job killed after reaching LSF process limit"
+	case "TERM_REQUEUE_ADMIN":
+		why = "job killed and requeued by root or LSF administrator"
+	case "TERM_REQUEUE_OWNER":
+		why = "job killed and requeued by owner"
+	case "TERM_RUNLIMIT":
+		why = "job killed after reaching LSF run time limit"
+	case "TERM_SWAP":
+		why = "job killed after reaching LSF swap usage limit"
+	case "TERM_THREADLIMIT":
+		why = "job killed after reaching LSF thread limit"
+	case "TERM_UNKNOWN":
+		why = "LSF cannot determine a termination reason"
+	case "TERM_WINDOW":
+		why = "job killed after queue run window closed"
+	case "TERM_ZOMBIE":
+		why = "job exited while LSF is not available"
+	default:
+		return term
+	}
+	return term + ": " + why
+}
+
+// jobName returns a job's name: -J, else its command, as LSF names jobs.
+func jobName(j *api.Job) string {
+	if j.Name != "" {
+		return j.Name
+	}
+	return oneLine(j.Command)
+}
+
+// oneLine returns a command on one line, its lines joined by ";" as LSF
+// shows a job script.
+func oneLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	return strings.ReplaceAll(s, "\n", ";")
+}
+
+// execGroups returns a job's execution hosts (one per slot) as LSF shows
+// them: each run of one host as "N*host", or "host" for one slot.
+func execGroups(hosts []string) []string {
+	var out []string
+	for i := 0; i < len(hosts); {
+		n := 1
+		for i+n < len(hosts) && hosts[i+n] == hosts[i] {
+			n++
+		}
+		if n == 1 {
+			out = append(out, hosts[i])
+		} else {
+			out = append(out, strconv.Itoa(n)+"*"+hosts[i])
+		}
+		i += n
+	}
+	return out
+}
+
+// A hostReasonGroup is the hosts that share a pending reason.
+type hostReasonGroup struct {
+	reason string
+	hosts  []string
+}
+
+// groupHostReasons groups hosts by reason, in the order the reasons first
+// come.
+func groupHostReasons(rs []api.HostReason) []hostReasonGroup {
+	var out []hostReasonGroup
+	index := map[string]int{}
+	for _, r := range rs {
+		i, ok := index[r.Reason]
+		if !ok {
+			i = len(out)
+			index[r.Reason] = i
+			out = append(out, hostReasonGroup{reason: r.Reason})
+		}
+		out[i].hosts = append(out[i].hosts, r.Host)
+	}
+	return out
+}
+
+// sortJobs orders jobs as bjobs lists them: running and suspended, then
+// pending, then finished; by job id within each.
+func sortJobs(jobs []api.Job) {
+	rank := func(state string) int {
+		switch {
+		case pendingState(state):
+			return 1
+		case finishedState(state):
+			return 2
+		}
+		return 0
+	}
+	slices.SortStableFunc(jobs, func(a, b api.Job) int {
+		if ra, rb := rank(a.State), rank(b.State); ra != rb {
+			return ra - rb
+		}
+		switch {
+		case a.ID < b.ID:
+			return -1
+		case a.ID > b.ID:
+			return 1
+		}
+		return 0
+	})
+}
+
+func pendingState(s string) bool  { return s == "PEND" || s == "PSUSP" }
+func finishedState(s string) bool { return s == "DONE" || s == "EXIT" }
+
+// cutEnd cuts s to n bytes, keeping its start.
+func cutEnd(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+// cutStart cuts s to n bytes, keeping its end after a "*", as LSF cuts
+// job names.
+func cutStart(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "*" + s[len(s)-(n-1):]
+}

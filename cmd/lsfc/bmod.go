@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/spf13/cobra"
+)
+
+func bmodOptionList() []lsfOption {
+	return []lsfOption{
+		{"R", "res_req"}, {"n", "slots"}, {"J", "job_name"}, {"W", "[hh:]mm"}, {"sp", "priority"},
+		{"w", "dependency"}, {"m", `"host ..."`},
+	}
+}
+
+func newBmodCmd(e env) *cobra.Command {
+	s := lsfSpec{
+		name:     "bmod",
+		short:    "Change the options of a submitted job",
+		operands: "JOBID",
+		options:  bmodOptionList(),
+		long: `bmod changes what a job asked for at submission: its resource requirement
+(-R), slots (-n), name (-J), run limit (-W), user priority (-sp),
+dependency (-w) or hosts (-m), with bsub's syntax. It prints
+"Parameters of job <ID> are being changed", or why they cannot be on
+standard error and exits 255.` + lsfStateHelp,
+		example: `  lsfc bmod -n 4 -R "rusage[mem=4GB]" 1001`,
+	}
+	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+		if len(a.operands) != 1 {
+			return usageError("bmod: give one job id")
+		}
+		mod, err := bmodRequest(a)
+		if err != nil {
+			return usageError("bmod: %v", err)
+		}
+		return runJobAction(ctx, e, a, "bmod", "modify", &api.ActionRequest{Modify: mod}, a.operands)
+	})
+}
+
+// bmodRequest returns the changes bmod's options ask for.
+func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
+	if len(a.opts) == 0 {
+		return nil, errors.New("nothing to change: give -R, -n, -J, -W, -sp, -w or -m")
+	}
+	r, err := bsubFromArgs(&lsfArgs{opts: a.opts, seq: a.seq})
+	if err != nil {
+		return nil, err
+	}
+	m := r.sub
+	m.ResReq = strings.TrimSpace(m.ResReq)
+	return &m, nil
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/spf13/cobra"
+)
+
+func newBparamsCmd(e env) *cobra.Command {
+	s := lsfSpec{
+		name:    "bparams",
+		short:   "Show the lsb.params lsfc serve applies",
+		options: []lsfOption{{"a", ""}},
+		long: `bparams shows the batch parameters the daemon applies. -a prints every one
+as KEY = VALUE lines, sorted by key, including the defaults of the keys
+the scheduler reads (RESOURCE_RESERVE_PER_TASK = N or Y, MBD_SLEEP_TIME,
+CLEAN_PERIOD ...); without -a, a summary.` + lsfStateHelp,
+		example: `  lsfc bparams -a`,
+	}
+	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+		if len(a.operands) > 0 {
+			return usageError("bparams: unexpected argument %q", a.operands[0])
+		}
+		c, err := dialDaemon(e, a)
+		if err != nil {
+			return lsfFailed(e, "bparams", err)
+		}
+		params, err := c.Params(ctx)
+		if err != nil {
+			return lsfFailed(e, "bparams", err)
+		}
+		if a.has("a") {
+			writeParamsAll(e.stdout, params)
+		} else {
+			writeParamsSummary(e.stdout, params)
+		}
+		return nil
+	})
+}
+
+// writeParamsAll prints bparams -a: KEY = VALUE, sorted by key.
+func writeParamsAll(w io.Writer, params map[string]string) {
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(w, "%s = %s\n", k, params[k])
+	}
+}
+
+// writeParamsSummary prints bparams without -a: the default queues and
+// the scheduling intervals.
+func writeParamsSummary(w io.Writer, params map[string]string) {
+	get := func(k, def string) string {
+		if v := params[k]; v != "" {
+			return v
+		}
+		return def
+	}
+	fmt.Fprintf(w, "Default Queues:  %s\n", get("DEFAULT_QUEUE", "default"))
+	fmt.Fprintf(w, "MBD_SLEEP_TIME used for calculations:  %s seconds\n", get("MBD_SLEEP_TIME", "-"))
+	fmt.Fprintf(w, "Job Checking Interval:  %s seconds\n", get("SBD_SLEEP_TIME", "-"))
+	fmt.Fprintf(w, "Job Accepting Interval:  %s\n", get("JOB_ACCEPT_INTERVAL", "-"))
+}

@@ -1,0 +1,23 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+)
+
+func newBstopCmd(e env) *cobra.Command {
+	s := lsfSpec{
+		name:     "bstop",
+		short:    "Suspend jobs of lsfc serve",
+		operands: "JOBID ... | 0",
+		long: `bstop suspends jobs: a pending job is held (PSUSP), a running one is stopped
+(USUSP, SIGSTOP). It prints "Job <ID> is being stopped" for each, or why
+it cannot on standard error, and exits 255 when any job failed. 0 stands
+for all the caller's unfinished jobs.` + lsfStateHelp,
+		example: `  lsfc bstop 1001`,
+	}
+	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+		return runJobAction(ctx, e, a, "bstop", "stop", nil, a.operands)
+	})
+}

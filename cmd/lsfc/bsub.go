@@ -1,0 +1,462 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/spf13/cobra"
+)
+
+// bsubOptionList returns bsub's options. The last few are accepted for
+// compatibility and have no effect: they only label or notify.
+func bsubOptionList() []lsfOption {
+	return []lsfOption{
+		{"q", "queue"}, {"R", "res_req"}, {"n", "slots"}, {"J", "job_name"},
+		{"o", "out_file"}, {"oo", "out_file"}, {"e", "err_file"}, {"eo", "err_file"},
+		{"cwd", "dir"}, {"r", ""}, {"app", "profile"}, {"sp", "priority"}, {"m", `"host ..."`},
+		{"W", "[hh:]mm"}, {"M", "mem_limit"}, {"H", ""}, {"w", "dependency"}, {"K", ""}, {"x", ""},
+		{"P", "project"}, {"G", "user_group"}, {"g", "job_group"}, {"Jd", "description"},
+		{"sla", "service_class"}, {"u", "mail_user"}, {"N", ""}, {"B", ""},
+	}
+}
+
+func newBsubCmd(e env) *cobra.Command {
+	s := lsfSpec{
+		name:          "bsub",
+		short:         "Submit a job to lsfc serve",
+		operands:      "command [argument ...]",
+		options:       bsubOptionList(),
+		stopAtOperand: true,
+		long: `bsub submits a job: the command, run by /bin/sh with the submitter's whole
+environment, working directory (-cwd, "." for the current one) and umask.
+It prints
+
+  Job <ID> is submitted to queue <QUEUE>.
+
+("to default queue <QUEUE>" when -q was not given) and exits 0, or prints
+why the job was rejected on standard error and exits 255.
+
+Options are read as LSF reads them, up to the first word that is not an
+option (or "--"); the words after it are the command, joined with single
+spaces. Without a command, the job script is read from standard input,
+with the options of its leading "#BSUB" lines (the command line wins).
+
+  -q QUEUE      the queue (else DEFAULT_QUEUE)
+  -R RES_REQ    resource requirement; several -R are joined
+  -n N          job slots
+  -J NAME       job name
+  -o/-oo FILE   standard output (%J: job id, %I: 0); without -e also stderr
+  -e/-eo FILE   standard error
+  -cwd DIR      working directory
+  -r            rerunnable
+  -app NAME     application profile
+  -sp N         user priority
+  -m "HOSTS"    hosts or host groups the job may run on
+  -W [HH:]MM    run limit
+  -M MEM        memory limit: 2147MB, 2GB, or a number of MB
+  -H            hold the job (PSUSP) until bresume
+  -w COND       dependency condition: "done(12) && ended(13)"
+  -K            wait for the job to end and exit with its exit code
+                (126 if it was killed while pending)
+  -x            exclusive use of its hosts
+
+-P, -G, -g, -Jd, -sla, -u, -N and -B are accepted and have no effect.
+-M takes megabytes when no unit is given, whatever LSF_UNIT_FOR_LIMITS says.` + lsfStateHelp,
+		example: `  lsfc bsub -q normal -n 4 -R "select[mem>200MB] rusage[mem=200MB]" -o out.%J sleep 60
+  bsub -cwd . -J step1 -M 2147MB ./run.sh input.txt
+  bsub -K -o log.%J "make -j4 all"`,
+	}
+	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error { return runBsub(ctx, e, a) })
+}
+
+// bsubRequest is what a bsub command line asks for.
+type bsubRequest struct {
+	// sub is the submission, without what comes from the process (the
+	// environment, working directory, umask and host).
+	sub api.SubmitRequest
+	// cwd is -cwd as given.
+	cwd string
+	// wait is -K.
+	wait bool
+}
+
+// parseBsub reads a bsub command line (the words after "bsub").
+func parseBsub(argv []string) (*bsubRequest, error) {
+	a, err := parseLSFArgs(argv, bsubOptionList(), true)
+	if err != nil {
+		return nil, err
+	}
+	return bsubFromArgs(a)
+}
+
+// bsubFromArgs turns parsed options and operands into a request. The
+// command is the operands joined with single spaces.
+func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
+	r := &bsubRequest{cwd: a.value("cwd"), wait: a.has("K")}
+	s := &r.sub
+	s.Command = strings.Join(a.operands, " ")
+	s.Queue = a.value("q")
+	s.Name = a.value("J")
+	s.App = a.value("app")
+	s.Depend = a.value("w")
+	s.ResReq = strings.Join(a.values("R"), " ")
+	s.Stdout = lastOf(a, "o", "oo")
+	s.Stderr = lastOf(a, "e", "eo")
+	s.Rerunnable = a.has("r")
+	s.Hold = a.has("H")
+	s.Exclusive = a.has("x")
+	for _, m := range a.values("m") {
+		s.Hosts = append(s.Hosts, strings.Fields(m)...)
+	}
+	var err error
+	if a.has("n") {
+		if s.Slots, err = positiveInt("-n", a.value("n")); err != nil {
+			return nil, err
+		}
+	}
+	if a.has("sp") {
+		if s.Priority, err = positiveInt("-sp", a.value("sp")); err != nil {
+			return nil, err
+		}
+	}
+	if a.has("W") {
+		if s.RunLimit, err = parseRunLimit(a.value("W")); err != nil {
+			return nil, err
+		}
+	}
+	if a.has("M") {
+		if s.MemLimit, err = parseMemLimit(a.value("M")); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// lastOf returns the argument of whichever of two spellings of an option
+// was given last ("-o" and "-oo").
+func lastOf(a *lsfArgs, x, y string) string {
+	if a.last(x, y) == y {
+		return a.value(y)
+	}
+	return a.value(x)
+}
+
+// positiveInt reads the positive whole number of an option.
+func positiveInt(opt, s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s %q: want a positive whole number", opt, s)
+	}
+	return n, nil
+}
+
+// parseRunLimit reads -W [hh:]mm and returns seconds.
+func parseRunLimit(s string) (float64, error) {
+	bad := fmt.Errorf("-W %q: want [hours:]minutes, such as 90 or 1:30", s)
+	h, m, hasHours := strings.Cut(s, ":")
+	if !hasHours {
+		h, m = "0", s
+	}
+	hours, err1 := strconv.Atoi(h)
+	mins, err2 := strconv.Atoi(m)
+	if err1 != nil || err2 != nil || hours < 0 || mins < 0 || (hasHours && mins > 59) || hours*60+mins == 0 {
+		return 0, bad
+	}
+	return float64((hours*60 + mins) * 60), nil
+}
+
+// parseMemLimit reads -M: an amount with a unit (2147MB, 2GB, 512M) or a
+// number of megabytes, optionally followed by "!" (a hard limit, as LSF
+// writes it). It returns megabytes.
+func parseMemLimit(s string) (float64, error) {
+	mb, err := compile.ParseMemory(strings.TrimSuffix(s, "!"), compile.MB)
+	if err != nil {
+		return 0, fmt.Errorf("-M: %v", err)
+	}
+	if mb <= 0 {
+		return 0, fmt.Errorf("-M %q: the limit must be more than zero", s)
+	}
+	return mb, nil
+}
+
+// submitContext is what bsub takes from its process.
+type submitContext struct {
+	environ []string // KEY=VALUE
+	wd      string   // the current directory
+	umask   int
+	host    string
+}
+
+// processContext reads the environment, working directory, umask and
+// host name of this process.
+func processContext() (submitContext, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return submitContext{}, fmt.Errorf("current directory: %w", err)
+	}
+	host, err := os.Hostname()
+	if err != nil {
+		return submitContext{}, fmt.Errorf("host name: %w", err)
+	}
+	mask := syscall.Umask(0)
+	syscall.Umask(mask)
+	return submitContext{environ: os.Environ(), wd: wd, umask: mask, host: host}, nil
+}
+
+// request returns the submission to send: the command line's, with what
+// comes from the process. A relative -cwd is taken from the current
+// directory.
+func (r *bsubRequest) request(sc submitContext) *api.SubmitRequest {
+	req := r.sub
+	req.Env = sc.environ
+	req.Umask = sc.umask
+	req.FromHost = sc.host
+	switch {
+	case r.cwd == "":
+		req.Cwd = sc.wd
+	case filepath.IsAbs(r.cwd):
+		req.Cwd = filepath.Clean(r.cwd)
+	default:
+		req.Cwd = filepath.Join(sc.wd, r.cwd)
+	}
+	return &req
+}
+
+// submittedMessage is bsub's answer, the line workflow engines parse.
+func submittedMessage(resp *api.SubmitResponse) string {
+	if resp.Default {
+		return fmt.Sprintf("Job <%d> is submitted to default queue <%s>.", resp.ID, resp.Queue)
+	}
+	return fmt.Sprintf("Job <%d> is submitted to queue <%s>.", resp.ID, resp.Queue)
+}
+
+func runBsub(ctx context.Context, e env, a *lsfArgs) error {
+	if len(a.operands) == 0 {
+		script, err := readJobScript(e.stdin)
+		if err != nil {
+			return usageError("bsub: %v", err)
+		}
+		if a, err = withScriptOptions(a, script); err != nil {
+			return usageError("bsub: %v", err)
+		}
+	}
+	r, err := bsubFromArgs(a)
+	if err != nil {
+		return usageError("bsub: %v", err)
+	}
+	sc, err := processContext()
+	if err != nil {
+		return lsfFailed(e, "bsub", err)
+	}
+	c, err := dialDaemon(e, a)
+	if err != nil {
+		return lsfFailed(e, "bsub", err)
+	}
+	resp, err := c.Submit(ctx, r.request(sc))
+	if err != nil {
+		return lsfFailed(e, "bsub", err)
+	}
+	fmt.Fprintln(e.stdout, submittedMessage(resp))
+	if !r.wait {
+		return nil
+	}
+	code := waitJob(ctx, e, c, resp.ID)
+	if code != 0 {
+		return exit(code, nil)
+	}
+	return nil
+}
+
+// bsub -K polls the job at intervals growing from waitFirstPoll to
+// waitMaxPoll.
+const (
+	waitFirstPoll = 200 * time.Millisecond
+	waitMaxPoll   = 2 * time.Second
+)
+
+// waitJob waits for a job to end, telling its progress on standard error
+// as bsub -K does, and returns the exit code bsub -K exits with: 0 for
+// DONE, the job's exit code for EXIT (1 when it has none), 126 when the job
+// was killed before it started, 255 when the job cannot be followed.
+// While the daemon does not answer, it keeps trying.
+func waitJob(ctx context.Context, e env, c *api.Client, id int64) int {
+	fmt.Fprintln(e.stderr, "<<Waiting for dispatch ...>>")
+	started, lost := false, false
+	delay := waitFirstPoll
+	for {
+		j, err := c.Job(ctx, id)
+		var ae *api.APIError
+		switch {
+		case errors.As(err, &ae):
+			printLSFError(e, "bsub", err)
+			return exitLSF
+		case err != nil:
+			if ctx.Err() != nil {
+				return exitLSF
+			}
+			if !lost {
+				fmt.Fprintf(e.stderr, "bsub: %v; still waiting\n", err)
+				lost = true
+			}
+		default:
+			lost = false
+			if !started && j.Start != 0 {
+				fmt.Fprintf(e.stderr, "<<Starting on %s>>\n", firstHost(j))
+				started = true
+			}
+			switch j.State {
+			case "DONE":
+				fmt.Fprintln(e.stderr, "<<Job is finished>>")
+				return 0
+			case "EXIT":
+				if !started {
+					fmt.Fprintln(e.stderr, "<<Terminated while pending>>")
+					return 126
+				}
+				fmt.Fprintln(e.stderr, "<<Job is finished>>")
+				if j.ExitCode > 0 && j.ExitCode < 256 {
+					return j.ExitCode
+				}
+				return 1
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return exitLSF
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, waitMaxPoll)
+	}
+}
+
+// firstHost returns the first execution host of a job, or "-".
+func firstHost(j *api.Job) string {
+	if len(j.ExecHosts) == 0 {
+		return "-"
+	}
+	return j.ExecHosts[0]
+}
+
+// readJobScript reads a job script from standard input, which must not be
+// a terminal: lsfc has no interactive "bsub>" prompt.
+func readJobScript(r io.Reader) (string, error) {
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			return "", errors.New("no command given (give it after the options, or pipe a job script to bsub)")
+		}
+	}
+	b, err := io.ReadAll(io.LimitReader(r, api.MaxRequestBytes))
+	if err != nil {
+		return "", fmt.Errorf("reading the job script: %w", err)
+	}
+	if strings.TrimSpace(string(b)) == "" {
+		return "", errors.New("no command given, and the job script on standard input is empty")
+	}
+	return string(b), nil
+}
+
+// withScriptOptions returns a with the job script as its command and the
+// options of the script's "#BSUB" lines (those before its first command)
+// that the command line did not give.
+func withScriptOptions(a *lsfArgs, script string) (*lsfArgs, error) {
+	var words []string
+	for line := range strings.Lines(script) {
+		t := strings.TrimSpace(line)
+		if t == "" {
+			continue
+		}
+		if !strings.HasPrefix(t, "#") {
+			break
+		}
+		rest, ok := strings.CutPrefix(t, "#BSUB")
+		if !ok || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+			continue
+		}
+		w, err := splitShellWords(rest)
+		if err != nil {
+			return nil, fmt.Errorf("job script line %q: %v", t, err)
+		}
+		words = append(words, w...)
+	}
+	sa, err := parseLSFArgs(words, bsubOptionList(), false)
+	if err != nil {
+		return nil, fmt.Errorf("#BSUB: %v", err)
+	}
+	if len(sa.operands) > 0 {
+		return nil, fmt.Errorf("#BSUB: unexpected word %q", sa.operands[0])
+	}
+	out := &lsfArgs{opts: map[string][]string{}, operands: []string{script}, state: a.state, help: a.help}
+	merge := func(from *lsfArgs, skip func(string) bool) {
+		next := map[string]int{}
+		for _, name := range from.seq {
+			i := next[name]
+			next[name]++
+			if !skip(name) {
+				out.add(name, from.opts[name][i])
+			}
+		}
+	}
+	merge(sa, a.has)
+	merge(a, func(string) bool { return false })
+	return out, nil
+}
+
+// splitShellWords splits a line into words as a POSIX shell does for
+// quoting: blanks separate words, '...' and "..." group, a backslash
+// escapes the next character (outside single quotes).
+func splitShellWords(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			} else {
+				cur.WriteByte(c)
+			}
+		case c == '\\' && i+1 < len(s) && (quote == 0 || strings.IndexByte(`"\$`+"`", s[i+1]) >= 0):
+			i++
+			cur.WriteByte(s[i])
+			inWord = true
+		case quote == '"':
+			if c == '"' {
+				quote = 0
+			} else {
+				cur.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote = c
+			inWord = true
+		case c == ' ' || c == '\t':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("unterminated %c quote", quote)
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}

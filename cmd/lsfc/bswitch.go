@@ -1,0 +1,27 @@
+package main
+
+import (
+	"context"
+
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/spf13/cobra"
+)
+
+func newBswitchCmd(e env) *cobra.Command {
+	s := lsfSpec{
+		name:     "bswitch",
+		short:    "Move jobs to another queue",
+		operands: "QUEUE JOBID ...",
+		long: `bswitch moves jobs to another queue, which must accept them as it would a
+submission. It prints "Job <ID> is switched to queue <QUEUE>" for each, or
+why it cannot on standard error, and exits 255 when any job failed.` + lsfStateHelp,
+		example: `  lsfc bswitch short 1001 1002`,
+	}
+	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+		if len(a.operands) < 2 {
+			return usageError("bswitch: give the queue, then job ids")
+		}
+		req := &api.ActionRequest{Queue: a.operands[0]}
+		return runJobAction(ctx, e, a, "bswitch", "switch", req, a.operands[1:])
+	})
+}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/lang"
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/spf13/cobra"
+)
+
+// exitLSF is the exit code of an LSF command that failed, as LSF's own
+// commands exit.
+const exitLSF = 255
+
+// lsfGroup is the help group of the LSF commands.
+const lsfGroup = "lsf"
+
+// lsfSpec describes one LSF command for newLSFCmd.
+type lsfSpec struct {
+	name, short, long, example string
+	operands                   string // the operands in the usage line: "[JOBID ...]"
+	options                    []lsfOption
+	// stopAtOperand ends the options at the first operand, as bsub does.
+	stopAtOperand bool
+}
+
+// newLSFCmd returns the cobra command of an LSF command. Its options are
+// read by parseLSFArgs, not by cobra, so that LSF's spellings (-cwd,
+// -noheader, -json) work; run gets them.
+func newLSFCmd(s lsfSpec, run func(ctx context.Context, a *lsfArgs) error) *cobra.Command {
+	use := s.name
+	if len(s.options) > 0 {
+		use += " " + lsfUsage(s.options)
+	}
+	if s.operands != "" {
+		use += " " + s.operands
+	}
+	cmd := &cobra.Command{
+		Use:                use,
+		Short:              s.short,
+		Long:               s.long,
+		Example:            s.example,
+		GroupID:            lsfGroup,
+		DisableFlagParsing: true,
+	}
+	cmd.RunE = func(cmd *cobra.Command, argv []string) error {
+		a, err := parseLSFArgs(argv, s.options, s.stopAtOperand)
+		if err != nil {
+			return usageError("%s: %v (lsfc %s -h lists the options)", s.name, err, s.name)
+		}
+		if a.help {
+			return cmd.Help()
+		}
+		return run(cmd.Context(), a)
+	}
+	return cmd
+}
+
+// lsfStateHelp is the part of each LSF command's help that tells how it
+// finds the daemon.
+const lsfStateHelp = `
+The command talks to the lsfc serve of the state directory --state DIR,
+else $LSFC_STATE, else LSB_SHAREDIR/<cluster> of $LSF_ENVDIR/lsf.conf when
+it can be written, else $XDG_STATE_HOME/lsfc/<cluster> -- the directory
+lsfc serve itself picks. Invoked through a link named after the command
+(bsub -> lsfc), lsfc acts as that command.`
+
+// dialDaemon returns a client of the daemon the LSF commands talk to.
+func dialDaemon(e env, a *lsfArgs) (*api.Client, error) {
+	dir, err := clientStateDir(e, a.state)
+	if err != nil {
+		return nil, err
+	}
+	return api.Dial(dir), nil
+}
+
+// clientStateDir resolves the state directory as lsfc serve does: flag,
+// else LSFC_STATE, else from the configuration tree of LSF_ENVDIR.
+func clientStateDir(e env, flag string) (string, error) {
+	if flag == "" {
+		flag = e.getenv("LSFC_STATE")
+	}
+	var share, cluster string
+	if flag == "" {
+		share, cluster = treeShareDir(e.getenv("LSF_ENVDIR"))
+	}
+	return daemon.StateDir(flag, share, cluster)
+}
+
+// treeShareDir returns LSB_SHAREDIR of the lsf.conf in envDir and the
+// local cluster's name, or "" for what cannot be found. Only the files are
+// read; a tree with mistakes still names its cluster.
+func treeShareDir(envDir string) (share, cluster string) {
+	if envDir == "" {
+		return "", ""
+	}
+	t, _, err := compile.Load(nil, compile.LoadOptions{EnvDir: envDir})
+	if err != nil {
+		return "", ""
+	}
+	if f := t.File(lang.KindLSFConf); f != nil {
+		for _, it := range f.Items {
+			if as, ok := it.(*lang.Assignment); ok && as.Key.Text == "LSB_SHAREDIR" {
+				share = as.Value.Text
+			}
+		}
+	}
+	return share, t.Cluster
+}
+
+// lsfFailed prints why an LSF command failed and returns its exit.
+func lsfFailed(e env, name string, err error) error {
+	printLSFError(e, name, err)
+	return exit(exitLSF, nil)
+}
+
+// printLSFError prints an error of an LSF command on standard error: the
+// daemon's message as it is (LSF's words), other errors after the
+// command's name.
+func printLSFError(e env, name string, err error) {
+	var ae *api.APIError
+	if errors.As(err, &ae) {
+		fmt.Fprintln(e.stderr, ae.Message)
+		return
+	}
+	fmt.Fprintf(e.stderr, "%s: %v\n", name, err)
+}
+
+// parseJobID reads a job id operand: a positive decimal number, or a whole
+// "Job <N> is submitted ..." line as bsub prints it (what a workflow
+// engine that keeps bsub's output as the id passes on). The error is
+// LSF's message.
+func parseJobID(s string) (int64, error) {
+	if rest, ok := strings.CutPrefix(s, "Job <"); ok {
+		if id, _, ok := strings.Cut(rest, "> is submitted"); ok {
+			s = id
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s: Illegal job ID.", s)
+	}
+	return n, nil
+}
+
+// lsfTime formats Unix seconds as bjobs does ("Nov 21 23:38"), or "" for
+// zero.
+func lsfTime(sec int64, loc *time.Location) string {
+	if sec == 0 {
+		return ""
+	}
+	return time.Unix(sec, 0).In(loc).Format("Jan _2 15:04")
+}
+
+// lsfLongTime formats Unix seconds as bjobs -l does ("Mon Nov 21
+// 23:38:02").
+func lsfLongTime(sec int64, loc *time.Location) string {
+	return time.Unix(sec, 0).In(loc).Format("Mon Jan _2 15:04:05")
+}

@@ -1,0 +1,306 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/lsfc/lsfc/runtime/api"
+)
+
+// fakeServe answers the API on the socket of a state directory with the
+// fixture jobs, queues and hosts, as lsfc serve would.
+type fakeServe struct {
+	mu    sync.Mutex
+	subs  []api.SubmitRequest
+	polls map[int64]int // GET /v1/jobs/{id} calls so far
+}
+
+func (f *fakeServe) handler() http.Handler {
+	mux := http.NewServeMux()
+	reply := func(w http.ResponseWriter, code int, v any) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		json.NewEncoder(w).Encode(v)
+	}
+	mux.HandleFunc("POST /v1/jobs", func(w http.ResponseWriter, r *http.Request) {
+		var req api.SubmitRequest
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			reply(w, 400, api.Error{Error: err.Error()})
+			return
+		}
+		if req.Queue == "closed" {
+			reply(w, 400, api.Error{Error: "closed: The queue has been closed; job not submitted"})
+			return
+		}
+		f.mu.Lock()
+		f.subs = append(f.subs, req)
+		f.mu.Unlock()
+		id := map[string]int64{"done": 2001, "fail": 2002, "killed": 2003}[req.Name]
+		if id == 0 {
+			id = 1001
+		}
+		queue := req.Queue
+		if queue == "" {
+			queue = "normal"
+		}
+		reply(w, 200, api.SubmitResponse{ID: id, Queue: queue, Default: req.Queue == ""})
+	})
+	mux.HandleFunc("GET /v1/jobs", func(w http.ResponseWriter, r *http.Request) {
+		q, err := api.ParseJobQuery(r.URL.Query())
+		if err != nil {
+			reply(w, 400, api.Error{Error: err.Error()})
+			return
+		}
+		out := []api.Job{}
+		for _, j := range fixtureJobs() {
+			if len(q.IDs) > 0 && !slices.Contains(q.IDs, j.ID) {
+				continue
+			}
+			if len(q.IDs) == 0 && !q.All && finishedState(j.State) {
+				continue
+			}
+			out = append(out, j)
+		}
+		reply(w, 200, out)
+	})
+	mux.HandleFunc("GET /v1/jobs/{id}", func(w http.ResponseWriter, r *http.Request) {
+		id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+		f.mu.Lock()
+		n := f.polls[id]
+		f.polls[id]++
+		f.mu.Unlock()
+		// Jobs 2001-2003 move on at each poll: pending, running, ended.
+		j := api.Job{ID: id, User: "ann", Queue: "normal", State: "PEND", Submit: fixtureTime}
+		switch {
+		case id == 2003 && n >= 1:
+			j.State, j.Term = "EXIT", "TERM_OWNER"
+		case id >= 2001 && id <= 2002 && n >= 1:
+			j.State, j.Start, j.ExecHosts = "RUN", fixtureTime+1, []string{"hostB"}
+			if n >= 2 && id == 2001 {
+				j.State = "DONE"
+			}
+			if n >= 2 && id == 2002 {
+				j.State, j.ExitCode = "EXIT", 3
+			}
+		case id < 2000:
+			for _, fj := range fixtureJobs() {
+				if fj.ID == id {
+					reply(w, 200, fj)
+					return
+				}
+			}
+			reply(w, 404, api.Error{Error: fmt.Sprintf("Job <%d> is not found", id)})
+			return
+		}
+		reply(w, 200, j)
+	})
+	mux.HandleFunc("POST /v1/jobs/{id}/{action}", func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		switch {
+		case id == "1005":
+			reply(w, 403, api.Error{Error: "Job <1005>: User permission denied"})
+		case id == "404":
+			reply(w, 404, api.Error{Error: "Job <404>: No matching job found"})
+		case r.PathValue("action") == "kill":
+			reply(w, 200, api.ActionResponse{Message: "Job <" + id + "> is being terminated"})
+		default:
+			reply(w, 200, api.ActionResponse{Message: "Job <" + id + "> " + r.PathValue("action")})
+		}
+	})
+	mux.HandleFunc("GET /v1/queues", func(w http.ResponseWriter, r *http.Request) { reply(w, 200, fixtureQueues()) })
+	mux.HandleFunc("POST /v1/queues/{name}/{op}", func(w http.ResponseWriter, r *http.Request) {
+		if r.PathValue("name") != "normal" {
+			reply(w, 404, api.Error{Error: r.PathValue("name") + ": No such queue"})
+			return
+		}
+		reply(w, 200, api.ActionResponse{Message: "Queue <normal> is closed"})
+	})
+	mux.HandleFunc("GET /v1/hosts", func(w http.ResponseWriter, r *http.Request) { reply(w, 200, fixtureHosts()) })
+	mux.HandleFunc("GET /v1/status", func(w http.ResponseWriter, r *http.Request) {
+		reply(w, 200, api.Status{Cluster: "demo", Master: "hostA", StateDir: "/state", Jobs: 4, Running: 1, Pending: 1})
+	})
+	mux.HandleFunc("GET /v1/params", func(w http.ResponseWriter, r *http.Request) {
+		reply(w, 200, map[string]string{"RESOURCE_RESERVE_PER_TASK": "N", "MBD_SLEEP_TIME": "10"})
+	})
+	return mux
+}
+
+// startFakeServe serves a fakeServe in a new state directory and returns
+// the directory.
+func startFakeServe(t *testing.T) (*fakeServe, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if len(dir) > 90 { // the Unix socket path limit
+		d, err := os.MkdirTemp("/tmp", "lsfc")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(d) })
+		dir = d
+	}
+	ln, err := net.Listen("unix", filepath.Join(dir, api.SocketName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeServe{polls: map[int64]int{}}
+	srv := httptest.NewUnstartedServer(f.handler())
+	srv.Listener = ln
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return f, dir
+}
+
+// runLSF runs lsfc with args and the environment vars, and returns its
+// exit code, standard output and standard error.
+func runLSF(t *testing.T, vars map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	e := env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: func(k string) string { return vars[k] }}
+	code := run(args, e)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestLSFCommands(t *testing.T) {
+	f, dir := startFakeServe(t)
+	st := []string{"--state", dir}
+	for _, tc := range []struct {
+		name         string
+		args         []string
+		code         int
+		stdout       string
+		stderrSubstr string
+	}{
+		{"bsub queue", []string{"bsub", "-q", "normal", "echo", "hi"}, 0, "Job <1001> is submitted to queue <normal>.\n", ""},
+		{"bsub default queue", []string{"bsub", "-cwd", ".", "-M", "2147MB", "true"}, 0, "Job <1001> is submitted to default queue <normal>.\n", ""},
+		{"bsub rejected", []string{"bsub", "-q", "closed", "true"}, exitLSF, "", "closed: The queue has been closed; job not submitted\n"},
+		{"bsub bad option", []string{"bsub", "-Z", "true"}, exitUsage, "", `bsub: unknown option "-Z"`},
+		{"bsub -K done", []string{"bsub", "-K", "-J", "done", "true"}, 0, "Job <2001> is submitted to default queue <normal>.\n",
+			"<<Waiting for dispatch ...>>\n<<Starting on hostB>>\n<<Job is finished>>\n"},
+		{"bsub -K exit code", []string{"bsub", "-K", "-J", "fail", "false"}, 3, "Job <2002> is submitted to default queue <normal>.\n",
+			"<<Starting on hostB>>\n<<Job is finished>>\n"},
+		{"bsub -K killed pending", []string{"bsub", "-K", "-J", "killed", "true"}, 126, "Job <2003> is submitted to default queue <normal>.\n",
+			"<<Waiting for dispatch ...>>\n<<Terminated while pending>>\n"},
+		{"bjobs stat", []string{"bjobs", "-o", "stat", "-noheader", "1003"}, 0, "DONE\n", ""},
+		{"bjobs json unknown", []string{"bjobs", "-json", "-o", "jobid stat", "1003", "404"}, 0,
+			"{\n  \"COMMAND\":\"bjobs\",\n  \"JOBS\":2,\n  \"RECORDS\":[\n    {\n      \"JOBID\":\"1003\",\n      \"STAT\":\"DONE\"\n    },\n    {\n      \"ERROR\":\"Job <404> is not found\"\n    }\n  ]\n}\n", ""},
+		{"bjobs unknown", []string{"bjobs", "404"}, exitLSF, "", "Job <404> is not found\n"},
+		{"bjobs submitted line", []string{"bjobs", "-o", "jobid stat", "-noheader", "Job <1004> is submitted to queue <normal>."}, 0, "1004 EXIT\n", ""},
+		{"bjobs bad id", []string{"bjobs", "x1"}, exitLSF, "", "x1: Illegal job ID.\n"},
+		{"bjobs pending", []string{"bjobs", "-p", "-noheader", "-o", "jobid"}, 0, "1002\n", ""},
+		{"bkill", []string{"bkill", "1001", "1002"}, 0, "Job <1001> is being terminated\nJob <1002> is being terminated\n", ""},
+		{"bkill denied", []string{"bkill", "1005", "1001"}, exitLSF, "Job <1001> is being terminated\n", "Job <1005>: User permission denied\n"},
+		{"bkill all", []string{"bkill", "0"}, 0, "Job <1001> is being terminated\nJob <1002> is being terminated\n", ""},
+		{"btop position", []string{"btop", "1002", "3"}, exitUsage, "", "only position 1 is supported"},
+		{"bswitch", []string{"bswitch", "short", "1002"}, 0, "Job <1002> switch\n", ""},
+		{"bmod nothing", []string{"bmod", "1002"}, exitUsage, "", "nothing to change"},
+		{"bmod", []string{"bmod", "-n", "2", "1002"}, 0, "Job <1002> modify\n", ""},
+		{"bqueues missing", []string{"bqueues", "normal", "nosuch"}, exitLSF,
+			"QUEUE_NAME      PRIO STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN  SUSP\nnormal           30  Open:Active       -    -    -    -     4     1     3     0\n",
+			"nosuch: No such queue\n"},
+		{"bhosts missing", []string{"bhosts", "-json", "nosuch"}, exitLSF, "{\n  \"COMMAND\":\"bhosts\",\n  \"HOSTS\":0,\n  \"RECORDS\":[]\n}\n",
+			"nosuch: Bad host name, host group name or cluster name\n"},
+		{"badmin qclose", []string{"badmin", "qclose", "normal", "nosuch"}, exitLSF, "Queue <normal> is closed\n", "nosuch: No such queue\n"},
+		{"badmin unknown", []string{"badmin", "reconfigure"}, exitUsage, "", `unknown subcommand "reconfigure"`},
+		{"bparams", []string{"bparams", "-a"}, 0, "MBD_SLEEP_TIME = 10\nRESOURCE_RESERVE_PER_TASK = N\n", ""},
+		{"lsid", []string{"lsid"}, 0, "lsfc " + version() + "\n\nMy cluster name is demo\nMy master name is hostA\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{tc.args[0]}, append(slices.Clone(st), tc.args[1:]...)...)
+			code, stdout, stderr := runLSF(t, nil, args...)
+			if code != tc.code {
+				t.Errorf("exit code = %d, want %d (stderr %q)", code, tc.code, stderr)
+			}
+			if stdout != tc.stdout {
+				t.Errorf("stdout mismatch\n got: %q\nwant: %q", stdout, tc.stdout)
+			}
+			if !strings.Contains(stderr, tc.stderrSubstr) || (tc.stderrSubstr == "" && stderr != "") {
+				t.Errorf("stderr = %q, want %q in it", stderr, tc.stderrSubstr)
+			}
+		})
+	}
+
+	// What bsub sent: the command words joined, the process's context.
+	wd, _ := os.Getwd()
+	sub := f.subs[0]
+	if sub.Command != "echo hi" || sub.Queue != "normal" || sub.Cwd != wd || len(sub.Env) == 0 || sub.FromHost == "" {
+		t.Errorf("first submission = %+v, want echo hi in normal from %s with the environment", sub, wd)
+	}
+	if sub := f.subs[1]; sub.MemLimit != 2147 || sub.Cwd != wd {
+		t.Errorf("second submission: MemLimit %g, Cwd %q; want 2147 and %q", sub.MemLimit, sub.Cwd, wd)
+	}
+}
+
+func TestLSFStateFromEnv(t *testing.T) {
+	_, dir := startFakeServe(t)
+	code, stdout, stderr := runLSF(t, map[string]string{"LSFC_STATE": dir}, "bjobs", "-o", "jobid", "-noheader")
+	if code != 0 || stdout != "1001\n1002\n" {
+		t.Errorf("LSFC_STATE: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+func TestLSFNoDaemon(t *testing.T) {
+	dir := t.TempDir()
+	code, stdout, stderr := runLSF(t, nil, "bjobs", "--state", dir)
+	want := "bjobs: no lsfc serve answers at " + dir + ": start one with lsfc serve, or point LSFC_STATE at its state directory\n"
+	if code != exitLSF || stdout != "" || stderr != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want %d and %q", code, stdout, stderr, exitLSF, want)
+	}
+}
+
+func TestLSFHelp(t *testing.T) {
+	code, stdout, _ := runLSF(t, nil, "bsub", "-h")
+	if code != 0 || !strings.Contains(stdout, "Job <ID> is submitted to queue <QUEUE>.") {
+		t.Errorf("bsub -h: exit %d, stdout %q", code, stdout)
+	}
+}
+
+func TestClientStateDir(t *testing.T) {
+	demo, err := filepath.Abs(filepath.Join("..", "..", "testdata", "clusters", "demo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	envDir := t.TempDir()
+	share := t.TempDir()
+	conf := fmt.Sprintf("LSB_SHAREDIR=%q\n", share)
+	if err := os.WriteFile(filepath.Join(envDir, "lsf.conf"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shared := "Begin Cluster\nClusterName\nalpha\nEnd Cluster\n"
+	if err := os.WriteFile(filepath.Join(envDir, "lsf.shared"), []byte(shared), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	xdg := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", xdg)
+	t.Setenv("LSFC_STATE", "")
+	for _, tc := range []struct {
+		name, flag string
+		vars       map[string]string
+		want       string
+	}{
+		{"flag", "/a/b", map[string]string{"LSFC_STATE": "/c"}, "/a/b"},
+		{"LSFC_STATE", "", map[string]string{"LSFC_STATE": "/c", "LSF_ENVDIR": envDir}, "/c"},
+		{"LSB_SHAREDIR", "", map[string]string{"LSF_ENVDIR": envDir}, filepath.Join(share, "alpha")},
+		// demo's LSB_SHAREDIR does not exist here: the per-user directory.
+		{"XDG_STATE_HOME", "", map[string]string{"LSF_ENVDIR": demo}, filepath.Join(xdg, "lsfc", "demo")},
+		{"no tree", "", nil, filepath.Join(xdg, "lsfc", "lsfc")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := env{getenv: func(k string) string { return tc.vars[k] }}
+			got, err := clientStateDir(e, tc.flag)
+			if err != nil || got != tc.want {
+				t.Errorf("clientStateDir = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestBqueuesLayout(t *testing.T) {
+	var b bytes.Buffer
+	writeQueues(&b, fixtureQueues(), false)
+	checkText(t, "bqueues", b.String(), `QUEUE_NAME      PRIO STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN  SUSP
+normal           30  Open:Active       -    -    -    -     4     1     3     0
+general-interac 200  Closed:Inact    500    2  0.5    1     0     0     0     0
+`)
+	b.Reset()
+	writeQueues(&b, fixtureQueues()[1:], true)
+	checkText(t, "bqueues -w", b.String(), `QUEUE_NAME      PRIO STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN  SUSP
+general-interactive 200  Closed:Inact    500    2  0.5    1     0     0     0     0
+`)
+	b.Reset()
+	writeQueuesLong(&b, fixtureQueues()[:1])
+	checkText(t, "bqueues -l", b.String(), `
+QUEUE: normal
+  -- For normal low priority jobs
+
+PARAMETERS/STATISTICS
+PRIO STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN  SUSP
+  30 Open:Active       -    -    -    -     4     1     3     0
+
+`)
+	b.Reset()
+	writeLSFJSON(&b, "bqueues", "QUEUES", queueRecords(fixtureQueues()[1:]))
+	checkText(t, "bqueues -json", b.String(), `{
+  "COMMAND":"bqueues",
+  "QUEUES":1,
+  "RECORDS":[
+    {
+      "QUEUE_NAME":"general-interactive",
+      "PRIORITY":"200",
+      "STATUS":"Closed:Inact",
+      "MAX":"500",
+      "JL_U":"2",
+      "JL_P":"0.5",
+      "JL_H":"1",
+      "NJOBS":"0",
+      "PEND":"0",
+      "RUN":"0",
+      "SUSP":"0"
+    }
+  ]
+}
+`)
+}
+
+func TestBhostsLayout(t *testing.T) {
+	var b bytes.Buffer
+	writeBhosts(&b, fixtureHosts(), false)
+	checkText(t, "bhosts", b.String(), `HOST_NAME          STATUS       JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV
+hostA              ok              -      8      3      3      0      0      0
+a-very-long-host-n closed_Adm      2      0      0      0      0      0      0
+hostC              unavail         -      -      0      0      0      0      0
+`)
+	b.Reset()
+	writeLSFJSON(&b, "bhosts", "HOSTS", bhostsRecords(fixtureHosts()[2:]))
+	checkText(t, "bhosts -json", b.String(), `{
+  "COMMAND":"bhosts",
+  "HOSTS":1,
+  "RECORDS":[
+    {
+      "HOST_NAME":"hostC",
+      "STATUS":"unavail",
+      "JL_U":"",
+      "MAX":"",
+      "NJOBS":"0",
+      "RUN":"0",
+      "SSUSP":"0",
+      "USUSP":"0",
+      "RSV":"0"
+    }
+  ]
+}
+`)
+}
+
+func TestLshostsLayout(t *testing.T) {
+	var b bytes.Buffer
+	writeLshosts(&b, fixtureHosts(), false)
+	checkText(t, "lshosts", b.String(), `HOST_NAME      type    model  cpuf ncpus maxmem maxswp server RESOURCES
+hostA        X86_64 Intel_EM     -     8  15.6G      -    Yes (mg linux)
+a-very-long- LINUX6        -     -     -      -      -    Yes ()
+hostC             -        -     -     -      -      -    Yes ()
+`)
+	b.Reset()
+	writeLSFJSON(&b, "lshosts", "HOSTS", lshostsRecords(fixtureHosts()[:1]))
+	checkText(t, "lshosts -json", b.String(), `{
+  "COMMAND":"lshosts",
+  "HOSTS":1,
+  "RECORDS":[
+    {
+      "HOST_NAME":"hostA",
+      "TYPE":"X86_64",
+      "MODEL":"Intel_EM64T",
+      "CPUF":"",
+      "NCPUS":"8",
+      "MAXMEM":"15.6G",
+      "MAXSWP":"",
+      "SERVER":"Yes",
+      "RESOURCES":"mg linux"
+    }
+  ]
+}
+`)
+}
+
+func TestLsloadLayout(t *testing.T) {
+	var b bytes.Buffer
+	writeLsload(&b, fixtureHosts(), false)
+	checkText(t, "lsload", b.String(), `HOST_NAME       status  r15s   r1m  r15m   ut    pg  ls    it   tmp   swp   mem
+hostA               ok   0.8   2.1   2.4   7%   0.0   0  1156  551M 15.6G   10G
+a-very-long-hos     ok     -     -     -    -     -   -     -     -     -     -
+hostC           unavail     -     -     -    -     -   -     -     -     -     -
+`)
+	b.Reset()
+	writeLSFJSON(&b, "lsload", "HOSTS", lsloadRecords(fixtureHosts()[:1]))
+	checkText(t, "lsload -json", b.String(), `{
+  "COMMAND":"lsload",
+  "HOSTS":1,
+  "RECORDS":[
+    {
+      "HOST_NAME":"hostA",
+      "STATUS":"ok",
+      "R15S":"0.8",
+      "R1M":"2.1",
+      "R15M":"2.4",
+      "UT":"7%",
+      "PG":"0.0",
+      "LS":"0",
+      "IT":"1156",
+      "TMP":"551M",
+      "SWP":"15.6G",
+      "MEM":"10G"
+    }
+  ]
+}
+`)
+}
+
+func TestParamsLayout(t *testing.T) {
+	var b bytes.Buffer
+	writeParamsAll(&b, map[string]string{"RESOURCE_RESERVE_PER_TASK": "N", "MBD_SLEEP_TIME": "10", "CLEAN_PERIOD": "3600"})
+	checkText(t, "bparams -a", b.String(), "CLEAN_PERIOD = 3600\nMBD_SLEEP_TIME = 10\nRESOURCE_RESERVE_PER_TASK = N\n")
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/spf13/cobra"
+)
+
+func newLshostsCmd(e env) *cobra.Command {
+	s := lsfSpec{
+		name:     "lshosts",
+		short:    "List the hosts of lsfc serve with their static resources",
+		operands: "[HOST ...]",
+		options:  []lsfOption{{"w", ""}, {"json", ""}},
+		long: `lshosts lists the hosts, or those named, with their static facts, in LSF's
+layout:
+
+  HOST_NAME      type    model  cpuf ncpus maxmem maxswp server RESOURCES
+
+lsfc keeps no CPU factor and no swap size, so cpuf and maxswp are "-";
+every host is a server. maxmem is shown with a unit (15.6G, 2038M). -w
+cuts nothing; -json prints {"COMMAND":"lshosts","HOSTS":N,"RECORDS":[...]}
+with the columns upper-cased as keys and string values ("" for none).` + lsfStateHelp,
+		example: `  lsfc lshosts
+  lshosts -json`,
+	}
+	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+		hs, err := listHosts(ctx, e, a, "lshosts")
+		if err != nil {
+			return err
+		}
+		if a.has("json") {
+			if err := writeLSFJSON(e.stdout, "lshosts", "HOSTS", lshostsRecords(hs)); err != nil {
+				return exit(exitUsage, err)
+			}
+		} else if len(hs) > 0 {
+			writeLshosts(e.stdout, hs, a.has("w"))
+		}
+		if len(hs) < len(a.operands) {
+			return exit(exitLSF, nil)
+		}
+		return nil
+	})
+}
+
+const (
+	lshostsHeader = "HOST_NAME      type    model  cpuf ncpus maxmem maxswp server RESOURCES"
+	lshostsRow    = "%-12s %6s %8s %5s %5s %6s %6s %6s (%s)\n"
+)
+
+// writeLshosts prints lshosts's table; long names, types and models are
+// cut unless wide.
+func writeLshosts(w io.Writer, hs []api.Host, wide bool) {
+	fmt.Fprintln(w, lshostsHeader)
+	for _, h := range hs {
+		name, typ, model := h.Name, orDash(h.Type), orDash(h.Model)
+		if !wide {
+			name, typ, model = cutEnd(name, 12), cutEnd(typ, 6), cutEnd(model, 8)
+		}
+		fmt.Fprintf(w, lshostsRow, name, typ, model, "-", orDash(hostNcpus(h)), orDash(hostMaxmem(h)), "-", "Yes",
+			strings.Join(h.Resources, " "))
+	}
+}
+
+// lshostsRecords returns the hosts as lshosts -json's records.
+func lshostsRecords(hs []api.Host) []lsfRecord {
+	out := make([]lsfRecord, 0, len(hs))
+	for _, h := range hs {
+		out = append(out, lsfRecord{
+			{"HOST_NAME", h.Name}, {"TYPE", h.Type}, {"MODEL", h.Model}, {"CPUF", ""},
+			{"NCPUS", hostNcpus(h)}, {"MAXMEM", hostMaxmem(h)}, {"MAXSWP", ""}, {"SERVER", "Yes"},
+			{"RESOURCES", strings.Join(h.Resources, " ")},
+		})
+	}
+	return out
+}
+
+// hostNcpus returns a host's number of CPUs, or "" when unknown.
+func hostNcpus(h api.Host) string {
+	if h.Ncpus <= 0 {
+		return ""
+	}
+	return strconv.FormatFloat(h.Ncpus, 'f', -1, 64)
+}
+
+// hostMaxmem returns a host's memory with a unit, or "" when unknown.
+func hostMaxmem(h api.Host) string {
+	if h.Maxmem <= 0 {
+		return ""
+	}
+	return compile.FormatMemory(h.Maxmem)
+}

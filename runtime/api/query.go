@@ -1,0 +1,54 @@
+package api
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+)
+
+// JobQuery selects the jobs GET /v1/jobs lists. Its zero value asks for
+// the caller's unfinished jobs.
+type JobQuery struct {
+	// IDs, when not empty, are the jobs asked for, finished or not, whoever
+	// owns them; the other fields still filter.
+	IDs []int64
+	// User is whose jobs: "" for the caller's, "all" for everyone's.
+	User string
+	// Queue, when set, keeps the jobs of that queue.
+	Queue string
+	// All adds the finished jobs the daemon still holds (bjobs -a).
+	All bool
+}
+
+// Values returns the query as URL parameters: id (repeated), user, queue
+// and all=1. Unset fields are left out.
+func (q JobQuery) Values() url.Values {
+	v := url.Values{}
+	for _, id := range q.IDs {
+		v.Add("id", strconv.FormatInt(id, 10))
+	}
+	if q.User != "" {
+		v.Set("user", q.User)
+	}
+	if q.Queue != "" {
+		v.Set("queue", q.Queue)
+	}
+	if q.All {
+		v.Set("all", "1")
+	}
+	return v
+}
+
+// ParseJobQuery reads the URL parameters Values writes. A job id that is
+// not a positive decimal number is an error.
+func ParseJobQuery(v url.Values) (JobQuery, error) {
+	q := JobQuery{User: v.Get("user"), Queue: v.Get("queue"), All: v.Get("all") == "1"}
+	for _, s := range v["id"] {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n <= 0 {
+			return JobQuery{}, fmt.Errorf("bad job id %q", s)
+		}
+		q.IDs = append(q.IDs, n)
+	}
+	return q, nil
+}
