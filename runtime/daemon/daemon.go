@@ -91,6 +91,7 @@ type Daemon struct {
 	killed       map[int64]bool
 	addr         string // the TCP listener's address
 	sinceCompact int
+	loadAt       time.Time // when this machine's load was last read
 	lastCycle    time.Time
 	dirty        bool
 	wake         runtime.Time
@@ -628,9 +629,19 @@ func (d *Daemon) housekeep() {
 			a()
 		}
 	})
-	if load, ok := d.load.Sample(); ok {
-		if h := d.cluster.Host(d.host); h != nil {
-			d.cluster.SetLoad(h, load)
+	if every := time.Duration(min(max(d.cluster.SbdSleep, 1), 15) * float64(time.Second)); time.Since(d.loadAt) >= every {
+		d.loadAt = time.Now()
+		if load, ok := d.load.Sample(); ok {
+			// Jobs run on this machine, whichever host they are placed
+			// on: its load is that of the host named like it, or, when
+			// the configuration has no such host, that of every host.
+			hosts := d.cluster.Hosts
+			if h := d.cluster.Host(d.host); h != nil {
+				hosts = []*runtime.Host{h}
+			}
+			for _, h := range hosts {
+				d.cluster.SetLoad(h, maps.Clone(load))
+			}
 			d.dirty = true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -371,5 +372,73 @@ func TestAccess(t *testing.T) {
 	mine := u.submit(t, api.SubmitRequest{Command: "true", Hold: true})
 	if code, _ := u.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", mine.ID), nil, nil); code != http.StatusOK {
 		t.Errorf("killing one's own job: %d", code)
+	}
+}
+
+// TestLogDamage cuts the event log at every byte of its last
+// transactions, as a crash in the middle of a write leaves it: the daemon
+// starts on the last complete transaction, and says so. A byte flipped
+// inside the log stops the start with an error naming the offset.
+func TestLogDamage(t *testing.T) {
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	start := func(dir string) (*daemon.Daemon, error) {
+		return daemon.Start(daemon.Config{Policy: p, StateDir: dir, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+			Logf: func(string, ...any) {}})
+	}
+	d, err := start(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := unixClient(state)
+	var sizes []int64
+	logPath := filepath.Join(state, "lsb.events")
+	for i := range 4 {
+		c.submit(t, api.SubmitRequest{Command: fmt.Sprintf("true # %d", i), Hold: true})
+		st, err := os.Stat(logPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, st.Size())
+	}
+	d.Close()
+	full, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cut := sizes[1]; cut < int64(len(full)); cut++ {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "lsb.events"), full[:cut], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		d, err := start(dir)
+		if err != nil {
+			t.Fatalf("log cut at %d of %d: %v", cut, len(full), err)
+		}
+		var list []api.Job
+		unixClient(dir).call("GET", "/v1/jobs?user=all&all=1", nil, &list)
+		want := 2
+		for want < len(sizes) && cut >= sizes[want] {
+			want++
+		}
+		if len(list) != want {
+			t.Errorf("log cut at %d: %d jobs, want %d", cut, len(list), want)
+		}
+		var st api.Status
+		unixClient(dir).call("GET", "/v1/status", nil, &st)
+		if torn := cut != sizes[want-1]; torn != (st.LogRecovered != "") {
+			t.Errorf("log cut at %d: recovery %q", cut, st.LogRecovered)
+		}
+		d.Close()
+	}
+	bad := slices.Clone(full)
+	bad[sizes[0]-10] ^= 0x40
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "lsb.events"), bad, 0o600)
+	if _, err := start(dir); err == nil || !strings.Contains(err.Error(), "offset") {
+		t.Errorf("a flipped byte: %v, want an error naming the offset", err)
 	}
 }
