@@ -1,0 +1,73 @@
+package daemon_test
+
+import (
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/lsfc/lsfc/runtime/localexec"
+)
+
+// FuzzAPI sends arbitrary requests to a daemon: every one is answered,
+// a bad one with a 4xx and never a 5xx, and the daemon keeps answering.
+// Submitted jobs are held, so that nothing runs.
+func FuzzAPI(f *testing.F) {
+	p, err := compileTree(writeConf(f))
+	if err != nil {
+		f.Fatal(err)
+	}
+	state := f.TempDir()
+	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: time.Millisecond, Logf: func(string, ...any) {}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { d.Close() })
+	c := unixClient(state)
+	for _, seed := range []struct {
+		post       bool
+		path, body string
+	}{
+		{true, "/v1/jobs", `{"command":"true","hold":true,"slots":2,"resReq":"select[type==any]"}`},
+		{true, "/v1/jobs", `{"command":"true","hold":true,"depend":"done(1) && ended(x*)"}`},
+		{true, "/v1/jobs", `{"command":"true","hold":true,"resReq":"select[[[["}`},
+		{true, "/v1/jobs/1/modify", `{"modify":{"slots":3,"resReq":"rusage[mem=10]"}}`},
+		{true, "/v1/jobs/1/switch", `{"queue":"owned"}`},
+		{true, "/v1/jobs/1/top", ``},
+		{true, "/v1/queues/normal/close", ``},
+		{false, "/v1/jobs?id=1&id=x&user=all", ``},
+		{false, "/v1/jobs/1", ``},
+		{false, "/v1/hosts", ``},
+	} {
+		f.Add(seed.post, seed.path, seed.body)
+	}
+	f.Fuzz(func(t *testing.T, post bool, path, body string) {
+		if !strings.HasPrefix(path, "/") || strings.ContainsAny(path, " \r\n#") {
+			return
+		}
+		if _, err := url.ParseRequestURI(path); err != nil {
+			return // not a request a client can send
+		}
+		if strings.Contains(body, `"command"`) && !strings.Contains(body, `"hold":true`) {
+			return // held jobs only
+		}
+		method, payload := "GET", any(nil)
+		if post {
+			method, payload = "POST", []byte(body)
+		}
+		code, err := c.call(method, path, payload, nil)
+		if err != nil {
+			t.Fatalf("%s %s: %v", method, path, err)
+		}
+		if code >= 500 {
+			t.Fatalf("%s %s %q: %d", method, path, body, code)
+		}
+		if code, err := c.call("GET", "/v1/status", nil, nil); err != nil || code != http.StatusOK {
+			t.Fatalf("the daemon stopped answering: %d %v", code, err)
+		}
+	})
+}

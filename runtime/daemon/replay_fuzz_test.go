@@ -1,0 +1,62 @@
+package daemon
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lsfc/lsfc/lint"
+	"github.com/lsfc/lsfc/runtime"
+)
+
+// FuzzReplay replays arbitrary records, one per line, on a cluster, as a
+// log with checksummed but wrong records would: each is applied or
+// refused with an error, and nothing panics.
+func FuzzReplay(f *testing.F) {
+	dir := f.TempDir()
+	files := map[string]string{
+		"lsf.cluster.test": "Begin Host\nHOSTNAME model type server RESOURCES\nhostA ! ! 1 ()\nhostB ! ! 1 ()\nEnd Host\n",
+		"lsb.hosts":        "Begin Host\nHOST_NAME MXJ\ndefault 4\nEnd Host\n",
+		"lsb.queues": "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n\n" +
+			"Begin Queue\nQUEUE_NAME = high\nPRIORITY = 40\nPREEMPTION = PREEMPTIVE\nEnd Queue\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			f.Fatal(err)
+		}
+	}
+	res, err := lint.Run([]string{dir}, lint.Options{})
+	if err != nil || res.Diagnostics.HasErrors() {
+		f.Fatalf("configuration: %v %v", err, res.Diagnostics.Err())
+	}
+	p := res.Policy
+	for _, seed := range []string{
+		`{"t":"new","at":1,"job":1,"image":{"ID":1,"Seq":0,"Sub":{"User":"u","Queue":"normal","Slots":2,"Command":"true"},"Submit":1,"State":"PEND"}}` + "\n" +
+			`{"t":"start","at":2,"job":1,"allocs":[{"Host":"hostA","Slots":2}]}` + "\n" +
+			`{"t":"suspend","at":3,"job":1,"reason":"The job was preempted by a job of a higher priority queue"}` + "\n" +
+			`{"t":"resume","at":4,"job":1}` + "\n" + `{"t":"finish","at":5,"job":1,"state":"DONE"}`,
+		`{"t":"job","image":{"ID":7,"Sub":{"Queue":"gone","Slots":-3},"State":"SSUSP","Reason":"The job was preempted by a job of a higher priority queue","Allocs":[{"Host":"nohost","Slots":1}]}}`,
+		`{"t":"queue","queue":"normal","open":false}` + "\n" + `{"t":"host","host":"hostA","text":"closed_Adm"}` + "\n" + `{"t":"state","nextID":99}`,
+		`{"t":"modify","job":1,"mod":{"Slots":-1}}`,
+		`{"t":"requeue","job":1}`,
+		`not json`,
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(s, "\n") {
+			r, err := decode([]byte(line))
+			if err != nil {
+				continue
+			}
+			apply(c, r)
+		}
+		// The state must still schedule.
+		runtime.NewScheduler(runtime.DefaultPlugins()).Cycle(runtime.Snapshot{Cluster: c, Now: 10})
+	})
+}
