@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -66,32 +67,50 @@ func BenchmarkSubmitDurable(b *testing.B) {
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "submissions/s")
 }
 
-// BenchmarkSubmitToRun measures, on an idle cluster, the time from a
-// submission's acknowledgement to the job running (its process started):
-// the scheduling interval, a cycle, the start's commit and the launch.
+// BenchmarkSubmitToRun measures, on an idle cluster (nothing happened for
+// longer than the scheduling interval), the time from a submission's
+// acknowledgement to the job's command running (a file it creates
+// appears): a cycle, the start's commit, the launch of its wrapper and of
+// /bin/sh.
 func BenchmarkSubmitToRun(b *testing.B) {
 	d, state := benchDaemon(b)
 	defer d.Close()
 	c := unixClient(state)
+	work := b.TempDir()
 	var lat []time.Duration
 	b.ResetTimer()
 	for range b.N {
 		var out api.SubmitResponse
-		if code, err := c.call("POST", "/v1/jobs", api.SubmitRequest{Command: "sleep 5", Cwd: state, Stdout: "/dev/null"}, &out); err != nil || code != http.StatusOK {
+		if code, err := c.call("POST", "/v1/jobs", api.SubmitRequest{Command: "touch started.$LSB_JOBID; sleep 5",
+			Cwd: work, Stdout: "/dev/null", Env: []string{"PATH=" + os.Getenv("PATH")}}, &out); err != nil || code != http.StatusOK {
 			b.Fatalf("submit: %d %v", code, err)
 		}
 		t0 := time.Now()
+		marker := filepath.Join(work, fmt.Sprintf("started.%d", out.ID))
 		for {
-			var j api.Job
-			c.call("GET", fmt.Sprintf("/v1/jobs/%d", out.ID), nil, &j)
-			if j.State != "PEND" {
+			if _, err := os.Stat(marker); err == nil {
 				break
 			}
-			time.Sleep(500 * time.Microsecond)
+			if time.Since(t0) > 10*time.Second {
+				b.Fatalf("job %d did not start", out.ID)
+			}
+			time.Sleep(100 * time.Microsecond)
 		}
 		lat = append(lat, time.Since(t0))
 		b.StopTimer()
+		// Kill the job and let the cluster go idle again: nothing has
+		// happened for longer than the scheduling interval when the next
+		// job comes.
 		c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", out.ID), nil, nil)
+		for {
+			var j api.Job
+			c.call("GET", fmt.Sprintf("/v1/jobs/%d", out.ID), nil, &j)
+			if j.State == "EXIT" || j.State == "DONE" {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(300 * time.Millisecond)
 		b.StartTimer()
 	}
 	slices.Sort(lat)

@@ -136,7 +136,10 @@ func Start(cfg Config) (*Daemon, error) {
 		return nil, err
 	}
 	d.host, _ = os.Hostname()
-	if d.cluster, err = runtime.NewCluster(cfg.Policy, runtime.ClusterOptions{}); err != nil {
+	// Jobs run on this machine: a host whose MXJ is "!" and whose CPUs
+	// the configuration does not give has this machine's.
+	cpus := int(localexec.NewSampler().Facts().Ncpus)
+	if d.cluster, err = runtime.NewCluster(cfg.Policy, runtime.ClusterOptions{SlotsPerHost: cpus}); err != nil {
 		return fail(err)
 	}
 	if cfg.MinInterval <= 0 {
@@ -632,17 +635,14 @@ func (d *Daemon) housekeep() {
 	if every := time.Duration(min(max(d.cluster.SbdSleep, 1), 15) * float64(time.Second)); time.Since(d.loadAt) >= every {
 		d.loadAt = time.Now()
 		if load, ok := d.load.Sample(); ok {
-			// Jobs run on this machine, whichever host they are placed
-			// on: its load is that of the host named like it, or, when
-			// the configuration has no such host, that of every host.
-			hosts := d.cluster.Hosts
+			// This machine's load is that of the host named like it. The
+			// other hosts of the configuration report none: their load
+			// indices pass every threshold, as an index a host does not
+			// report does.
 			if h := d.cluster.Host(d.host); h != nil {
-				hosts = []*runtime.Host{h}
+				d.cluster.SetLoad(h, load)
+				d.dirty = true
 			}
-			for _, h := range hosts {
-				d.cluster.SetLoad(h, maps.Clone(load))
-			}
-			d.dirty = true
 		}
 	}
 	clean := 3600.0
