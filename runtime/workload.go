@@ -44,8 +44,18 @@ func Workload(h *swf.Header, jobs []swf.Job, opts WorkloadOptions) ([]SimJob, []
 	if h != nil {
 		names = h.Queues()
 	}
-	var out []SimJob
+	out := make([]SimJob, 0, len(jobs))
 	var skipped []Skipped
+	// Users and groups are few: each name is made once.
+	users, groups := map[int]string{}, map[int]string{}
+	name := func(m map[int]string, prefix string, id int) string {
+		n, ok := m[id]
+		if !ok {
+			n = prefix + strconv.Itoa(id)
+			m[id] = n
+		}
+		return n
+	}
 	for _, j := range jobs {
 		procs := j.ReqProcs
 		if procs <= 0 {
@@ -66,7 +76,7 @@ func Workload(h *swf.Header, jobs []swf.Job, opts WorkloadOptions) ([]SimJob, []
 			continue
 		}
 		s := Submission{Slots: procs, Runtime: j.RunTime, TraceID: j.Number,
-			User: "user" + strconv.Itoa(j.UserID), Group: "group" + strconv.Itoa(j.GroupID)}
+			User: name(users, "user", j.UserID), Group: name(groups, "group", j.GroupID)}
 		if j.UserID < 0 {
 			s.User = "unknown"
 		}
