@@ -442,3 +442,70 @@ func TestLogDamage(t *testing.T) {
 		t.Errorf("a flipped byte: %v, want an error naming the offset", err)
 	}
 }
+
+// TestCompaction compacts the log every few transactions while jobs come,
+// run, are killed and change queues; a restarted daemon finds every job
+// in its last state, and numbers go on.
+func TestCompaction(t *testing.T) {
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	start := func() *daemon.Daemon {
+		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+			MinInterval: 5 * time.Millisecond, CompactEvery: 4, Logf: t.Logf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	d := start()
+	c := unixClient(state)
+	want := map[int64]string{}
+	for i := range 12 {
+		switch i % 4 {
+		case 0:
+			j := c.submit(t, api.SubmitRequest{Command: "exit 0", Cwd: state, Stdout: "/dev/null"})
+			want[j.ID] = c.waitState(t, j.ID, "DONE").State
+		case 1:
+			j := c.submit(t, api.SubmitRequest{Command: "true", Hold: true})
+			want[j.ID] = "PSUSP"
+		case 2:
+			j := c.submit(t, api.SubmitRequest{Command: "true", Hold: true})
+			c.call("POST", fmt.Sprintf("/v1/jobs/%d/switch", j.ID), api.ActionRequest{Queue: "owned"}, nil)
+			want[j.ID] = "PSUSP owned"
+		case 3:
+			j := c.submit(t, api.SubmitRequest{Command: "true", Hold: true})
+			c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", j.ID), nil, nil)
+			want[j.ID] = "EXIT"
+		}
+	}
+	c.call("POST", "/v1/queues/normal/inactivate", nil, nil)
+	d.Close()
+	d = start()
+	defer d.Close()
+	for id, w := range want {
+		j := c.job(t, id)
+		got := j.State
+		if j.Queue != "normal" {
+			got += " " + j.Queue
+		}
+		if got != w {
+			t.Errorf("job %d: %s after restart, want %s", id, got, w)
+		}
+	}
+	var qs []api.Queue
+	c.call("GET", "/v1/queues", nil, &qs)
+	for _, q := range qs {
+		if q.Name == "normal" && q.Active {
+			t.Errorf("queue normal is active again after restart")
+		}
+	}
+	if next := c.submit(t, api.SubmitRequest{Command: "true", Hold: true, Queue: "owned"}); next.ID != int64(len(want)+1) {
+		t.Errorf("next job number %d, want %d", next.ID, len(want)+1)
+	}
+	if st, err := os.Stat(filepath.Join(state, "lsb.events")); err != nil || st.Size() > 1<<20 {
+		t.Errorf("log: %v", err)
+	}
+}
