@@ -847,24 +847,26 @@ func (c *Cluster) finish(j *Job, state JobState, now Time) {
 	c.accrue(now)
 	switch {
 	case j.State.Started():
-		if j.preempted {
-			c.countPreempted(j, -1)
-			c.preemptedJobs--
-			j.preempted = false
-		}
-		c.holdJob(j, -1, now)
-		delete(j.Queue.started, j)
-		if j.acct != nil {
-			j.acct.chargeEnd(j, j.Slots)
-		}
+		c.leaveHosts(j, now)
 	case j.State.Pending():
-		if j.class != nil {
-			j.class.remove(j)
-		}
-		j.Queue.Pending--
-		j.Queue.pendingSlots -= j.Slots
+		c.dequeue(j)
 	}
 	j.State, j.End = state, now
+}
+
+// leaveHosts releases what a started job holds: its slots, reservations
+// and limits, its preemption, its share account's charge.
+func (c *Cluster) leaveHosts(j *Job, now Time) {
+	if j.preempted {
+		c.countPreempted(j, -1)
+		c.preemptedJobs--
+		j.preempted = false
+	}
+	c.holdJob(j, -1, now)
+	delete(j.Queue.started, j)
+	if j.acct != nil {
+		j.acct.chargeEnd(j, j.Slots)
+	}
 }
 
 // SetHostStatus changes a host's status (badmin hclose, hopen; a host

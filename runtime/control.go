@@ -72,16 +72,7 @@ func (c *Cluster) Requeue(j *Job, now Time) error {
 		return fmt.Errorf("job %d is not started", j.ID)
 	}
 	c.accrue(now)
-	if j.preempted {
-		c.countPreempted(j, -1)
-		c.preemptedJobs--
-		j.preempted = false
-	}
-	c.holdJob(j, -1, now)
-	delete(j.Queue.started, j)
-	if j.acct != nil {
-		j.acct.chargeEnd(j, j.Slots)
-	}
+	c.leaveHosts(j, now)
 	j.State, j.Reason, j.Allocs, j.Start, j.Ran, j.Epoch = Pend, ReasonNew, nil, 0, 0, j.Epoch+1
 	c.enqueue(j)
 	return nil
