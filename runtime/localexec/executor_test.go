@@ -327,8 +327,10 @@ func TestSuspendResumeKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := h.result(11)
-	if r.Signal != int(syscall.SIGINT) || r.ExitCode != 128+int(syscall.SIGINT) || r.Lost || r.Done() {
-		t.Errorf("Result after Kill = %+v, want signal %d and exit code %d", r, syscall.SIGINT, 128+syscall.SIGINT)
+	// SIGINT ends it; on a loaded machine the job may not run within the
+	// grace period, and SIGTERM, the next of the sequence, ends it.
+	if sig := syscall.Signal(r.Signal); sig != syscall.SIGINT && sig != syscall.SIGTERM || r.ExitCode != 128+r.Signal || r.Lost || r.Done() {
+		t.Errorf("Result after Kill = %+v, want signal %d (or %d) and exit code 128 plus it", r, syscall.SIGINT, syscall.SIGTERM)
 	}
 	if d := time.Since(begin); d > 2*time.Second {
 		t.Errorf("Kill took %v, want it quick", d)
