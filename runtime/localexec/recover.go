@@ -41,8 +41,10 @@ func (e *Executor) Recover(ids []int64) []Result {
 			ended = append(ended, r)
 			continue
 		}
-		held := lockHeld(e.dir, id)
 		rec, err := readPidRecord(e.path(id, pidExt))
+		// A wrapper that is dying may hold the lock a moment longer: when
+		// its processes are recorded, its own liveness decides.
+		held := lockHeld(e.dir, id) && (err != nil || rec.wrapperAlive())
 		if err != nil && !held {
 			// Read the status again: the wrapper may have ended since.
 			if r, ok := e.recorded(id); ok {
