@@ -124,6 +124,10 @@ type ClusterOptions struct {
 	// SlotsPerHost gives MXJ to hosts whose lsb.hosts row says "!" or
 	// nothing, when their number of CPUs is unknown; 0 means one slot.
 	SlotsPerHost int
+	// Retired are hosts the configuration no longer has but where jobs
+	// still run (see Reconfigure): they are kept, closed for good, until
+	// those jobs end.
+	Retired []*compile.Host
 }
 
 // NewCluster builds the state of a cluster from its Policy. Hosts come in
@@ -145,6 +149,13 @@ func NewCluster(p *compile.Policy, opts ClusterOptions) (*Cluster, error) {
 		return nil, fmt.Errorf("the cluster has no hosts: give them in lsf.cluster or with an inventory")
 	}
 	facts = slices.Clone(facts)
+	retired := map[string]bool{}
+	for _, r := range opts.Retired {
+		if !slices.ContainsFunc(facts, func(f *compile.Host) bool { return f.Name == r.Name }) {
+			facts = append(facts, r)
+			retired[r.Name] = true
+		}
+	}
 	slices.SortFunc(facts, func(a, b *compile.Host) int { return strings.Compare(a.Name, b.Name) })
 	for i, f := range facts {
 		if c.hostByName[f.Name] != nil {
@@ -159,6 +170,9 @@ func NewCluster(p *compile.Policy, opts ClusterOptions) (*Cluster, error) {
 		}
 		if !f.Server {
 			h.Status = HostClosedAdm
+		}
+		if retired[h.Name] {
+			h.Status, h.Retired = HostClosedAdm, true
 		}
 		c.Hosts = append(c.Hosts, h)
 		c.hostByName[h.Name] = h
@@ -872,6 +886,9 @@ func (c *Cluster) leaveHosts(j *Job, now Time) {
 // SetHostStatus changes a host's status (badmin hclose, hopen; a host
 // that stops answering).
 func (c *Cluster) SetHostStatus(h *Host, s HostStatus) {
+	if h.Retired {
+		return // closed until its jobs end
+	}
 	if h.Status != s {
 		h.Status = s
 		c.gen++

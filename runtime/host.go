@@ -47,6 +47,9 @@ type Host struct {
 	// DispatchWindow is the lsb.hosts DISPATCH_WINDOW; nil for always.
 	DispatchWindow []compile.Window
 	Status         HostStatus
+	// Retired is set on a host the configuration no longer has, kept
+	// closed while jobs still run there.
+	Retired bool
 
 	// Used counts the slots held by started jobs; byQueue and byUser the
 	// same per queue and per user.

@@ -25,6 +25,10 @@ type JobImage struct {
 	Ran                float64
 	RunSince           Time
 	ExternalStatus     string
+	// RunLimit is the run limit a started job runs under (the one of the
+	// configuration it started with); 0 for a pending job, whose limit
+	// comes from its queue.
+	RunLimit float64
 }
 
 // An AllocImage is an Alloc by host name.
@@ -39,6 +43,9 @@ func (j *Job) Image() JobImage {
 		Reason: j.Reason, ExitCode: j.ExitCode, Term: j.Term, PreemptCount: j.PreemptCount, Ran: j.Ran,
 		RunSince: j.RunSince, ExternalStatus: j.ExternalStatus}
 	im.Sub.Queue = j.Queue.Name
+	if j.State.Started() {
+		im.RunLimit = j.RunLimit
+	}
 	for _, a := range j.Allocs {
 		im.Allocs = append(im.Allocs, AllocImage{a.Host.Name, a.Slots})
 	}
@@ -103,6 +110,9 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		if j.App != nil && j.App.RunLimit > 0 {
 			j.RunLimit = j.App.RunLimit
 		}
+	}
+	if im.RunLimit > 0 && j.State.Started() {
+		j.RunLimit = im.RunLimit
 	}
 	req, diags := c.requirement(q, j.App, s.ResReq, s.FromType)
 	if diags.HasErrors() {

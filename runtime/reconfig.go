@@ -1,0 +1,85 @@
+package runtime
+
+import (
+	"maps"
+	"strconv"
+
+	"github.com/lsfc/lsfc/compile"
+)
+
+// Reconfigure builds the cluster a new Policy describes, with this
+// cluster's jobs, as badmin reconfig does: pending jobs are taken again
+// by the new configuration (their queue's new requirement, limits and
+// profile; a job whose queue is gone goes to lost_and_found), started
+// jobs keep their hosts, their state and their run limit; a host that is
+// gone but still runs jobs is kept, closed, until they end. The operators'
+// states of queues and hosts (closed, inactive), job numbers, and the use
+// that fairshare and slot pools keep carry over by name. This cluster is
+// left as it was: the caller swaps the two between cycles.
+func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster, []string, error) {
+	var retired []*compile.Host
+	for _, h := range c.Hosts {
+		if len(h.jobs) > 0 && p.Host(h.Name) == nil && opts.Hosts == nil {
+			retired = append(retired, h.Facts)
+		}
+	}
+	opts.Retired = retired
+	n, err := NewCluster(p, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var warnings []string
+	for _, j := range c.Jobs() {
+		_, w, err := n.Restore(j.Image())
+		if err != nil {
+			return nil, nil, err
+		}
+		if w != "" {
+			warnings = append(warnings, "job "+strconv.FormatInt(j.ID, 10)+": "+w)
+		}
+	}
+	n.nextID = max(n.nextID, c.nextID)
+	n.nextSeq = max(n.nextSeq, c.nextSeq)
+	n.minSeq = min(n.minSeq, c.minSeq)
+	for _, q := range c.Queues {
+		if nq := n.queueByName[q.Name]; nq != nil {
+			nq.Open, nq.Active = q.Open, q.Active
+		}
+	}
+	for _, h := range c.Hosts {
+		if nh := n.hostByName[h.Name]; nh != nil && !nh.Retired && h.Status != HostOK {
+			n.SetHostStatus(nh, h.Status)
+		}
+		if nh := n.hostByName[h.Name]; nh != nil {
+			nh.LastDispatch, nh.loadCheck = h.LastDispatch, h.loadCheck
+			if len(h.Facts.Load) > 0 {
+				n.SetLoad(nh, maps.Clone(h.Facts.Load))
+			}
+		}
+	}
+	n.accrued = c.accrued
+	// Fairshare history: by queue and account.
+	for _, q := range c.Queues {
+		nq := n.queueByName[q.Name]
+		if q.fair == nil || nq == nil || nq.fair == nil {
+			continue
+		}
+		for _, a := range q.fair.list {
+			na := nq.fair.accounts[a.Name]
+			if na == nil {
+				na = nq.fair.accountFor(a.Name)
+			}
+			if na != nil && na.Name == a.Name {
+				na.cpu = a.cpu
+			}
+		}
+	}
+	for _, pool := range c.pools {
+		for q, use := range pool.use {
+			if nq := n.queueByName[q.Name]; nq != nil && nq.pool != nil {
+				nq.pool.use[nq] = use
+			}
+		}
+	}
+	return n, warnings, nil
+}

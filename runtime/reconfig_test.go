@@ -1,0 +1,117 @@
+package runtime_test
+
+import (
+	"testing"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/internal/testkit"
+	"github.com/lsfc/lsfc/runtime"
+	"golang.org/x/tools/txtar"
+)
+
+func policyOf(t *testing.T, text string) *compile.Policy {
+	t.Helper()
+	tree, opts := testkit.ArchiveTree(t, txtar.Parse([]byte(text)), true)
+	p, diags := compile.Compile(tree, opts)
+	if diags.HasErrors() {
+		t.Fatal(diags.Err())
+	}
+	return p
+}
+
+// TestReconfigure swaps a configuration under running and pending jobs:
+// a running job on a host that is gone keeps running there (the host
+// closed), a pending job whose queue is gone moves to lost_and_found, a
+// pending job of a changed queue is taken by its new settings, and the
+// operators' states and job numbers carry over.
+func TestReconfigure(t *testing.T) {
+	old := policyOf(t, `-- lsf.cluster.test --
+Begin Host
+HOSTNAME model type server RESOURCES
+hostA ! ! 1 ()
+hostB ! ! 1 ()
+End Host
+-- lsb.hosts --
+Begin Host
+HOST_NAME MXJ
+default 1
+End Host
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = normal
+PRIORITY = 30
+End Queue
+
+Begin Queue
+QUEUE_NAME = old
+PRIORITY = 20
+End Queue
+`)
+	c, err := runtime.NewCluster(old, runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := &runtime.VirtualClock{T: 100}
+	e := runtime.NewEngine(c, clock, nil)
+	onB, _ := e.Submit(runtime.Submission{User: "u", Queue: "normal", Hosts: []string{"hostB"}, RunLimit: 600})
+	e.Schedule()
+	if onB.State != runtime.Run {
+		t.Fatalf("job on hostB is %s", onB.State)
+	}
+	lost, _ := e.Submit(runtime.Submission{User: "u", Queue: "old", Hold: true})
+	waiting, _ := e.Submit(runtime.Submission{User: "u", Queue: "normal", Hold: true})
+	c.SetQueueActive(c.Queue("normal"), false)
+
+	newer := policyOf(t, `-- lsf.cluster.test --
+Begin Host
+HOSTNAME model type server RESOURCES
+hostA ! ! 1 ()
+hostC ! ! 1 ()
+End Host
+-- lsb.hosts --
+Begin Host
+HOST_NAME MXJ
+default 2
+End Host
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = normal
+PRIORITY = 30
+RUNLIMIT = 5
+End Queue
+`)
+	n, warnings, err := c.Reconfigure(newer, runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 1 {
+		t.Errorf("warnings %q, want the one of the job moved to lost_and_found", warnings)
+	}
+	run := n.Job(onB.ID)
+	if run.State != runtime.Run || run.Allocs[0].Host.Name != "hostB" || run.RunLimit != 600 {
+		t.Errorf("running job: %s on %v with run limit %v", run.State, run.HostNames(), run.RunLimit)
+	}
+	if h := n.Host("hostB"); h == nil || !h.Retired || h.Status != runtime.HostClosedAdm {
+		t.Errorf("hostB after reconfig: %+v", h)
+	}
+	n.SetHostStatus(n.Host("hostB"), runtime.HostOK)
+	if n.Host("hostB").Status != runtime.HostClosedAdm {
+		t.Error("a retired host was opened")
+	}
+	if j := n.Job(lost.ID); j.Queue.Name != runtime.LostAndFound || j.State != runtime.PSusp {
+		t.Errorf("job of the removed queue: %s in %s", j.State, j.Queue.Name)
+	}
+	if j := n.Job(waiting.ID); j.RunLimit != 300 {
+		t.Errorf("pending job's run limit %v, want the new queue's 300", j.RunLimit)
+	}
+	if q := n.Queue("normal"); q.Active {
+		t.Error("queue normal was inactive and is active after reconfig")
+	}
+	if next, _ := runtime.NewEngine(n, clock, nil).Submit(runtime.Submission{User: "u", Queue: "normal"}); next.ID != waiting.ID+1 {
+		t.Errorf("next job number %d, want %d", next.ID, waiting.ID+1)
+	}
+	// The old cluster is untouched.
+	if c.Job(lost.ID).Queue.Name != "old" {
+		t.Error("the old cluster changed")
+	}
+}
