@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
@@ -23,8 +24,12 @@ func newBadminCmd(e env) *cobra.Command {
   qinact QUEUE ...   inactivate queues: their pending jobs stay pending
   hopen HOST ...     open hosts
   hclose HOST ...    close hosts: no new job is dispatched to them
+  reconfig [-v]      read the configuration again, with the checks of
+                     lsfc check, and adopt it only if it has no error;
+                     print the errors (-v: the warnings too) and what
+                     changed; exit 255 when it is refused
   showstatus         the daemon's cluster, state directory, configuration
-                     generation and job counts
+                     generation, last reconfiguration and job counts
 
 Each change prints the daemon's answer ("Queue <normal> is closed"), or
 why it cannot be made on standard error (QUEUE: No such queue,
@@ -35,11 +40,29 @@ operations a cluster administrator.` + lsfStateHelp,
   badmin hclose hostA hostB
   badmin showstatus`,
 	}
+	s.options = []lsfOption{{"v", ""}}
 	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
 		if len(a.operands) == 0 {
-			return usageError("badmin: give a subcommand: qopen, qclose, qact, qinact, hopen, hclose or showstatus")
+			return usageError("badmin: give a subcommand: qopen, qclose, qact, qinact, hopen, hclose, reconfig or showstatus")
 		}
 		sub, names := a.operands[0], a.operands[1:]
+		if sub == "reconfig" {
+			if len(names) > 0 {
+				return usageError("badmin reconfig: unexpected argument %q", names[0])
+			}
+			c, err := dialDaemon(e, a)
+			if err != nil {
+				return lsfFailed(e, "badmin", err)
+			}
+			r, err := c.Reconfig(ctx)
+			if err != nil {
+				return lsfFailed(e, "badmin", err)
+			}
+			if !writeReconfig(e.stdout, e.stderr, r, a.has("v")) {
+				return exit(exitLSF, nil)
+			}
+			return nil
+		}
 		if sub == "showstatus" {
 			if len(names) > 0 {
 				return usageError("badmin showstatus: unexpected argument %q", names[0])
@@ -127,8 +150,41 @@ func writeShowStatus(w io.Writer, st *api.Status, loc *time.Location) {
 	if st.LogRecovered != "" {
 		row("Event log recovery", st.LogRecovered)
 	}
+	if r := st.LastReload; r != nil {
+		outcome := "adopted"
+		if !r.OK {
+			outcome = fmt.Sprintf("refused (%d diagnostics; the previous configuration serves)", len(r.Diagnostics))
+		}
+		row("Latest reconfiguration", time.Unix(r.Time, 0).In(loc).Format("Mon Jan _2 15:04:05 2006")+", "+r.Trigger+": "+outcome)
+		for _, d := range r.Diagnostics {
+			fmt.Fprintf(w, "    %s\n", d)
+		}
+	}
 	fmt.Fprintln(w)
 	row("Number of jobs", fmt.Sprint(st.Jobs))
 	row("  Running", fmt.Sprint(st.Running))
 	row("  Pending", fmt.Sprint(st.Pending))
+}
+
+// writeReconfig prints the outcome of badmin reconfig: the errors (and
+// with verbose the warnings) on stderr, then the changes and the verdict;
+// it reports whether the configuration was adopted.
+func writeReconfig(stdout, stderr io.Writer, r *api.Reload, verbose bool) bool {
+	for _, d := range r.Diagnostics {
+		if verbose || !strings.Contains(d, ": warning: ") {
+			fmt.Fprintln(stderr, d)
+		}
+	}
+	if !r.OK {
+		fmt.Fprintf(stderr, "Reconfiguration refused: the configuration has errors; generation %d keeps serving.\n", r.Generation)
+		return false
+	}
+	for _, c := range r.Changes {
+		fmt.Fprintf(stdout, "  %s [%s]\n", c.What, c.Applies)
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(stdout, "  %s\n", w)
+	}
+	fmt.Fprintf(stdout, "Reconfiguration initiated: generation %d, %d changes.\n", r.Generation, len(r.Changes))
+	return true
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/lang"
+	"github.com/lsfc/lsfc/lint"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
 	"github.com/spf13/cobra"
@@ -21,6 +23,7 @@ func newServeCmd(e env) *cobra.Command {
 		conf, state, listen string
 		secretFile          string
 		interval            time.Duration
+		noWatch             bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve [--conf PATH] [--state DIR]",
@@ -31,6 +34,12 @@ scheduling cycles as things happen, starts each job as a real process on
 this machine, and keeps every change in a durable event log (lsb.events)
 in its state directory, so that a restarted daemon recovers every job,
 those that finished while it was down included.
+
+serve reads its configuration again, with the checks of lsfc check, on
+badmin reconfig and whenever a file of the tree changes (unless
+--no-watch): a configuration with errors is refused and the one running
+keeps serving; a good one is swapped in between two cycles, running jobs
+untouched, pending jobs taken again by it.
 
 The state directory is --state, else $LSFC_STATE, else LSB_SHAREDIR/<cluster>
 from lsf.conf when it can be written, else $XDG_STATE_HOME/lsfc/<cluster>;
@@ -58,6 +67,19 @@ and the next serve on the same state directory takes them back.`,
 			if err != nil {
 				return err
 			}
+			opts, err := tf.options(e)
+			if err != nil {
+				return err
+			}
+			// Reloads compile exactly as lsfc check does.
+			load := func() (*compile.Policy, lang.Diagnostics, []string, error) {
+				res, err := lint.Run(strings.Split(conf, ","), opts)
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				return res.Policy, res.Diagnostics, confDirs(conf, res.Tree.Files), nil
+			}
+			_, _, dirs, _ := load()
 			dir, err := daemon.StateDir(state, shareDir(p), p.Cluster)
 			if err != nil {
 				return exit(exitUsage, err)
@@ -71,7 +93,7 @@ and the next serve on the same state directory takes them back.`,
 				secret = strings.TrimSpace(string(b))
 			}
 			d, err := daemon.Start(daemon.Config{Policy: p, StateDir: dir, Listen: listen, Secret: secret,
-				MinInterval: interval, Version: version(),
+				MinInterval: interval, Version: version(), Load: load, Watch: !noWatch, Dirs: dirs,
 				Logf: func(format string, args ...any) {
 					fmt.Fprintf(e.stderr, "lsfc serve: "+format+"\n", args...)
 				}})
@@ -102,7 +124,32 @@ and the next serve on the same state directory takes them back.`,
 	f.StringVar(&listen, "listen", "", "also listen on this TCP address (HOST:PORT); clients must present the shared secret")
 	f.StringVar(&secretFile, "secret-file", "", "file holding the shared secret of --listen (default $LSFC_SECRET)")
 	f.DurationVar(&interval, "interval", 0, "least time between two scheduling cycles (default: JOB_SCHEDULING_INTERVAL, else 100ms)")
+	f.BoolVar(&noWatch, "no-watch", false, "do not reload the configuration when its files change (badmin reconfig still does)")
 	return cmd
+}
+
+// confDirs returns the directories to watch: those of the files read, and
+// the directories named on the command line.
+func confDirs(conf string, files []*lang.File) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(d string) {
+		if abs, err := filepath.Abs(d); err == nil && !seen[abs] {
+			seen[abs] = true
+			out = append(out, abs)
+		}
+	}
+	for _, f := range files {
+		add(filepath.Dir(f.Src.Name))
+	}
+	for _, c := range strings.Split(conf, ",") {
+		if st, err := os.Stat(c); err == nil && st.IsDir() {
+			add(c)
+		} else {
+			add(filepath.Dir(c))
+		}
+	}
+	return out
 }
 
 // shareDir returns LSB_SHAREDIR of lsf.conf, or "".

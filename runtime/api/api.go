@@ -14,6 +14,7 @@
 //	GET  /v1/hosts                 the batch hosts (→ []Host)
 //	POST /v1/hosts/{name}/{op}     open, close (→ ActionResponse)
 //	GET  /v1/status                the daemon (→ Status)
+//	POST /v1/reconfig              badmin reconfig (→ Reload; 409 when refused)
 //	GET  /v1/params                lsb.params as bparams -a shows it (→ map[string]string)
 //
 // Errors are answered with a 4xx or 5xx status and an Error body. Times
@@ -185,4 +186,51 @@ type Status struct {
 	// LogRecovered tells what replay did at start (a torn tail cut ...).
 	LogRecovered string `json:"logRecovered,omitempty"`
 	Version      string `json:"version"`
+	// LastReload is the outcome of the last reconfiguration, nil before
+	// the first.
+	LastReload *Reload `json:"lastReload,omitempty"`
 }
+
+// Reload is the outcome of a reconfiguration (badmin reconfig, or a
+// change of a configuration file seen by the daemon).
+type Reload struct {
+	// Time is when it was tried; Trigger what asked for it ("badmin
+	// reconfig", or the file that changed).
+	Time    int64  `json:"time"`
+	Trigger string `json:"trigger"`
+	// OK is set when the new configuration was adopted; Generation is
+	// then its number (the previous one's plus one), and otherwise the
+	// number of the configuration that keeps serving.
+	OK         bool   `json:"ok"`
+	Generation uint64 `json:"generation"`
+	// Diagnostics are the compiler's errors (and warnings) as lsfc check
+	// prints them, "path:line:col: severity: message [CODE]".
+	Diagnostics []string `json:"diagnostics,omitempty"`
+	// Changes lists what changed from the configuration before, and when
+	// each change applies.
+	Changes []Change `json:"changes,omitempty"`
+	// Warnings tell what the new configuration did to jobs (moved to
+	// lost_and_found ...).
+	Warnings []string `json:"warnings,omitempty"`
+	// Took is how long the reload took, in seconds.
+	Took float64 `json:"took"`
+}
+
+// A Change is one difference between two configurations.
+type Change struct {
+	// What is the file, section and key: "lsb.queues: queue normal:
+	// RUNLIMIT 60 → 120", "lsf.cluster: host hostC added".
+	What string `json:"what"`
+	// Applies is when the change takes effect: live (from the next
+	// cycle, pending jobs taken again), new-jobs (jobs started from now
+	// on; running jobs keep what they started with) or restart (read
+	// when lsfc serve starts only).
+	Applies string `json:"applies"`
+}
+
+// When changes apply.
+const (
+	AppliesLive    = "live"
+	AppliesNewJobs = "new-jobs"
+	AppliesRestart = "restart"
+)

@@ -48,6 +48,9 @@ var ErrNoDaemon = errors.New("no lsfc serve answers")
 type APIError struct {
 	Status  int
 	Message string
+	// body is the answer as sent, for calls whose refusals carry more
+	// than a message (reconfig).
+	body []byte
 }
 
 func (e *APIError) Error() string { return e.Message }
@@ -179,6 +182,24 @@ func (c *Client) Status(ctx context.Context) (*Status, error) {
 	return &out, nil
 }
 
+// Reconfig asks the daemon to read its configuration again (badmin
+// reconfig). A configuration the daemon refuses is not an error: the
+// Reload says so, with the diagnostics.
+func (c *Client) Reconfig(ctx context.Context) (*Reload, error) {
+	var out Reload
+	err := c.do(ctx, http.MethodPost, "/v1/reconfig", nil, nil, &out)
+	var ae *APIError
+	if errors.As(err, &ae) && ae.Status == http.StatusConflict {
+		if json.Unmarshal(ae.body, &out) == nil {
+			return &out, nil
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // Params returns lsb.params as bparams -a shows it.
 func (c *Client) Params(ctx context.Context) (map[string]string, error) {
 	var out map[string]string
@@ -246,7 +267,7 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 func apiError(status int, data []byte) *APIError {
 	var e Error
 	if err := json.Unmarshal(data, &e); err == nil && e.Error != "" {
-		return &APIError{Status: status, Message: e.Error}
+		return &APIError{Status: status, Message: e.Error, body: data}
 	}
 	msg := strings.ToLower(http.StatusText(status))
 	if msg == "" {
@@ -258,7 +279,7 @@ func apiError(status int, data []byte) *APIError {
 		}
 		msg += ": " + text
 	}
-	return &APIError{Status: status, Message: msg}
+	return &APIError{Status: status, Message: msg, body: data}
 }
 
 // noDaemon reports whether a transport error means that nothing answers:

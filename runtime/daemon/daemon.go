@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/eventlog"
@@ -61,6 +62,14 @@ type Config struct {
 	// WrapperPath overrides how the executor starts its job wrapper
 	// (tests); nil runs this program with the wrapper argument.
 	WrapperPath []string
+	// Load compiles the configuration again, as lsfc check does, for
+	// badmin reconfig and the watch: the Policy (nil when it has
+	// errors), every diagnostic, and the directories of its files.
+	Load func() (*compile.Policy, lang.Diagnostics, []string, error)
+	// Watch reloads the configuration whenever a file in Dirs (the
+	// directories of its files) changes.
+	Watch bool
+	Dirs  []string
 }
 
 // A Daemon is a running lsfc serve.
@@ -85,6 +94,18 @@ type Daemon struct {
 	err   error
 
 	servers []serverCloser
+	// Reconfiguration: reloadMu serialises reloads; generation numbers
+	// the configurations adopted (1 at start); lastReload is the last
+	// outcome. The watch goroutine takes its directories from watchDirs
+	// (rewatch says they changed) and closes watchDone when it stops.
+	reloadMu   sync.Mutex
+	generation uint64
+	lastReload *api.Reload
+	watchMu    sync.Mutex
+	watchDirs  []string
+	rewatch    chan struct{}
+	watchDone  chan struct{}
+	cpus       int
 	// killed holds the jobs a kill reached; killedMu guards it, as kills
 	// are sent after their records are durable, off the owning goroutine.
 	killedMu     sync.Mutex
@@ -130,7 +151,8 @@ func Start(cfg Config) (*Daemon, error) {
 		return nil, err
 	}
 	d := &Daemon{cfg: cfg, lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
-		quit: make(chan struct{}), done: make(chan struct{}), started: time.Now(), killed: map[int64]bool{}}
+		quit: make(chan struct{}), done: make(chan struct{}), started: time.Now(), killed: map[int64]bool{},
+		generation: 1, watchDirs: slices.Clone(cfg.Dirs), rewatch: make(chan struct{}, 1), watchDone: make(chan struct{})}
 	fail := func(err error) (*Daemon, error) {
 		d.closeResources()
 		return nil, err
@@ -138,8 +160,8 @@ func Start(cfg Config) (*Daemon, error) {
 	d.host, _ = os.Hostname()
 	// Jobs run on this machine: a host whose MXJ is "!" and whose CPUs
 	// the configuration does not give has this machine's.
-	cpus := int(localexec.NewSampler().Facts().Ncpus)
-	if d.cluster, err = runtime.NewCluster(cfg.Policy, runtime.ClusterOptions{SlotsPerHost: cpus}); err != nil {
+	d.cpus = int(localexec.NewSampler().Facts().Ncpus)
+	if d.cluster, err = runtime.NewCluster(cfg.Policy, runtime.ClusterOptions{SlotsPerHost: d.cpus}); err != nil {
 		return fail(err)
 	}
 	if cfg.MinInterval <= 0 {
@@ -167,6 +189,13 @@ func Start(cfg Config) (*Daemon, error) {
 	}
 	if err := d.listen(); err != nil {
 		return fail(err)
+	}
+	if cfg.Watch {
+		if err := d.startWatch(); err != nil {
+			return fail(err)
+		}
+	} else {
+		close(d.watchDone)
 	}
 	go d.loop()
 	return d, nil
@@ -260,6 +289,7 @@ func (d *Daemon) append(recs []Record) (eventlog.Commit, error) {
 func (d *Daemon) Close() error {
 	d.once.Do(func() { close(d.quit) })
 	<-d.done
+	<-d.watchDone
 	return d.err
 }
 
@@ -698,7 +728,7 @@ func checkName(kind, s string) error {
 // Status returns the daemon's status.
 func (d *Daemon) status() api.Status {
 	st := api.Status{Cluster: d.cfg.Policy.Cluster, Master: d.host, StateDir: d.cfg.StateDir, Started: d.started.Unix(),
-		LogRecovered: d.recovery, Version: d.cfg.Version, Generation: 1}
+		LogRecovered: d.recovery, Version: d.cfg.Version, Generation: d.generation, LastReload: d.lastReload}
 	for _, j := range d.cluster.Jobs() {
 		st.Jobs++
 		switch {

@@ -114,6 +114,7 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("POST /v1/hosts/{name}/{op}", d.handleHostOp)
 	mux.HandleFunc("GET /v1/status", d.handleStatus)
 	mux.HandleFunc("GET /v1/params", d.handleParams)
+	mux.HandleFunc("POST /v1/reconfig", d.handleReconfig)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, api.MaxRequestBytes)
 		if remote {

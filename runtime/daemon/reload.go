@@ -1,0 +1,285 @@
+package daemon
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/lang"
+	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/api"
+)
+
+// Reload compiles the configuration again, with the very code of lsfc
+// check (Config.Load), and adopts it only when it compiled without
+// errors: the cluster of the new Policy, with every job of the old one,
+// is swapped in between two cycles and the generation goes up. A
+// configuration with errors is refused and the old one keeps serving.
+// Either way the outcome is kept (Status), logged, and returned.
+func (d *Daemon) Reload(trigger string) api.Reload {
+	d.reloadMu.Lock()
+	defer d.reloadMu.Unlock()
+	start := time.Now()
+	out := api.Reload{Time: start.Unix(), Trigger: trigger}
+	var p *compile.Policy
+	var diags lang.Diagnostics
+	var dirs []string
+	var err error
+	if d.cfg.Load == nil {
+		err = errors.New("this daemon was started without a way to read its configuration again")
+	} else {
+		p, diags, dirs, err = d.cfg.Load()
+	}
+	for _, dg := range diags {
+		if dg.Severity >= lang.Warning {
+			out.Diagnostics = append(out.Diagnostics, dg.Error())
+		}
+	}
+	if err != nil {
+		out.Diagnostics = append(out.Diagnostics, err.Error())
+	}
+	adopt := err == nil && p != nil && !diags.HasErrors()
+	v, derr := d.do(func() (any, []Record, func(), error) {
+		if adopt {
+			n, warnings, rerr := d.cluster.Reconfigure(p, runtime.ClusterOptions{SlotsPerHost: d.cpus})
+			if rerr != nil {
+				out.Diagnostics = append(out.Diagnostics, rerr.Error())
+			} else {
+				out.Changes = policyChanges(d.cfg.Policy, p)
+				out.Warnings = warnings
+				d.cluster, d.engine = n, runtime.NewEngine(n, d.clock, nil)
+				d.cfg.Policy = p
+				d.generation++
+				d.dirty = true
+				out.OK = true
+			}
+		}
+		out.Generation = d.generation
+		out.Took = time.Since(start).Seconds()
+		d.lastReload = &out
+		return out, nil, nil, nil
+	})
+	if derr != nil {
+		out.Diagnostics = append(out.Diagnostics, derr.Error())
+		return out
+	}
+	out = v.(api.Reload)
+	if len(dirs) > 0 {
+		d.setWatchDirs(dirs)
+	}
+	if out.OK {
+		d.cfg.Logf("reconfig (%s): generation %d adopted in %.0f ms, %d changes", trigger, out.Generation,
+			out.Took*1000, len(out.Changes))
+		for _, c := range out.Changes {
+			d.cfg.Logf("reconfig: %s [%s]", c.What, c.Applies)
+		}
+		for _, w := range out.Warnings {
+			d.cfg.Logf("reconfig: %s", w)
+		}
+	} else {
+		d.cfg.Logf("reconfig (%s): refused, generation %d keeps serving", trigger, out.Generation)
+		for _, s := range out.Diagnostics {
+			d.cfg.Logf("reconfig: %s", s)
+		}
+	}
+	return out
+}
+
+// handleReconfig answers badmin reconfig: an administrator's call; 409
+// when the configuration is refused.
+func (d *Daemon) handleReconfig(w http.ResponseWriter, r *http.Request) {
+	id := who(r)
+	if _, err := d.do(func() (any, []Record, func(), error) {
+		if !d.isAdmin(id) {
+			return nil, nil, nil, errorf(http.StatusForbidden, "reconfig: User permission denied")
+		}
+		return nil, nil, nil, nil
+	}); err != nil {
+		reply(w, nil, err)
+		return
+	}
+	out := d.Reload("badmin reconfig")
+	code := http.StatusOK
+	if !out.OK {
+		code = http.StatusConflict
+	}
+	writeJSON(w, code, out)
+}
+
+// setWatchDirs tells the watcher which directories the configuration's
+// files are in.
+func (d *Daemon) setWatchDirs(dirs []string) {
+	d.watchMu.Lock()
+	d.watchDirs = slices.Clone(dirs)
+	d.watchMu.Unlock()
+	select {
+	case d.rewatch <- struct{}{}:
+	default:
+	}
+}
+
+// settle is how long the watcher waits, after a change, for the rest of
+// an edit (editors and configuration managers write in several steps).
+const settle = 100 * time.Millisecond
+
+// retryAfter is how long the watcher waits before trying a refused
+// configuration again when nothing changed meanwhile: a file may have been
+// read half written.
+const retryAfter = time.Second
+
+// watcher follows the directories of the configuration's files.
+type watcher struct {
+	w       *fsnotify.Watcher
+	watched map[string]bool
+}
+
+// startWatch starts watching the configuration's directories before
+// Start returns, so that no change made after it is missed, and runs the
+// watch.
+func (d *Daemon) startWatch() error {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return fmt.Errorf("cannot watch the configuration: %w", err)
+	}
+	wt := &watcher{w: w, watched: map[string]bool{}}
+	d.rewatchDirs(wt)
+	go d.watch(wt, d.confHash())
+	return nil
+}
+
+// rewatchDirs watches the directories of the configuration's files and
+// their parents (so that a directory removed and made again is seen).
+func (d *Daemon) rewatchDirs(wt *watcher) {
+	d.watchMu.Lock()
+	dirs := slices.Clone(d.watchDirs)
+	d.watchMu.Unlock()
+	want := map[string]bool{}
+	for _, dir := range dirs {
+		dir = filepath.Clean(dir)
+		want[dir] = true
+		want[filepath.Dir(dir)] = true
+	}
+	for dir := range wt.watched {
+		if !want[dir] {
+			wt.w.Remove(dir)
+			delete(wt.watched, dir)
+		}
+	}
+	for _, dir := range slices.Sorted(maps.Keys(want)) {
+		if wt.watched[dir] {
+			continue
+		}
+		if err := wt.w.Add(dir); err == nil {
+			wt.watched[dir] = true
+		}
+	}
+}
+
+// watch reloads the configuration when its files change (lastHash is the
+// hash of the files the running configuration was read from). It waits
+// for edits to settle, and reloads when the files' contents differ from
+// those of the last try — so that editors' write-to-temporary-then-rename,
+// truncate-and-write, and touch-only changes are all handled, and a
+// half-written file refused now is tried again once it is whole.
+func (d *Daemon) watch(wt *watcher, lastHash [32]byte) {
+	defer close(d.watchDone)
+	w := wt.w
+	defer w.Close()
+	rewatch := func() { d.rewatchDirs(wt) }
+	watched := wt.watched
+	var retry <-chan time.Time
+	for {
+		var changed string
+		select {
+		case <-d.quit:
+			return
+		case <-d.rewatch:
+			rewatch()
+			continue
+		case err := <-w.Errors:
+			d.cfg.Logf("watching the configuration: %v", err)
+			continue
+		case ev := <-w.Events:
+			if ev.Op == fsnotify.Chmod {
+				continue
+			}
+			changed = ev.Name
+		case <-retry:
+			changed = "retry"
+		}
+		retry = nil
+		timer := time.NewTimer(settle)
+	drain:
+		for {
+			select {
+			case <-d.quit:
+				timer.Stop()
+				return
+			case <-w.Events:
+				timer.Reset(settle)
+			case <-timer.C:
+				break drain
+			}
+		}
+		// A directory removed and made again lost its watch: take them
+		// all again.
+		for dir := range watched {
+			w.Remove(dir)
+			delete(watched, dir)
+		}
+		rewatch()
+		h := d.confHash()
+		if h == lastHash && changed != "retry" {
+			continue
+		}
+		lastHash = h
+		out := d.Reload(changed + " changed")
+		if !out.OK {
+			retry = time.After(retryAfter)
+		}
+		rewatch()
+	}
+}
+
+// confHash hashes the configuration files: every regular file of the
+// watched directories, by name and content.
+func (d *Daemon) confHash() [32]byte {
+	d.watchMu.Lock()
+	dirs := slices.Clone(d.watchDirs)
+	d.watchMu.Unlock()
+	slices.Sort(dirs)
+	h := sha256.New()
+	for _, dir := range slices.Compact(dirs) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			fmt.Fprintf(h, "%s: %v\n", dir, err)
+			continue
+		}
+		for _, e := range entries {
+			if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			path := filepath.Join(dir, e.Name())
+			f, err := os.Open(path)
+			if err != nil {
+				continue
+			}
+			fmt.Fprintf(h, "%s\n", path)
+			io.Copy(h, io.LimitReader(f, 64<<20))
+			f.Close()
+		}
+	}
+	var sum [32]byte
+	copy(sum[:], h.Sum(nil))
+	return sum
+}

@@ -1,0 +1,350 @@
+package daemon_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/lang"
+	"github.com/lsfc/lsfc/lint"
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/lsfc/lsfc/runtime/localexec"
+)
+
+// loader compiles a configuration directory as lsfc check does.
+func loader(dir string) func() (*compile.Policy, lang.Diagnostics, []string, error) {
+	return func() (*compile.Policy, lang.Diagnostics, []string, error) {
+		res, err := lint.Run([]string{dir}, lint.Options{})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return res.Policy, res.Diagnostics, []string{dir}, nil
+	}
+}
+
+// startReloading starts a daemon on the configuration in conf that reloads
+// it on badmin reconfig and, with watch, when its files change.
+func startReloading(t testing.TB, conf string, watch bool) (*daemon.Daemon, *client) {
+	t.Helper()
+	p, err := compileTree(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	logf := func(string, ...any) {}
+	if tt, ok := t.(*testing.T); ok {
+		logf = tt.Logf
+	}
+	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: 5 * time.Millisecond, Load: loader(conf), Watch: watch, Dirs: []string{conf}, Logf: logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, unixClient(state)
+}
+
+func (c *client) reconfig(t testing.TB) (api.Reload, int) {
+	t.Helper()
+	var out api.Reload
+	req, _ := http.NewRequest("POST", c.base+"/v1/reconfig", nil)
+	resp, err := c.http.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := jsonDecode(resp.Body, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out, resp.StatusCode
+}
+
+func (c *client) status(t testing.TB) api.Status {
+	t.Helper()
+	var st api.Status
+	if code, err := c.call("GET", "/v1/status", nil, &st); err != nil || code != http.StatusOK {
+		t.Fatalf("status: %d %v", code, err)
+	}
+	return st
+}
+
+// waitGeneration waits until the daemon's configuration generation is at
+// least gen, and returns its status.
+func (c *client) waitGeneration(t testing.TB, gen uint64) api.Status {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		st := c.status(t)
+		if st.Generation >= gen {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("generation %d, want %d; last reload %+v", st.Generation, gen, st.LastReload)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitRefused waits until the last reload is a refused one after since.
+func (c *client) waitRefused(t testing.TB, since time.Time) api.Status {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		st := c.status(t)
+		if r := st.LastReload; r != nil && !r.OK && r.Time >= since.Unix() {
+			return st
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no refused reload; last %+v", st.LastReload)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+const queuesGood = `Begin Queue
+QUEUE_NAME = normal
+PRIORITY   = 30
+End Queue
+
+Begin Queue
+QUEUE_NAME = owned
+PRIORITY   = 20
+End Queue
+`
+
+// TestReconfig: badmin reconfig refuses a configuration with errors and
+// the old one keeps serving; a good one is adopted with its changes
+// listed; a queue that goes moves its pending jobs to lost_and_found and
+// leaves running jobs alone.
+func TestReconfig(t *testing.T) {
+	conf := writeConf(t)
+	d, c := startReloading(t, conf, false)
+	defer d.Close()
+	queues := filepath.Join(conf, "lsb.queues")
+	running := c.submit(t, api.SubmitRequest{Command: "sleep 30", Queue: "owned", Cwd: t.TempDir()})
+	c.waitState(t, running.ID, "RUN")
+	pending := c.submit(t, api.SubmitRequest{Command: "true", Queue: "owned", Hold: true})
+
+	os.WriteFile(queues, []byte("Begin Queue\nQUEUE_NAME = normal\nPRIORITY = thirty\nEnd Queue\n"), 0o644)
+	r, code := c.reconfig(t)
+	if r.OK || code != http.StatusConflict || r.Generation != 1 || len(r.Diagnostics) == 0 || !strings.Contains(r.Diagnostics[0], "lsb.queues:") {
+		t.Fatalf("broken configuration: %d %+v", code, r)
+	}
+	if st := c.status(t); st.Generation != 1 || st.LastReload == nil || st.LastReload.OK {
+		t.Errorf("status after a refused reload: %+v", st)
+	}
+	if j := c.job(t, pending.ID); j.Queue != "owned" {
+		t.Errorf("a refused reload moved job %d to %s", pending.ID, j.Queue)
+	}
+
+	os.WriteFile(queues, []byte("Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nRUNLIMIT = 60\nEnd Queue\n"), 0o644)
+	r, code = c.reconfig(t)
+	if !r.OK || code != http.StatusOK || r.Generation != 2 {
+		t.Fatalf("good configuration: %d %+v", code, r)
+	}
+	var what []string
+	for _, ch := range r.Changes {
+		what = append(what, ch.What+" ["+ch.Applies+"]")
+	}
+	for _, want := range []string{"lsb.queues: queue owned removed (its pending jobs go to lost_and_found) [live]",
+		"lsb.queues: queue normal: RUNLIMIT = 60 added [new-jobs]"} {
+		if !slices.Contains(what, want) {
+			t.Errorf("changes %q lack %q", what, want)
+		}
+	}
+	if j := c.job(t, pending.ID); j.Queue != "lost_and_found" || j.State != "PSUSP" {
+		t.Errorf("pending job of the removed queue: %s in %s", j.State, j.Queue)
+	}
+	if j := c.job(t, running.ID); j.State != "RUN" || j.Queue != "lost_and_found" {
+		t.Errorf("running job of the removed queue: %s in %s", j.State, j.Queue)
+	}
+	c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", running.ID), nil, nil)
+	c.waitState(t, running.ID, "EXIT")
+	if next := c.submit(t, api.SubmitRequest{Command: "true", Hold: true}); next.ID != pending.ID+1 {
+		t.Errorf("next job %d after reconfig, want %d", next.ID, pending.ID+1)
+	}
+}
+
+// TestWatch: the daemon reloads when a file changes, however it is
+// written — an editor's write-to-temporary-and-rename, a truncate and
+// write in place, the whole directory removed and made again — and a
+// half-written (broken) file is refused, then adopted once whole.
+func TestWatch(t *testing.T) {
+	conf := writeConf(t)
+	d, c := startReloading(t, conf, true)
+	defer d.Close()
+	queues := filepath.Join(conf, "lsb.queues")
+	gen := uint64(1)
+	next := func(how string, write func()) {
+		t.Helper()
+		write()
+		gen++
+		st := c.waitGeneration(t, gen)
+		if !st.LastReload.OK {
+			t.Fatalf("%s: %+v", how, st.LastReload)
+		}
+	}
+	next("rename over", func() {
+		tmp := queues + ".swp"
+		os.WriteFile(tmp, []byte(queuesGood+"\nBegin Queue\nQUEUE_NAME = renamed\nPRIORITY = 10\nEnd Queue\n"), 0o644)
+		os.Rename(tmp, queues)
+	})
+	next("truncate and write", func() {
+		f, err := os.OpenFile(queues, os.O_WRONLY|os.O_TRUNC, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(queuesGood + "\nBegin Queue\nQUEUE_NAME = inplace\nPRIORITY = 10\nEnd Queue\n")
+		f.Close()
+	})
+	next("directory replaced", func() {
+		files := map[string][]byte{}
+		entries, _ := os.ReadDir(conf)
+		for _, e := range entries {
+			b, _ := os.ReadFile(filepath.Join(conf, e.Name()))
+			files[e.Name()] = b
+		}
+		files["lsb.queues"] = []byte(queuesGood + "\nBegin Queue\nQUEUE_NAME = newdir\nPRIORITY = 10\nEnd Queue\n")
+		os.RemoveAll(conf)
+		time.Sleep(50 * time.Millisecond)
+		os.Mkdir(conf, 0o755)
+		for name, b := range files {
+			os.WriteFile(filepath.Join(conf, name), b, 0o644)
+		}
+	})
+	// Half written: refused, the old configuration serves; whole: adopted.
+	since := time.Now().Add(-time.Second)
+	os.WriteFile(queues, []byte(queuesGood+"\nBegin Queue\nQUEUE_NAME = half\nPRIO"), 0o644)
+	st := c.waitRefused(t, since)
+	if st.Generation != gen {
+		t.Fatalf("a broken file changed the generation: %+v", st)
+	}
+	next("completed", func() {
+		os.WriteFile(queues, []byte(queuesGood+"\nBegin Queue\nQUEUE_NAME = half\nPRIORITY = 10\nEnd Queue\n"), 0o644)
+	})
+	var qs []api.Queue
+	c.call("GET", "/v1/queues", nil, &qs)
+	if !slices.ContainsFunc(qs, func(q api.Queue) bool { return q.Name == "half" }) {
+		t.Errorf("queues after the last reload: %+v", qs)
+	}
+}
+
+// TestReloadUnderLoad applies hundreds of random edits, a share of them
+// broken, while clients submit and jobs run: every broken one is refused
+// with its diagnostics, every good one becomes live, no job is lost, and
+// the daemon always answers.
+func TestReloadUnderLoad(t *testing.T) {
+	conf := writeConf(t)
+	d, c := startReloading(t, conf, false)
+	defer d.Close()
+	queues := filepath.Join(conf, "lsb.queues")
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var acked []int64
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				var out api.SubmitResponse
+				code, err := c.call("POST", "/v1/jobs", api.SubmitRequest{Command: fmt.Sprintf("exit %d", n%3),
+					Cwd: conf, Stdout: "/dev/null", Queue: "normal"}, &out)
+				if err != nil {
+					t.Errorf("client %d: %v", w, err)
+					return
+				}
+				if code == http.StatusOK {
+					mu.Lock()
+					acked = append(acked, out.ID)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	edits := 200
+	if testing.Short() {
+		edits = 40
+	}
+	gen := uint64(1)
+	for i := range edits {
+		limit := 1 + rng.IntN(50)
+		text := fmt.Sprintf("Begin Queue\nQUEUE_NAME = normal\nPRIORITY = %d\nUJOB_LIMIT = %d\nEnd Queue\n", 20+rng.IntN(20), limit)
+		if rng.IntN(3) > 0 {
+			text += fmt.Sprintf("\nBegin Queue\nQUEUE_NAME = extra%d\nPRIORITY = 10\nEnd Queue\n", i)
+		}
+		broken := rng.IntN(4) == 0
+		if broken {
+			switch rng.IntN(3) {
+			case 0:
+				text = strings.Replace(text, "UJOB_LIMIT = ", "UJOB_LIMIT = x", 1)
+			case 1:
+				text += "Begin Queue\nQUEUE_NAME = bad\n"
+			case 2:
+				text += "Begin Queue\nQUEUE_NAME = bad\nHOSTS = nosuchhost\nEnd Queue\n"
+			}
+		}
+		if err := os.WriteFile(queues, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, code := c.reconfig(t)
+		switch {
+		case broken && (r.OK || code != http.StatusConflict || len(r.Diagnostics) == 0 || r.Generation != gen):
+			t.Fatalf("edit %d (broken) was not refused: %d %+v\n%s", i, code, r, text)
+		case !broken && (!r.OK || r.Generation != gen+1):
+			t.Fatalf("edit %d (good) was not adopted: %d %+v\n%s", i, code, r, text)
+		case !broken:
+			gen++
+		}
+	}
+	close(stop)
+	wg.Wait()
+	// Every acknowledged job is there, and each ends.
+	for _, id := range acked {
+		c.waitState(t, id, "DONE", "EXIT")
+	}
+	t.Logf("%d edits, generation %d, %d jobs submitted meanwhile", edits, gen, len(acked))
+}
+
+// BenchmarkWatchReload measures the time from a configuration file being
+// written to the new configuration being live (its generation adopted):
+// the watch's settling, the compile, the swap.
+func BenchmarkWatchReload(b *testing.B) {
+	conf := writeConf(b)
+	d, c := startReloading(b, conf, true)
+	defer d.Close()
+	queues := filepath.Join(conf, "lsb.queues")
+	var lat []time.Duration
+	gen := uint64(1)
+	b.ResetTimer()
+	for i := range b.N {
+		text := fmt.Sprintf("%s\nBegin Queue\nQUEUE_NAME = q%d\nPRIORITY = 10\nEnd Queue\n", queuesGood, i)
+		t0 := time.Now()
+		os.WriteFile(queues, []byte(text), 0o644)
+		gen++
+		c.waitGeneration(b, gen)
+		lat = append(lat, time.Since(t0))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "ms-p50")
+	b.ReportMetric(float64(lat[(len(lat)*99)/100].Microseconds())/1000, "ms-p99")
+}
+
+func jsonDecode(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }
