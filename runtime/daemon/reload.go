@@ -66,8 +66,11 @@ func (d *Daemon) Reload(trigger string) api.Reload {
 		}
 		out.Generation = d.generation
 		out.Took = time.Since(start).Seconds()
-		d.lastReload = &out
-		return out, nil, nil, nil
+		// The status shows a copy of its own: out goes on changing here.
+		kept := out
+		kept.Diagnostics = slices.Clone(out.Diagnostics)
+		d.lastReload = &kept
+		return kept, nil, nil, nil
 	})
 	if derr != nil {
 		out.Diagnostics = append(out.Diagnostics, derr.Error())
