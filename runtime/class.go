@@ -21,8 +21,10 @@ type jobClass struct {
 	// acct is the share account of the class's jobs in a fairshare
 	// queue, whose classes are split by account.
 	acct *account
-	// asked holds the hosts the class's jobs asked for (-m), nil for any.
-	asked map[string]bool
+	// asked holds the hosts the class's jobs asked for (-m), nil for any;
+	// exclusive is set for exclusive jobs (-x).
+	asked     map[string]bool
+	exclusive bool
 }
 
 // before orders two pending jobs of one queue: higher user priority first,

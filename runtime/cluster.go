@@ -47,6 +47,9 @@ type Cluster struct {
 	// PreemptFor its PREEMPT_FOR.
 	MaxJobPreempt int
 	PreemptFor    PreemptFor
+	// PreemptExclusive is PREEMPT_JOBTYPE=EXCLUSIVE: exclusive jobs may
+	// be preempted.
+	PreemptExclusive bool
 	// SbdSleep is SBD_SLEEP_TIME in seconds: how often load control looks
 	// at a host. StopIgnoreIt is LSB_STOP_IGNORE_IT: the only job on a
 	// host may be suspended for load even when nobody uses the host.
@@ -437,6 +440,9 @@ type Submission struct {
 	MemLimit   float64
 	// Hosts is -m: the hosts or host groups the job may use.
 	Hosts []string
+	// Exclusive is -x: the job runs alone on its hosts (in a queue with
+	// EXCLUSIVE=Y).
+	Exclusive bool
 }
 
 // A Rejection is why a job was not accepted, as bsub reports it.
@@ -541,6 +547,8 @@ func (c *Cluster) check(q *Queue, s Submission) (*acceptance, error) {
 		return nil, reject("the queue is closed")
 	case !q.Accepts(s.User):
 		return nil, reject("user %s cannot use the queue (USERS)", s.User)
+	case s.Exclusive && (q.Def == nil || !q.Def.Exclusive):
+		return nil, reject("the queue does not accept exclusive jobs (-x needs EXCLUSIVE = Y)")
 	}
 	a := &acceptance{}
 	if s.App != "" {
@@ -678,9 +686,10 @@ func (c *Cluster) countUsableSlots(q *Queue) int {
 	return n
 }
 
-// classOf returns the pending class of a queue, requirement and share
-// account (nil outside fairshare queues).
-func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string]bool) *jobClass {
+// classOf returns the pending class of a queue, requirement, share
+// account (nil outside fairshare queues), asked hosts (-m) and
+// exclusiveness (-x).
+func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string]bool, exclusive bool) *jobClass {
 	key := q.Name + "\x00"
 	if r != nil {
 		key += r.Text
@@ -691,9 +700,12 @@ func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string
 	if asked != nil {
 		key += "\x00-m " + strings.Join(slices.Sorted(maps.Keys(asked)), " ")
 	}
+	if exclusive {
+		key += "\x00-x"
+	}
 	k := c.classes[key]
 	if k == nil {
-		k = &jobClass{id: len(c.classList), queue: q, req: r, acct: a, asked: asked}
+		k = &jobClass{id: len(c.classList), queue: q, req: r, acct: a, asked: asked, exclusive: exclusive}
 		c.classes[key] = k
 		c.classList = append(c.classList, k)
 	}
@@ -735,6 +747,9 @@ func (c *Cluster) holdJob(j *Job, sign int, now Time) {
 	n := 0
 	for _, a := range j.Allocs {
 		a.Host.hold(j, sign*a.Slots)
+		if j.Sub.Exclusive {
+			a.Host.exclusive += sign
+		}
 		n += a.Slots
 		c.reserve(j, a, float64(sign), now)
 	}

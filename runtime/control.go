@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -87,7 +88,7 @@ func (c *Cluster) enqueue(j *Job) {
 	if len(j.Sub.Hosts) > 0 {
 		asked, _ = c.askedHosts(q, j.Sub.Hosts)
 	}
-	c.classOf(q, j.Req, j.acct, asked).add(j)
+	c.classOf(q, j.Req, j.acct, asked, j.Sub.Exclusive).add(j)
 }
 
 // Switch moves a job to another queue (bswitch). A pending job must be
@@ -106,6 +107,8 @@ func (c *Cluster) Switch(j *Job, name string, now Time) error {
 		return fmt.Errorf("queue %s is closed", q.Name)
 	case !q.Accepts(j.User):
 		return fmt.Errorf("user %s cannot use queue %s (USERS)", j.User, q.Name)
+	case j.Sub.Exclusive && (q.Def == nil || !q.Def.Exclusive):
+		return fmt.Errorf("queue %s does not accept exclusive jobs (EXCLUSIVE)", q.Name)
 	}
 	if q.fair != nil && q.fair.accountFor(j.User) == nil {
 		return fmt.Errorf("queue %s: %s", q.Name, fairRejection(j.User))
@@ -225,3 +228,19 @@ func (c *Cluster) SetQueueOpen(q *Queue, open bool) { q.Open = open }
 // SetQueueActive activates or inactivates a queue's dispatching (badmin
 // qact, qinact).
 func (c *Cluster) SetQueueActive(q *Queue, active bool) { q.Active = active }
+
+// exclusiveLimiter keeps exclusive jobs (bsub -x) alone on their hosts:
+// no job goes to a host that runs one, and one goes only to a host that
+// runs no other job (suspended ones included).
+type exclusiveLimiter struct{}
+
+func (exclusiveLimiter) Name() string { return "EXCLUSIVE" }
+func (exclusiveLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason) {
+	if h.exclusive > 0 || c.exclusiveOn[h.Index] {
+		return 0, ReasonHostExclusive
+	}
+	if k.exclusive && (h.Used > 0 || c.hostUsed[h.Index] > 0) {
+		return 0, ReasonHostNotIdle
+	}
+	return math.MaxInt32, ReasonNone
+}

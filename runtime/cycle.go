@@ -68,6 +68,9 @@ type cycle struct {
 	pools map[*slotPool]*poolTargets
 	// fairExtra holds the slots the cycle dispatched per share account.
 	fairExtra map[*account]int
+	// exclusiveOn marks, by host index, the hosts the cycle gave an
+	// exclusive job.
+	exclusiveOn []bool
 }
 
 type hostQueue struct {
@@ -102,12 +105,13 @@ func (s *Scheduler) newCycle(snap Snapshot) *cycle {
 	c := s.scratch
 	if c == nil || len(c.hostUsed) != n {
 		c = &cycle{hostUsed: make([]int, n), dispatchedTo: make([]bool, n), runsHost: make([][]*classRun, n),
-			freed: make([]int, n)}
+			freed: make([]int, n), exclusiveOn: make([]bool, n)}
 		s.scratch = c
 	} else {
 		clear(c.hostUsed)
 		clear(c.dispatchedTo)
 		clear(c.freed)
+		clear(c.exclusiveOn)
 		for i := range c.runsHost {
 			c.runsHost[i] = c.runsHost[i][:0]
 		}
@@ -352,6 +356,9 @@ func (c *cycle) take(j *Job, allocs []Alloc) {
 		h := a.Host
 		c.hostUsed[h.Index] += a.Slots
 		c.dispatchedTo[h.Index] = true
+		if j.Sub.Exclusive {
+			c.exclusiveOn[h.Index] = true
+		}
 		addTo(&c.hostQueue, hostQueue{h, j.Queue}, a.Slots)
 		addTo(&c.hostUser, hostUser{h, j.User}, a.Slots)
 		n += a.Slots

@@ -51,6 +51,10 @@
 // resumes it where loadSched (or RESUME_COND) allows, one job per host
 // every SBD_SLEEP_TIME.
 //
+// An exclusive job (bsub -x, in a queue with EXCLUSIVE = Y) goes only to
+// hosts that run no other job, and no job joins it there while it runs;
+// it is not preempted unless PREEMPT_JOBTYPE says EXCLUSIVE.
+//
 // Dependencies (bsub -w) are parsed by package lang and resolved at
 // submission: a job number must exist, a job name stands for the
 // submitter's jobs of that name (the latest only with JOB_DEP_LAST_SUB=1).

@@ -69,6 +69,8 @@ type Host struct {
 	// loadCheck is when load control last suspended or resumed a job on
 	// the host.
 	loadCheck Time
+	// exclusive counts the exclusive jobs (-x) started on the host.
+	exclusive int
 }
 
 // Jobs returns the started jobs on the host, in start order.

@@ -46,7 +46,7 @@ func DefaultPlugins() Plugins {
 			userMaxJobsFilter{}, resourceLimitFilter{}, slotPoolFilter{}},
 		HostFilters: []HostFilter{queueHostsFilter{}, askedHostsFilter{}, hostStatusFilter{}, loadFilter{}, selectFilter{}},
 		HostLimiters: []HostLimiter{hostWindowLimiter{}, mxjLimiter{}, queueHostLimiter{}, procLimiter{}, userHostLimiter{},
-			userProcLimiter{}, acceptLimiter{}, hostResourceLimiter{}},
+			userProcLimiter{}, acceptLimiter{}, hostResourceLimiter{}, exclusiveLimiter{}},
 	}
 }
 

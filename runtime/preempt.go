@@ -59,6 +59,9 @@ func (c *Cluster) readPreemption() {
 			}
 		}
 	}
+	if list, ok := p.Param("PREEMPT_JOBTYPE").([]string); ok {
+		c.PreemptExclusive = slices.ContainsFunc(list, func(s string) bool { return strings.EqualFold(s, "EXCLUSIVE") })
+	}
 	for _, q := range c.Queues {
 		if q.Def == nil {
 			continue
@@ -131,10 +134,11 @@ func (c *Cluster) MaxPreempt(j *Job) int {
 
 // preemptable reports whether a started job may be preempted now by a job
 // of queue by: it runs (a suspended job has nothing left to give), its
-// queue may be preempted by by, and it has not reached MAX_JOB_PREEMPT
+// queue may be preempted by by, it is not exclusive (unless
+// PREEMPT_JOBTYPE=EXCLUSIVE), and it has not reached MAX_JOB_PREEMPT
 // (after which it runs to completion).
 func (c *Cluster) preemptable(j *Job, by *Queue) bool {
-	if j.State != Run || !by.CanPreempt(j.Queue) {
+	if j.State != Run || !by.CanPreempt(j.Queue) || j.Sub.Exclusive && !c.PreemptExclusive {
 		return false
 	}
 	max := c.MaxPreempt(j)

@@ -51,6 +51,8 @@ const (
 	ReasonHostSlots         // Not enough job slots on the host for the job's span
 	ReasonHostWindow        // The host's dispatch window is closed
 	ReasonHostNotAsked      // Not specified in the job's submission (-m)
+	ReasonHostExclusive     // The host runs an exclusive job
+	ReasonHostNotIdle       // The job is exclusive and the host runs other jobs
 	reasonCount
 )
 
@@ -91,6 +93,8 @@ var reasonText = [...]string{
 	ReasonHostSlots:         "Not enough job slots on the host",
 	ReasonHostWindow:        "The host's dispatch window is closed",
 	ReasonHostNotAsked:      "Not specified in job submission",
+	ReasonHostExclusive:     "The host is running an exclusive job",
+	ReasonHostNotIdle:       "Job's exclusive requirement not satisfied: the host runs other jobs",
 }
 
 // String returns the reason as bjobs -p words it.

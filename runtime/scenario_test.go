@@ -21,7 +21,7 @@ import (
 // of lsf.cluster.<name>, or of a "hosts.yaml" inventory), a "jobs" file and
 // "want": the timeline the simulation produces. Lines of "jobs" are
 //
-//	ID AT SLOTS RUNTIME [queue=Q] [user=U] [R="..."] [sp=N] [W=MINUTES] [app=A] [hold] [type=T]
+//	ID AT SLOTS RUNTIME [queue=Q] [user=U] [R="..."] [sp=N] [W=MINUTES] [app=A] [hold] [x] [type=T]
 //	                    [name=NAME] [dep="..."] [exit=CODE]
 //	@AT COMMAND ID [ARG]  (btop, bbot, bstop, bresume, bkill; bstatus ID TEXT)
 //	@AT load HOST NAME=VALUE[,NAME=VALUE]  (sets load indices of a host)
@@ -206,6 +206,8 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]runtime.SimJob, []
 				sj.App = value
 			case "hold":
 				sj.Hold = true
+			case "x":
+				sj.Exclusive = true
 			case "type":
 				sj.FromType = value
 			case "name":
