@@ -268,9 +268,15 @@ func niceTicks(lo, hi float64, n int) []float64 {
 			break
 		}
 	}
-	var ticks []float64
-	for i := math.Ceil(lo/step - 1e-9); i*step <= hi+1e-9*step; i++ {
-		ticks = append(ticks, i*step)
+	first := math.Ceil(lo/step - 1e-9)
+	count := math.Floor(hi/step+1e-9) - first + 1
+	if !(count >= 1) || count > float64(4*n) || first+1 == first {
+		// Values too large or too odd for steps to count on: the ends.
+		return []float64{lo, hi}
+	}
+	ticks := make([]float64, 0, int(count))
+	for k := range int(count) {
+		ticks = append(ticks, (first+float64(k))*step)
 	}
 	return ticks
 }
