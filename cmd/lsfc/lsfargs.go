@@ -155,6 +155,6 @@ func isLSFCommand(name string) bool {
 
 // lsfCommandNames returns the names of the LSF commands lsfc provides.
 func lsfCommandNames() []string {
-	return []string{"badmin", "bbot", "bhosts", "bjobs", "bkill", "bmod", "bparams", "bqueues", "bresume",
+	return []string{"bacct", "badmin", "bbot", "bhosts", "bjobs", "bkill", "bmod", "bparams", "bqueues", "bresume",
 		"bstop", "bsub", "bswitch", "btop", "lshosts", "lsid", "lsload"}
 }
