@@ -161,7 +161,14 @@ func Start(cfg Config) (*Daemon, error) {
 	// Jobs run on this machine: a host whose MXJ is "!" and whose CPUs
 	// the configuration does not give has this machine's.
 	d.cpus = int(localexec.NewSampler().Facts().Ncpus)
-	if d.cluster, err = runtime.NewCluster(cfg.Policy, runtime.ClusterOptions{SlotsPerHost: d.cpus}); err != nil {
+	// Hosts the log's jobs ran on that the configuration no longer has
+	// (a reconfiguration removed them while jobs ran there) are kept,
+	// retired, so that those jobs are found again.
+	retired, err := d.goneHosts()
+	if err != nil {
+		return fail(err)
+	}
+	if d.cluster, err = runtime.NewCluster(cfg.Policy, runtime.ClusterOptions{SlotsPerHost: d.cpus, Retired: retired}); err != nil {
 		return fail(err)
 	}
 	if cfg.MinInterval <= 0 {
@@ -186,6 +193,14 @@ func Start(cfg Config) (*Daemon, error) {
 	d.load = localexec.NewSampler()
 	if err := d.recoverJobs(); err != nil {
 		return fail(err)
+	}
+	if d.idleRetired() {
+		// Retired hosts whose jobs ended while no daemon ran: gone now.
+		n, _, err := d.cluster.Reconfigure(cfg.Policy, runtime.ClusterOptions{SlotsPerHost: d.cpus})
+		if err != nil {
+			return fail(err)
+		}
+		d.cluster, d.engine = n, runtime.NewEngine(n, d.clock, nil)
 	}
 	if err := d.listen(); err != nil {
 		return fail(err)
@@ -227,14 +242,76 @@ func (d *Daemon) openLog() error {
 		return err
 	}
 	d.log = log
-	if rec != nil && rec.Truncated {
-		d.recovery = fmt.Sprintf("a torn transaction at the end of %s was cut at offset %d (%d bytes)", path, rec.TruncatedAt, rec.Dropped)
-		d.cfg.Logf("%s", d.recovery)
-	}
+	d.noteRecovery(path, rec)
 	for _, w := range warnings {
 		d.cfg.Logf("replay: %s", w)
 	}
 	return nil
+}
+
+// goneHosts reads the event log once, changing nothing, for the hosts its
+// jobs started on that the configuration does not have.
+func (d *Daemon) goneHosts() ([]*compile.Host, error) {
+	path := filepath.Join(d.cfg.StateDir, "lsb.events")
+	if _, err := os.Stat(path); err != nil {
+		return nil, nil
+	}
+	gone := map[string]bool{}
+	note := func(allocs []runtime.AllocImage) {
+		for _, a := range allocs {
+			if d.cfg.Policy.Host(a.Host) == nil {
+				gone[a.Host] = true
+			}
+		}
+	}
+	scan := func(_ uint64, payloads [][]byte) error {
+		for _, p := range payloads {
+			r, err := decode(p)
+			if err != nil {
+				continue // the replay that follows reports it
+			}
+			note(r.Allocs)
+			if r.Image != nil {
+				note(r.Image.Allocs)
+			}
+		}
+		return nil
+	}
+	l, rec, err := eventlog.Open(path, eventlog.Options{Replay: scan})
+	if err != nil {
+		return nil, err
+	}
+	// This first open is the one that finds and cuts a torn tail: it
+	// reports it.
+	d.noteRecovery(path, rec)
+	if err := l.Close(); err != nil {
+		return nil, err
+	}
+	var out []*compile.Host
+	for _, name := range slices.Sorted(maps.Keys(gone)) {
+		out = append(out, &compile.Host{Name: name, Server: true, Status: "ok", Slots: -1, MaxSlots: -1,
+			Booleans: []string{}, Exclusive: []string{}, Numbers: map[string]float64{}, Strings: map[string]string{},
+			Load: map[string]float64{}, Reserved: map[string]float64{}})
+	}
+	return out, nil
+}
+
+// noteRecovery keeps and logs what opening the log repaired.
+func (d *Daemon) noteRecovery(path string, rec *eventlog.Recovery) {
+	if rec != nil && rec.Truncated {
+		d.recovery = fmt.Sprintf("a torn transaction at the end of %s was cut at offset %d (%d bytes)", path, rec.TruncatedAt, rec.Dropped)
+		d.cfg.Logf("%s", d.recovery)
+	}
+}
+
+// idleRetired reports whether a retired host runs no job any more.
+func (d *Daemon) idleRetired() bool {
+	for _, h := range d.cluster.Hosts {
+		if h.Retired && len(h.Jobs()) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // recoverJobs asks the executor about every job the log says started:

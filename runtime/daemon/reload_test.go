@@ -348,3 +348,49 @@ func BenchmarkWatchReload(b *testing.B) {
 }
 
 func jsonDecode(r io.Reader, v any) error { return json.NewDecoder(r).Decode(v) }
+
+// TestRetiredHostAcrossRestart: a reconfiguration removes a host while a
+// job runs there; the job keeps running, and a daemon restarted on the
+// new configuration still finds it there and sees it end.
+func TestRetiredHostAcrossRestart(t *testing.T) {
+	conf := writeConf(t)
+	p, err := compileTree(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	start := func() *daemon.Daemon {
+		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+			MinInterval: 5 * time.Millisecond, Load: loader(conf), Logf: t.Logf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	d := start()
+	c := unixClient(state)
+	job := c.submit(t, api.SubmitRequest{Command: "sleep 1; exit 4", Hosts: []string{"hostB"}, Cwd: t.TempDir()})
+	c.waitState(t, job.ID, "RUN")
+	cluster := filepath.Join(conf, "lsf.cluster.test")
+	text, _ := os.ReadFile(cluster)
+	os.WriteFile(cluster, []byte(strings.Replace(string(text), "hostB     !      !     1       ()\n", "", 1)), 0o644)
+	if r, code := c.reconfig(t); !r.OK {
+		t.Fatalf("reconfig: %d %+v", code, r)
+	}
+	d.Close()
+	// The next daemon runs the new configuration, without hostB.
+	if p, err = compileTree(conf); err != nil {
+		t.Fatal(err)
+	}
+	if p.Host("hostB") != nil {
+		t.Fatal("hostB is still configured")
+	}
+	d = start()
+	defer d.Close()
+	if j := c.job(t, job.ID); j.State != "RUN" || !slices.Contains(j.ExecHosts, "hostB") {
+		t.Fatalf("after restart the job is %s on %v", j.State, j.ExecHosts)
+	}
+	if j := c.waitState(t, job.ID, "EXIT", "DONE"); j.ExitCode != 4 {
+		t.Errorf("the job ended %s %d, want EXIT 4", j.State, j.ExitCode)
+	}
+}
