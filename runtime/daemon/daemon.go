@@ -249,8 +249,9 @@ func (d *Daemon) openLog() error {
 	return nil
 }
 
-// goneHosts reads the event log once, changing nothing, for the hosts its
-// jobs started on that the configuration does not have.
+// goneHosts reads the event log a first time, before its replay, for the
+// hosts its jobs started on that the configuration does not have. (This
+// first read is the one that cuts a torn tail, if there is one.)
 func (d *Daemon) goneHosts() ([]*compile.Host, error) {
 	path := filepath.Join(d.cfg.StateDir, "lsb.events")
 	if _, err := os.Stat(path); err != nil {
