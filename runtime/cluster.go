@@ -722,12 +722,21 @@ func (c *Cluster) start(j *Job, allocs []Alloc, now Time) {
 	j.Queue.pendingSlots -= j.Slots
 	j.State, j.Reason, j.Start, j.Allocs = Run, ReasonNone, now, allocs
 	j.RunSince = now
+	c.occupy(j, now)
+	c.watchTimed(j)
+	for _, a := range allocs {
+		a.Host.LastDispatch = now
+	}
+}
+
+// occupy adds what a started job holds, as of now: its slots,
+// reservations and limits (holdJob), its share account's charge, and its
+// place among the started jobs of a queue with a run window. leaveHosts
+// takes it back.
+func (c *Cluster) occupy(j *Job, now Time) {
 	c.holdJob(j, 1, now)
 	if j.acct != nil {
 		j.acct.chargeStart(j, j.Slots)
-	}
-	if slices.ContainsFunc(j.Req.amounts(), reservation.timed) {
-		c.timed = append(c.timed, j)
 	}
 	if q := j.Queue; len(q.RunWindow) > 0 {
 		if q.started == nil {
@@ -735,8 +744,13 @@ func (c *Cluster) start(j *Job, allocs []Alloc, now Time) {
 		}
 		q.started[j] = true
 	}
-	for _, a := range allocs {
-		a.Host.LastDispatch = now
+}
+
+// watchTimed keeps a started job whose rusage reservations change with
+// time among those ageReservations brings up to date.
+func (c *Cluster) watchTimed(j *Job) {
+	if slices.ContainsFunc(j.Req.amounts(), reservation.timed) {
+		c.timed = append(c.timed, j)
 	}
 }
 
@@ -886,11 +900,7 @@ func (c *Cluster) finish(j *Job, state JobState, now Time) {
 // leaveHosts releases what a started job holds: its slots, reservations
 // and limits, its preemption, its share account's charge.
 func (c *Cluster) leaveHosts(j *Job, now Time) {
-	if j.preempted {
-		c.countPreempted(j, -1)
-		c.preemptedJobs--
-		j.preempted = false
-	}
+	c.unmarkPreempted(j)
 	c.holdJob(j, -1, now)
 	delete(j.Queue.started, j)
 	if j.acct != nil {

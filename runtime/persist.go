@@ -161,24 +161,11 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		}
 		state, reason := j.State, j.Reason
 		j.State, j.Allocs = Run, allocs
-		c.holdJob(j, 1, j.Start)
-		if j.acct != nil {
-			j.acct.chargeStart(j, j.Slots)
-		}
-		if slices.ContainsFunc(j.Req.amounts(), reservation.timed) {
-			c.timed = append(c.timed, j)
-		}
-		if len(q.RunWindow) > 0 {
-			if q.started == nil {
-				q.started = map[*Job]bool{}
-			}
-			q.started[j] = true
-		}
+		c.occupy(j, j.Start)
+		c.watchTimed(j)
 		j.State, j.Reason = state, reason
 		if state == SSusp && reason == ReasonPreempted {
-			j.preempted = true
-			c.preemptedJobs++
-			c.countPreempted(j, 1)
+			c.markPreempted(j)
 		}
 	}
 	return j, strings.Join(warn, "; "), nil

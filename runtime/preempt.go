@@ -153,9 +153,26 @@ func (c *Cluster) suspendPreempted(j *Job, now Time) {
 	j.State, j.Reason = SSusp, ReasonPreempted
 	j.Epoch++
 	j.PreemptCount++
+	c.markPreempted(j)
+}
+
+// markPreempted records a started job as suspended for preemption: its
+// slots go to the counts of preempted slots.
+func (c *Cluster) markPreempted(j *Job) {
 	j.preempted = true
 	c.preemptedJobs++
 	c.countPreempted(j, 1)
+}
+
+// unmarkPreempted undoes markPreempted, for a job that resumes or leaves
+// its hosts; it does nothing to a job that is not preempted.
+func (c *Cluster) unmarkPreempted(j *Job) {
+	if !j.preempted {
+		return
+	}
+	c.countPreempted(j, -1)
+	c.preemptedJobs--
+	j.preempted = false
 }
 
 // countPreempted adds (sign 1) or takes back (sign -1) a preempted job's
@@ -188,9 +205,7 @@ func addCount[K comparable](m map[K]int, k K, n int) {
 
 // resumePreempted resumes a preempted job whose slots are free again.
 func (c *Cluster) resumePreempted(j *Job, now Time) {
-	c.countPreempted(j, -1)
-	c.preemptedJobs--
-	j.preempted = false
+	c.unmarkPreempted(j)
 	j.State, j.Reason, j.RunSince = Run, ReasonNone, now
 	j.Epoch++
 }
