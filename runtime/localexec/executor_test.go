@@ -314,7 +314,13 @@ func TestSuspendResumeKill(t *testing.T) {
 	if err := h.e.Signal(11, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the job stopping", func() bool { return allIn(groupStates(pgid), "T") })
+	var seen []byte
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("process states of group %d: %q", pgid, seen)
+		}
+	})
+	eventually(t, "the job stopping", func() bool { seen = groupStates(pgid); return allIn(seen, "T") })
 	if err := h.e.Signal(11, syscall.SIGCONT); err != nil {
 		t.Fatal(err)
 	}
