@@ -118,26 +118,20 @@ func (c *Cluster) Switch(j *Job, name string, now Time) error {
 		return fmt.Errorf("queue %s: bad resource requirement: %v", q.Name, diags.Err())
 	}
 	if j.State.Started() {
+		// It leaves its hosts from the old queue and takes them again in
+		// the new one; a preempted job stays preempted, now counted as
+		// the new queue's.
+		preempted := j.preempted
 		c.accrue(now)
-		c.holdJob(j, -1, now)
-		if j.acct != nil {
-			j.acct.chargeEnd(j, j.Slots)
-		}
-		delete(j.Queue.started, j)
+		c.leaveHosts(j, now)
 		j.Queue, j.Req, j.Sub.Queue = q, req, q.Name
 		j.acct = nil
 		if q.fair != nil {
 			j.acct = q.fair.accountFor(j.User)
 		}
-		c.holdJob(j, 1, now)
-		if j.acct != nil {
-			j.acct.chargeStart(j, j.Slots)
-		}
-		if len(q.RunWindow) > 0 {
-			if q.started == nil {
-				q.started = map[*Job]bool{}
-			}
-			q.started[j] = true
+		c.occupy(j, now)
+		if preempted {
+			c.markPreempted(j)
 		}
 		return nil
 	}

@@ -115,3 +115,85 @@ End Queue
 		t.Error("the old cluster changed")
 	}
 }
+
+// TestSwitchPreempted moves a preempted job to another queue: it stays
+// preempted, its slots now counted as the new queue's (so that a queue
+// that may preempt the old queue but not the new one finds no slot), and
+// it resumes and ends as before.
+func TestSwitchPreempted(t *testing.T) {
+	p := policyOf(t, `-- lsf.cluster.test --
+Begin Host
+HOSTNAME model type server RESOURCES
+hostA ! ! 1 ()
+End Host
+-- lsb.hosts --
+Begin Host
+HOST_NAME MXJ
+default 1
+End Host
+-- lsb.params --
+Begin Parameters
+JOB_ACCEPT_INTERVAL = 0
+End Parameters
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = high
+PRIORITY = 40
+PREEMPTION = PREEMPTIVE
+End Queue
+
+Begin Queue
+QUEUE_NAME = mid
+PRIORITY = 30
+PREEMPTION = PREEMPTIVE[low]
+End Queue
+
+Begin Queue
+QUEUE_NAME = low
+PRIORITY = 20
+End Queue
+
+Begin Queue
+QUEUE_NAME = other
+PRIORITY = 10
+End Queue
+`)
+	c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := &runtime.VirtualClock{T: 100}
+	e := runtime.NewEngine(c, clock, nil)
+	low, _ := e.Submit(runtime.Submission{User: "u", Queue: "low"})
+	e.Schedule()
+	clock.T++
+	high, _ := e.Submit(runtime.Submission{User: "u", Queue: "high"})
+	e.Schedule()
+	if low.State != runtime.SSusp || low.Reason != runtime.ReasonPreempted || high.State != runtime.Run {
+		t.Fatalf("low %s (%s), high %s", low.State, low.Reason, high.State)
+	}
+	if err := c.Switch(low, "other", clock.T); err != nil {
+		t.Fatal(err)
+	}
+	if low.State != runtime.SSusp || low.Queue.Name != "other" {
+		t.Fatalf("after the switch: %s in %s", low.State, low.Queue.Name)
+	}
+	clock.T++
+	e.Finish(high, runtime.Done, 0)
+	e.Schedule()
+	if low.State != runtime.Run {
+		t.Fatalf("the preempted job did not resume after the switch: %s (%s)", low.State, low.Reason)
+	}
+	// mid may preempt low but not other: with low's job now in other,
+	// there is no slot for it.
+	mid, _ := e.Submit(runtime.Submission{User: "u", Queue: "mid"})
+	e.Schedule()
+	if mid.State != runtime.Pend {
+		t.Fatalf("a job of mid started on hostA's only slot, held by the job switched to other: %s", mid.State)
+	}
+	e.Finish(low, runtime.Done, 0)
+	e.Finish(mid, runtime.Exit, 1)
+	if h := c.Host("hostA"); h.Used != 0 || len(h.Jobs()) != 0 {
+		t.Errorf("hostA holds %d slots, %d jobs after both ended", h.Used, len(h.Jobs()))
+	}
+}
