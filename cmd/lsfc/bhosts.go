@@ -59,33 +59,11 @@ func listHosts(ctx context.Context, e env, a *lsfArgs, name string) ([]api.Host,
 	if err != nil {
 		return nil, lsfFailed(e, name, err)
 	}
-	hs, missing := pickHosts(all, a.operands)
+	hs, missing := pickNamed(all, a.operands, func(h api.Host) string { return h.Name })
 	for _, m := range missing {
 		fmt.Fprintf(e.stderr, "%s: Bad host name, host group name or cluster name\n", m)
 	}
 	return hs, nil
-}
-
-// pickHosts returns the hosts named, in the order named, and the names
-// that are no host; with no name, all the hosts.
-func pickHosts(all []api.Host, names []string) (picked []api.Host, missing []string) {
-	if len(names) == 0 {
-		return all, nil
-	}
-	for _, n := range names {
-		found := false
-		for _, h := range all {
-			if h.Name == n {
-				picked = append(picked, h)
-				found = true
-				break
-			}
-		}
-		if !found {
-			missing = append(missing, n)
-		}
-	}
-	return picked, missing
 }
 
 const (

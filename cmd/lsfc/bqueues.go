@@ -39,7 +39,7 @@ SUSP) and string values. A queue that does not exist is reported as
 		if err != nil {
 			return lsfFailed(e, "bqueues", err)
 		}
-		qs, missing := pickQueues(all, a.operands)
+		qs, missing := pickNamed(all, a.operands, func(q api.Queue) string { return q.Name })
 		switch {
 		case a.has("json"):
 			if err := writeLSFJSON(e.stdout, "bqueues", "QUEUES", queueRecords(qs)); err != nil {
@@ -59,28 +59,6 @@ SUSP) and string values. A queue that does not exist is reported as
 		}
 		return nil
 	})
-}
-
-// pickQueues returns the queues named, in the order named, and the names
-// that are no queue; with no name, all the queues.
-func pickQueues(all []api.Queue, names []string) (picked []api.Queue, missing []string) {
-	if len(names) == 0 {
-		return all, nil
-	}
-	for _, n := range names {
-		found := false
-		for _, q := range all {
-			if q.Name == n {
-				picked = append(picked, q)
-				found = true
-				break
-			}
-		}
-		if !found {
-			missing = append(missing, n)
-		}
-	}
-	return picked, missing
 }
 
 const (

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -163,4 +164,21 @@ func lsfTime(sec int64, loc *time.Location) string {
 // 23:38:02").
 func lsfLongTime(sec int64, loc *time.Location) string {
 	return time.Unix(sec, 0).In(loc).Format("Mon Jan _2 15:04:05")
+}
+
+// pickNamed returns the items named (hosts, queues), in the order named,
+// and the names that are no item; with no name, all the items.
+func pickNamed[T any](all []T, names []string, name func(T) string) (picked []T, missing []string) {
+	if len(names) == 0 {
+		return all, nil
+	}
+	for _, n := range names {
+		i := slices.IndexFunc(all, func(x T) bool { return name(x) == n })
+		if i < 0 {
+			missing = append(missing, n)
+			continue
+		}
+		picked = append(picked, all[i])
+	}
+	return picked, missing
 }
