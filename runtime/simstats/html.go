@@ -170,13 +170,16 @@ const (
 	chartWidth  = 900
 	marginRight = 20
 	marginTop   = 12
+	// The margins of the charts over time (utilisation, pool shares).
+	timeMarginLeft   = 64
+	timeMarginBottom = 52
 )
 
 func utilisationChart(b *strings.Builder, runs []Run, sums []*Summary) {
 	const (
 		height       = 340
-		marginLeft   = 64
-		marginBottom = 52
+		marginLeft   = timeMarginLeft
+		marginBottom = timeMarginBottom
 	)
 	t0, t1, ymax := math.Inf(1), math.Inf(-1), 1.0
 	for _, s := range sums {
@@ -194,7 +197,6 @@ func utilisationChart(b *strings.Builder, runs []Run, sums []*Summary) {
 		b.WriteString("<p>No utilisation data: no job ran, or the number of slots is unknown.</p>\n")
 		return
 	}
-	unit, unitName := timeUnit(t1 - t0)
 	ystep := 0.2
 	if ymax > 1.2 {
 		ystep = 0.5
@@ -211,18 +213,7 @@ func utilisationChart(b *strings.Builder, runs []Run, sums []*Summary) {
 		fmt.Fprintf(b, "<text x=\"%d\" y=\"%s\" text-anchor=\"end\" dominant-baseline=\"middle\">%s</text>\n",
 			marginLeft-6, f(y(v)), strconv.FormatFloat(100*v, 'f', 0, 64))
 	}
-	bottom := float64(height - marginBottom)
-	for _, tick := range niceTicks(t0/unit, t1/unit, 8) {
-		xt := x(tick * unit)
-		fmt.Fprintf(b, "<line x1=\"%s\" x2=\"%s\" y1=\"%s\" y2=\"%s\" stroke=\"#555\"/>\n", f(xt), f(xt), f(bottom), f(bottom+5))
-		fmt.Fprintf(b, "<text x=\"%s\" y=\"%s\" text-anchor=\"middle\">%s</text>\n", f(xt), f(bottom+18), tickLabel(tick))
-	}
-	fmt.Fprintf(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%s\" y2=\"%s\" stroke=\"#555\"/>\n", marginLeft, chartWidth-marginRight, f(bottom), f(bottom))
-	fmt.Fprintf(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%s\" stroke=\"#555\"/>\n", marginLeft, marginLeft, marginTop, f(bottom))
-	fmt.Fprintf(b, "<text x=\"%s\" y=\"%d\" text-anchor=\"middle\">time since trace start (%s)</text>\n",
-		f(marginLeft+pw/2), height-8, unitName)
-	fmt.Fprintf(b, "<text transform=\"translate(16 %s) rotate(-90)\" text-anchor=\"middle\">slots busy (%%)</text>\n",
-		f(marginTop+ph/2))
+	timeAxes(b, t0, t1, height, "slots busy (%)")
 	for i, s := range sums {
 		tl := s.Timeline
 		if len(tl.Busy) == 0 {
@@ -448,8 +439,8 @@ func poolSection(b *strings.Builder, runs []Run, sums []*Summary) {
 func poolChart(b *strings.Builder, p Pool) {
 	const (
 		height       = 300
-		marginLeft   = 64
-		marginBottom = 52
+		marginLeft   = timeMarginLeft
+		marginBottom = timeMarginBottom
 	)
 	n := 0
 	if len(p.Queues) > 0 {
@@ -481,7 +472,6 @@ func poolChart(b *strings.Builder, p Pool) {
 		ystep = 0.5
 	}
 	ymax = math.Ceil(ymax/ystep-1e-9) * ystep
-	unit, unitName := timeUnit(t1 - t0)
 	pw, ph := float64(chartWidth-marginLeft-marginRight), float64(height-marginTop-marginBottom)
 	x := func(t float64) float64 { return marginLeft + pw*(t-t0)/(t1-t0) }
 	y := func(v float64) float64 { return marginTop + ph*(1-v/ymax) }
@@ -523,6 +513,21 @@ func poolChart(b *strings.Builder, p Pool) {
 		fmt.Fprintf(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%s\" y2=\"%s\" stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\">"+
 			"<title>%s: share %s</title></line>\n", marginLeft, chartWidth-marginRight, f(yt), f(yt), color(k), esc(groupName(q.Name)), fmtPct(q.NormalisedShare))
 	}
+	timeAxes(b, t0, t1, height, "pool slots held (%)")
+	b.WriteString("</svg>\n")
+}
+
+// timeAxes draws the axes of a chart over time (t0 to t1 seconds, height
+// pixels high): the time ticks and their labels along the bottom, the two
+// axis lines, and their titles, yTitle for the vertical one.
+func timeAxes(b *strings.Builder, t0, t1 float64, height int, yTitle string) {
+	const (
+		marginLeft   = timeMarginLeft
+		marginBottom = timeMarginBottom
+	)
+	unit, unitName := timeUnit(t1 - t0)
+	pw, ph := float64(chartWidth-marginLeft-marginRight), float64(height-marginTop-marginBottom)
+	x := func(t float64) float64 { return marginLeft + pw*(t-t0)/(t1-t0) }
 	bottom := float64(height - marginBottom)
 	for _, tick := range niceTicks(t0/unit, t1/unit, 8) {
 		xt := x(tick * unit)
@@ -533,7 +538,6 @@ func poolChart(b *strings.Builder, p Pool) {
 	fmt.Fprintf(b, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%s\" stroke=\"#555\"/>\n", marginLeft, marginLeft, marginTop, f(bottom))
 	fmt.Fprintf(b, "<text x=\"%s\" y=\"%d\" text-anchor=\"middle\">time since trace start (%s)</text>\n",
 		f(marginLeft+pw/2), height-8, unitName)
-	fmt.Fprintf(b, "<text transform=\"translate(16 %s) rotate(-90)\" text-anchor=\"middle\">pool slots held (%%)</text>\n",
-		f(marginTop+ph/2))
-	b.WriteString("</svg>\n")
+	fmt.Fprintf(b, "<text transform=\"translate(16 %s) rotate(-90)\" text-anchor=\"middle\">%s</text>\n",
+		f(marginTop+ph/2), esc(yTitle))
 }
