@@ -20,7 +20,9 @@ type DepExpr interface {
 // DepSpan returns the source span of a dependency expression node.
 func DepSpan(e DepExpr) Span { return e.depSpan() }
 
-// A DepLogic joins two or more conditions with && or ||.
+// A DepLogic joins two or more conditions with && or ||. No term is
+// itself a DepLogic of the same operator: brackets that only group terms
+// of one operator are merged away.
 type DepLogic struct {
 	Op    string // "&&" or "||"
 	Terms []DepExpr

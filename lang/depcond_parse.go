@@ -329,9 +329,20 @@ func (b *depBuilder) or(g *dgOr) DepExpr {
 	}
 	e := &DepLogic{Op: "||", Span: b.span(g.Pos, g.EndPos)}
 	for _, t := range g.Terms {
-		e.Terms = append(e.Terms, b.and(t))
+		e.Terms = appendTerm(e.Terms, e.Op, b.and(t))
 	}
 	return e
+}
+
+// appendTerm adds a term to the terms of an op group; a parenthesised
+// group of the same op is merged in, as && and || associate, so that a
+// condition has one tree however it is bracketed (and its canonical form
+// parses back to it).
+func appendTerm(terms []DepExpr, op string, x DepExpr) []DepExpr {
+	if l, ok := x.(*DepLogic); ok && l.Op == op {
+		return append(terms, l.Terms...)
+	}
+	return append(terms, x)
 }
 
 func (b *depBuilder) and(g *dgAnd) DepExpr {
@@ -340,7 +351,7 @@ func (b *depBuilder) and(g *dgAnd) DepExpr {
 	}
 	e := &DepLogic{Op: "&&", Span: b.span(g.Pos, g.EndPos)}
 	for _, t := range g.Terms {
-		e.Terms = append(e.Terms, b.unary(t))
+		e.Terms = appendTerm(e.Terms, e.Op, b.unary(t))
 	}
 	return e
 }
