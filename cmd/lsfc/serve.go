@@ -21,7 +21,7 @@ func newServeCmd(e env) *cobra.Command {
 	var (
 		tf                  treeFlags
 		conf, state, listen string
-		secretFile          string
+		secretFile, host    string
 		interval            time.Duration
 		noWatch             bool
 	)
@@ -50,6 +50,12 @@ cluster's administrators (ClusterAdmins, queue ADMINISTRATORS, root and the
 daemon's own user) control all and may close queues and hosts. --listen
 adds a TCP listener whose clients must present the shared secret of
 --secret-file (or $LSFC_SECRET).
+
+Jobs run on this machine, whichever host they are dispatched to. The host
+named like this machine (or --host) reports this machine's load indices
+(r15s r1m r15m ut pg io ls it tmp swp mem, read from /proc), so that
+select[mem>...] and load thresholds see real figures there; the other
+hosts report none.
 
 serve runs until interrupted (SIGINT, SIGTERM); running jobs keep running
 and the next serve on the same state directory takes them back.`,
@@ -93,7 +99,7 @@ and the next serve on the same state directory takes them back.`,
 				secret = strings.TrimSpace(string(b))
 			}
 			d, err := daemon.Start(daemon.Config{Policy: p, StateDir: dir, Listen: listen, Secret: secret,
-				MinInterval: interval, Version: version(), Load: load, Watch: !noWatch, Dirs: dirs,
+				MinInterval: interval, Version: version(), Load: load, Watch: !noWatch, Dirs: dirs, Host: host,
 				Logf: func(format string, args ...any) {
 					fmt.Fprintf(e.stderr, "lsfc serve: "+format+"\n", args...)
 				}})
@@ -124,6 +130,7 @@ and the next serve on the same state directory takes them back.`,
 	f.StringVar(&listen, "listen", "", "also listen on this TCP address (HOST:PORT); clients must present the shared secret")
 	f.StringVar(&secretFile, "secret-file", "", "file holding the shared secret of --listen (default $LSFC_SECRET)")
 	f.DurationVar(&interval, "interval", 0, "least time between two scheduling cycles (default: JOB_SCHEDULING_INTERVAL, else 100ms)")
+	f.StringVar(&host, "host", "", "the configuration's name of this machine, whose load indices (read from /proc) its host reports (default: the machine's host name)")
 	f.BoolVar(&noWatch, "no-watch", false, "do not reload the configuration when its files change (badmin reconfig still does)")
 	return cmd
 }

@@ -70,6 +70,10 @@ type Config struct {
 	// directories of its files) changes.
 	Watch bool
 	Dirs  []string
+	// Host is the configuration's name of this machine, where the jobs
+	// run: the host whose load indices are this machine's (empty: the
+	// machine's host name).
+	Host string
 }
 
 // A Daemon is a running lsfc serve.
@@ -157,7 +161,10 @@ func Start(cfg Config) (*Daemon, error) {
 		d.closeResources()
 		return nil, err
 	}
-	d.host, _ = os.Hostname()
+	d.host = cfg.Host
+	if d.host == "" {
+		d.host, _ = os.Hostname()
+	}
 	// Jobs run on this machine: a host whose MXJ is "!" and whose CPUs
 	// the configuration does not give has this machine's.
 	d.cpus = int(localexec.NewSampler().Facts().Ncpus)
