@@ -695,7 +695,7 @@ func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string
 		key += r.Text
 	}
 	if a != nil {
-		key += "\x00" + a.Name
+		key += "\x00" + a.path
 	}
 	if asked != nil {
 		key += "\x00-m " + strings.Join(slices.Sorted(maps.Keys(asked)), " ")
