@@ -335,13 +335,21 @@ func (c *Cluster) ShareTree(q *Queue, now Time) []ShareLevel {
 	if q.fair == nil {
 		return nil
 	}
+	// The use since the last accrual counts as accrue would count it.
+	dt := 0.0
+	if c.accrued != 0 && now > c.accrued {
+		dt = float64(now - c.accrued)
+	}
+	decay := q.fair.params.decay(dt)
 	var out []ShareLevel
 	var walk func(a *account)
 	walk = func(a *account) {
 		level := ShareLevel{Path: a.path, Accounts: make([]ShareAccount, 0, len(a.children))}
 		for _, x := range a.children {
+			at := *x
+			at.cpu = x.cpu*decay + float64(x.slots)*dt/3600
 			level.Accounts = append(level.Accounts, ShareAccount{Name: x.Name, Path: x.path, Group: x.entries != nil,
-				Shares: x.Shares, Priority: q.fair.priority(x, now, 0), Slots: x.slots, CPUHours: x.cpu,
+				Shares: x.Shares, Priority: q.fair.priority(&at, now, 0), Slots: x.slots, CPUHours: at.cpu,
 				RunSeconds: float64(x.jobs)*float64(now) - x.startSum})
 		}
 		slices.SortStableFunc(level.Accounts, func(a, b ShareAccount) int {

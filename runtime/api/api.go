@@ -150,6 +150,36 @@ type Queue struct {
 	Run         int     `json:"run"`
 	Susp        int     `json:"susp"`
 	Description string  `json:"description,omitempty"`
+	// UserShares is the queue's FAIRSHARE entries, "[name, shares] ...",
+	// "" for none; Shares its share tree, level by level (see
+	// ShareLevel), which the queues of a FAIRSHARE_QUEUES set share.
+	UserShares string       `json:"userShares,omitempty"`
+	Shares     []ShareLevel `json:"shares,omitempty"`
+}
+
+// A ShareLevel is one level of a queue's share tree: the accounts under
+// the group at Path ("" for the queue's own USER_SHARES entries), highest
+// priority first. The top level comes first, then, depth first, the level
+// under each group that has USER_SHARES of its own.
+type ShareLevel struct {
+	Path     string         `json:"path"`
+	Accounts []ShareAccount `json:"accounts"`
+}
+
+// A ShareAccount is one account of a share tree as bqueues -l shows it:
+// Group is set for a group with a share tree of its own (shown with a
+// trailing "/"); Started is the slots its running and suspended jobs
+// hold; CPUTime the decayed CPU time and RunTime the run time of its
+// started jobs, in seconds. A group's use is its subtree's.
+type ShareAccount struct {
+	Name     string  `json:"name"`
+	Group    bool    `json:"group,omitempty"`
+	Shares   float64 `json:"shares"`
+	Priority float64 `json:"priority"`
+	Started  int     `json:"started"`
+	Reserved int     `json:"reserved"`
+	CPUTime  float64 `json:"cpuTime"`
+	RunTime  float64 `json:"runTime"`
 }
 
 // Host is a batch host as bhosts shows it, with its load (lsload) and

@@ -580,6 +580,20 @@ func (d *Daemon) queueInfo(q *runtime.Queue) api.Queue {
 		if st := q.Def.Settings["DESCRIPTION"]; st != nil {
 			out.Description, _ = st.Value.(string)
 		}
+		for i, e := range q.Def.Fairshare {
+			if i > 0 {
+				out.UserShares += " "
+			}
+			out.UserShares += fmt.Sprintf("[%s, %s]", e.Name, strconv.FormatFloat(e.Shares, 'f', -1, 64))
+		}
+	}
+	for _, l := range d.cluster.ShareTree(q, d.now()) {
+		level := api.ShareLevel{Path: l.Path, Accounts: make([]api.ShareAccount, 0, len(l.Accounts))}
+		for _, a := range l.Accounts {
+			level.Accounts = append(level.Accounts, api.ShareAccount{Name: a.Name, Group: a.Group, Shares: a.Shares,
+				Priority: a.Priority, Started: a.Slots, CPUTime: a.CPUHours * 3600, RunTime: a.RunSeconds})
+		}
+		out.Shares = append(out.Shares, level)
 	}
 	for _, j := range d.cluster.Jobs() {
 		if j.Queue != q || j.State.Finished() {
