@@ -208,6 +208,7 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 	}
 	c.loadControl()
 	c.planPools()
+	c.orderAPS()
 	h := &runHeap{c: c}
 	for _, k := range cl.classList {
 		if k.live == 0 {
@@ -558,12 +559,19 @@ func (h *runHeap) Less(a, b int) bool {
 	if qa.segment != qb.segment {
 		return qa.segment < qb.segment
 	}
+	ja, jb := ra.k.jobs[ra.next], rb.k.jobs[rb.next]
+	if qa.aps != nil && qb.aps != nil {
+		// APS queues: by APS value, which counts fairshare in.
+		if d := compareAPS(h.c.apsOf(ja), h.c.apsOf(jb)); d != 0 {
+			return d < 0
+		}
+		return before(ja, jb) < 0
+	}
 	if qa == qb && ra.fair != rb.fair && ra.fair != nil && rb.fair != nil {
 		if d := compareLines(ra.fair, rb.fair, h.c.fairPriority); d != 0 {
 			return d < 0
 		}
 	}
-	ja, jb := ra.k.jobs[ra.next], rb.k.jobs[rb.next]
 	return before(ja, jb) < 0
 }
 
