@@ -84,6 +84,9 @@ type SubmitResponse struct {
 type ActionRequest struct {
 	Queue  string         `json:"queue,omitempty"`
 	Modify *SubmitRequest `json:"modify,omitempty"`
+	// APS is the argument of the aps action (bmod -aps): "system=value"
+	// or "admin=value"; "" clears the job's APS values (bmod -apsn).
+	APS string `json:"aps,omitempty"`
 }
 
 // ActionResponse tells what an action did, in the words LSF's commands
@@ -123,6 +126,24 @@ type Job struct {
 	Priority    int          `json:"priority,omitempty"`
 	Preempted   int          `json:"preempted,omitempty"`
 	Rerunnable  bool         `json:"rerunnable,omitempty"`
+	// APS is the job's absolute priority while it pends in an APS queue.
+	APS *JobAPS `json:"aps,omitempty"`
+}
+
+// JobAPS is a pending job's absolute priority in an APS queue: its value
+// (System: an administrator's system value, which goes before every
+// calculated one) and the factors it is made of, before weights: FS, PROC,
+// MEM, SWAP, JPRIORITY, QPRIORITY and the ADMIN adjustment.
+type JobAPS struct {
+	Value     float64 `json:"value"`
+	System    bool    `json:"system,omitempty"`
+	FS        float64 `json:"fs"`
+	Proc      float64 `json:"proc"`
+	Mem       float64 `json:"mem"`
+	Swap      float64 `json:"swap"`
+	JPriority float64 `json:"jpriority"`
+	QPriority float64 `json:"qpriority"`
+	Admin     float64 `json:"admin"`
 }
 
 // HostReason is one host's reason for not taking a pending job.
