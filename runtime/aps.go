@@ -39,6 +39,10 @@ type APSValue struct {
 	// periods): FS, PROC, MEM, SWAP, JPRIORITY, QPRIORITY, and the ADMIN
 	// adjustment.
 	FS, Proc, Mem, Swap, JPriority, QPriority, Admin float64
+	// rest is the value without the FS term, and fsGrace whether the job
+	// pended past FS's grace period: the cycle recomputes only FS.
+	rest    float64
+	fsGrace bool
 }
 
 // readAPS reads APS_PRIORITY and QUEUE_GROUP.
@@ -126,8 +130,25 @@ func (c *Cluster) apsValue(j *Job, now Time, fs float64) APSValue {
 	rsrc := a.weightOf("PROC", "MEM", "SWAP")*v.Proc + a.weightOf("MEM", "PROC", "SWAP")*v.Mem +
 		a.weightOf("SWAP", "PROC", "MEM")*v.Swap
 	work := a.weightOf("JPRIORITY", "QPRIORITY")*v.JPriority + a.weightOf("QPRIORITY", "JPRIORITY")*v.QPriority
-	v.Value = a.weightOf("FS")*v.FS + a.weightOf("RSRC")*a.term("RSRC", rsrc, pended) +
-		a.weightOf("WORK")*a.term("WORK", work, pended) + v.Admin
+	v.rest = a.weightOf("RSRC")*a.term("RSRC", rsrc, pended) + a.weightOf("WORK")*a.term("WORK", work, pended) + v.Admin
+	v.fsGrace = a.term("FS", 1, pended) != 0
+	v.Value = a.weightOf("FS")*v.FS + v.rest
+	return v
+}
+
+// withFS returns the value with the FS factor at fs.
+func (v APSValue) withFS(a *apsQueue, fs float64) APSValue {
+	if v.System {
+		return v
+	}
+	v.FS = 0
+	if v.fsGrace {
+		v.FS = fs
+		if l, ok := a.def.Limit["FS"]; ok && fs > l {
+			v.FS = l
+		}
+	}
+	v.Value = a.weightOf("FS")*v.FS + v.rest
 	return v
 }
 
@@ -207,13 +228,13 @@ func compareAPS(a, b APSValue) int {
 
 // The cycle's side.
 
-// apsOf returns a job's APS value as the cycle leaves its share account.
+// apsOf returns a job's APS value as the cycle leaves its share account:
+// the value orderAPS computed, its FS factor brought up to date.
 func (c *cycle) apsOf(j *Job) APSValue {
-	fs := 0.0
-	if j.acct != nil {
-		fs = c.fairPriority(j.acct)
+	if j.acct == nil {
+		return j.aps
 	}
-	return c.cluster.apsValue(j, c.now, fs)
+	return j.aps.withFS(j.Queue.aps, c.fairPriority(j.acct))
 }
 
 // orderAPS puts the jobs of each class of an APS queue in APS order as
@@ -230,7 +251,11 @@ func (c *cycle) orderAPS() {
 			if j == nil {
 				continue
 			}
-			j.aps = c.apsOf(j)
+			fs := 0.0
+			if j.acct != nil {
+				fs = c.fairPriority(j.acct)
+			}
+			j.aps = c.cluster.apsValue(j, c.now, fs)
 			if prev != nil && apsBefore(prev, j) > 0 {
 				sorted = false
 			}

@@ -279,13 +279,14 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 			heap.Pop(h)
 		}
 		if n := len(c.plan.Dispatches); n > 0 && c.plan.Dispatches[n-1].Job == j {
-			if a := r.fair; a != nil && a.fair.deep {
+			if a := r.fair; a != nil && a.fair.deep && r.k.queue.aps == nil {
 				// The priorities of the account and of the groups above
 				// it dropped, which moves classes under any of them:
 				// the heap is ordered anew.
 				heap.Init(h)
 			} else if a != nil {
-				// The user's priority dropped: their classes move down.
+				// The user's priority dropped (in an APS queue, the FS
+				// factor is the account's own): their classes move down.
 				h.fixWhere(func(o *classRun) bool { return o.fair == a })
 			}
 			if p := r.k.queue.pool; p != nil {
