@@ -132,7 +132,8 @@ PROCLIMIT with TASKLIMIT, FAIRSHARE_QUEUES without FAIRSHARE, a queue in two
 cross-queue fairshare sets, host-partition fairshare beside queue fairshare,
 a host in two partitions, BACKFILL in a preemptable queue, SNDJOBS_TO to the
 local cluster, ~exclusions with nothing to exclude from, EXCLUSIVE=CU[]
-without compute units.
+without compute units, APS_PRIORITY beside FAIRSHARE_QUEUES (which APS
+ignores), the FS factor of APS_PRIORITY in a queue without FAIRSHARE.
 
 Why it matters: LSF rejects one of the settings or silently ignores it.
 

@@ -18,6 +18,7 @@ func (c *compiler) crossChecks() {
 		c.queueConflicts(q)
 	}
 	c.crossQueueFairshare()
+	c.absolutePriority()
 	c.slotPools()
 	c.paramRefs()
 	c.userGroupRefs()
@@ -678,5 +679,28 @@ func (c *compiler) unknownApp(name string, sp lang.Span, key string) {
 	if s := lang.Suggest(name, sortedKeys(c.apps)); s != "" {
 		d.Message += "; did you mean " + quote(s) + "?"
 		d.Suggest(replaceWith(s), sp, s)
+	}
+}
+
+// absolutePriority checks APS_PRIORITY: LSF ignores FAIRSHARE_QUEUES in
+// an APS queue, and the FS factor in a queue without FAIRSHARE.
+func (c *compiler) absolutePriority() {
+	for _, q := range c.p.Queues {
+		st := q.Settings["APS_PRIORITY"]
+		if st == nil {
+			continue
+		}
+		a, _ := st.Value.(*APSPriority)
+		if fq := q.Settings["FAIRSHARE_QUEUES"]; fq != nil {
+			c.diags.Add(lang.Warning, CodeConflict, fq.key, "queue %s sets APS_PRIORITY, so LSF ignores its FAIRSHARE_QUEUES; use QUEUE_GROUP for absolute priority across queues", q.Name).
+				Note(st.key, "APS_PRIORITY is set here")
+		}
+		if a != nil && q.Fairshare == nil && a.Weight["FS"] > 0 {
+			sp, ok := a.Spans["FS"]
+			if !ok {
+				sp = st.key
+			}
+			c.diags.Add(lang.Warning, CodeConflict, sp, "the FS factor of APS_PRIORITY needs FAIRSHARE in queue %s; LSF ignores it here", q.Name)
+		}
 	}
 }

@@ -168,6 +168,9 @@ func (c *compiler) special(v lang.Value, k *schema.Key) (any, bool) {
 		return c.preemption(v), true
 	case "FAIRSHARE":
 		return c.fairshare(v), true
+	case "APS_PRIORITY":
+		a := c.apsPriority(v)
+		return a, a != nil
 	case "USER_SHARES":
 		u := unparen(v)
 		s, ok := c.userShares(u.Text, 0, u.Src, k.Name)

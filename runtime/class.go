@@ -33,13 +33,22 @@ func before(a, b *Job) int {
 	return cmp.Or(cmp.Compare(b.Priority, a.Priority), cmp.Compare(a.Seq, b.Seq), cmp.Compare(a.ID, b.ID))
 }
 
+// order is the order of the class's jobs: before, or in an APS queue
+// apsBefore (by the values of the last cycle).
+func (k *jobClass) order(a, b *Job) int {
+	if k.queue.aps != nil {
+		return apsBefore(a, b)
+	}
+	return before(a, b)
+}
+
 // add puts a job in the class, in order. A job that sorts last (the usual
 // case: a new submission) costs O(log n); one that sorts earlier rebuilds
 // the class.
 func (k *jobClass) add(j *Job) {
 	j.class = k
 	n := len(k.jobs)
-	if n == 0 || k.lastLive() == nil || before(k.lastLive(), j) < 0 {
+	if n == 0 || k.lastLive() == nil || k.order(k.lastLive(), j) < 0 {
 		j.classPos = n
 		k.jobs = append(k.jobs, j)
 		k.tree.push(float64(j.Slots))
@@ -88,7 +97,7 @@ func (k *jobClass) rebuild(extra *Job) {
 	if extra != nil {
 		live = append(live, extra)
 	}
-	slices.SortFunc(live, before)
+	slices.SortFunc(live, k.order)
 	k.jobs = live
 	demands := make([]float64, len(live))
 	for i, j := range live {

@@ -209,6 +209,7 @@ func NewCluster(p *compile.Policy, opts ClusterOptions) (*Cluster, error) {
 		return nil, err
 	}
 	c.readFairshare()
+	c.readAPS()
 	c.readLoadControl()
 	c.segmentQueues()
 	return c, nil
@@ -695,7 +696,7 @@ func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string
 		key += r.Text
 	}
 	if a != nil {
-		key += "\x00" + a.Name
+		key += "\x00" + a.path
 	}
 	if asked != nil {
 		key += "\x00-m " + strings.Join(slices.Sorted(maps.Keys(asked)), " ")
@@ -1013,8 +1014,15 @@ func (c *Cluster) command(kind string, j *Job, arg string, now Time) error {
 	case "bstatus":
 		c.SetExternalStatus(j, arg)
 		return nil
+	case "aps":
+		// bmod -aps "system=v" or "admin=v"; an empty argument is -apsn.
+		kind, value, err := ParseAPS(arg)
+		if err != nil {
+			return err
+		}
+		return c.SetAPS(j, kind, value)
 	}
-	return fmt.Errorf("unknown command %q (want btop, bbot, bstop, bresume, bkill or bstatus)", kind)
+	return fmt.Errorf("unknown command %q (want btop, bbot, bstop, bresume, bkill, bstatus or aps)", kind)
 }
 
 // minutes prints a run limit given in seconds as LSF writes it: [hh:]mm.

@@ -75,6 +75,9 @@ func (c *Cluster) Requeue(j *Job, now Time) error {
 	c.accrue(now)
 	c.leaveHosts(j, now)
 	j.State, j.Reason, j.Allocs, j.Start, j.Ran, j.Epoch = Pend, ReasonNew, nil, 0, 0, j.Epoch+1
+	// A requeued job is a new one to absolute priority scheduling: the
+	// administrator's values go.
+	j.apsSystem, j.apsAdmin = nil, 0
 	c.enqueue(j)
 	return nil
 }

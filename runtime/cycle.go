@@ -208,6 +208,7 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 	}
 	c.loadControl()
 	c.planPools()
+	c.orderAPS()
 	h := &runHeap{c: c}
 	for _, k := range cl.classList {
 		if k.live == 0 {
@@ -278,8 +279,14 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 			heap.Pop(h)
 		}
 		if n := len(c.plan.Dispatches); n > 0 && c.plan.Dispatches[n-1].Job == j {
-			if a := r.fair; a != nil {
-				// The user's priority dropped: their classes move down.
+			if a := r.fair; a != nil && a.fair.deep && r.k.queue.aps == nil {
+				// The priorities of the account and of the groups above
+				// it dropped, which moves classes under any of them:
+				// the heap is ordered anew.
+				heap.Init(h)
+			} else if a != nil {
+				// The user's priority dropped (in an APS queue, the FS
+				// factor is the account's own): their classes move down.
 				h.fixWhere(func(o *classRun) bool { return o.fair == a })
 			}
 			if p := r.k.queue.pool; p != nil {
@@ -521,7 +528,8 @@ func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
 // pool's queues all at the highest of theirs, and among them the queue
 // that holds least of its share first); among queues of equal priority,
 // a fairshare queue on its own in file order and the others together; in
-// a fairshare queue, the dynamic priority of the job's share account;
+// a fairshare queue, the dynamic priorities of the job's share account
+// and the groups above it, from the top of the share tree;
 // then user priority and submission order.
 type runHeap struct {
 	c    *cycle
@@ -552,12 +560,19 @@ func (h *runHeap) Less(a, b int) bool {
 	if qa.segment != qb.segment {
 		return qa.segment < qb.segment
 	}
+	ja, jb := ra.k.jobs[ra.next], rb.k.jobs[rb.next]
+	if qa.aps != nil && qb.aps != nil {
+		// APS queues: by APS value, which counts fairshare in.
+		if d := compareAPS(h.c.apsOf(ja), h.c.apsOf(jb)); d != 0 {
+			return d < 0
+		}
+		return before(ja, jb) < 0
+	}
 	if qa == qb && ra.fair != rb.fair && ra.fair != nil && rb.fair != nil {
-		if pa, pb := h.c.fairPriority(ra.fair), h.c.fairPriority(rb.fair); pa != pb {
-			return pa > pb
+		if d := compareLines(ra.fair, rb.fair, h.c.fairPriority); d != 0 {
+			return d < 0
 		}
 	}
-	ja, jb := ra.k.jobs[ra.next], rb.k.jobs[rb.next]
 	return before(ja, jb) < 0
 }
 

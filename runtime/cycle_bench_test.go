@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/lsfc/lsfc/compile"
@@ -18,11 +19,22 @@ func benchCluster(b *testing.B, n int) *runtime.Cluster {
 
 // benchClusterOf builds a cluster of n hosts with the given lsb.queues.
 func benchClusterOf(b *testing.B, n int, lsbQueues string) *runtime.Cluster {
+	return benchClusterWith(b, n, lsbQueues, "")
+}
+
+// benchClusterWith builds a cluster of n hosts with the given lsb.queues
+// and lsb.users ("" for none).
+func benchClusterWith(b *testing.B, n int, lsbQueues, lsbUsers string) *runtime.Cluster {
 	b.Helper()
 	params, _ := lang.ParseConfig(lang.NewSource("lsb.params", "Begin Parameters\nJOB_ACCEPT_INTERVAL = 0\nDEFAULT_QUEUE = normal\nEnd Parameters\n"), lang.KindLSBParams)
 	queues, _ := lang.ParseConfig(lang.NewSource("lsb.queues", lsbQueues), lang.KindLSBQueues)
 	shared, _ := lang.ParseConfig(lang.NewSource("lsf.shared", "Begin Resource\nRESOURCENAME TYPE INTERVAL INCREASING DESCRIPTION\ngpu Boolean () () (gpu)\nscratch Numeric () N (scratch)\nEnd Resource\n"), lang.KindLSFShared)
-	p, ds := compile.Compile(&compile.Tree{Files: []*lang.File{params, queues, shared}}, compile.Options{})
+	files := []*lang.File{params, queues, shared}
+	if lsbUsers != "" {
+		users, _ := lang.ParseConfig(lang.NewSource("lsb.users", lsbUsers), lang.KindLSBUsers)
+		files = append(files, users)
+	}
+	p, ds := compile.Compile(&compile.Tree{Files: files}, compile.Options{})
 	if ds.HasErrors() {
 		b.Fatal(ds.Err())
 	}
@@ -88,6 +100,46 @@ func BenchmarkCycle(b *testing.B) {
 	b.ReportMetric(float64(p.Stats.Dispatched), "dispatched")
 	b.ReportMetric(float64(p.Stats.Considered), "considered")
 	b.ReportMetric(float64(p.Stats.HostClasses), "hostclasses")
+	b.ReportMetric(float64(p.Stats.JobClasses), "jobclasses")
+}
+
+// BenchmarkCycleShareTreeAPS is BenchmarkCycle in a queue with a
+// two-level share tree (four groups of 50 users, each user 1 share in its
+// group) and absolute priority scheduling weighing the fairshare priority,
+// the slots and the user priority.
+func BenchmarkCycleShareTreeAPS(b *testing.B) {
+	users := "Begin UserGroup\nGROUP_NAME GROUP_MEMBER USER_SHARES\n"
+	for g := range 4 {
+		var members []string
+		for u := g; u < 200; u += 4 {
+			members = append(members, fmt.Sprintf("u%d", u))
+		}
+		users += fmt.Sprintf("g%d (%s) ([default, 1])\n", g, strings.Join(members, " "))
+	}
+	users += "End UserGroup\n"
+	c := benchClusterWith(b, 10000, `Begin Queue
+QUEUE_NAME = normal
+PRIORITY = 30
+FAIRSHARE = USER_SHARES[[g0, 4] [g1, 3] [g2, 2] [g3, 1]]
+APS_PRIORITY = WEIGHT[[FS, 100] [PROC, 1] [JPRIORITY, 1]]
+End Queue
+`, users)
+	rng := rand.New(rand.NewPCG(1, 2))
+	reqs := benchReqs()
+	for i := range 100000 {
+		_, err := c.Submit(runtime.Submission{User: fmt.Sprintf("u%d", i%200), Slots: 1 + rng.IntN(8),
+			ResReq: reqs[i%len(reqs)], FromType: "X86_64"}, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	s := runtime.NewScheduler(runtime.DefaultPlugins())
+	var p *runtime.Plan
+	b.ReportAllocs()
+	for b.Loop() {
+		p = s.Cycle(runtime.Snapshot{Cluster: c, Now: 1})
+	}
+	b.ReportMetric(float64(p.Stats.Dispatched), "dispatched")
 	b.ReportMetric(float64(p.Stats.JobClasses), "jobclasses")
 }
 

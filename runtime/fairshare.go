@@ -47,25 +47,49 @@ func fairshareParams(base FairshareParams, get func(string) any) FairshareParams
 
 // A fairshare is the user fairshare of a queue (FAIRSHARE =
 // USER_SHARES[...]), shared by the queues of its FAIRSHARE_QUEUES.
+//
+// Its accounts form a tree. The queue's entries are the top level; an
+// entry that names a user group with USER_SHARES of its own (lsb.users) is
+// a group account whose children are the accounts of that USER_SHARES, and
+// so on down (hierarchical fairshare). A group account's use is the sum of
+// its subtree's; siblings compete by their own dynamic priority, and a
+// job's place is that of its account's line from the top: the first level
+// where two lines differ decides, each deeper level breaking a tie.
 type fairshare struct {
-	params  FairshareParams
-	entries []compile.Share
-	// member tests membership of the user groups entries name.
+	params FairshareParams
+	// root holds the queue's entries; it is no account of its own.
+	root *account
+	// member tests membership of the user groups entries name; trees
+	// holds the share trees (USER_SHARES) of groups, by name.
 	member map[string]func(string) bool
-	// accounts holds the share accounts by name, list in creation order.
+	trees  map[string][]compile.Share
+	// accounts holds the share accounts by path, list in creation order
+	// (a group before the accounts under it).
 	accounts map[string]*account
 	list     []*account
+	// deep is set once some account has accounts under it.
+	deep bool
 }
 
 // An account is a share account: a user's, a group's (shares held
-// together), or others'.
+// together, or a share tree of its own), or others'.
 type account struct {
 	Name   string
 	Shares float64
+	// path names the account in its tree: the names from the top,
+	// joined by "/"; parent is the level above (the fairshare's root for
+	// the top level); line holds the accounts from the top level down to
+	// this one. entries is, for a group with a share tree, its
+	// USER_SHARES; nil for an account jobs are charged to.
+	path     string
+	parent   *account
+	line     []*account
+	entries  []compile.Share
+	children []*account
 	// cpu is the decayed CPU time of the account's jobs, in hours
 	// (simulated jobs keep their slots busy); slots are the slots its
 	// started jobs hold; jobs and startSum give the run time of its
-	// started jobs.
+	// started jobs. A group's are its subtree's.
 	cpu      float64
 	slots    int
 	jobs     int
@@ -73,12 +97,18 @@ type account struct {
 	fair     *fairshare
 }
 
-// readFairshare reads FAIRSHARE, FAIRSHARE_QUEUES and the priority
-// factors.
+// readFairshare reads FAIRSHARE, FAIRSHARE_QUEUES, the share trees of
+// user groups and the priority factors.
 func (c *Cluster) readFairshare() {
 	p := c.Policy
 	c.Fairshare = fairshareParams(FairshareParams{CPUTimeFactor: 0.7, RunTimeFactor: 0.7, RunJobFactor: 3,
 		HistHours: 5 * 3600}, p.Param)
+	trees := map[string][]compile.Share{}
+	for _, ug := range p.UserGroups {
+		if len(ug.Shares) > 0 {
+			trees[ug.Name] = ug.Shares
+		}
+	}
 	for _, q := range c.Queues {
 		if q.Def == nil || len(q.Def.Fairshare) == 0 {
 			continue
@@ -90,12 +120,28 @@ func (c *Cluster) readFairshare() {
 			}
 			return nil
 		}
-		f := &fairshare{params: fairshareParams(c.Fairshare, get), entries: q.Def.Fairshare,
+		f := &fairshare{params: fairshareParams(c.Fairshare, get), trees: trees,
 			member: map[string]func(string) bool{}, accounts: map[string]*account{}}
-		for _, e := range f.entries {
-			g := strings.TrimSuffix(e.Name, "@")
-			if slices.ContainsFunc(p.UserGroups, func(ug *compile.UserGroup) bool { return ug.Name == g }) {
-				f.member[g] = userFilter([]compile.UserItem{{Name: g}}, p)
+		f.root = &account{entries: q.Def.Fairshare, fair: f}
+		// The groups any level of the tree may name.
+		named := map[string]bool{}
+		var visit func(entries []compile.Share, depth int)
+		visit = func(entries []compile.Share, depth int) {
+			for _, e := range entries {
+				g := strings.TrimSuffix(e.Name, "@")
+				if named[g] {
+					continue
+				}
+				named[g] = true
+				if sub := trees[g]; sub != nil && depth < maxShareDepth {
+					visit(sub, depth+1)
+				}
+			}
+		}
+		visit(f.root.entries, 0)
+		for _, ug := range p.UserGroups {
+			if named[ug.Name] {
+				f.member[ug.Name] = userFilter([]compile.UserItem{{Name: ug.Name}}, p)
 			}
 		}
 		q.fair = f
@@ -114,63 +160,88 @@ func (c *Cluster) readFairshare() {
 	}
 }
 
-// accountFor returns the share account a user's jobs are charged to: the
-// user's own entry, else the first group entry that holds the user (a
-// group's shares held together, group@ giving each member its own),
-// else default (each user their own), else others (held together); nil
-// when the user has no shares.
+// maxShareDepth bounds a share tree, whose groups could name each other.
+const maxShareDepth = 16
+
+// accountFor returns the account a user's jobs are charged to, going down
+// the tree from the top level: at each level the user's own entry, else
+// the first group entry that holds the user (a group's shares held
+// together, group@ giving each member its own), else default (each user
+// their own), else others (held together); a group with a share tree of
+// its own is gone into. It returns nil when the user has no shares at
+// some level.
 func (f *fairshare) accountFor(user string) *account {
-	var name string
-	var shares float64
-	found := false
-	for _, e := range f.entries {
+	node := f.root
+	for node.entries != nil {
+		name, shares, group, ok := f.match(node.entries, user)
+		if !ok {
+			return nil
+		}
+		node = f.child(node, name, shares, group)
+	}
+	return node
+}
+
+// match finds a user's entry among a level's entries: the account's name
+// and shares, and the group it stands for when it is a group's collective
+// account.
+func (f *fairshare) match(entries []compile.Share, user string) (name string, shares float64, group string, ok bool) {
+	for _, e := range entries {
 		if e.Name == user {
-			name, shares, found = user, e.Shares, true
-			break
+			return user, e.Shares, "", true
 		}
 	}
-	for _, e := range f.entries {
-		if found {
-			break
-		}
+	for _, e := range entries {
 		g, each := strings.CutSuffix(e.Name, "@")
 		if in := f.member[g]; in != nil && in(user) {
-			name, shares, found = g, e.Shares, true
 			if each {
-				name = user
+				return user, e.Shares, "", true
 			}
+			return g, e.Shares, g, true
 		}
 	}
 	for _, key := range []string{"default", "others"} {
-		if found {
-			break
-		}
-		for _, e := range f.entries {
+		for _, e := range entries {
 			if strings.EqualFold(e.Name, key) {
-				name, shares, found = user, e.Shares, true
 				if key == "others" {
-					name = "others"
+					return "others", e.Shares, "", true
 				}
-				break
+				return user, e.Shares, "", true
 			}
 		}
 	}
-	if !found {
-		return nil
+	return "", 0, "", false
+}
+
+// child returns the account name under parent, making it on first use; a
+// group's collective account takes the group's share tree, unless the
+// group is already on the line above (a tree that names itself).
+func (f *fairshare) child(parent *account, name string, shares float64, group string) *account {
+	path := name
+	if parent != f.root {
+		path = parent.path + "/" + name
 	}
-	a := f.accounts[name]
-	if a == nil {
-		a = &account{Name: name, Shares: shares, fair: f}
-		f.accounts[name] = a
-		f.list = append(f.list, a)
+	if a := f.accounts[path]; a != nil {
+		return a
 	}
+	a := &account{Name: name, Shares: shares, path: path, parent: parent, fair: f}
+	a.line = append(slices.Clip(parent.line), a)
+	if sub := f.trees[group]; sub != nil && len(a.line) < maxShareDepth &&
+		!slices.ContainsFunc(parent.line, func(o *account) bool { return o.Name == group }) {
+		a.entries = sub
+		f.deep = true
+	}
+	parent.children = append(parent.children, a)
+	f.accounts[path] = a
+	f.list = append(f.list, a)
 	return a
 }
 
 // priority returns an account's dynamic priority at now, with extra slots
 // taken by the cycle: shares / (cpu_time × CPU_TIME_FACTOR + run_time ×
-// RUN_TIME_FACTOR + (1 + job_slots) × RUN_JOB_FACTOR), times in hours.
-// With every factor 0 the priority is the shares.
+// RUN_TIME_FACTOR + (1 + job_slots) × RUN_JOB_FACTOR), times in hours; a
+// group's use is its subtree's. With every factor 0 the priority is the
+// shares.
 func (f *fairshare) priority(a *account, now Time, extra int) float64 {
 	runTime := (float64(a.jobs)*float64(now) - a.startSum) / 3600
 	p := f.params
@@ -181,17 +252,39 @@ func (f *fairshare) priority(a *account, now Time, extra int) float64 {
 	return a.Shares / d
 }
 
+// compareLines orders two accounts of one fairshare by their lines from
+// the top level, the higher priority first: at the first level where the
+// lines hold different accounts the higher priority wins, a tie going on
+// to the next level. prio gives an account's priority.
+func compareLines(a, b *account, prio func(*account) float64) int {
+	for i := range min(len(a.line), len(b.line)) {
+		x, y := a.line[i], b.line[i]
+		if x == y {
+			continue
+		}
+		if px, py := prio(x), prio(y); px != py {
+			return cmp.Compare(py, px)
+		}
+	}
+	return 0
+}
+
 // chargeStart and chargeEnd keep an account's started jobs.
+// Each charges the account and the groups above it.
 func (a *account) chargeStart(j *Job, n int) {
-	a.slots += n
-	a.jobs++
-	a.startSum += float64(j.Start)
+	for _, x := range a.line {
+		x.slots += n
+		x.jobs++
+		x.startSum += float64(j.Start)
+	}
 }
 
 func (a *account) chargeEnd(j *Job, n int) {
-	a.slots -= n
-	a.jobs--
-	a.startSum -= float64(j.Start)
+	for _, x := range a.line {
+		x.slots -= n
+		x.jobs--
+		x.startSum -= float64(j.Start)
+	}
 }
 
 // accrue brings the use that slot pools and fairshare accounts keep up to
@@ -221,30 +314,79 @@ func (c *Cluster) accrueFairshare(dt float64) {
 	}
 }
 
-// ShareAccounts returns a fairshare queue's accounts with their shares and
-// dynamic priorities at now, highest priority first; nil for a queue
-// without FAIRSHARE.
+// ShareAccounts returns every account of a fairshare queue's tree with
+// its shares, use and dynamic priority at now: the levels in tree order
+// (ShareTree's), each level's accounts highest priority first; nil for a
+// queue without FAIRSHARE.
 func (c *Cluster) ShareAccounts(q *Queue, now Time) []ShareAccount {
-	if q.fair == nil {
-		return nil
+	var out []ShareAccount
+	for _, l := range c.ShareTree(q, now) {
+		out = append(out, l.Accounts...)
 	}
-	out := make([]ShareAccount, 0, len(q.fair.list))
-	for _, a := range q.fair.list {
-		out = append(out, ShareAccount{Name: a.Name, Shares: a.Shares, Priority: q.fair.priority(a, now, 0),
-			Slots: a.slots, CPUHours: a.cpu})
-	}
-	slices.SortStableFunc(out, func(a, b ShareAccount) int { return cmp.Compare(b.Priority, a.Priority) })
 	return out
 }
 
+// ShareTree returns a fairshare queue's share tree as bqueues shows it:
+// the top level first (Path ""), then under each group account that has a
+// share tree of its own, depth first, the level below it; in each level
+// the accounts highest priority first, then by name. Accounts appear once
+// a job of theirs was submitted. nil for a queue without FAIRSHARE.
+func (c *Cluster) ShareTree(q *Queue, now Time) []ShareLevel {
+	if q.fair == nil {
+		return nil
+	}
+	// The use since the last accrual counts as accrue would count it.
+	dt := 0.0
+	if c.accrued != 0 && now > c.accrued {
+		dt = float64(now - c.accrued)
+	}
+	decay := q.fair.params.decay(dt)
+	var out []ShareLevel
+	var walk func(a *account)
+	walk = func(a *account) {
+		level := ShareLevel{Path: a.path, Accounts: make([]ShareAccount, 0, len(a.children))}
+		for _, x := range a.children {
+			at := *x
+			at.cpu = x.cpu*decay + float64(x.slots)*dt/3600
+			level.Accounts = append(level.Accounts, ShareAccount{Name: x.Name, Path: x.path, Group: x.entries != nil,
+				Shares: x.Shares, Priority: q.fair.priority(&at, now, 0), Slots: x.slots, CPUHours: at.cpu,
+				RunSeconds: float64(x.jobs)*float64(now) - x.startSum})
+		}
+		slices.SortStableFunc(level.Accounts, func(a, b ShareAccount) int {
+			return cmp.Or(cmp.Compare(b.Priority, a.Priority), cmp.Compare(a.Name, b.Name))
+		})
+		out = append(out, level)
+		for _, sa := range level.Accounts {
+			if sa.Group {
+				walk(q.fair.accounts[sa.Path])
+			}
+		}
+	}
+	walk(q.fair.root)
+	return out
+}
+
+// A ShareLevel is one level of a share tree: the accounts under the group
+// account at Path ("" for the queue's own entries).
+type ShareLevel struct {
+	Path     string
+	Accounts []ShareAccount
+}
+
 // A ShareAccount is one account of a fairshare queue as bqueues -l shows
-// it.
+// it. Path names it in the tree; Group is set for a group account with a
+// share tree of its own. Slots are the slots its started jobs hold,
+// CPUHours its decayed CPU time, RunSeconds the run time of its started
+// jobs; a group's are its subtree's.
 type ShareAccount struct {
-	Name     string
-	Shares   float64
-	Priority float64
-	Slots    int
-	CPUHours float64
+	Name       string
+	Path       string
+	Group      bool
+	Shares     float64
+	Priority   float64
+	Slots      int
+	CPUHours   float64
+	RunSeconds float64
 }
 
 // fairRejection is the reason a fairshare queue refuses a user.
@@ -266,7 +408,9 @@ func (c *cycle) fairPriority(a *account) float64 {
 // account.
 func (c *cycle) chargeFair(j *Job, n int) {
 	if j.acct != nil {
-		addTo(&c.fairExtra, j.acct, n)
+		for _, a := range j.acct.line {
+			addTo(&c.fairExtra, a, n)
+		}
 	}
 }
 

@@ -194,6 +194,11 @@ type Job struct {
 	// acct is the share account the job is charged to in a fairshare
 	// queue.
 	acct *account
+	// apsSystem and apsAdmin are an administrator's APS values (bmod
+	// -aps); aps the value the last cycle computed, in an APS queue.
+	apsSystem *float64
+	apsAdmin  float64
+	aps       APSValue
 
 	// class and classPos place a pending job in its class.
 	class    *jobClass

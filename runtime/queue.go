@@ -68,6 +68,9 @@ type Queue struct {
 	share int
 	// fair is the queue's user fairshare (FAIRSHARE), or nil.
 	fair *fairshare
+	// aps is the queue's absolute priority scheduling (APS_PRIORITY, its
+	// own or that of the queue whose QUEUE_GROUP names it); nil for none.
+	aps *apsQueue
 	// segment places the queue among queues of its priority: queues of
 	// equal priority and segment are scheduled together first come first
 	// served; a fairshare queue has a segment of its own, in file order.

@@ -64,12 +64,16 @@ func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster,
 		if q.fair == nil || nq == nil || nq.fair == nil {
 			continue
 		}
+		// Accounts jobs are charged to are made for their users first, so
+		// that the groups above them exist too; then each account found
+		// at the same place of the new tree keeps its use.
 		for _, a := range q.fair.list {
-			na := nq.fair.accounts[a.Name]
-			if na == nil {
-				na = nq.fair.accountFor(a.Name)
+			if a.entries == nil && nq.fair.accounts[a.path] == nil {
+				nq.fair.accountFor(a.Name)
 			}
-			if na != nil && na.Name == a.Name {
+		}
+		for _, a := range q.fair.list {
+			if na := nq.fair.accounts[a.path]; na != nil {
 				na.cpu = a.cpu
 			}
 		}

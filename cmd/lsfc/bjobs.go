@@ -14,7 +14,7 @@ import (
 func bjobsOptionList() []lsfOption {
 	return []lsfOption{
 		{"a", ""}, {"d", ""}, {"p", ""}, {"r", ""}, {"s", ""}, {"u", "user|all"}, {"q", "queue"},
-		{"l", ""}, {"w", ""}, {"o", `"field ..."`}, {"noheader", ""}, {"json", ""},
+		{"l", ""}, {"w", ""}, {"o", `"field ..."`}, {"noheader", ""}, {"json", ""}, {"aps", ""},
 	}
 }
 
@@ -133,6 +133,8 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		}
 	case a.has("l"):
 		v.writeLong(e.stdout, jobs)
+	case a.has("aps"):
+		v.writeAPS(e.stdout, jobs)
 	case cols != nil:
 		v.writeColumns(e.stdout, cols, delim, jobs)
 	case a.has("p"):

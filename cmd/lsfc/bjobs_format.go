@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"regexp"
@@ -35,6 +36,52 @@ func (v jobsView) writeDefault(w io.Writer, jobs []api.Job) {
 	}
 	for i := range jobs {
 		v.writeRow(w, &jobs[i], true)
+	}
+}
+
+// writeAPS prints bjobs -aps: the default layout with an APS column, the
+// jobs with a system value first (shown in parentheses), then those with a
+// calculated value, highest first, then the others ("-"); equal values in
+// submission order.
+func (v jobsView) writeAPS(w io.Writer, jobs []api.Job) {
+	rank := func(j *api.Job) int {
+		switch {
+		case j.APS == nil:
+			return 2
+		case j.APS.System:
+			return 0
+		}
+		return 1
+	}
+	sorted := slices.Clone(jobs)
+	slices.SortStableFunc(sorted, func(a, b api.Job) int {
+		ra, rb := rank(&a), rank(&b)
+		if ra != rb {
+			return cmp.Compare(ra, rb)
+		}
+		if ra < 2 {
+			if d := cmp.Compare(b.APS.Value, a.APS.Value); d != 0 {
+				return d
+			}
+		}
+		return cmp.Or(cmp.Compare(a.Submit, b.Submit), cmp.Compare(a.ID, b.ID))
+	})
+	if !v.noHeader {
+		fmt.Fprintln(w, jobsHeader+"    APS")
+	}
+	for i := range sorted {
+		var b strings.Builder
+		v.writeRow(&b, &sorted[i], false)
+		row := strings.TrimSuffix(b.String(), "\n")
+		aps := "-"
+		switch j := sorted[i].APS; {
+		case j == nil:
+		case j.System:
+			aps = "(" + strconv.FormatFloat(j.Value, 'f', -1, 64) + ")"
+		default:
+			aps = strconv.FormatFloat(j.Value, 'f', 2, 64)
+		}
+		fmt.Fprintf(w, "%s %6s\n", row, aps)
 	}
 }
 

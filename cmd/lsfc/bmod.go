@@ -12,7 +12,7 @@ import (
 func bmodOptionList() []lsfOption {
 	return []lsfOption{
 		{"R", "res_req"}, {"n", "slots"}, {"J", "job_name"}, {"W", "[hh:]mm"}, {"sp", "priority"},
-		{"w", "dependency"}, {"m", `"host ..."`},
+		{"w", "dependency"}, {"m", `"host ..."`}, {"aps", `"system=value|admin=value"`}, {"apsn", ""},
 	}
 }
 
@@ -24,14 +24,25 @@ func newBmodCmd(e env) *cobra.Command {
 		options:  bmodOptionList(),
 		long: `bmod changes what a job asked for at submission: its resource requirement
 (-R), slots (-n), name (-J), run limit (-W), user priority (-sp),
-dependency (-w) or hosts (-m), with bsub's syntax. It prints
+dependency (-w) or hosts (-m), with bsub's syntax. In a queue with
+APS_PRIORITY an administrator may set a pending job's absolute priority:
+-aps "system=value" gives it a fixed value, before every calculated one;
+-aps "admin=value" adds value to the calculated one; -apsn removes both
+(value not 0; each -aps replaces the last). It prints
 "Parameters of job <ID> are being changed", or why they cannot be on
 standard error and exits 255.` + lsfStateHelp,
-		example: `  lsfc bmod -n 4 -R "rusage[mem=4GB]" 1001`,
+		example: `  lsfc bmod -n 4 -R "rusage[mem=4GB]" 1001
+  bmod -aps "admin=10" 1002`,
 	}
 	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
 		if len(a.operands) != 1 {
 			return usageError("bmod: give one job id")
+		}
+		if a.has("aps") || a.has("apsn") {
+			if len(a.opts) != 1 {
+				return usageError("bmod: -aps and -apsn go alone")
+			}
+			return runJobAction(ctx, e, a, "bmod", "aps", &api.ActionRequest{APS: a.value("aps")}, a.operands)
 		}
 		mod, err := bmodRequest(a)
 		if err != nil {

@@ -15,14 +15,20 @@ func newBqueuesCmd(e env) *cobra.Command {
 		name:     "bqueues",
 		short:    "List the queues of lsfc serve",
 		operands: "[QUEUE ...]",
-		options:  []lsfOption{{"l", ""}, {"w", ""}, {"json", ""}},
+		options:  []lsfOption{{"l", ""}, {"r", ""}, {"w", ""}, {"json", ""}},
 		long: `bqueues lists the queues, or those named, in LSF's layout:
 
   QUEUE_NAME      PRIO STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN  SUSP
 
 MAX, JL/U, JL/P and JL/H are QJOB_LIMIT, UJOB_LIMIT, PJOB_LIMIT and
 HJOB_LIMIT, "-" for none; the job counts are in slots. -l shows each queue
-with its description; -w cuts no name; -json prints
+with its description and, for a fairshare queue, its USER_SHARES and the
+accounts of the top level of its share tree (SHARE_INFO_FOR: queue/) with
+SHARES, dynamic PRIORITY, STARTED (slots of running and suspended jobs),
+RESERVED (always 0: lsfc reserves no slots), CPU_TIME (decayed, seconds)
+and RUN_TIME (of started jobs, seconds); a group with a share tree of its
+own is shown as "group/". -r shows the same, and every level of the tree
+below (SHARE_INFO_FOR: queue/group/ ...), depth first. -w cuts no name; -json prints
 {"COMMAND":"bqueues","QUEUES":N,"RECORDS":[...]} with the columns as keys
 (QUEUE_NAME, PRIORITY, STATUS, MAX, JL_U, JL_P, JL_H, NJOBS, PEND, RUN,
 SUSP) and string values. A queue that does not exist is reported as
@@ -46,8 +52,8 @@ SUSP) and string values. A queue that does not exist is reported as
 				return exit(exitUsage, err)
 			}
 		case len(qs) == 0:
-		case a.has("l"):
-			writeQueuesLong(e.stdout, qs)
+		case a.has("l") || a.has("r"):
+			writeQueuesLong(e.stdout, qs, a.has("r"))
 		default:
 			writeQueues(e.stdout, qs, a.has("w"))
 		}
@@ -80,8 +86,9 @@ func writeQueues(w io.Writer, qs []api.Queue, wide bool) {
 	}
 }
 
-// writeQueuesLong prints bqueues -l.
-func writeQueuesLong(w io.Writer, qs []api.Queue) {
+// writeQueuesLong prints bqueues -l, with every level of the share trees
+// when recursive (-r).
+func writeQueuesLong(w io.Writer, qs []api.Queue, recursive bool) {
 	for i, q := range qs {
 		if i > 0 {
 			fmt.Fprintln(w, "-------------------------------------------------------------------------------")
@@ -94,8 +101,48 @@ func writeQueuesLong(w io.Writer, qs []api.Queue) {
 		fmt.Fprintln(w, "PRIO STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN  SUSP")
 		fmt.Fprintf(w, "%4d %-16s%3s %4s %4s %4s %5d %5d %5d %5d\n\n", q.Priority, q.Status, limit(q.Max),
 			limit(q.JLU), floatLimit(q.JLP), limit(q.JLH), q.NJobs, q.Pend, q.Run, q.Susp)
+		writeShareInfo(w, q, recursive)
 	}
 }
+
+// writeShareInfo prints a fairshare queue's scheduling policy, its
+// USER_SHARES and its share tree: the top level, or every level when
+// recursive.
+func writeShareInfo(w io.Writer, q api.Queue, recursive bool) {
+	if len(q.Shares) == 0 && q.UserShares == "" {
+		return
+	}
+	fmt.Fprintln(w, "SCHEDULING POLICIES:  FAIRSHARE")
+	if q.UserShares != "" {
+		fmt.Fprintf(w, "USER_SHARES:  %s\n", q.UserShares)
+	}
+	fmt.Fprintln(w)
+	for _, l := range q.Shares {
+		if l.Path != "" && !recursive {
+			break
+		}
+		path := q.Name + "/"
+		if l.Path != "" {
+			path += l.Path + "/"
+		}
+		fmt.Fprintf(w, "SHARE_INFO_FOR: %s\n", path)
+		fmt.Fprintln(w, shareHeader)
+		for _, a := range l.Accounts {
+			name := a.Name
+			if a.Group {
+				name += "/"
+			}
+			fmt.Fprintf(w, shareRow, name, strconv.FormatFloat(a.Shares, 'f', -1, 64), a.Priority, a.Started,
+				a.Reserved, a.CPUTime, a.RunTime)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+const (
+	shareHeader = " USER/GROUP   SHARES  PRIORITY  STARTED  RESERVED  CPU_TIME  RUN_TIME"
+	shareRow    = " %-12s %6s %9.3f %8d %9d %9.1f %9.0f\n"
+)
 
 // queueRecords returns the queues as bqueues -json's records.
 func queueRecords(qs []api.Queue) []lsfRecord {

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"testing"
+
+	"github.com/lsfc/lsfc/runtime/api"
 )
 
 func TestBqueuesLayout(t *testing.T) {
@@ -18,7 +20,7 @@ general-interac 200  Closed:Inact    500    2  0.5    1     0     0     0     0
 general-interactive 200  Closed:Inact    500    2  0.5    1     0     0     0     0
 `)
 	b.Reset()
-	writeQueuesLong(&b, fixtureQueues()[:1])
+	writeQueuesLong(&b, fixtureQueues()[:1], false)
 	checkText(t, "bqueues -l", b.String(), `
 QUEUE: normal
   -- For normal low priority jobs
@@ -49,6 +51,50 @@ PRIO STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN  SUSP
     }
   ]
 }
+`)
+}
+
+// TestBqueuesShareLayout checks the share tree of bqueues -l (the top
+// level) and -r (every level, depth first).
+func TestBqueuesShareLayout(t *testing.T) {
+	q := api.Queue{Name: "fair", Priority: 30, Status: "Open:Active", NJobs: 3, Run: 3,
+		UserShares: "[research, 2] [others, 1]",
+		Shares: []api.ShareLevel{
+			{Path: "", Accounts: []api.ShareAccount{
+				{Name: "others", Shares: 1, Priority: 0.333},
+				{Name: "research", Group: true, Shares: 2, Priority: 0.125, Started: 3, CPUTime: 5400.4, RunTime: 5400},
+			}},
+			{Path: "research", Accounts: []api.ShareAccount{
+				{Name: "alice", Shares: 3, Priority: 0.5, Started: 1, CPUTime: 1800, RunTime: 1800},
+				{Name: "bob", Shares: 1, Priority: 0.1, Started: 2, CPUTime: 3600.4, RunTime: 3600},
+			}},
+		}}
+	head := `
+QUEUE: fair
+
+PARAMETERS/STATISTICS
+PRIO STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN  SUSP
+  30 Open:Active       -    -    -    -     3     0     3     0
+
+SCHEDULING POLICIES:  FAIRSHARE
+USER_SHARES:  [research, 2] [others, 1]
+
+SHARE_INFO_FOR: fair/
+ USER/GROUP   SHARES  PRIORITY  STARTED  RESERVED  CPU_TIME  RUN_TIME
+ others            1     0.333        0         0       0.0         0
+ research/         2     0.125        3         0    5400.4      5400
+
+`
+	var b bytes.Buffer
+	writeQueuesLong(&b, []api.Queue{q}, false)
+	checkText(t, "bqueues -l", b.String(), head)
+	b.Reset()
+	writeQueuesLong(&b, []api.Queue{q}, true)
+	checkText(t, "bqueues -r", b.String(), head+`SHARE_INFO_FOR: fair/research/
+ USER/GROUP   SHARES  PRIORITY  STARTED  RESERVED  CPU_TIME  RUN_TIME
+ alice             3     0.500        1         0    1800.0      1800
+ bob               1     0.100        2         0    3600.4      3600
+
 `)
 }
 

@@ -84,6 +84,9 @@ type SubmitResponse struct {
 type ActionRequest struct {
 	Queue  string         `json:"queue,omitempty"`
 	Modify *SubmitRequest `json:"modify,omitempty"`
+	// APS is the argument of the aps action (bmod -aps): "system=value"
+	// or "admin=value"; "" clears the job's APS values (bmod -apsn).
+	APS string `json:"aps,omitempty"`
 }
 
 // ActionResponse tells what an action did, in the words LSF's commands
@@ -123,6 +126,24 @@ type Job struct {
 	Priority    int          `json:"priority,omitempty"`
 	Preempted   int          `json:"preempted,omitempty"`
 	Rerunnable  bool         `json:"rerunnable,omitempty"`
+	// APS is the job's absolute priority while it pends in an APS queue.
+	APS *JobAPS `json:"aps,omitempty"`
+}
+
+// JobAPS is a pending job's absolute priority in an APS queue: its value
+// (System: an administrator's system value, which goes before every
+// calculated one) and the factors it is made of, before weights: FS, PROC,
+// MEM, SWAP, JPRIORITY, QPRIORITY and the ADMIN adjustment.
+type JobAPS struct {
+	Value     float64 `json:"value"`
+	System    bool    `json:"system,omitempty"`
+	FS        float64 `json:"fs"`
+	Proc      float64 `json:"proc"`
+	Mem       float64 `json:"mem"`
+	Swap      float64 `json:"swap"`
+	JPriority float64 `json:"jpriority"`
+	QPriority float64 `json:"qpriority"`
+	Admin     float64 `json:"admin"`
 }
 
 // HostReason is one host's reason for not taking a pending job.
@@ -150,6 +171,36 @@ type Queue struct {
 	Run         int     `json:"run"`
 	Susp        int     `json:"susp"`
 	Description string  `json:"description,omitempty"`
+	// UserShares is the queue's FAIRSHARE entries, "[name, shares] ...",
+	// "" for none; Shares its share tree, level by level (see
+	// ShareLevel), which the queues of a FAIRSHARE_QUEUES set share.
+	UserShares string       `json:"userShares,omitempty"`
+	Shares     []ShareLevel `json:"shares,omitempty"`
+}
+
+// A ShareLevel is one level of a queue's share tree: the accounts under
+// the group at Path ("" for the queue's own USER_SHARES entries), highest
+// priority first. The top level comes first, then, depth first, the level
+// under each group that has USER_SHARES of its own.
+type ShareLevel struct {
+	Path     string         `json:"path"`
+	Accounts []ShareAccount `json:"accounts"`
+}
+
+// A ShareAccount is one account of a share tree as bqueues -l shows it:
+// Group is set for a group with a share tree of its own (shown with a
+// trailing "/"); Started is the slots its running and suspended jobs
+// hold; CPUTime the decayed CPU time and RunTime the run time of its
+// started jobs, in seconds. A group's use is its subtree's.
+type ShareAccount struct {
+	Name     string  `json:"name"`
+	Group    bool    `json:"group,omitempty"`
+	Shares   float64 `json:"shares"`
+	Priority float64 `json:"priority"`
+	Started  int     `json:"started"`
+	Reserved int     `json:"reserved"`
+	CPUTime  float64 `json:"cpuTime"`
+	RunTime  float64 `json:"runTime"`
 }
 
 // Host is a batch host as bhosts shows it, with its load (lsload) and

@@ -21,6 +21,7 @@ import (
 //	         btop, bbot, bstop and bresume of a pending job: Job
 //	switch   bswitch: Job, Queue
 //	modify   bmod: Job, Mod
+//	aps      bmod -aps and -apsn: Job, Text ("system=v", "admin=v", "" to clear)
 //	status   bstatus: Job, Text
 //	kill     a started job is being killed: Job, Term (how it ends)
 //	queue    badmin qopen/qclose/qact/qinact: Queue, Open, Active
@@ -147,6 +148,12 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 			return "", fmt.Errorf("modify record of job %d without changes", j.ID)
 		}
 		return "", c.Modify(j, *r.Mod)
+	case "aps":
+		kind, value, err := runtime.ParseAPS(r.Text)
+		if err != nil {
+			return "", fmt.Errorf("aps record of job %d: %w", j.ID, err)
+		}
+		return "", c.SetAPS(j, kind, value)
 	case "status":
 		c.SetExternalStatus(j, r.Text)
 		return "", nil

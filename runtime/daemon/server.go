@@ -376,6 +376,10 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 		ResReq: j.ResReq, Cwd: j.Sub.Cwd, Stdout: j.Sub.Stdout, Stderr: j.Sub.Stderr, Depend: j.Depend,
 		RunLimit: j.RunLimit, MemLimit: j.Sub.MemLimit, Priority: j.Priority, Preempted: j.PreemptCount,
 		Rerunnable: j.Rerunnable()}
+	if v, ok := d.cluster.APS(j, d.now()); ok {
+		out.APS = &api.JobAPS{Value: v.Value, System: v.System, FS: v.FS, Proc: v.Proc, Mem: v.Mem, Swap: v.Swap,
+			JPriority: v.JPriority, QPriority: v.QPriority, Admin: v.Admin}
+	}
 	switch {
 	case j.State.Pending():
 		reason := d.engine.Reason(j)
@@ -423,12 +427,12 @@ func (d *Daemon) handleJobAction(w http.ResponseWriter, r *http.Request) {
 		if !d.mayControl(id, j) {
 			return nil, nil, nil, errorf(http.StatusForbidden, "Job <%d>: User permission denied", n)
 		}
-		return d.jobAction(j, action, req)
+		return d.jobAction(id, j, action, req)
 	})
 	reply(w, v, err)
 }
 
-func (d *Daemon) jobAction(j *runtime.Job, action string, req api.ActionRequest) (any, []Record, func(), error) {
+func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.ActionRequest) (any, []Record, func(), error) {
 	now := d.now()
 	c := d.cluster
 	conflict := func(err error) (any, []Record, func(), error) {
@@ -520,6 +524,20 @@ func (d *Daemon) jobAction(j *runtime.Job, action string, req api.ActionRequest)
 		}
 		return ok(fmt.Sprintf("Parameters of job <%d> are being changed", j.ID),
 			Record{Type: "modify", At: now, Job: j.ID, Mod: &m})
+	case "aps":
+		// An administrator's APS value: a job's owner may not set it.
+		if !d.isQueueAdmin(id, j.Queue) {
+			return nil, nil, nil, errorf(http.StatusForbidden, "Job <%d>: only an administrator may change an APS value", j.ID)
+		}
+		kind, value, err := runtime.ParseAPS(req.APS)
+		if err != nil {
+			return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
+		}
+		if err := c.SetAPS(j, kind, value); err != nil {
+			return conflict(err)
+		}
+		return ok(fmt.Sprintf("Parameters of job <%d> are being changed", j.ID),
+			Record{Type: "aps", At: now, Job: j.ID, Text: req.APS})
 	}
 	return nil, nil, nil, errorf(http.StatusNotFound, "unknown action %q", truncate(action))
 }
@@ -580,6 +598,20 @@ func (d *Daemon) queueInfo(q *runtime.Queue) api.Queue {
 		if st := q.Def.Settings["DESCRIPTION"]; st != nil {
 			out.Description, _ = st.Value.(string)
 		}
+		for i, e := range q.Def.Fairshare {
+			if i > 0 {
+				out.UserShares += " "
+			}
+			out.UserShares += fmt.Sprintf("[%s, %s]", e.Name, strconv.FormatFloat(e.Shares, 'f', -1, 64))
+		}
+	}
+	for _, l := range d.cluster.ShareTree(q, d.now()) {
+		level := api.ShareLevel{Path: l.Path, Accounts: make([]api.ShareAccount, 0, len(l.Accounts))}
+		for _, a := range l.Accounts {
+			level.Accounts = append(level.Accounts, api.ShareAccount{Name: a.Name, Group: a.Group, Shares: a.Shares,
+				Priority: a.Priority, Started: a.Slots, CPUTime: a.CPUHours * 3600, RunTime: a.RunSeconds})
+		}
+		out.Shares = append(out.Shares, level)
 	}
 	for _, j := range d.cluster.Jobs() {
 		if j.Queue != q || j.State.Finished() {
