@@ -29,6 +29,8 @@ type JobImage struct {
 	// configuration it started with); 0 for a pending job, whose limit
 	// comes from its queue.
 	RunLimit float64
+	// Exceptions are the job exceptions the job raised.
+	Exceptions Exception `json:",omitempty"`
 }
 
 // An AllocImage is an Alloc by host name.
@@ -41,7 +43,7 @@ type AllocImage struct {
 func (j *Job) Image() JobImage {
 	im := JobImage{ID: j.ID, Seq: j.Seq, Sub: j.Sub, Submit: j.Submit, Start: j.Start, End: j.End, State: j.State,
 		Reason: j.Reason, ExitCode: j.ExitCode, Term: j.Term, PreemptCount: j.PreemptCount, Ran: j.Ran,
-		RunSince: j.RunSince, ExternalStatus: j.ExternalStatus}
+		RunSince: j.RunSince, ExternalStatus: j.ExternalStatus, Exceptions: j.Exceptions}
 	im.Sub.Queue = j.Queue.Name
 	if j.State.Started() {
 		im.RunLimit = j.RunLimit
@@ -98,7 +100,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		ResReq: s.ResReq, Priority: s.Priority, Submit: im.Submit, FromType: s.FromType, Depend: s.Depend,
 		State: im.State, Reason: im.Reason, Start: im.Start, End: im.End, ExitCode: im.ExitCode, Term: im.Term,
 		PreemptCount: im.PreemptCount, Ran: im.Ran, RunSince: im.RunSince, ExternalStatus: im.ExternalStatus,
-		Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode, RunLimit: s.RunLimit}
+		Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode, RunLimit: s.RunLimit, Exceptions: im.Exceptions}
 	j.Sub.Queue = q.Name
 	if s.App != "" {
 		if j.App = c.Apps[s.App]; j.App == nil {
