@@ -57,6 +57,8 @@ type Cluster struct {
 	StopIgnoreIt bool
 	// Fairshare holds the lsb.params factors of user fairshare.
 	Fairshare FairshareParams
+	// Exceptions holds the lsb.params settings of exception handling.
+	Exceptions ExceptionParams
 
 	hostByName  map[string]*Host
 	queueByName map[string]*Queue
@@ -107,6 +109,12 @@ type Cluster struct {
 	// accrued is when slot pool and fairshare use were last brought up
 	// to date.
 	accrued Time
+	// jobExceptions is set when some queue has JOB_OVERRUN or JOB_IDLE;
+	// excJobs are then the started jobs, in start order. exitHosts are
+	// the hosts with exits counting towards their exit rate.
+	jobExceptions bool
+	excJobs       []*Job
+	exitHosts     []*Host
 }
 
 // An App is an application profile.
@@ -211,6 +219,7 @@ func NewCluster(p *compile.Policy, opts ClusterOptions) (*Cluster, error) {
 	c.readFairshare()
 	c.readAPS()
 	c.readLoadControl()
+	c.readExceptions()
 	c.segmentQueues()
 	return c, nil
 }
@@ -299,12 +308,7 @@ func hostsOfPolicy(p *compile.Policy) []*compile.Host {
 // slots, or --slots-per-host, or its CPUs, or, when none is known, any
 // number.
 func (c *Cluster) batchSettings(h *Host, slotsPerHost int) {
-	var row *compile.HostBatch
-	if d := c.Policy.Host(h.Name); d != nil {
-		row = d.Batch
-	} else {
-		row = c.defaultRow(h)
-	}
+	row := c.hostRow(h)
 	cpus := int(h.Facts.Ncpus)
 	if cpus <= 0 {
 		cpus = max(1, slotsPerHost)
@@ -330,6 +334,14 @@ func (c *Cluster) batchSettings(h *Host, slotsPerHost int) {
 		h.Thresholds = row.Thresholds
 		h.DispatchWindow = row.DispatchWindow
 	}
+}
+
+// hostRow returns the lsb.hosts row that applies to a host, or nil.
+func (c *Cluster) hostRow(h *Host) *compile.HostBatch {
+	if d := c.Policy.Host(h.Name); d != nil {
+		return d.Batch
+	}
+	return c.defaultRow(h)
 }
 
 // defaultRow returns the lsb.hosts row for a host the configuration does
@@ -419,10 +431,13 @@ type Submission struct {
 	// Depend is -w, the dependency condition.
 	Depend string
 	// Runtime and TraceID are for simulation; so is ExitCode, the exit
-	// status of a job that runs to its end (not 0: it ends in EXIT).
+	// status of a job that runs to its end (not 0: it ends in EXIT), and
+	// CPUTime, the CPU seconds it uses over its Runtime (0 when unknown),
+	// from which its idle factor follows.
 	Runtime  float64
 	TraceID  int
 	ExitCode int
+	CPUTime  float64
 
 	// What a real job runs: Command (by /bin/sh) in Cwd with Env and
 	// Umask, its output to Stdout and Stderr (-o, -e: %J and %I
@@ -736,6 +751,7 @@ func (c *Cluster) start(j *Job, allocs []Alloc, now Time) {
 // takes it back.
 func (c *Cluster) occupy(j *Job, now Time) {
 	c.holdJob(j, 1, now)
+	c.watchExceptions(j)
 	if j.acct != nil {
 		j.acct.chargeStart(j, j.Slots)
 	}
@@ -891,6 +907,7 @@ func (c *Cluster) finish(j *Job, state JobState, now Time) {
 	c.accrue(now)
 	switch {
 	case j.State.Started():
+		c.countExit(j, state, now)
 		c.leaveHosts(j, now)
 	case j.State.Pending():
 		c.dequeue(j)
@@ -918,6 +935,9 @@ func (c *Cluster) SetHostStatus(h *Host, s HostStatus) {
 	if h.Status != s {
 		h.Status = s
 		c.gen++
+	}
+	if s == HostOK {
+		h.ExitClosed = false
 	}
 }
 

@@ -207,6 +207,7 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 		c.resumable = cl.resumableJobs()
 	}
 	c.loadControl()
+	c.detectExceptions()
 	c.planPools()
 	c.orderAPS()
 	h := &runHeap{c: c}

@@ -12,9 +12,10 @@ import (
 )
 
 // benchCluster builds a cluster of n hosts of a few kinds, with one queue
-// whose JOB_ACCEPT_INTERVAL is 0.
+// whose JOB_ACCEPT_INTERVAL is 0 and which detects job exceptions (the
+// hosts have GLOBAL_EXIT_RATE), so that the exception checks run.
 func benchCluster(b *testing.B, n int) *runtime.Cluster {
-	return benchClusterOf(b, n, "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n")
+	return benchClusterOf(b, n, "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nJOB_OVERRUN = 60\nJOB_IDLE = 0.1\nJOB_UNDERRUN = 1\nEnd Queue\n")
 }
 
 // benchClusterOf builds a cluster of n hosts with the given lsb.queues.
@@ -26,7 +27,7 @@ func benchClusterOf(b *testing.B, n int, lsbQueues string) *runtime.Cluster {
 // and lsb.users ("" for none).
 func benchClusterWith(b *testing.B, n int, lsbQueues, lsbUsers string) *runtime.Cluster {
 	b.Helper()
-	params, _ := lang.ParseConfig(lang.NewSource("lsb.params", "Begin Parameters\nJOB_ACCEPT_INTERVAL = 0\nDEFAULT_QUEUE = normal\nEnd Parameters\n"), lang.KindLSBParams)
+	params, _ := lang.ParseConfig(lang.NewSource("lsb.params", "Begin Parameters\nJOB_ACCEPT_INTERVAL = 0\nDEFAULT_QUEUE = normal\nGLOBAL_EXIT_RATE = 10\nEnd Parameters\n"), lang.KindLSBParams)
 	queues, _ := lang.ParseConfig(lang.NewSource("lsb.queues", lsbQueues), lang.KindLSBQueues)
 	shared, _ := lang.ParseConfig(lang.NewSource("lsf.shared", "Begin Resource\nRESOURCENAME TYPE INTERVAL INCREASING DESCRIPTION\ngpu Boolean () () (gpu)\nscratch Numeric () N (scratch)\nEnd Resource\n"), lang.KindLSFShared)
 	files := []*lang.File{params, queues, shared}

@@ -87,6 +87,7 @@ func (e *Engine) Schedule() *Plan {
 	for j, r := range p.reasons {
 		j.Reason = r
 	}
+	cl.applyExceptions(p.Exceptions, now)
 	for _, pr := range p.Preemptions {
 		if pr.Kill {
 			e.control(pr.Victim, ActKill)

@@ -50,6 +50,16 @@ type Host struct {
 	// Retired is set on a host the configuration no longer has, kept
 	// closed while jobs still run there.
 	Retired bool
+	// ExitRate is the host's job exit rate threshold, in exited jobs per
+	// minute (EXIT_RATE, else GLOBAL_EXIT_RATE); 0 for none. ExitClosed
+	// is set while the host is closed for passing it.
+	ExitRate   float64
+	ExitClosed bool
+	// exits are the times of the recent exits that count towards the
+	// exit rate, oldest first; exitListed is set while the host is among
+	// the cluster's exitHosts.
+	exits      []Time
+	exitListed bool
 
 	// Used counts the slots held by started jobs; byQueue and byUser the
 	// same per queue and per user.

@@ -186,6 +186,13 @@ type Job struct {
 	// Term is how a job that did not run to its end was ended, in LSF's
 	// words: TERM_OWNER (bkill), TERM_RUNLIMIT, TERM_PREEMPT.
 	Term string
+	// Exceptions are the job exceptions the job raised (overrun, idle,
+	// underrun).
+	Exceptions Exception
+	// CPUTime is the CPU seconds the job's processes used, as its
+	// execution last reported them; cpuKnown is set once it did.
+	CPUTime  float64
+	cpuKnown bool
 
 	// held are the rusage amounts the job holds on its hosts now.
 	held []heldAmount

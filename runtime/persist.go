@@ -33,6 +33,8 @@ type JobImage struct {
 	// -aps), nil and 0 for none.
 	APSSystem *float64 `json:",omitempty"`
 	APSAdmin  float64  `json:",omitempty"`
+	// Exceptions are the job exceptions the job raised.
+	Exceptions Exception `json:",omitempty"`
 }
 
 // An AllocImage is an Alloc by host name.
@@ -45,7 +47,8 @@ type AllocImage struct {
 func (j *Job) Image() JobImage {
 	im := JobImage{ID: j.ID, Seq: j.Seq, Sub: j.Sub, Submit: j.Submit, Start: j.Start, End: j.End, State: j.State,
 		Reason: j.Reason, ExitCode: j.ExitCode, Term: j.Term, PreemptCount: j.PreemptCount, Ran: j.Ran,
-		RunSince: j.RunSince, ExternalStatus: j.ExternalStatus, APSSystem: j.apsSystem, APSAdmin: j.apsAdmin}
+		RunSince: j.RunSince, ExternalStatus: j.ExternalStatus, APSSystem: j.apsSystem, APSAdmin: j.apsAdmin,
+		Exceptions: j.Exceptions}
 	im.Sub.Queue = j.Queue.Name
 	if j.State.Started() {
 		im.RunLimit = j.RunLimit
@@ -103,7 +106,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		State: im.State, Reason: im.Reason, Start: im.Start, End: im.End, ExitCode: im.ExitCode, Term: im.Term,
 		PreemptCount: im.PreemptCount, Ran: im.Ran, RunSince: im.RunSince, ExternalStatus: im.ExternalStatus,
 		Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode, RunLimit: s.RunLimit,
-		apsSystem: im.APSSystem, apsAdmin: im.APSAdmin}
+		apsSystem: im.APSSystem, apsAdmin: im.APSAdmin, Exceptions: im.Exceptions}
 	j.Sub.Queue = q.Name
 	if s.App != "" {
 		if j.App = c.Apps[s.App]; j.App == nil {

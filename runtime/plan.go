@@ -23,6 +23,8 @@ type Plan struct {
 	Resumes     []*Job
 	Suspends    []Suspension
 	LoadResumes []*Job
+	// Exceptions are the job and host exceptions the cycle detected.
+	Exceptions []ExceptionEvent
 	// Wake is the earliest time at which waiting could end without any
 	// event (an accept interval running out, a window opening); Never
 	// when nothing waits on time.

@@ -36,6 +36,8 @@ type Plugins struct {
 	JobFilters   []JobFilter
 	HostFilters  []HostFilter
 	HostLimiters []HostLimiter
+	// ExceptionChecks detect job and host exceptions.
+	ExceptionChecks []ExceptionCheck
 }
 
 // DefaultPlugins returns LSF's rules, as a new registry the caller may
@@ -47,6 +49,7 @@ func DefaultPlugins() Plugins {
 		HostFilters: []HostFilter{queueHostsFilter{}, askedHostsFilter{}, hostStatusFilter{}, loadFilter{}, selectFilter{}},
 		HostLimiters: []HostLimiter{hostWindowLimiter{}, mxjLimiter{}, queueHostLimiter{}, procLimiter{}, userHostLimiter{},
 			userProcLimiter{}, acceptLimiter{}, hostResourceLimiter{}, exclusiveLimiter{}},
+		ExceptionChecks: []ExceptionCheck{jobExceptionCheck{}, exitRateCheck{}},
 	}
 }
 

@@ -39,6 +39,9 @@ type Queue struct {
 	// RunLimit is the default run limit in seconds (RUNLIMIT), 0 for none;
 	// MaxRunLimit the most a job may ask for with -W.
 	RunLimit, MaxRunLimit float64
+	// Overrun and Underrun are JOB_OVERRUN and JOB_UNDERRUN in seconds,
+	// IdleFactor is JOB_IDLE; 0 for none.
+	Overrun, Underrun, IdleFactor float64
 	// Users admits a user to the queue.
 	users func(user string) bool
 

@@ -49,6 +49,7 @@ func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster,
 	for _, h := range c.Hosts {
 		if nh := n.hostByName[h.Name]; nh != nil && !nh.Retired && h.Status != HostOK {
 			n.SetHostStatus(nh, h.Status)
+			nh.ExitClosed = h.ExitClosed && nh.Status == HostClosedAdm
 		}
 		if nh := n.hostByName[h.Name]; nh != nil {
 			nh.LastDispatch, nh.loadCheck = h.LastDispatch, h.loadCheck

@@ -90,6 +90,7 @@ func Replay(policy *compile.Policy, h *swf.Header, jobs []swf.Job, opts ReplayOp
 		}
 		if o.Job != nil {
 			r.Preempted = o.Job.PreemptCount
+			r.Exceptions = o.Job.Exceptions.String()
 		}
 		if r.Queue == "" {
 			r.Queue = defaultQueue

@@ -22,13 +22,16 @@ import (
 // "want": the timeline the simulation produces. Lines of "jobs" are
 //
 //	ID AT SLOTS RUNTIME [queue=Q] [user=U] [R="..."] [sp=N] [W=MINUTES] [app=A] [hold] [x] [type=T]
-//	                    [name=NAME] [dep="..."] [exit=CODE]
+//	                    [name=NAME] [dep="..."] [exit=CODE] [cpu=SECONDS]
 //	@AT COMMAND ID [ARG]  (btop, bbot, bstop, bresume, bkill; bstatus ID TEXT; aps ID system=V|admin=V)
 //	@AT load HOST NAME=VALUE[,NAME=VALUE]  (sets load indices of a host)
 //
 // A job that ran prints its times, hosts and state, then "preempted=N"
 // when it was preempted and how it was ended (TERM_PREEMPT, TERM_OWNER,
-// TERM_RUNLIMIT) when it did not run to its end.
+// TERM_RUNLIMIT) when it did not run to its end, and the job exceptions
+// it raised (exceptions=overrun,idle). Then come the exceptions in the
+// order they were detected ("exception AT job ID KIND", "exception AT
+// host NAME exit rate") and the hosts closed for their exit rate.
 //
 // Job IDs in dep="..." are the cluster's, which are the scenario's when
 // jobs are listed in submission order.
@@ -99,7 +102,17 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 		t.Fatal(err)
 	}
 	jobs, cmds := parseJobs(t, jobsText, t0)
-	res, err := runtime.Simulate(c, jobs, runtime.SimOptions{Commands: cmds})
+	var excLog strings.Builder
+	afterCycle := func(c *runtime.Cluster, p *runtime.Plan) {
+		for _, ev := range p.Exceptions {
+			if ev.Host != nil {
+				fmt.Fprintf(&excLog, "exception %g host %s exit rate %.2f > %g\n", float64(p.Now-t0), ev.Host.Name, ev.Value, ev.Threshold)
+				continue
+			}
+			fmt.Fprintf(&excLog, "exception %g job %d %s\n", float64(p.Now-t0), ev.Job.TraceID, ev.Kind)
+		}
+	}
+	res, err := runtime.Simulate(c, jobs, runtime.SimOptions{Commands: cmds, AfterCycle: afterCycle})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +138,16 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 			if o.Job.Term != "" {
 				fmt.Fprintf(&b, " %s", o.Job.Term)
 			}
+			if e := o.Job.Exceptions; e != 0 {
+				fmt.Fprintf(&b, " exceptions=%s", strings.ReplaceAll(e.String(), " ", ","))
+			}
 			b.WriteString("\n")
+		}
+	}
+	b.WriteString(excLog.String())
+	for _, h := range c.Hosts {
+		if h.ExitClosed {
+			fmt.Fprintf(&b, "host %s %s (%s)\n", h.Name, h.Status, runtime.ExitRateComment)
 		}
 	}
 	return b.String()
@@ -216,6 +238,8 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]runtime.SimJob, []
 				sj.Depend = value
 			case "exit":
 				sj.ExitCode = int(num(value))
+			case "cpu":
+				sj.CPUTime = num(value)
 			default:
 				bad("unknown option %q", opt)
 			}

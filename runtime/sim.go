@@ -62,6 +62,9 @@ type SimResult struct {
 	// Cycles counts the scheduling cycles; Placements the jobs
 	// dispatched; Preemptions the jobs preempted.
 	Cycles, Placements, Preemptions int
+	// HostsClosed counts the hosts closed for their job exit rate (a host
+	// opened again and closed anew counts again).
+	HostsClosed int
 	// Pools follow the slots each queue of each slot pool held over time.
 	Pools []PoolSeries
 	// End is the time of the last event.
@@ -183,6 +186,11 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 			res.Placements++
 			foresee(d.Job)
 			progress = t
+		}
+		for _, x := range p.Exceptions {
+			if x.Host != nil {
+				res.HostsClosed++
+			}
 		}
 		for _, pr := range p.Preemptions {
 			res.Preemptions++

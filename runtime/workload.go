@@ -83,6 +83,11 @@ func Workload(h *swf.Header, jobs []swf.Job, opts WorkloadOptions) ([]SimJob, []
 		if j.ReqTime > 0 {
 			s.RunLimit = j.ReqTime
 		}
+		if j.AvgCPUTime > 0 {
+			// The CPU time per processor over the run time is the idle
+			// factor JOB_IDLE looks at.
+			s.CPUTime = j.AvgCPUTime
+		}
 		if j.Queue >= 0 {
 			num := strconv.Itoa(j.Queue)
 			if q, ok := opts.QueueMap[num]; ok {

@@ -15,14 +15,19 @@ func newBhostsCmd(e env) *cobra.Command {
 		name:     "bhosts",
 		short:    "List the batch hosts of lsfc serve",
 		operands: "[HOST ...]",
-		options:  []lsfOption{{"w", ""}, {"json", ""}},
+		options:  []lsfOption{{"w", ""}, {"l", ""}, {"json", ""}},
 		long: `bhosts lists the batch hosts, or those named, in LSF's layout:
 
   HOST_NAME          STATUS       JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV
 
 STATUS is ok, closed_Full, closed_Adm, unavail ...; JL/U and MAX (MXJ) are
 "-" when there is no limit; the job counts are in slots (lsfc reserves no
-slots ahead, so RSV is 0). -w cuts no name; -json prints
+slots ahead, so RSV is 0). -l shows each host in LSF's long format: its
+status (closed_Adm when an administrator, or a job exit rate over the
+host's EXIT_RATE, closed it), CPU factor and counts, the exit rate
+threshold and the host's current exit rate (THRESHOLD AND LOAD USED FOR
+EXCEPTIONS), and why the system closed it (ADMIN ACTION COMMENT). -w cuts
+no name; -json prints
 {"COMMAND":"bhosts","HOSTS":N,"RECORDS":[...]} with the columns as keys
 (HOST_NAME, STATUS, JL_U, MAX, NJOBS, RUN, SSUSP, USUSP, RSV) and string
 values.` + lsfStateHelp,
@@ -38,6 +43,8 @@ values.` + lsfStateHelp,
 			if err := writeLSFJSON(e.stdout, "bhosts", "HOSTS", bhostsRecords(hs)); err != nil {
 				return exit(exitUsage, err)
 			}
+		} else if len(hs) > 0 && a.has("l") {
+			writeBhostsLong(e.stdout, hs)
 		} else if len(hs) > 0 {
 			writeBhosts(e.stdout, hs, a.has("w"))
 		}
@@ -81,6 +88,28 @@ func writeBhosts(w io.Writer, hs []api.Host, wide bool) {
 			name = cutEnd(name, 18)
 		}
 		fmt.Fprintf(w, bhostsRow, name, h.Status, hostLimit(h.JLU), hostLimit(h.Max), h.NJobs, h.Run, h.SSusp, h.USusp, 0)
+	}
+}
+
+// writeBhostsLong prints bhosts -l: per host its status line, the exit
+// rate threshold and load when the host has one, and the comment of the
+// action that closed it.
+func writeBhostsLong(w io.Writer, hs []api.Host) {
+	for i, h := range hs {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "HOST  %s\n", h.Name)
+		fmt.Fprintln(w, "STATUS           CPUF  JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV DISPATCH_WINDOW")
+		fmt.Fprintf(w, "%-14s %6.2f %5s %6s %6d %6d %6d %6d %6d      -\n", h.Status, h.Cpuf, hostLimit(h.JLU), hostLimit(h.Max),
+			h.NJobs, h.Run, h.SSusp, h.USusp, 0)
+		if h.ExitRate > 0 {
+			fmt.Fprintf(w, "\n THRESHOLD AND LOAD USED FOR EXCEPTIONS:\n")
+			fmt.Fprintf(w, "            JOB_EXIT_RATE\n Threshold  %13.2f\n Load       %13.2f\n", h.ExitRate, h.ExitRateLoad)
+		}
+		if h.Comment != "" {
+			fmt.Fprintf(w, "\n ADMIN ACTION COMMENT: %q\n", h.Comment)
+		}
 	}
 }
 

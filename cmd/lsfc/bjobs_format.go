@@ -211,6 +211,9 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 			fmt.Fprintf(w, "%s: %s.\n", at, completed)
 		}
 	}
+	if j.Exceptions != "" {
+		fmt.Fprintf(w, "\n EXCEPTION STATUS:  %s\n", strings.Join(strings.Fields(j.Exceptions), "  "))
+	}
 	switch {
 	case pendingState(j.State):
 		fmt.Fprintf(w, "\n PENDING REASONS:\n")

@@ -287,3 +287,19 @@ func TestSortJobs(t *testing.T) {
 		t.Errorf("sortJobs order = %v, want %v", got, want)
 	}
 }
+
+func TestBjobsLongExceptions(t *testing.T) {
+	var b bytes.Buffer
+	jobs := []api.Job{{ID: 7, Name: "sleepy", User: "ann", Queue: "watched", State: "RUN", Command: "sleep 9999",
+		Slots: 1, FromHost: "subhost", ExecHosts: []string{"hostA"}, Submit: 1669073882, Start: 1669073942,
+		Exceptions: "overrun idle"}}
+	jobsView{loc: time.UTC}.writeLong(&b, jobs)
+	checkText(t, "bjobs -l", b.String(), `
+Job <7>, Job Name <sleepy>, User <ann>, Project <default>, Status <RUN>, Queue <watched>, Command <sleep 9999>
+Mon Nov 21 23:38:02: Submitted from host <subhost>;
+Mon Nov 21 23:39:02: Started 1 Task(s) on Host(s) <hostA>, Allocated 1 Slot(s) on Host(s) <hostA>;
+
+ EXCEPTION STATUS:  overrun  idle
+
+`)
+}

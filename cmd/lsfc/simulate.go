@@ -138,6 +138,7 @@ func runSimulate(e env, f simFlags) error {
 	for i, r := range results {
 		sums[i] = simstats.Summarize(r.Records, r.TotalSlots)
 		sums[i].Pools = simstats.SummarizePools(r.Pools, sums[i].LastEnd)
+		sums[i].Exceptions.HostsClosed = r.Sim.HostsClosed
 	}
 	if err := writeSummary(e.stdout, f, configs, sums); err != nil {
 		return exit(exitUsage, err)
@@ -285,6 +286,8 @@ type jobLine struct {
 	Hosts  []string `json:"hosts"`
 	State  string   `json:"state"`
 	Reason string   `json:"reason,omitempty"`
+	// Exceptions are the job exceptions the job raised (overrun ...).
+	Exceptions string `json:"exceptions,omitempty"`
 }
 
 // writeJobs writes one JSON object per job.
@@ -292,7 +295,8 @@ func writeJobs(path string, res *runtime.ReplayResult) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	for _, r := range res.Records {
-		l := jobLine{ID: r.ID, Queue: r.Queue, User: r.User, Submit: r.Submit, Hosts: r.Hosts, State: r.State, Reason: res.Reasons[r.ID]}
+		l := jobLine{ID: r.ID, Queue: r.Queue, User: r.User, Submit: r.Submit, Hosts: r.Hosts, State: r.State, Reason: res.Reasons[r.ID],
+			Exceptions: r.Exceptions}
 		if l.Hosts == nil {
 			l.Hosts = []string{}
 		}

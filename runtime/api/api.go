@@ -112,6 +112,9 @@ type Job struct {
 	ExitCode  int      `json:"exitCode"`
 	// Term is how the job was ended: TERM_OWNER, TERM_RUNLIMIT ...
 	Term string `json:"term,omitempty"`
+	// Exceptions are the job exceptions the job raised, blank-separated
+	// (overrun, underrun, idle).
+	Exceptions string `json:"exceptions,omitempty"`
 	// Reason is the pending or suspending reason; HostReasons, for a
 	// pending job asked for by id, each host's.
 	Reason      string       `json:"reason,omitempty"`
@@ -221,6 +224,14 @@ type Host struct {
 	Maxmem    float64            `json:"maxmem,omitempty"`
 	Load      map[string]float64 `json:"load,omitempty"`
 	Resources []string           `json:"resources,omitempty"`
+	Cpuf      float64            `json:"cpuf,omitempty"`
+	// ExitRate is the host's job exit rate threshold in jobs per minute
+	// (EXIT_RATE, GLOBAL_EXIT_RATE; 0 for none) and ExitRateLoad its
+	// exit rate now; Comment why it was closed, when an action of the
+	// system closed it.
+	ExitRate     float64 `json:"exitRate,omitempty"`
+	ExitRateLoad float64 `json:"exitRateLoad,omitempty"`
+	Comment      string  `json:"comment,omitempty"`
 }
 
 // Status describes the daemon: its cluster, state directory, policy

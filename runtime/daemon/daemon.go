@@ -117,6 +117,7 @@ type Daemon struct {
 	addr         string // the TCP listener's address
 	sinceCompact int
 	loadAt       time.Time // when this machine's load was last read
+	cpuAt        time.Time // when the CPU time of jobs in JOB_IDLE queues was last read
 	lastCycle    time.Time
 	dirty        bool
 	wake         runtime.Time
@@ -576,6 +577,10 @@ func (d *Daemon) schedule() {
 		acts = append(acts, d.signalAct(j.ID, syscall.SIGCONT))
 	}
 	p := d.engine.Schedule()
+	for _, ev := range p.Exceptions {
+		recs = append(recs, exceptionRecord(ev, now))
+		d.cfg.Logf("exception: %s", ev)
+	}
 	for _, pr := range p.Preemptions {
 		v := pr.Victim
 		if pr.Kill {
@@ -721,6 +726,12 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 	if r.Err != "" {
 		d.cfg.Logf("job %d: %s", j.ID, r.Err)
 	}
+	if j.Exceptions&runtime.ExcUnderrun != 0 {
+		// Replaying the finish finds the underrun again; the log line is
+		// the notice to the administrator.
+		d.cfg.Logf("exception: %s", runtime.ExceptionEvent{Job: j, Kind: runtime.ExcUnderrun,
+			Value: float64(j.End-j.Start) / 60, Threshold: j.Queue.Underrun / 60})
+	}
 	return Record{Type: "finish", At: now, Job: j.ID, State: state.String(), Code: code, Term: term}, true
 }
 
@@ -760,6 +771,10 @@ func (d *Daemon) housekeep() {
 			}
 		}
 	}
+	if every := time.Duration(d.cluster.Exceptions.CheckEvery * float64(time.Second)); time.Since(d.cpuAt) >= every {
+		d.cpuAt = time.Now()
+		d.sampleCPU()
+	}
 	clean := 3600.0
 	if x, ok := d.cfg.Policy.Param("CLEAN_PERIOD").(compile.Duration); ok && x > 0 {
 		clean = float64(x)
@@ -771,6 +786,26 @@ func (d *Daemon) housekeep() {
 			d.cluster.Forget(j)
 		}
 	}
+}
+
+// sampleCPU reads the CPU time of the running jobs of queues with
+// JOB_IDLE, whose idle factor the next cycle looks at.
+func (d *Daemon) sampleCPU() {
+	var ids []int64
+	for _, j := range d.cluster.Jobs() {
+		if j.State == runtime.Run && j.Queue.IdleFactor > 0 && j.Exceptions&runtime.ExcIdle == 0 {
+			ids = append(ids, j.ID)
+		}
+	}
+	if len(ids) == 0 || d.exec == nil {
+		return
+	}
+	for id, cpu := range d.exec.CPUTimes(ids) {
+		if j := d.cluster.Job(id); j != nil {
+			d.cluster.SetCPUTime(j, cpu.Seconds())
+		}
+	}
+	d.dirty = true
 }
 
 // compact replaces the log with a snapshot of the cluster: every job it
@@ -788,6 +823,9 @@ func (d *Daemon) compact() {
 	}
 	for _, name := range slices.Sorted(maps.Keys(hosts)) {
 		recs = append(recs, Record{Type: "host", Host: name, Text: hosts[name].String()})
+		if h := d.cluster.Host(name); h != nil && h.ExitClosed {
+			recs = append(recs, Record{Type: "exception", Host: name, Text: exitRateText})
+		}
 	}
 	recs = append(recs, Record{Type: "state", NextID: d.cluster.NextID()})
 	payloads, err := encode(recs)

@@ -26,6 +26,9 @@ import (
 //	kill     a started job is being killed: Job, Term (how it ends)
 //	queue    badmin qopen/qclose/qact/qinact: Queue, Open, Active
 //	host     badmin hopen/hclose: Host, Text (the status)
+//	exception
+//	         a job exception: Job, Text (overrun, underrun or idle); or a
+//	         host closed for its job exit rate: Host, Text ("exit_rate")
 //	job      a job of a snapshot: Image
 //	state    a snapshot's cluster state: NextID
 type Record struct {
@@ -97,6 +100,19 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		c.SetQueueOpen(q, r.Open)
 		c.SetQueueActive(q, r.Active)
 		return "", nil
+	case "exception":
+		if r.Job != 0 {
+			break
+		}
+		h := c.Host(r.Host)
+		if h == nil {
+			return fmt.Sprintf("host %s is gone", r.Host), nil
+		}
+		if r.Text != exitRateText {
+			return "", fmt.Errorf("host exception %q of host %s: want %q", r.Text, r.Host, exitRateText)
+		}
+		c.CloseForExitRate(h)
+		return "", nil
 	case "host":
 		h := c.Host(r.Host)
 		if h == nil {
@@ -162,8 +178,27 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 			j.Term = r.Term
 		}
 		return "", nil
+	case "exception":
+		e, ok := runtime.ParseException(r.Text)
+		if !ok || e == 0 {
+			return "", fmt.Errorf("exception of job %d: unknown kind %q", j.ID, r.Text)
+		}
+		c.RaiseJobException(j, e)
+		return "", nil
 	}
 	return "", fmt.Errorf("unknown record type %q", r.Type)
+}
+
+// exitRateText is the Text of the exception record of a host closed for
+// its job exit rate.
+const exitRateText = "exit_rate"
+
+// exceptionRecord returns the record of an exception a cycle detected.
+func exceptionRecord(ev runtime.ExceptionEvent, now runtime.Time) Record {
+	if ev.Host != nil {
+		return Record{Type: "exception", At: now, Host: ev.Host.Name, Text: exitRateText}
+	}
+	return Record{Type: "exception", At: now, Job: ev.Job.ID, Text: ev.Kind.String()}
 }
 
 // hostStatus reads a host status as bhosts shows it.

@@ -17,8 +17,8 @@ func FuzzReplay(f *testing.F) {
 	dir := f.TempDir()
 	files := map[string]string{
 		"lsf.cluster.test": "Begin Host\nHOSTNAME model type server RESOURCES\nhostA ! ! 1 ()\nhostB ! ! 1 ()\nEnd Host\n",
-		"lsb.hosts":        "Begin Host\nHOST_NAME MXJ\ndefault 4\nEnd Host\n",
-		"lsb.queues": "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n\n" +
+		"lsb.hosts":        "Begin Host\nHOST_NAME MXJ EXIT_RATE\ndefault 4 2\nEnd Host\n",
+		"lsb.queues": "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nJOB_OVERRUN = 1\nJOB_IDLE = 0.5\nJOB_UNDERRUN = 1\nEnd Queue\n\n" +
 			"Begin Queue\nQUEUE_NAME = high\nPRIORITY = 40\nPREEMPTION = PREEMPTIVE\nEnd Queue\n",
 	}
 	for name, body := range files {
@@ -40,6 +40,11 @@ func FuzzReplay(f *testing.F) {
 		`{"t":"queue","queue":"normal","open":false}` + "\n" + `{"t":"host","host":"hostA","text":"closed_Adm"}` + "\n" + `{"t":"state","nextID":99}`,
 		`{"t":"modify","job":1,"mod":{"Slots":-1}}`,
 		`{"t":"requeue","job":1}`,
+		`{"t":"new","at":1,"job":1,"image":{"ID":1,"Sub":{"User":"u","Queue":"normal","Command":"true"},"Submit":1,"State":"PEND"}}` + "\n" +
+			`{"t":"start","at":2,"job":1,"allocs":[{"Host":"hostB","Slots":1}]}` + "\n" +
+			`{"t":"exception","at":70,"job":1,"text":"overrun"}` + "\n" + `{"t":"exception","at":71,"job":1,"text":"idle bogus"}` + "\n" +
+			`{"t":"finish","at":72,"job":1,"state":"EXIT","code":1}` + "\n" + `{"t":"exception","at":73,"host":"hostB","text":"exit_rate"}`,
+		`{"t":"exception","host":"nohost","text":"exit_rate"}` + "\n" + `{"t":"exception","host":"hostA","text":"overrun"}`,
 		`not json`,
 	} {
 		f.Add(seed)

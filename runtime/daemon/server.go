@@ -375,7 +375,7 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 		Submit: int64(j.Submit), Start: int64(j.Start), End: int64(j.End), ExitCode: j.ExitCode, Term: j.Term,
 		ResReq: j.ResReq, Cwd: j.Sub.Cwd, Stdout: j.Sub.Stdout, Stderr: j.Sub.Stderr, Depend: j.Depend,
 		RunLimit: j.RunLimit, MemLimit: j.Sub.MemLimit, Priority: j.Priority, Preempted: j.PreemptCount,
-		Rerunnable: j.Rerunnable()}
+		Rerunnable: j.Rerunnable(), Exceptions: j.Exceptions.String()}
 	if v, ok := d.cluster.APS(j, d.now()); ok {
 		out.APS = &api.JobAPS{Value: v.Value, System: v.System, FS: v.FS, Proc: v.Proc, Mem: v.Mem, Swap: v.Swap,
 			JPriority: v.JPriority, QPriority: v.QPriority, Admin: v.Admin}
@@ -682,7 +682,14 @@ func (d *Daemon) hostInfo(h *runtime.Host) api.Host {
 		st = "closed_Full"
 	}
 	out := api.Host{Name: h.Name, Status: st, JLU: h.JLU, Max: h.MaxSlots, Type: h.Facts.Type, Model: h.Facts.Model,
-		Ncpus: h.Facts.Ncpus, Maxmem: h.Facts.Maxmem, Load: h.Facts.Load, Resources: h.Facts.Booleans}
+		Ncpus: h.Facts.Ncpus, Maxmem: h.Facts.Maxmem, Load: h.Facts.Load, Resources: h.Facts.Booleans,
+		Cpuf: h.Facts.Cpuf, ExitRate: h.ExitRate}
+	if h.ExitRate > 0 {
+		out.ExitRateLoad = d.cluster.ExitRateLoad(h, d.now())
+	}
+	if h.ExitClosed {
+		out.Comment = runtime.ExitRateComment
+	}
 	if h.JLU == 0 {
 		out.JLU = -1
 	}

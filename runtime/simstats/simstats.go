@@ -26,6 +26,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 )
 
 // Tau is the runtime floor, in seconds, of the bounded slowdown.
@@ -57,7 +58,23 @@ type Record struct {
 	State       string
 	Preempted   int  // times the job was preempted
 	Forwarded   bool // the job ran on another cluster
+	// Exceptions are the job exceptions the job raised, blank-separated
+	// (overrun, underrun, idle).
+	Exceptions string
 }
+
+// Exceptions count the exceptions of a run: jobs that raised each job
+// exception, and hosts closed for their job exit rate (which Summarize
+// leaves zero: the records are of jobs; the simulator sets it).
+type Exceptions struct {
+	Overrun     int `json:"overrun"`
+	Underrun    int `json:"underrun"`
+	Idle        int `json:"idle"`
+	HostsClosed int `json:"hosts_closed"`
+}
+
+// any reports whether there is some exception.
+func (x Exceptions) any() bool { return x != Exceptions{} }
 
 // A Dist summarises a distribution. Percentiles interpolate linearly
 // between the two nearest values of the sorted sample (the "R-7" method of
@@ -148,6 +165,8 @@ type Summary struct {
 
 	Preemptions int `json:"preemptions"`
 	Forwards    int `json:"forwards"`
+	// Exceptions count the job and host exceptions.
+	Exceptions Exceptions `json:"exceptions"`
 
 	Queues   []Group  `json:"queues"` // sorted by name
 	Users    []Group  `json:"users"`  // sorted by name
@@ -185,6 +204,16 @@ func Summarize(recs []Record, totalSlots int) *Summary {
 		if ran && !valid(r) {
 			s.Invalid++
 			ran = false
+		}
+		for _, e := range strings.Fields(r.Exceptions) {
+			switch e {
+			case "overrun":
+				s.Exceptions.Overrun++
+			case "underrun":
+				s.Exceptions.Underrun++
+			case "idle":
+				s.Exceptions.Idle++
+			}
 		}
 		all.add(r, ran)
 		q.add(r, ran)

@@ -89,6 +89,14 @@ func WriteComparison(w io.Writer, names [2]string, a, b *Summary) error {
 		num("preemptions", float64(a.Preemptions), float64(b.Preemptions), count, deltaCount),
 		num("forwards", float64(a.Forwards), float64(b.Forwards), count, deltaCount),
 	}
+	if a.Exceptions.any() || b.Exceptions.any() {
+		ea, eb := a.Exceptions, b.Exceptions
+		metrics = append(metrics,
+			num("overrun jobs", float64(ea.Overrun), float64(eb.Overrun), count, deltaCount),
+			num("underrun jobs", float64(ea.Underrun), float64(eb.Underrun), count, deltaCount),
+			num("idle jobs", float64(ea.Idle), float64(eb.Idle), count, deltaCount),
+			num("hosts closed (exit rate)", float64(ea.HostsClosed), float64(eb.HostsClosed), count, deltaCount))
+	}
 	var rows [][]string
 	for _, m := range metrics {
 		va, vb, d := "-", "-", "-"
@@ -349,6 +357,14 @@ func totalsRows(runs []*Summary, html bool) [][]string {
 		row{"preemptions", itoa(func(s *Summary) int { return s.Preemptions })},
 		row{"forwards", itoa(func(s *Summary) int { return s.Forwards })},
 	)
+	if slices.ContainsFunc(runs, func(s *Summary) bool { return s.Exceptions.any() }) {
+		rows = append(rows,
+			row{"overrun jobs", itoa(func(s *Summary) int { return s.Exceptions.Overrun })},
+			row{"underrun jobs", itoa(func(s *Summary) int { return s.Exceptions.Underrun })},
+			row{"idle jobs", itoa(func(s *Summary) int { return s.Exceptions.Idle })},
+			row{"hosts closed (exit rate)", itoa(func(s *Summary) int { return s.Exceptions.HostsClosed })},
+		)
+	}
 	if html {
 		for _, d := range []struct {
 			name string

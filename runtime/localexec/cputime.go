@@ -1,0 +1,81 @@
+package localexec
+
+import (
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// userHZ is the unit of the CPU times of /proc/<pid>/stat: USER_HZ, 100
+// ticks a second on Linux whatever the kernel's own tick.
+const userHZ = 100
+
+// parseProcCPU reads the process group and the CPU time (user and system,
+// with that of the children it waited for) of /proc/<pid>/stat's content,
+// in ticks of userHZ.
+func parseProcCPU(s string) (pgrp int, ticks uint64, err error) {
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, 0, errors.New("process stat has no command name")
+	}
+	f := strings.Fields(s[i+1:])
+	// Field n is f[n-3]: pgrp is 5, utime 14, stime 15, cutime 16, cstime 17.
+	if len(f) < 15 {
+		return 0, 0, errors.New("process stat is too short")
+	}
+	if pgrp, err = strconv.Atoi(f[2]); err != nil {
+		return 0, 0, errors.New("process stat has a bad group id")
+	}
+	for _, k := range []int{11, 12, 13, 14} {
+		v, err := strconv.ParseInt(f[k], 10, 64)
+		if err != nil {
+			return 0, 0, errors.New("process stat has a bad CPU time")
+		}
+		ticks += uint64(max(v, 0))
+	}
+	return pgrp, ticks, nil
+}
+
+// CPUTimes returns the CPU time the running jobs ids have used so far:
+// that of the processes alive in each job's process group, with the time
+// of the children they waited for. A job that is not running, or whose
+// processes cannot be read, is left out.
+func (e *Executor) CPUTimes(ids []int64) map[int64]time.Duration {
+	byGroup := map[int]int64{}
+	for _, id := range ids {
+		if rec, _, err := e.running(id); err == nil && rec.JobPID > 1 {
+			byGroup[rec.JobPID] = id
+		}
+	}
+	out := map[int64]time.Duration{}
+	if len(byGroup) == 0 {
+		return out
+	}
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return out
+	}
+	ticks := map[int64]uint64{}
+	for _, ent := range ents {
+		if _, err := strconv.Atoi(ent.Name()); err != nil {
+			continue
+		}
+		data, err := os.ReadFile("/proc/" + ent.Name() + "/stat")
+		if err != nil {
+			continue // gone meanwhile
+		}
+		pgrp, t, err := parseProcCPU(string(data))
+		if err != nil {
+			continue
+		}
+		if id, ok := byGroup[pgrp]; ok {
+			ticks[id] += t
+		}
+	}
+	for id, t := range ticks {
+		out[id] = time.Duration(t) * time.Second / userHZ
+	}
+	return out
+}
