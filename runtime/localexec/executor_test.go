@@ -230,13 +230,46 @@ func TestCwdFallback(t *testing.T) {
 func TestOutputDirMissing(t *testing.T) {
 	h := newHarness(t, t.TempDir())
 	cwd := t.TempDir()
-	h.start(Spec{JobID: 9, Command: "touch ran", Cwd: cwd, Stdout: "missing/%J.out", Umask: -1})
-	r := h.result(9)
-	if r.ExitCode != 1 || !strings.Contains(r.Err, "missing/9.out") || r.Done() || r.Lost {
-		t.Errorf("Result = %+v, want exit code 1 and an error naming missing/9.out", r)
+	// A missing directory is made; one ending in a slash gets JOBID.out.
+	h.start(Spec{JobID: 9, Command: "echo out; echo err >&2", Cwd: cwd, Stdout: "logs/a/%J.out", Stderr: "errs/", Umask: -1})
+	if r := h.result(9); !r.Done() {
+		t.Fatalf("Result = %+v, want DONE", r)
+	}
+	for name, want := range map[string]string{"logs/a/9.out": "out\n", "errs/9.err": "err\n"} {
+		if b, err := os.ReadFile(filepath.Join(cwd, name)); err != nil || string(b) != want {
+			t.Errorf("%s = %q, %v; want %q", name, b, err, want)
+		}
+	}
+	// A directory that cannot be made (a file is in its way) ends the
+	// job before it runs.
+	if err := os.WriteFile(filepath.Join(cwd, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.start(Spec{JobID: 10, Command: "touch ran", Cwd: cwd, Stdout: "file/%J.out", Umask: -1})
+	if r := h.result(10); r.ExitCode != 1 || !strings.Contains(r.Err, "file/10.out") || r.Done() || r.Lost {
+		t.Errorf("Result = %+v, want exit code 1 and an error naming file/10.out", r)
 	}
 	if _, err := os.Stat(filepath.Join(cwd, "ran")); err == nil {
 		t.Error("the job ran without its output file")
+	}
+}
+
+func TestOutputPath(t *testing.T) {
+	for _, c := range []struct {
+		path  string
+		index int
+		ext   string
+		want  string
+	}{
+		{"", 0, ".out", ""},
+		{"out.%J", 0, ".out", "out.42"},
+		{"logs/%J.%I.err", 3, ".err", "logs/42.3.err"},
+		{"logs/", 0, ".out", "logs/42.out"},
+		{"/var/tmp/", 2, ".err", "/var/tmp/42[2].err"},
+	} {
+		if got := outputPath(c.path, 42, c.index, c.ext); got != c.want {
+			t.Errorf("outputPath(%q, 42, %d) = %q, want %q", c.path, c.index, got, c.want)
+		}
 	}
 }
 

@@ -39,6 +39,22 @@ func expandPath(p string, id int64, index int) string {
 	return strings.NewReplacer("%J", strconv.FormatInt(id, 10), "%I", strconv.Itoa(index)).Replace(p)
 }
 
+// outputPath returns the file of a -o or -e path: %J and %I expanded, and,
+// for a path ending in a slash (a directory, as LSF reads it), the file
+// JOBID.out or JOBID.err in that directory (JOBID[INDEX] for an element of
+// an array).
+func outputPath(path string, id int64, index int, ext string) string {
+	name := expandPath(path, id, index)
+	if name == "" || !strings.HasSuffix(name, "/") {
+		return name
+	}
+	file := strconv.FormatInt(id, 10)
+	if index > 0 {
+		file += "[" + strconv.Itoa(index) + "]"
+	}
+	return name + file + ext
+}
+
 // mcpuHosts is LSB_MCPU_HOSTS for the slot list hosts: each host once, in
 // the order of its first slot, followed by its number of slots ("hostA 2
 // hostB 1").

@@ -30,11 +30,12 @@ type Spec struct {
 	Umask int
 	// Stdout and Stderr are the -o and -e files, in which %J stands for
 	// the job id and %I for the index; relative ones are taken from the
-	// working directory. Output is appended. An empty Stdout sends the
-	// output to the Executor's OutputPath; an empty Stderr sends errors
-	// where the output goes. A file that cannot be opened (its directory
-	// is missing, say) ends the job before it runs, with exit code 1 and
-	// the reason in Result.Err.
+	// working directory; one ending in a slash is a directory, which gets
+	// the file JOBID.out (or JOBID.err). Output is appended. An empty
+	// Stdout sends the output to the Executor's OutputPath; an empty
+	// Stderr sends errors where the output goes. A missing directory is
+	// made; a file that still cannot be opened ends the job before it
+	// runs, with exit code 1 and the reason in Result.Err.
 	Stdout, Stderr string
 	// Hosts holds one host name per slot, in order (LSB_HOSTS).
 	Hosts []string

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -180,10 +181,19 @@ func (w *wrapper) run() int {
 // Executor's .out file, opened as the wrapper's user.
 func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *os.File, err error) {
 	open := func(name string, perm os.FileMode) (*os.File, error) {
-		return os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, perm)
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, perm)
+		if errors.Is(err, fs.ErrNotExist) {
+			// The file's directory is missing: make it, as the job's
+			// user, rather than lose the output.
+			if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
+				return nil, err
+			}
+			f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, perm)
+		}
+		return f, err
 	}
-	outName := expandPath(s.Stdout, s.JobID, s.Index)
-	errName := expandPath(s.Stderr, s.JobID, s.Index)
+	outName := outputPath(s.Stdout, s.JobID, s.Index, ".out")
+	errName := outputPath(s.Stderr, s.JobID, s.Index, ".err")
 	err = u.do(func() error {
 		cwd, err := enterDir(s.Cwd, u.home, os.Chdir)
 		if err != nil {
