@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,6 +31,12 @@ func newBadminCmd(e env) *cobra.Command {
                      changed; exit 255 when it is refused
   showstatus         the daemon's cluster, state directory, configuration
                      generation, last reconfiguration and job counts
+  perfmon view       the requests the daemon has served since it started,
+                     by kind (submit, job query, job list ...): how many,
+                     and their response times (median, 90th and 99th
+                     percentiles over the latest 10000 of each kind, and
+                     the longest); the daemon always counts, so there is
+                     no perfmon start or stop
 
 Each change prints the daemon's answer ("Queue <normal> is closed"), or
 why it cannot be made on standard error (QUEUE: No such queue,
@@ -78,9 +85,24 @@ operations a cluster administrator.` + lsfStateHelp,
 			writeShowStatus(e.stdout, st, time.Local)
 			return nil
 		}
+		if sub == "perfmon" {
+			if len(names) != 1 || names[0] != "view" {
+				return usageError("badmin perfmon: only perfmon view is offered (the daemon always counts)")
+			}
+			c, err := dialDaemon(e, a)
+			if err != nil {
+				return lsfFailed(e, "badmin", err)
+			}
+			p, err := c.Perf(ctx)
+			if err != nil {
+				return lsfFailed(e, "badmin", err)
+			}
+			writePerfmon(e.stdout, p, time.Local)
+			return nil
+		}
 		op, onQueue, ok := badminOp(sub)
 		if !ok {
-			return usageError("badmin: unknown subcommand %q (want qopen, qclose, qact, qinact, hopen, hclose or showstatus)", sub)
+			return usageError("badmin: unknown subcommand %q (want qopen, qclose, qact, qinact, hopen, hclose, reconfig, showstatus or perfmon)", sub)
 		}
 		if len(names) == 0 {
 			what := "host"
@@ -164,6 +186,17 @@ func writeShowStatus(w io.Writer, st *api.Status, loc *time.Location) {
 	row("Number of jobs", fmt.Sprint(st.Jobs))
 	row("  Running", fmt.Sprint(st.Running))
 	row("  Pending", fmt.Sprint(st.Pending))
+}
+
+// writePerfmon prints badmin perfmon view.
+func writePerfmon(w io.Writer, p *api.Perf, loc *time.Location) {
+	fmt.Fprintf(w, "Requests served since %s\n\n", time.Unix(p.Since, 0).In(loc).Format("Mon Jan _2 15:04:05 2006"))
+	ms := func(s float64) string { return strconv.FormatFloat(s*1000, 'f', 2, 64) }
+	const row = "%-14s %9s %9s %9s %9s %9s\n"
+	fmt.Fprintf(w, row, "REQUEST", "COUNT", "P50_MS", "P90_MS", "P99_MS", "MAX_MS")
+	for _, r := range p.Requests {
+		fmt.Fprintf(w, row, r.Kind, strconv.FormatInt(r.Count, 10), ms(r.P50), ms(r.P90), ms(r.P99), ms(r.Max))
+	}
 }
 
 // writeReconfig prints the outcome of badmin reconfig: the errors (and

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
 )
@@ -104,6 +105,14 @@ func (f *fakeServe) handler() http.Handler {
 			return
 		}
 		reply(w, 200, j)
+	})
+	mux.HandleFunc("GET /v1/conf", func(w http.ResponseWriter, r *http.Request) {
+		reply(w, 200, map[string]string{"LSF_UNIT_FOR_LIMITS": "MB", "LSB_MBD_PORT": "6881"})
+	})
+	mux.HandleFunc("GET /v1/perf", func(w http.ResponseWriter, r *http.Request) {
+		reply(w, 200, api.Perf{Since: fixtureTime, Requests: []api.RequestStats{
+			{Kind: "job query", Count: 120, P50: 0.0004, P90: 0.0012, P99: 0.0031, Max: 0.0125},
+			{Kind: "submit", Count: 5, P50: 0.002, P90: 0.003, P99: 0.003, Max: 0.003}}})
 	})
 	mux.HandleFunc("POST /v1/jobs/{id}/{action}", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
@@ -213,6 +222,13 @@ func TestLSFCommands(t *testing.T) {
 		{"badmin qclose", []string{"badmin", "qclose", "normal", "nosuch"}, exitLSF, "Queue <normal> is closed\n", "nosuch: No such queue\n"},
 		{"badmin unknown", []string{"badmin", "reconfigure"}, exitUsage, "", `unknown subcommand "reconfigure"`},
 		{"bparams", []string{"bparams", "-a"}, 0, "MBD_SLEEP_TIME = 10\nRESOURCE_RESERVE_PER_TASK = N\n", ""},
+		{"lsadmin showconf", []string{"lsadmin", "showconf", "lim"}, 0, "LSB_MBD_PORT = 6881\nLSF_UNIT_FOR_LIMITS = MB\n", ""},
+		{"lsadmin other", []string{"lsadmin", "reconfig"}, exitUsage, "", "only showconf lim"},
+		{"badmin perfmon", []string{"badmin", "perfmon", "view"}, 0, "Requests served since " + time.Unix(fixtureTime, 0).Format("Mon Jan _2 15:04:05 2006") + "\n\n" +
+			"REQUEST            COUNT    P50_MS    P90_MS    P99_MS    MAX_MS\n" +
+			"job query            120      0.40      1.20      3.10     12.50\n" +
+			"submit                 5      2.00      3.00      3.00      3.00\n", ""},
+		{"badmin perfmon start", []string{"badmin", "perfmon", "start"}, exitUsage, "", "only perfmon view"},
 		{"lsid", []string{"lsid"}, 0, "lsfc " + version() + "\n\nMy cluster name is demo\nMy master name is hostA\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -137,6 +137,7 @@ where LSF's do.`,
 		newLsloadCmd(e),
 		newBadminCmd(e),
 		newBparamsCmd(e),
+		newLsadminCmd(e),
 		newLsidCmd(e),
 	)
 	return root

@@ -296,3 +296,29 @@ const (
 	AppliesNewJobs = "new-jobs"
 	AppliesRestart = "restart"
 )
+
+// Perf is what the daemon has served since it started (badmin perfmon
+// view): per kind of request, how many and how long they took.
+type Perf struct {
+	// Since is when counting began (the daemon's start), in Unix seconds.
+	Since    int64          `json:"since"`
+	Requests []RequestStats `json:"requests"`
+}
+
+// RequestStats describes one kind of request ("job query", "submit" ...).
+// The quantiles are of the last PerfWindow requests of the kind, the
+// count and the maximum of all; times are in seconds, from the request's
+// arrival to the end of its answer (a submission's durable write
+// included).
+type RequestStats struct {
+	Kind  string  `json:"kind"`
+	Count int64   `json:"count"`
+	P50   float64 `json:"p50"`
+	P90   float64 `json:"p90"`
+	P99   float64 `json:"p99"`
+	Max   float64 `json:"max"`
+}
+
+// PerfWindow is the number of a kind's latest requests its quantiles are
+// taken from.
+const PerfWindow = 10000

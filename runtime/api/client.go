@@ -182,6 +182,25 @@ func (c *Client) Status(ctx context.Context) (*Status, error) {
 	return &out, nil
 }
 
+// Perf returns the daemon's request counts and response times.
+func (c *Client) Perf(ctx context.Context) (*Perf, error) {
+	var out Perf
+	if err := c.do(ctx, http.MethodGet, "/v1/perf", nil, nil, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Conf returns the lsf.conf settings of the daemon's configuration, as
+// written there (lsadmin showconf).
+func (c *Client) Conf(ctx context.Context) (map[string]string, error) {
+	var out map[string]string
+	if err := c.do(ctx, http.MethodGet, "/v1/conf", nil, nil, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // Reconfig asks the daemon to read its configuration again (badmin
 // reconfig). A configuration the daemon refuses is not an error: the
 // Reload says so, with the diagnostics.

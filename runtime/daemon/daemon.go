@@ -79,6 +79,7 @@ type Config struct {
 // A Daemon is a running lsfc serve.
 type Daemon struct {
 	cfg      Config
+	perf     *perf
 	cluster  *runtime.Cluster
 	engine   *runtime.Engine
 	clock    runtime.RealClock
@@ -157,7 +158,7 @@ func Start(cfg Config) (*Daemon, error) {
 	}
 	d := &Daemon{cfg: cfg, lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
 		quit: make(chan struct{}), done: make(chan struct{}), started: time.Now(), killed: map[int64]bool{},
-		generation: 1, watchDirs: slices.Clone(cfg.Dirs), rewatch: make(chan struct{}, 1), watchDone: make(chan struct{})}
+		perf: newPerf(time.Now()), generation: 1, watchDirs: slices.Clone(cfg.Dirs), rewatch: make(chan struct{}, 1), watchDone: make(chan struct{})}
 	fail := func(err error) (*Daemon, error) {
 		d.closeResources()
 		return nil, err

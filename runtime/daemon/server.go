@@ -114,8 +114,13 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("POST /v1/hosts/{name}/{op}", d.handleHostOp)
 	mux.HandleFunc("GET /v1/status", d.handleStatus)
 	mux.HandleFunc("GET /v1/params", d.handleParams)
+	mux.HandleFunc("GET /v1/conf", d.handleConf)
+	mux.HandleFunc("GET /v1/perf", d.handlePerf)
 	mux.HandleFunc("POST /v1/reconfig", d.handleReconfig)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		_, pattern := mux.Handler(r)
+		defer func() { d.perf.add(pattern, time.Since(start)) }()
 		r.Body = http.MaxBytesReader(w, r.Body, api.MaxRequestBytes)
 		if remote {
 			id, ok := d.remoteIdentity(r)
@@ -739,6 +744,25 @@ func (d *Daemon) handleHostOp(w http.ResponseWriter, r *http.Request) {
 func (d *Daemon) handleStatus(w http.ResponseWriter, r *http.Request) {
 	v, err := d.do(func() (any, []Record, func(), error) { return d.status(), nil, nil, nil })
 	reply(w, v, err)
+}
+
+// handleConf answers lsadmin showconf: the settings of lsf.conf as they
+// are written there.
+func (d *Daemon) handleConf(w http.ResponseWriter, r *http.Request) {
+	v, err := d.do(func() (any, []Record, func(), error) {
+		out := map[string]string{}
+		for name, st := range d.cfg.Policy.Conf {
+			out[name] = st.Raw
+		}
+		return out, nil, nil, nil
+	})
+	reply(w, v, err)
+}
+
+// handlePerf answers badmin perfmon view. It does not wait for the
+// owning goroutine: the counts are the server's own.
+func (d *Daemon) handlePerf(w http.ResponseWriter, r *http.Request) {
+	reply(w, d.perf.snapshot(), nil)
 }
 
 // handleParams answers bparams -a: the lsb.params the scheduler applies,

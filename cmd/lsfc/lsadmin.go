@@ -1,0 +1,36 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+)
+
+func newLsadminCmd(e env) *cobra.Command {
+	s := lsfSpec{
+		name:     "lsadmin",
+		short:    "Show the lsf.conf settings lsfc serve runs with",
+		operands: "showconf lim",
+		long: `lsadmin showconf lim prints the settings of the daemon's lsf.conf as
+KEY = VALUE lines, sorted by key, values as written in the file (tools
+that look for LSF_UNIT_FOR_LIMITS or other lsf.conf keys read them from
+here). lsfc has no separate LIM: the one daemon reads lsf.conf, so
+"lim" and "mbd" show the same settings.` + lsfStateHelp,
+		example: `  lsadmin showconf lim`,
+	}
+	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+		if len(a.operands) != 2 || a.operands[0] != "showconf" || (a.operands[1] != "lim" && a.operands[1] != "mbd") {
+			return usageError("lsadmin: only showconf lim is offered")
+		}
+		c, err := dialDaemon(e, a)
+		if err != nil {
+			return lsfFailed(e, "lsadmin", err)
+		}
+		conf, err := c.Conf(ctx)
+		if err != nil {
+			return lsfFailed(e, "lsadmin", err)
+		}
+		writeParamsAll(e.stdout, conf)
+		return nil
+	})
+}

@@ -1,0 +1,116 @@
+package daemon
+
+import (
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/lsfc/lsfc/runtime/api"
+)
+
+// requestKind names an API route as badmin perfmon view shows it.
+func requestKind(pattern string) string {
+	switch pattern {
+	case "POST /v1/jobs":
+		return "submit"
+	case "GET /v1/jobs":
+		return "job list"
+	case "GET /v1/jobs/{id}":
+		return "job query"
+	case "POST /v1/jobs/{id}/{action}":
+		return "job control"
+	case "GET /v1/queues":
+		return "queue query"
+	case "POST /v1/queues/{name}/{op}":
+		return "queue control"
+	case "GET /v1/hosts":
+		return "host query"
+	case "POST /v1/hosts/{name}/{op}":
+		return "host control"
+	case "GET /v1/status":
+		return "status"
+	case "GET /v1/params":
+		return "params"
+	case "GET /v1/conf":
+		return "conf"
+	case "GET /v1/perf":
+		return "perf"
+	case "POST /v1/reconfig":
+		return "reconfig"
+	}
+	return "other"
+}
+
+// perf counts the requests the daemon serves and keeps the response times
+// of each kind's latest api.PerfWindow. Handlers run on many goroutines.
+type perf struct {
+	mu    sync.Mutex
+	since time.Time
+	kinds map[string]*kindStats
+}
+
+type kindStats struct {
+	count int64
+	max   time.Duration
+	// ring holds the latest response times; next is where the next goes.
+	ring []time.Duration
+	next int
+}
+
+func newPerf(since time.Time) *perf {
+	return &perf{since: since, kinds: map[string]*kindStats{}}
+}
+
+// add records one request of a route pattern that took d.
+func (p *perf) add(pattern string, d time.Duration) {
+	kind := requestKind(pattern)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	k := p.kinds[kind]
+	if k == nil {
+		k = &kindStats{}
+		p.kinds[kind] = k
+	}
+	k.count++
+	k.max = max(k.max, d)
+	if len(k.ring) < api.PerfWindow {
+		k.ring = append(k.ring, d)
+	} else {
+		k.ring[k.next] = d
+		k.next = (k.next + 1) % api.PerfWindow
+	}
+}
+
+// snapshot returns the counts and quantiles, kinds sorted by name.
+func (p *perf) snapshot() api.Perf {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := api.Perf{Since: p.since.Unix(), Requests: []api.RequestStats{}}
+	for kind, k := range p.kinds {
+		sorted := slices.Clone(k.ring)
+		slices.Sort(sorted)
+		out.Requests = append(out.Requests, api.RequestStats{Kind: kind, Count: k.count,
+			P50: quantile(sorted, 0.50), P90: quantile(sorted, 0.90), P99: quantile(sorted, 0.99),
+			Max: k.max.Seconds()})
+	}
+	slices.SortFunc(out.Requests, func(a, b api.RequestStats) int {
+		switch {
+		case a.Kind < b.Kind:
+			return -1
+		case a.Kind > b.Kind:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// quantile returns the q-quantile of sorted durations (nearest rank), in
+// seconds; 0 for none.
+func quantile(sorted []time.Duration, q float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(q*float64(len(sorted))+0.5) - 1
+	return sorted[min(max(i, 0), len(sorted)-1)].Seconds()
+}
