@@ -257,13 +257,17 @@ func jobFieldNames() []string {
 }
 
 // parseJobColumns reads the argument of -o: fields, each NAME[:[-][WIDTH]],
-// separated by blanks, and an optional delimiter='C'. Names are matched
-// without regard to case.
+// separated by blanks, and an optional delimiter='C' (or "C"). Names are
+// matched without regard to case.
 func parseJobColumns(spec string) ([]jobColumn, string, error) {
 	delim := " "
-	re := regexp.MustCompile(`delimiter\s*=\s*'([^']*)'`)
+	re := regexp.MustCompile(`delimiter\s*=\s*(?:'([^']*)'|"([^"]*)")`)
 	if m := re.FindStringSubmatchIndex(spec); m != nil {
-		delim = spec[m[2]:m[3]]
+		if m[2] >= 0 {
+			delim = spec[m[2]:m[3]]
+		} else {
+			delim = spec[m[4]:m[5]]
+		}
 		spec = spec[:m[0]] + " " + spec[m[1]:]
 	}
 	var cols []jobColumn
