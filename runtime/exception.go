@@ -213,6 +213,18 @@ func (j *Job) IdleFactor(now Time) (float64, bool) {
 	return j.CPUTime / run, true
 }
 
+// RecordUsage records what a job's processes used in all, as its
+// execution reports it at its end: CPU seconds and the most memory held,
+// in MB (0 for what it does not know).
+func (c *Cluster) RecordUsage(j *Job, cpuSeconds, maxMemMB float64) {
+	if cpuSeconds > 0 {
+		j.CPUTime, j.cpuKnown = cpuSeconds, true
+	}
+	if maxMemMB > 0 {
+		j.MaxMem = maxMemMB
+	}
+}
+
 // SetCPUTime records the CPU seconds a started job's processes have used,
 // as its execution reports them.
 func (c *Cluster) SetCPUTime(j *Job, seconds float64) {

@@ -193,6 +193,9 @@ type Job struct {
 	// execution last reported them; cpuKnown is set once it did.
 	CPUTime  float64
 	cpuKnown bool
+	// MaxMem is the most memory, in MB, the job's processes held, as
+	// its execution reported at its end; 0 when unknown.
+	MaxMem float64
 
 	// held are the rusage amounts the job holds on its hosts now.
 	held []heldAmount

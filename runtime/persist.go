@@ -35,6 +35,10 @@ type JobImage struct {
 	APSAdmin  float64  `json:",omitempty"`
 	// Exceptions are the job exceptions the job raised.
 	Exceptions Exception `json:",omitempty"`
+	// CPUTime and MaxMem are what the job's processes used (seconds, MB),
+	// once its execution reported it.
+	CPUTime float64 `json:",omitempty"`
+	MaxMem  float64 `json:",omitempty"`
 }
 
 // An AllocImage is an Alloc by host name.
@@ -48,7 +52,10 @@ func (j *Job) Image() JobImage {
 	im := JobImage{ID: j.ID, Seq: j.Seq, Sub: j.Sub, Submit: j.Submit, Start: j.Start, End: j.End, State: j.State,
 		Reason: j.Reason, ExitCode: j.ExitCode, Term: j.Term, PreemptCount: j.PreemptCount, Ran: j.Ran,
 		RunSince: j.RunSince, ExternalStatus: j.ExternalStatus, APSSystem: j.apsSystem, APSAdmin: j.apsAdmin,
-		Exceptions: j.Exceptions}
+		Exceptions: j.Exceptions, MaxMem: j.MaxMem}
+	if j.cpuKnown {
+		im.CPUTime = j.CPUTime
+	}
 	im.Sub.Queue = j.Queue.Name
 	if j.State.Started() {
 		im.RunLimit = j.RunLimit
@@ -106,7 +113,10 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		State: im.State, Reason: im.Reason, Start: im.Start, End: im.End, ExitCode: im.ExitCode, Term: im.Term,
 		PreemptCount: im.PreemptCount, Ran: im.Ran, RunSince: im.RunSince, ExternalStatus: im.ExternalStatus,
 		Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode, RunLimit: s.RunLimit,
-		apsSystem: im.APSSystem, apsAdmin: im.APSAdmin, Exceptions: im.Exceptions}
+		apsSystem: im.APSSystem, apsAdmin: im.APSAdmin, Exceptions: im.Exceptions, MaxMem: im.MaxMem}
+	if im.CPUTime > 0 {
+		j.CPUTime, j.cpuKnown = im.CPUTime, true
+	}
 	j.Sub.Queue = q.Name
 	if s.App != "" {
 		if j.App = c.Apps[s.App]; j.App == nil {

@@ -94,6 +94,10 @@ func writeAccounting(w io.Writer, j *api.Job, long bool, loc *time.Location) {
 		wait = float64(j.End - j.Submit)
 	}
 	fmt.Fprintf(w, "\nSummary of time in seconds spent in various states:\n")
-	fmt.Fprintf(w, "  %-10s %-10s %-10s %-10s\n", "WAIT", "TURNAROUND", "RUN", "EXIT_CODE")
-	fmt.Fprintf(w, "  %-10.0f %-10.0f %-10.0f %-10d\n", wait, float64(j.End-j.Submit), run, j.ExitCode)
+	mem := "-"
+	if j.MaxMem > 0 {
+		mem = lsfMbytes(j.MaxMem)
+	}
+	fmt.Fprintf(w, "  %-10s %-10s %-10s %-10s %-10s %s\n", "CPU_T", "WAIT", "TURNAROUND", "RUN", "EXIT_CODE", "MAX_MEM")
+	fmt.Fprintf(w, "  %-10.2f %-10.0f %-10.0f %-10.0f %-10d %s\n", j.CPUTime, wait, float64(j.End-j.Submit), run, j.ExitCode, mem)
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -196,13 +197,17 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 			end = max(j.Start, j.Submit)
 		}
 		at := lsfLongTime(end, v.loc)
+		cpu := ""
+		if j.CPUTime > 0 {
+			cpu = fmt.Sprintf(" The CPU time used is %.1f seconds.", j.CPUTime)
+		}
 		if j.State == "DONE" {
-			fmt.Fprintf(w, "%s: Done successfully.\n%s: Completed <done>.\n", at, at)
+			fmt.Fprintf(w, "%s: Done successfully.%s\n%s: Completed <done>.\n", at, cpu, at)
 		} else {
 			if j.ExitCode > 0 {
-				fmt.Fprintf(w, "%s: Exited with exit code %d.\n", at, j.ExitCode)
+				fmt.Fprintf(w, "%s: Exited with exit code %d.%s\n", at, j.ExitCode, cpu)
 			} else {
-				fmt.Fprintf(w, "%s: Exited.\n", at)
+				fmt.Fprintf(w, "%s: Exited.%s\n", at, cpu)
 			}
 			completed := "Completed <exit>"
 			if r := termReason(j.Term); r != "" {
@@ -210,6 +215,9 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 			}
 			fmt.Fprintf(w, "%s: %s.\n", at, completed)
 		}
+	}
+	if j.MaxMem > 0 {
+		fmt.Fprintf(w, "\n MEMORY USAGE:\n MAX MEM: %s;\n", lsfMbytes(j.MaxMem))
 	}
 	if j.Exceptions != "" {
 		fmt.Fprintf(w, "\n EXCEPTION STATUS:  %s\n", strings.Join(strings.Fields(j.Exceptions), "  "))
@@ -230,6 +238,15 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+// lsfMbytes writes a memory amount in MB as LSF's bjobs -l and bacct do:
+// "12 Mbytes", or "1.5 Gbytes" from a gigabyte on.
+func lsfMbytes(mb float64) string {
+	if mb >= 1024 {
+		return strconv.FormatFloat(mb/1024, 'f', 1, 64) + " Gbytes"
+	}
+	return strconv.FormatFloat(math.Ceil(mb), 'f', 0, 64) + " Mbytes"
 }
 
 // A jobColumn is one field of bjobs -o.

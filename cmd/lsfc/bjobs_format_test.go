@@ -108,8 +108,11 @@ Mon Nov 21 23:40:02: Submitted from host <submission-host-01>, CWD </home/ann>;
 Job <1003>, Job Name <ok>, User <ann>, Project <default>, Status <DONE>, Queue <normal>, Command <true>
 Mon Nov 21 23:38:02: Submitted from host <subhost>;
 Mon Nov 21 23:38:03: Started 1 Task(s) on Host(s) <hostB>, Allocated 1 Slot(s) on Host(s) <hostB>;
-Mon Nov 21 23:38:04: Done successfully.
+Mon Nov 21 23:38:04: Done successfully. The CPU time used is 0.2 seconds.
 Mon Nov 21 23:38:04: Completed <done>.
+
+ MEMORY USAGE:
+ MAX MEM: 13 Mbytes;
 
 ------------------------------------------------------------------------------
 

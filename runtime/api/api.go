@@ -115,6 +115,11 @@ type Job struct {
 	// Exceptions are the job exceptions the job raised, blank-separated
 	// (overrun, underrun, idle).
 	Exceptions string `json:"exceptions,omitempty"`
+	// CPUTime is the CPU seconds the job's processes used and MaxMem the
+	// most memory they held, in MB, as far as known (a finished job's
+	// are its totals); 0 when unknown.
+	CPUTime float64 `json:"cpuTime,omitempty"`
+	MaxMem  float64 `json:"maxMem,omitempty"`
 	// Reason is the pending or suspending reason; HostReasons, for a
 	// pending job asked for by id, each host's.
 	Reason      string       `json:"reason,omitempty"`

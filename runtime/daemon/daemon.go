@@ -720,6 +720,8 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		state = runtime.Exit
 	}
 	term := j.Term
+	cpu, mem := r.CPUTime.Seconds(), float64(r.MaxRSS)/1024
+	d.cluster.RecordUsage(j, cpu, mem)
 	if err := d.cluster.Finish(j, state, code, term, now); err != nil {
 		d.cfg.Logf("job %d: %v", j.ID, err)
 		return Record{}, false
@@ -733,7 +735,7 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		d.cfg.Logf("exception: %s", runtime.ExceptionEvent{Job: j, Kind: runtime.ExcUnderrun,
 			Value: float64(j.End-j.Start) / 60, Threshold: j.Queue.Underrun / 60})
 	}
-	return Record{Type: "finish", At: now, Job: j.ID, State: state.String(), Code: code, Term: term}, true
+	return Record{Type: "finish", At: now, Job: j.ID, State: state.String(), Code: code, Term: term, CPU: cpu, Mem: mem}, true
 }
 
 // housekeep runs every second: run limits, this machine's load, and

@@ -48,6 +48,10 @@ type Record struct {
 	Text   string                `json:"text,omitempty"`
 	Mod    *runtime.Modification `json:"mod,omitempty"`
 	NextID int64                 `json:"nextID,omitempty"`
+	// CPU and Mem are, on a finish, what the job's processes used: CPU
+	// seconds and the most memory held, in MB.
+	CPU float64 `json:"cpu,omitempty"`
+	Mem float64 `json:"mem,omitempty"`
 }
 
 // encode writes records as the log's payloads.
@@ -142,6 +146,7 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		if !ok {
 			return "", fmt.Errorf("finish of job %d in unknown state %q", j.ID, r.State)
 		}
+		c.RecordUsage(j, r.CPU, r.Mem)
 		return "", c.Finish(j, state, r.Code, r.Term, r.At)
 	case "suspend":
 		return "", c.Suspend(j, r.Reason, r.At)

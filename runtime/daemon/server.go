@@ -380,7 +380,7 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 		Submit: int64(j.Submit), Start: int64(j.Start), End: int64(j.End), ExitCode: j.ExitCode, Term: j.Term,
 		ResReq: j.ResReq, Cwd: j.Sub.Cwd, Stdout: j.Sub.Stdout, Stderr: j.Sub.Stderr, Depend: j.Depend,
 		RunLimit: j.RunLimit, MemLimit: j.Sub.MemLimit, Priority: j.Priority, Preempted: j.PreemptCount,
-		Rerunnable: j.Rerunnable(), Exceptions: j.Exceptions.String()}
+		Rerunnable: j.Rerunnable(), Exceptions: j.Exceptions.String(), CPUTime: j.CPUTime, MaxMem: j.MaxMem}
 	if v, ok := d.cluster.APS(j, d.now()); ok {
 		out.APS = &api.JobAPS{Value: v.Value, System: v.System, FS: v.FS, Proc: v.Proc, Mem: v.Mem, Swap: v.Swap,
 			JPriority: v.JPriority, QPriority: v.QPriority, Admin: v.Admin}

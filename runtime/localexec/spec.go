@@ -93,6 +93,10 @@ type Result struct {
 	// CPUTime is the user and system time of the job's processes that
 	// were waited for.
 	CPUTime time.Duration
+	// MaxRSS is the largest resident set, in kilobytes, of the job's
+	// processes that were waited for (the kernel's ru_maxrss); 0 when
+	// unknown.
+	MaxRSS int64 `json:",omitempty"`
 	// End is when the job ended; zero when Lost.
 	End time.Time
 }

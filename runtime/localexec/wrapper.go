@@ -292,6 +292,9 @@ func exitResult(id int64, ps *os.ProcessState) Result {
 		return r
 	}
 	r.CPUTime = ps.UserTime() + ps.SystemTime()
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok && ru != nil {
+		r.MaxRSS = ru.Maxrss
+	}
 	ws, ok := ps.Sys().(syscall.WaitStatus)
 	switch {
 	case ok && ws.Signaled():
