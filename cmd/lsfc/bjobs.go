@@ -49,7 +49,7 @@ one N*host group per line (-w: on one line, joined by ":").
                 jobid stat user queue job_name from_host exec_host
                 submit_time start_time finish_time exit_code exit_reason
                 pend_reason slots command cwd output_file error_file
-                dependency
+                dependency cpu_used max_mem
   -noheader     no heading line
   -json         {"COMMAND":"bjobs","JOBS":N,"RECORDS":[...]}, the -o fields
                 (else the default columns) upper-cased as keys, every value

@@ -270,7 +270,7 @@ func defaultJobColumns() []jobColumn {
 func jobFieldNames() []string {
 	return []string{"jobid", "stat", "user", "queue", "job_name", "from_host", "exec_host", "submit_time",
 		"start_time", "finish_time", "exit_code", "exit_reason", "pend_reason", "slots", "command", "cwd",
-		"output_file", "error_file", "dependency"}
+		"output_file", "error_file", "dependency", "cpu_used", "max_mem"}
 }
 
 // parseJobColumns reads the argument of -o: fields, each NAME[:[-][WIDTH]],
@@ -429,6 +429,14 @@ func jobField(name string, j *api.Job, loc *time.Location) string {
 		return j.Stderr
 	case "dependency":
 		return j.Depend
+	case "cpu_used":
+		if j.CPUTime > 0 {
+			return strconv.FormatFloat(j.CPUTime, 'f', 1, 64) + " second(s)"
+		}
+	case "max_mem":
+		if j.MaxMem > 0 {
+			return lsfMbytes(j.MaxMem)
+		}
 	}
 	return ""
 }

@@ -141,6 +141,7 @@ func TestBjobsColumns(t *testing.T) {
 `},
 		{"stat noheader", "stat", true, []int{2}, "DONE\n"},
 		{"double-quoted delimiter", `JOBID STAT delimiter=","`, true, []int{2, 3}, "1003,DONE\n1004,EXIT\n"},
+		{"usage", "jobid cpu_used max_mem", true, []int{2, 3}, "1003 0.2 second(s) 13 Mbytes\n1004 - -\n"},
 		{"unlimited", "JOBID User exec_host start_time slots", false, []int{0, 1},
 			`JOBID USER EXEC_HOST START_TIME SLOTS
 1001 ann 2*hostA:hostB Nov 21 23:39 3
