@@ -193,8 +193,11 @@ type ClusterDef struct {
 	// Servers are the hosts that answer for the cluster (master
 	// candidates), possibly host:port for lsfc's MultiCluster peers.
 	Servers []string `json:"servers,omitempty"`
-	At      string   `json:"at"`
-	span    lang.Span
+	// Addrs are the Servers read as host[:port]; entries that are not
+	// are reported and left out.
+	Addrs []ServerAddr `json:"addrs,omitempty"`
+	At    string       `json:"at"`
+	span  lang.Span
 }
 
 // A HostModel is a model of lsf.shared.

@@ -72,7 +72,7 @@ func (c *compiler) readShared(f *lang.File) {
 				if name == "" || !c.define(defs("cluster"), br, "cluster", name, r.set.spanOf("ClusterName"), r.row.Branch) {
 					continue
 				}
-				cl := &ClusterDef{Name: name, Servers: r.set.list("Servers"), At: at(r.set.spanOf("ClusterName")), span: r.set.spanOf("ClusterName")}
+				cl := &ClusterDef{Name: name, Servers: r.set.list("Servers"), Addrs: c.serverAddrs(r.set["Servers"]), At: at(r.set.spanOf("ClusterName")), span: r.set.spanOf("ClusterName")}
 				c.clusters[name] = cl
 				c.p.Clusters = append(c.p.Clusters, cl)
 			case "HostType":

@@ -39,6 +39,10 @@ func (a *Analyzer) Info() lang.CodeInfo {
 type Pass struct {
 	Policy *compile.Policy
 	Tree   *compile.Tree
+	// Peers are the compiled configurations of other clusters of
+	// lsf.shared that were given (lsfc lint --peer), by cluster name;
+	// rules across clusters say nothing of a cluster not given.
+	Peers map[string]*compile.Policy
 
 	an    *Analyzer
 	diags *lang.Diagnostics
@@ -78,7 +82,7 @@ func Analyzers() []*Analyzer { return analyzers() }
 
 var analyzers = sync.OnceValue(func() []*Analyzer {
 	var all []*Analyzer
-	for _, group := range [][]*Analyzer{policyRules(), resourceRules(), usageRules()} {
+	for _, group := range [][]*Analyzer{policyRules(), resourceRules(), usageRules(), multiclusterRules()} {
 		all = append(all, group...)
 	}
 	slices.SortFunc(all, func(a, b *Analyzer) int { return strings.Compare(string(a.Code), string(b.Code)) })
@@ -91,13 +95,13 @@ var analyzers = sync.OnceValue(func() []*Analyzer {
 })
 
 // runAnalyzers runs every enabled analyzer over a compiled tree.
-func runAnalyzers(p *compile.Policy, tree *compile.Tree, enabled func(lang.Code) bool) lang.Diagnostics {
+func runAnalyzers(p *compile.Policy, tree *compile.Tree, peers map[string]*compile.Policy, enabled func(lang.Code) bool) lang.Diagnostics {
 	var diags lang.Diagnostics
 	for _, a := range Analyzers() {
 		if !enabled(a.Code) {
 			continue
 		}
-		a.Run(&Pass{Policy: p, Tree: tree, an: a, diags: &diags})
+		a.Run(&Pass{Policy: p, Tree: tree, Peers: peers, an: a, diags: &diags})
 	}
 	return diags
 }

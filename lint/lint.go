@@ -18,6 +18,11 @@ type Options struct {
 	Compile compile.Options
 	// Config holds the rule settings of a .lsfc.yaml; nil for none.
 	Config *Config
+	// Peers are the loaded trees of other clusters of the installation,
+	// for the checks across clusters (send and receive queues that do not
+	// agree). Their own findings are not reported: lint each on its own.
+	// A peer whose cluster is the local one, or unknown, is ignored.
+	Peers []*compile.Tree
 }
 
 // A Result is what Run found.
@@ -53,7 +58,14 @@ func check(tree *compile.Tree, loaded lang.Diagnostics, opts Options) *Result {
 	policy, diags := compile.Compile(tree, opts.Compile)
 	diags = append(append(lang.Diagnostics{}, loaded...), diags...)
 	cfg := opts.Config
-	diags = append(diags, runAnalyzers(policy, tree, func(c lang.Code) bool { return !cfg.offEverywhere(c) })...)
+	peers := map[string]*compile.Policy{}
+	for _, pt := range opts.Peers {
+		pp, _ := compile.Compile(pt, opts.Compile)
+		if pp.Cluster != "" && pp.Cluster != policy.Cluster {
+			peers[pp.Cluster] = pp
+		}
+	}
+	diags = append(diags, runAnalyzers(policy, tree, peers, func(c lang.Code) bool { return !cfg.offEverywhere(c) })...)
 	diags, suppressed := suppress(tree, diags, cfg)
 	diags = cfg.apply(diags)
 	diags.Sort()

@@ -31,7 +31,7 @@ type want struct {
 }
 
 // TestRules runs testdata/rules/*.txtar. Each archive holds the files of a
-// small tree; a comment line "# want CODE "regexp" ..." stands above the
+// small tree (and, named peer/CLUSTER/FILE, those of other clusters); a comment line "# want CODE "regexp" ..." stands above the
 // line each finding must be reported on. Every finding of the tree must
 // be wanted and every want found, so each archive shows both the cases a
 // rule reports and those it must leave alone. A comment line "dialect:
@@ -48,8 +48,9 @@ func TestRules(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			ar, peers := peerTrees(t, ar)
 			tree, opts, wants := ruleTree(t, ar)
-			res := lint.Check(tree, lint.Options{Compile: opts})
+			res := lint.Check(tree, lint.Options{Compile: opts, Peers: peers})
 			for _, d := range res.Diagnostics {
 				p := d.Span.StartPos()
 				if !match(wants, d.Span.Path(), p.Line, d) {
@@ -79,6 +80,38 @@ func match(wants []*want, file string, line int, d *lang.Diagnostic) bool {
 		}
 	}
 	return false
+}
+
+// peerTrees takes the files named peer/CLUSTER/FILE out of an archive and
+// parses each cluster's into a tree of its own: the configurations of the
+// other clusters, for the rules across clusters.
+func peerTrees(t *testing.T, ar *txtar.Archive) (*txtar.Archive, []*compile.Tree) {
+	t.Helper()
+	local := &txtar.Archive{Comment: ar.Comment}
+	byCluster := map[string]*txtar.Archive{}
+	var names []string
+	for _, f := range ar.Files {
+		rest, ok := strings.CutPrefix(f.Name, "peer/")
+		if !ok {
+			local.Files = append(local.Files, f)
+			continue
+		}
+		cluster, file, ok := strings.Cut(rest, "/")
+		if !ok {
+			t.Fatalf("%s: want peer/CLUSTER/FILE", f.Name)
+		}
+		if byCluster[cluster] == nil {
+			byCluster[cluster] = &txtar.Archive{Comment: ar.Comment}
+			names = append(names, cluster)
+		}
+		byCluster[cluster].Files = append(byCluster[cluster].Files, txtar.File{Name: file, Data: f.Data})
+	}
+	var trees []*compile.Tree
+	for _, n := range names {
+		tree, _ := testkit.ArchiveTree(t, byCluster[n], true)
+		trees = append(trees, tree)
+	}
+	return local, trees
 }
 
 // ruleTree parses the archive's files and their expectations.

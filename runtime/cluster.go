@@ -540,6 +540,14 @@ func (c *Cluster) add(j *Job) {
 	c.enqueue(j)
 }
 
+// Check checks a submission against a queue as Submit does, without
+// adding a job: nil when the queue would take it, else a *Rejection that
+// says why.
+func (c *Cluster) Check(q *Queue, s Submission) error {
+	_, err := c.check(q, s)
+	return err
+}
+
 // An acceptance is what a queue's checks of a submission work out.
 type acceptance struct {
 	app      *App

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/lint"
 	"github.com/spf13/cobra"
@@ -19,6 +20,7 @@ func newLintCmd(e env) *cobra.Command {
 		config    string
 		listRules bool
 		fix       bool
+		peers     []string
 		tf        treeFlags
 	)
 	cmd := &cobra.Command{
@@ -30,11 +32,17 @@ each with its position, severity and a stable code.
 PATH is an LSF_ENVDIR (a directory holding lsf.conf), a directory of lsb.*
 files, or configuration files; without PATH, $LSF_ENVDIR is read.
 
+--peer gives the configuration of another cluster of lsf.shared (a path
+as PATH is), once per cluster: lint then checks that send-jobs and
+receive-jobs queues agree across the clusters. The peers' own mistakes
+are not reported; lint each cluster on its own for those.
+
 The exit code is 1 when a finding is at or above --fail-level.`,
 		Example: `  lsfc lint testdata/clusters/demo
   lsfc lint --explain LSF306
   lsfc lint --format json /etc/lsf
-  lsfc lint --fail-level warning lsb.queues lsb.hosts`,
+  lsfc lint --fail-level warning lsb.queues lsb.hosts
+  lsfc lint --peer /etc/lsf-peer /etc/lsf`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if explain != "" {
 				return explainCode(e, explain)
@@ -59,6 +67,13 @@ The exit code is 1 when a finding is at or above --fail-level.`,
 			cfgDiags, err := loadLintConfig(&opts, config, args, e)
 			if err != nil {
 				return exit(exitUsage, err)
+			}
+			for _, path := range peers {
+				tree, _, err := compile.Load([]string{path}, compile.LoadOptions{Limits: opts.Load.Limits})
+				if err != nil {
+					return exit(exitUsage, fmt.Errorf("--peer: %w", err))
+				}
+				opts.Peers = append(opts.Peers, tree)
 			}
 			res, err := lint.Run(args, opts)
 			if err != nil {
@@ -90,6 +105,7 @@ The exit code is 1 when a finding is at or above --fail-level.`,
 	f.BoolVar(&fix, "fix", false, "apply the safe fixes (misspelt keys and section names, mismatched End names, ...) in place, then report what remains")
 	f.BoolVar(&listRules, "list-rules", false, "list every code with its name, default severity and summary, then exit")
 	f.StringVar(&config, "config", "", "rule settings file (default: the nearest "+lint.ConfigName+" above the first PATH, or above the working directory)")
+	f.StringArrayVar(&peers, "peer", nil, "configuration of another cluster, to check send and receive queues across clusters (repeatable)")
 	tf.register(cmd)
 	return cmd
 }

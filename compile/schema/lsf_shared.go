@@ -27,8 +27,8 @@ var lsfShared = File{
 				{
 					Name:   "Servers",
 					Type:   Names,
-					Syntax: "(host_name ...)",
-					Doc:    "Hosts of that cluster whose LIM remote clusters may query; needed with the multicluster capability.",
+					Syntax: "(host_name[:port] ...)",
+					Doc:    "Hosts of that cluster whose LIM remote clusters may query; needed with the multicluster capability. lsfc reaches the cluster's daemon at the first that answers; without a port, at the local LSB_MBD_PORT.",
 				},
 			},
 		},

@@ -1,0 +1,86 @@
+package mc
+
+import (
+	"github.com/lsfc/lsfc/compile"
+)
+
+// A QueueState is what a remote cluster reports about one of its queues:
+// whether it receives jobs from the submission cluster, its IMPT_JOBBKLG
+// and pending MultiCluster jobs, and the hosts it exports.
+type QueueState struct {
+	Cluster, Queue string
+	// Receives is true when the queue exists there and its RCVJOBS_FROM
+	// names the submission cluster (or allclusters).
+	Receives         bool
+	Backlog, Pending int
+	Hosts            []HostInfo
+}
+
+// StateOf makes the QueueState a cluster reports for its queue q to the
+// submission cluster from; hosts are the hosts it exports for the queue.
+func StateOf(cluster string, q *compile.Queue, from string, pending int, hosts []HostInfo) QueueState {
+	return QueueState{Cluster: cluster, Queue: q.Name, Receives: q.ReceivesFrom(from),
+		Backlog: q.Backlog(), Pending: pending, Hosts: hosts}
+}
+
+// A Planner makes the Phase II decisions of one scheduling cycle of a
+// submission cluster. It holds the targets of each send-jobs queue and
+// counts every job it forwards in its target's pending jobs, so that the
+// next job of the cycle sees the room that is left (as LSF's submission
+// scheduler counts the jobs it forwards between two updates from the
+// execution clusters).
+type Planner struct {
+	opts    Options
+	targets map[string][]*Target
+}
+
+// NewPlanner builds the targets of every send-jobs queue of the
+// submission cluster's policy from SNDJOBS_TO, with what the remote
+// clusters last reported (states) and which of them answer (reachable,
+// by cluster name). A destination a remote cluster reports nothing about
+// is unreachable; one whose queue does not receive from this cluster, or
+// does not exist there, is left out: the queues do not pair (lsfc lint
+// reports such pairs when it sees both configurations).
+func NewPlanner(p *compile.Policy, states []QueueState, reachable map[string]bool, opts Options) *Planner {
+	pl := &Planner{opts: opts, targets: map[string][]*Target{}}
+	type key struct{ cluster, queue string }
+	byKey := map[key]QueueState{}
+	for _, s := range states {
+		byKey[key{s.Cluster, s.Queue}] = s
+	}
+	for _, q := range p.Queues {
+		if !q.Sends() {
+			continue
+		}
+		var ts []*Target
+		for i, d := range q.SendTo {
+			remote := d.Remote(q.Name)
+			t := &Target{Cluster: d.Cluster, Queue: remote, Pref: d.Pref, Rank: i}
+			s, known := byKey[key{d.Cluster, remote}]
+			switch {
+			case known && !s.Receives:
+				continue
+			case known:
+				t.Backlog, t.Pending, t.Hosts = s.Backlog, s.Pending, s.Hosts
+				t.Reachable = reachable[d.Cluster]
+			}
+			ts = append(ts, t)
+		}
+		pl.targets[q.Name] = ts
+	}
+	return pl
+}
+
+// Targets returns the targets of a send-jobs queue, in SNDJOBS_TO order;
+// nil for a queue that forwards nowhere.
+func (pl *Planner) Targets(queue string) []*Target { return pl.targets[queue] }
+
+// Place decides where a job of a send-jobs queue goes and, when it goes
+// somewhere, counts it in that target's pending jobs.
+func (pl *Planner) Place(queue string, j Job) Decision {
+	d := Decide(pl.targets[queue], j, pl.opts)
+	if d.To != nil {
+		d.To.Pending++
+	}
+	return d
+}
