@@ -137,6 +137,7 @@ where LSF's do.`,
 		newLsloadCmd(e),
 		newBadminCmd(e),
 		newBparamsCmd(e),
+		newBslaCmd(e),
 		newLsidCmd(e),
 	)
 	return root
