@@ -107,6 +107,8 @@ func (c *compiler) run() {
 		switch f.Kind {
 		case lang.KindLSFConf, lang.KindLSFShared, lang.KindLSFCluster, lang.KindLSBParams, lang.KindLSBHosts,
 			lang.KindLSBUsers, lang.KindLSBQueues, lang.KindLSBApplications, lang.KindLSBResources:
+		case lang.KindLSBServiceClasses:
+			c.readServiceClasses(f)
 		default:
 			c.readOther(f)
 		}

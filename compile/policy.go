@@ -90,6 +90,9 @@ type Policy struct {
 	Limits []*LimitDef `json:"limits"`
 	// Applications are the application profiles of lsb.applications.
 	Applications []*Application `json:"applications"`
+	// ServiceClasses are the service classes of lsb.serviceclasses, in
+	// file order (their sections are also in Sections).
+	ServiceClasses []*ServiceClass `json:"serviceClasses,omitempty"`
 	// Sections holds the other sections, by file and name, as settings:
 	// ServiceClass, PluginModule, HostPartition, GuaranteedResourcePool ...
 	Sections []*OtherSection `json:"otherSections"`
@@ -106,6 +109,16 @@ func (p *Policy) Queue(name string) *Queue {
 	for _, q := range p.Queues {
 		if q.Name == name {
 			return q
+		}
+	}
+	return nil
+}
+
+// ServiceClass returns the service class named name, or nil.
+func (p *Policy) ServiceClass(name string) *ServiceClass {
+	for _, s := range p.ServiceClasses {
+		if s.Name == name {
+			return s
 		}
 	}
 	return nil

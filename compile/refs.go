@@ -24,6 +24,7 @@ func (c *compiler) crossChecks() {
 	c.userGroupRefs()
 	c.limitRefs()
 	c.sectionRefs()
+	c.serviceClassNames()
 }
 
 // hostGroupNames reports host groups named like a host or "all".

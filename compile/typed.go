@@ -233,6 +233,12 @@ func (c *compiler) special(v lang.Value, k *schema.Key) (any, bool) {
 		return nil, false
 	case "MEM", "SWP", "TMP":
 		return c.limitAmount(v, k)
+	case "GOALS":
+		g, ok := c.goals(v)
+		return g, ok && g != nil
+	case "CONTROL_ACTION":
+		a, ok := c.controlAction(v)
+		return a, ok
 	case "RESOURCE":
 		u := unparen(v)
 		pairs, ok := c.pairs(u.Text, 0, u.Src, k.Name, false)

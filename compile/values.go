@@ -366,6 +366,18 @@ type Window struct {
 	To   Clock `json:"to"`
 }
 
+// String writes a window as LSF does: [day:]hour:minute-[day:]hour:minute.
+func (w Window) String() string {
+	clock := func(c Clock) string {
+		s := fmt.Sprintf("%d:%02d", c.Hour, c.Minute)
+		if c.Day >= 0 {
+			s = fmt.Sprintf("%d:%s", c.Day, s)
+		}
+		return s
+	}
+	return clock(w.From) + "-" + clock(w.To)
+}
+
 // windows reads a list of time windows "[day:]hour[:minute]-[day:]hour[:minute]".
 // Hours run 0 to 23, minutes 0 to 59, days 0 (Sunday) to 6; LSF 10.1 also
 // takes 7 for Sunday. Both ends of a window are written the same way.

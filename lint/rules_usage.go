@@ -10,12 +10,12 @@ import (
 )
 
 // usageRules are the analyzers of definitions and references across the
-// tree: unused definitions, defaults, windows, host names (LSF520–LSF539).
+// tree: unused definitions, defaults, windows, host names, service classes (LSF520–LSF549).
 func usageRules() []*Analyzer {
 	return []*Analyzer{
 		unusedResource(), unusedHostGroup(), unusedUserGroup(), defaultQueueRestricted(),
 		dispatchOutsideRun(), hostNameMix(), fairshareUserWithoutShare(), hostInNoQueue(),
-		windowAlwaysClosed(), queueHostsNeverOpen(),
+		windowAlwaysClosed(), queueHostsNeverOpen(), slaEgoKeys(), slaGuarantee(),
 	}
 }
 

@@ -25,6 +25,8 @@ type jobClass struct {
 	// exclusive is set for exclusive jobs (-x).
 	asked     map[string]bool
 	exclusive bool
+	// sla is the service class of the class's jobs, or nil.
+	sla *SLA
 }
 
 // before orders two pending jobs of one queue: higher user priority first,

@@ -59,9 +59,12 @@ type Cluster struct {
 	Fairshare FairshareParams
 	// Exceptions holds the lsb.params settings of exception handling.
 	Exceptions ExceptionParams
+	// SLAs are the service classes of lsb.serviceclasses, in file order.
+	SLAs []*SLA
 
 	hostByName  map[string]*Host
 	queueByName map[string]*Queue
+	slaByName   map[string]*SLA
 	limits      []*limitRule
 	// The rows of lsb.users' User section: by user, group@ rows, group
 	// rows, and default.
@@ -220,6 +223,7 @@ func NewCluster(p *compile.Policy, opts ClusterOptions) (*Cluster, error) {
 	c.readAPS()
 	c.readLoadControl()
 	c.readExceptions()
+	c.readSLAs()
 	c.segmentQueues()
 	return c, nil
 }
@@ -459,6 +463,9 @@ type Submission struct {
 	// Exclusive is -x: the job runs alone on its hosts (in a queue with
 	// EXCLUSIVE=Y).
 	Exclusive bool
+	// Sla is -sla: the service class of lsb.serviceclasses the job is
+	// submitted to.
+	Sla string `json:",omitempty"`
 }
 
 // A Rejection is why a job was not accepted, as bsub reports it.
@@ -518,12 +525,13 @@ func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
 	j := &Job{ID: c.nextID, Seq: c.nextSeq, Name: s.Name, User: s.User, Group: s.Group, Queue: q, App: a.app, Sub: s,
 		Slots: s.Slots, ResReq: s.ResReq, Req: a.req, Priority: a.priority, Submit: now, FromType: s.FromType,
 		State: Pend, Reason: ReasonNew, Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode,
-		Depend: s.Depend, dep: a.dep, acct: a.acct, RunLimit: a.runLimit}
+		Depend: s.Depend, dep: a.dep, acct: a.acct, RunLimit: a.runLimit, SLA: a.sla}
 	if s.Hold {
 		j.State, j.Reason = PSusp, ReasonHeld
 	}
 	c.nextID++
 	c.nextSeq++
+	c.attachSLA(j)
 	c.add(j)
 	return j, nil
 }
@@ -554,6 +562,7 @@ type acceptance struct {
 	req      *Requirement
 	dep      *dependency
 	acct     *account
+	sla      *SLA
 	priority int
 	runLimit float64
 }
@@ -575,6 +584,14 @@ func (c *Cluster) check(q *Queue, s Submission) (*acceptance, error) {
 		return nil, reject("the queue does not accept exclusive jobs (-x needs EXCLUSIVE = Y)")
 	}
 	a := &acceptance{}
+	if s.Sla != "" {
+		if a.sla = c.slaByName[s.Sla]; a.sla == nil {
+			return nil, &Rejection{Reason: fmt.Sprintf("%s: no such service class (lsb.serviceclasses)", s.Sla)}
+		}
+		if a.sla.timeBased() && a.sla.users != nil && !a.sla.users(s.User) {
+			return nil, &Rejection{Reason: fmt.Sprintf("user %s cannot submit to service class %s (USER_GROUP)", s.User, s.Sla)}
+		}
+	}
 	if s.App != "" {
 		if a.app = c.Apps[s.App]; a.app == nil {
 			return nil, reject("%s: no such application profile", s.App)
@@ -713,7 +730,7 @@ func (c *Cluster) countUsableSlots(q *Queue) int {
 // classOf returns the pending class of a queue, requirement, share
 // account (nil outside fairshare queues), asked hosts (-m) and
 // exclusiveness (-x).
-func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string]bool, exclusive bool) *jobClass {
+func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string]bool, exclusive bool, sla *SLA) *jobClass {
 	key := q.Name + "\x00"
 	if r != nil {
 		key += r.Text
@@ -727,9 +744,12 @@ func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string
 	if exclusive {
 		key += "\x00-x"
 	}
+	if sla != nil {
+		key += "\x00-sla " + sla.Name
+	}
 	k := c.classes[key]
 	if k == nil {
-		k = &jobClass{id: len(c.classList), queue: q, req: r, acct: a, asked: asked, exclusive: exclusive}
+		k = &jobClass{id: len(c.classList), queue: q, req: r, acct: a, asked: asked, exclusive: exclusive, sla: sla}
 		c.classes[key] = k
 		c.classList = append(c.classList, k)
 	}
@@ -744,6 +764,7 @@ func (c *Cluster) start(j *Job, allocs []Alloc, now Time) {
 	}
 	j.Queue.Pending--
 	j.Queue.pendingSlots -= j.Slots
+	j.slaStart()
 	j.State, j.Reason, j.Start, j.Allocs = Run, ReasonNone, now, allocs
 	j.RunSince = now
 	c.occupy(j, now)
@@ -920,6 +941,7 @@ func (c *Cluster) finish(j *Job, state JobState, now Time) {
 	case j.State.Pending():
 		c.dequeue(j)
 	}
+	j.slaFinish(now)
 	j.State, j.End = state, now
 }
 
@@ -928,6 +950,7 @@ func (c *Cluster) finish(j *Job, state JobState, now Time) {
 func (c *Cluster) leaveHosts(j *Job, now Time) {
 	c.unmarkPreempted(j)
 	c.holdJob(j, -1, now)
+	j.slaLeave()
 	delete(j.Queue.started, j)
 	if j.acct != nil {
 		j.acct.chargeEnd(j, j.Slots)

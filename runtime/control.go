@@ -91,7 +91,8 @@ func (c *Cluster) enqueue(j *Job) {
 	if len(j.Sub.Hosts) > 0 {
 		asked, _ = c.askedHosts(q, j.Sub.Hosts)
 	}
-	c.classOf(q, j.Req, j.acct, asked, j.Sub.Exclusive).add(j)
+	j.slaPend()
+	c.classOf(q, j.Req, j.acct, asked, j.Sub.Exclusive, j.SLA).add(j)
 }
 
 // Switch moves a job to another queue (bswitch). A pending job must be
@@ -155,6 +156,7 @@ func (c *Cluster) dequeue(j *Job) {
 	}
 	j.Queue.Pending--
 	j.Queue.pendingSlots -= j.Slots
+	j.slaUnpend()
 }
 
 // A Modification is what bmod changes in a pending job; nil fields are

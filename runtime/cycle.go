@@ -71,6 +71,10 @@ type cycle struct {
 	// exclusiveOn marks, by host index, the hosts the cycle gave an
 	// exclusive job.
 	exclusiveOn []bool
+	// slaRoom holds, by service class, the jobs it may still start this
+	// cycle (-1: no limit); slaEval is scratch for its goals.
+	slaRoom []int
+	slaEval []goalEval
 }
 
 type hostQueue struct {
@@ -127,6 +131,7 @@ func (s *Scheduler) newCycle(snap Snapshot) *cycle {
 	c.probe, c.bonus, c.victims, c.preemptDelta = false, nil, nil, nil
 	c.resumable, c.resumeNext = nil, 0
 	c.pools, c.fairExtra = nil, nil
+	c.slaRoom = c.slaRoom[:0]
 	return c
 }
 
@@ -209,6 +214,7 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 	c.loadControl()
 	c.detectExceptions()
 	c.planPools()
+	c.planSLAs()
 	c.orderAPS()
 	h := &runHeap{c: c}
 	for _, k := range cl.classList {
@@ -351,6 +357,7 @@ func (c *cycle) tryJob(r *classRun, j *Job) Reason {
 		return reason
 	}
 	c.take(j, allocs)
+	c.slaTook(j)
 	c.plan.Dispatches = append(c.plan.Dispatches, Dispatch{Job: j, Allocs: allocs})
 	c.plan.Stats.Dispatched++
 	return ReasonNone
@@ -515,6 +522,7 @@ func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
 	c := s.newCycle(snap)
 	s.refresh(snap.Cluster)
 	c.planPools()
+	c.planSLAs()
 	var jobReason Reason
 	for _, f := range s.Plugins.JobFilters {
 		if jobReason = f.Check(c, j); jobReason != ReasonNone {
@@ -540,6 +548,10 @@ type runHeap struct {
 func (h *runHeap) Len() int { return len(h.runs) }
 func (h *runHeap) Less(a, b int) bool {
 	ra, rb := h.runs[a], h.runs[b]
+	if d := h.c.slaBefore(ra.k, rb.k); d != 0 {
+		// Active service classes come before any queue.
+		return d < 0
+	}
 	qa, qb := ra.k.queue, rb.k.queue
 	if pa, pb := qa.schedPriority(), qb.schedPriority(); pa != pb {
 		return pa > pb

@@ -23,14 +23,36 @@ func benchClusterOf(b *testing.B, n int, lsbQueues string) *runtime.Cluster {
 	return benchClusterWith(b, n, lsbQueues, "")
 }
 
+// benchServiceClasses are the service classes of the benchmark clusters:
+// one of each kind of goal, active all day.
+const benchServiceClasses = `Begin ServiceClass
+NAME = fast
+PRIORITY = 30
+GOALS = [VELOCITY 2000]
+End ServiceClass
+
+Begin ServiceClass
+NAME = steady
+PRIORITY = 20
+GOALS = [THROUGHPUT 20000]
+End ServiceClass
+
+Begin ServiceClass
+NAME = nightly
+PRIORITY = 10
+GOALS = [DEADLINE timeWindow(0:00-23:59)]
+End ServiceClass
+`
+
 // benchClusterWith builds a cluster of n hosts with the given lsb.queues
-// and lsb.users ("" for none).
+// and lsb.users ("" for none), and benchServiceClasses.
 func benchClusterWith(b *testing.B, n int, lsbQueues, lsbUsers string) *runtime.Cluster {
 	b.Helper()
 	params, _ := lang.ParseConfig(lang.NewSource("lsb.params", "Begin Parameters\nJOB_ACCEPT_INTERVAL = 0\nDEFAULT_QUEUE = normal\nGLOBAL_EXIT_RATE = 10\nEnd Parameters\n"), lang.KindLSBParams)
 	queues, _ := lang.ParseConfig(lang.NewSource("lsb.queues", lsbQueues), lang.KindLSBQueues)
 	shared, _ := lang.ParseConfig(lang.NewSource("lsf.shared", "Begin Resource\nRESOURCENAME TYPE INTERVAL INCREASING DESCRIPTION\ngpu Boolean () () (gpu)\nscratch Numeric () N (scratch)\nEnd Resource\n"), lang.KindLSFShared)
-	files := []*lang.File{params, queues, shared}
+	classes, _ := lang.ParseConfig(lang.NewSource("lsb.serviceclasses", benchServiceClasses), lang.KindLSBServiceClasses)
+	files := []*lang.File{params, queues, shared, classes}
 	if lsbUsers != "" {
 		users, _ := lang.ParseConfig(lang.NewSource("lsb.users", lsbUsers), lang.KindLSBUsers)
 		files = append(files, users)
@@ -80,15 +102,22 @@ func benchReqs() []string {
 
 // BenchmarkCycle runs one scheduling cycle over 100,000 pending jobs of 50
 // distinct requirements on 10,000 hosts (the cycle reads the cluster and
-// changes nothing, so every iteration sees the same state).
+// changes nothing, so every iteration sees the same state). One job in
+// four goes to a service class (velocity, throughput or deadline goal,
+// with a one-hour run limit), so that the SLA plugin limits and orders
+// them.
 func BenchmarkCycle(b *testing.B) {
 	c := benchCluster(b, 10000)
 	rng := rand.New(rand.NewPCG(1, 2))
 	reqs := benchReqs()
+	slas := []string{"fast", "steady", "nightly"}
 	for i := range 100000 {
-		_, err := c.Submit(runtime.Submission{User: fmt.Sprintf("u%d", i%200), Slots: 1 + rng.IntN(8),
-			ResReq: reqs[i%len(reqs)], FromType: "X86_64"}, 0)
-		if err != nil {
+		sub := runtime.Submission{User: fmt.Sprintf("u%d", i%200), Slots: 1 + rng.IntN(8),
+			ResReq: reqs[i%len(reqs)], FromType: "X86_64"}
+		if i%4 == 0 {
+			sub.Sla, sub.RunLimit = slas[(i/4)%3], 3600
+		}
+		if _, err := c.Submit(sub, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -121,6 +121,11 @@ func (e *Engine) Schedule() *Plan {
 			}
 		}
 	}
+	var due Time
+	p.SLAActions, due = cl.updateSLAs(now)
+	if due > now && due < p.Wake {
+		p.Wake = due
+	}
 	if resChange < p.Wake && e.Cluster.pending() > 0 {
 		// A job waits, and reservations shrink then: it may fit.
 		p.Wake = resChange

@@ -199,6 +199,11 @@ type Job struct {
 
 	// held are the rusage amounts the job holds on its hosts now.
 	held []heldAmount
+	// SLA is the service class of the job (bsub -sla), or nil; slaWork
+	// the run time it counts for in the class's pending work (-1 for
+	// none known).
+	SLA     *SLA
+	slaWork float64
 	// preempted is set while the job is suspended for a preemptive job.
 	preempted bool
 	// acct is the share account the job is charged to in a fairshare

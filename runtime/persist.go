@@ -141,6 +141,11 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 	if q.fair != nil {
 		j.acct = q.fair.accountFor(s.User)
 	}
+	if s.Sla != "" {
+		if j.SLA = c.slaByName[s.Sla]; j.SLA == nil {
+			warn = append(warn, fmt.Sprintf("service class %s is gone", s.Sla))
+		}
+	}
 	if strings.TrimSpace(s.Depend) != "" && j.State.Pending() {
 		dep, err := c.resolveDependency(s.Depend, s.User)
 		if err != nil {
@@ -164,6 +169,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		}
 		c.byUser[j.User] = append(c.byUser[j.User], j)
 	}
+	c.attachSLA(j)
 	c.nextID = max(c.nextID, j.ID+1)
 	c.nextSeq = max(c.nextSeq, j.Seq+1)
 	c.minSeq = min(c.minSeq, j.Seq)
@@ -179,6 +185,9 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		}
 		state, reason := j.State, j.Reason
 		j.State, j.Allocs = Run, allocs
+		if j.SLA != nil {
+			j.SLA.running = append(j.SLA.running, j)
+		}
 		c.occupy(j, j.Start)
 		c.watchTimed(j)
 		j.State, j.Reason = state, reason

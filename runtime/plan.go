@@ -25,6 +25,9 @@ type Plan struct {
 	LoadResumes []*Job
 	// Exceptions are the job and host exceptions the cycle detected.
 	Exceptions []ExceptionEvent
+	// SLAActions are the service classes' control actions that came due
+	// (the engine fills them in once the plan is applied).
+	SLAActions []SLAAction
 	// Wake is the earliest time at which waiting could end without any
 	// event (an accept interval running out, a window opening); Never
 	// when nothing waits on time.

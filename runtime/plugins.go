@@ -45,7 +45,7 @@ type Plugins struct {
 func DefaultPlugins() Plugins {
 	return Plugins{
 		JobFilters: []JobFilter{holdFilter{}, dependFilter{}, queueStateFilter{}, queueLimitFilter{}, userQueueLimitFilter{},
-			userMaxJobsFilter{}, resourceLimitFilter{}, slotPoolFilter{}},
+			userMaxJobsFilter{}, resourceLimitFilter{}, slotPoolFilter{}, slaFilter{}},
 		HostFilters: []HostFilter{queueHostsFilter{}, askedHostsFilter{}, hostStatusFilter{}, loadFilter{}, selectFilter{}},
 		HostLimiters: []HostLimiter{hostWindowLimiter{}, mxjLimiter{}, queueHostLimiter{}, procLimiter{}, userHostLimiter{},
 			userProcLimiter{}, acceptLimiter{}, hostResourceLimiter{}, exclusiveLimiter{}},

@@ -136,9 +136,10 @@ func (c *Cluster) MaxPreempt(j *Job) int {
 // of queue by: it runs (a suspended job has nothing left to give), its
 // queue may be preempted by by, it is not exclusive (unless
 // PREEMPT_JOBTYPE=EXCLUSIVE), and it has not reached MAX_JOB_PREEMPT
-// (after which it runs to completion).
+// (after which it runs to completion). A job of a time-based service class
+// is never preempted, as LSF documents.
 func (c *Cluster) preemptable(j *Job, by *Queue) bool {
-	if j.State != Run || !by.CanPreempt(j.Queue) || j.Sub.Exclusive && !c.PreemptExclusive {
+	if j.State != Run || !by.CanPreempt(j.Queue) || j.Sub.Exclusive && !c.PreemptExclusive || j.SLA != nil && j.SLA.timeBased() {
 		return false
 	}
 	max := c.MaxPreempt(j)

@@ -32,6 +32,7 @@ const (
 	ReasonSpanHosts    // Not enough hosts to meet the job's spanning requirement
 	ReasonPoolShare    // The queue's share of its slot pool is used up
 	ReasonMultiCluster // The job is being forwarded to a remote cluster
+	ReasonSLAOptimum   // The job's service class runs its optimum number of jobs
 	// Suspend reasons (SSUSP).
 	ReasonPreempted // The job was preempted by a job of a higher priority queue
 	ReasonLoadStop  // A load index of the host is beyond its loadStop threshold
@@ -76,6 +77,7 @@ var reasonText = [...]string{
 	ReasonSpanHosts:         "Not enough hosts to meet the job's spanning requirement",
 	ReasonPoolShare:         "The queue's share of its slot pool is used up",
 	ReasonMultiCluster:      "The job is being forwarded to a remote cluster",
+	ReasonSLAOptimum:        "The service class has reached its optimum number of running jobs",
 	ReasonPreempted:         "The job was preempted by a job of a higher priority queue",
 	ReasonLoadStop:          "The load of the host is beyond a loadStop threshold",
 	ReasonStopCond:          "The queue's suspending condition (STOP_COND) holds on the host",

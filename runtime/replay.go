@@ -19,6 +19,8 @@ type ReplayOptions struct {
 	SlotsPerHost int
 	// QueueMap maps trace queues to LSF queues (see WorkloadOptions).
 	QueueMap map[string]string
+	// SlaMap maps trace queues to service classes (see WorkloadOptions).
+	SlaMap map[string]string
 	// Progress is called now and then with the jobs finished and their
 	// total.
 	Progress func(done, total int)
@@ -36,6 +38,9 @@ type ReplayResult struct {
 	// the records, in seconds from the start of the trace; nil when the
 	// configuration has no slot pool.
 	Pools []simstats.PoolSeries
+	// ServiceClasses are the goal attainment of the time-based service
+	// classes, in lsb.serviceclasses order.
+	ServiceClasses []simstats.ServiceClass
 }
 
 // Replay runs a Standard Workload Format trace through the scheduler with
@@ -50,7 +55,7 @@ func Replay(policy *compile.Policy, h *swf.Header, jobs []swf.Job, opts ReplayOp
 		return nil, err
 	}
 	total := c.TotalSlots()
-	work, skipped := Workload(h, jobs, WorkloadOptions{QueueMap: opts.QueueMap, TotalSlots: total})
+	work, skipped := Workload(h, jobs, WorkloadOptions{QueueMap: opts.QueueMap, SlaMap: opts.SlaMap, TotalSlots: total})
 	sim, err := Simulate(c, work, SimOptions{Progress: opts.Progress})
 	if err != nil {
 		return nil, err
@@ -99,6 +104,7 @@ func Replay(policy *compile.Policy, h *swf.Header, jobs []swf.Job, opts ReplayOp
 	}
 	sort.SliceStable(res.Records, func(a, b int) bool { return res.Records[a].ID < res.Records[b].ID })
 	res.Pools = poolSeries(sim.Pools, t0)
+	res.ServiceClasses = classAttainment(c)
 	return res, nil
 }
 
@@ -139,4 +145,23 @@ func userOf(j swf.Job) string {
 		return "unknown"
 	}
 	return "user" + strconv.Itoa(j.UserID)
+}
+
+// classAttainment returns the goal attainment of the cluster's time-based
+// service classes: per goal, the seconds it was active and delayed, and
+// its control actions.
+func classAttainment(c *Cluster) []simstats.ServiceClass {
+	var out []simstats.ServiceClass
+	for _, s := range c.SLAs {
+		if !s.timeBased() {
+			continue
+		}
+		sc := simstats.ServiceClass{Name: s.Name, Priority: s.Priority, Jobs: s.NJobs, Finished: s.Finished}
+		for _, g := range s.Goals {
+			sc.Goals = append(sc.Goals, simstats.ClassGoal{Kind: string(g.Kind), Target: g.Target,
+				Active: g.ActiveTime, Delayed: g.DelayedTime, Violations: g.Violations})
+		}
+		out = append(out, sc)
+	}
+	return out
 }

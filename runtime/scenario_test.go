@@ -22,7 +22,7 @@ import (
 // "want": the timeline the simulation produces. Lines of "jobs" are
 //
 //	ID AT SLOTS RUNTIME [queue=Q] [user=U] [R="..."] [sp=N] [W=MINUTES] [app=A] [hold] [x] [type=T]
-//	                    [name=NAME] [dep="..."] [exit=CODE] [cpu=SECONDS]
+//	                    [name=NAME] [dep="..."] [exit=CODE] [cpu=SECONDS] [sla=CLASS]
 //	@AT COMMAND ID [ARG]  (btop, bbot, bstop, bresume, bkill; bstatus ID TEXT; aps ID system=V|admin=V)
 //	@AT load HOST NAME=VALUE[,NAME=VALUE]  (sets load indices of a host)
 //
@@ -31,7 +31,10 @@ import (
 // TERM_RUNLIMIT) when it did not run to its end, and the job exceptions
 // it raised (exceptions=overrun,idle). Then come the exceptions in the
 // order they were detected ("exception AT job ID KIND", "exception AT
-// host NAME exit rate") and the hosts closed for their exit rate.
+// host NAME exit rate") and the hosts closed for their exit rate. Service
+// class goals print a line whenever their status or optimum changes
+// ("sla AT CLASS goal N STATUS optimum=K running=R"), and each control
+// action ("sla AT CLASS goal N control action: COMMAND").
 //
 // Job IDs in dep="..." are the cluster's, which are the scenario's when
 // jobs are listed in submission order.
@@ -103,7 +106,29 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 	}
 	jobs, cmds := parseJobs(t, jobsText, t0)
 	var excLog strings.Builder
+	type goalState struct {
+		status   runtime.GoalStatus
+		opt, run int
+	}
+	goals := map[*runtime.SLAGoal]goalState{}
 	afterCycle := func(c *runtime.Cluster, p *runtime.Plan) {
+		for _, s := range c.SLAs {
+			_, run, _, _ := s.Counts()
+			for i, g := range s.Goals {
+				st := goalState{g.Status, g.Optimum, run}
+				if g.Status == runtime.GoalInactive {
+					st.run = 0
+				}
+				if old, seen := goals[g]; seen && old == st || !seen && st.status == runtime.GoalInactive {
+					continue
+				}
+				goals[g] = st
+				fmt.Fprintf(&excLog, "sla %g %s goal %d %s optimum=%d running=%d\n", float64(p.Now-t0), s.Name, i+1, g.Status, g.Optimum, run)
+			}
+		}
+		for _, a := range p.SLAActions {
+			fmt.Fprintf(&excLog, "sla %g %s goal %d control action: %s\n", float64(p.Now-t0), a.SLA.Name, a.Goal+1, a.Command)
+		}
 		for _, ev := range p.Exceptions {
 			if ev.Host != nil {
 				fmt.Fprintf(&excLog, "exception %g host %s exit rate %.2f > %g\n", float64(p.Now-t0), ev.Host.Name, ev.Value, ev.Threshold)
@@ -240,6 +265,8 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]runtime.SimJob, []
 				sj.ExitCode = int(num(value))
 			case "cpu":
 				sj.CPUTime = num(value)
+			case "sla":
+				sj.Sla = value
 			default:
 				bad("unknown option %q", opt)
 			}

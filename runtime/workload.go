@@ -14,6 +14,9 @@ type WorkloadOptions struct {
 	// trace's header — to an LSF queue. Jobs of other queues go to the
 	// default queue.
 	QueueMap map[string]string
+	// SlaMap maps a trace's queue, the same way, to a service class the
+	// job is submitted to (bsub -sla).
+	SlaMap map[string]string
 	// TotalSlots is the cluster's job slots: a job asking for more is
 	// skipped. 0 skips none.
 	TotalSlots int
@@ -94,6 +97,11 @@ func Workload(h *swf.Header, jobs []swf.Job, opts WorkloadOptions) ([]SimJob, []
 				s.Queue = q
 			} else if q, ok := opts.QueueMap[names[j.Queue]]; ok && names[j.Queue] != "" {
 				s.Queue = q
+			}
+			if sla, ok := opts.SlaMap[num]; ok {
+				s.Sla = sla
+			} else if sla, ok := opts.SlaMap[names[j.Queue]]; ok && names[j.Queue] != "" {
+				s.Sla = sla
 			}
 		}
 		out = append(out, SimJob{Submission: s, At: t0.Add(j.SubmitTime)})

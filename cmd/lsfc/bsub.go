@@ -17,8 +17,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// bsubOptionList returns bsub's options. The last few are accepted for
-// compatibility and have no effect: they only label or notify.
+// bsubOptionList returns bsub's options. The last few (but -sla) are
+// accepted for compatibility and have no effect: they only label or
+// notify.
 func bsubOptionList() []lsfOption {
 	return []lsfOption{
 		{"q", "queue"}, {"R", "res_req"}, {"n", "slots"}, {"J", "job_name"},
@@ -69,8 +70,9 @@ with the options of its leading "#BSUB" lines (the command line wins).
   -K            wait for the job to end and exit with its exit code
                 (126 if it was killed while pending)
   -x            exclusive use of its hosts
+  -sla NAME     service class of lsb.serviceclasses (see bsla)
 
--P, -G, -g, -Jd, -sla, -u, -N and -B are accepted and have no effect.
+-P, -G, -g, -Jd, -u, -N and -B are accepted and have no effect.
 -M takes megabytes when no unit is given, whatever LSF_UNIT_FOR_LIMITS says.` + lsfStateHelp,
 		example: `  lsfc bsub -q normal -n 4 -R "select[mem>200MB] rusage[mem=200MB]" -o out.%J sleep 60
   bsub -cwd . -J step1 -M 2147MB ./run.sh input.txt
@@ -115,6 +117,7 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	s.Rerunnable = a.has("r")
 	s.Hold = a.has("H")
 	s.Exclusive = a.has("x")
+	s.Sla = a.value("sla")
 	for _, m := range a.values("m") {
 		s.Hosts = append(s.Hosts, strings.Fields(m)...)
 	}

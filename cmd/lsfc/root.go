@@ -138,6 +138,7 @@ where LSF's do.`,
 		newBadminCmd(e),
 		newBparamsCmd(e),
 		newLsadminCmd(e),
+		newBslaCmd(e),
 		newLsidCmd(e),
 	)
 	return root

@@ -27,6 +27,7 @@ type simFlags struct {
 	hostCount    int
 	slotsPerHost int
 	queueMap     string
+	slaMap       string
 	format       string
 	jobsOut      string
 	report       string
@@ -48,7 +49,10 @@ The hosts are those of the configuration tree, each with the job slots
 its lsb.hosts row gives (MXJ; "!" or none: --slots-per-host), or an
 inventory (--hosts), or N identical hosts (--host-count, --slots-per-host).
 Trace queues go to the default queue unless --queue-map names them (by
-number or by the name in the trace's header). Jobs the trace cannot give,
+number or by the name in the trace's header); --sla-map sends a trace
+queue's jobs to a service class (bsub -sla) the same way, and the report
+gives each goal's active and delayed time and the share of it on time.
+Jobs the trace cannot give,
 or that ask for more slots than the cluster has, are reported as skipped.
 
 It prints the metrics: jobs, makespan, utilisation, wait and bounded
@@ -72,6 +76,7 @@ one JSON object per line per job.`,
 	fl.IntVar(&f.hostCount, "host-count", 0, "simulate N identical hosts instead of the configuration's")
 	fl.IntVar(&f.slotsPerHost, "slots-per-host", 0, "job slots of each host whose MXJ is \"!\" or unset (and of --host-count hosts)")
 	fl.StringVar(&f.queueMap, "queue-map", "", "trace queues to LSF queues: SWFQUEUE=LSFQUEUE,...")
+	fl.StringVar(&f.slaMap, "sla-map", "", "trace queues to service classes (bsub -sla): SWFQUEUE=CLASS,...")
 	fl.StringVar(&f.format, "format", "text", "output format: text or json")
 	fl.StringVar(&f.jobsOut, "jobs-out", "", "write one JSON object per job to FILE")
 	fl.StringVar(&f.report, "report", "", "write an HTML report with charts to FILE")
@@ -99,6 +104,10 @@ func runSimulate(e env, f simFlags) error {
 	if err != nil {
 		return usageError("--queue-map: %v", err)
 	}
+	slaMap, err := parseQueueMap(f.slaMap)
+	if err != nil {
+		return usageError("--sla-map: %v", err)
+	}
 	header, jobs, err := readTrace(f.workload)
 	if err != nil {
 		return exit(exitFindings, fmt.Errorf("%s: %w", f.workload, err))
@@ -113,7 +122,7 @@ func runSimulate(e env, f simFlags) error {
 		if err != nil {
 			return err
 		}
-		opts := runtime.ReplayOptions{QueueMap: queueMap, SlotsPerHost: f.slotsPerHost}
+		opts := runtime.ReplayOptions{QueueMap: queueMap, SlaMap: slaMap, SlotsPerHost: f.slotsPerHost}
 		switch {
 		case f.hostCount > 0:
 			opts.Hosts = runtime.SyntheticHosts(f.hostCount, f.slotsPerHost)
@@ -139,6 +148,7 @@ func runSimulate(e env, f simFlags) error {
 		sums[i] = simstats.Summarize(r.Records, r.TotalSlots)
 		sums[i].Pools = simstats.SummarizePools(r.Pools, sums[i].LastEnd)
 		sums[i].Exceptions.HostsClosed = r.Sim.HostsClosed
+		sums[i].SummarizeClasses(r.ServiceClasses)
 	}
 	if err := writeSummary(e.stdout, f, configs, sums); err != nil {
 		return exit(exitUsage, err)

@@ -59,6 +59,7 @@ type SubmitRequest struct {
 	Hosts      []string `json:"hosts,omitempty"`
 	Rerunnable bool     `json:"rerunnable,omitempty"` // -r
 	Exclusive  bool     `json:"exclusive,omitempty"`  // -x
+	Sla        string   `json:"sla,omitempty"`        // -sla
 	// Cwd is the working directory (-cwd, else the submitter's); Env the
 	// submission environment, KEY=VALUE; Umask the submitter's umask.
 	Cwd   string   `json:"cwd,omitempty"`
@@ -69,6 +70,50 @@ type SubmitRequest struct {
 	Stderr string `json:"stderr,omitempty"`
 	// FromHost is the submission host.
 	FromHost string `json:"fromHost,omitempty"`
+}
+
+// A ServiceClass is a service class of lsb.serviceclasses and its state,
+// as bsla shows it.
+type ServiceClass struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Priority    int    `json:"priority"`
+	// UserGroup is USER_GROUP, empty for all users.
+	UserGroup []string `json:"userGroup,omitempty"`
+	// Guarantee is set for a guarantee class (GOALS = [GUARANTEE]).
+	Guarantee bool `json:"guarantee,omitempty"`
+	// ControlAction is CONTROL_ACTION as written.
+	ControlAction string      `json:"controlAction,omitempty"`
+	Goals         []ClassGoal `json:"goals,omitempty"`
+	// Optimum is the class's optimum number of running jobs now.
+	Optimum int `json:"optimum"`
+	// Job counts: every job submitted to the class, and by state.
+	NJobs  int `json:"njobs"`
+	Pend   int `json:"pend"`
+	Run    int `json:"run"`
+	SSusp  int `json:"ssusp"`
+	USusp  int `json:"ususp"`
+	Finish int `json:"finish"`
+	// FinishedLastHour counts the jobs that ended in the last hour.
+	FinishedLastHour int `json:"finishedLastHour"`
+}
+
+// A ClassGoal is one goal of a service class and its state.
+type ClassGoal struct {
+	// Kind is VELOCITY, THROUGHPUT or DEADLINE; Target the number of
+	// running jobs or of jobs per hour.
+	Kind   string  `json:"kind"`
+	Target float64 `json:"target,omitempty"`
+	// Windows are the goal's time windows, empty when always active.
+	Windows []string `json:"windows,omitempty"`
+	// Status is "Active:On time", "Active:Delayed" or "Inactive".
+	Status  string `json:"status"`
+	Optimum int    `json:"optimum"`
+	// Finish is a deadline's estimated end of the class's work, in
+	// seconds since the epoch; 0 when unknown.
+	Finish float64 `json:"finish,omitempty"`
+	// Violations counts the control actions run for the goal.
+	Violations int `json:"violations,omitempty"`
 }
 
 // SubmitResponse acknowledges a durable submission.

@@ -228,6 +228,15 @@ func (c *Client) Params(ctx context.Context) (map[string]string, error) {
 	return out, nil
 }
 
+// ServiceClasses returns the service classes and their state (bsla).
+func (c *Client) ServiceClasses(ctx context.Context) ([]ServiceClass, error) {
+	var out []ServiceClass
+	if err := c.do(ctx, http.MethodGet, "/v1/sla", nil, nil, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // do sends one request, with body (when not nil) as JSON, and decodes a
 // successful answer into out.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body, out any) error {

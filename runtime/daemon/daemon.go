@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -582,6 +583,10 @@ func (d *Daemon) schedule() {
 		recs = append(recs, exceptionRecord(ev, now))
 		d.cfg.Logf("exception: %s", ev)
 	}
+	for _, a := range p.SLAActions {
+		d.cfg.Logf("sla control action: %s", a)
+		runControlAction(a.Command, d.cfg.Logf)
+	}
 	for _, pr := range p.Preemptions {
 		v := pr.Victim
 		if pr.Kill {
@@ -865,4 +870,20 @@ func (d *Daemon) status() api.Status {
 		}
 	}
 	return st
+}
+
+// runControlAction runs a service class's CONTROL_ACTION command with
+// /bin/sh, as mbatchd does, without waiting for it: the scheduler goes
+// on, and the command's failure is logged.
+func runControlAction(command string, logf func(string, ...any)) {
+	cmd := exec.Command("/bin/sh", "-c", command)
+	if err := cmd.Start(); err != nil {
+		logf("sla control action %q: %v", command, err)
+		return
+	}
+	go func() {
+		if err := cmd.Wait(); err != nil {
+			logf("sla control action %q: %v", command, err)
+		}
+	}()
 }

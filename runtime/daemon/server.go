@@ -116,6 +116,7 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("GET /v1/params", d.handleParams)
 	mux.HandleFunc("GET /v1/conf", d.handleConf)
 	mux.HandleFunc("GET /v1/perf", d.handlePerf)
+	mux.HandleFunc("GET /v1/sla", d.handleSLA)
 	mux.HandleFunc("POST /v1/reconfig", d.handleReconfig)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -299,7 +300,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			ResReq: req.ResReq, Priority: req.Priority, RunLimit: req.RunLimit, Hold: req.Hold, Depend: req.Depend,
 			Command: req.Command, Env: req.Env, Cwd: req.Cwd, Umask: req.Umask, Stdout: req.Stdout,
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
-			MemLimit: req.MemLimit, Hosts: req.Hosts, Exclusive: req.Exclusive}
+			MemLimit: req.MemLimit, Hosts: req.Hosts, Exclusive: req.Exclusive, Sla: req.Sla}
 		if sub.FromHost == "" {
 			sub.FromHost = d.host
 		}
@@ -789,4 +790,44 @@ func (d *Daemon) handleParams(w http.ResponseWriter, r *http.Request) {
 		return out, nil, nil, nil
 	})
 	reply(w, v, err)
+}
+
+// handleSLA lists the service classes and their state (bsla).
+func (d *Daemon) handleSLA(w http.ResponseWriter, r *http.Request) {
+	v, err := d.do(func() (any, []Record, func(), error) {
+		now := d.now()
+		out := []api.ServiceClass{}
+		for _, s := range d.cluster.SLAs {
+			out = append(out, serviceClassOf(s, now))
+		}
+		return out, nil, nil, nil
+	})
+	reply(w, v, err)
+}
+
+// serviceClassOf returns the API's view of a service class.
+func serviceClassOf(s *runtime.SLA, now runtime.Time) api.ServiceClass {
+	pend, run, ssusp, ususp := s.Counts()
+	out := api.ServiceClass{Name: s.Name, Description: s.Def.Description, Priority: s.Priority, Guarantee: s.Def.Guarantee,
+		Optimum: s.Optimum, NJobs: s.NJobs, Pend: pend, Run: run, SSusp: ssusp, USusp: ususp, Finish: s.Finished,
+		FinishedLastHour: s.FinishedLastHour(now)}
+	for _, u := range s.Def.UserGroup {
+		name := u.Name
+		if u.Exclude {
+			name = "~" + name
+		}
+		out.UserGroup = append(out.UserGroup, name)
+	}
+	if st := s.Def.Settings["CONTROL_ACTION"]; st != nil {
+		out.ControlAction = st.Raw
+	}
+	for _, g := range s.Goals {
+		cg := api.ClassGoal{Kind: string(g.Kind), Target: g.Target, Status: g.Status.String(), Optimum: g.Optimum,
+			Finish: float64(g.Finish), Violations: g.Violations}
+		for _, w := range g.Windows {
+			cg.Windows = append(cg.Windows, w.String())
+		}
+		out.Goals = append(out.Goals, cg)
+	}
+	return out
 }

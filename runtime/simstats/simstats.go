@@ -174,6 +174,9 @@ type Summary struct {
 	// Pools are the run's slot pools: Summarize leaves them empty, and
 	// SummarizePools works them out from the simulation's samples.
 	Pools []Pool `json:"pools"`
+	// ServiceClasses are the goal attainment of the time-based service
+	// classes: Summarize leaves them empty, SummarizeClasses fills them.
+	ServiceClasses []ServiceClass `json:"service_classes,omitempty"`
 }
 
 // Summarize computes the metrics of a run on a cluster of totalSlots

@@ -31,6 +31,7 @@ func (s *Summary) WriteText(w io.Writer) error {
 	header, rows := queueTable(s.Queues)
 	writeTable(&b, [][]string{header}, rows)
 	writePools(&b, s.Pools)
+	writeClasses(&b, s.ServiceClasses)
 
 	users := slices.Clone(s.Users)
 	slices.SortStableFunc(users, func(a, b Group) int { return cmp.Compare(b.Jobs, a.Jobs) })
