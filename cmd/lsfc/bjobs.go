@@ -14,7 +14,7 @@ import (
 func bjobsOptionList() []lsfOption {
 	return []lsfOption{
 		{"a", ""}, {"d", ""}, {"p", ""}, {"r", ""}, {"s", ""}, {"u", "user|all"}, {"q", "queue"},
-		{"l", ""}, {"w", ""}, {"o", `"field ..."`}, {"noheader", ""}, {"json", ""}, {"aps", ""},
+		{"l", ""}, {"w", ""}, {"o", `"field ..."`}, {"noheader", ""}, {"json", ""}, {"aps", ""}, {"prio", ""},
 	}
 }
 
@@ -43,6 +43,12 @@ one N*host group per line (-w: on one line, joined by ":").
   -q QUEUE      the jobs of one queue
   -l            long format: the job's history, limits, pending reasons
                 with the hosts named (lines are not wrapped)
+  -aps          the default layout with each job's APS value (absolute
+                priority scheduling): system values first, "(v)", then
+                calculated ones, highest first, then "-" for jobs outside
+                APS queues
+  -prio         each job's APS value and its factors (FS, PROC, MEM,
+                SWAP, JPRIORITY, QPRIORITY, ADMIN), in -aps order
   -w            wide: nothing is cut
   -o "FIELDS"   the fields given, each as NAME[:[-]WIDTH] ("-": right
                 aligned), with delimiter='C' between them (else a blank):
@@ -135,6 +141,8 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		v.writeLong(e.stdout, jobs)
 	case a.has("aps"):
 		v.writeAPS(e.stdout, jobs)
+	case a.has("prio"):
+		v.writePrio(e.stdout, jobs)
 	case cols != nil:
 		v.writeColumns(e.stdout, cols, delim, jobs)
 	case a.has("p"):

@@ -45,6 +45,58 @@ func (v jobsView) writeDefault(w io.Writer, jobs []api.Job) {
 // calculated value, highest first, then the others ("-"); equal values in
 // submission order.
 func (v jobsView) writeAPS(w io.Writer, jobs []api.Job) {
+	sorted := sortAPS(jobs)
+	if !v.noHeader {
+		fmt.Fprintln(w, jobsHeader+"    APS")
+	}
+	for i := range sorted {
+		var b strings.Builder
+		v.writeRow(&b, &sorted[i], false)
+		row := strings.TrimSuffix(b.String(), "\n")
+		aps := "-"
+		switch j := sorted[i].APS; {
+		case j == nil:
+		case j.System:
+			aps = "(" + strconv.FormatFloat(j.Value, 'f', -1, 64) + ")"
+		default:
+			aps = strconv.FormatFloat(j.Value, 'f', 2, 64)
+		}
+		fmt.Fprintf(w, "%s %6s\n", row, aps)
+	}
+}
+
+// writePrio prints bjobs -prio: for each job with an APS value, in bjobs
+// -aps order, the value and the factors it is made of, as they stand
+// after their limits and grace periods and before their weights (FS is
+// the dynamic priority of the job's share account). A system value
+// replaces the calculation: its factors are "-".
+func (v jobsView) writePrio(w io.Writer, jobs []api.Job) {
+	const row = "%-7s %-10s %-10s %10s %9s %6s %9s %9s %9s %9s %9s\n"
+	if !v.noHeader {
+		fmt.Fprintf(w, row, "JOBID", "QUEUE", "USER", "APS", "FS", "PROC", "MEM", "SWAP", "JPRIORITY", "QPRIORITY", "ADMIN")
+	}
+	num := func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
+	for _, j := range sortAPS(jobs) {
+		a := j.APS
+		if a == nil {
+			continue
+		}
+		id, queue, user := strconv.FormatInt(j.ID, 10), j.Queue, j.User
+		if !v.wide {
+			queue, user = cutEnd(queue, 10), cutEnd(user, 10)
+		}
+		if a.System {
+			sys := "(" + strconv.FormatFloat(a.Value, 'f', -1, 64) + ")"
+			fmt.Fprintf(w, row, id, queue, user, sys, "-", "-", "-", "-", "-", "-", "-")
+			continue
+		}
+		fmt.Fprintf(w, row, id, queue, user, num(a.Value), num(a.FS), strconv.FormatFloat(a.Proc, 'f', -1, 64),
+			num(a.Mem), num(a.Swap), num(a.JPriority), num(a.QPriority), num(a.Admin))
+	}
+}
+
+// sortAPS returns jobs in bjobs -aps order.
+func sortAPS(jobs []api.Job) []api.Job {
 	rank := func(j *api.Job) int {
 		switch {
 		case j.APS == nil:
@@ -67,23 +119,7 @@ func (v jobsView) writeAPS(w io.Writer, jobs []api.Job) {
 		}
 		return cmp.Or(cmp.Compare(a.Submit, b.Submit), cmp.Compare(a.ID, b.ID))
 	})
-	if !v.noHeader {
-		fmt.Fprintln(w, jobsHeader+"    APS")
-	}
-	for i := range sorted {
-		var b strings.Builder
-		v.writeRow(&b, &sorted[i], false)
-		row := strings.TrimSuffix(b.String(), "\n")
-		aps := "-"
-		switch j := sorted[i].APS; {
-		case j == nil:
-		case j.System:
-			aps = "(" + strconv.FormatFloat(j.Value, 'f', -1, 64) + ")"
-		default:
-			aps = strconv.FormatFloat(j.Value, 'f', 2, 64)
-		}
-		fmt.Fprintf(w, "%s %6s\n", row, aps)
-	}
+	return sorted
 }
 
 // writeRow prints one job in the default layout, with its execution hosts
