@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -93,15 +94,7 @@ func (p *perf) snapshot() api.Perf {
 			P50: quantile(sorted, 0.50), P90: quantile(sorted, 0.90), P99: quantile(sorted, 0.99),
 			Max: k.max.Seconds()})
 	}
-	slices.SortFunc(out.Requests, func(a, b api.RequestStats) int {
-		switch {
-		case a.Kind < b.Kind:
-			return -1
-		case a.Kind > b.Kind:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out.Requests, func(a, b api.RequestStats) int { return strings.Compare(a.Kind, b.Kind) })
 	return out
 }
 
