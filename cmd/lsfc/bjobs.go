@@ -14,7 +14,7 @@ import (
 func bjobsOptionList() []lsfOption {
 	return []lsfOption{
 		{"a", ""}, {"d", ""}, {"p", ""}, {"r", ""}, {"s", ""}, {"u", "user|all"}, {"q", "queue"},
-		{"l", ""}, {"w", ""}, {"o", `"field ..."`}, {"noheader", ""}, {"json", ""}, {"aps", ""}, {"prio", ""},
+		{"l", ""}, {"w", ""}, {"o", `"field ..."`}, {"noheader", ""}, {"json", ""}, {"aps", ""}, {"prio", ""}, {"x", ""},
 	}
 }
 
@@ -39,6 +39,9 @@ one N*host group per line (-w: on one line, joined by ":").
   -p            pending jobs, each followed by its pending reasons and the
                 hosts' reasons, counted
   -r, -s        running, suspended jobs only
+  -x            jobs that raised a job exception (overrun, underrun,
+                idle): unfinished ones, with -a finished ones too; -l
+                shows the exceptions
   -u USER|all   another user's jobs, or everyone's
   -q QUEUE      the jobs of one queue
   -l            long format: the job's history, limits, pending reasons
@@ -178,6 +181,9 @@ func missingJobs(ids []int64, jobs []api.Job) []int64 {
 // filterJobs keeps the jobs -d, -p, -r and -s ask for.
 func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
 	keep := func(j *api.Job) bool {
+		if a.has("x") && j.Exceptions == "" {
+			return false
+		}
 		switch {
 		case a.has("d"):
 			return finishedState(j.State)
@@ -202,6 +208,8 @@ func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
 // noJobMessage is what bjobs says when no job matches.
 func noJobMessage(a *lsfArgs) string {
 	switch {
+	case a.has("x"):
+		return "No job with an exception found"
 	case a.has("d"):
 		return "No recently finished job found"
 	case a.has("p"):

@@ -122,6 +122,8 @@ Mon Nov 21 23:38:03: Started 1 Task(s) on Host(s) <hostA>, Allocated 1 Slot(s) o
 Mon Nov 21 23:38:32: Exited with exit code 143.
 Mon Nov 21 23:38:32: Completed <exit>; TERM_OWNER: job killed by owner.
 
+ EXCEPTION STATUS:  underrun
+
 `)
 }
 

@@ -27,7 +27,7 @@ func fixtureJobs() []api.Job {
 			FromHost: "subhost", ExecHosts: []string{"hostB"}, Submit: t, Start: t + 1, End: t + 2, CPUTime: 0.25, MaxMem: 12.3},
 		{ID: 1004, User: "ann", Queue: "normal", State: "EXIT", Name: "killed", Command: "sleep 100\necho done\n",
 			Slots: 1, FromHost: "subhost", ExecHosts: []string{"hostA"}, Submit: t, Start: t + 1, End: t + 30,
-			ExitCode: 143, Term: "TERM_OWNER"},
+			ExitCode: 143, Term: "TERM_OWNER", Exceptions: "underrun"},
 	}
 }
 

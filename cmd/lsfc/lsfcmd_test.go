@@ -207,6 +207,8 @@ func TestLSFCommands(t *testing.T) {
 		{"bjobs submitted line", []string{"bjobs", "-o", "jobid stat", "-noheader", "Job <1004> is submitted to queue <normal>."}, 0, "1004 EXIT\n", ""},
 		{"bjobs bad id", []string{"bjobs", "x1"}, exitLSF, "", "x1: Illegal job ID.\n"},
 		{"bjobs pending", []string{"bjobs", "-p", "-noheader", "-o", "jobid"}, 0, "1002\n", ""},
+		{"bjobs exceptions", []string{"bjobs", "-x", "-a", "-noheader", "-o", "jobid stat"}, 0, "1004 EXIT\n", ""},
+		{"bjobs no exception", []string{"bjobs", "-x"}, 0, "", "No job with an exception found\n"},
 		{"bkill", []string{"bkill", "1001", "1002"}, 0, "Job <1001> is being terminated\nJob <1002> is being terminated\n", ""},
 		{"bkill denied", []string{"bkill", "1005", "1001"}, exitLSF, "Job <1001> is being terminated\n", "Job <1005>: User permission denied\n"},
 		{"bkill all", []string{"bkill", "0"}, 0, "Job <1001> is being terminated\nJob <1002> is being terminated\n", ""},
