@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
+	"maps"
 	"slices"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
+	"github.com/lsfc/lsfc/internal/confwatch"
 )
 
 // settle is how long watch waits after a change for the rest of an edit
@@ -20,36 +20,15 @@ const settle = 200 * time.Millisecond
 // the watch. Each re-run is announced on e.stderr with the file that
 // changed.
 func watch(ctx context.Context, e env, run func() ([]string, error)) error {
-	w, err := fsnotify.NewWatcher()
+	w, err := confwatch.New()
 	if err != nil {
 		return err
 	}
 	defer w.Close()
-	watched := map[string]bool{}
 	rewatch := func(dirs []string) {
-		want := map[string]bool{}
-		for _, d := range dirs {
-			want[filepath.Clean(d)] = true
-		}
-		for d := range watched {
-			if !want[d] {
-				w.Remove(d)
-				delete(watched, d)
-			}
-		}
-		keys := make([]string, 0, len(want))
-		for d := range want {
-			keys = append(keys, d)
-		}
-		slices.Sort(keys)
-		for _, d := range keys {
-			if !watched[d] {
-				if err := w.Add(d); err != nil {
-					fmt.Fprintf(e.stderr, "lsfc: cannot watch %s: %v\n", d, err)
-					continue
-				}
-				watched[d] = true
-			}
+		failed := w.Set(dirs, false)
+		for _, d := range slices.Sorted(maps.Keys(failed)) {
+			fmt.Fprintf(e.stderr, "lsfc: cannot watch %s: %v\n", d, failed[d])
 		}
 	}
 	dirs, err := run()
@@ -57,32 +36,18 @@ func watch(ctx context.Context, e env, run func() ([]string, error)) error {
 		return err
 	}
 	rewatch(dirs)
+	changes := w.Changes(ctx.Done())
 	for {
 		var changed string
 		select {
 		case <-ctx.Done():
 			return nil
-		case err := <-w.Errors:
+		case err := <-w.Errors():
 			return err
-		case ev := <-w.Events:
-			if ev.Op == fsnotify.Chmod {
-				continue
-			}
-			changed = ev.Name
+		case changed = <-changes:
 		}
-		// Let the edit finish: drain events until none comes for settle.
-		timer := time.NewTimer(settle)
-	drain:
-		for {
-			select {
-			case <-ctx.Done():
-				timer.Stop()
-				return nil
-			case <-w.Events:
-				timer.Reset(settle)
-			case <-timer.C:
-				break drain
-			}
+		if !confwatch.Settle(changes, ctx.Done(), settle) {
+			return nil
 		}
 		fmt.Fprintf(e.stderr, "lsfc: %s changed; checking again\n", changed)
 		if dirs, err = run(); err != nil {

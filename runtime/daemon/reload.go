@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -13,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/internal/confwatch"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/api"
@@ -140,52 +139,28 @@ const settle = 100 * time.Millisecond
 // read half written.
 const retryAfter = time.Second
 
-// watcher follows the directories of the configuration's files.
-type watcher struct {
-	w       *fsnotify.Watcher
-	watched map[string]bool
-}
-
 // startWatch starts watching the configuration's directories before
 // Start returns, so that no change made after it is missed, and runs the
 // watch.
 func (d *Daemon) startWatch() error {
-	w, err := fsnotify.NewWatcher()
+	w, err := confwatch.New()
 	if err != nil {
 		return fmt.Errorf("cannot watch the configuration: %w", err)
 	}
-	wt := &watcher{w: w, watched: map[string]bool{}}
-	d.rewatchDirs(wt)
-	go d.watch(wt, d.confHash())
+	d.rewatchDirs(w)
+	go d.watch(w, d.confHash())
 	return nil
 }
 
 // rewatchDirs watches the directories of the configuration's files and
 // their parents (so that a directory removed and made again is seen).
-func (d *Daemon) rewatchDirs(wt *watcher) {
+func (d *Daemon) rewatchDirs(w *confwatch.Watcher) {
 	d.watchMu.Lock()
 	dirs := slices.Clone(d.watchDirs)
 	d.watchMu.Unlock()
-	want := map[string]bool{}
-	for _, dir := range dirs {
-		dir = filepath.Clean(dir)
-		want[dir] = true
-		want[filepath.Dir(dir)] = true
-	}
-	for dir := range wt.watched {
-		if !want[dir] {
-			wt.w.Remove(dir)
-			delete(wt.watched, dir)
-		}
-	}
-	for _, dir := range slices.Sorted(maps.Keys(want)) {
-		if wt.watched[dir] {
-			continue
-		}
-		if err := wt.w.Add(dir); err == nil {
-			wt.watched[dir] = true
-		}
-	}
+	// A directory that cannot be watched now (removed) is watched
+	// through its parent, and again once it is back.
+	w.Set(dirs, true)
 }
 
 // watch reloads the configuration when its files change (lastHash is the
@@ -194,12 +169,10 @@ func (d *Daemon) rewatchDirs(wt *watcher) {
 // those of the last try — so that editors' write-to-temporary-then-rename,
 // truncate-and-write, and touch-only changes are all handled, and a
 // half-written file refused now is tried again once it is whole.
-func (d *Daemon) watch(wt *watcher, lastHash [32]byte) {
+func (d *Daemon) watch(w *confwatch.Watcher, lastHash [32]byte) {
 	defer close(d.watchDone)
-	w := wt.w
 	defer w.Close()
-	rewatch := func() { d.rewatchDirs(wt) }
-	watched := wt.watched
+	changes := w.Changes(d.quit)
 	var retry <-chan time.Time
 	for {
 		var changed string
@@ -207,40 +180,23 @@ func (d *Daemon) watch(wt *watcher, lastHash [32]byte) {
 		case <-d.quit:
 			return
 		case <-d.rewatch:
-			rewatch()
+			d.rewatchDirs(w)
 			continue
-		case err := <-w.Errors:
+		case err := <-w.Errors():
 			d.cfg.Logf("watching the configuration: %v", err)
 			continue
-		case ev := <-w.Events:
-			if ev.Op == fsnotify.Chmod {
-				continue
-			}
-			changed = ev.Name
+		case changed = <-changes:
 		case <-retry:
 			changed = "retry"
 		}
 		retry = nil
-		timer := time.NewTimer(settle)
-	drain:
-		for {
-			select {
-			case <-d.quit:
-				timer.Stop()
-				return
-			case <-w.Events:
-				timer.Reset(settle)
-			case <-timer.C:
-				break drain
-			}
+		if !confwatch.Settle(changes, d.quit, settle) {
+			return
 		}
 		// A directory removed and made again lost its watch: take them
 		// all again.
-		for dir := range watched {
-			w.Remove(dir)
-			delete(watched, dir)
-		}
-		rewatch()
+		w.Forget()
+		d.rewatchDirs(w)
 		h := d.confHash()
 		if h == lastHash && changed != "retry" {
 			continue
@@ -250,7 +206,7 @@ func (d *Daemon) watch(wt *watcher, lastHash [32]byte) {
 		if !out.OK {
 			retry = time.After(retryAfter)
 		}
-		rewatch()
+		d.rewatchDirs(w)
 	}
 }
 
