@@ -202,19 +202,16 @@ func lexDepCond(text string) ([]lexer.Token, *rrLexError) {
 			tok(dtString, i, i+j+2)
 			i += j + 2
 		default:
-			two := ""
-			if i+1 < len(text) {
-				two = text[i : i+2]
+			n, lerr := scanOperator(text, i, CodeDepSyntax)
+			if lerr != nil {
+				return nil, lerr
 			}
-			switch two {
-			case "==", "!=", "<=", ">=", "&&", "||":
-				tok(dtPunct, i, i+2)
-				i += 2
+			if n > 0 {
+				tok(dtPunct, i, i+n)
+				i += n
 				continue
 			}
 			switch c {
-			case '&', '|':
-				return nil, &rrLexError{CodeDepSyntax, i, i + 1, fmt.Sprintf("single %q is not an operator: write %q", string(c), string([]byte{c, c}))}
 			case '!':
 				nots++
 				if nots+len(open) > DepMaxDepth {
@@ -271,14 +268,9 @@ func isDepNameChar(c byte) bool {
 // depSyntaxError turns a participle error into a diagnostic at the token
 // that broke the parse.
 func depSyntaxError(src *Source, toks []lexer.Token, err error) *Diagnostic {
-	var perr participle.Error
-	if !errors.As(err, &perr) {
+	i, ok := errorToken(toks, err)
+	if !ok {
 		return &Diagnostic{Severity: Error, Code: CodeDepSyntax, Span: src.SpanOf(0, 0), Message: err.Error()}
-	}
-	off := perr.Position().Offset
-	i := 0
-	for i < len(toks)-1 && toks[i].Pos.Offset < off {
-		i++
 	}
 	t := toks[i]
 	d := &Diagnostic{Severity: Error, Code: CodeDepSyntax, Span: src.SpanOf(t.Pos.Offset, t.Pos.Offset+len(t.Value))}

@@ -1,11 +1,13 @@
 package lang
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
@@ -65,6 +67,39 @@ type rrLexError struct {
 	msg      string
 }
 
+// scanOperator reads the two-character operator at text[i] of the -R and
+// bsub -w languages (== != <= >= && ||) and returns its length, or 0 when
+// none starts there; a lone & or |, which is none of them, is an error
+// with code.
+func scanOperator(text string, i int, code Code) (int, *rrLexError) {
+	if i+1 < len(text) {
+		switch text[i : i+2] {
+		case "==", "!=", "<=", ">=", "&&", "||":
+			return 2, nil
+		}
+	}
+	if c := text[i]; c == '&' || c == '|' {
+		return 0, &rrLexError{code, i, i + 1, fmt.Sprintf("single %q is not an operator: write %q", string(c), string([]byte{c, c}))}
+	}
+	return 0, nil
+}
+
+// errorToken returns the index of the token at which a participle error
+// arose (the last token, end of input, when it is past them all), and
+// whether err is one.
+func errorToken(toks []lexer.Token, err error) (int, bool) {
+	var perr participle.Error
+	if !errors.As(err, &perr) {
+		return 0, false
+	}
+	off := perr.Position().Offset
+	i := 0
+	for i < len(toks)-1 && toks[i].Pos.Offset < off {
+		i++
+	}
+	return i, true
+}
+
 // lexResReq splits a resource requirement string into tokens. Names are
 // letters, digits, "_", "~", "#" and "." after a first letter or "_";
 // numbers may carry a unit suffix ("8G", "2h", "1.5e3"); strings are in
@@ -108,19 +143,16 @@ func lexResReq(text string, lim ResReqLimits) ([]lexer.Token, *rrLexError) {
 			tok(rtString, i, i+j+2)
 			i += j + 2
 		default:
-			two := ""
-			if i+1 < len(text) {
-				two = text[i : i+2]
+			n, lerr := scanOperator(text, i, CodeRRSyntax)
+			if lerr != nil {
+				return nil, lerr
 			}
-			switch two {
-			case "==", "!=", "<=", ">=", "&&", "||":
-				tok(rtPunct, i, i+2)
-				i += 2
+			if n > 0 {
+				tok(rtPunct, i, i+n)
+				i += n
 				continue
 			}
 			switch c {
-			case '&', '|':
-				return nil, &rrLexError{CodeRRSyntax, i, i + 1, fmt.Sprintf("single %q is not an operator: write %q", string(c), string([]byte{c, c}))}
 			case '(', '[', '{':
 				if len(stack) >= lim.MaxDepth {
 					return nil, &rrLexError{CodeRRTooLarge, i, i + 1, fmt.Sprintf("brackets nest deeper than %d", lim.MaxDepth)}

@@ -65,14 +65,9 @@ func (p ResReqParser) Parse(src *Source) (*ResReq, Diagnostics) {
 // broke the parse, naming the section when a word that is not one is
 // followed by "[".
 func syntaxError(src *Source, toks []lexer.Token, err error) *Diagnostic {
-	var perr participle.Error
-	if !errors.As(err, &perr) {
+	i, ok := errorToken(toks, err)
+	if !ok {
 		return &Diagnostic{Severity: Error, Code: CodeRRSyntax, Span: src.SpanOf(0, 0), Message: err.Error()}
-	}
-	off := perr.Position().Offset
-	i := 0
-	for i < len(toks)-1 && toks[i].Pos.Offset < off {
-		i++
 	}
 	t := toks[i]
 	// A word followed by "[" that is not a section name.
