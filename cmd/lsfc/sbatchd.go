@@ -40,7 +40,7 @@ elsewhere and the others exit.
 
 Invoked as sbatchd (a link to lsfc), lsfc acts as lsfc sbatchd.`,
 		Example: `  LSFC_SECRET=... lsfc sbatchd --master master.example.com:6881 --host hostA --state /var/lib/lsfc/agent`,
-		Args: cobra.NoArgs,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if master == "" || host == "" || state == "" {
 				return usageError("sbatchd needs --master, --host and --state")
