@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -262,4 +264,77 @@ func TestAgentRefused(t *testing.T) {
 	if _, err := os.Stat(state + "/agents/hostZ"); err == nil {
 		t.Error("a refused agent was registered")
 	}
+}
+
+// BenchmarkAgentBurst submits a burst of b.N short jobs (true) to a
+// master with two execution agents on loopback (hostA and hostB, eight
+// slots each), and waits until every one is DONE: no job may be lost. It
+// reports the jobs dispatched to the agents and finished per second, from
+// the first submission to the last end. Run it with -benchtime 10000x for
+// the 10,000-job burst.
+func BenchmarkAgentBurst(b *testing.B) {
+	state := b.TempDir()
+	d := startMaster(b, state, "127.0.0.1:0", time.Hour)
+	defer d.Close()
+	for _, h := range []string{"hostA", "hostB"} {
+		a, err := sbatchd.Start(sbatchd.Config{Master: api.DialTCP(d.Addr(), "s3cret", "boss"), Host: h, StateDir: b.TempDir(),
+			Interval: time.Second, WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: func(string, ...any) {}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer a.Close()
+	}
+	c := unixClient(state)
+	c.waitHost(b, "hostA", "ok")
+	c.waitHost(b, "hostB", "ok")
+	b.ResetTimer()
+	start := time.Now()
+	const clients = 4
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for next.Add(1) <= int64(b.N) {
+				var out api.SubmitResponse
+				code, err := c.call("POST", "/v1/jobs", api.SubmitRequest{Command: "true", Umask: -1,
+					Env: []string{"PATH=/usr/bin:/bin", "HOME=/tmp"}}, &out)
+				if err != nil || code != http.StatusOK {
+					b.Errorf("submit: %d %v", code, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for {
+		var st api.Status
+		if code, err := c.call("GET", "/v1/status", nil, &st); err != nil || code != http.StatusOK {
+			b.Fatalf("status: %d %v", code, err)
+		}
+		if st.Pending == 0 && st.Running == 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	var jobs []api.Job
+	if code, err := c.call("GET", "/v1/jobs?user=all&all=1", nil, &jobs); err != nil || code != http.StatusOK {
+		b.Fatalf("jobs: %d %v", code, err)
+	}
+	on := map[string]int{}
+	for _, j := range jobs {
+		if j.State != "DONE" {
+			b.Errorf("job %d is %s (exit code %d)", j.ID, j.State, j.ExitCode)
+		}
+		if len(j.ExecHosts) > 0 {
+			on[j.ExecHosts[0]]++
+		}
+	}
+	if len(jobs) != b.N || b.N > 16 && (on["hostA"] == 0 || on["hostB"] == 0) {
+		b.Errorf("%d jobs of %d finished, on %v: want all, on both agents", len(jobs), b.N, on)
+	}
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "jobs/s")
 }
