@@ -338,3 +338,36 @@ func BenchmarkAgentBurst(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "jobs/s")
 }
+
+// TestAgentUnreach: a host whose load reports come but whose exchange
+// does not is unreach; with neither, unavail.
+func TestAgentUnreach(t *testing.T) {
+	state := t.TempDir()
+	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
+	defer d.Close()
+	c := unixClient(state)
+	agent := tcpClient(d.Addr(), "s3cret", "boss")
+	report := func() {
+		code, err := agent.call("POST", "/v1/agent/load", api.AgentLoad{Host: "hostA", Interval: agentInterval.Seconds(),
+			Load: map[string]float64{"r1m": 0.5}}, nil)
+		if err != nil || code != http.StatusOK {
+			t.Fatalf("load report: %d %v", code, err)
+		}
+	}
+	report()
+	deadline := time.Now().Add(20 * time.Second)
+	for c.host(t, "hostA").Status != "unreach" {
+		if time.Now().After(deadline) {
+			t.Fatalf("hostA is %s with load reports and no exchange: want unreach", c.host(t, "hostA").Status)
+		}
+		report()
+		time.Sleep(agentInterval / 2)
+	}
+	if h := c.host(t, "hostA"); h.Load["r1m"] != 0.5 {
+		t.Errorf("hostA's load: %v, want r1m 0.5 as reported", h.Load)
+	}
+	c.waitHost(t, "hostA", "unavail")
+	if h := c.host(t, "hostB"); h.Status != "ok" {
+		t.Errorf("hostB, with no agent, is %s: want ok", h.Status)
+	}
+}
