@@ -411,7 +411,7 @@ func (c *Cluster) Jobs() []*Job {
 func (c *Cluster) TotalSlots() int {
 	n := 0
 	for _, h := range c.Hosts {
-		if h.Status == HostOK && h.MaxSlots > 0 {
+		if h.State() == HostOK && h.MaxSlots > 0 {
 			n += h.MaxSlots
 		}
 	}
@@ -716,7 +716,7 @@ func (c *Cluster) usableSlots(q *Queue) int {
 func (c *Cluster) countUsableSlots(q *Queue) int {
 	n := 0
 	for _, h := range c.Hosts {
-		if !q.UsesHost(h) || h.Status != HostOK {
+		if !q.UsesHost(h) || h.State() != HostOK {
 			continue
 		}
 		if h.MaxSlots < 0 {

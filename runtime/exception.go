@@ -415,7 +415,7 @@ func (exitRateCheck) Name() string { return "exit rate" }
 func (exitRateCheck) Detect(c *cycle) {
 	cl := c.cluster
 	for _, h := range cl.exitHosts {
-		if h.Status != HostOK || h.ExitRate <= 0 {
+		if h.State() != HostOK || h.ExitRate <= 0 {
 			continue
 		}
 		// The rate only falls as time passes: there is nothing to wake for.

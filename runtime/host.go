@@ -10,11 +10,13 @@ import (
 type HostStatus uint8
 
 // The host statuses: ok takes jobs; closed (by an administrator, or full)
-// and unavail (not answering) do not.
+// and unavail (not answering) do not; unreach is a host whose load still
+// arrives but whose batch daemon does not answer.
 const (
 	HostOK HostStatus = iota
 	HostClosedAdm
 	HostUnavail
+	HostUnreach
 )
 
 func (s HostStatus) String() string {
@@ -23,6 +25,8 @@ func (s HostStatus) String() string {
 		return "closed_Adm"
 	case HostUnavail:
 		return "unavail"
+	case HostUnreach:
+		return "unreach"
 	}
 	return "ok"
 }
@@ -47,6 +51,10 @@ type Host struct {
 	// DispatchWindow is the lsb.hosts DISPATCH_WINDOW; nil for always.
 	DispatchWindow []compile.Window
 	Status         HostStatus
+	// Down is HostOK while the host's execution agent answers (and on a
+	// host without one), else HostUnavail or HostUnreach: the host then
+	// takes no job, whatever Status says. The event log does not keep it.
+	Down HostStatus
 	// Retired is set on a host the configuration no longer has, kept
 	// closed while jobs still run there.
 	Retired bool
@@ -119,4 +127,13 @@ func (h *Host) hold(j *Job, n int) {
 	if h.byUser[j.User] == 0 {
 		delete(h.byUser, j.User)
 	}
+}
+
+// State returns the status bhosts shows: Down when the host does not
+// answer, else Status.
+func (h *Host) State() HostStatus {
+	if h.Down != HostOK {
+		return h.Down
+	}
+	return h.Status
 }

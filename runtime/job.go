@@ -129,6 +129,9 @@ type Job struct {
 	App   *App
 	// Slots is the number of job slots asked for (bsub -n); at least 1.
 	Slots int
+	// known is the state an UNKWN job had before its host stopped
+	// answering, which it gets back when the host answers again.
+	known JobState
 	// ResReq is the job's -R string, as given; Req the effective
 	// requirement (queue, profile and job merged), set at submission.
 	ResReq string

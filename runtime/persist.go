@@ -56,6 +56,11 @@ func (j *Job) Image() JobImage {
 	if j.cpuKnown {
 		im.CPUTime = j.CPUTime
 	}
+	if j.State == Unknown {
+		// UNKWN says the host does not answer now, which the next daemon
+		// learns afresh: the image keeps the state the job had.
+		im.State = j.known
+	}
 	im.Sub.Queue = j.Queue.Name
 	if j.State.Started() {
 		im.RunLimit = j.RunLimit

@@ -157,7 +157,7 @@ type hostStatusFilter struct{}
 
 func (hostStatusFilter) Name() string { return "status" }
 func (hostStatusFilter) Filter(c *cycle, k *jobClass, h *Host) Reason {
-	if h.Status != HostOK || h.MaxSlots == 0 {
+	if h.State() != HostOK || h.MaxSlots == 0 {
 		return ReasonHostClosed
 	}
 	return ReasonNone

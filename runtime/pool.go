@@ -141,7 +141,7 @@ func (c *cycle) planPools() {
 func (p *slotPool) size(c *Cluster) int {
 	n := 0
 	for _, h := range p.hosts {
-		if h.Status == HostOK {
+		if h.State() == HostOK {
 			n += h.MaxSlots
 		}
 	}

@@ -156,5 +156,5 @@ func isLSFCommand(name string) bool {
 // lsfCommandNames returns the names of the LSF commands lsfc provides.
 func lsfCommandNames() []string {
 	return []string{"bacct", "badmin", "bbot", "bhosts", "bjobs", "bkill", "bmod", "bparams", "bqueues", "bresume",
-		"bsla", "bstop", "bsub", "bswitch", "btop", "lsadmin", "lshosts", "lsid", "lsload"}
+		"bsla", "bstop", "bsub", "bswitch", "btop", "lsadmin", "lshosts", "lsid", "lsload", "sbatchd"}
 }

@@ -117,6 +117,7 @@ where LSF's do.`,
 		newResReqCmd(e),
 		newSimulateCmd(e),
 		newServeCmd(e),
+		newSbatchdCmd(e),
 		newVersionCmd(e),
 	)
 	root.AddGroup(&cobra.Group{ID: lsfGroup, Title: "LSF commands (clients of lsfc serve):"})

@@ -22,7 +22,7 @@ func newServeCmd(e env) *cobra.Command {
 		tf                  treeFlags
 		conf, state, listen string
 		secretFile, host    string
-		interval            time.Duration
+		interval, hostLost  time.Duration
 		noWatch             bool
 	)
 	cmd := &cobra.Command{
@@ -51,7 +51,11 @@ daemon's own user) control all and may close queues and hosts. --listen
 adds a TCP listener whose clients must present the shared secret of
 --secret-file (or $LSFC_SECRET).
 
-Jobs run on this machine, whichever host they are dispatched to. The host
+Jobs run on this machine, whichever host they are dispatched to, except
+on hosts whose execution agent (lsfc sbatchd) has registered: those run
+their jobs and report their own load; a host whose agent falls silent is
+unavail (or unreach), its jobs UNKWN, and after --host-lost it is lost.
+The host
 named like this machine (or --host) reports this machine's load indices
 (r15s r1m r15m ut pg io ls it tmp swp mem, read from /proc), so that
 select[mem>...] and load thresholds see real figures there; the other
@@ -100,6 +104,7 @@ and the next serve on the same state directory takes them back.`,
 			}
 			d, err := daemon.Start(daemon.Config{Policy: p, StateDir: dir, Listen: listen, Secret: secret,
 				MinInterval: interval, Version: version(), Load: load, Watch: !noWatch, Dirs: dirs, Host: host,
+				HostLost: hostLost,
 				Logf: func(format string, args ...any) {
 					fmt.Fprintf(e.stderr, "lsfc serve: "+format+"\n", args...)
 				}})
@@ -131,6 +136,7 @@ and the next serve on the same state directory takes them back.`,
 	f.StringVar(&secretFile, "secret-file", "", "file holding the shared secret of --listen (default $LSFC_SECRET)")
 	f.DurationVar(&interval, "interval", 0, "least time between two scheduling cycles (default: JOB_SCHEDULING_INTERVAL, else 100ms)")
 	f.StringVar(&host, "host", "", "the configuration's name of this machine, whose load indices (read from /proc) its host reports (default: the machine's host name)")
+	f.DurationVar(&hostLost, "host-lost", 0, "how long a host whose execution agent is silent stays unavail, its jobs UNKWN, before it is lost: rerunnable jobs rerun elsewhere, the others exit (default 10m)")
 	f.BoolVar(&noWatch, "no-watch", false, "do not reload the configuration when its files change (badmin reconfig still does)")
 	return cmd
 }

@@ -25,6 +25,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -75,6 +76,10 @@ type Config struct {
 	// run: the host whose load indices are this machine's (empty: the
 	// machine's host name).
 	Host string
+	// HostLost is how long a host whose execution agent is silent stays
+	// unavail or unreach, its jobs UNKWN, before it is lost: its
+	// rerunnable jobs rerun elsewhere and the others exit (0: 10 minutes).
+	HostLost time.Duration
 }
 
 // A Daemon is a running lsfc serve.
@@ -86,6 +91,7 @@ type Daemon struct {
 	clock    runtime.RealClock
 	log      *eventlog.Log
 	exec     *localexec.Executor
+	agents   *agents
 	lock     *Lock
 	load     *localexec.Sampler
 	host     string // this machine's name
@@ -201,6 +207,9 @@ func Start(cfg Config) (*Daemon, error) {
 	}
 	d.exec = exec
 	d.load = localexec.NewSampler()
+	if d.agents, err = openAgents(cfg.StateDir, strconv.FormatInt(d.started.UnixNano(), 36)); err != nil {
+		return fail(err)
+	}
 	if err := d.recoverJobs(); err != nil {
 		return fail(err)
 	}
@@ -332,7 +341,7 @@ func (d *Daemon) idleRetired() bool {
 func (d *Daemon) recoverJobs() error {
 	var ids []int64
 	for _, j := range d.cluster.Jobs() {
-		if j.State.Started() {
+		if j.State.Started() && d.runsLocally(j) {
 			ids = append(ids, j.ID)
 		}
 	}
@@ -611,17 +620,14 @@ func (d *Daemon) schedule() {
 	}
 	for _, disp := range p.Dispatches {
 		j := disp.Job
-		rec := Record{Type: "start", At: now, Job: j.ID}
+		// The start's time is the job's own, so that a replay gives the
+		// job the same start (an agent knows the run by it).
+		rec := Record{Type: "start", At: j.Start, Job: j.ID}
 		for _, a := range disp.Allocs {
 			rec.Allocs = append(rec.Allocs, runtime.AllocImage{Host: a.Host.Name, Slots: a.Slots})
 		}
 		recs = append(recs, rec)
-		spec := d.spec(j)
-		acts = append(acts, func() {
-			if err := d.exec.Start(spec); err != nil {
-				d.exits <- localexec.Result{JobID: spec.JobID, ExitCode: 127, Err: err.Error()}
-			}
-		})
+		acts = append(acts, d.startAct(j, d.spec(j)))
 	}
 	d.wake = min(p.Wake, windowNext)
 	if p.Wake == runtime.Never && windowNext == runtime.Never {
@@ -639,6 +645,9 @@ func (d *Daemon) schedule() {
 
 // signalAct returns an action that signals a job's processes.
 func (d *Daemon) signalAct(id int64, sig syscall.Signal) func() {
+	if act := d.agentSignalAct(id, sig); act != nil {
+		return act
+	}
 	return func() {
 		if err := d.exec.Signal(id, sig); err != nil {
 			d.cfg.Logf("job %d: %v", id, err)
@@ -657,6 +666,9 @@ func (d *Daemon) wasKilled(id int64) bool {
 // reached them is remembered, so that housekeeping tries again only those
 // that did not.
 func (d *Daemon) killAct(id int64) func() {
+	if act := d.agentSignalAct(id, syscall.SIGKILL); act != nil {
+		return act
+	}
 	return func() {
 		if d.exec.Kill(id) == nil {
 			d.killedMu.Lock()
@@ -761,6 +773,7 @@ func (d *Daemon) housekeep() {
 			acts = append(acts, d.killAct(j.ID))
 		}
 	}
+	recs = append(recs, d.checkAgents(time.Now())...)
 	d.commitThen(recs, func() {
 		for _, a := range acts {
 			a()

@@ -118,6 +118,8 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("GET /v1/perf", d.handlePerf)
 	mux.HandleFunc("GET /v1/sla", d.handleSLA)
 	mux.HandleFunc("POST /v1/reconfig", d.handleReconfig)
+	mux.HandleFunc("POST /v1/agent/load", d.handleAgentLoad)
+	mux.HandleFunc("POST /v1/agent/sync", d.handleAgentSync)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		_, pattern := mux.Handler(r)
@@ -683,8 +685,8 @@ func (d *Daemon) handleHosts(w http.ResponseWriter, r *http.Request) {
 
 // hostInfo describes a host as bhosts, lshosts and lsload do.
 func (d *Daemon) hostInfo(h *runtime.Host) api.Host {
-	st := h.Status.String()
-	if h.Status == runtime.HostOK && h.MaxSlots >= 0 && h.Used >= h.MaxSlots {
+	st := h.State().String()
+	if h.State() == runtime.HostOK && h.MaxSlots >= 0 && h.Used >= h.MaxSlots {
 		st = "closed_Full"
 	}
 	out := api.Host{Name: h.Name, Status: st, JLU: h.JLU, Max: h.MaxSlots, Type: h.Facts.Type, Model: h.Facts.Model,

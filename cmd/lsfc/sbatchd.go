@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"os/user"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/sbatchd"
+	"github.com/spf13/cobra"
+)
+
+func newSbatchdCmd(e env) *cobra.Command {
+	var (
+		master, host, state, secretFile string
+		interval                        time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "sbatchd --master HOST:PORT --host NAME --state DIR",
+		Short: "Run the execution agent of a host: report its load, run the jobs the master dispatches there",
+		Long: `sbatchd is lsfc's execution agent, LSF's sbatchd and LIM in one: it
+registers the host NAME of the cluster's configuration with the master
+(lsfc serve --listen HOST:PORT) over its TCP API, with the cluster's
+shared secret (--secret-file, else $LSFC_SECRET); every --interval it
+reports the host's load indices (r15s r1m r15m ut pg io ls it tmp swp mem,
+read from /proc) and static facts, which bhosts, lshosts and lsload show;
+and it runs the jobs the master dispatches to the host, as lsfc serve runs
+its own, reporting how each ends.
+
+Jobs outlive the agent and the master: the agent keeps what it runs in its
+state directory (--state), and a restarted agent reports the jobs that
+ended while it was away with their real exit status. When the agent falls
+silent for three intervals, its host is unavail and its jobs UNKWN; after
+the master's --host-lost the host is lost, its rerunnable jobs rerun
+elsewhere and the others exit.
+
+Invoked as sbatchd (a link to lsfc), lsfc acts as lsfc sbatchd.`,
+		Example: `  LSFC_SECRET=... lsfc sbatchd --master master.example.com:6881 --host hostA --state /var/lib/lsfc/agent`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if master == "" || host == "" || state == "" {
+				return usageError("sbatchd needs --master, --host and --state")
+			}
+			secret := strings.TrimSpace(e.getenv("LSFC_SECRET"))
+			if secretFile != "" {
+				b, err := os.ReadFile(secretFile)
+				if err != nil {
+					return exit(exitUsage, err)
+				}
+				secret = strings.TrimSpace(string(b))
+			}
+			if secret == "" {
+				return usageError("no shared secret: give --secret-file, or set LSFC_SECRET")
+			}
+			name := "root"
+			if u, err := user.Current(); err == nil {
+				name = u.Username
+			}
+			a, err := sbatchd.Start(sbatchd.Config{Master: api.DialTCP(master, secret, name), Host: host, StateDir: state,
+				Interval: interval, Logf: func(format string, args ...any) {
+					fmt.Fprintf(e.stderr, "lsfc sbatchd: "+format+"\n", args...)
+				}})
+			if err != nil {
+				return exit(exitUsage, err)
+			}
+			fmt.Fprintf(e.stderr, "lsfc sbatchd: host %s, master %s, state directory %s\n", host, master, state)
+			sig := make(chan os.Signal, 1)
+			signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+			defer signal.Stop(sig)
+			s := <-sig
+			fmt.Fprintf(e.stderr, "lsfc sbatchd: %v: stopping; running jobs keep running\n", s)
+			return a.Close()
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&master, "master", "", "the master's TCP address (lsfc serve --listen)")
+	f.StringVar(&host, "host", "", "this host's name in the cluster's configuration")
+	f.StringVar(&state, "state", "", "the agent's state directory: its runs and its jobs' files")
+	f.StringVar(&secretFile, "secret-file", "", "file holding the cluster's shared secret (default $LSFC_SECRET)")
+	f.DurationVar(&interval, "interval", 5*time.Second, "how often to report load and to ask for work")
+	return cmd
+}

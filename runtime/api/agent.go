@@ -1,0 +1,112 @@
+package api
+
+import (
+	"context"
+	"net/http"
+)
+
+// AgentLoad is what an execution agent (lsfc sbatchd) reports of its host
+// every Interval seconds, as LIM does: its static facts and its load
+// indices. The first one registers the host's agent with the master.
+type AgentLoad struct {
+	Host     string             `json:"host"`
+	Interval float64            `json:"interval"`
+	Type     string             `json:"type,omitempty"`
+	Model    string             `json:"model,omitempty"`
+	Ncpus    float64            `json:"ncpus,omitempty"`
+	Maxmem   float64            `json:"maxmem,omitempty"`
+	Maxswp   float64            `json:"maxswp,omitempty"`
+	Maxtmp   float64            `json:"maxtmp,omitempty"`
+	Load     map[string]float64 `json:"load,omitempty"`
+}
+
+// AgentSync is an execution agent's exchange with the master, as
+// sbatchd's: the runs it knows, the ends it has to report, the orders it
+// carried out; the master answers with new orders, holding the request up
+// to Wait seconds when it has none.
+type AgentSync struct {
+	Host     string  `json:"host"`
+	Interval float64 `json:"interval"`
+	// Session and Ack say which orders the agent carried out: all those of
+	// the master's session Session up to sequence number Ack.
+	Session string `json:"session,omitempty"`
+	Ack     uint64 `json:"ack,omitempty"`
+	// Known lists every run the agent holds: running, or ended and not
+	// yet acknowledged. Ends are the ended ones, with how they ended.
+	Known []AgentRun `json:"known,omitempty"`
+	Ends  []AgentEnd `json:"ends,omitempty"`
+	Wait  float64    `json:"wait,omitempty"`
+}
+
+// An AgentRun is one run of a job, known by the job's id and the time the
+// master dispatched it (a requeued job runs again under a new Start).
+type AgentRun struct {
+	Job   int64   `json:"job"`
+	Start float64 `json:"start"`
+}
+
+// An AgentEnd is how a run ended, as the job's wrapper recorded it.
+type AgentEnd struct {
+	AgentRun
+	ExitCode   int     `json:"exitCode,omitempty"`
+	Signal     int     `json:"signal,omitempty"`
+	Lost       bool    `json:"lost,omitempty"`
+	NotStarted bool    `json:"notStarted,omitempty"`
+	Err        string  `json:"err,omitempty"`
+	CPU        float64 `json:"cpu,omitempty"`
+	MaxRSS     int64   `json:"maxRSS,omitempty"`
+}
+
+// AgentOrders is the master's answer to an AgentSync.
+type AgentOrders struct {
+	// Session names the master's session, which Seq numbers count in.
+	Session string       `json:"session"`
+	Orders  []AgentOrder `json:"orders,omitempty"`
+	// Done are the ends the master has recorded durably: the agent
+	// forgets those runs. Kill are runs the master does not count on
+	// this host (the host was lost meanwhile, or the job runs again
+	// elsewhere): the agent kills and forgets them.
+	Done []AgentRun `json:"done,omitempty"`
+	Kill []AgentRun `json:"kill,omitempty"`
+}
+
+// An AgentOrder is a job to run (Spec) or a signal for a run (Signal:
+// "STOP", "CONT" or "KILL"), numbered in the master's session.
+type AgentOrder struct {
+	Seq uint64 `json:"seq"`
+	AgentRun
+	Spec   *JobSpec `json:"spec,omitempty"`
+	Signal string   `json:"signal,omitempty"`
+}
+
+// A JobSpec is what an agent needs to run a job, as the local executor
+// runs it.
+type JobSpec struct {
+	Name    string   `json:"name,omitempty"`
+	Queue   string   `json:"queue,omitempty"`
+	User    string   `json:"user,omitempty"`
+	Command string   `json:"command"`
+	Env     []string `json:"env,omitempty"`
+	Cwd     string   `json:"cwd,omitempty"`
+	Umask   int      `json:"umask"`
+	Stdout  string   `json:"stdout,omitempty"`
+	Stderr  string   `json:"stderr,omitempty"`
+	Hosts   []string `json:"hosts,omitempty"`
+	UID     int      `json:"uid"`
+	GID     int      `json:"gid"`
+}
+
+// AgentLoad reports an agent's host facts and load (lsfc sbatchd).
+func (c *Client) AgentLoad(ctx context.Context, req *AgentLoad) error {
+	return c.do(ctx, http.MethodPost, "/v1/agent/load", nil, req, nil)
+}
+
+// AgentSync sends an agent's runs and ends and returns the master's
+// orders (lsfc sbatchd).
+func (c *Client) AgentSync(ctx context.Context, req *AgentSync) (*AgentOrders, error) {
+	var out AgentOrders
+	if err := c.do(ctx, http.MethodPost, "/v1/agent/sync", nil, req, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}

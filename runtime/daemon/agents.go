@@ -1,0 +1,512 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/localexec"
+)
+
+// Execution agents (lsfc sbatchd) on the master's side.
+//
+// A host runs its jobs through the local executor until an agent names
+// it: the agent's first report registers it, durably (a file named for
+// the host under agents/ in the state directory), before any job goes to
+// it; from then on the jobs whose first execution host it is are
+// dispatched to the agent, and a restarted master leaves them to it
+// instead of the local executor (unless the local executor has files of
+// the job, which it then ran).
+//
+// The agent's part is two requests. Its load report (POST
+// /v1/agent/load, LIM's part) brings the host's facts and load indices
+// every interval. Its exchange (POST /v1/agent/sync, sbatchd's part) is a
+// long poll: it brings the runs the agent holds and the ends it has to
+// report, and takes the orders waiting for it (jobs to run, signals) or
+// waits for some. Orders are numbered in the master's session; the agent
+// acknowledges them by number, and those not acknowledged are sent again
+// (the agent runs a job at most once per run: a job, and the time it was
+// dispatched). An end is acknowledged (Done) only once the master's
+// record of it is durable; until then the agent keeps it.
+//
+// A host is unavail when no load report has come for three of its
+// agent's intervals, unreach when load reports come but no exchange has
+// for that long; either way its jobs are UNKWN (in memory only: the log
+// keeps their state before) and it takes no job. When it answers again
+// they get their state back, and the first exchange reconciles: a job the
+// agent reports ended ends with its real status; one the master started
+// that never reached the agent (the master died first) is sent again;
+// one the agent no longer knows, although it received it, is lost. A
+// host silent for HostLost (default 10 minutes) is lost for good: its
+// rerunnable jobs go back to pending, to run elsewhere, and the others
+// exit (code 255), as LSF does when a host becomes unavailable; if its
+// agent comes back it is told to kill and forget those runs.
+type agents struct {
+	dir     string
+	session string
+
+	mu     sync.Mutex
+	byHost map[string]*agent
+}
+
+// An agent is the master's view of one host's execution agent.
+type agent struct {
+	host     string
+	interval time.Duration
+	// lastLoad and lastSync are when the agent's last load report and
+	// exchange came (zero: not in this master's life).
+	lastLoad, lastSync time.Time
+	// synced is set once an exchange reconciled the host's jobs; lost
+	// once the host was lost for good (until it answers again).
+	synced, lost bool
+	// outbox holds the orders not yet acknowledged, by number; sent the
+	// runs dispatched that the agent has not yet reported it holds (seq 0
+	// until their order is in the outbox).
+	outbox  []api.AgentOrder
+	nextSeq uint64
+	sent    map[int64]sentRun
+	wake    chan struct{}
+}
+
+type sentRun struct {
+	start float64
+	seq   uint64
+}
+
+// defaultAgentInterval is how often an agent reports when it has not
+// said: lsfc sbatchd's default.
+const defaultAgentInterval = 5 * time.Second
+
+// defaultHostLost is how long a host may stay silent before it is lost.
+const defaultHostLost = 10 * time.Minute
+
+// openAgents reads the hosts whose agents registered.
+func openAgents(stateDir string, session string) (*agents, error) {
+	a := &agents{dir: filepath.Join(stateDir, "agents"), session: session, byHost: map[string]*agent{}}
+	if err := os.MkdirAll(a.dir, 0o700); err != nil {
+		return nil, fmt.Errorf("agents: %w", err)
+	}
+	ents, err := os.ReadDir(a.dir)
+	if err != nil {
+		return nil, fmt.Errorf("agents: %w", err)
+	}
+	for _, e := range ents {
+		if checkName("host", e.Name()) == nil && !e.IsDir() {
+			a.byHost[e.Name()] = newAgent(e.Name())
+		}
+	}
+	return a, nil
+}
+
+func newAgent(host string) *agent {
+	return &agent{host: host, interval: defaultAgentInterval, sent: map[int64]sentRun{}, wake: make(chan struct{}, 1)}
+}
+
+// get returns the agent of host, nil when it has none.
+func (as *agents) get(host string) *agent {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	return as.byHost[host]
+}
+
+// register records, durably, that host has an agent.
+func (as *agents) register(host string) error {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	if as.byHost[host] != nil {
+		return nil
+	}
+	f, err := os.OpenFile(filepath.Join(as.dir, host), os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("registering the agent of %s: %w", host, err)
+	}
+	err = errors.Join(f.Sync(), f.Close(), syncDir(as.dir))
+	if err != nil {
+		return fmt.Errorf("registering the agent of %s: %w", host, err)
+	}
+	as.byHost[host] = newAgent(host)
+	return nil
+}
+
+// syncDir makes a directory's entries durable.
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	return errors.Join(f.Sync(), f.Close())
+}
+
+// order queues an order for host's agent and wakes its exchange.
+func (as *agents) order(a *agent, o api.AgentOrder) {
+	as.mu.Lock()
+	a.nextSeq++
+	o.Seq = a.nextSeq
+	if o.Spec != nil {
+		if s, ok := a.sent[o.Job]; ok && s.start == o.Start {
+			a.sent[o.Job] = sentRun{start: o.Start, seq: o.Seq}
+		}
+	}
+	a.outbox = append(a.outbox, o)
+	as.mu.Unlock()
+	select {
+	case a.wake <- struct{}{}:
+	default:
+	}
+}
+
+// agentOf returns the agent that runs a started job: its first execution
+// host's, nil when that host has none (the local executor runs it).
+func (d *Daemon) agentOf(j *runtime.Job) *agent {
+	if len(j.Allocs) == 0 {
+		return nil
+	}
+	return d.agents.get(j.Allocs[0].Host.Name)
+}
+
+// runsLocally reports whether the local executor runs a started job: its
+// host has no agent, or the local executor has the job's files.
+func (d *Daemon) runsLocally(j *runtime.Job) bool {
+	if d.agentOf(j) == nil {
+		return true
+	}
+	_, err := os.Stat(filepath.Join(d.exec.Dir(), strconv.FormatInt(j.ID, 10)+".spec"))
+	return err == nil
+}
+
+// startAct returns the action that starts a dispatched job once its start
+// is durable: through its host's agent, else the local executor.
+func (d *Daemon) startAct(j *runtime.Job, spec localexec.Spec) func() {
+	a := d.agentOf(j)
+	if a == nil {
+		return func() {
+			if err := d.exec.Start(spec); err != nil {
+				d.exits <- localexec.Result{JobID: spec.JobID, ExitCode: 127, Err: err.Error()}
+			}
+		}
+	}
+	run := api.AgentRun{Job: j.ID, Start: float64(j.Start)}
+	// The run counts as sent from now: an exchange before the order is
+	// queued must not take it for lost.
+	d.agents.mu.Lock()
+	a.sent[j.ID] = sentRun{start: run.Start}
+	d.agents.mu.Unlock()
+	js := jobSpec(spec)
+	return func() { d.agents.order(a, api.AgentOrder{AgentRun: run, Spec: &js}) }
+}
+
+// agentSignalAct returns the action that signals a job its host's agent
+// runs, nil for a job the local executor runs. A kill counts as delivered
+// once queued: the agent gets it whenever it answers.
+func (d *Daemon) agentSignalAct(id int64, sig syscall.Signal) func() {
+	j := d.cluster.Job(id)
+	if j == nil || !j.State.Started() || d.runsLocally(j) {
+		return nil
+	}
+	a := d.agentOf(j)
+	name := map[syscall.Signal]string{syscall.SIGSTOP: "STOP", syscall.SIGCONT: "CONT", syscall.SIGKILL: "KILL"}[sig]
+	run := api.AgentRun{Job: j.ID, Start: float64(j.Start)}
+	return func() {
+		if name == "KILL" {
+			d.killedMu.Lock()
+			d.killed[id] = true
+			d.killedMu.Unlock()
+		}
+		d.agents.order(a, api.AgentOrder{AgentRun: run, Signal: name})
+	}
+}
+
+// jobSpec is the agent's form of a Spec.
+func jobSpec(s localexec.Spec) api.JobSpec {
+	return api.JobSpec{Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd,
+		Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: s.Hosts, UID: s.UID, GID: s.GID}
+}
+
+// hostDown returns the status a host's agent gives it at now: unavail
+// without load reports, unreach without exchanges, for three intervals.
+// A master just started gives agents that long from its start.
+func (d *Daemon) hostDown(a *agent, now time.Time) (runtime.HostStatus, time.Time) {
+	limit := 3 * a.interval
+	load, sync := a.lastLoad, a.lastSync
+	if load.IsZero() {
+		load = d.started
+	}
+	if sync.IsZero() {
+		sync = d.started
+	}
+	switch {
+	case now.Sub(load) > limit:
+		return runtime.HostUnavail, later(load, sync)
+	case now.Sub(sync) > limit:
+		return runtime.HostUnreach, sync
+	}
+	return runtime.HostOK, now
+}
+
+// later returns the later of two times.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// checkAgents runs with housekeeping: it marks the hosts whose agents
+// are silent unavail or unreach (their jobs UNKWN), and loses those
+// silent for HostLost: their rerunnable jobs rerun, the others exit.
+func (d *Daemon) checkAgents(now time.Time) []Record {
+	lostAfter := d.cfg.HostLost
+	if lostAfter <= 0 {
+		lostAfter = defaultHostLost
+	}
+	d.agents.mu.Lock()
+	list := slices.Sorted(maps.Keys(d.agents.byHost))
+	d.agents.mu.Unlock()
+	var recs []Record
+	for _, name := range list {
+		h := d.cluster.Host(name)
+		if h == nil {
+			continue
+		}
+		a := d.agents.get(name)
+		d.agents.mu.Lock()
+		down, heard := d.hostDown(a, now)
+		lost := down != runtime.HostOK && !a.lost && now.Sub(heard) > lostAfter
+		if lost {
+			a.lost, a.synced = true, false
+			a.outbox, a.sent = nil, map[int64]sentRun{}
+		}
+		d.agents.mu.Unlock()
+		d.setHostDown(h, down)
+		if lost {
+			d.dirty = true
+			d.cfg.Logf("host %s: no word from its agent for %s: the host is lost", name, now.Sub(heard).Round(time.Second))
+			recs = append(recs, d.loseJobs(h)...)
+		}
+	}
+	return recs
+}
+
+// setHostDown applies an agent's status to its host.
+func (d *Daemon) setHostDown(h *runtime.Host, s runtime.HostStatus) {
+	was := h.Down
+	changed := d.cluster.SetHostDown(h, s)
+	if was != h.Down {
+		d.dirty = true
+		d.cfg.Logf("host %s: %s (%d jobs %s)", h.Name, h.State(), len(changed), map[bool]string{true: "UNKWN", false: "known again"}[s != runtime.HostOK])
+	}
+}
+
+// loseJobs ends the jobs of a lost host: rerunnable ones go back to
+// pending, the others exit.
+func (d *Daemon) loseJobs(h *runtime.Host) []Record {
+	var recs []Record
+	now := d.now()
+	for _, j := range slices.Clone(h.Jobs()) {
+		if len(j.Allocs) == 0 || j.Allocs[0].Host != h || d.runsLocally(j) {
+			continue
+		}
+		d.cluster.Known(j)
+		if rec, ok := d.ended(localexec.Result{JobID: j.ID, Lost: true, Err: "its host " + h.Name + " is lost"}, now); ok {
+			recs = append(recs, rec)
+		}
+	}
+	return recs
+}
+
+// handleAgentLoad takes an agent's load report.
+func (d *Daemon) handleAgentLoad(w http.ResponseWriter, r *http.Request) {
+	var req api.AgentLoad
+	if err := d.agentRequest(r, &req, &req.Host); err != nil {
+		reply(w, nil, err)
+		return
+	}
+	_, err := d.do(func() (any, []Record, func(), error) {
+		h := d.cluster.Host(req.Host)
+		a := d.agents.get(req.Host)
+		d.agents.mu.Lock()
+		a.lastLoad = time.Now()
+		a.interval = agentInterval(req.Interval)
+		a.lost = false
+		down, _ := d.hostDown(a, a.lastLoad)
+		d.agents.mu.Unlock()
+		d.cluster.SetFacts(h, req.Type, req.Model, req.Ncpus, req.Maxmem, req.Maxswp, req.Maxtmp)
+		if req.Load != nil {
+			d.cluster.SetLoad(h, req.Load)
+		}
+		d.setHostDown(h, down)
+		d.dirty = true
+		return nil, nil, nil, nil
+	})
+	reply(w, struct{}{}, err)
+}
+
+// agentRequest reads an agent's request, checks who sends it (an
+// administrator, or a TCP client with the secret) and its host, and
+// registers the host's agent.
+func (d *Daemon) agentRequest(r *http.Request, v any, host *string) error {
+	if id := who(r); !id.Remote && !d.isAdmin(id) {
+		return errorf(http.StatusForbidden, "only an administrator, or an agent with the cluster's secret, may act as an execution agent")
+	}
+	if err := readJSON(r, v); err != nil {
+		return err
+	}
+	if err := checkName("host", *host); err != nil {
+		return errorf(http.StatusBadRequest, "%v", err)
+	}
+	if d.cfg.Policy.Host(*host) == nil {
+		return errorf(http.StatusNotFound, "%s: No such host in the cluster", truncate(*host))
+	}
+	return d.agents.register(*host)
+}
+
+// agentInterval reads an agent's interval: 5 s when it gives none, at
+// least 10 ms.
+func agentInterval(sec float64) time.Duration {
+	if sec <= 0 {
+		return defaultAgentInterval
+	}
+	return max(time.Duration(sec*float64(time.Second)), 10*time.Millisecond)
+}
+
+// maxAgentWait bounds how long an exchange is held.
+const maxAgentWait = 30 * time.Second
+
+// handleAgentSync takes an agent's exchange and answers with its orders,
+// waiting for some up to the agent's Wait.
+func (d *Daemon) handleAgentSync(w http.ResponseWriter, r *http.Request) {
+	var req api.AgentSync
+	if err := d.agentRequest(r, &req, &req.Host); err != nil {
+		reply(w, nil, err)
+		return
+	}
+	v, err := d.do(func() (any, []Record, func(), error) { return d.agentSync(&req) })
+	if err != nil {
+		reply(w, nil, err)
+		return
+	}
+	out := v.(*api.AgentOrders)
+	if len(out.Orders) == 0 && len(out.Kill) == 0 && req.Wait > 0 {
+		a := d.agents.get(req.Host)
+		t := time.NewTimer(min(time.Duration(req.Wait*float64(time.Second)), maxAgentWait))
+		select {
+		case <-a.wake:
+		case <-t.C:
+		case <-r.Context().Done():
+		case <-d.done:
+		}
+		t.Stop()
+		d.agents.mu.Lock()
+		a.lastSync = time.Now()
+		out.Orders = slices.Clone(a.outbox)
+		d.agents.mu.Unlock()
+	}
+	reply(w, out, nil)
+}
+
+// agentSync reconciles a host's jobs with what its agent reports, on the
+// owning goroutine; see agents.
+func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
+	h := d.cluster.Host(req.Host)
+	a := d.agents.get(req.Host)
+	wall := time.Now()
+	as := d.agents
+	as.mu.Lock()
+	a.lastSync, a.lost = wall, false
+	a.interval = agentInterval(req.Interval)
+	if req.Session == as.session {
+		a.outbox = slices.DeleteFunc(a.outbox, func(o api.AgentOrder) bool { return o.Seq <= req.Ack })
+		for id, s := range a.sent {
+			if s.seq != 0 && s.seq <= req.Ack {
+				delete(a.sent, id)
+			}
+		}
+	}
+	down, _ := d.hostDown(a, wall)
+	as.mu.Unlock()
+	d.setHostDown(h, down)
+
+	now := d.now()
+	out := &api.AgentOrders{Session: as.session}
+	var recs []Record
+	// on tells whether the run is the one the master counts on this host.
+	on := func(id int64, start float64) *runtime.Job {
+		j := d.cluster.Job(id)
+		if j == nil || !j.State.Started() || len(j.Allocs) == 0 || j.Allocs[0].Host != h || float64(j.Start) != start {
+			return nil
+		}
+		return j
+	}
+	reported := map[int64]bool{}
+	for _, e := range req.Ends {
+		reported[e.Job] = true
+		if j := on(e.Job, e.Start); j != nil {
+			d.cluster.Known(j)
+			r := localexec.Result{JobID: e.Job, ExitCode: e.ExitCode, Signal: e.Signal, Lost: e.Lost, NotStarted: e.NotStarted,
+				Err: e.Err, CPUTime: time.Duration(e.CPU * float64(time.Second)), MaxRSS: e.MaxRSS}
+			if rec, ok := d.ended(r, now); ok {
+				recs = append(recs, rec)
+			}
+		}
+		out.Done = append(out.Done, e.AgentRun)
+	}
+	known := map[int64]float64{}
+	for _, k := range req.Known {
+		known[k.Job] = k.Start
+		if !reported[k.Job] && on(k.Job, k.Start) == nil {
+			out.Kill = append(out.Kill, k)
+		}
+	}
+	as.mu.Lock()
+	synced := a.synced
+	a.synced = true
+	as.mu.Unlock()
+	var resend []*runtime.Job
+	for _, j := range slices.Clone(h.Jobs()) {
+		if len(j.Allocs) == 0 || j.Allocs[0].Host != h || reported[j.ID] || d.runsLocally(j) {
+			continue
+		}
+		if s, ok := known[j.ID]; ok && s == float64(j.Start) {
+			as.mu.Lock()
+			delete(a.sent, j.ID)
+			as.mu.Unlock()
+			continue
+		}
+		as.mu.Lock()
+		_, inFlight := a.sent[j.ID]
+		as.mu.Unlock()
+		switch {
+		case inFlight:
+		case !synced:
+			// Started before this master's session, and never reached
+			// the agent: send it now.
+			resend = append(resend, j)
+		default:
+			d.cfg.Logf("job %d: the agent of %s no longer knows it", j.ID, h.Name)
+			d.cluster.Known(j)
+			if rec, ok := d.ended(localexec.Result{JobID: j.ID, Lost: true, Err: "the agent of " + h.Name + " lost it"}, now); ok {
+				recs = append(recs, rec)
+			}
+		}
+	}
+	for _, j := range resend {
+		d.startAct(j, d.spec(j))()
+	}
+	if len(recs) > 0 {
+		d.dirty = true
+	}
+	as.mu.Lock()
+	out.Orders = slices.Clone(a.outbox)
+	as.mu.Unlock()
+	return out, recs, nil, nil
+}

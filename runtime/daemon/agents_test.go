@@ -1,0 +1,373 @@
+package daemon_test
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/lsfc/lsfc/runtime/localexec"
+	"github.com/lsfc/lsfc/runtime/sbatchd"
+)
+
+// agentInterval is the agents' interval in these tests: a host is
+// unavail after three of them.
+const agentInterval = 50 * time.Millisecond
+
+// startMaster starts a daemon on state listening on listen (":0" picks a
+// port) whose silent hosts are lost after lost.
+func startMaster(t testing.TB, state, listen string, lost time.Duration) *daemon.Daemon {
+	t.Helper()
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: 5 * time.Millisecond, Listen: listen, Secret: "s3cret", HostLost: lost, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// startAgent starts the agent of host on dir, reporting to the master at
+// addr.
+func startAgent(t testing.TB, addr, host, dir string) *sbatchd.Agent {
+	t.Helper()
+	a, err := sbatchd.Start(sbatchd.Config{Master: api.DialTCP(addr, "s3cret", "boss"), Host: host, StateDir: dir,
+		Interval: agentInterval, WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// hostStatus returns a host as bhosts sees it.
+func (c *client) host(t testing.TB, name string) api.Host {
+	t.Helper()
+	var hosts []api.Host
+	if code, err := c.call("GET", "/v1/hosts", nil, &hosts); err != nil || code != http.StatusOK {
+		t.Fatalf("hosts: %d %v", code, err)
+	}
+	for _, h := range hosts {
+		if h.Name == name {
+			return h
+		}
+	}
+	t.Fatalf("no host %s", name)
+	return api.Host{}
+}
+
+// waitHost polls a host until its status is status.
+func (c *client) waitHost(t testing.TB, name, status string) api.Host {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		h := c.host(t, name)
+		if h.Status == status {
+			return h
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("host %s is %s, not %s", name, h.Status, status)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestAgentRunsJobs(t *testing.T) {
+	state := t.TempDir()
+	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
+	defer d.Close()
+	a := startAgent(t, d.Addr(), "hostA", t.TempDir())
+	defer a.Close()
+	b := startAgent(t, d.Addr(), "hostB", t.TempDir())
+	defer b.Close()
+	c := unixClient(state)
+	for _, h := range []string{"hostA", "hostB"} {
+		got := c.waitHost(t, h, "ok")
+		deadline := time.Now().Add(10 * time.Second)
+		for len(got.Load) == 0 && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+			got = c.host(t, h)
+		}
+		if _, ok := got.Load["r1m"]; !ok || got.Ncpus <= 0 {
+			t.Errorf("host %s reports load %v and %g CPUs: want its agent's r1m and CPUs", h, got.Load, got.Ncpus)
+		}
+	}
+	var ids []int64
+	for i := range 20 {
+		ids = append(ids, c.submit(t, api.SubmitRequest{Command: fmt.Sprintf("test $LSB_JOBID -gt 0 && exit %d", i%3), Umask: -1}).ID)
+	}
+	hosts := map[string]int{}
+	for i, id := range ids {
+		j := c.waitState(t, id, "DONE", "EXIT")
+		if j.ExitCode != i%3 {
+			t.Errorf("job %d: exit code %d, want %d", id, j.ExitCode, i%3)
+		}
+		hosts[j.ExecHosts[0]]++
+	}
+	if hosts["hostA"] == 0 || hosts["hostB"] == 0 {
+		t.Errorf("jobs ran on %v: want both agents' hosts", hosts)
+	}
+}
+
+// TestAgentLost kills an agent: its host goes unavail and its jobs UNKWN;
+// once the host is lost, the rerunnable job reruns on the other host and
+// the other one exits; the agent, back, is told to kill what it still
+// runs.
+func TestAgentLost(t *testing.T) {
+	state := t.TempDir()
+	d := startMaster(t, state, "127.0.0.1:0", 1500*time.Millisecond)
+	defer d.Close()
+	c := unixClient(state)
+	boss := tcpClient(d.Addr(), "s3cret", "boss")
+	if code, err := boss.call("POST", "/v1/hosts/hostB/close", nil, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("hclose: %d %v", code, err)
+	}
+	adir := t.TempDir()
+	a := startAgent(t, d.Addr(), "hostA", adir)
+	c.waitHost(t, "hostA", "ok")
+	rerun := c.submit(t, api.SubmitRequest{Command: "sleep 30", Rerunnable: true, Umask: -1}).ID
+	plain := c.submit(t, api.SubmitRequest{Command: "sleep 30", Umask: -1}).ID
+	c.waitState(t, rerun, "RUN")
+	c.waitState(t, plain, "RUN")
+	a.Close() // as if killed: the jobs run on, nobody reports them
+	c.waitHost(t, "hostA", "unavail")
+	for _, id := range []int64{rerun, plain} {
+		if j := c.job(t, id); j.State != "UNKWN" {
+			t.Errorf("job %d is %s on an unavail host: want UNKWN", id, j.State)
+		}
+	}
+	if code, err := boss.call("POST", "/v1/hosts/hostB/open", nil, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("hopen: %d %v", code, err)
+	}
+	j := c.waitState(t, plain, "EXIT")
+	if j.ExitCode != 255 {
+		t.Errorf("job %d on the lost host: exit code %d, want 255", plain, j.ExitCode)
+	}
+	j = c.waitState(t, rerun, "RUN")
+	if j.ExecHosts[0] != "hostB" {
+		t.Errorf("rerunnable job %d reran on %v: want hostB", rerun, j.ExecHosts)
+	}
+	// The agent comes back: it holds two runs the master no longer counts
+	// on there, and kills them.
+	a = startAgent(t, d.Addr(), "hostA", adir)
+	defer a.Close()
+	c.waitHost(t, "hostA", "ok")
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		left, _ := os.ReadDir(adir + "/runs")
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the agent still holds %d runs the master told it to kill", len(left))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if code, err := c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", rerun), nil, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("bkill: %d %v", code, err)
+	}
+	c.waitState(t, rerun, "EXIT")
+}
+
+// TestAgentReconciles stops an agent while its job runs; the job ends
+// meanwhile, and the restarted agent reports its real exit status. A job
+// still running when the agent restarts goes on and ends DONE.
+func TestAgentReconciles(t *testing.T) {
+	state := t.TempDir()
+	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
+	defer d.Close()
+	c := unixClient(state)
+	adir := t.TempDir()
+	a := startAgent(t, d.Addr(), "hostA", adir)
+	b := startAgent(t, d.Addr(), "hostB", t.TempDir())
+	defer b.Close()
+	c.waitHost(t, "hostA", "ok")
+	quick := c.submit(t, api.SubmitRequest{Command: "sleep 0.5; exit 7", Hosts: []string{"hostA"}, Umask: -1}).ID
+	long := c.submit(t, api.SubmitRequest{Command: "sleep 2", Hosts: []string{"hostA"}, Umask: -1}).ID
+	c.waitState(t, quick, "RUN")
+	c.waitState(t, long, "RUN")
+	a.Close()
+	c.waitHost(t, "hostA", "unavail")
+	if j := c.job(t, quick); j.State != "UNKWN" {
+		t.Errorf("job %d is %s: want UNKWN", quick, j.State)
+	}
+	time.Sleep(700 * time.Millisecond) // the quick job ends while nobody reports
+	a = startAgent(t, d.Addr(), "hostA", adir)
+	defer a.Close()
+	j := c.waitState(t, quick, "DONE", "EXIT")
+	if j.State != "EXIT" || j.ExitCode != 7 {
+		t.Errorf("job %d: %s with exit code %d, want EXIT with 7", quick, j.State, j.ExitCode)
+	}
+	if j := c.waitState(t, long, "RUN", "DONE"); j.State != "RUN" && j.State != "DONE" {
+		t.Errorf("job %d is %s", long, j.State)
+	}
+	c.waitState(t, long, "DONE")
+}
+
+// TestAgentMasterRestart stops the master while an agent's job runs and
+// while another is dispatched; the job that ended meanwhile is reported
+// to the new master, with its exit status.
+func TestAgentMasterRestart(t *testing.T) {
+	state := t.TempDir()
+	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
+	addr := d.Addr()
+	c := unixClient(state)
+	a := startAgent(t, addr, "hostA", t.TempDir())
+	defer a.Close()
+	b := startAgent(t, addr, "hostB", t.TempDir())
+	defer b.Close()
+	c.waitHost(t, "hostA", "ok")
+	id := c.submit(t, api.SubmitRequest{Command: "sleep 0.5; exit 4", Hosts: []string{"hostA"}, Umask: -1}).ID
+	c.waitState(t, id, "RUN")
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(800 * time.Millisecond)
+	d = startMaster(t, state, addr, time.Hour)
+	defer d.Close()
+	j := c.waitState(t, id, "EXIT")
+	if j.ExitCode != 4 {
+		t.Errorf("job %d: exit code %d, want 4", id, j.ExitCode)
+	}
+	if h := c.waitHost(t, "hostA", "ok"); h.NJobs != 0 {
+		t.Errorf("hostA holds %d slots after its job ended", h.NJobs)
+	}
+}
+
+// TestAgentRefused: an agent must show the secret and name a host of the
+// cluster.
+func TestAgentRefused(t *testing.T) {
+	state := t.TempDir()
+	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
+	defer d.Close()
+	for _, tc := range []struct {
+		c    *client
+		host string
+		want int
+	}{
+		{tcpClient(d.Addr(), "wrong", "boss"), "hostA", http.StatusUnauthorized},
+		{tcpClient(d.Addr(), "s3cret", "boss"), "hostZ", http.StatusNotFound},
+		{tcpClient(d.Addr(), "s3cret", "boss"), "bad/name", http.StatusBadRequest},
+	} {
+		code, err := tc.c.call("POST", "/v1/agent/load", api.AgentLoad{Host: tc.host, Interval: 1}, nil)
+		if err != nil || code != tc.want {
+			t.Errorf("load report for %q: %d %v, want %d", tc.host, code, err, tc.want)
+		}
+	}
+	if _, err := os.Stat(state + "/agents/hostZ"); err == nil {
+		t.Error("a refused agent was registered")
+	}
+}
+
+// BenchmarkAgentBurst submits a burst of b.N short jobs (true) to a
+// master with two execution agents on loopback (hostA and hostB, eight
+// slots each), and waits until every one is DONE: no job may be lost. It
+// reports the jobs dispatched to the agents and finished per second, from
+// the first submission to the last end. Run it with -benchtime 10000x for
+// the 10,000-job burst.
+func BenchmarkAgentBurst(b *testing.B) {
+	state := b.TempDir()
+	d := startMaster(b, state, "127.0.0.1:0", time.Hour)
+	defer d.Close()
+	for _, h := range []string{"hostA", "hostB"} {
+		a, err := sbatchd.Start(sbatchd.Config{Master: api.DialTCP(d.Addr(), "s3cret", "boss"), Host: h, StateDir: b.TempDir(),
+			Interval: time.Second, WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: func(string, ...any) {}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer a.Close()
+	}
+	c := unixClient(state)
+	c.waitHost(b, "hostA", "ok")
+	c.waitHost(b, "hostB", "ok")
+	b.ResetTimer()
+	start := time.Now()
+	const clients = 4
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for next.Add(1) <= int64(b.N) {
+				var out api.SubmitResponse
+				code, err := c.call("POST", "/v1/jobs", api.SubmitRequest{Command: "true", Umask: -1,
+					Env: []string{"PATH=/usr/bin:/bin", "HOME=/tmp"}}, &out)
+				if err != nil || code != http.StatusOK {
+					b.Errorf("submit: %d %v", code, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for {
+		var st api.Status
+		if code, err := c.call("GET", "/v1/status", nil, &st); err != nil || code != http.StatusOK {
+			b.Fatalf("status: %d %v", code, err)
+		}
+		if st.Pending == 0 && st.Running == 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	var jobs []api.Job
+	if code, err := c.call("GET", "/v1/jobs?user=all&all=1", nil, &jobs); err != nil || code != http.StatusOK {
+		b.Fatalf("jobs: %d %v", code, err)
+	}
+	on := map[string]int{}
+	for _, j := range jobs {
+		if j.State != "DONE" {
+			b.Errorf("job %d is %s (exit code %d)", j.ID, j.State, j.ExitCode)
+		}
+		if len(j.ExecHosts) > 0 {
+			on[j.ExecHosts[0]]++
+		}
+	}
+	if len(jobs) != b.N || b.N > 16 && (on["hostA"] == 0 || on["hostB"] == 0) {
+		b.Errorf("%d jobs of %d finished, on %v: want all, on both agents", len(jobs), b.N, on)
+	}
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "jobs/s")
+}
+
+// TestAgentUnreach: a host whose load reports come but whose exchange
+// does not is unreach; with neither, unavail.
+func TestAgentUnreach(t *testing.T) {
+	state := t.TempDir()
+	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
+	defer d.Close()
+	c := unixClient(state)
+	agent := tcpClient(d.Addr(), "s3cret", "boss")
+	report := func() {
+		code, err := agent.call("POST", "/v1/agent/load", api.AgentLoad{Host: "hostA", Interval: agentInterval.Seconds(),
+			Load: map[string]float64{"r1m": 0.5}}, nil)
+		if err != nil || code != http.StatusOK {
+			t.Fatalf("load report: %d %v", code, err)
+		}
+	}
+	report()
+	deadline := time.Now().Add(20 * time.Second)
+	for c.host(t, "hostA").Status != "unreach" {
+		if time.Now().After(deadline) {
+			t.Fatalf("hostA is %s with load reports and no exchange: want unreach", c.host(t, "hostA").Status)
+		}
+		report()
+		time.Sleep(agentInterval / 2)
+	}
+	if h := c.host(t, "hostA"); h.Load["r1m"] != 0.5 {
+		t.Errorf("hostA's load: %v, want r1m 0.5 as reported", h.Load)
+	}
+	c.waitHost(t, "hostA", "unavail")
+	if h := c.host(t, "hostB"); h.Status != "ok" {
+		t.Errorf("hostB, with no agent, is %s: want ok", h.Status)
+	}
+}

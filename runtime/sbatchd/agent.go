@@ -1,0 +1,404 @@
+package sbatchd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/localexec"
+)
+
+// Config configures an agent.
+type Config struct {
+	// Master is the master's TCP API, with the cluster's secret.
+	Master *api.Client
+	// Host is the host's name in the configuration.
+	Host string
+	// StateDir holds the agent's lock, its runs and its jobs' files.
+	StateDir string
+	// Interval is how often the agent reports (0: 5 s).
+	Interval time.Duration
+	// WrapperPath overrides how the executor starts its job wrapper
+	// (tests); nil runs this program with the wrapper argument.
+	WrapperPath []string
+	// Logf receives the agent's messages (nil: standard error).
+	Logf func(format string, args ...any)
+}
+
+// An Agent is a running execution agent.
+type Agent struct {
+	cfg     Config
+	exec    *localexec.Executor
+	sampler *localexec.Sampler
+	runsDir string
+	lock    *os.File
+
+	mu   sync.Mutex
+	runs map[int64]*run
+	// cancel cuts the exchange's wait short, when one waits.
+	cancel context.CancelFunc
+
+	ctx  context.Context
+	stop context.CancelFunc
+	wg   sync.WaitGroup
+}
+
+// A run is one run of a job on this host; end is set once it ended.
+type run struct {
+	Start float64       `json:"start"`
+	End   *api.AgentEnd `json:"end,omitempty"`
+}
+
+// Start takes the state directory (its lock), recovers the runs it holds,
+// and starts reporting to the master.
+func Start(cfg Config) (*Agent, error) {
+	if cfg.Master == nil || cfg.Host == "" || cfg.StateDir == "" {
+		return nil, errors.New("an agent needs its master, its host name and a state directory")
+	}
+	if cfg.Interval <= 0 {
+		cfg.Interval = 5 * time.Second
+	}
+	if cfg.Logf == nil {
+		cfg.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "lsfc sbatchd: "+format+"\n", args...) }
+	}
+	a := &Agent{cfg: cfg, sampler: localexec.NewSampler(), runsDir: filepath.Join(cfg.StateDir, "runs"), runs: map[int64]*run{}}
+	if err := os.MkdirAll(a.runsDir, 0o700); err != nil {
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	lock, err := os.OpenFile(filepath.Join(cfg.StateDir, "lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		lock.Close()
+		return nil, fmt.Errorf("state directory %s is in use by another agent", cfg.StateDir)
+	}
+	a.lock = lock
+	exec, err := localexec.New(filepath.Join(cfg.StateDir, "jobs"), a.exited)
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	exec.WrapperPath = cfg.WrapperPath
+	a.exec = exec
+	if err := a.recover(); err != nil {
+		exec.Close()
+		lock.Close()
+		return nil, err
+	}
+	a.ctx, a.stop = context.WithCancel(context.Background())
+	a.wg.Add(2)
+	go a.loadLoop()
+	go a.syncLoop()
+	return a, nil
+}
+
+// Close stops reporting and releases the state directory; the jobs run
+// on, and the next agent on the directory reports them.
+func (a *Agent) Close() error {
+	a.stop()
+	a.wg.Wait()
+	a.exec.Close()
+	return a.lock.Close()
+}
+
+// recover reads the runs held and asks the executor about them.
+func (a *Agent) recover() error {
+	ents, err := os.ReadDir(a.runsDir)
+	if err != nil {
+		return fmt.Errorf("runs: %w", err)
+	}
+	var ids []int64
+	for _, e := range ents {
+		name, ok := strings.CutSuffix(e.Name(), ".json")
+		id, err := strconv.ParseInt(name, 10, 64)
+		if !ok || err != nil || id <= 0 {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(a.runsDir, e.Name()))
+		var r run
+		if err != nil || json.Unmarshal(data, &r) != nil {
+			a.cfg.Logf("run of job %d: unreadable record: dropped", id)
+			continue
+		}
+		a.runs[id] = &r
+		if r.End == nil {
+			ids = append(ids, id)
+		}
+	}
+	for _, res := range a.exec.Recover(ids) {
+		if r := a.runs[res.JobID]; r != nil {
+			r.End = endOf(res, r.Start)
+		}
+	}
+	return nil
+}
+
+// endOf is the agent's report of a Result.
+func endOf(r localexec.Result, start float64) *api.AgentEnd {
+	return &api.AgentEnd{AgentRun: api.AgentRun{Job: r.JobID, Start: start}, ExitCode: r.ExitCode, Signal: r.Signal,
+		Lost: r.Lost, NotStarted: r.NotStarted, Err: r.Err, CPU: r.CPUTime.Seconds(), MaxRSS: r.MaxRSS}
+}
+
+// exited takes a job's end from the executor and cuts the exchange's wait
+// short.
+func (a *Agent) exited(res localexec.Result) {
+	a.mu.Lock()
+	r := a.runs[res.JobID]
+	if r == nil {
+		// A run the master told us to forget: its files go now.
+		a.mu.Unlock()
+		a.exec.Cleanup(res.JobID)
+		return
+	}
+	r.End = endOf(res, r.Start)
+	cancel := a.cancel
+	a.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// loadLoop sends the host's load every interval.
+func (a *Agent) loadLoop() {
+	defer a.wg.Done()
+	facts := a.sampler.Facts()
+	t := time.NewTicker(a.cfg.Interval)
+	defer t.Stop()
+	failing := false
+	for {
+		load, _ := a.sampler.Sample()
+		req := &api.AgentLoad{Host: a.cfg.Host, Interval: a.cfg.Interval.Seconds(), Type: facts.Type, Model: facts.Model,
+			Ncpus: facts.Ncpus, Maxmem: facts.Maxmem, Maxswp: facts.Maxswp, Maxtmp: facts.Maxtmp, Load: load}
+		ctx, cancel := context.WithTimeout(a.ctx, a.cfg.Interval*3)
+		err := a.cfg.Master.AgentLoad(ctx, req)
+		cancel()
+		switch {
+		case err != nil && !failing && a.ctx.Err() == nil:
+			a.cfg.Logf("load report: %v", err)
+			failing = true
+		case err == nil && failing:
+			a.cfg.Logf("load report: the master answers again")
+			failing = false
+		}
+		select {
+		case <-a.ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// syncLoop keeps the exchange with the master going.
+func (a *Agent) syncLoop() {
+	defer a.wg.Done()
+	var session string
+	var ack uint64
+	failing := false
+	for a.ctx.Err() == nil {
+		req := a.request(session, ack)
+		ctx, cancel := context.WithCancel(a.ctx)
+		if req.Wait > 0 {
+			a.mu.Lock()
+			a.cancel = cancel
+			a.mu.Unlock()
+			// An end that came while the request was built cuts it short.
+			if a.pendingEnds() > len(req.Ends) {
+				cancel()
+			}
+		}
+		out, err := a.cfg.Master.AgentSync(ctx, req)
+		a.mu.Lock()
+		a.cancel = nil
+		a.mu.Unlock()
+		cut := ctx.Err() != nil && a.ctx.Err() == nil
+		cancel()
+		if err != nil {
+			if cut {
+				continue // an end to report: the orders not acknowledged come again
+			}
+			if !failing && a.ctx.Err() == nil {
+				a.cfg.Logf("exchange with the master: %v", err)
+				failing = true
+			}
+			select {
+			case <-a.ctx.Done():
+			case <-time.After(min(a.cfg.Interval, time.Second)):
+			}
+			continue
+		}
+		if failing {
+			a.cfg.Logf("exchange with the master: it answers again")
+			failing = false
+		}
+		if out.Session != session {
+			session, ack = out.Session, 0
+		}
+		a.forget(out.Done, false)
+		a.forget(out.Kill, true)
+		for _, o := range out.Orders {
+			if o.Seq <= ack {
+				continue
+			}
+			a.carry(o)
+			ack = o.Seq
+		}
+	}
+}
+
+// request builds the next exchange: every run held, and the ends. It
+// waits for orders only when it has no end to report.
+func (a *Agent) request(session string, ack uint64) *api.AgentSync {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	req := &api.AgentSync{Host: a.cfg.Host, Interval: a.cfg.Interval.Seconds(), Session: session, Ack: ack}
+	ids := make([]int64, 0, len(a.runs))
+	for id := range a.runs {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		r := a.runs[id]
+		req.Known = append(req.Known, api.AgentRun{Job: id, Start: r.Start})
+		if r.End != nil {
+			req.Ends = append(req.Ends, *r.End)
+		}
+	}
+	if len(req.Ends) == 0 {
+		req.Wait = a.cfg.Interval.Seconds()
+	}
+	return req
+}
+
+// pendingEnds counts the ends not yet acknowledged.
+func (a *Agent) pendingEnds() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	n := 0
+	for _, r := range a.runs {
+		if r.End != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// forget drops runs the master acknowledged, killing them first when
+// they are to be killed.
+func (a *Agent) forget(list []api.AgentRun, kill bool) {
+	for _, k := range list {
+		a.mu.Lock()
+		r := a.runs[k.Job]
+		if r == nil || r.Start != k.Start {
+			a.mu.Unlock()
+			continue
+		}
+		delete(a.runs, k.Job)
+		ended := r.End != nil
+		a.mu.Unlock()
+		if err := os.Remove(a.runPath(k.Job)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			a.cfg.Logf("job %d: %v", k.Job, err)
+		}
+		switch {
+		case ended:
+			a.exec.Cleanup(k.Job)
+		case kill:
+			a.cfg.Logf("job %d: the master no longer counts on this run: killing it", k.Job)
+			go a.exec.Kill(k.Job) // its end, when it comes, cleans up
+		}
+	}
+}
+
+// carry carries out one order.
+func (a *Agent) carry(o api.AgentOrder) {
+	a.mu.Lock()
+	r := a.runs[o.Job]
+	a.mu.Unlock()
+	if o.Spec == nil {
+		if r == nil || r.Start != o.Start || r.End != nil {
+			return
+		}
+		var err error
+		switch o.Signal {
+		case "KILL":
+			go a.exec.Kill(o.Job)
+		case "STOP":
+			err = a.exec.Signal(o.Job, syscall.SIGSTOP)
+		case "CONT":
+			err = a.exec.Signal(o.Job, syscall.SIGCONT)
+		}
+		if err != nil {
+			a.cfg.Logf("job %d: %v", o.Job, err)
+		}
+		return
+	}
+	if r != nil && r.Start == o.Start {
+		return // this run is held already: it runs once
+	}
+	nr := &run{Start: o.Start}
+	if r != nil && r.End == nil {
+		nr.End = &api.AgentEnd{AgentRun: o.AgentRun, ExitCode: 127, Err: "an earlier run of the job still runs on this host"}
+	}
+	if nr.End == nil {
+		if r != nil {
+			a.exec.Cleanup(o.Job)
+		}
+		if err := a.save(o.Job, nr); err != nil {
+			nr.End = &api.AgentEnd{AgentRun: o.AgentRun, ExitCode: 127, Err: err.Error()}
+		}
+	}
+	a.mu.Lock()
+	a.runs[o.Job] = nr
+	a.mu.Unlock()
+	if nr.End != nil {
+		a.save(o.Job, nr)
+		return
+	}
+	s := o.Spec
+	err := a.exec.Start(localexec.Spec{JobID: o.Job, Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command,
+		Env: s.Env, Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: s.Hosts, UID: s.UID, GID: s.GID})
+	if err != nil {
+		a.mu.Lock()
+		nr.End = &api.AgentEnd{AgentRun: o.AgentRun, ExitCode: 127, Err: err.Error()}
+		a.mu.Unlock()
+		if err := a.save(o.Job, nr); err != nil {
+			a.cfg.Logf("job %d: %v", o.Job, err)
+		}
+	}
+}
+
+func (a *Agent) runPath(id int64) string {
+	return filepath.Join(a.runsDir, strconv.FormatInt(id, 10)+".json")
+}
+
+// save writes a run's record durably: a temporary file, synced, renamed.
+func (a *Agent) save(id int64, r *run) error {
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	path := a.runPath(id)
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := errors.Join(f.Sync(), f.Close()); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

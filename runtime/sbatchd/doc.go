@@ -1,0 +1,40 @@
+// Package sbatchd is lsfc's execution agent, as LSF's sbatchd and LIM on
+// one host: given the master's address, its shared secret and the host's
+// name in the configuration, it reports the host's facts and load indices
+// and runs the jobs the master dispatches there, with the local executor
+// (runtime/localexec) on a state directory of its own.
+//
+// # Talking to the master
+//
+// The agent needs no listener: it calls the master's TCP API. Every
+// Interval (default 5 s) it sends a load report (POST /v1/agent/load: the
+// load indices of /proc, as lsload shows them, and the static facts), and
+// it keeps an exchange going (POST /v1/agent/sync), a long poll: each one
+// carries every run the agent holds and the ends not yet acknowledged,
+// and brings back the master's orders (jobs to run, signals to send),
+// after waiting up to one Interval for some. A job that ends cuts the
+// wait short, so that its end reaches the master at once. The master
+// decides from these calls alone whether the host is ok, unreach (load
+// reports but no exchange) or unavail (neither), for three intervals.
+//
+// # Running a job once
+//
+// Orders are numbered in the master's session; the agent carries them out
+// in order and acknowledges the last one with its next exchange, and the
+// master sends again those not acknowledged. A run is a job and the time
+// it was dispatched; before the agent starts a run it writes it durably
+// under runs/ in its state directory, and it never starts a run it holds,
+// so an order received twice runs once. A run and its end stay there, and
+// in the executor's directory (jobs/), until the master answers that the
+// end is durably recorded (Done), or tells the agent that it no longer
+// counts on the run (Kill: the host was lost meanwhile, and the job reran
+// elsewhere or exited).
+//
+// # Restarts
+//
+// Jobs outlive the agent: their wrappers record how they ended. A
+// restarted agent reads runs/, asks the executor (Recover) about each run,
+// watches those still running and reports the ends of the others with
+// their real exit status. A restarted master reconciles with the runs the
+// agent reports.
+package sbatchd
