@@ -61,6 +61,10 @@ type Engine struct {
 	// Explain makes every cycle record per-host reasons (costly; for
 	// bjobs -l style queries).
 	Explain bool
+	// Forward, when set, is the MultiCluster forwarding of the next
+	// cycle (see Snapshot.Forward); the forwarded jobs leave their local
+	// queues.
+	Forward Forwarder
 
 	last *Plan
 }
@@ -83,7 +87,7 @@ func (e *Engine) Schedule() *Plan {
 	cl := e.Cluster
 	cl.accrue(now)
 	resChange := cl.ageReservations(now)
-	p := e.Scheduler.Cycle(Snapshot{Cluster: cl, Now: now, Explain: e.Explain})
+	p := e.Scheduler.Cycle(Snapshot{Cluster: cl, Now: now, Explain: e.Explain, Forward: e.Forward})
 	for j, r := range p.reasons {
 		j.Reason = r
 	}
@@ -121,6 +125,10 @@ func (e *Engine) Schedule() *Plan {
 			}
 		}
 	}
+	for _, f := range p.Forwards {
+		// The plan forwards only pending jobs of this cluster.
+		_ = cl.Forward(f.Job, f.Cluster, f.Queue, now)
+	}
 	if resChange < p.Wake && e.Cluster.pending() > 0 {
 		// A job waits, and reservations shrink then: it may fit.
 		p.Wake = resChange
@@ -143,8 +151,14 @@ func (e *Engine) Reason(j *Job) Reason {
 	if !j.State.Pending() {
 		return ReasonNone
 	}
+	if j.Remote != nil {
+		return j.Reason
+	}
 	if e.last == nil {
 		return ReasonNew
+	}
+	if j.State == PSusp && j.Reason == ReasonMCInitFail {
+		return j.Reason
 	}
 	return e.last.Reason(j)
 }

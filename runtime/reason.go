@@ -32,6 +32,15 @@ const (
 	ReasonSpanHosts    // Not enough hosts to meet the job's spanning requirement
 	ReasonPoolShare    // The queue's share of its slot pool is used up
 	ReasonMultiCluster // The job is being forwarded to a remote cluster
+	// MultiCluster job forwarding (a job of a send-jobs queue).
+	ReasonMCSent           // Forwarded; the remote queue has not answered yet
+	ReasonMCRemotePend     // Pending in the remote cluster
+	ReasonMCNoRoom         // No remote queue has room (IMPT_JOBBKLG)
+	ReasonMCUnreachable    // The remote cluster is unreachable
+	ReasonMCRejected       // The remote queue rejected the job
+	ReasonMCRecalled       // Recalled after MAX_RSCHED_TIME; waiting for rescheduling
+	ReasonMCRemoteResource // No remote cluster exports the host type or resources the job asks for
+	ReasonMCInitFail       // Suspended after LSB_MC_INITFAIL_RETRY failed remote starts
 	// Suspend reasons (SSUSP).
 	ReasonPreempted // The job was preempted by a job of a higher priority queue
 	ReasonLoadStop  // A load index of the host is beyond its loadStop threshold
@@ -76,6 +85,14 @@ var reasonText = [...]string{
 	ReasonSpanHosts:         "Not enough hosts to meet the job's spanning requirement",
 	ReasonPoolShare:         "The queue's share of its slot pool is used up",
 	ReasonMultiCluster:      "The job is being forwarded to a remote cluster",
+	ReasonMCSent:            "The job is being forwarded to a remote cluster",
+	ReasonMCRemotePend:      "The job is pending in a remote cluster",
+	ReasonMCNoRoom:          "No remote queue has room for more MultiCluster jobs (IMPT_JOBBKLG)",
+	ReasonMCUnreachable:     "Remote cluster unreachable",
+	ReasonMCRejected:        "The job was rejected by the remote queue",
+	ReasonMCRecalled:        "The job was recalled from a remote cluster after MAX_RSCHED_TIME",
+	ReasonMCRemoteResource:  "No remote cluster has hosts that meet the job's resource requirements",
+	ReasonMCInitFail:        "The job failed to start remotely more than LSB_MC_INITFAIL_RETRY times",
 	ReasonPreempted:         "The job was preempted by a job of a higher priority queue",
 	ReasonLoadStop:          "The load of the host is beyond a loadStop threshold",
 	ReasonStopCond:          "The queue's suspending condition (STOP_COND) holds on the host",
