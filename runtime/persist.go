@@ -124,7 +124,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode, RunLimit: s.RunLimit,
 		apsSystem: im.APSSystem, apsAdmin: im.APSAdmin, Exceptions: im.Exceptions, MaxMem: im.MaxMem,
 		MCFailures: im.MCFailures}
-	if im.Remote != nil && !im.State.Finished() {
+	if im.Remote != nil {
 		r := *im.Remote
 		j.Remote = &r
 	}

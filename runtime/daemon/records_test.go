@@ -3,6 +3,8 @@ package daemon
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/lsfc/lsfc/lint"
@@ -122,3 +124,72 @@ func TestExceptionRecords(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestForwardRecords replays the records of a forwarded job's life on
+// the submission cluster, and checks that the state they give, and a
+// snapshot of it, are the same.
+func TestForwardRecords(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"lsf.shared":       "Begin Cluster\nClusterName Servers\ntest (hostA)\npeer (peerhost)\nEnd Cluster\n",
+		"lsf.cluster.test": "Begin Host\nHOSTNAME model type server RESOURCES\nhostA ! ! 1 ()\nEnd Host\n",
+		"lsb.queues":       "Begin Queue\nQUEUE_NAME = send\nPRIORITY = 30\nSNDJOBS_TO = recv@peer\nEnd Queue\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := lint.Run([]string{dir}, lint.Options{})
+	if err != nil || res.Diagnostics.HasErrors() {
+		t.Fatalf("configuration: %v %v", err, res.Diagnostics.Err())
+	}
+	c, err := runtime.NewCluster(res.Policy, runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := runtime.JobImage{ID: 1, Sub: runtime.Submission{User: "u", Queue: "send", Slots: 1, Command: "true"}, Submit: 1, State: runtime.Pend}
+	recs := []Record{
+		{Type: "new", At: 1, Job: 1, Image: &im},
+		{Type: "forward", At: 2, Job: 1, Cluster: "peer", Queue: "recv"},
+		{Type: "return", At: 3, Job: 1, Text: "recalled", Reason: runtime.ReasonMCRecalled, State: "PEND"},
+		{Type: "forward", At: 4, Job: 1, Cluster: "peer", Queue: "recv"},
+		{Type: "accept", At: 5, Job: 1, Remote: 12},
+		{Type: "remote-start", At: 6, Job: 1, Hosts: []string{"p1@peer"}},
+	}
+	payloads, err := encode(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range payloads {
+		r, err := decode(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, err := apply(c, r); err != nil || w != "" {
+			t.Fatalf("apply %s: %v %q", r.Type, err, w)
+		}
+	}
+	j := c.Job(1)
+	if j.State != runtime.Run || j.Remote == nil || j.Remote.ID != 12 || j.MCFailures != 1 ||
+		!slices.Equal(j.HostNames(), []string{"p1@peer"}) || j.Queue.Used != 0 {
+		t.Fatalf("job 1: %s %+v failures %d hosts %v used %d", j.State, j.Remote, j.MCFailures, j.HostNames(), j.Queue.Used)
+	}
+	snap := j.Image()
+	c2, _ := runtime.NewCluster(res.Policy, runtime.ClusterOptions{})
+	if _, err := apply(c2, Record{Type: "job", Image: &snap}); err != nil {
+		t.Fatal(err)
+	}
+	if got := c2.Job(1).Image(); !reflect.DeepEqual(got, snap) {
+		t.Errorf("snapshot replay:\ngot  %+v\nwant %+v", got, snap)
+	}
+	if _, err := apply(c, Record{Type: "remote-finish", At: 9, Job: 1, State: "EXIT", Code: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if j.State != runtime.Exit || j.ExitCode != 3 || j.End != 9 {
+		t.Errorf("after remote-finish: %s code %d end %v", j.State, j.ExitCode, j.End)
+	}
+	if _, err := apply(c, Record{Type: "remote-finish", At: 9, Job: 1, State: "DONE"}); err == nil {
+		t.Error("a second remote-finish: no error")
+	}
+}
