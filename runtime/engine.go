@@ -89,6 +89,10 @@ func (e *Engine) Schedule() *Plan {
 	resChange := cl.ageReservations(now)
 	p := e.Scheduler.Cycle(Snapshot{Cluster: cl, Now: now, Explain: e.Explain, Forward: e.Forward})
 	for j, r := range p.reasons {
+		if j.State == PSusp && j.Reason == ReasonMCInitFail {
+			// Suspended for its failed remote starts: it says so.
+			continue
+		}
 		j.Reason = r
 	}
 	cl.applyExceptions(p.Exceptions, now)
@@ -166,6 +170,11 @@ func (e *Engine) Reason(j *Job) Reason {
 // WhyPending tells why a pending job cannot start now: the job-level
 // reason and each host's (see Scheduler.Explain).
 func (e *Engine) WhyPending(j *Job) (Reason, []HostReason) {
+	if j.Remote != nil || j.State == PSusp && j.Reason == ReasonMCInitFail {
+		// At another cluster, or held for its failed starts there: no
+		// local host is weighed.
+		return j.Reason, nil
+	}
 	return e.Scheduler.Explain(Snapshot{Cluster: e.Cluster, Now: e.Clock.Now()}, j)
 }
 

@@ -94,9 +94,20 @@ func (c *cycle) planForwards() {
 			}
 			to.Job = j
 			c.plan.Forwards = append(c.plan.Forwards, to)
-			c.setReason(j, ReasonMCSent)
+			c.setReason(j, sentReason(j))
 		}
 	}
+}
+
+// sentReason is the reason of a job just forwarded: that it is being
+// forwarded, or, for a job that came back and is sent again, why it came
+// back, until a remote queue takes it.
+func sentReason(j *Job) Reason {
+	switch j.Reason {
+	case ReasonMCRejected, ReasonMCUnreachable, ReasonMCRecalled:
+		return j.Reason
+	}
+	return ReasonMCSent
 }
 
 // notForwarded refuses an operation on a job that is at another cluster.
@@ -122,7 +133,7 @@ func (c *Cluster) Forward(j *Job, cluster, queue string, now Time) error {
 	}
 	c.dequeue(j)
 	j.Remote = &Remote{Cluster: cluster, Queue: queue, SentAt: now}
-	j.Reason = ReasonMCSent
+	j.Reason = sentReason(j)
 	return nil
 }
 
