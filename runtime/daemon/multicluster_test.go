@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -111,11 +112,15 @@ RCVJOBS_FROM = home
 End Queue
 `
 
-// mcCluster is one of the test's clusters.
+// mcCluster is one of the test's clusters: a daemon of the test
+// process, or, with proc set, of a process of its own, which the test can
+// kill.
 type mcCluster struct {
 	name, conf, state string
 	port              int
 	d                 *daemon.Daemon
+	proc              *exec.Cmd
+	ownProcess        bool
 }
 
 // freePort returns a loopback port nothing listens on now.
@@ -149,6 +154,19 @@ func (c *mcCluster) start(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if c.ownProcess {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "LSFC_TEST_SERVE_CONF="+c.conf, "LSFC_TEST_SERVE_STATE="+c.state,
+			fmt.Sprintf("LSFC_TEST_SERVE_LISTEN=127.0.0.1:%d", c.port))
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		c.proc = cmd
+		waitSocket(t, unixClient(c.state), cmd, &stderr)
+		return
+	}
 	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: c.state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		MinInterval: 5 * time.Millisecond, Listen: fmt.Sprintf("127.0.0.1:%d", c.port), Secret: "s3cret",
 		MCInterval: 100 * time.Millisecond, Logf: func(f string, a ...any) { t.Logf(c.name+": "+f, a...) }})
@@ -156,6 +174,30 @@ func (c *mcCluster) start(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.d = d
+}
+
+// kill kills the cluster's daemon process (SIGKILL): its jobs keep
+// running.
+func (c *mcCluster) kill(t *testing.T) {
+	t.Helper()
+	if err := c.proc.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	c.proc.Wait()
+	c.proc = nil
+}
+
+// stop stops the cluster's daemon, however it runs.
+func (c *mcCluster) stop() {
+	if c.d != nil {
+		c.d.Close()
+		c.d = nil
+	}
+	if c.proc != nil {
+		c.proc.Process.Kill()
+		c.proc.Wait()
+		c.proc = nil
+	}
 }
 
 // jobs lists every job of the cluster.
@@ -196,9 +238,12 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // with its own state, and forwards jobs between them through the TCP
 // API.
 func TestMultiCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts three daemons")
+	}
 	home := &mcCluster{name: "home", port: freePort(t), state: t.TempDir()}
 	east := &mcCluster{name: "east", port: freePort(t), state: t.TempDir()}
-	west := &mcCluster{name: "west", port: freePort(t), state: t.TempDir()}
+	west := &mcCluster{name: "west", port: freePort(t), state: t.TempDir(), ownProcess: true}
 	shared := fmt.Sprintf(mcShared, home.port, east.port, west.port)
 	home.conf = writeArchive(t, shared+mcHome)
 	east.conf = writeArchive(t, shared+fmt.Sprintf(mcExec, "east", 2))
@@ -208,9 +253,7 @@ func TestMultiCluster(t *testing.T) {
 	}
 	defer func() {
 		for _, c := range []*mcCluster{home, east, west} {
-			if c.d != nil {
-				c.d.Close()
-			}
+			c.stop()
 		}
 	}()
 	hc := unixClient(home.state)
@@ -280,20 +323,17 @@ func TestMultiCluster(t *testing.T) {
 		}
 	})
 
-	t.Run("peer down and restarted", func(t *testing.T) {
-		// A job runs at west; west's daemon stops mid-run and a job for
+	t.Run("peer killed and restarted", func(t *testing.T) {
+		// A job runs at west; west's daemon is killed mid-run and a job for
 		// west alone waits, unreachable; west comes back, recovers its
 		// running job, takes the waiting one, and home sees both end.
 		running := hc.submit(t, api.SubmitRequest{Queue: "lonely", Command: "sleep 1.5"}).ID
 		hc.waitState(t, running, "RUN")
-		if err := west.d.Close(); err != nil {
-			t.Fatal(err)
-		}
-		west.d = nil
+		west.kill(t)
 		waiting := hc.submit(t, api.SubmitRequest{Queue: "lonely", Command: "true"}).ID
 		waitFor(t, "the unreachable reason", func() bool { return hc.job(t, waiting).Reason == "Remote cluster unreachable" })
 		if j := hc.job(t, running); j.State != "RUN" {
-			t.Errorf("job %d running at the stopped west is %s at home, want RUN", running, j.State)
+			t.Errorf("job %d running at the killed west is %s at home, want RUN", running, j.State)
 		}
 		west.start(t)
 		for _, id := range []int64{running, waiting} {
