@@ -199,6 +199,20 @@ func (c *Cluster) RemoteStarted(j *Job, hosts []string, now Time) error {
 	return nil
 }
 
+// RemoteState records that a forwarded job that runs remotely changed
+// state there: RUN, or suspended (USUSP, SSUSP). It holds nothing here
+// either way.
+func (c *Cluster) RemoteState(j *Job, state JobState) error {
+	switch {
+	case j.Remote == nil || !j.State.Started():
+		return fmt.Errorf("job %d is not running at another cluster", j.ID)
+	case state != Run && state != USusp && state != SSusp:
+		return fmt.Errorf("job %d: a job running at another cluster is RUN, USUSP or SSUSP there, not %s", j.ID, state)
+	}
+	j.State, j.Reason = state, ReasonNone
+	return nil
+}
+
 // RemoteRequeued records that a forwarded job that ran remotely pends
 // there again (its execution cluster requeued it).
 func (c *Cluster) RemoteRequeued(j *Job) error {

@@ -43,9 +43,9 @@ import (
 //     forwarding decisions weigh) and the state of every job it received
 //     from this cluster, and records at home what changed: accepted,
 //     started (RUN on host@cluster), pending again, finished with its
-//     exit code. A copy the peer no longer has returns home; a copy home
-//     does not expect (killed at home, or sent elsewhere since) is
-//     killed there.
+//     exit code; a job suspended there shows USUSP or SSUSP here. A
+//     copy the peer no longer has returns home; a copy home does not
+//     expect (killed at home, or sent elsewhere since) is killed there.
 //
 // Status flows by polling, not by pushes: the execution cluster keeps
 // its received jobs, finished ones until CLEAN_PERIOD, and the
@@ -371,6 +371,11 @@ func (d *Daemon) mcReconcile(res mcResult) (kills []int64, recs []Record) {
 			add(Record{Type: "remote-requeue", At: now, Job: j.ID})
 		case state.Started() && j.State.Pending():
 			add(Record{Type: "remote-start", At: at(rj.Start), Job: j.ID, Hosts: rj.Hosts})
+			if state != runtime.Run && state != runtime.Unknown {
+				add(Record{Type: "remote-state", At: now, Job: j.ID, State: state.String()})
+			}
+		case state.Started() && state != runtime.Unknown && state != j.State:
+			add(Record{Type: "remote-state", At: now, Job: j.ID, State: state.String()})
 		case state.Finished():
 			if j.State.Pending() && rj.Start > 0 {
 				add(Record{Type: "remote-start", At: at(rj.Start), Job: j.ID, Hosts: rj.Hosts})

@@ -43,6 +43,7 @@ import (
 //	         rejected, unreachable, recalled, start failed, no resources),
 //	         Reason, State (PEND, or PSUSP past LSB_MC_INITFAIL_RETRY)
 //	remote-start   it started there: Job, Hosts (host@cluster)
+//	remote-state   it runs, or is suspended, there: Job, State (RUN, USUSP, SSUSP)
 //	remote-requeue it pends there again after it started: Job
 //	remote-finish  it ended there: Job, State, Code, Term
 type Record struct {
@@ -214,6 +215,12 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		return "", c.ForwardReturned(j, r.Reason, cause.Counts(), r.State == runtime.PSusp.String())
 	case "remote-start":
 		return "", c.RemoteStarted(j, r.Hosts, r.At)
+	case "remote-state":
+		state, ok := runtime.ParseJobState(r.State)
+		if !ok {
+			return "", fmt.Errorf("remote state of job %d: unknown state %q", j.ID, r.State)
+		}
+		return "", c.RemoteState(j, state)
 	case "remote-requeue":
 		return "", c.RemoteRequeued(j)
 	case "remote-finish":

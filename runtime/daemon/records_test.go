@@ -258,6 +258,9 @@ func TestReconcile(t *testing.T) {
 	step("started", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 1, ID: 7, State: "RUN", Start: 5, Hosts: []string{"p1@peer"}}, api.MCJob{FromJob: 2, ID: 8, State: "RUN", Start: 5})}, nil, func() bool {
 		return j1.State == runtime.Run && j1.Start == 5 && slices.Equal(j1.HostNames(), []string{"p1@peer"})
 	})
+	step("suspended there", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 1, ID: 7, State: "USUSP", Start: 5}, api.MCJob{FromJob: 2, ID: 8, State: "RUN", Start: 5})}, nil, func() bool {
+		return j1.State == runtime.USusp
+	})
 	step("requeued there", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 1, ID: 7, State: "PEND"}, api.MCJob{FromJob: 2, ID: 8, State: "RUN", Start: 5})}, nil, func() bool {
 		return j1.State == runtime.Pend && j1.Remote != nil && j1.HostNames() == nil
 	})

@@ -49,7 +49,8 @@ func FuzzReplay(f *testing.F) {
 		`{"t":"exception","host":"nohost","text":"exit_rate"}` + "\n" + `{"t":"exception","host":"hostA","text":"overrun"}`,
 		`{"t":"new","at":1,"job":1,"image":{"ID":1,"Sub":{"User":"u","Queue":"send","Command":"true"},"Submit":1,"State":"PEND"}}` + "\n" +
 			`{"t":"forward","at":2,"job":1,"cluster":"peer","queue":"recv"}` + "\n" + `{"t":"accept","at":3,"job":1,"remote":5}` + "\n" +
-			`{"t":"remote-start","at":4,"job":1,"hosts":["p1@peer"]}` + "\n" + `{"t":"remote-requeue","job":1}` + "\n" +
+			`{"t":"remote-start","at":4,"job":1,"hosts":["p1@peer"]}` + "\n" + `{"t":"remote-state","job":1,"state":"SSUSP"}` + "\n" +
+			`{"t":"remote-state","job":1,"state":"DONE"}` + "\n" + `{"t":"remote-requeue","job":1}` + "\n" +
 			`{"t":"remote-start","at":5,"job":1,"hosts":["p2@peer"]}` + "\n" + `{"t":"remote-finish","at":6,"job":1,"state":"DONE"}`,
 		`{"t":"new","at":1,"job":2,"image":{"ID":2,"Sub":{"User":"u","Queue":"send","Command":"true"},"Submit":1,"State":"PEND"}}` + "\n" +
 			`{"t":"forward","at":2,"job":2,"cluster":"peer","queue":"recv"}` + "\n" +
