@@ -278,6 +278,17 @@ type Status struct {
 	// LastReload is the outcome of the last reconfiguration, nil before
 	// the first.
 	LastReload *Reload `json:"lastReload,omitempty"`
+	// Peers are the MultiCluster peers this cluster has talked to, by
+	// name: whether the last exchange with each got an answer, and how
+	// many of this cluster's jobs are there (sent, pending or running).
+	Peers []Peer `json:"peers,omitempty"`
+}
+
+// Peer is a MultiCluster peer as the submission cluster last heard of it.
+type Peer struct {
+	Cluster   string `json:"cluster"`
+	Up        bool   `json:"up"`
+	Forwarded int    `json:"forwarded"`
 }
 
 // Reload is the outcome of a reconfiguration (badmin reconfig, or a

@@ -893,6 +893,13 @@ func checkName(kind, s string) error {
 func (d *Daemon) status() api.Status {
 	st := api.Status{Cluster: d.cfg.Policy.Cluster, Master: d.host, StateDir: d.cfg.StateDir, Started: d.started.Unix(),
 		LogRecovered: d.recovery, Version: d.cfg.Version, Generation: d.generation, LastReload: d.lastReload}
+	at := map[string]int{}
+	for _, j := range d.cluster.Forwarded() {
+		at[j.Remote.Cluster]++
+	}
+	for _, name := range sortedKeys(d.mcPeers) {
+		st.Peers = append(st.Peers, api.Peer{Cluster: name, Up: d.mcPeers[name].up, Forwarded: at[name]})
+	}
 	for _, j := range d.cluster.Jobs() {
 		st.Jobs++
 		switch {

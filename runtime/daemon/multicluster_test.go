@@ -262,8 +262,14 @@ func TestMultiCluster(t *testing.T) {
 		t.Fatalf("inactivate slow at east: %d %v", code, err)
 	}
 
-	// The first rounds of home's link hear from east and west.
-	time.Sleep(500 * time.Millisecond)
+	// Home's status tells when its link has heard from east and west.
+	waitFor(t, "home to hear from east and west", func() bool {
+		var st api.Status
+		if code, err := hc.call("GET", "/v1/status", nil, &st); err != nil || code != 200 {
+			t.Fatalf("status: %d %v", code, err)
+		}
+		return len(st.Peers) == 2 && st.Peers[0].Up && st.Peers[1].Up
+	})
 
 	t.Run("most room", func(t *testing.T) {
 		// west's recv has room for 10, east's for 2: the job goes west,
@@ -334,6 +340,13 @@ func TestMultiCluster(t *testing.T) {
 		waitFor(t, "the unreachable reason", func() bool { return hc.job(t, waiting).Reason == "Remote cluster unreachable" })
 		if j := hc.job(t, running); j.State != "RUN" {
 			t.Errorf("job %d running at the killed west is %s at home, want RUN", running, j.State)
+		}
+		var st api.Status
+		hc.call("GET", "/v1/status", nil, &st)
+		// The running job is there; the waiting one is sent again and
+		// again, and comes back each time.
+		if len(st.Peers) != 2 || st.Peers[1].Cluster != "west" || st.Peers[1].Up || st.Peers[1].Forwarded < 1 {
+			t.Errorf("home's peers while west is down: %+v, want west down with its running job", st.Peers)
 		}
 		west.start(t)
 		for _, id := range []int64{running, waiting} {
