@@ -174,6 +174,9 @@ func (c *Cluster) SetAPS(j *Job, kind string, value float64) error {
 	if !j.State.Pending() {
 		return fmt.Errorf("job %d is not pending: only a pending job's APS value can be changed", j.ID)
 	}
+	if err := notForwarded(j, "given an APS value"); err != nil {
+		return err
+	}
 	if j.Queue.aps == nil {
 		return fmt.Errorf("queue %s has no APS_PRIORITY", j.Queue.Name)
 	}

@@ -466,6 +466,9 @@ type Submission struct {
 	// Sla is -sla: the service class of lsb.serviceclasses the job is
 	// submitted to.
 	Sla string `json:",omitempty"`
+	// Home is, for a job another cluster forwarded here, its submission
+	// cluster and its ID there; nil for a job submitted here.
+	Home *Home `json:",omitempty"`
 }
 
 // A Rejection is why a job was not accepted, as bsub reports it.
@@ -935,6 +938,8 @@ func (c *Cluster) perHost(per string, slots, total int) float64 {
 func (c *Cluster) finish(j *Job, state JobState, now Time) {
 	c.accrue(now)
 	switch {
+	case j.Remote != nil:
+		// At another cluster: it holds nothing here.
 	case j.State.Started():
 		c.countExit(j, state, now)
 		c.leaveHosts(j, now)
@@ -986,6 +991,9 @@ func (c *Cluster) Top(j *Job) error {
 	if !j.State.Pending() {
 		return fmt.Errorf("job %d is not pending", j.ID)
 	}
+	if err := notForwarded(j, "moved"); err != nil {
+		return err
+	}
 	c.minSeq--
 	c.reorder(j, c.minSeq)
 	return nil
@@ -995,6 +1003,9 @@ func (c *Cluster) Top(j *Job) error {
 func (c *Cluster) Bottom(j *Job) error {
 	if !j.State.Pending() {
 		return fmt.Errorf("job %d is not pending", j.ID)
+	}
+	if err := notForwarded(j, "moved"); err != nil {
+		return err
 	}
 	c.reorder(j, c.nextSeq)
 	c.nextSeq++
@@ -1019,6 +1030,9 @@ func (c *Cluster) Hold(j *Job) error {
 	if j.State != Pend {
 		return fmt.Errorf("job %d is not pending", j.ID)
 	}
+	if err := notForwarded(j, "stopped"); err != nil {
+		return err
+	}
 	j.State, j.Reason = PSusp, ReasonHeld
 	return nil
 }
@@ -1029,6 +1043,9 @@ func (c *Cluster) Release(j *Job) error {
 		return fmt.Errorf("job %d is not held", j.ID)
 	}
 	j.State, j.Reason = Pend, ReasonNew
+	// A job suspended for its failed remote starts gets
+	// LSB_MC_INITFAIL_RETRY more.
+	j.MCFailures = 0
 	return nil
 }
 

@@ -107,6 +107,8 @@ func (c *Cluster) Switch(j *Job, name string, now Time) error {
 		return fmt.Errorf("job %d has already finished", j.ID)
 	case q == j.Queue:
 		return nil
+	case j.Remote != nil:
+		return notForwarded(j, "switched")
 	case !q.Open:
 		return fmt.Errorf("queue %s is closed", q.Name)
 	case !q.Accepts(j.User):
@@ -176,6 +178,9 @@ type Modification struct {
 func (c *Cluster) Modify(j *Job, m Modification) error {
 	if !j.State.Pending() {
 		return fmt.Errorf("job %d is not pending: only a pending job can be modified", j.ID)
+	}
+	if err := notForwarded(j, "modified"); err != nil {
+		return err
 	}
 	sub := j.Sub
 	if m.Name != nil {

@@ -304,6 +304,7 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 		}
 	}
 	c.resumeUpTo(math.MinInt)
+	c.planForwards()
 	return c.plan
 }
 

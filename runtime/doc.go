@@ -61,6 +61,17 @@
 // A condition that can never hold again leaves the job pending with LSF's
 // "Dependency condition invalid or never satisfied".
 //
+// MultiCluster job forwarding enters the cycle as a Forwarder (package mc
+// makes one from what the remote clusters report): the pending jobs of
+// send-jobs queues that the cycle could not dispatch for want of hosts go
+// to it in dispatch order, and the plan lists where each is forwarded
+// (Plan.Forwards) or keeps its MultiCluster pending reason. A forwarded
+// job (Job.Remote) leaves its queue's pending jobs and holds no local
+// slot; it shows PEND until it starts remotely, then RUN (or USUSP, SSUSP)
+// on hosts named host@cluster, and comes back pending, or PSUSP after too
+// many failed remote starts. A job received from another cluster is a job
+// like any other whose submission names its home (Submission.Home).
+//
 // An Engine applies plans on a clock through an executor. Simulate runs
 // the engine on a virtual clock, event-driven (a cycle at every
 // submission, job end, command, and when an accept interval, a window or

@@ -61,6 +61,10 @@ type Engine struct {
 	// Explain makes every cycle record per-host reasons (costly; for
 	// bjobs -l style queries).
 	Explain bool
+	// Forward, when set, is the MultiCluster forwarding of the next
+	// cycle (see Snapshot.Forward); the forwarded jobs leave their local
+	// queues.
+	Forward Forwarder
 
 	last *Plan
 }
@@ -83,8 +87,12 @@ func (e *Engine) Schedule() *Plan {
 	cl := e.Cluster
 	cl.accrue(now)
 	resChange := cl.ageReservations(now)
-	p := e.Scheduler.Cycle(Snapshot{Cluster: cl, Now: now, Explain: e.Explain})
+	p := e.Scheduler.Cycle(Snapshot{Cluster: cl, Now: now, Explain: e.Explain, Forward: e.Forward})
 	for j, r := range p.reasons {
+		if j.State == PSusp && j.Reason == ReasonMCInitFail {
+			// Suspended for its failed remote starts: it says so.
+			continue
+		}
 		j.Reason = r
 	}
 	cl.applyExceptions(p.Exceptions, now)
@@ -121,6 +129,10 @@ func (e *Engine) Schedule() *Plan {
 			}
 		}
 	}
+	for _, f := range p.Forwards {
+		// The plan forwards only pending jobs of this cluster.
+		_ = cl.Forward(f.Job, f.Cluster, f.Queue, now)
+	}
 	var due Time
 	p.SLAActions, due = cl.updateSLAs(now)
 	if due > now && due < p.Wake {
@@ -148,8 +160,14 @@ func (e *Engine) Reason(j *Job) Reason {
 	if !j.State.Pending() {
 		return ReasonNone
 	}
+	if j.Remote != nil {
+		return j.Reason
+	}
 	if e.last == nil {
 		return ReasonNew
+	}
+	if j.State == PSusp && j.Reason == ReasonMCInitFail {
+		return j.Reason
 	}
 	return e.last.Reason(j)
 }
@@ -157,6 +175,11 @@ func (e *Engine) Reason(j *Job) Reason {
 // WhyPending tells why a pending job cannot start now: the job-level
 // reason and each host's (see Scheduler.Explain).
 func (e *Engine) WhyPending(j *Job) (Reason, []HostReason) {
+	if j.Remote != nil || j.State == PSusp && j.Reason == ReasonMCInitFail {
+		// At another cluster, or held for its failed starts there: no
+		// local host is weighed.
+		return j.Reason, nil
+	}
 	return e.Scheduler.Explain(Snapshot{Cluster: e.Cluster, Now: e.Clock.Now()}, j)
 }
 

@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -200,6 +201,14 @@ type Job struct {
 	// its execution reported at its end; 0 when unknown.
 	MaxMem float64
 
+	// Remote is, for a job forwarded to another cluster, where it is;
+	// nil for a job of this cluster. A forwarded job holds no local slot
+	// and is not scheduled here. MCFailures counts its failed remote
+	// start attempts (LSB_MC_INITFAIL_RETRY); bresume of a job suspended
+	// for them starts the count again.
+	Remote     *Remote
+	MCFailures int
+
 	// held are the rusage amounts the job holds on its hosts now.
 	held []heldAmount
 	// SLA is the service class of the job (bsub -sla), or nil; slaWork
@@ -236,6 +245,9 @@ func (j *Job) String() string { return fmt.Sprintf("job %d", j.ID) }
 // HostNames returns the names of the hosts the job holds, one per slot, as
 // LSB_HOSTS lists them.
 func (j *Job) HostNames() []string {
+	if j.Remote != nil {
+		return slices.Clone(j.Remote.Hosts)
+	}
 	var out []string
 	for _, a := range j.Allocs {
 		for range a.Slots {

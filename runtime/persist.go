@@ -39,6 +39,10 @@ type JobImage struct {
 	// once its execution reported it.
 	CPUTime float64 `json:",omitempty"`
 	MaxMem  float64 `json:",omitempty"`
+	// Remote is where a forwarded job is; MCFailures its failed remote
+	// start attempts.
+	Remote     *Remote `json:",omitempty"`
+	MCFailures int     `json:",omitempty"`
 }
 
 // An AllocImage is an Alloc by host name.
@@ -52,7 +56,12 @@ func (j *Job) Image() JobImage {
 	im := JobImage{ID: j.ID, Seq: j.Seq, Sub: j.Sub, Submit: j.Submit, Start: j.Start, End: j.End, State: j.State,
 		Reason: j.Reason, ExitCode: j.ExitCode, Term: j.Term, PreemptCount: j.PreemptCount, Ran: j.Ran,
 		RunSince: j.RunSince, ExternalStatus: j.ExternalStatus, APSSystem: j.apsSystem, APSAdmin: j.apsAdmin,
-		Exceptions: j.Exceptions, MaxMem: j.MaxMem}
+		Exceptions: j.Exceptions, MaxMem: j.MaxMem, MCFailures: j.MCFailures}
+	if j.Remote != nil {
+		r := *j.Remote
+		r.Hosts = slices.Clone(r.Hosts)
+		im.Remote = &r
+	}
 	if j.cpuKnown {
 		im.CPUTime = j.CPUTime
 	}
@@ -118,7 +127,12 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		State: im.State, Reason: im.Reason, Start: im.Start, End: im.End, ExitCode: im.ExitCode, Term: im.Term,
 		PreemptCount: im.PreemptCount, Ran: im.Ran, RunSince: im.RunSince, ExternalStatus: im.ExternalStatus,
 		Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode, RunLimit: s.RunLimit,
-		apsSystem: im.APSSystem, apsAdmin: im.APSAdmin, Exceptions: im.Exceptions, MaxMem: im.MaxMem}
+		apsSystem: im.APSSystem, apsAdmin: im.APSAdmin, Exceptions: im.Exceptions, MaxMem: im.MaxMem,
+		MCFailures: im.MCFailures}
+	if im.Remote != nil {
+		r := *im.Remote
+		j.Remote = &r
+	}
 	if im.CPUTime > 0 {
 		j.CPUTime, j.cpuKnown = im.CPUTime, true
 	}
@@ -179,6 +193,9 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 	c.nextSeq = max(c.nextSeq, j.Seq+1)
 	c.minSeq = min(c.minSeq, j.Seq)
 	switch {
+	case j.Remote != nil:
+		// At another cluster: it holds nothing here and is not
+		// scheduled here.
 	case j.State.Pending():
 		c.enqueue(j)
 	case j.State.Started():

@@ -8,6 +8,9 @@ type Snapshot struct {
 	// Explain makes the cycle record, for every job it looks at and
 	// cannot dispatch, the reason each host rejected it (bjobs -p -l).
 	Explain bool
+	// Forward, when set, takes the pending jobs of send-jobs queues that
+	// no local host takes (MultiCluster job forwarding).
+	Forward Forwarder
 }
 
 // A Plan is what one scheduling cycle decided: the jobs to dispatch and
@@ -28,6 +31,9 @@ type Plan struct {
 	// SLAActions are the service classes' control actions that came due
 	// (the engine fills them in once the plan is applied).
 	SLAActions []SLAAction
+	// Forwards are the jobs of send-jobs queues sent to receive-jobs
+	// queues of other clusters.
+	Forwards []Forward
 	// Wake is the earliest time at which waiting could end without any
 	// event (an accept interval running out, a window opening); Never
 	// when nothing waits on time.

@@ -33,6 +33,15 @@ const (
 	ReasonPoolShare    // The queue's share of its slot pool is used up
 	ReasonMultiCluster // The job is being forwarded to a remote cluster
 	ReasonSLAOptimum   // The job's service class runs its optimum number of jobs
+	// MultiCluster job forwarding (a job of a send-jobs queue).
+	ReasonMCSent           // Forwarded; the remote queue has not answered yet
+	ReasonMCRemotePend     // Pending in the remote cluster
+	ReasonMCNoRoom         // No remote queue has room (IMPT_JOBBKLG)
+	ReasonMCUnreachable    // The remote cluster is unreachable
+	ReasonMCRejected       // The remote queue rejected the job
+	ReasonMCRecalled       // Recalled after MAX_RSCHED_TIME; waiting for rescheduling
+	ReasonMCRemoteResource // No remote cluster exports the host type or resources the job asks for
+	ReasonMCInitFail       // Suspended after LSB_MC_INITFAIL_RETRY failed remote starts
 	// Suspend reasons (SSUSP).
 	ReasonPreempted // The job was preempted by a job of a higher priority queue
 	ReasonLoadStop  // A load index of the host is beyond its loadStop threshold
@@ -78,6 +87,14 @@ var reasonText = [...]string{
 	ReasonPoolShare:         "The queue's share of its slot pool is used up",
 	ReasonMultiCluster:      "The job is being forwarded to a remote cluster",
 	ReasonSLAOptimum:        "The service class has reached its optimum number of running jobs",
+	ReasonMCSent:            "The job is being forwarded to a remote cluster",
+	ReasonMCRemotePend:      "The job is pending in a remote cluster",
+	ReasonMCNoRoom:          "No remote queue has room for more MultiCluster jobs (IMPT_JOBBKLG)",
+	ReasonMCUnreachable:     "Remote cluster unreachable",
+	ReasonMCRejected:        "The job was rejected by the remote queue",
+	ReasonMCRecalled:        "The job was recalled from a remote cluster after MAX_RSCHED_TIME",
+	ReasonMCRemoteResource:  "No remote cluster has hosts that meet the job's resource requirements",
+	ReasonMCInitFail:        "The job failed to start remotely more than LSB_MC_INITFAIL_RETRY times",
 	ReasonPreempted:         "The job was preempted by a job of a higher priority queue",
 	ReasonLoadStop:          "The load of the host is beyond a loadStop threshold",
 	ReasonStopCond:          "The queue's suspending condition (STOP_COND) holds on the host",

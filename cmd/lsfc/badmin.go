@@ -186,6 +186,16 @@ func writeShowStatus(w io.Writer, st *api.Status, loc *time.Location) {
 	row("Number of jobs", fmt.Sprint(st.Jobs))
 	row("  Running", fmt.Sprint(st.Running))
 	row("  Pending", fmt.Sprint(st.Pending))
+	if len(st.Peers) > 0 {
+		fmt.Fprintln(w)
+		for _, p := range st.Peers {
+			state := "answers"
+			if !p.Up {
+				state = "does not answer"
+			}
+			row("MultiCluster peer "+p.Cluster, fmt.Sprintf("%s, %d job(s) forwarded there", state, p.Forwarded))
+		}
+	}
 }
 
 // writePerfmon prints badmin perfmon view.

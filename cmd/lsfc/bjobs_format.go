@@ -208,6 +208,16 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 		sub = append(sub, fmt.Sprintf("Dependency Condition <%s>", j.Depend))
 	}
 	fmt.Fprintf(w, "%s: %s;\n", lsfLongTime(j.Submit, v.loc), strings.Join(sub, ", "))
+	if h := j.Home; h != nil {
+		fmt.Fprintf(w, "%s: Forwarded from cluster <%s>, job <%d> there;\n", lsfLongTime(j.Submit, v.loc), h.Cluster, h.ID)
+	}
+	if f := j.Forward; f != nil {
+		line := fmt.Sprintf("Forwarded to cluster <%s>, queue <%s>", f.Cluster, f.Queue)
+		if f.RemoteID > 0 {
+			line += fmt.Sprintf(", remote job <%d>", f.RemoteID)
+		}
+		fmt.Fprintf(w, "%s: %s;\n", lsfLongTime(f.Time, v.loc), line)
+	}
 
 	if j.RunLimit > 0 {
 		fmt.Fprintf(w, "\n RUNLIMIT\n %.1f min\n", j.RunLimit/60)

@@ -310,3 +310,25 @@ Mon Nov 21 23:39:02: Started 1 Task(s) on Host(s) <hostA>, Allocated 1 Slot(s) o
 
 `)
 }
+
+func TestBjobsLongForwarded(t *testing.T) {
+	var b bytes.Buffer
+	jobs := []api.Job{
+		{ID: 8, User: "ann", Queue: "send", State: "RUN", Command: "sleep 60", Slots: 1, FromHost: "subhost",
+			ExecHosts: []string{"westA@west"}, Submit: 1669073882, Start: 1669073942,
+			Forward: &api.JobForward{Cluster: "west", Queue: "recv", RemoteID: 41, Time: 1669073883}},
+		{ID: 41, User: "ann", Queue: "recv", State: "PEND", Command: "sleep 60", Slots: 1, FromHost: "subhost",
+			Submit: 1669073884, Reason: "New job is waiting for scheduling", Home: &api.JobHome{Cluster: "home", ID: 8}},
+	}
+	jobsView{loc: time.UTC}.writeLong(&b, jobs)
+	got := b.String()
+	for _, want := range []string{
+		"Mon Nov 21 23:38:03: Forwarded to cluster <west>, queue <recv>, remote job <41>;\n",
+		"Mon Nov 21 23:39:02: Started 1 Task(s) on Host(s) <westA@west>, Allocated 1 Slot(s) on Host(s) <westA@west>;\n",
+		"Mon Nov 21 23:38:04: Forwarded from cluster <home>, job <8> there;\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("bjobs -l lacks %q:\n%s", want, got)
+		}
+	}
+}

@@ -51,6 +51,14 @@ daemon's own user) control all and may close queues and hosts. --listen
 adds a TCP listener whose clients must present the shared secret of
 --secret-file (or $LSFC_SECRET).
 
+MultiCluster job forwarding: the clusters of lsf.shared are each their own
+lsfc serve, listening (--listen) at an address of their Servers entry
+(host:port, or LSB_MBD_PORT) with the same secret. A send-jobs queue's job
+that no local host takes goes to the peer's receive-jobs queue with the
+most room; the daemon presents its own secret to its peers, delivers and
+recalls jobs and polls the peers for their queues and the jobs it sent
+every MBD_SLEEP_TIME.
+
 Jobs run on this machine, whichever host they are dispatched to, except
 on hosts whose execution agent (lsfc sbatchd) has registered: those run
 their jobs and report their own load; a host whose agent falls silent is

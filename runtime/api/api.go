@@ -16,6 +16,7 @@
 //	GET  /v1/status                the daemon (→ Status)
 //	POST /v1/reconfig              badmin reconfig (→ Reload; 409 when refused)
 //	GET  /v1/params                lsb.params as bparams -a shows it (→ map[string]string)
+//	POST /v1/mc/...                between clusters, on the TCP listener only (see MCForward)
 //
 // Errors are answered with a 4xx or 5xx status and an Error body. Times
 // are Unix seconds; zero means unset.
@@ -181,6 +182,27 @@ type Job struct {
 	Rerunnable  bool         `json:"rerunnable,omitempty"`
 	// APS is the job's absolute priority while it pends in an APS queue.
 	APS *JobAPS `json:"aps,omitempty"`
+	// Forward is, for a job forwarded to another cluster, where it is;
+	// Home, for a job another cluster forwarded here, where it came from.
+	Forward *JobForward `json:"forward,omitempty"`
+	Home    *JobHome    `json:"home,omitempty"`
+}
+
+// JobForward is where a forwarded job went: the cluster, its receive
+// queue, and the job's ID there (0 until the queue accepted it).
+type JobForward struct {
+	Cluster  string `json:"cluster"`
+	Queue    string `json:"queue"`
+	RemoteID int64  `json:"remoteID,omitempty"`
+	// Time is when the job was forwarded.
+	Time int64 `json:"time"`
+}
+
+// JobHome is where a received job was submitted: its cluster and its
+// job ID there.
+type JobHome struct {
+	Cluster string `json:"cluster"`
+	ID      int64  `json:"id"`
 }
 
 // JobAPS is a pending job's absolute priority in an APS queue: its value
@@ -301,6 +323,17 @@ type Status struct {
 	// LastReload is the outcome of the last reconfiguration, nil before
 	// the first.
 	LastReload *Reload `json:"lastReload,omitempty"`
+	// Peers are the MultiCluster peers this cluster has talked to, by
+	// name: whether the last exchange with each got an answer, and how
+	// many of this cluster's jobs are there (sent, pending or running).
+	Peers []Peer `json:"peers,omitempty"`
+}
+
+// Peer is a MultiCluster peer as the submission cluster last heard of it.
+type Peer struct {
+	Cluster   string `json:"cluster"`
+	Up        bool   `json:"up"`
+	Forwarded int    `json:"forwarded"`
 }
 
 // Reload is the outcome of a reconfiguration (badmin reconfig, or a

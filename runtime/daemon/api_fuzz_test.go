@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
 	"github.com/lsfc/lsfc/runtime/localexec"
 )
@@ -68,6 +69,57 @@ func FuzzAPI(f *testing.F) {
 		}
 		if code, err := c.call("GET", "/v1/status", nil, nil); err != nil || code != http.StatusOK {
 			t.Fatalf("the daemon stopped answering: %d %v", code, err)
+		}
+	})
+}
+
+// FuzzMCAPI sends arbitrary requests to the routes between clusters, on
+// the TCP listener with the secret: every one is answered, a bad one with
+// a 4xx and never a 5xx. No queue of the test configuration receives
+// jobs, so every forwarded job is rejected and nothing runs.
+func FuzzMCAPI(f *testing.F) {
+	p, err := compileTree(writeConf(f))
+	if err != nil {
+		f.Fatal(err)
+	}
+	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: f.TempDir(), WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: time.Millisecond, Listen: "127.0.0.1:0", Secret: "s3cret", Logf: func(string, ...any) {}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { d.Close() })
+	c := tcpClient(d.Addr(), "s3cret", "peer")
+	for _, seed := range []struct{ path, body string }{
+		{"/v1/mc/forward", `{"from":"peer","fromJob":4,"queue":"normal","user":"u","uid":-1,"gid":-1,"job":{"command":"true","umask":18}}`},
+		{"/v1/mc/forward", `{"from":"peer","fromJob":-1,"queue":"nope","user":"","job":{"command":""}}`},
+		{"/v1/mc/forward", `{"from":"a b","fromJob":1}`},
+		{"/v1/mc/poll", `{"from":"peer"}`},
+		{"/v1/mc/poll", `{"from":""}`},
+		{"/v1/mc/withdraw", `{"from":"peer","fromJob":4,"kill":true}`},
+		{"/v1/mc/withdraw", `[]`},
+	} {
+		f.Add(seed.path, seed.body)
+	}
+	f.Fuzz(func(t *testing.T, path, body string) {
+		if !strings.HasPrefix(path, "/v1/mc/") || strings.ContainsAny(path, " \r\n#?") {
+			return
+		}
+		if _, err := url.ParseRequestURI(path); err != nil {
+			return
+		}
+		code, err := c.call("POST", path, []byte(body), nil)
+		if err != nil {
+			t.Fatalf("POST %s: %v", path, err)
+		}
+		if code >= 500 {
+			t.Fatalf("POST %s %q: %d", path, body, code)
+		}
+		var st api.Status
+		if code, err := c.call("GET", "/v1/status", nil, &st); err != nil || code != http.StatusOK {
+			t.Fatalf("the daemon stopped answering: %d %v", code, err)
+		}
+		if st.Running != 0 {
+			t.Fatalf("POST %s %q: a job runs", path, body)
 		}
 	})
 }

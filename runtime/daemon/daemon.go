@@ -18,6 +18,7 @@
 package daemon
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -72,6 +73,9 @@ type Config struct {
 	// directories of its files) changes.
 	Watch bool
 	Dirs  []string
+	// MCInterval is the time between two rounds of MultiCluster
+	// forwarding with the peers (0: MBD_SLEEP_TIME); see multicluster.go.
+	MCInterval time.Duration
 	// Host is the configuration's name of this machine, where the jobs
 	// run: the host whose load indices are this machine's (empty: the
 	// machine's host name).
@@ -129,6 +133,11 @@ type Daemon struct {
 	lastCycle    time.Time
 	dirty        bool
 	wake         runtime.Time
+	// MultiCluster forwarding: what each peer last reported (owned by
+	// the loop) and the end of the link.
+	mcPeers  map[string]*mcPeerState
+	mcDone   chan struct{}
+	mcCancel context.CancelFunc
 }
 
 type serverCloser interface{ Close() error }
@@ -165,7 +174,8 @@ func Start(cfg Config) (*Daemon, error) {
 	}
 	d := &Daemon{cfg: cfg, lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
 		quit: make(chan struct{}), done: make(chan struct{}), started: time.Now(), killed: map[int64]bool{},
-		perf: newPerf(time.Now()), generation: 1, watchDirs: slices.Clone(cfg.Dirs), rewatch: make(chan struct{}, 1), watchDone: make(chan struct{})}
+		perf: newPerf(time.Now()), generation: 1, mcPeers: map[string]*mcPeerState{},
+		mcDone: make(chan struct{}), watchDirs: slices.Clone(cfg.Dirs), rewatch: make(chan struct{}, 1), watchDone: make(chan struct{})}
 	fail := func(err error) (*Daemon, error) {
 		d.closeResources()
 		return nil, err
@@ -232,6 +242,9 @@ func Start(cfg Config) (*Daemon, error) {
 		close(d.watchDone)
 	}
 	go d.loop()
+	ctx, cancel := context.WithCancel(context.Background())
+	d.mcCancel = cancel
+	go d.mcLoop(ctx)
 	return d, nil
 }
 
@@ -341,7 +354,7 @@ func (d *Daemon) idleRetired() bool {
 func (d *Daemon) recoverJobs() error {
 	var ids []int64
 	for _, j := range d.cluster.Jobs() {
-		if j.State.Started() && d.runsLocally(j) {
+		if j.State.Started() && j.Remote == nil && d.runsLocally(j) {
 			ids = append(ids, j.ID)
 		}
 	}
@@ -384,9 +397,17 @@ func (d *Daemon) append(recs []Record) (eventlog.Commit, error) {
 // releases the state directory. Jobs keep running; the next daemon
 // recovers them.
 func (d *Daemon) Close() error {
-	d.once.Do(func() { close(d.quit) })
+	d.once.Do(func() {
+		close(d.quit)
+		if d.mcCancel != nil {
+			d.mcCancel()
+		}
+	})
 	<-d.done
 	<-d.watchDone
+	if d.mcCancel != nil {
+		<-d.mcDone
+	}
 	return d.err
 }
 
@@ -484,8 +505,19 @@ func (d *Daemon) do(fn func() (any, []Record, func(), error)) (any, error) {
 	case <-d.done:
 		return nil, errShutdown
 	}
-	r := <-c.reply
-	return r.v, r.err
+	select {
+	case r := <-c.reply:
+		return r.v, r.err
+	case <-d.done:
+		// The loop stopped; a call it took before has its answer, one
+		// that reached the queue after its last drain never will.
+		select {
+		case r := <-c.reply:
+			return r.v, r.err
+		default:
+			return nil, errShutdown
+		}
+	}
 }
 
 // run executes a call and commits its records; the reply waits for the
@@ -587,7 +619,11 @@ func (d *Daemon) schedule() {
 		recs = append(recs, Record{Type: "resume", At: now, Job: j.ID})
 		acts = append(acts, d.signalAct(j.ID, syscall.SIGCONT))
 	}
+	d.engine.Forward = d.mcForwarder()
 	p := d.engine.Schedule()
+	for _, f := range p.Forwards {
+		recs = append(recs, Record{Type: "forward", At: now, Job: f.Job.ID, Cluster: f.Cluster, Queue: f.Queue})
+	}
 	for _, ev := range p.Exceptions {
 		recs = append(recs, exceptionRecord(ev, now))
 		d.cfg.Logf("exception: %s", ev)
@@ -763,6 +799,8 @@ func (d *Daemon) housekeep() {
 	var acts []func()
 	for _, j := range d.cluster.Jobs() {
 		switch {
+		case j.Remote != nil:
+			// At another cluster, which enforces its limits.
 		case j.State == runtime.Run && j.RunLimit > 0 && j.Term == "" && j.Ran+float64(now-j.RunSince) >= j.RunLimit:
 			j.Term = "TERM_RUNLIMIT"
 			recs = append(recs, Record{Type: "kill", At: now, Job: j.ID, Term: j.Term})
@@ -814,7 +852,7 @@ func (d *Daemon) housekeep() {
 func (d *Daemon) sampleCPU() {
 	var ids []int64
 	for _, j := range d.cluster.Jobs() {
-		if j.State == runtime.Run && j.Queue.IdleFactor > 0 && j.Exceptions&runtime.ExcIdle == 0 {
+		if j.State == runtime.Run && j.Remote == nil && j.Queue.IdleFactor > 0 && j.Exceptions&runtime.ExcIdle == 0 {
 			ids = append(ids, j.ID)
 		}
 	}
@@ -873,6 +911,13 @@ func checkName(kind, s string) error {
 func (d *Daemon) status() api.Status {
 	st := api.Status{Cluster: d.cfg.Policy.Cluster, Master: d.host, StateDir: d.cfg.StateDir, Started: d.started.Unix(),
 		LogRecovered: d.recovery, Version: d.cfg.Version, Generation: d.generation, LastReload: d.lastReload}
+	at := map[string]int{}
+	for _, j := range d.cluster.Forwarded() {
+		at[j.Remote.Cluster]++
+	}
+	for _, name := range sortedKeys(d.mcPeers) {
+		st.Peers = append(st.Peers, api.Peer{Cluster: name, Up: d.mcPeers[name].up, Forwarded: at[name]})
+	}
 	for _, j := range d.cluster.Jobs() {
 		st.Jobs++
 		switch {

@@ -34,15 +34,20 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// serveForTest runs a daemon until it is killed.
+// serveForTest runs a daemon until it is killed; with
+// LSFC_TEST_SERVE_LISTEN it listens there too, as a MultiCluster peer.
 func serveForTest(conf, state string) int {
 	p, err := compileTree(conf)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
-		MinInterval: 5 * time.Millisecond, Logf: func(string, ...any) {}})
+	cfg := daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: 5 * time.Millisecond, Logf: func(string, ...any) {}}
+	if addr := os.Getenv("LSFC_TEST_SERVE_LISTEN"); addr != "" {
+		cfg.Listen, cfg.Secret, cfg.MCInterval = addr, "s3cret", 100*time.Millisecond
+	}
+	d, err := daemon.Start(cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2

@@ -38,6 +38,18 @@ func requestKind(pattern string) string {
 		return "perf"
 	case "POST /v1/reconfig":
 		return "reconfig"
+	case "GET /v1/sla":
+		return "sla query"
+	case "POST /v1/agent/load":
+		return "agent load"
+	case "POST /v1/agent/sync":
+		return "agent sync"
+	case "POST /v1/mc/forward":
+		return "mc forward"
+	case "POST /v1/mc/poll":
+		return "mc poll"
+	case "POST /v1/mc/withdraw":
+		return "mc withdraw"
 	}
 	return "other"
 }

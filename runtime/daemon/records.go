@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/mc"
 )
 
 // A Record is one change of the cluster's state, as the event log keeps
@@ -31,6 +32,20 @@ import (
 //	         host closed for its job exit rate: Host, Text ("exit_rate")
 //	job      a job of a snapshot: Image
 //	state    a snapshot's cluster state: NextID
+//
+// MultiCluster job forwarding, on the submission cluster (a job another
+// cluster forwarded here is a new record whose submission names its
+// home):
+//
+//	forward  a pending job was sent to a receive-jobs queue: Job, Cluster, Queue
+//	accept   the remote queue took it: Job, Remote (its job ID there)
+//	return   it came back before starting there: Job, Text (the cause:
+//	         rejected, unreachable, recalled, start failed, no resources),
+//	         Reason, State (PEND, or PSUSP past LSB_MC_INITFAIL_RETRY)
+//	remote-start   it started there: Job, Hosts (host@cluster)
+//	remote-state   it runs, or is suspended, there: Job, State (RUN, USUSP, SSUSP)
+//	remote-requeue it pends there again after it started: Job
+//	remote-finish  it ended there: Job, State, Code, Term
 type Record struct {
 	Type   string                `json:"t"`
 	At     runtime.Time          `json:"at,omitempty"`
@@ -52,6 +67,11 @@ type Record struct {
 	// seconds and the most memory held, in MB.
 	CPU float64 `json:"cpu,omitempty"`
 	Mem float64 `json:"mem,omitempty"`
+	// Cluster, Remote and Hosts are, for a forwarded job, the cluster it
+	// went to, its job ID there and the hosts it runs on there.
+	Cluster string   `json:"cluster,omitempty"`
+	Remote  int64    `json:"remote,omitempty"`
+	Hosts   []string `json:"hosts,omitempty"`
 }
 
 // encode writes records as the log's payloads.
@@ -183,6 +203,32 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 			j.Term = r.Term
 		}
 		return "", nil
+	case "forward":
+		return "", c.Forward(j, r.Cluster, r.Queue, r.At)
+	case "accept":
+		return "", c.ForwardAccepted(j, r.Remote, r.At)
+	case "return":
+		cause, ok := mc.ParseCause(r.Text)
+		if !ok {
+			return "", fmt.Errorf("return of job %d: unknown cause %q", j.ID, r.Text)
+		}
+		return "", c.ForwardReturned(j, r.Reason, cause.Counts(), r.State == runtime.PSusp.String())
+	case "remote-start":
+		return "", c.RemoteStarted(j, r.Hosts, r.At)
+	case "remote-state":
+		state, ok := runtime.ParseJobState(r.State)
+		if !ok {
+			return "", fmt.Errorf("remote state of job %d: unknown state %q", j.ID, r.State)
+		}
+		return "", c.RemoteState(j, state)
+	case "remote-requeue":
+		return "", c.RemoteRequeued(j)
+	case "remote-finish":
+		state, ok := runtime.ParseJobState(r.State)
+		if !ok || j.Remote == nil {
+			return "", fmt.Errorf("remote finish of job %d: not forwarded, or unknown state %q", j.ID, r.State)
+		}
+		return "", c.Finish(j, state, r.Code, r.Term, r.At)
 	case "exception":
 		e, ok := runtime.ParseException(r.Text)
 		if !ok || e == 0 {

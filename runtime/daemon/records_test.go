@@ -3,10 +3,13 @@ package daemon
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/lsfc/lsfc/lint"
 	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/api"
 )
 
 // exceptionCluster returns a cluster whose queue detects job exceptions
@@ -122,3 +125,167 @@ func TestExceptionRecords(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestForwardRecords replays the records of a forwarded job's life on
+// the submission cluster, and checks that the state they give, and a
+// snapshot of it, are the same.
+func TestForwardRecords(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"lsf.shared":       "Begin Cluster\nClusterName Servers\ntest (hostA)\npeer (peerhost)\nEnd Cluster\n",
+		"lsf.cluster.test": "Begin Host\nHOSTNAME model type server RESOURCES\nhostA ! ! 1 ()\nEnd Host\n",
+		"lsb.queues":       "Begin Queue\nQUEUE_NAME = send\nPRIORITY = 30\nSNDJOBS_TO = recv@peer\nEnd Queue\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := lint.Run([]string{dir}, lint.Options{})
+	if err != nil || res.Diagnostics.HasErrors() {
+		t.Fatalf("configuration: %v %v", err, res.Diagnostics.Err())
+	}
+	c, err := runtime.NewCluster(res.Policy, runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := runtime.JobImage{ID: 1, Sub: runtime.Submission{User: "u", Queue: "send", Slots: 1, Command: "true"}, Submit: 1, State: runtime.Pend}
+	recs := []Record{
+		{Type: "new", At: 1, Job: 1, Image: &im},
+		{Type: "forward", At: 2, Job: 1, Cluster: "peer", Queue: "recv"},
+		{Type: "return", At: 3, Job: 1, Text: "recalled", Reason: runtime.ReasonMCRecalled, State: "PEND"},
+		{Type: "forward", At: 4, Job: 1, Cluster: "peer", Queue: "recv"},
+		{Type: "accept", At: 5, Job: 1, Remote: 12},
+		{Type: "remote-start", At: 6, Job: 1, Hosts: []string{"p1@peer"}},
+	}
+	payloads, err := encode(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range payloads {
+		r, err := decode(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, err := apply(c, r); err != nil || w != "" {
+			t.Fatalf("apply %s: %v %q", r.Type, err, w)
+		}
+	}
+	j := c.Job(1)
+	if j.State != runtime.Run || j.Remote == nil || j.Remote.ID != 12 || j.MCFailures != 1 ||
+		!slices.Equal(j.HostNames(), []string{"p1@peer"}) || j.Queue.Used != 0 {
+		t.Fatalf("job 1: %s %+v failures %d hosts %v used %d", j.State, j.Remote, j.MCFailures, j.HostNames(), j.Queue.Used)
+	}
+	snap := j.Image()
+	c2, _ := runtime.NewCluster(res.Policy, runtime.ClusterOptions{})
+	if _, err := apply(c2, Record{Type: "job", Image: &snap}); err != nil {
+		t.Fatal(err)
+	}
+	if got := c2.Job(1).Image(); !reflect.DeepEqual(got, snap) {
+		t.Errorf("snapshot replay:\ngot  %+v\nwant %+v", got, snap)
+	}
+	if _, err := apply(c, Record{Type: "remote-finish", At: 9, Job: 1, State: "EXIT", Code: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if j.State != runtime.Exit || j.ExitCode != 3 || j.End != 9 {
+		t.Errorf("after remote-finish: %s code %d end %v", j.State, j.ExitCode, j.End)
+	}
+	if _, err := apply(c, Record{Type: "remote-finish", At: 9, Job: 1, State: "DONE"}); err == nil {
+		t.Error("a second remote-finish: no error")
+	}
+}
+
+// TestReconcile feeds the submission cluster's side of the exchange what
+// a peer answers, and checks what it records: a delivery that found no
+// answer returns the job, a copy found later is adopted rather than sent
+// again, remote starts, requeues and losses come home, a copy home does
+// not expect is to be killed, and the records give the same state again.
+func TestReconcile(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"lsf.shared":       "Begin Cluster\nClusterName Servers\ntest (hostA)\npeer (peerhost)\nEnd Cluster\n",
+		"lsf.cluster.test": "Begin Host\nHOSTNAME model type server RESOURCES\nhostA ! ! 1 ()\nEnd Host\n",
+		"lsb.queues":       "Begin Queue\nQUEUE_NAME = send\nPRIORITY = 30\nHOSTS = none\nSNDJOBS_TO = recv@peer\nEnd Queue\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := lint.Run([]string{dir}, lint.Options{})
+	if err != nil || res.Diagnostics.HasErrors() {
+		t.Fatalf("configuration: %v %v", err, res.Diagnostics.Err())
+	}
+	c, err := runtime.NewCluster(res.Policy, runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &Daemon{cfg: Config{Policy: res.Policy, Logf: t.Logf}, cluster: c, mcPeers: map[string]*mcPeerState{}}
+	var images []runtime.JobImage
+	for range 2 {
+		j, err := c.Submit(runtime.Submission{User: "u", Queue: "send", Command: "true"}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		images = append(images, j.Image())
+	}
+	j1, j2 := c.Job(1), c.Job(2)
+	var all []Record
+	step := func(name string, res mcResult, wantKills []int64, check func() bool) {
+		t.Helper()
+		kills, recs := d.mcReconcile(res)
+		all = append(all, recs...)
+		if !slices.Equal(kills, wantKills) || !check() {
+			t.Errorf("%s: kills %v; job 1 %s %q %+v; job 2 %s %+v", name, kills, j1.State, j1.Reason, j1.Remote, j2.State, j2.Remote)
+		}
+	}
+	for _, j := range []*runtime.Job{j1, j2} {
+		if err := c.Forward(j, "peer", "recv", 2); err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, Record{Type: "forward", At: 2, Job: j.ID, Cluster: "peer", Queue: "recv"})
+	}
+	poll := func(jobs ...api.MCJob) *api.MCPoll {
+		return &api.MCPoll{Queues: []api.MCQueue{{Queue: "recv", Backlog: 50}}, Jobs: jobs}
+	}
+	step("no answer", mcResult{cluster: "peer", delivered: []mcDelivery{{job: 1, unreachable: true}, {job: 2, id: 8}}}, nil, func() bool {
+		return j1.State == runtime.Pend && j1.Remote == nil && j1.Reason == runtime.ReasonMCUnreachable &&
+			j2.Remote != nil && j2.Remote.ID == 8 && !d.mcPeers["peer"].up
+	})
+	step("copy found", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 1, ID: 7, State: "PEND"}, api.MCJob{FromJob: 2, ID: 8, State: "PEND"})}, nil, func() bool {
+		return j1.Remote != nil && j1.Remote.ID == 7 && j1.Reason == runtime.ReasonMCRemotePend && d.mcPeers["peer"].up
+	})
+	step("started", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 1, ID: 7, State: "RUN", Start: 5, Hosts: []string{"p1@peer"}}, api.MCJob{FromJob: 2, ID: 8, State: "RUN", Start: 5})}, nil, func() bool {
+		return j1.State == runtime.Run && j1.Start == 5 && slices.Equal(j1.HostNames(), []string{"p1@peer"})
+	})
+	step("suspended there", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 1, ID: 7, State: "USUSP", Start: 5}, api.MCJob{FromJob: 2, ID: 8, State: "RUN", Start: 5})}, nil, func() bool {
+		return j1.State == runtime.USusp
+	})
+	step("requeued there", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 1, ID: 7, State: "PEND"}, api.MCJob{FromJob: 2, ID: 8, State: "RUN", Start: 5})}, nil, func() bool {
+		return j1.State == runtime.Pend && j1.Remote != nil && j1.HostNames() == nil
+	})
+	if err := c.Kill(j2, 6); err != nil {
+		t.Fatal(err)
+	}
+	all = append(all, Record{Type: "finish", At: 6, Job: 2, State: "EXIT", Code: j2.ExitCode, Term: j2.Term})
+	step("lost there, killed here", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 2, ID: 8, State: "RUN", Start: 5})}, []int64{2}, func() bool {
+		return j1.State == runtime.Pend && j1.Remote == nil && j1.Reason == runtime.ReasonMCUnreachable && j2.State == runtime.Exit
+	})
+	// The records give the same state on a cluster of the same jobs.
+	c2, _ := runtime.NewCluster(res.Policy, runtime.ClusterOptions{})
+	for i := range images {
+		if _, _, err := c2.Restore(images[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, r := range all {
+		if _, err := apply(c2, r); err != nil {
+			t.Fatalf("replay %s of job %d: %v", r.Type, r.Job, err)
+		}
+	}
+	for _, id := range []int64{1, 2} {
+		if got, want := c2.Job(id).Image(), c.Job(id).Image(); !reflect.DeepEqual(got, want) {
+			t.Errorf("job %d replayed:\ngot  %+v\nwant %+v", id, got, want)
+		}
+	}
+}

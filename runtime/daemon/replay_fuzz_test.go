@@ -19,7 +19,9 @@ func FuzzReplay(f *testing.F) {
 		"lsf.cluster.test": "Begin Host\nHOSTNAME model type server RESOURCES\nhostA ! ! 1 ()\nhostB ! ! 1 ()\nEnd Host\n",
 		"lsb.hosts":        "Begin Host\nHOST_NAME MXJ EXIT_RATE\ndefault 4 2\nEnd Host\n",
 		"lsb.queues": "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nJOB_OVERRUN = 1\nJOB_IDLE = 0.5\nJOB_UNDERRUN = 1\nEnd Queue\n\n" +
-			"Begin Queue\nQUEUE_NAME = high\nPRIORITY = 40\nPREEMPTION = PREEMPTIVE\nEnd Queue\n",
+			"Begin Queue\nQUEUE_NAME = high\nPRIORITY = 40\nPREEMPTION = PREEMPTIVE\nEnd Queue\n\n" +
+			"Begin Queue\nQUEUE_NAME = send\nPRIORITY = 30\nSNDJOBS_TO = recv@peer\nEnd Queue\n",
+		"lsf.shared": "Begin Cluster\nClusterName Servers\ntest (hostA)\npeer (peerhost)\nEnd Cluster\n",
 	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
@@ -45,6 +47,17 @@ func FuzzReplay(f *testing.F) {
 			`{"t":"exception","at":70,"job":1,"text":"overrun"}` + "\n" + `{"t":"exception","at":71,"job":1,"text":"idle bogus"}` + "\n" +
 			`{"t":"finish","at":72,"job":1,"state":"EXIT","code":1}` + "\n" + `{"t":"exception","at":73,"host":"hostB","text":"exit_rate"}`,
 		`{"t":"exception","host":"nohost","text":"exit_rate"}` + "\n" + `{"t":"exception","host":"hostA","text":"overrun"}`,
+		`{"t":"new","at":1,"job":1,"image":{"ID":1,"Sub":{"User":"u","Queue":"send","Command":"true"},"Submit":1,"State":"PEND"}}` + "\n" +
+			`{"t":"forward","at":2,"job":1,"cluster":"peer","queue":"recv"}` + "\n" + `{"t":"accept","at":3,"job":1,"remote":5}` + "\n" +
+			`{"t":"remote-start","at":4,"job":1,"hosts":["p1@peer"]}` + "\n" + `{"t":"remote-state","job":1,"state":"SSUSP"}` + "\n" +
+			`{"t":"remote-state","job":1,"state":"DONE"}` + "\n" + `{"t":"remote-requeue","job":1}` + "\n" +
+			`{"t":"remote-start","at":5,"job":1,"hosts":["p2@peer"]}` + "\n" + `{"t":"remote-finish","at":6,"job":1,"state":"DONE"}`,
+		`{"t":"new","at":1,"job":2,"image":{"ID":2,"Sub":{"User":"u","Queue":"send","Command":"true"},"Submit":1,"State":"PEND"}}` + "\n" +
+			`{"t":"forward","at":2,"job":2,"cluster":"peer","queue":"recv"}` + "\n" +
+			`{"t":"return","job":2,"text":"recalled","reason":"The job was recalled from a remote cluster after MAX_RSCHED_TIME","state":"PEND"}` + "\n" +
+			`{"t":"forward","at":3,"job":2,"cluster":"peer","queue":"recv"}` + "\n" + `{"t":"return","job":2,"text":"start failed","state":"PSUSP"}` + "\n" +
+			`{"t":"return","job":2,"text":"bogus"}` + "\n" + `{"t":"remote-start","job":2}` + "\n" + `{"t":"release","job":2}`,
+		`{"t":"job","image":{"ID":3,"Sub":{"Queue":"send","Home":{"Cluster":"peer","ID":9}},"State":"RUN","Remote":{"Cluster":"peer","Queue":"recv","ID":4,"Hosts":["x@peer"]}}}`,
 		`not json`,
 	} {
 		f.Add(seed)

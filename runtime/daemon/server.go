@@ -120,6 +120,12 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("POST /v1/reconfig", d.handleReconfig)
 	mux.HandleFunc("POST /v1/agent/load", d.handleAgentLoad)
 	mux.HandleFunc("POST /v1/agent/sync", d.handleAgentSync)
+	if remote {
+		// Between clusters: only peers that show the shared secret.
+		mux.HandleFunc("POST /v1/mc/forward", d.handleMCForward)
+		mux.HandleFunc("POST /v1/mc/poll", d.handleMCPoll)
+		mux.HandleFunc("POST /v1/mc/withdraw", d.handleMCWithdraw)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		_, pattern := mux.Handler(r)
@@ -384,6 +390,12 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 		ResReq: j.ResReq, Cwd: j.Sub.Cwd, Stdout: j.Sub.Stdout, Stderr: j.Sub.Stderr, Depend: j.Depend,
 		RunLimit: j.RunLimit, MemLimit: j.Sub.MemLimit, Priority: j.Priority, Preempted: j.PreemptCount,
 		Rerunnable: j.Rerunnable(), Exceptions: j.Exceptions.String(), CPUTime: j.CPUTime, MaxMem: j.MaxMem}
+	if r := j.Remote; r != nil {
+		out.Forward = &api.JobForward{Cluster: r.Cluster, Queue: r.Queue, RemoteID: r.ID, Time: int64(r.SentAt)}
+	}
+	if h := j.Sub.Home; h != nil {
+		out.Home = &api.JobHome{Cluster: h.Cluster, ID: h.ID}
+	}
 	if v, ok := d.cluster.APS(j, d.now()); ok {
 		out.APS = &api.JobAPS{Value: v.Value, System: v.System, FS: v.FS, Proc: v.Proc, Mem: v.Mem, Swap: v.Swap,
 			JPriority: v.JPriority, QPriority: v.QPriority, Admin: v.Admin}
@@ -449,12 +461,17 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 	ok := func(msg string, recs ...Record) (any, []Record, func(), error) {
 		return api.ActionResponse{Message: msg}, recs, nil, nil
 	}
+	if j.Remote != nil && action != "kill" && !j.State.Finished() {
+		return conflict(fmt.Errorf("the job is forwarded to cluster %s", j.Remote.Cluster))
+	}
 	switch action {
 	case "kill":
 		switch {
 		case j.State.Finished():
 			return conflict(errors.New("Job has already finished"))
-		case j.State.Pending():
+		case j.State.Pending() || j.Remote != nil:
+			// A forwarded job ends here at once; its copy at the other
+			// cluster is killed at the next exchange with it.
 			if err := c.Kill(j, now); err != nil {
 				return conflict(err)
 			}

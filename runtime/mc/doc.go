@@ -35,6 +35,17 @@
 // destination's pending jobs, so later jobs of the cycle see the room
 // that is left.
 //
+// In a cycle, a Planner is the runtime.Forwarder of the submission
+// cluster (Snapshot.Forward): the cycle hands it, in dispatch order, the
+// pending jobs of send-jobs queues that it did not dispatch for want of
+// hosts (not those held, waiting on a dependency, a closed queue or a
+// limit), and the plan lists where each goes (Plan.Forwards). A forwarded
+// job leaves its local queue's pending jobs and holds no local slot; it
+// shows PEND at home until it starts remotely, then RUN on its remote
+// hosts, named host@cluster. A job no destination takes keeps a
+// MultiCluster pending reason (no room, unreachable, no matching remote
+// hosts).
+//
 // Phase III (Accept) runs in the execution cluster: the receive-jobs
 // queue must list the submission cluster and have room, then its own
 // parameters decide as for a local job (open, USERS, MEMLIMIT against

@@ -252,3 +252,24 @@ func (l *Ledger) at(job int64, s Stage) (*Forward, error) {
 	}
 	return f, nil
 }
+
+// Restore books a job again as the submission cluster's state keeps it,
+// after a restart: its failed start attempts so far and, when it is at
+// another cluster (r not nil), where it went, whether that queue took it
+// and whether it started there. Deadlines follow from the times in r.
+func (l *Ledger) Restore(job int64, sendQueue string, r *runtime.Remote, started bool, failures int) {
+	if failures > 0 {
+		l.failures[job] = failures
+	}
+	if r == nil {
+		return
+	}
+	delete(l.fwd, job)
+	_ = l.Forwarded(job, sendQueue, &Target{Cluster: r.Cluster, Queue: r.Queue}, r.SentAt)
+	if r.ID > 0 {
+		_ = l.Accept(job, r.ID, r.AcceptedAt)
+		if started {
+			_ = l.Start(job)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package mc
 
 import (
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/runtime"
 )
 
 // A QueueState is what a remote cluster reports about one of its queues:
@@ -83,4 +84,53 @@ func (pl *Planner) Place(queue string, j Job) Decision {
 		d.To.Pending++
 	}
 	return d
+}
+
+// Forward is the planner as a cycle's runtime.Forwarder: it places a
+// pending job of a send-jobs queue by its slots and its -R's needs, and
+// words why it stays when no destination takes it. A job whose queue has
+// no destination that pairs keeps its local reason (ReasonNone).
+func (pl *Planner) Forward(j *runtime.Job) (runtime.Forward, runtime.Reason) {
+	d := pl.Place(j.Queue.Name, Job{ID: j.ID, Slots: j.Slots, Needs: ParseNeeds(j.ResReq, j.FromType)})
+	if d.To != nil {
+		return runtime.Forward{Cluster: d.To.Cluster, Queue: d.To.Queue}, runtime.ReasonNone
+	}
+	return runtime.Forward{}, d.Reason().Reason()
+}
+
+// Reason returns the job's pending reason for a target passed over.
+func (w Why) Reason() runtime.Reason {
+	switch w {
+	case WhyNone:
+		return runtime.ReasonNone
+	case WhyUnreachable:
+		return runtime.ReasonMCUnreachable
+	case WhyNoRoom:
+		return runtime.ReasonMCNoRoom
+	}
+	return runtime.ReasonMCRemoteResource
+}
+
+// ReturnReason is a returned job's pending reason at home, for the cause
+// of its return.
+func (c Cause) ReturnReason() runtime.Reason {
+	switch c {
+	case Rejected:
+		return runtime.ReasonMCRejected
+	case Unreachable:
+		return runtime.ReasonMCUnreachable
+	case Recalled:
+		return runtime.ReasonMCRecalled
+	}
+	return runtime.ReasonNew
+}
+
+// ParseCause reads a cause as String names it.
+func ParseCause(s string) (Cause, bool) {
+	for i, t := range causeText {
+		if t != "" && t == s {
+			return Cause(i), true
+		}
+	}
+	return 0, false
 }

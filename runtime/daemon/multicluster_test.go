@@ -1,0 +1,392 @@
+package daemon_test
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/lsfc/lsfc/runtime/localexec"
+)
+
+// mcShared is the lsf.shared of the three test clusters; %d are the
+// ports of home, east and west.
+const mcShared = `-- lsf.shared --
+Begin Cluster
+ClusterName  Servers
+home         (127.0.0.1:%d)
+east         (127.0.0.1:%d)
+west         (127.0.0.1:%d)
+End Cluster
+`
+
+// mcHome is the submission cluster: "send" runs nowhere locally and
+// forwards to east and west; "lonely" only to west; "strict" to a queue
+// of east that rejects big jobs; "patient" to a queue of east that does
+// not dispatch, and is recalled after MAX_RSCHED_TIME (1 × 1 s), twice
+// at most (LSB_MC_INITFAIL_RETRY = 1).
+const mcHome = `-- lsf.conf --
+LSB_MC_INITFAIL_RETRY=1
+-- lsf.cluster.home --
+Begin Host
+HOSTNAME  model  type  server  RESOURCES
+homeA     !      !     1       ()
+End Host
+-- lsb.params --
+Begin Parameters
+MBD_SLEEP_TIME = 1
+JOB_ACCEPT_INTERVAL = 0
+End Parameters
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = send
+PRIORITY   = 30
+HOSTS      = none
+SNDJOBS_TO = recv@east recv@west
+End Queue
+Begin Queue
+QUEUE_NAME = lonely
+PRIORITY   = 30
+HOSTS      = none
+SNDJOBS_TO = recv@west
+End Queue
+Begin Queue
+QUEUE_NAME = strict
+PRIORITY   = 30
+HOSTS      = none
+SNDJOBS_TO = small@east
+End Queue
+Begin Queue
+QUEUE_NAME      = patient
+PRIORITY        = 30
+HOSTS           = none
+SNDJOBS_TO      = slow@east
+MAX_RSCHED_TIME = 1
+End Queue
+`
+
+// mcExec is an execution cluster; %s is its name, %d the backlog of its
+// queue recv.
+const mcExec = `-- lsf.conf --
+# an execution cluster of the test
+-- lsf.cluster.%[1]s --
+Begin ClusterAdmins
+Administrators = (boss)
+End ClusterAdmins
+Begin Host
+HOSTNAME  model  type  server  RESOURCES
+%[1]sA    !      !     1       ()
+End Host
+-- lsb.hosts --
+Begin Host
+HOST_NAME  MXJ
+default    4
+End Host
+-- lsb.params --
+Begin Parameters
+JOB_ACCEPT_INTERVAL = 0
+End Parameters
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME   = recv
+PRIORITY     = 30
+RCVJOBS_FROM = home
+IMPT_JOBBKLG = %[2]d
+End Queue
+Begin Queue
+QUEUE_NAME   = small
+PRIORITY     = 30
+RCVJOBS_FROM = home
+MEMLIMIT     = 102400
+End Queue
+Begin Queue
+QUEUE_NAME   = slow
+PRIORITY     = 30
+RCVJOBS_FROM = home
+End Queue
+`
+
+// mcCluster is one of the test's clusters: a daemon of the test
+// process, or, with proc set, of a process of its own, which the test can
+// kill.
+type mcCluster struct {
+	name, conf, state string
+	port              int
+	d                 *daemon.Daemon
+	proc              *exec.Cmd
+	ownProcess        bool
+}
+
+// freePort returns a loopback port nothing listens on now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// writeArchive writes the files of a txtar-like text into a new directory.
+func writeArchive(t *testing.T, text string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, part := range strings.Split(text, "-- ")[1:] {
+		name, body, _ := strings.Cut(part, " --\n")
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// start starts (or restarts) the cluster's daemon on its state and port.
+func (c *mcCluster) start(t *testing.T) {
+	t.Helper()
+	p, err := compileTree(c.conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ownProcess {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "LSFC_TEST_SERVE_CONF="+c.conf, "LSFC_TEST_SERVE_STATE="+c.state,
+			fmt.Sprintf("LSFC_TEST_SERVE_LISTEN=127.0.0.1:%d", c.port))
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		c.proc = cmd
+		waitSocket(t, unixClient(c.state), cmd, &stderr)
+		return
+	}
+	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: c.state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: 5 * time.Millisecond, Listen: fmt.Sprintf("127.0.0.1:%d", c.port), Secret: "s3cret",
+		MCInterval: 100 * time.Millisecond, Logf: func(f string, a ...any) { t.Logf(c.name+": "+f, a...) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.d = d
+}
+
+// kill kills the cluster's daemon process (SIGKILL): its jobs keep
+// running.
+func (c *mcCluster) kill(t *testing.T) {
+	t.Helper()
+	if err := c.proc.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	c.proc.Wait()
+	c.proc = nil
+}
+
+// stop stops the cluster's daemon, however it runs.
+func (c *mcCluster) stop() {
+	if c.d != nil {
+		c.d.Close()
+		c.d = nil
+	}
+	if c.proc != nil {
+		c.proc.Process.Kill()
+		c.proc.Wait()
+		c.proc = nil
+	}
+}
+
+// jobs lists every job of the cluster.
+func (c *mcCluster) jobs(t *testing.T) []api.Job {
+	t.Helper()
+	var out []api.Job
+	code, err := unixClient(c.state).call("GET", "/v1/jobs?user=all&all=1", nil, &out)
+	if err != nil || code != 200 {
+		t.Fatalf("%s: jobs: %d %v", c.name, code, err)
+	}
+	return out
+}
+
+// copies returns the jobs of the cluster received for home job id.
+func (c *mcCluster) copies(t *testing.T, id int64) []api.Job {
+	var out []api.Job
+	for _, j := range c.jobs(t) {
+		if j.Home != nil && j.Home.Cluster == "home" && j.Home.ID == id {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// waitFor polls until cond holds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestMultiCluster runs three clusters on loopback, each its own daemon
+// with its own state, and forwards jobs between them through the TCP
+// API.
+func TestMultiCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts three daemons")
+	}
+	home := &mcCluster{name: "home", port: freePort(t), state: t.TempDir()}
+	east := &mcCluster{name: "east", port: freePort(t), state: t.TempDir()}
+	west := &mcCluster{name: "west", port: freePort(t), state: t.TempDir(), ownProcess: true}
+	shared := fmt.Sprintf(mcShared, home.port, east.port, west.port)
+	home.conf = writeArchive(t, shared+mcHome)
+	east.conf = writeArchive(t, shared+fmt.Sprintf(mcExec, "east", 2))
+	west.conf = writeArchive(t, shared+fmt.Sprintf(mcExec, "west", 10))
+	for _, c := range []*mcCluster{home, east, west} {
+		c.start(t)
+	}
+	defer func() {
+		for _, c := range []*mcCluster{home, east, west} {
+			c.stop()
+		}
+	}()
+	hc := unixClient(home.state)
+	// The east queue "slow" takes jobs and dispatches none.
+	if code, err := tcpClient(fmt.Sprintf("127.0.0.1:%d", east.port), "s3cret", "boss").call("POST", "/v1/queues/slow/inactivate", nil, nil); err != nil || code != 200 {
+		t.Fatalf("inactivate slow at east: %d %v", code, err)
+	}
+
+	// Home's status tells when its link has heard from east and west.
+	waitFor(t, "home to hear from east and west", func() bool {
+		var st api.Status
+		if code, err := hc.call("GET", "/v1/status", nil, &st); err != nil || code != 200 {
+			t.Fatalf("status: %d %v", code, err)
+		}
+		return len(st.Peers) == 2 && st.Peers[0].Up && st.Peers[1].Up
+	})
+
+	t.Run("most room", func(t *testing.T) {
+		// west's recv has room for 10, east's for 2: the job goes west,
+		// runs there and ends there; home shows where and how.
+		id := hc.submit(t, api.SubmitRequest{Queue: "send", Command: "sleep 0.3; exit 3"}).ID
+		j := hc.waitState(t, id, "RUN", "EXIT")
+		if j.Forward == nil || j.Forward.Cluster != "west" || j.Forward.Queue != "recv" || j.Forward.RemoteID == 0 {
+			t.Fatalf("job %d forward = %+v, want recv@west with a remote ID", id, j.Forward)
+		}
+		j = hc.waitState(t, id, "EXIT")
+		if j.ExitCode != 3 || len(j.ExecHosts) != 1 || j.ExecHosts[0] != "westA@west" {
+			t.Errorf("job %d at home: exit %d on %v, want 3 on westA@west", id, j.ExitCode, j.ExecHosts)
+		}
+		copies := west.copies(t, id)
+		if len(copies) != 1 || copies[0].ID != j.Forward.RemoteID || copies[0].State != "EXIT" || copies[0].Queue != "recv" {
+			t.Errorf("west's copies of job %d: %+v, want one EXIT job %d in recv", id, copies, j.Forward.RemoteID)
+		}
+		if n := len(east.copies(t, id)); n != 0 {
+			t.Errorf("east has %d copies of job %d", n, id)
+		}
+	})
+
+	t.Run("rejection", func(t *testing.T) {
+		// small@east's MEMLIMIT (100 MB) refuses -M 1000: the job stays
+		// pending at home, rejected, and east keeps no copy.
+		id := hc.submit(t, api.SubmitRequest{Queue: "strict", Command: "true", MemLimit: 1000}).ID
+		defer hc.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", id), nil, nil)
+		waitFor(t, "a rejection", func() bool {
+			return hc.job(t, id).Reason == "The job was rejected by the remote queue"
+		})
+		j := hc.job(t, id)
+		if j.State != "PEND" {
+			t.Errorf("rejected job %d is %s, want PEND", id, j.State)
+		}
+		if n := len(east.copies(t, id)); n != 0 {
+			t.Errorf("east keeps %d copies of a rejected job", n)
+		}
+	})
+
+	t.Run("recall and suspension", func(t *testing.T) {
+		// slow@east never dispatches: the job is recalled after 1 s,
+		// forwarded again, recalled again, and then, past
+		// LSB_MC_INITFAIL_RETRY=1, suspended at home.
+		id := hc.submit(t, api.SubmitRequest{Queue: "patient", Command: "true"}).ID
+		j := hc.waitState(t, id, "PSUSP")
+		if j.Reason != "The job failed to start remotely more than LSB_MC_INITFAIL_RETRY times" || j.Forward != nil {
+			t.Errorf("suspended job %d: reason %q forward %+v", id, j.Reason, j.Forward)
+		}
+		copies := east.copies(t, id)
+		if len(copies) != 2 {
+			t.Fatalf("east has %d copies of job %d, want 2 (one per attempt)", len(copies), id)
+		}
+		for _, c := range copies {
+			if c.State != "EXIT" {
+				t.Errorf("east's copy %d of recalled job %d is %s, want EXIT (removed)", c.ID, id, c.State)
+			}
+		}
+	})
+
+	t.Run("peer killed and restarted", func(t *testing.T) {
+		// A job runs at west; west's daemon is killed mid-run and a job for
+		// west alone waits, unreachable; west comes back, recovers its
+		// running job, takes the waiting one, and home sees both end.
+		running := hc.submit(t, api.SubmitRequest{Queue: "lonely", Command: "sleep 1.5"}).ID
+		hc.waitState(t, running, "RUN")
+		west.kill(t)
+		waiting := hc.submit(t, api.SubmitRequest{Queue: "lonely", Command: "true"}).ID
+		waitFor(t, "the unreachable reason", func() bool { return hc.job(t, waiting).Reason == "Remote cluster unreachable" })
+		if j := hc.job(t, running); j.State != "RUN" {
+			t.Errorf("job %d running at the killed west is %s at home, want RUN", running, j.State)
+		}
+		var st api.Status
+		hc.call("GET", "/v1/status", nil, &st)
+		// The running job is there; the waiting one is sent again and
+		// again, and comes back each time.
+		if len(st.Peers) != 2 || st.Peers[1].Cluster != "west" || st.Peers[1].Up || st.Peers[1].Forwarded < 1 {
+			t.Errorf("home's peers while west is down: %+v, want west down with its running job", st.Peers)
+		}
+		west.start(t)
+		for _, id := range []int64{running, waiting} {
+			if j := hc.waitState(t, id, "DONE", "EXIT"); j.State != "DONE" {
+				t.Errorf("job %d ended %s (%s), want DONE", id, j.State, j.Term)
+			}
+			if n := len(west.copies(t, id)); n != 1 {
+				t.Errorf("west has %d copies of job %d, want 1", n, id)
+			}
+		}
+	})
+
+	t.Run("killed at home", func(t *testing.T) {
+		// A job killed at home while it runs at west is killed there.
+		id := hc.submit(t, api.SubmitRequest{Queue: "lonely", Command: "sleep 30"}).ID
+		hc.waitState(t, id, "RUN")
+		if code, err := hc.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", id), nil, nil); err != nil || code != 200 {
+			t.Fatalf("kill: %d %v", code, err)
+		}
+		waitFor(t, "the copy at west to end", func() bool {
+			c := west.copies(t, id)
+			return len(c) == 1 && c[0].State == "EXIT"
+		})
+	})
+
+	// Nothing is lost or doubled across a restart of home either: every
+	// job keeps its state and where it went.
+	before := home.jobs(t)
+	if err := home.d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	home.start(t)
+	after := home.jobs(t)
+	if len(after) != len(before) {
+		t.Fatalf("home has %d jobs after a restart, %d before", len(after), len(before))
+	}
+	for i := range before {
+		b, a := before[i], after[i]
+		if a.ID != b.ID || a.State != b.State || (a.Forward == nil) != (b.Forward == nil) {
+			t.Errorf("job %d: %s %+v before the restart, %s %+v after", b.ID, b.State, b.Forward, a.State, a.Forward)
+		}
+	}
+}
