@@ -88,8 +88,11 @@ type Config struct {
 
 // A Daemon is a running lsfc serve.
 type Daemon struct {
-	cfg      Config
-	perf     *perf
+	cfg  Config
+	perf *perf
+	// mcDown holds, for each peer cluster that does not answer, the
+	// error last logged; only the MultiCluster goroutine uses it.
+	mcDown   map[string]string
 	cluster  *runtime.Cluster
 	engine   *runtime.Engine
 	clock    runtime.RealClock

@@ -129,6 +129,9 @@ func (d *Daemon) mcRound(ctx context.Context) time.Duration {
 	}
 	pl := v.(plan)
 	self := pl.self
+	if d.mcDown == nil {
+		d.mcDown = map[string]string{}
+	}
 	for _, w := range pl.work {
 		res := mcResult{cluster: w.peer.Name}
 		for _, f := range w.deliver {
@@ -166,8 +169,17 @@ func (d *Daemon) mcRound(ctx context.Context) time.Duration {
 			res.poll = p
 			return err
 		})
-		if err != nil && ctx.Err() == nil {
-			d.cfg.Logf("cluster %s: %v", w.peer.Name, err)
+		// A peer that does not answer is logged when that starts or its
+		// error changes, and once when it answers again, not every round.
+		switch {
+		case err != nil && ctx.Err() == nil:
+			if msg := err.Error(); d.mcDown[w.peer.Name] != msg {
+				d.mcDown[w.peer.Name] = msg
+				d.cfg.Logf("cluster %s: %v", w.peer.Name, err)
+			}
+		case err == nil && d.mcDown[w.peer.Name] != "":
+			delete(d.mcDown, w.peer.Name)
+			d.cfg.Logf("cluster %s answers again", w.peer.Name)
 		}
 		v, err := d.do(func() (any, []Record, func(), error) {
 			kills, recs := d.mcReconcile(res)
