@@ -14,6 +14,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/embed"
+	"go.uber.org/zap"
 )
 
 // A Cluster is a running etcd cluster of embedded members.
@@ -46,6 +47,7 @@ func Start(t testing.TB, n int) *Cluster {
 		cfg.InitialCluster = strings.Join(initial, ",")
 		cfg.InitialClusterToken = "lsfc-test"
 		cfg.LogLevel = "error"
+		cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
 		cfg.TickMs, cfg.ElectionMs = 50, 500
 		cfg.AutoCompactionMode, cfg.AutoCompactionRetention = embed.CompactorModeRevision, "10000"
 		cfgs[i] = cfg
@@ -81,7 +83,7 @@ func Start(t testing.TB, n int) *Cluster {
 // Client returns a client of every member, closed when the test ends.
 func (c *Cluster) Client() *clientv3.Client {
 	c.t.Helper()
-	cli, err := clientv3.New(clientv3.Config{Endpoints: c.Endpoints, DialTimeout: 5 * time.Second})
+	cli, err := clientv3.New(clientv3.Config{Endpoints: c.Endpoints, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
 	if err != nil {
 		c.t.Fatalf("etcd client: %v", err)
 	}

@@ -27,6 +27,10 @@ package api
 const (
 	HeaderAuthorization = "Authorization"
 	HeaderUser          = "X-Lsfc-User"
+	// HeaderLeader is sent by a master candidate that does not lead
+	// (lsfc serve --etcd), with its 503 answer: the TCP address of the
+	// master that leads, when one does.
+	HeaderLeader = "X-Lsfc-Leader"
 )
 
 // MaxRequestBytes bounds every request body.
@@ -71,6 +75,10 @@ type SubmitRequest struct {
 	Stderr string `json:"stderr,omitempty"`
 	// FromHost is the submission host.
 	FromHost string `json:"fromHost,omitempty"`
+	// Token, when set, names this submission: the same submission sent
+	// again (a retry after a lost answer, or to a new master after a
+	// failover) gets the job the first one made, not a second job.
+	Token string `json:"token,omitempty"`
 }
 
 // A ServiceClass is a service class of lsb.serviceclasses and its state,

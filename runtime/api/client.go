@@ -3,6 +3,8 @@ package api
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,8 +14,10 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -31,6 +35,11 @@ const maxResponseBytes = 64 << 20
 type Client struct {
 	hc   *http.Client
 	base string // scheme and host of every request URL
+	// addrs are the master candidates of a TCP client (DialTCP with a
+	// list); cur is the index of the one requests go to, guarded by mu.
+	addrs []string
+	mu    sync.Mutex
+	cur   int
 	// where names the daemon in errors: its state directory or address.
 	where        string
 	secret, user string
@@ -51,6 +60,9 @@ type APIError struct {
 	// body is the answer as sent, for calls whose refusals carry more
 	// than a message (reconfig).
 	body []byte
+	// leader is set on the answer of a master candidate that does not
+	// lead: the leader's address ("" while none leads).
+	leader *string
 }
 
 func (e *APIError) Error() string { return e.Message }
@@ -78,19 +90,72 @@ func Dial(stateDir string) *Client {
 
 // DialTCP returns a client of a daemon's TCP listener at addr (host:port),
 // which authenticates with the cluster's shared secret and acts for user.
+//
+// addr may list master candidates, separated by commas (lsfc serve
+// --etcd): requests go to the one that leads. A candidate that does not
+// answer, or answers that it does not lead, sends the client to the
+// leader it names or to the next candidate, for up to FailoverWait; a
+// request is sent again only when it cannot have taken effect (it was
+// refused, or it is a query, an agent's report, or a submission, which
+// carries its token).
 func DialTCP(addr, secret, user string) *Client {
+	var addrs []string
+	for a := range strings.SplitSeq(addr, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			addrs = append(addrs, a)
+		}
+	}
+	if len(addrs) == 0 {
+		addrs = []string{addr}
+	}
 	return &Client{
 		hc:     &http.Client{Timeout: requestTimeout},
-		base:   "http://" + addr,
-		where:  addr,
+		base:   "http://" + addrs[0],
+		addrs:  addrs,
+		where:  addrs[0],
 		secret: secret,
 		user:   user,
 		hint:   "is lsfc serve running with --listen " + addr + "?",
 	}
 }
 
-// Submit submits a job (bsub).
+// FailoverWait is how long a client of several master candidates looks
+// for the leader before it gives up.
+const FailoverWait = 30 * time.Second
+
+// target returns the base URL and name of the candidate requests go to.
+func (c *Client) target() (base, where string) {
+	if len(c.addrs) < 2 {
+		return c.base, c.where
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return "http://" + c.addrs[c.cur], c.addrs[c.cur]
+}
+
+// follow moves the client off the candidate where: to leader when it is
+// one of the candidates, else to the next.
+func (c *Client) follow(where, leader string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.addrs[c.cur] != where {
+		return // another request moved it already
+	}
+	if i := slices.Index(c.addrs, leader); i >= 0 && leader != where {
+		c.cur = i
+		return
+	}
+	c.cur = (c.cur + 1) % len(c.addrs)
+}
+
+// Submit submits a job (bsub). A request without a Token gets one, so
+// that sending it again cannot make a second job.
 func (c *Client) Submit(ctx context.Context, req *SubmitRequest) (*SubmitResponse, error) {
+	if req.Token == "" {
+		var b [16]byte
+		rand.Read(b[:])
+		req.Token = hex.EncodeToString(b[:])
+	}
 	var out SubmitResponse
 	if err := c.do(ctx, http.MethodPost, "/v1/jobs", nil, req, &out); err != nil {
 		return nil, err
@@ -240,23 +305,67 @@ func (c *Client) ServiceClasses(ctx context.Context) ([]ServiceClass, error) {
 // do sends one request, with body (when not nil) as JSON, and decodes a
 // successful answer into out.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body, out any) error {
-	u := c.base + path
-	if len(query) > 0 {
-		u += "?" + query.Encode()
-	}
-	var rd io.Reader
+	var payload []byte
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
 			return fmt.Errorf("%s %s: %w", method, path, err)
 		}
-		rd = bytes.NewReader(b)
+		payload = b
+	}
+	if len(c.addrs) < 2 {
+		_, err := c.once(ctx, method, path, query, payload, out)
+		return err
+	}
+	// Several candidates: find the leader.
+	safe := method == http.MethodGet || strings.HasPrefix(path, "/v1/agent/") || path == "/v1/jobs" && method == http.MethodPost
+	deadline := time.Now().Add(FailoverWait)
+	for {
+		where, err := c.once(ctx, method, path, query, payload, out)
+		if err == nil || where == "" {
+			return err
+		}
+		var ae *APIError
+		notLeader := errors.As(err, &ae) && ae.Status == http.StatusServiceUnavailable && ae.leader != nil
+		if !notLeader && !errors.Is(err, ErrNoDaemon) && !(safe && ctx.Err() == nil) {
+			return err
+		}
+		if ae != nil && !notLeader {
+			return err // the leader answered
+		}
+		leader := ""
+		if notLeader {
+			leader = *ae.leader
+		}
+		c.follow(where, leader)
+		if time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// once sends one request to the current candidate; where names it when
+// the request failed in a way another candidate could change.
+func (c *Client) once(ctx context.Context, method, path string, query url.Values, payload []byte, out any) (where string, _ error) {
+	base, where := c.target()
+	u := base + path
+	if len(query) > 0 {
+		u += "?" + query.Encode()
+	}
+	var rd io.Reader
+	if payload != nil {
+		rd = bytes.NewReader(payload)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
+		return "", fmt.Errorf("%s %s: %w", method, path, err)
 	}
-	if body != nil {
+	if payload != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Accept", "application/json")
@@ -269,25 +378,30 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		if c.noDaemon(err) {
-			return &noDaemonError{where: c.where, hint: c.hint, err: err}
+			return where, &noDaemonError{where: where, hint: c.hint, err: err}
 		}
-		return fmt.Errorf("lsfc serve at %s: %w", c.where, err)
+		return where, fmt.Errorf("lsfc serve at %s: %w", where, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	if err != nil {
-		return fmt.Errorf("lsfc serve at %s: reading the answer: %w", c.where, err)
+		return where, fmt.Errorf("lsfc serve at %s: reading the answer: %w", where, err)
 	}
 	if resp.StatusCode >= 400 {
-		return apiError(resp.StatusCode, data)
+		ae := apiError(resp.StatusCode, data)
+		if l, ok := resp.Header[http.CanonicalHeaderKey(HeaderLeader)]; ok && resp.StatusCode == http.StatusServiceUnavailable {
+			leader := strings.Join(l, "")
+			ae.leader = &leader
+		}
+		return where, ae
 	}
 	if out == nil {
-		return nil
+		return "", nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("lsfc serve at %s: bad answer to %s %s: %w", c.where, method, path, err)
+		return "", fmt.Errorf("lsfc serve at %s: bad answer to %s %s: %w", where, method, path, err)
 	}
-	return nil
+	return "", nil
 }
 
 // apiError reads an error response: its Error body, or else its status

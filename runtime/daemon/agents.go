@@ -54,6 +54,9 @@ import (
 type agents struct {
 	dir     string
 	session string
+	// all is set when every host is an agent's (the daemon has a Store):
+	// none needs registering.
+	all bool
 
 	mu     sync.Mutex
 	byHost map[string]*agent
@@ -90,9 +93,16 @@ const defaultAgentInterval = 5 * time.Second
 // defaultHostLost is how long a host may stay silent before it is lost.
 const defaultHostLost = 10 * time.Minute
 
-// openAgents reads the hosts whose agents registered.
-func openAgents(stateDir string, session string) (*agents, error) {
-	a := &agents{dir: filepath.Join(stateDir, "agents"), session: session, byHost: map[string]*agent{}}
+// openAgents reads the hosts whose agents registered; with all, every
+// host of hosts is an agent's.
+func openAgents(stateDir string, session string, all bool, hosts []string) (*agents, error) {
+	a := &agents{dir: filepath.Join(stateDir, "agents"), session: session, all: all, byHost: map[string]*agent{}}
+	if all {
+		for _, h := range hosts {
+			a.byHost[h] = newAgent(h)
+		}
+		return a, nil
+	}
 	if err := os.MkdirAll(a.dir, 0o700); err != nil {
 		return nil, fmt.Errorf("agents: %w", err)
 	}
@@ -116,7 +126,12 @@ func newAgent(host string) *agent {
 func (as *agents) get(host string) *agent {
 	as.mu.Lock()
 	defer as.mu.Unlock()
-	return as.byHost[host]
+	a := as.byHost[host]
+	if a == nil && as.all {
+		a = newAgent(host)
+		as.byHost[host] = a
+	}
+	return a
 }
 
 // register records, durably, that host has an agent.
@@ -124,6 +139,10 @@ func (as *agents) register(host string) error {
 	as.mu.Lock()
 	defer as.mu.Unlock()
 	if as.byHost[host] != nil {
+		return nil
+	}
+	if as.all {
+		as.byHost[host] = newAgent(host)
 		return nil
 	}
 	f, err := os.OpenFile(filepath.Join(as.dir, host), os.O_CREATE|os.O_WRONLY, 0o600)

@@ -36,7 +36,6 @@ import (
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/lsfc/lsfc/runtime/eventlog"
 	"github.com/lsfc/lsfc/runtime/localexec"
 )
 
@@ -84,6 +83,10 @@ type Config struct {
 	// unavail or unreach, its jobs UNKWN, before it is lost: its
 	// rerunnable jobs rerun elsewhere and the others exit (0: 10 minutes).
 	HostLost time.Duration
+	// Store keeps the event log elsewhere than the state directory's
+	// lsb.events (lsfc serve --etcd); with one, every host's jobs run
+	// through its execution agent.
+	Store Store
 }
 
 // A Daemon is a running lsfc serve.
@@ -96,7 +99,8 @@ type Daemon struct {
 	cluster  *runtime.Cluster
 	engine   *runtime.Engine
 	clock    runtime.RealClock
-	log      *eventlog.Log
+	store    Store
+	log      Journal
 	exec     *localexec.Executor
 	agents   *agents
 	lock     *Lock
@@ -136,6 +140,10 @@ type Daemon struct {
 	lastCycle    time.Time
 	dirty        bool
 	wake         runtime.Time
+	// tokens maps the token of a submission to its job, tokenOf back;
+	// owned by the loop.
+	tokens  map[string]int64
+	tokenOf map[int64]string
 	// MultiCluster forwarding: what each peer last reported (owned by
 	// the loop) and the end of the link.
 	mcPeers  map[string]*mcPeerState
@@ -177,11 +185,15 @@ func Start(cfg Config) (*Daemon, error) {
 	}
 	d := &Daemon{cfg: cfg, lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
 		quit: make(chan struct{}), done: make(chan struct{}), started: time.Now(), killed: map[int64]bool{},
-		perf: newPerf(time.Now()), generation: 1, mcPeers: map[string]*mcPeerState{},
+		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, mcPeers: map[string]*mcPeerState{},
 		mcDone: make(chan struct{}), watchDirs: slices.Clone(cfg.Dirs), rewatch: make(chan struct{}, 1), watchDone: make(chan struct{})}
 	fail := func(err error) (*Daemon, error) {
 		d.closeResources()
 		return nil, err
+	}
+	d.store = cfg.Store
+	if d.store == nil {
+		d.store = newFileStore(cfg.StateDir)
 	}
 	d.host = cfg.Host
 	if d.host == "" {
@@ -220,7 +232,11 @@ func Start(cfg Config) (*Daemon, error) {
 	}
 	d.exec = exec
 	d.load = localexec.NewSampler()
-	if d.agents, err = openAgents(cfg.StateDir, strconv.FormatInt(d.started.UnixNano(), 36)); err != nil {
+	var hosts []string
+	for _, h := range d.cluster.Hosts {
+		hosts = append(hosts, h.Name)
+	}
+	if d.agents, err = openAgents(cfg.StateDir, strconv.FormatInt(d.started.UnixNano(), 36), cfg.Store != nil, hosts); err != nil {
 		return fail(err)
 	}
 	if err := d.recoverJobs(); err != nil {
@@ -253,7 +269,6 @@ func Start(cfg Config) (*Daemon, error) {
 
 // openLog opens the event log and replays it on the cluster.
 func (d *Daemon) openLog() error {
-	path := filepath.Join(d.cfg.StateDir, "lsb.events")
 	var warnings []string
 	replay := func(seq uint64, payloads [][]byte) error {
 		for _, p := range payloads {
@@ -265,6 +280,13 @@ func (d *Daemon) openLog() error {
 			if err != nil {
 				return fmt.Errorf("transaction %d: %w", seq, err)
 			}
+			if r.Token != "" {
+				if r.Job != 0 {
+					d.noteToken(r.Token, r.Job)
+				} else if r.Image != nil {
+					d.noteToken(r.Token, r.Image.ID)
+				}
+			}
 			if w != "" {
 				warnings = append(warnings, w)
 			}
@@ -272,12 +294,12 @@ func (d *Daemon) openLog() error {
 		d.sinceCompact++
 		return nil
 	}
-	log, rec, err := eventlog.Open(path, eventlog.Options{Replay: replay})
+	log, note, err := d.store.Open(replay)
 	if err != nil {
 		return err
 	}
 	d.log = log
-	d.noteRecovery(path, rec)
+	d.noteRecovery(note)
 	for _, w := range warnings {
 		d.cfg.Logf("replay: %s", w)
 	}
@@ -288,10 +310,6 @@ func (d *Daemon) openLog() error {
 // hosts its jobs started on that the configuration does not have. (This
 // first read is the one that cuts a torn tail, if there is one.)
 func (d *Daemon) goneHosts() ([]*compile.Host, error) {
-	path := filepath.Join(d.cfg.StateDir, "lsb.events")
-	if _, err := os.Stat(path); err != nil {
-		return nil, nil
-	}
 	gone := map[string]bool{}
 	note := func(allocs []runtime.AllocImage) {
 		for _, a := range allocs {
@@ -313,13 +331,13 @@ func (d *Daemon) goneHosts() ([]*compile.Host, error) {
 		}
 		return nil
 	}
-	l, rec, err := eventlog.Open(path, eventlog.Options{Replay: scan})
+	l, repaired, err := d.store.Open(scan)
 	if err != nil {
 		return nil, err
 	}
 	// This first open is the one that finds and cuts a torn tail: it
 	// reports it.
-	d.noteRecovery(path, rec)
+	d.noteRecovery(repaired)
 	if err := l.Close(); err != nil {
 		return nil, err
 	}
@@ -333,9 +351,9 @@ func (d *Daemon) goneHosts() ([]*compile.Host, error) {
 }
 
 // noteRecovery keeps and logs what opening the log repaired.
-func (d *Daemon) noteRecovery(path string, rec *eventlog.Recovery) {
-	if rec != nil && rec.Truncated {
-		d.recovery = fmt.Sprintf("a torn transaction at the end of %s was cut at offset %d (%d bytes)", path, rec.TruncatedAt, rec.Dropped)
+func (d *Daemon) noteRecovery(note string) {
+	if note != "" {
+		d.recovery = note
 		d.cfg.Logf("%s", d.recovery)
 	}
 }
@@ -383,14 +401,22 @@ func (d *Daemon) recoverJobs() error {
 	return c.Wait()
 }
 
+// noteToken remembers the token of a job's submission and returns it.
+func (d *Daemon) noteToken(token string, id int64) string {
+	if token != "" {
+		d.tokens[token], d.tokenOf[id] = id, token
+	}
+	return token
+}
+
 // now returns the time on the daemon's clock.
 func (d *Daemon) now() runtime.Time { return d.clock.Now() }
 
 // append writes records as one transaction of the log.
-func (d *Daemon) append(recs []Record) (eventlog.Commit, error) {
+func (d *Daemon) append(recs []Record) (Committed, error) {
 	payloads, err := encode(recs)
 	if err != nil {
-		return eventlog.Commit{}, err
+		return nil, err
 	}
 	d.sinceCompact++
 	return d.log.Append(payloads)
@@ -820,7 +846,7 @@ func (d *Daemon) housekeep() {
 			a()
 		}
 	})
-	if every := time.Duration(min(max(d.cluster.SbdSleep, 1), 15) * float64(time.Second)); time.Since(d.loadAt) >= every {
+	if every := time.Duration(min(max(d.cluster.SbdSleep, 1), 15) * float64(time.Second)); d.cfg.Store == nil && time.Since(d.loadAt) >= every {
 		d.loadAt = time.Now()
 		if load, ok := d.load.Sample(); ok {
 			// This machine's load is that of the host named like it. The
@@ -874,10 +900,17 @@ func (d *Daemon) sampleCPU() {
 // keeps, the queues' and hosts' states, and the next job number.
 func (d *Daemon) compact() {
 	var recs []Record
+	tokens, tokenOf := map[string]int64{}, map[int64]string{}
 	for _, j := range d.cluster.Jobs() {
 		im := j.Image()
-		recs = append(recs, Record{Type: "job", Image: &im})
+		t := d.tokenOf[j.ID]
+		if t != "" {
+			tokens[t], tokenOf[j.ID] = j.ID, t
+		}
+		recs = append(recs, Record{Type: "job", Image: &im, Token: t})
 	}
+	// The tokens of jobs forgotten go with them.
+	d.tokens, d.tokenOf = tokens, tokenOf
 	queues, hosts := d.cluster.Control()
 	for _, name := range slices.Sorted(maps.Keys(queues)) {
 		q := queues[name]

@@ -12,7 +12,7 @@ import (
 // it (one JSON object per record). Replaying the records in order on the
 // cluster of the same configuration gives back the same state. Types:
 //
-//	new      a job was accepted: Image
+//	new      a job was accepted: Image, Token (its submission's, if any)
 //	start    a job was dispatched: Job, Allocs
 //	finish   a job ended: Job, State (DONE or EXIT), Code, Term
 //	suspend  a running job was suspended: Job, Reason ("" for USUSP)
@@ -72,6 +72,9 @@ type Record struct {
 	Cluster string   `json:"cluster,omitempty"`
 	Remote  int64    `json:"remote,omitempty"`
 	Hosts   []string `json:"hosts,omitempty"`
+	// Token is, on a new job (or a snapshot's job), the token of its
+	// submission, which a retried submission is matched by.
+	Token string `json:"token,omitempty"`
 }
 
 // encode writes records as the log's payloads.

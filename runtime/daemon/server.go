@@ -271,6 +271,8 @@ func validSubmit(s *api.SubmitRequest) error {
 		return bad("umask %o is out of range", s.Umask)
 	case len(s.Env) > 10000:
 		return bad("more than 10,000 environment variables")
+	case len(s.Token) > 128:
+		return bad("the submission token is longer than 128 bytes")
 	}
 	for _, e := range s.Env {
 		if !strings.Contains(e, "=") || strings.ContainsRune(e, 0) {
@@ -304,6 +306,10 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 	}
 	id := who(r)
 	v, err := d.do(func() (any, []Record, func(), error) {
+		if j := d.cluster.Job(d.tokens[req.Token]); req.Token != "" && j != nil {
+			// The same submission again: its job.
+			return api.SubmitResponse{ID: j.ID, Queue: j.Queue.Name, Default: req.Queue == ""}, nil, nil, nil
+		}
 		sub := runtime.Submission{Name: req.Name, User: id.User, Queue: req.Queue, App: req.App, Slots: req.Slots,
 			ResReq: req.ResReq, Priority: req.Priority, RunLimit: req.RunLimit, Hold: req.Hold, Depend: req.Depend,
 			Command: req.Command, Env: req.Env, Cwd: req.Cwd, Umask: req.Umask, Stdout: req.Stdout,
@@ -321,7 +327,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 		}
 		im := j.Image()
 		return api.SubmitResponse{ID: j.ID, Queue: j.Queue.Name, Default: req.Queue == ""},
-			[]Record{{Type: "new", At: j.Submit, Job: j.ID, Image: &im}}, nil, nil
+			[]Record{{Type: "new", At: j.Submit, Job: j.ID, Image: &im, Token: d.noteToken(req.Token, j.ID)}}, nil, nil
 	})
 	reply(w, v, err)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -94,6 +95,18 @@ func (e *Executor) OutputPath(id int64) string { return spoolPath(e.dir, id, out
 // written, or the wrapper or the shell cannot be started. Files left by an
 // earlier run of the same job id are replaced.
 func (e *Executor) Start(s Spec) error {
+	if s.UID < 0 || s.GID < 0 {
+		u, err := user.Lookup(s.User)
+		if err != nil {
+			return fmt.Errorf("job %d: user %q is not known on this host", s.JobID, s.User)
+		}
+		uid, err1 := strconv.Atoi(u.Uid)
+		gid, err2 := strconv.Atoi(u.Gid)
+		if err1 != nil || err2 != nil {
+			return fmt.Errorf("job %d: user %q has ids %s:%s", s.JobID, s.User, u.Uid, u.Gid)
+		}
+		s.UID, s.GID = uid, gid
+	}
 	if err := s.validate(); err != nil {
 		return err
 	}

@@ -41,7 +41,9 @@ type Spec struct {
 	Hosts []string
 	// UID and GID are the job user's ids. The job runs as that user when
 	// the daemon runs as root and UID is not 0, and as the daemon's user
-	// otherwise.
+	// otherwise. Negative ids (a job submitted over TCP, whose user the
+	// master only knows by name) are those of the user named User on the
+	// host where the job runs.
 	UID, GID int
 }
 

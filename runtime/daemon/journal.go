@@ -1,0 +1,58 @@
+package daemon
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/lsfc/lsfc/runtime/eventlog"
+)
+
+// A Journal is the daemon's durable event log: the state directory's
+// lsb.events by default, or a Store's (lsfc serve --etcd).
+type Journal interface {
+	// Append adds a transaction of records and returns without waiting
+	// for it to be durable.
+	Append(records [][]byte) (Committed, error)
+	// Compact replaces the log with a snapshot that reflects every
+	// transaction appended so far.
+	Compact(snapshot [][]byte) error
+	Close() error
+}
+
+// Committed is an appended transaction: Wait returns once it is durable,
+// or why it will never be.
+type Committed interface{ Wait() error }
+
+// A Store keeps the event log outside the state directory, for master
+// candidates that share it: whichever leads opens it and replays it.
+// With a Store, the daemon runs no job itself: every host's jobs go to
+// its execution agent (lsfc sbatchd), which outlives any one master.
+type Store interface {
+	// Open reads the log, calling replay for each transaction in order,
+	// and returns it ready for appends, with a note of what it repaired
+	// ("" if nothing).
+	Open(replay func(seq uint64, records [][]byte) error) (Journal, string, error)
+}
+
+// fileStore is the default: lsb.events in the state directory.
+type fileStore struct{ path string }
+
+type fileJournal struct{ *eventlog.Log }
+
+func (j fileJournal) Append(records [][]byte) (Committed, error) { return j.Log.Append(records) }
+
+func (s fileStore) Open(replay func(uint64, [][]byte) error) (Journal, string, error) {
+	l, rec, err := eventlog.Open(s.path, eventlog.Options{Replay: replay})
+	if err != nil {
+		return nil, "", err
+	}
+	note := ""
+	if rec != nil && rec.Truncated {
+		note = fmt.Sprintf("a torn transaction at the end of %s was cut at offset %d (%d bytes)", s.path, rec.TruncatedAt, rec.Dropped)
+	}
+	return fileJournal{l}, note, nil
+}
+
+func newFileStore(stateDir string) fileStore {
+	return fileStore{path: filepath.Join(stateDir, "lsb.events")}
+}

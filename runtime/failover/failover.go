@@ -1,0 +1,375 @@
+// Package failover runs lsfc serve as one of several master candidates
+// that share their state through etcd (lsfc serve --etcd), as LSF's
+// master candidates share lsb.events on a file server: one leads and
+// schedules; the others wait, answer clients with the leader's address,
+// and one of them takes over when the leader dies.
+//
+// The election is etcd's (a lease and a key under the cluster's prefix):
+// the candidate whose key is oldest leads, for as long as its lease is
+// kept alive. The leader's event log is in etcd too (package etcdlog),
+// every write of it fenced by the leader's key: a master whose lease ran
+// out, because it died or because a partition cut it from the etcd
+// quorum, can never write again, and it stops serving when it notices.
+// The next leader replays the log from etcd and resumes: the jobs, their
+// states and the hosts' are those every acknowledged request left. Jobs
+// run on execution agents (lsfc sbatchd), which keep them running across
+// the change and report to whichever master leads.
+package failover
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/lsfc/lsfc/runtime/etcdlog"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/client/v3/concurrency"
+)
+
+// Config configures a master candidate.
+type Config struct {
+	// Client is the etcd client (the candidate does not close it).
+	Client *clientv3.Client
+	// Prefix is where the cluster's keys live in etcd (default
+	// "/lsfc/CLUSTER/").
+	Prefix string
+	// TTL is the lease of the leader's key: how long after a leader dies
+	// another candidate takes over (default 3 s; whole seconds).
+	TTL time.Duration
+	// Advertise is the address clients and agents reach this candidate
+	// at (default: Daemon.Listen, with this machine's name for an empty
+	// or unspecified host).
+	Advertise string
+	// Daemon configures the daemon this candidate runs while it leads:
+	// Listen and Secret are required, and Store is set here.
+	Daemon daemon.Config
+	// Started, if not nil, is called each time this candidate starts
+	// leading, with its daemon.
+	Started func(*daemon.Daemon)
+}
+
+// A Candidate is a running master candidate.
+type Candidate struct {
+	cfg    Config
+	name   string // the cluster's
+	logf   func(string, ...any)
+	cancel context.CancelFunc
+	done   chan struct{}
+	err    error
+
+	mu      sync.Mutex
+	leader  string // the leader's address, as last observed
+	d       *daemon.Daemon
+	leading bool
+}
+
+// Start starts a candidate: it answers on Daemon.Listen at once (with
+// the leader's address while it does not lead) and campaigns until ctx
+// ends or Close.
+func Start(cfg Config) (*Candidate, error) {
+	if cfg.Client == nil {
+		return nil, errors.New("a master candidate needs etcd")
+	}
+	if cfg.Daemon.Listen == "" || cfg.Daemon.Secret == "" {
+		return nil, errors.New("a master candidate needs --listen and the shared secret: clients and agents reach the leader over TCP")
+	}
+	name := cfg.Daemon.Policy.Cluster
+	if name == "" {
+		name = "default"
+	}
+	if cfg.Prefix == "" {
+		cfg.Prefix = "/lsfc/" + name + "/"
+	}
+	if !strings.HasSuffix(cfg.Prefix, "/") {
+		cfg.Prefix += "/"
+	}
+	if cfg.TTL <= 0 {
+		cfg.TTL = 3 * time.Second
+	}
+	if cfg.Advertise == "" {
+		cfg.Advertise = advertised(cfg.Daemon.Listen)
+	}
+	logf := cfg.Daemon.Logf
+	if logf == nil {
+		logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "lsfc serve: "+format+"\n", args...) }
+		cfg.Daemon.Logf = logf
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &Candidate{cfg: cfg, name: name, logf: logf, cancel: cancel, done: make(chan struct{})}
+	go c.observe(ctx)
+	go func() {
+		defer close(c.done)
+		c.err = c.run(ctx)
+	}()
+	return c, nil
+}
+
+// advertised turns a listening address into one others can dial.
+func advertised(listen string) string {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return listen
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		if name, err := os.Hostname(); err == nil {
+			host = name
+		}
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// Close stops the candidate: a leader resigns at once, so that another
+// takes over without waiting for its lease. Jobs keep running on their
+// agents.
+func (c *Candidate) Close() error {
+	c.cancel()
+	<-c.done
+	return c.err
+}
+
+// Done is closed when the candidate has stopped.
+func (c *Candidate) Done() <-chan struct{} { return c.done }
+
+// Err returns why the candidate stopped, once Done is closed.
+func (c *Candidate) Err() error {
+	select {
+	case <-c.done:
+		return c.err
+	default:
+		return nil
+	}
+}
+
+// Leading returns the daemon while this candidate leads, else nil.
+func (c *Candidate) Leading() *daemon.Daemon {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.leading {
+		return nil
+	}
+	return c.d
+}
+
+// Leader returns the address of the leader, as last observed ("" when
+// none leads).
+func (c *Candidate) Leader() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.leader
+}
+
+// observe keeps Leader current from etcd.
+func (c *Candidate) observe(ctx context.Context) {
+	for ctx.Err() == nil {
+		s, err := concurrency.NewSession(c.cfg.Client, concurrency.WithTTL(ttlSeconds(c.cfg.TTL)), concurrency.WithContext(ctx))
+		if err != nil {
+			sleep(ctx, time.Second)
+			continue
+		}
+		e := concurrency.NewElection(s, c.cfg.Prefix+"election")
+		for resp := range e.Observe(ctx) {
+			if len(resp.Kvs) > 0 {
+				c.setLeader(string(resp.Kvs[0].Value))
+			}
+		}
+		s.Close()
+		sleep(ctx, 200*time.Millisecond)
+	}
+}
+
+func (c *Candidate) setLeader(addr string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.leader = addr
+}
+
+func ttlSeconds(d time.Duration) int {
+	return max(1, int((d+time.Second-1)/time.Second))
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}
+
+// run campaigns, leads while elected, and campaigns again when it lost
+// the leadership, until ctx ends. While it does not lead, the standby
+// server answers on the address.
+func (c *Candidate) run(ctx context.Context) error {
+	var standby *http.Server
+	defer func() {
+		if standby != nil {
+			standby.Close()
+		}
+	}()
+	for ctx.Err() == nil {
+		if standby == nil {
+			var err error
+			if standby, err = c.standby(); err != nil {
+				return err
+			}
+		}
+		err := c.term(ctx, func() {
+			standby.Close() // the daemon takes the address
+			standby = nil
+		})
+		if err != nil && ctx.Err() == nil {
+			c.logf("%v; standing by again", err)
+			if standby == nil {
+				if standby, err = c.standby(); err != nil {
+					return err
+				}
+			}
+			sleep(ctx, time.Second)
+		}
+	}
+	return nil
+}
+
+// term is one campaign and, if won, one term as leader.
+func (c *Candidate) term(ctx context.Context, elected func()) error {
+	s, err := concurrency.NewSession(c.cfg.Client, concurrency.WithTTL(ttlSeconds(c.cfg.TTL)), concurrency.WithContext(ctx))
+	if err != nil {
+		return fmt.Errorf("etcd session: %w", err)
+	}
+	defer s.Close()
+	e := concurrency.NewElection(s, c.cfg.Prefix+"election")
+	if err := e.Campaign(ctx, c.cfg.Advertise); err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return fmt.Errorf("campaign: %w", err)
+	}
+	won := time.Now()
+	c.logf("elected master of cluster %s (etcd key %s, revision %d)", c.name, e.Key(), e.Rev())
+	elected()
+	cfg := c.cfg.Daemon
+	cfg.Store = &etcdStore{cli: c.cfg.Client, prefix: c.cfg.Prefix + "events/",
+		fence: []clientv3.Cmp{clientv3.Compare(clientv3.CreateRevision(e.Key()), "=", e.Rev())}}
+	var d *daemon.Daemon
+	// The address may take a moment to be free of the standby's server.
+	for i := 0; ; i++ {
+		d, err = daemon.Start(cfg)
+		if err == nil || i == 20 || !errors.Is(err, syscall.EADDRINUSE) {
+			break
+		}
+		sleep(ctx, 50*time.Millisecond)
+	}
+	if err != nil {
+		resign(e)
+		return fmt.Errorf("starting the master: %w", err)
+	}
+	c.mu.Lock()
+	c.d, c.leading, c.leader = d, true, c.cfg.Advertise
+	c.mu.Unlock()
+	c.logf("master of cluster %s serving at %s, %s after its election", c.name, c.cfg.Advertise, time.Since(won).Round(time.Millisecond))
+	if c.cfg.Started != nil {
+		c.cfg.Started(d)
+	}
+	defer func() {
+		c.mu.Lock()
+		c.d, c.leading = nil, false
+		c.mu.Unlock()
+	}()
+	select {
+	case <-ctx.Done():
+		err := d.Close()
+		resign(e)
+		return err
+	case <-s.Done():
+		// The lease ran out: another candidate may lead already, and
+		// every write of this one is refused.
+		d.Close()
+		return errors.New("the etcd lease ran out: no longer the master")
+	case <-d.Done():
+		err := d.Err()
+		resign(e)
+		return fmt.Errorf("the master stopped: %v", err)
+	}
+}
+
+// resign gives the leadership up at once, so that another candidate need
+// not wait for the lease.
+func resign(e *concurrency.Election) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	e.Resign(ctx)
+}
+
+// standby answers every request on the daemon's address, while this
+// candidate does not lead, with 503 and the leader's address.
+func (c *Candidate) standby() (*http.Server, error) {
+	ln, err := listenRetry(c.cfg.Daemon.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("listen %s: %w", c.cfg.Daemon.Listen, err)
+	}
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		leader := c.Leader()
+		if leader == c.cfg.Advertise {
+			leader = "" // this candidate's old term: it no longer leads
+		}
+		msg := "this master candidate does not lead, and no master leads yet: try again shortly"
+		if leader != "" {
+			msg = "this master candidate does not lead: the master is at " + leader
+		}
+		w.Header().Set(api.HeaderLeader, leader)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		json.NewEncoder(w).Encode(api.Error{Error: msg})
+	})}
+	go srv.Serve(ln)
+	return srv, nil
+}
+
+// listenRetry listens on addr, waiting a little while the address is
+// released by a server just closed.
+func listenRetry(addr string) (net.Listener, error) {
+	var err error
+	for range 40 {
+		var ln net.Listener
+		if ln, err = net.Listen("tcp", addr); err == nil {
+			return ln, nil
+		}
+		if !errors.Is(err, syscall.EADDRINUSE) {
+			return nil, err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return nil, err
+}
+
+// etcdStore is the daemon's Store of a candidate: the event log in etcd,
+// fenced by the candidate's election key.
+type etcdStore struct {
+	cli    *clientv3.Client
+	prefix string
+	fence  []clientv3.Cmp
+}
+
+type etcdJournal struct{ *etcdlog.Log }
+
+func (j etcdJournal) Append(records [][]byte) (daemon.Committed, error) { return j.Log.Append(records) }
+
+func (s *etcdStore) Open(replay func(uint64, [][]byte) error) (daemon.Journal, string, error) {
+	l, rec, err := etcdlog.Open(context.Background(), s.cli, etcdlog.Options{Prefix: s.prefix, Fence: s.fence, Replay: replay})
+	if err != nil {
+		return nil, "", err
+	}
+	note := ""
+	if rec.Dropped != 0 {
+		note = fmt.Sprintf("an incomplete transaction (%d) at the end of the event log in etcd was removed", rec.Dropped)
+	}
+	return etcdJournal{l}, note, nil
+}
