@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/user"
 	"slices"
 	"strconv"
 	"strings"
@@ -67,19 +69,53 @@ func newLSFCmd(s lsfSpec, run func(ctx context.Context, a *lsfArgs) error) *cobr
 // lsfStateHelp is the part of each LSF command's help that tells how it
 // finds the daemon.
 const lsfStateHelp = `
-The command talks to the lsfc serve of the state directory --state DIR,
-else $LSFC_STATE, else LSB_SHAREDIR/<cluster> of $LSF_ENVDIR/lsf.conf when
-it can be written, else $XDG_STATE_HOME/lsfc/<cluster> -- the directory
-lsfc serve itself picks. Invoked through a link named after the command
+The command talks to the lsfc serve of the state directory --state DIR;
+else, when $LSFC_MASTER is set, to the master at that TCP address (or the
+leader of the master candidates it lists, separated by commas), with the
+shared secret of $LSFC_SECRET or the file $LSFC_SECRET_FILE; else to the
+one of $LSFC_STATE, else LSB_SHAREDIR/<cluster> of $LSF_ENVDIR/lsf.conf
+when it can be written, else $XDG_STATE_HOME/lsfc/<cluster> -- the
+directory lsfc serve itself picks. Invoked through a link named after the command
 (bsub -> lsfc), lsfc acts as that command.`
 
 // dialDaemon returns a client of the daemon the LSF commands talk to.
 func dialDaemon(e env, a *lsfArgs) (*api.Client, error) {
+	if master := e.getenv("LSFC_MASTER"); master != "" && a.state == "" {
+		secret, err := readSecret(e, e.getenv("LSFC_SECRET_FILE"))
+		if err != nil {
+			return nil, err
+		}
+		if secret == "" {
+			return nil, errors.New("LSFC_MASTER needs the shared secret: set LSFC_SECRET or LSFC_SECRET_FILE")
+		}
+		return api.DialTCP(master, secret, currentUser()), nil
+	}
 	dir, err := clientStateDir(e, a.state)
 	if err != nil {
 		return nil, err
 	}
 	return api.Dial(dir), nil
+}
+
+// readSecret returns the cluster's shared secret: the file's content when
+// file is given, else $LSFC_SECRET ("" when neither is).
+func readSecret(e env, file string) (string, error) {
+	if file == "" {
+		return strings.TrimSpace(e.getenv("LSFC_SECRET")), nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", exit(exitUsage, err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// currentUser is the name of the user running the command.
+func currentUser() string {
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return "uid" + strconv.Itoa(os.Getuid())
 }
 
 // clientStateDir resolves the state directory as lsfc serve does: flag,

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"os/user"
-	"strings"
 	"syscall"
 	"time"
 
@@ -31,6 +29,10 @@ read from /proc) and static facts, which bhosts, lshosts and lsload show;
 and it runs the jobs the master dispatches to the host, as lsfc serve runs
 its own, reporting how each ends.
 
+With master candidates (lsfc serve --etcd), --master lists them all,
+separated by commas: the agent reports to whichever leads, and follows
+the leadership when it changes.
+
 Jobs outlive the agent and the master: the agent keeps what it runs in its
 state directory (--state), and a restarted agent reports the jobs that
 ended while it was away with their real exit status. When the agent falls
@@ -39,28 +41,21 @@ the master's --host-lost the host is lost, its rerunnable jobs rerun
 elsewhere and the others exit.
 
 Invoked as sbatchd (a link to lsfc), lsfc acts as lsfc sbatchd.`,
-		Example: `  LSFC_SECRET=... lsfc sbatchd --master master.example.com:6881 --host hostA --state /var/lib/lsfc/agent`,
-		Args:    cobra.NoArgs,
+		Example: `  LSFC_SECRET=... lsfc sbatchd --master master.example.com:6881 --host hostA --state /var/lib/lsfc/agent
+  LSFC_SECRET=... lsfc sbatchd --master m1:6881,m2:6881,m3:6881 --host hostA --state /var/lib/lsfc/agent`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if master == "" || host == "" || state == "" {
 				return usageError("sbatchd needs --master, --host and --state")
 			}
-			secret := strings.TrimSpace(e.getenv("LSFC_SECRET"))
-			if secretFile != "" {
-				b, err := os.ReadFile(secretFile)
-				if err != nil {
-					return exit(exitUsage, err)
-				}
-				secret = strings.TrimSpace(string(b))
+			secret, err := readSecret(e, secretFile)
+			if err != nil {
+				return err
 			}
 			if secret == "" {
 				return usageError("no shared secret: give --secret-file, or set LSFC_SECRET")
 			}
-			name := "root"
-			if u, err := user.Current(); err == nil {
-				name = u.Username
-			}
-			a, err := sbatchd.Start(sbatchd.Config{Master: api.DialTCP(master, secret, name), Host: host, StateDir: state,
+			a, err := sbatchd.Start(sbatchd.Config{Master: api.DialTCP(master, secret, currentUser()), Host: host, StateDir: state,
 				Interval: interval, Logf: func(format string, args ...any) {
 					fmt.Fprintf(e.stderr, "lsfc sbatchd: "+format+"\n", args...)
 				}})
@@ -77,7 +72,7 @@ Invoked as sbatchd (a link to lsfc), lsfc acts as lsfc sbatchd.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&master, "master", "", "the master's TCP address (lsfc serve --listen)")
+	f.StringVar(&master, "master", "", "the master's TCP address (lsfc serve --listen), or the master candidates', separated by commas")
 	f.StringVar(&host, "host", "", "this host's name in the cluster's configuration")
 	f.StringVar(&state, "state", "", "the agent's state directory: its runs and its jobs' files")
 	f.StringVar(&secretFile, "secret-file", "", "file holding the cluster's shared secret (default $LSFC_SECRET)")

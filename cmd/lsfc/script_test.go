@@ -4,13 +4,16 @@ import (
 	"context"
 	"errors"
 	"os"
+	"net"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/lsfc/lsfc/internal/etcdtest"
 	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/localexec"
@@ -46,7 +49,7 @@ func TestScripts(t *testing.T) {
 		},
 		UpdateScripts: testkit.Updating(),
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){"exitcode": exitCode, "waitdaemon": waitDaemon,
-			"waitjob": scriptWaitJob},
+			"waitjob": scriptWaitJob, "etcd": scriptEtcd, "freeport": freePort},
 	})
 }
 
@@ -78,7 +81,7 @@ func waitDaemon(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: waitdaemon")
 	}
-	c := api.Dial(ts.Getenv("LSFC_STATE"))
+	c := scriptClient(ts)
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		if _, err := c.Status(context.Background()); err == nil {
@@ -100,7 +103,7 @@ func scriptWaitJob(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("waitjob: %v", err)
 	}
-	c := api.Dial(ts.Getenv("LSFC_STATE"))
+	c := scriptClient(ts)
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		j, err := c.Job(context.Background(), id)
@@ -114,5 +117,55 @@ func scriptWaitJob(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("waitjob: job %d is %s (%s), not %v", id, j.State, j.Reason, args[1:])
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// scriptClient is a client of the daemon the script's LSF commands talk
+// to: the master candidates of $LSFC_MASTER, else the daemon of
+// $LSFC_STATE.
+func scriptClient(ts *testscript.TestScript) *api.Client {
+	if m := ts.Getenv("LSFC_MASTER"); m != "" {
+		return api.DialTCP(m, ts.Getenv("LSFC_SECRET"), currentUser())
+	}
+	return api.Dial(ts.Getenv("LSFC_STATE"))
+}
+
+// scriptEtcd runs "etcd N": it starts an etcd cluster of N embedded
+// members for the script and sets $ETCD to their client URLs.
+func scriptEtcd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: etcd N")
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil || n < 1 {
+		ts.Fatalf("etcd: bad member count %q", args[0])
+	}
+	c, err := etcdtest.Launch(n, ts.MkAbs("etcd-data"))
+	if err != nil {
+		ts.Fatalf("etcd: %v", err)
+	}
+	ts.Defer(c.Close)
+	ts.Setenv("ETCD", strings.Join(c.Endpoints, ","))
+}
+
+// freePort runs "freeport NAME...": each NAME is set to a loopback
+// address whose port was free a moment ago.
+func freePort(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: freeport NAME...")
+	}
+	var ls []net.Listener
+	defer func() {
+		for _, l := range ls {
+			l.Close()
+		}
+	}()
+	for _, name := range args {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			ts.Fatalf("freeport: %v", err)
+		}
+		ls = append(ls, l)
+		ts.Setenv(name, l.Addr().String())
 	}
 }

@@ -14,7 +14,11 @@ import (
 	"github.com/lsfc/lsfc/lint"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/lsfc/lsfc/runtime/failover"
 	"github.com/spf13/cobra"
+	"go.etcd.io/etcd/client/pkg/v3/transport"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.uber.org/zap"
 )
 
 func newServeCmd(e env) *cobra.Command {
@@ -24,6 +28,7 @@ func newServeCmd(e env) *cobra.Command {
 		secretFile, host    string
 		interval, hostLost  time.Duration
 		noWatch             bool
+		ef                  etcdFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "serve [--conf PATH] [--state DIR]",
@@ -69,10 +74,24 @@ named like this machine (or --host) reports this machine's load indices
 select[mem>...] and load thresholds see real figures there; the other
 hosts report none.
 
+Fail-over masters (--etcd): several lsfc serve, on different machines,
+each with its own state directory, share one etcd cluster. They elect a
+master through etcd; the others stand by, answering every request with
+the master's address (clients and agents given all the candidates'
+addresses follow it). The event log is kept in etcd instead of
+lsb.events, every write fenced by the master's election key, so that a
+master cut off from etcd can never write again; when the master dies,
+another candidate is elected once its lease (--etcd-ttl) runs out,
+replays the log from etcd and goes on. With --etcd, jobs run only
+through execution agents, which keep them running across the change:
+every host of the configuration is an agent's, unavail until its agent
+reports.
+
 serve runs until interrupted (SIGINT, SIGTERM); running jobs keep running
 and the next serve on the same state directory takes them back.`,
 		Example: `  lsfc serve --conf testdata/clusters/demo --state /tmp/demo-state
-  LSFC_STATE=/tmp/demo-state lsfc bsub sleep 60`,
+  LSFC_STATE=/tmp/demo-state lsfc bsub sleep 60
+  LSFC_SECRET=... lsfc serve --conf /etc/lsf --listen :6881 --etcd http://e1:2379,http://e2:2379,http://e3:2379`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if conf == "" {
@@ -102,28 +121,28 @@ and the next serve on the same state directory takes them back.`,
 			if err != nil {
 				return exit(exitUsage, err)
 			}
-			secret := strings.TrimSpace(e.getenv("LSFC_SECRET"))
-			if secretFile != "" {
-				b, err := os.ReadFile(secretFile)
-				if err != nil {
-					return exit(exitUsage, err)
-				}
-				secret = strings.TrimSpace(string(b))
+			secret, err := readSecret(e, secretFile)
+			if err != nil {
+				return err
 			}
-			d, err := daemon.Start(daemon.Config{Policy: p, StateDir: dir, Listen: listen, Secret: secret,
+			cfg := daemon.Config{Policy: p, StateDir: dir, Listen: listen, Secret: secret,
 				MinInterval: interval, Version: version(), Load: load, Watch: !noWatch, Dirs: dirs, Host: host,
 				HostLost: hostLost,
 				Logf: func(format string, args ...any) {
 					fmt.Fprintf(e.stderr, "lsfc serve: "+format+"\n", args...)
-				}})
+				}}
+			sig := make(chan os.Signal, 1)
+			signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+			defer signal.Stop(sig)
+			if ef.endpoints != "" {
+				return serveCandidate(e, ef, cfg, sig)
+			}
+			d, err := daemon.Start(cfg)
 			if err != nil {
 				return exit(exitUsage, err)
 			}
 			fmt.Fprintf(e.stderr, "lsfc serve: cluster %s, state directory %s, socket %s\n", p.Cluster, dir,
 				filepath.Join(dir, api.SocketName))
-			sig := make(chan os.Signal, 1)
-			signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-			defer signal.Stop(sig)
 			select {
 			case s := <-sig:
 				fmt.Fprintf(e.stderr, "lsfc serve: %v: stopping; running jobs keep running\n", s)
@@ -146,7 +165,61 @@ and the next serve on the same state directory takes them back.`,
 	f.StringVar(&host, "host", "", "the configuration's name of this machine, whose load indices (read from /proc) its host reports (default: the machine's host name)")
 	f.DurationVar(&hostLost, "host-lost", 0, "how long a host whose execution agent is silent stays unavail, its jobs UNKWN, before it is lost: rerunnable jobs rerun elsewhere, the others exit (default 10m)")
 	f.BoolVar(&noWatch, "no-watch", false, "do not reload the configuration when its files change (badmin reconfig still does)")
+	ef.register(cmd)
 	return cmd
+}
+
+// etcdFlags are serve's flags of fail-over masters.
+type etcdFlags struct {
+	endpoints, prefix, advertise string
+	ttl                          time.Duration
+	cacert, cert, key            string
+}
+
+func (ef *etcdFlags) register(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&ef.endpoints, "etcd", "", "run as a master candidate: the etcd cluster's client URLs, separated by commas")
+	f.StringVar(&ef.prefix, "etcd-prefix", "", "where the cluster's keys live in etcd (default /lsfc/<cluster>/)")
+	f.DurationVar(&ef.ttl, "etcd-ttl", 3*time.Second, "the master's lease: how long after it dies another candidate takes over (whole seconds)")
+	f.StringVar(&ef.advertise, "advertise", "", "the address clients and agents reach this candidate at (default --listen, with this machine's name for an unspecified host)")
+	f.StringVar(&ef.cacert, "etcd-cacert", "", "CA certificate file of etcd's TLS")
+	f.StringVar(&ef.cert, "etcd-cert", "", "client certificate file for etcd's TLS")
+	f.StringVar(&ef.key, "etcd-key", "", "client key file for etcd's TLS")
+}
+
+// serveCandidate runs serve as a master candidate until a signal.
+func serveCandidate(e env, ef etcdFlags, cfg daemon.Config, sig <-chan os.Signal) error {
+	if cfg.Listen == "" || cfg.Secret == "" {
+		return usageError("--etcd needs --listen and the shared secret (--secret-file or LSFC_SECRET): clients and agents reach the master over TCP")
+	}
+	cc := clientv3.Config{Endpoints: strings.Split(ef.endpoints, ","), DialTimeout: 5 * time.Second, Logger: zap.NewNop()}
+	if ef.cacert != "" || ef.cert != "" || ef.key != "" {
+		tlsCfg, err := (transport.TLSInfo{CertFile: ef.cert, KeyFile: ef.key, TrustedCAFile: ef.cacert}).ClientConfig()
+		if err != nil {
+			return exit(exitUsage, fmt.Errorf("etcd TLS: %w", err))
+		}
+		cc.TLS = tlsCfg
+	}
+	cli, err := clientv3.New(cc)
+	if err != nil {
+		return exit(exitUsage, fmt.Errorf("etcd: %w", err))
+	}
+	defer cli.Close()
+	c, err := failover.Start(failover.Config{Client: cli, Prefix: ef.prefix, TTL: ef.ttl, Advertise: ef.advertise, Daemon: cfg})
+	if err != nil {
+		return exit(exitUsage, err)
+	}
+	fmt.Fprintf(e.stderr, "lsfc serve: master candidate of cluster %s at %s, etcd %s\n", cfg.Policy.Cluster, c.Advertise(), ef.endpoints)
+	select {
+	case s := <-sig:
+		fmt.Fprintf(e.stderr, "lsfc serve: %v: stopping; running jobs keep running on their agents\n", s)
+		return c.Close()
+	case <-c.Done():
+		if err := c.Err(); err != nil {
+			return exit(exitFindings, err)
+		}
+		return nil
+	}
 }
 
 // confDirs returns the directories to watch: those of the files read, and

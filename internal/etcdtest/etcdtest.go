@@ -4,6 +4,7 @@
 package etcdtest
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -25,12 +26,28 @@ type Cluster struct {
 	Endpoints []string
 }
 
-// Start starts a cluster of n members and waits until it has a leader.
-// The members stop when the test ends.
+// Start starts a cluster of n members with its data in the test's
+// temporary directory, and waits until it serves. The members stop when
+// the test ends.
 func Start(t testing.TB, n int) *Cluster {
 	t.Helper()
-	c := &Cluster{t: t}
-	ports := freePorts(t, 2*n)
+	c, err := Launch(n, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.t = t
+	t.Cleanup(c.Close)
+	return c
+}
+
+// Launch starts a cluster of n members with their data under dir, and
+// waits until it serves; Close stops it.
+func Launch(n int, dir string) (*Cluster, error) {
+	c := &Cluster{}
+	ports, err := freePorts(2 * n)
+	if err != nil {
+		return nil, err
+	}
 	var initial []string
 	for i := range n {
 		initial = append(initial, fmt.Sprintf("m%d=http://127.0.0.1:%d", i, ports[2*i+1]))
@@ -39,7 +56,7 @@ func Start(t testing.TB, n int) *Cluster {
 	for i := range n {
 		cfg := embed.NewConfig()
 		cfg.Name = fmt.Sprintf("m%d", i)
-		cfg.Dir = filepath.Join(t.TempDir(), cfg.Name)
+		cfg.Dir = filepath.Join(dir, cfg.Name)
 		client := url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", ports[2*i])}
 		peer := url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", ports[2*i+1])}
 		cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{client}, []url.URL{client}
@@ -62,25 +79,29 @@ func Start(t testing.TB, n int) *Cluster {
 			errs <- err
 		}()
 	}
+	var first error
 	for range n {
-		if err := <-errs; err != nil {
-			c.Close()
-			t.Fatalf("starting etcd: %v", err)
+		if err := <-errs; err != nil && first == nil {
+			first = err
 		}
+	}
+	if first != nil {
+		c.Close()
+		return nil, fmt.Errorf("starting etcd: %w", first)
 	}
 	for _, m := range c.Members {
 		select {
 		case <-m.Server.ReadyNotify():
 		case <-time.After(30 * time.Second):
 			c.Close()
-			t.Fatal("etcd did not become ready in 30 s")
+			return nil, errors.New("etcd did not become ready in 30 s")
 		}
 	}
-	t.Cleanup(c.Close)
-	return c
+	return c, nil
 }
 
-// Client returns a client of every member, closed when the test ends.
+// Client returns a client of every member of a cluster from Start,
+// closed when the test ends.
 func (c *Cluster) Client() *clientv3.Client {
 	c.t.Helper()
 	cli, err := clientv3.New(clientv3.Config{Endpoints: c.Endpoints, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
@@ -101,19 +122,21 @@ func (c *Cluster) Close() {
 }
 
 // freePorts returns n TCP ports free on loopback a moment ago.
-func freePorts(t testing.TB, n int) []int {
+func freePorts(n int) ([]int, error) {
 	var ls []net.Listener
 	var out []int
+	defer func() {
+		for _, l := range ls {
+			l.Close()
+		}
+	}()
 	for range n {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		ls = append(ls, l)
 		out = append(out, l.Addr().(*net.TCPAddr).Port)
 	}
-	for _, l := range ls {
-		l.Close()
-	}
-	return out
+	return out, nil
 }

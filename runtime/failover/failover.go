@@ -137,6 +137,9 @@ func (c *Candidate) Close() error {
 	return c.err
 }
 
+// Advertise returns the address clients and agents reach it at.
+func (c *Candidate) Advertise() string { return c.cfg.Advertise }
+
 // Done is closed when the candidate has stopped.
 func (c *Candidate) Done() <-chan struct{} { return c.done }
 
