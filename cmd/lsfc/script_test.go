@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"os"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
