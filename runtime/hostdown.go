@@ -49,7 +49,8 @@ func (c *Cluster) Known(j *Job) {
 
 // SetFacts gives a host the static facts its execution agent reports,
 // where the configuration leaves them out: type, model, CPUs, memory,
-// swap and /tmp space (MB).
+// swap and /tmp space (MB). A host whose MXJ is "!" takes as many jobs as
+// the CPUs its agent reports.
 func (c *Cluster) SetFacts(h *Host, typ, model string, ncpus, maxmem, maxswp, maxtmp float64) {
 	f := h.Facts
 	set := func(dst *float64, v float64) {
@@ -66,7 +67,12 @@ func (c *Cluster) SetFacts(h *Host, typ, model string, ncpus, maxmem, maxswp, ma
 		f.Model = model
 		c.gen++
 	}
+	known := f.Ncpus > 0
 	set(&f.Ncpus, ncpus)
+	if row := c.hostRow(h); !known && f.Ncpus > 0 && row != nil && row.MXJ != nil && *row.MXJ < 0 {
+		h.MaxSlots = int(f.Ncpus)
+		f.MaxSlots, f.Slots = f.Ncpus, f.Ncpus
+	}
 	set(&f.Maxmem, maxmem)
 	set(&f.Maxswp, maxswp)
 	set(&f.Maxtmp, maxtmp)
