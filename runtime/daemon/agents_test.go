@@ -176,6 +176,49 @@ func TestAgentLost(t *testing.T) {
 	c.waitState(t, rerun, "EXIT")
 }
 
+// TestAgentZombie kills jobs whose host does not answer: they are ZOMBI.
+// When the agent answers again the kill reaches the job, which exits
+// (TERM_OWNER); when the host is lost instead, a killed rerunnable job
+// exits rather than rerun.
+func TestAgentZombie(t *testing.T) {
+	state := t.TempDir()
+	d := startMaster(t, state, "127.0.0.1:0", 2*time.Second)
+	defer d.Close()
+	c := unixClient(state)
+	adir, bdir := t.TempDir(), t.TempDir()
+	a := startAgent(t, d.Addr(), "hostA", adir)
+	b := startAgent(t, d.Addr(), "hostB", bdir)
+	c.waitHost(t, "hostA", "ok")
+	c.waitHost(t, "hostB", "ok")
+	onA := c.submit(t, api.SubmitRequest{Command: "sleep 30", Hosts: []string{"hostA"}, Umask: -1}).ID
+	onB := c.submit(t, api.SubmitRequest{Command: "sleep 30", Hosts: []string{"hostB"}, Rerunnable: true, Umask: -1}).ID
+	c.waitState(t, onA, "RUN")
+	c.waitState(t, onB, "RUN")
+	a.Close()
+	b.Close()
+	c.waitState(t, onA, "UNKWN")
+	c.waitState(t, onB, "UNKWN")
+	for _, id := range []int64{onA, onB} {
+		if code, err := c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", id), nil, nil); err != nil || code != http.StatusOK {
+			t.Fatalf("bkill %d: %d %v", id, code, err)
+		}
+		if j := c.job(t, id); j.State != "ZOMBI" {
+			t.Errorf("job %d killed while UNKWN is %s, want ZOMBI", id, j.State)
+		}
+	}
+	// hostA answers again at once: the kill reaches its job.
+	a = startAgent(t, d.Addr(), "hostA", adir)
+	defer a.Close()
+	if j := c.waitState(t, onA, "EXIT"); j.Term != "TERM_OWNER" {
+		t.Errorf("the ZOMBI job of hostA ended %s, want TERM_OWNER", j.Term)
+	}
+	// hostB stays silent until it is lost: its killed job exits, though
+	// rerunnable.
+	if j := c.waitState(t, onB, "EXIT", "PEND", "RUN"); j.State != "EXIT" {
+		t.Errorf("the ZOMBI rerunnable job of the lost hostB is %s, want EXIT", j.State)
+	}
+}
+
 // TestAgentReconciles stops an agent while its job runs; the job ends
 // meanwhile, and the restarted agent reports its real exit status. A job
 // still running when the agent restarts goes on and ends DONE.

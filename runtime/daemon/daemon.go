@@ -780,7 +780,9 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		return Record{Type: "requeue", At: now, Job: j.ID}, true
 	}
 	if r.Lost {
-		if j.Rerunnable() {
+		// A job killed while its host did not answer (ZOMBI) exits,
+		// rerunnable or not.
+		if j.Rerunnable() && j.Term == "" {
 			d.cfg.Logf("job %d: its processes are lost; it is rerunnable and goes back to pending", j.ID)
 			if err := d.cluster.Requeue(j, now); err != nil {
 				d.cfg.Logf("job %d: %v", j.ID, err)

@@ -390,7 +390,13 @@ func (d *Daemon) handleJob(w http.ResponseWriter, r *http.Request) {
 // jobInfo describes a job for clients; explain adds each host's reason
 // for a pending job.
 func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
-	out := api.Job{ID: j.ID, User: j.User, Queue: j.Queue.Name, State: j.State.String(), Name: j.Name,
+	state := j.State.String()
+	if j.State == runtime.Unknown && j.Term != "" {
+		// Killed while its host does not answer: ZOMBI, until the host
+		// answers and the kill reaches the job, or the host is lost.
+		state = runtime.Zombie.String()
+	}
+	out := api.Job{ID: j.ID, User: j.User, Queue: j.Queue.Name, State: state, Name: j.Name,
 		Command: j.Sub.Command, Slots: j.Slots, FromHost: j.Sub.FromHost, ExecHosts: j.HostNames(),
 		Submit: int64(j.Submit), Start: int64(j.Start), End: int64(j.End), ExitCode: j.ExitCode, Term: j.Term,
 		ResReq: j.ResReq, Cwd: j.Sub.Cwd, Stdout: j.Sub.Stdout, Stderr: j.Sub.Stderr, Depend: j.Depend,
