@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/lsfc/lsfc/runtime/api"
@@ -101,9 +102,13 @@ func TestClientRoutes(t *testing.T) {
 	c := api.Dial(dir)
 	ctx := context.Background()
 
-	sub, err := c.Submit(ctx, &api.SubmitRequest{Command: "sleep 1", Slots: 2, Umask: 0o22})
+	req := &api.SubmitRequest{Command: "sleep 1", Slots: 2, Umask: 0o22}
+	sub, err := c.Submit(ctx, req)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(req.Token) != 32 {
+		t.Errorf("a submission without a token was given %q, want 32 hex digits", req.Token)
 	}
 	if want := (api.SubmitResponse{ID: 42, Queue: "normal", Default: true}); *sub != want {
 		t.Errorf("Submit = %+v, want %+v", *sub, want)
@@ -150,7 +155,7 @@ func TestClientRoutes(t *testing.T) {
 	}
 
 	want := []string{
-		`POST /v1/jobs {"command":"sleep 1","slots":2,"umask":18}`,
+		`POST /v1/jobs {"command":"sleep 1","slots":2,"umask":18,"token":"` + req.Token + `"}`,
 		`GET /v1/jobs?all=1&id=42&id=43&user=all`,
 		`GET /v1/jobs/42`,
 		`POST /v1/jobs/42/kill`,
@@ -253,5 +258,44 @@ func TestJobQueryRoundTrip(t *testing.T) {
 	}
 	if _, err := api.ParseJobQuery(map[string][]string{"id": {"x"}}); err == nil {
 		t.Error("ParseJobQuery accepted id=x")
+	}
+}
+
+// TestClientFollowsLeader gives a client three master candidates: the
+// first does not answer, the second stands by and names the third, which
+// leads.
+func TestClientFollowsLeader(t *testing.T) {
+	dead, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadAddr := dead.Addr().String()
+	dead.Close()
+	var leaderHits atomic.Int32
+	leader := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		leaderHits.Add(1)
+		w.Write([]byte(`{"cluster":"c","master":"m3"}`))
+	}))
+	defer leader.Close()
+	leaderAddr := strings.TrimPrefix(leader.URL, "http://")
+	standby := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(api.HeaderLeader, leaderAddr)
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write([]byte(`{"error":"this master candidate does not lead"}`))
+	}))
+	defer standby.Close()
+	c := api.DialTCP(deadAddr+","+strings.TrimPrefix(standby.URL, "http://")+","+leaderAddr, "s", "u")
+	st, err := c.Status(context.Background())
+	if err != nil || st.Master != "m3" {
+		t.Fatalf("Status: %+v %v, want the leader's answer", st, err)
+	}
+	// The client stays with the leader.
+	if _, err := c.Status(context.Background()); err != nil || leaderHits.Load() != 2 {
+		t.Fatalf("second Status: %v, leader asked %d times, want 2", err, leaderHits.Load())
+	}
+	// A single candidate that stands by: its answer, at once.
+	one := api.DialTCP(strings.TrimPrefix(standby.URL, "http://"), "s", "u")
+	if _, err := one.Status(context.Background()); err == nil || !strings.Contains(err.Error(), "does not lead") {
+		t.Fatalf("Status of a standby alone: %v", err)
 	}
 }

@@ -514,3 +514,52 @@ func TestCompaction(t *testing.T) {
 		t.Errorf("log: %v", err)
 	}
 }
+
+// TestSubmitToken sends a submission twice with its token, before and
+// after a restart and a compaction: one job.
+func TestSubmitToken(t *testing.T) {
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	start := func() *daemon.Daemon {
+		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+			MinInterval: 5 * time.Millisecond, CompactEvery: 3, Logf: t.Logf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	d := start()
+	c := unixClient(state)
+	req := api.SubmitRequest{Command: "true", Hold: true, Token: "tok-1"}
+	first := c.submit(t, req)
+	if again := c.submit(t, req); again.ID != first.ID {
+		t.Fatalf("the same submission again made job %d, want %d", again.ID, first.ID)
+	}
+	other := c.submit(t, api.SubmitRequest{Command: "true", Hold: true, Token: "tok-2"})
+	if other.ID == first.ID {
+		t.Fatalf("another token got job %d too", other.ID)
+	}
+	for range 4 { // past a compaction
+		c.submit(t, api.SubmitRequest{Command: "true", Hold: true})
+	}
+	d.Close()
+	d = start()
+	defer d.Close()
+	if again := c.submit(t, req); again.ID != first.ID {
+		t.Fatalf("after a restart the same submission made job %d, want %d", again.ID, first.ID)
+	}
+	if again := c.submit(t, api.SubmitRequest{Command: "true", Hold: true, Token: "tok-2"}); again.ID != other.ID {
+		t.Fatalf("after a restart tok-2 made job %d, want %d", again.ID, other.ID)
+	}
+	var all []api.Job
+	c.call("GET", "/v1/jobs?user=all&all=1", nil, &all)
+	if len(all) != 6 {
+		t.Errorf("%d jobs, want 6", len(all))
+	}
+	if code, _ := c.call("POST", "/v1/jobs", api.SubmitRequest{Command: "true", Token: strings.Repeat("x", 129)}, nil); code != http.StatusBadRequest {
+		t.Errorf("a token of 129 bytes: %d, want 400", code)
+	}
+}

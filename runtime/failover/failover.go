@@ -288,18 +288,33 @@ func (c *Candidate) term(ctx context.Context, elected func()) error {
 	}()
 	select {
 	case <-ctx.Done():
+	case <-s.Done():
+	case <-d.Done():
+	}
+	switch {
+	case ctx.Err() != nil:
+		// Close: hand the leadership over at once.
 		err := d.Close()
 		resign(e)
 		return err
-	case <-s.Done():
+	case isDone(s.Done()):
 		// The lease ran out: another candidate may lead already, and
 		// every write of this one is refused.
 		d.Close()
 		return errors.New("the etcd lease ran out: no longer the master")
-	case <-d.Done():
+	default:
 		err := d.Err()
 		resign(e)
 		return fmt.Errorf("the master stopped: %v", err)
+	}
+}
+
+func isDone(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
 	}
 }
 

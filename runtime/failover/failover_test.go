@@ -42,7 +42,7 @@ var me = func() string {
 }()
 
 // agentInterval is the agents' interval: a host is unavail after three.
-const agentInterval = 100 * time.Millisecond
+const agentInterval = 250 * time.Millisecond
 
 // TestMain lets the test binary act as the job wrapper, and as a master
 // candidate of its own, which the failover test kills.
@@ -110,10 +110,13 @@ func compileTree(dir string) (*compile.Policy, error) {
 	return res.Policy, nil
 }
 
-// candidateConfig is a candidate's configuration in these tests.
+// candidateConfig is a candidate's configuration in these tests: the
+// master compacts its log every 500 transactions, so that a new master
+// replays a snapshot and the transactions after it.
 func candidateConfig(p *compile.Policy, cli *clientv3.Client, state, listen string, logf func(string, ...any)) failover.Config {
 	return failover.Config{Client: cli, TTL: 2 * time.Second, Daemon: daemon.Config{Policy: p, StateDir: state,
-		Listen: listen, Secret: secret, MinInterval: 5 * time.Millisecond, HostLost: 3 * time.Second, Logf: logf}}
+		Listen: listen, Secret: secret, MinInterval: 5 * time.Millisecond, HostLost: 8 * time.Second, CompactEvery: 500,
+		Logf: logf}}
 }
 
 // candidateMain runs a master candidate until it is killed.
