@@ -96,8 +96,51 @@ func Load(paths []string, opts LoadOptions) (*Tree, lang.Diagnostics, error) {
 		}
 	}
 	l.tree.Files = sortFiles(l.tree.Files)
+	if l.tree.Cluster == "" {
+		l.tree.Cluster = clusterOfFiles(l.tree.Files, opts.Cluster)
+	}
 	l.diags.Sort()
 	return l.tree, l.diags, nil
+}
+
+// clusterOfFiles names the local cluster of files read without an
+// lsf.conf, as pickCluster does but without its diagnostics: opts'
+// cluster; else the one cluster of lsf.shared whose lsf.cluster.<name>
+// file was read; else the only lsf.cluster.* file; else the only cluster
+// lsf.shared lists; else none.
+func clusterOfFiles(files []*lang.File, named string) string {
+	if named != "" {
+		return named
+	}
+	var present, declared []string
+	for _, f := range files {
+		switch f.Kind {
+		case lang.KindLSFCluster:
+			base := filepath.Base(f.Src.Name)
+			for _, prefix := range []string{"lsf.cluster.", "ll.cluster."} {
+				if name, ok := strings.CutPrefix(base, prefix); ok && name != "" {
+					present = append(present, name)
+				}
+			}
+		case lang.KindLSFShared:
+			declared = append(declared, clusterNames(f)...)
+		}
+	}
+	var both []string
+	for _, name := range present {
+		if slices.Contains(declared, name) {
+			both = append(both, name)
+		}
+	}
+	switch {
+	case len(both) == 1:
+		return both[0]
+	case len(present) == 1:
+		return present[0]
+	case len(present) == 0 && len(declared) == 1:
+		return declared[0]
+	}
+	return ""
 }
 
 type loader struct {

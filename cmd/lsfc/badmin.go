@@ -164,6 +164,9 @@ func writeShowStatus(w io.Writer, st *api.Status, loc *time.Location) {
 	row("Cluster name", st.Cluster)
 	row("Master host", st.Master)
 	row("State directory", st.StateDir)
+	if st.EventLog != "" {
+		row("Event log", st.EventLog)
+	}
 	row("Daemon version", st.Version)
 	if st.Started != 0 {
 		row("Latest daemon start", time.Unix(st.Started, 0).In(loc).Format("Mon Jan _2 15:04:05 2006"))

@@ -325,6 +325,9 @@ type Status struct {
 	Jobs       int    `json:"jobs"`
 	Pending    int    `json:"pending"`
 	Running    int    `json:"running"`
+	// EventLog says where the event log is: lsb.events in the state
+	// directory, or etcd (fail-over masters).
+	EventLog string `json:"eventLog,omitempty"`
 	// LogRecovered tells what replay did at start (a torn tail cut ...).
 	LogRecovered string `json:"logRecovered,omitempty"`
 	Version      string `json:"version"`

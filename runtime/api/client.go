@@ -108,6 +108,10 @@ func DialTCP(addr, secret, user string) *Client {
 	if len(addrs) == 0 {
 		addrs = []string{addr}
 	}
+	hint := "is lsfc serve running with --listen " + addr + "?"
+	if len(addrs) > 1 {
+		hint = "no master candidate of " + strings.Join(addrs, ", ") + " leads; are they running with --etcd?"
+	}
 	return &Client{
 		hc:     &http.Client{Timeout: requestTimeout},
 		base:   "http://" + addrs[0],
@@ -115,7 +119,7 @@ func DialTCP(addr, secret, user string) *Client {
 		where:  addrs[0],
 		secret: secret,
 		user:   user,
-		hint:   "is lsfc serve running with --listen " + addr + "?",
+		hint:   hint,
 	}
 }
 

@@ -948,7 +948,7 @@ func checkName(kind, s string) error {
 // Status returns the daemon's status.
 func (d *Daemon) status() api.Status {
 	st := api.Status{Cluster: d.cfg.Policy.Cluster, Master: d.host, StateDir: d.cfg.StateDir, Started: d.started.Unix(),
-		LogRecovered: d.recovery, Version: d.cfg.Version, Generation: d.generation, LastReload: d.lastReload}
+		EventLog: d.store.String(), LogRecovered: d.recovery, Version: d.cfg.Version, Generation: d.generation, LastReload: d.lastReload}
 	at := map[string]int{}
 	for _, j := range d.cluster.Forwarded() {
 		at[j.Remote.Cluster]++

@@ -32,6 +32,8 @@ type Store interface {
 	// and returns it ready for appends, with a note of what it repaired
 	// ("" if nothing).
 	Open(replay func(seq uint64, records [][]byte) error) (Journal, string, error)
+	// String says where the log is, for badmin showstatus.
+	String() string
 }
 
 // fileStore is the default: lsb.events in the state directory.
@@ -40,6 +42,8 @@ type fileStore struct{ path string }
 type fileJournal struct{ *eventlog.Log }
 
 func (j fileJournal) Append(records [][]byte) (Committed, error) { return j.Log.Append(records) }
+
+func (s fileStore) String() string { return s.path }
 
 func (s fileStore) Open(replay func(uint64, [][]byte) error) (Journal, string, error) {
 	l, rec, err := eventlog.Open(s.path, eventlog.Options{Replay: replay})

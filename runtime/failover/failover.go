@@ -68,7 +68,6 @@ type Candidate struct {
 	err    error
 
 	mu      sync.Mutex
-	leader  string // the leader's address, as last observed
 	d       *daemon.Daemon
 	leading bool
 }
@@ -106,7 +105,6 @@ func Start(cfg Config) (*Candidate, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &Candidate{cfg: cfg, name: name, logf: logf, cancel: cancel, done: make(chan struct{})}
-	go c.observe(ctx)
 	go func() {
 		defer close(c.done)
 		c.err = c.run(ctx)
@@ -163,37 +161,19 @@ func (c *Candidate) Leading() *daemon.Daemon {
 	return c.d
 }
 
-// Leader returns the address of the leader, as last observed ("" when
-// none leads).
-func (c *Candidate) Leader() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.leader
-}
-
-// observe keeps Leader current from etcd.
-func (c *Candidate) observe(ctx context.Context) {
-	for ctx.Err() == nil {
-		s, err := concurrency.NewSession(c.cfg.Client, concurrency.WithTTL(ttlSeconds(c.cfg.TTL)), concurrency.WithContext(ctx))
-		if err != nil {
-			sleep(ctx, time.Second)
-			continue
-		}
-		e := concurrency.NewElection(s, c.cfg.Prefix+"election")
-		for resp := range e.Observe(ctx) {
-			if len(resp.Kvs) > 0 {
-				c.setLeader(string(resp.Kvs[0].Value))
-			}
-		}
-		s.Close()
-		sleep(ctx, 200*time.Millisecond)
+// Leader returns the address of the candidate that leads, as etcd has it
+// ("" when none does).
+func (c *Candidate) Leader(ctx context.Context) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	resp, err := c.cfg.Client.Get(ctx, c.cfg.Prefix+"election/", clientv3.WithFirstCreate()...)
+	if err != nil {
+		return "", err
 	}
-}
-
-func (c *Candidate) setLeader(addr string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.leader = addr
+	if len(resp.Kvs) == 0 {
+		return "", nil
+	}
+	return string(resp.Kvs[0].Value), nil
 }
 
 func ttlSeconds(d time.Duration) int {
@@ -275,7 +255,7 @@ func (c *Candidate) term(ctx context.Context, elected func()) error {
 		return fmt.Errorf("starting the master: %w", err)
 	}
 	c.mu.Lock()
-	c.d, c.leading, c.leader = d, true, c.cfg.Advertise
+	c.d, c.leading = d, true
 	c.mu.Unlock()
 	c.logf("master of cluster %s serving at %s, %s after its election", c.name, c.cfg.Advertise, time.Since(won).Round(time.Millisecond))
 	if c.cfg.Started != nil {
@@ -334,12 +314,15 @@ func (c *Candidate) standby() (*http.Server, error) {
 		return nil, fmt.Errorf("listen %s: %w", c.cfg.Daemon.Listen, err)
 	}
 	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		leader := c.Leader()
+		leader, err := c.Leader(r.Context())
 		if leader == c.cfg.Advertise {
 			leader = "" // this candidate's old term: it no longer leads
 		}
 		msg := "this master candidate does not lead, and no master leads yet: try again shortly"
-		if leader != "" {
+		switch {
+		case err != nil:
+			msg = "this master candidate does not lead, and cannot reach etcd to learn which does: " + err.Error()
+		case leader != "":
 			msg = "this master candidate does not lead: the master is at " + leader
 		}
 		w.Header().Set(api.HeaderLeader, leader)
@@ -379,6 +362,10 @@ type etcdStore struct {
 type etcdJournal struct{ *etcdlog.Log }
 
 func (j etcdJournal) Append(records [][]byte) (daemon.Committed, error) { return j.Log.Append(records) }
+
+func (s *etcdStore) String() string {
+	return fmt.Sprintf("etcd %s, fenced by the master's election key", s.prefix)
+}
 
 func (s *etcdStore) Open(replay func(uint64, [][]byte) error) (daemon.Journal, string, error) {
 	l, rec, err := etcdlog.Open(context.Background(), s.cli, etcdlog.Options{Prefix: s.prefix, Fence: s.fence, Replay: replay})
