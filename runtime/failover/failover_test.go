@@ -220,6 +220,8 @@ func (r *rig) startCandidate(addr string) {
 	}
 	w := &syncBuilder{b: r.logs[addr]}
 	cmd.Stdout, cmd.Stderr = w, w
+	// A candidate dies with the test, even one that times out.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		r.t.Fatal(err)
 	}
