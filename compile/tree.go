@@ -104,10 +104,8 @@ func Load(paths []string, opts LoadOptions) (*Tree, lang.Diagnostics, error) {
 }
 
 // clusterOfFiles names the local cluster of files read without an
-// lsf.conf, as pickCluster does but without its diagnostics: opts'
-// cluster; else the one cluster of lsf.shared whose lsf.cluster.<name>
-// file was read; else the only lsf.cluster.* file; else the only cluster
-// lsf.shared lists; else none.
+// lsf.conf, as pickCluster does but without its diagnostics: the named
+// cluster, else chooseCluster's choice, else none.
 func clusterOfFiles(files []*lang.File, named string) string {
 	if named != "" {
 		return named
@@ -116,16 +114,35 @@ func clusterOfFiles(files []*lang.File, named string) string {
 	for _, f := range files {
 		switch f.Kind {
 		case lang.KindLSFCluster:
-			base := filepath.Base(f.Src.Name)
-			for _, prefix := range []string{"lsf.cluster.", "ll.cluster."} {
-				if name, ok := strings.CutPrefix(base, prefix); ok && name != "" {
-					present = append(present, name)
-				}
+			if name := clusterFileName(filepath.Base(f.Src.Name)); name != "" {
+				present = append(present, name)
 			}
 		case lang.KindLSFShared:
 			declared = append(declared, clusterNames(f)...)
 		}
 	}
+	return chooseCluster(present, declared)
+}
+
+// clusterFileName returns the cluster an lsf.cluster.<name> (or
+// ll.cluster.<name>) file is named for, "" for another file.
+func clusterFileName(base string) string {
+	if lang.KindOf(base) != lang.KindLSFCluster {
+		return ""
+	}
+	for _, prefix := range []string{"lsf.cluster.", "ll.cluster."} {
+		if name, ok := strings.CutPrefix(base, prefix); ok && name != "" {
+			return name
+		}
+	}
+	return ""
+}
+
+// chooseCluster picks the local cluster among the clusters whose
+// lsf.cluster files are present and those lsf.shared declares: the one
+// declared cluster with a file; else the only file; else, with no file,
+// the only declared cluster; else "" (none, or no way to tell).
+func chooseCluster(present, declared []string) string {
 	var both []string
 	for _, name := range present {
 		if slices.Contains(declared, name) {
@@ -318,25 +335,13 @@ func (l *loader) pickCluster(shared, lsfConf *lang.File) error {
 	}
 	var present []string
 	for _, e := range entries {
-		for _, prefix := range []string{"lsf.cluster.", "ll.cluster."} {
-			if name, ok := strings.CutPrefix(e.Name(), prefix); ok && name != "" && lang.KindOf(e.Name()) == lang.KindLSFCluster {
-				present = append(present, name)
-			}
+		if name := clusterFileName(e.Name()); name != "" {
+			present = append(present, name)
 		}
 	}
-	var both []string
-	for _, name := range present {
-		if slices.Contains(declared, name) {
-			both = append(both, name)
-		}
-	}
+	t.Cluster = chooseCluster(present, declared)
 	switch {
-	case len(both) == 1:
-		t.Cluster = both[0]
-	case len(present) == 1:
-		t.Cluster = present[0]
-	case len(present) == 0 && len(declared) == 1:
-		t.Cluster = declared[0]
+	case t.Cluster != "":
 	case len(present) == 0 && len(declared) == 0:
 		l.diags.Add(lang.Error, CodeMissingFile, lsfConf.Src.SpanOf(0, 0),
 			"no lsf.cluster.<name> file in %s; LIM cannot start without one", t.ConfDir)

@@ -1,6 +1,8 @@
 package testkit
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -44,4 +46,21 @@ func ArchiveTree(t *testing.T, ar *txtar.Archive, strict bool) (*compile.Tree, c
 		tree.Files = append(tree.Files, file)
 	}
 	return tree, opts
+}
+
+// WriteArchive writes the files of a txtar archive's text into a new
+// temporary directory of the test and returns the directory.
+func WriteArchive(t testing.TB, text string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range txtar.Parse([]byte(text)).Files {
+		path := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"os/user"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/internal/etcdtest"
+	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/lint"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
@@ -89,14 +89,7 @@ End Queue
 
 func writeConf(t testing.TB) string {
 	t.Helper()
-	dir := t.TempDir()
-	for _, part := range strings.Split(testConf, "-- ")[1:] {
-		name, body, _ := strings.Cut(part, " --\n")
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return testkit.WriteArchive(t, testConf)
 }
 
 func compileTree(dir string) (*compile.Policy, error) {
