@@ -645,7 +645,7 @@ func (c *Cluster) check(q *Queue, s Submission) (*acceptance, error) {
 		}
 	}
 	if len(s.Hosts) > 0 {
-		asked, err := c.askedHosts(q, s.Hosts)
+		asked, err := c.askedHosts(q, s.Hosts, true)
 		switch {
 		case err != nil:
 			return nil, reject("%s", err.Error())

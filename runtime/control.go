@@ -8,8 +8,9 @@ import (
 )
 
 // askedHosts resolves -m: host names and host groups of lsb.hosts, kept to
-// the hosts the queue may use. An unknown name is an error.
-func (c *Cluster) askedHosts(q *Queue, names []string) (map[string]bool, error) {
+// the hosts the queue may use. With strict, an unknown name is an error;
+// otherwise it is left out.
+func (c *Cluster) askedHosts(q *Queue, names []string, strict bool) (map[string]bool, error) {
 	out := map[string]bool{}
 	for _, n := range names {
 		n = strings.TrimSuffix(n, "!")
@@ -35,6 +36,9 @@ func (c *Cluster) askedHosts(q *Queue, names []string) (map[string]bool, error) 
 			}
 		}
 		if !found && !strings.EqualFold(n, "others") && !strings.EqualFold(n, "all") {
+			if !strict {
+				continue // gone since the job was accepted
+			}
 			return nil, fmt.Errorf("%s: no such host or host group (-m)", n)
 		}
 		if strings.EqualFold(n, "all") || strings.EqualFold(n, "others") {
@@ -89,7 +93,10 @@ func (c *Cluster) enqueue(j *Job) {
 	q.pendingSlots += j.Slots
 	var asked map[string]bool
 	if len(j.Sub.Hosts) > 0 {
-		asked, _ = c.askedHosts(q, j.Sub.Hosts)
+		// Hosts removed since the job was accepted are left out; a job
+		// none of whose hosts is left waits, as LSF's does, rather than
+		// run anywhere.
+		asked, _ = c.askedHosts(q, j.Sub.Hosts, false)
 	}
 	j.slaPend()
 	c.classOf(q, j.Req, j.acct, asked, j.Sub.Exclusive, j.SLA).add(j)

@@ -197,3 +197,46 @@ End Queue
 		t.Errorf("hostA holds %d slots, %d jobs after both ended", h.Used, len(h.Jobs()))
 	}
 }
+
+// TestAskedHostRemoved: a pending job that asked for a host (-m) which a
+// reconfiguration removed waits; it does not run on another host.
+func TestAskedHostRemoved(t *testing.T) {
+	conf := func(hosts string) *compile.Policy {
+		return policyOf(t, `-- lsf.cluster.test --
+Begin Host
+HOSTNAME model type server RESOURCES
+`+hosts+`End Host
+-- lsb.params --
+Begin Parameters
+JOB_ACCEPT_INTERVAL = 0
+End Parameters
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = normal
+PRIORITY = 30
+End Queue
+`)
+	}
+	c, err := runtime.NewCluster(conf("hostA ! ! 1 ()\nhostB ! ! 1 ()\n"), runtime.ClusterOptions{SlotsPerHost: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetHostStatus(c.Host("hostB"), runtime.HostClosedAdm)
+	e := runtime.NewEngine(c, &runtime.VirtualClock{T: 1}, nil)
+	j, err := e.Submit(runtime.Submission{User: "u", Queue: "normal", Hosts: []string{"hostB"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Schedule()
+	if j.State != runtime.Pend {
+		t.Fatalf("job on a closed host is %s", j.State)
+	}
+	n, _, err := c.Reconfigure(conf("hostA ! ! 1 ()\n"), runtime.ClusterOptions{SlotsPerHost: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.NewEngine(n, &runtime.VirtualClock{T: 2}, nil).Schedule()
+	if j := n.Job(j.ID); j.State != runtime.Pend {
+		t.Errorf("the job whose -m host was removed is %s on %v, want PEND", j.State, j.HostNames())
+	}
+}

@@ -369,8 +369,19 @@ func TestRetiredHostAcrossRestart(t *testing.T) {
 	}
 	d := start()
 	c := unixClient(state)
-	job := c.submit(t, api.SubmitRequest{Command: "sleep 1; exit 4", Hosts: []string{"hostB"}, Cwd: t.TempDir()})
+	cwd := t.TempDir()
+	job := c.submit(t, api.SubmitRequest{Command: "touch started; sleep 1; exit 4", Hosts: []string{"hostB"}, Cwd: cwd})
 	c.waitState(t, job.ID, "RUN")
+	// RUN is the scheduler's word; the process starts once the start is
+	// durable. Wait for it, so that the daemon stops with the job running.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(cwd, "started")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the job's process did not start")
+		}
+	}
 	cluster := filepath.Join(conf, "lsf.cluster.test")
 	text, _ := os.ReadFile(cluster)
 	os.WriteFile(cluster, []byte(strings.Replace(string(text), "hostB     !      !     1       ()\n", "", 1)), 0o644)
