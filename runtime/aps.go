@@ -265,7 +265,7 @@ func (c *cycle) orderAPS() {
 			prev = j
 		}
 		if !sorted {
-			k.rebuild(nil)
+			k.rebuild()
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sort"
 )
 
 // A jobClass is the pending jobs of one queue that share one effective
@@ -45,20 +46,60 @@ func (k *jobClass) order(a, b *Job) int {
 }
 
 // add puts a job in the class, in order. A job that sorts last (the usual
-// case: a new submission) costs O(log n); one that sorts earlier rebuilds
-// the class.
+// case: a new submission) costs O(log n), and so does one that goes back
+// where a job left (a forwarded job that came back, a job requeued); one
+// that sorts between two jobs side by side moves the jobs between it and
+// the nearest place a job left by one.
 func (k *jobClass) add(j *Job) {
 	j.class = k
-	n := len(k.jobs)
-	if n == 0 || k.lastLive() == nil || k.order(k.lastLive(), j) < 0 {
-		j.classPos = n
+	k.live++
+	if last := k.lastLive(); last == nil || k.order(last, j) < 0 {
+		j.classPos = len(k.jobs)
 		k.jobs = append(k.jobs, j)
-		k.tree.push(float64(j.Slots))
-		k.live++
+		k.tree.push(demand(j))
 		return
 	}
-	k.live++
-	k.rebuild(j)
+	// The first place whose next job in the class sorts after j.
+	i := sort.Search(len(k.jobs), func(i int) bool {
+		for ; i < len(k.jobs); i++ {
+			if x := k.jobs[i]; x != nil {
+				return k.order(j, x) < 0
+			}
+		}
+		return true
+	})
+	if k.jobs[i] == nil {
+		k.place(j, i)
+		return
+	}
+	// The nearest hole, a few places away: the jobs up to it move.
+	for d := 1; d <= shiftLimit; d++ {
+		if h := i - d; h >= 0 && k.jobs[h] == nil {
+			copy(k.jobs[h:i-1], k.jobs[h+1:i])
+			for p := h; p < i-1; p++ {
+				k.place(k.jobs[p], p)
+			}
+			k.place(j, i-1)
+			return
+		}
+		if h := i - 1 + d; h < len(k.jobs) && k.jobs[h] == nil {
+			copy(k.jobs[i+1:h+1], k.jobs[i:h])
+			for p := h; p > i; p-- {
+				k.place(k.jobs[p], p)
+			}
+			k.place(j, i)
+			return
+		}
+	}
+	k.jobs = slices.Insert(k.jobs, i, j)
+	demands := make([]float64, len(k.jobs))
+	for p, x := range k.jobs {
+		demands[p] = math.Inf(1)
+		if x != nil {
+			x.classPos, demands[p] = p, demand(x)
+		}
+	}
+	k.tree.build(demands)
 }
 
 // lastLive returns the last job still in the class, or nil.
@@ -83,30 +124,61 @@ func (k *jobClass) remove(j *Job) {
 	// Compact when most of the slice is holes, so that it stays linear in
 	// the jobs that wait.
 	if len(k.jobs) > 64 && k.live < len(k.jobs)/4 {
-		k.rebuild(nil)
+		k.rebuild()
 	}
 }
 
-// rebuild sorts the class's jobs (adding extra when not nil) and rebuilds
-// the tree.
-func (k *jobClass) rebuild(extra *Job) {
+// shiftLimit is how far add moves jobs toward a hole before it moves all
+// the jobs after the new one instead and rebuilds the tree.
+const shiftLimit = 64
+
+// place puts job j at place p of the class.
+func (k *jobClass) place(j *Job, p int) {
+	k.jobs[p], j.classPos = j, p
+	k.tree.set(p, demand(j))
+}
+
+// rebuild sorts the class's jobs, leaving out the places of those that
+// left, and rebuilds the tree.
+func (k *jobClass) rebuild() {
 	live := make([]*Job, 0, k.live)
 	for _, j := range k.jobs {
 		if j != nil {
 			live = append(live, j)
 		}
 	}
-	if extra != nil {
-		live = append(live, extra)
-	}
 	slices.SortFunc(live, k.order)
 	k.jobs = live
 	demands := make([]float64, len(live))
 	for i, j := range live {
 		j.classPos = i
-		demands[i] = float64(j.Slots)
+		demands[i] = demand(j)
 	}
 	k.tree.build(demands)
+}
+
+// demand is what a job asks of the class's tree: its slots, or +Inf for
+// a held job (PSUSP), which no cycle dispatches and so none looks at,
+// however many of them wait.
+func demand(j *Job) float64 {
+	if j.State == PSusp {
+		return math.Inf(1)
+	}
+	return float64(j.Slots)
+}
+
+// held updates the class's tree and its queue's count of held jobs for
+// a job of the class that was held (PSUSP) or released.
+func (k *jobClass) held(j *Job) {
+	if j.class != k || j.classPos >= len(k.jobs) || k.jobs[j.classPos] != j {
+		return
+	}
+	k.tree.set(j.classPos, demand(j))
+	if j.State == PSusp {
+		k.queue.held++
+	} else {
+		k.queue.held--
+	}
 }
 
 // A demandTree is a segment tree of minimums over positions: it finds the

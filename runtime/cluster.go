@@ -80,7 +80,10 @@ type Cluster struct {
 	userPreempted  map[string]int
 	groupPreempted map[string]int
 
-	jobs      map[int64]*Job
+	jobs map[int64]*Job
+	// forwarded holds the unfinished jobs that are at another cluster
+	// (MultiCluster job forwarding), by ID.
+	forwarded map[int64]*Job
 	nextID    int64
 	nextSeq   float64
 	minSeq    float64 // the lowest Seq given by btop
@@ -148,7 +151,7 @@ type ClusterOptions struct {
 // name order; each gets the lsb.hosts row that applies to it.
 func NewCluster(p *compile.Policy, opts ClusterOptions) (*Cluster, error) {
 	c := &Cluster{Policy: p, Env: p.Env(), Apps: map[string]*App{}, hostByName: map[string]*Host{},
-		queueByName: map[string]*Queue{}, jobs: map[int64]*Job{}, nextID: 1, classes: map[string]*jobClass{},
+		queueByName: map[string]*Queue{}, jobs: map[int64]*Job{}, forwarded: map[int64]*Job{}, nextID: 1, classes: map[string]*jobClass{},
 		reqs: map[string]*Requirement{}, userLimits: map[string]*userLimit{}, userJobs: map[string]int{},
 		groupJobs: map[string]int{}, userPreempted: map[string]int{}, groupPreempted: map[string]int{}}
 	if c.Env == nil {
@@ -765,8 +768,7 @@ func (c *Cluster) start(j *Job, allocs []Alloc, now Time) {
 	if j.class != nil {
 		j.class.remove(j)
 	}
-	j.Queue.Pending--
-	j.Queue.pendingSlots -= j.Slots
+	j.Queue.countPending(j, -1)
 	j.slaStart()
 	j.State, j.Reason, j.Start, j.Allocs = Run, ReasonNone, now, allocs
 	j.RunSince = now
@@ -940,6 +942,7 @@ func (c *Cluster) finish(j *Job, state JobState, now Time) {
 	switch {
 	case j.Remote != nil:
 		// At another cluster: it holds nothing here.
+		delete(c.forwarded, j.ID)
 	case j.State.Started():
 		c.countExit(j, state, now)
 		c.leaveHosts(j, now)
@@ -1034,6 +1037,9 @@ func (c *Cluster) Hold(j *Job) error {
 		return err
 	}
 	j.State, j.Reason = PSusp, ReasonHeld
+	if j.class != nil {
+		j.class.held(j)
+	}
 	return nil
 }
 
@@ -1043,6 +1049,9 @@ func (c *Cluster) Release(j *Job) error {
 		return fmt.Errorf("job %d is not held", j.ID)
 	}
 	j.State, j.Reason = Pend, ReasonNew
+	if j.class != nil {
+		j.class.held(j)
+	}
 	// A job suspended for its failed remote starts gets
 	// LSB_MC_INITFAIL_RETRY more.
 	j.MCFailures = 0

@@ -89,8 +89,7 @@ func (c *Cluster) Requeue(j *Job, now Time) error {
 // enqueue puts a job that is pending again in its queue's class.
 func (c *Cluster) enqueue(j *Job) {
 	q := j.Queue
-	q.Pending++
-	q.pendingSlots += j.Slots
+	q.countPending(j, 1)
 	var asked map[string]bool
 	if len(j.Sub.Hosts) > 0 {
 		// Hosts removed since the job was accepted are left out; a job
@@ -163,9 +162,21 @@ func (c *Cluster) dequeue(j *Job) {
 	if j.class != nil {
 		j.class.remove(j)
 	}
-	j.Queue.Pending--
-	j.Queue.pendingSlots -= j.Slots
+	j.Queue.countPending(j, -1)
 	j.slaUnpend()
+}
+
+// countPending counts a job in (d = 1) or out of (d = -1) the queue's
+// pending jobs.
+func (q *Queue) countPending(j *Job, d int) {
+	q.Pending += d
+	q.pendingSlots += d * j.Slots
+	if j.Sub.Home != nil {
+		q.inbound += d
+	}
+	if j.State == PSusp {
+		q.held += d
+	}
 }
 
 // A Modification is what bmod changes in a pending job; nil fields are

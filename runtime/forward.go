@@ -2,7 +2,10 @@ package runtime
 
 import (
 	"cmp"
+	"container/heap"
 	"fmt"
+	"maps"
+	"math"
 	"slices"
 )
 
@@ -33,6 +36,17 @@ type Forwarder interface {
 	Forward(j *Job) (to Forward, why Reason)
 }
 
+// A ForwardLimiter is a Forwarder that can tell when no job of a
+// send-jobs queue can go anywhere for the rest of the cycle (every
+// destination unreachable or full), and why: the cycle then stops
+// offering that queue's jobs, and its jobs that wait for hosts show
+// why. A why of ReasonNone keeps their local reasons (the queue has no
+// destination at all).
+type ForwardLimiter interface {
+	Forwarder
+	Exhausted(queue string) (why Reason, exhausted bool)
+}
+
 // A Forward is a pending job a cycle sends to a receive-jobs queue of
 // another cluster.
 type Forward struct {
@@ -55,12 +69,15 @@ func forwardable(r Reason) bool {
 // planForwards hands the pending jobs of send-jobs queues that the cycle
 // could not dispatch to the forwarder, in dispatch order (queue
 // priority, then the order of each queue's jobs), and records where each
-// goes or why it stays.
+// goes or why it stays. A queue's jobs are merged from its classes as
+// they are offered, so that a queue whose destinations fill up (a
+// ForwardLimiter says so) costs what was offered, not all its jobs.
 func (c *cycle) planForwards() {
 	f := c.snap.Forward
 	if f == nil {
 		return
 	}
+	limiter, _ := f.(ForwardLimiter)
 	dispatched := map[*Job]bool{}
 	for _, d := range c.plan.Dispatches {
 		dispatched[d.Job] = true
@@ -69,20 +86,26 @@ func (c *cycle) planForwards() {
 		if q.Def == nil || !q.Def.Sends() || q.Pending == 0 {
 			continue
 		}
-		var jobs []*Job
+		m := &classMerge{}
 		for _, k := range c.cluster.classList {
-			if k.queue != q || k.live == 0 {
-				continue
-			}
-			for _, j := range k.jobs {
-				if j != nil && j.State == Pend && j.Remote == nil {
-					jobs = append(jobs, j)
-				}
+			if k.queue == q && k.live > 0 {
+				m.add(k)
 			}
 		}
-		slices.SortFunc(jobs, before)
-		for _, j := range jobs {
-			if dispatched[j] || !forwardable(c.plan.Reason(j)) {
+		for {
+			if limiter != nil {
+				if why, done := limiter.Exhausted(q.Name); done {
+					if why != ReasonNone {
+						c.setForwardReason(q, why)
+					}
+					break
+				}
+			}
+			j := m.next()
+			if j == nil {
+				break
+			}
+			if j.State != Pend || j.Remote != nil || dispatched[j] || !forwardable(c.plan.Reason(j)) {
 				continue
 			}
 			to, why := f.Forward(j)
@@ -97,6 +120,69 @@ func (c *cycle) planForwards() {
 			c.setReason(j, sentReason(j))
 		}
 	}
+}
+
+// setForwardReason records why the jobs of send-jobs queue q that wait
+// for hosts and were not offered to the forwarder stay.
+func (c *cycle) setForwardReason(q *Queue, r Reason) {
+	if c.plan.forwardReason == nil {
+		c.plan.forwardReason = map[*Queue]Reason{}
+	}
+	c.plan.forwardReason[q] = r
+}
+
+// A classMerge yields the jobs of several classes of one queue in the
+// queue's order, one at a time.
+type classMerge struct {
+	cursors []classCursor
+}
+
+type classCursor struct {
+	k   *jobClass
+	pos int
+}
+
+func (m *classMerge) add(k *jobClass) {
+	if cur := (classCursor{k: k}); cur.skip() {
+		heap.Push(m, cur)
+	}
+}
+
+// skip moves the cursor to the class's next job that is not held;
+// false when there is none. The class's demand tree passes over held
+// jobs and the places of jobs that left in one step.
+func (cur *classCursor) skip() bool {
+	cur.pos = cur.k.tree.first(cur.pos, math.MaxFloat64)
+	return cur.pos >= 0
+}
+
+// next returns the next job in order, or nil.
+func (m *classMerge) next() *Job {
+	if len(m.cursors) == 0 {
+		return nil
+	}
+	cur := &m.cursors[0]
+	j := cur.k.jobs[cur.pos]
+	cur.pos++
+	if cur.skip() {
+		heap.Fix(m, 0)
+	} else {
+		heap.Pop(m)
+	}
+	return j
+}
+
+func (m *classMerge) Len() int { return len(m.cursors) }
+func (m *classMerge) Less(a, b int) bool {
+	x, y := m.cursors[a], m.cursors[b]
+	return x.k.order(x.k.jobs[x.pos], y.k.jobs[y.pos]) < 0
+}
+func (m *classMerge) Swap(a, b int) { m.cursors[a], m.cursors[b] = m.cursors[b], m.cursors[a] }
+func (m *classMerge) Push(x any)    { m.cursors = append(m.cursors, x.(classCursor)) }
+func (m *classMerge) Pop() any {
+	x := m.cursors[len(m.cursors)-1]
+	m.cursors = m.cursors[:len(m.cursors)-1]
+	return x
 }
 
 // sentReason is the reason of a job just forwarded: that it is being
@@ -133,6 +219,7 @@ func (c *Cluster) Forward(j *Job, cluster, queue string, now Time) error {
 	}
 	c.dequeue(j)
 	j.Remote = &Remote{Cluster: cluster, Queue: queue, SentAt: now}
+	c.forwarded[j.ID] = j
 	j.Reason = sentReason(j)
 	return nil
 }
@@ -170,6 +257,7 @@ func (c *Cluster) ForwardReturned(j *Job, reason Reason, counts, suspend bool) e
 		return fmt.Errorf("job %d is %s at cluster %s: it cannot return", j.ID, j.State, j.Remote.Cluster)
 	}
 	j.Remote = nil
+	delete(c.forwarded, j.ID)
 	if counts {
 		j.MCFailures++
 	}
@@ -227,12 +315,7 @@ func (c *Cluster) RemoteRequeued(j *Job) error {
 // Forwarded returns the jobs at other clusters, in ID order: pending,
 // running there, or sent and not yet answered.
 func (c *Cluster) Forwarded() []*Job {
-	var out []*Job
-	for _, j := range c.jobs {
-		if j.Remote != nil && !j.State.Finished() {
-			out = append(out, j)
-		}
-	}
+	out := slices.Collect(maps.Values(c.forwarded))
 	slices.SortFunc(out, func(a, b *Job) int { return cmp.Compare(a.ID, b.ID) })
 	return out
 }
@@ -259,12 +342,4 @@ func (c *Cluster) Inbound(from string) []*Job {
 
 // InboundPending counts the pending jobs of queue q received from other
 // clusters: what IMPT_JOBBKLG limits.
-func (c *Cluster) InboundPending(q *Queue) int {
-	n := 0
-	for _, j := range c.jobs {
-		if j.Queue == q && j.Sub.Home != nil && j.State.Pending() {
-			n++
-		}
-	}
-	return n
-}
+func (c *Cluster) InboundPending(q *Queue) int { return q.inbound }

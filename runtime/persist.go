@@ -196,6 +196,9 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 	case j.Remote != nil:
 		// At another cluster: it holds nothing here and is not
 		// scheduled here.
+		if !j.State.Finished() {
+			c.forwarded[j.ID] = j
+		}
 	case j.State.Pending():
 		c.enqueue(j)
 	case j.State.Started():

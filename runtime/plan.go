@@ -43,8 +43,11 @@ type Plan struct {
 
 	reasons     map[*Job]Reason
 	classReason map[*jobClass]Reason
-	hostReasons map[*Job][]HostReason
-	poolTargets map[*Queue]int
+	// forwardReason is, for a send-jobs queue whose destinations filled
+	// up, why its jobs that wait for hosts were not forwarded.
+	forwardReason map[*Queue]Reason
+	hostReasons   map[*Job][]HostReason
+	poolTargets   map[*Queue]int
 }
 
 // A Suspension is a running job load control suspends, and why.
@@ -71,6 +74,16 @@ type CycleStats struct {
 
 // Reason returns why a pending job was not dispatched by the cycle.
 func (p *Plan) Reason(j *Job) Reason {
+	r := p.localReason(j)
+	if fr, ok := p.forwardReason[j.Queue]; ok && j.State == Pend && j.Remote == nil && forwardable(r) {
+		return fr
+	}
+	return r
+}
+
+// localReason is why a pending job was not dispatched here, as if its
+// queue forwarded nothing.
+func (p *Plan) localReason(j *Job) Reason {
 	if r, ok := p.reasons[j]; ok {
 		return r
 	}
@@ -81,13 +94,14 @@ func (p *Plan) Reason(j *Job) Reason {
 			return r
 		}
 	}
+	if j.State == PSusp {
+		// Held: no cycle looks at it, whatever holds its class back.
+		return ReasonHeld
+	}
 	if j.class != nil {
 		if r, ok := p.classReason[j.class]; ok {
 			return r
 		}
-	}
-	if j.State == PSusp {
-		return ReasonHeld
 	}
 	return ReasonSlots
 }

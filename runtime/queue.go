@@ -78,8 +78,12 @@ type Queue struct {
 	// equal priority and segment are scheduled together first come first
 	// served; a fairshare queue has a segment of its own, in file order.
 	segment int
-	// pendingSlots sums the slots asked for by the queue's pending jobs.
+	// pendingSlots sums the slots asked for by the queue's pending jobs;
+	// inbound counts those of them received from other clusters, held
+	// those held (PSUSP).
 	pendingSlots int
+	inbound      int
+	held         int
 	// usable caches the slots of the hosts the queue may use, valid while
 	// usableGen is the cluster's host generation plus one.
 	usable    int
@@ -88,6 +92,10 @@ type Queue struct {
 
 // Accepts reports whether the queue admits the user's jobs (USERS).
 func (q *Queue) Accepts(user string) bool { return q.users == nil || q.users(user) }
+
+// Waiting returns how many of the queue's pending jobs are not held
+// (PEND, not PSUSP): those a cycle may dispatch or forward.
+func (q *Queue) Waiting() int { return q.Pending - q.held }
 
 // UsesHost reports whether HOSTS lets the queue use the host.
 func (q *Queue) UsesHost(h *Host) bool { return q.hostOK == nil || q.hostOK[h.Index] }

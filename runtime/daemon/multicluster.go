@@ -443,43 +443,28 @@ func (d *Daemon) mcForwarder() runtime.Forwarder {
 	if !sends {
 		return nil
 	}
-	// Jobs sent and not answered yet count in their queue's pending
-	// jobs, which the peer's last report does not hold yet.
-	type key struct{ cluster, queue string }
-	unanswered := map[key]int{}
+	unanswered := map[mc.Dest]int{}
 	for _, j := range d.cluster.Forwarded() {
 		if j.Remote.ID == 0 {
-			unanswered[key{j.Remote.Cluster, j.Remote.Queue}]++
+			unanswered[mc.Dest{Cluster: j.Remote.Cluster, Queue: j.Remote.Queue}]++
 		}
 	}
-	var states []mc.QueueState
-	up := map[string]bool{}
-	for _, name := range sortedKeys(d.mcPeers) {
-		st := d.mcPeers[name]
+	reports := map[string][]mc.QueueState{}
+	for name, st := range d.mcPeers {
 		if !st.up {
 			continue
 		}
-		up[name] = true
-		listed := map[string]bool{}
+		states := []mc.QueueState{}
 		for _, q := range st.queues {
-			listed[q.Queue] = true
-			s := mc.QueueState{Cluster: name, Queue: q.Queue, Receives: true, Backlog: q.Backlog,
-				Pending: q.Pending + unanswered[key{name, q.Queue}]}
+			s := mc.QueueState{Cluster: name, Queue: q.Queue, Receives: true, Backlog: q.Backlog, Pending: q.Pending}
 			for _, h := range q.Hosts {
 				s.Hosts = append(s.Hosts, mc.HostInfo{Name: h.Name, Type: h.Type, Booleans: h.Booleans, Slots: h.Slots})
 			}
 			states = append(states, s)
 		}
-		// The queues it does not list do not receive from this cluster.
-		for _, q := range p.Queues {
-			for _, dst := range q.SendTo {
-				if dst.Cluster == name && !listed[dst.Remote(q.Name)] {
-					states = append(states, mc.QueueState{Cluster: name, Queue: dst.Remote(q.Name)})
-				}
-			}
-		}
+		reports[name] = states
 	}
-	return mc.NewPlanner(p, states, up, mc.OptionsOf(p))
+	return mc.PlannerFor(p, reports, unanswered, mc.OptionsOf(p))
 }
 
 // sortedKeys returns a map's keys in order.

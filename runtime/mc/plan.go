@@ -1,6 +1,9 @@
 package mc
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/runtime"
 )
@@ -33,6 +36,41 @@ func StateOf(cluster string, q *compile.Queue, from string, pending int, hosts [
 type Planner struct {
 	opts    Options
 	targets map[string][]*Target
+	// needs caches the remote-resource needs of each -R (and submission
+	// host type) the cycle weighed.
+	needs map[[2]string]Needs
+}
+
+// A Dest is a receive-jobs queue of a remote cluster.
+type Dest struct{ Cluster, Queue string }
+
+// PlannerFor builds the planner of one cycle of a submission cluster
+// from what each peer that answers last reported (reports, by cluster:
+// the receive-jobs queues that take this cluster's jobs; a peer missing
+// from it does not answer) and the jobs forwarded and not answered yet,
+// by destination, which count in their queue's pending jobs since the
+// peer's report does not hold them yet. A destination of SNDJOBS_TO
+// that a peer which answers does not report does not pair.
+func PlannerFor(p *compile.Policy, reports map[string][]QueueState, unanswered map[Dest]int, opts Options) *Planner {
+	var states []QueueState
+	up := map[string]bool{}
+	for _, name := range slices.Sorted(maps.Keys(reports)) {
+		up[name] = true
+		listed := map[string]bool{}
+		for _, s := range reports[name] {
+			listed[s.Queue] = true
+			s.Pending += unanswered[Dest{name, s.Queue}]
+			states = append(states, s)
+		}
+		for _, q := range p.Queues {
+			for _, dst := range q.SendTo {
+				if dst.Cluster == name && !listed[dst.Remote(q.Name)] {
+					states = append(states, QueueState{Cluster: name, Queue: dst.Remote(q.Name)})
+				}
+			}
+		}
+	}
+	return NewPlanner(p, states, up, opts)
 }
 
 // NewPlanner builds the targets of every send-jobs queue of the
@@ -91,11 +129,45 @@ func (pl *Planner) Place(queue string, j Job) Decision {
 // words why it stays when no destination takes it. A job whose queue has
 // no destination that pairs keeps its local reason (ReasonNone).
 func (pl *Planner) Forward(j *runtime.Job) (runtime.Forward, runtime.Reason) {
-	d := pl.Place(j.Queue.Name, Job{ID: j.ID, Slots: j.Slots, Needs: ParseNeeds(j.ResReq, j.FromType)})
+	job := Job{ID: j.ID, Slots: j.Slots}
+	if pl.opts.RemoteResource {
+		// Only remote-resource matching reads the needs.
+		key := [2]string{j.ResReq, j.FromType}
+		n, ok := pl.needs[key]
+		if !ok {
+			n = ParseNeeds(j.ResReq, j.FromType)
+			if pl.needs == nil {
+				pl.needs = map[[2]string]Needs{}
+			}
+			pl.needs[key] = n
+		}
+		job.Needs = n
+	}
+	d := pl.Place(j.Queue.Name, job)
 	if d.To != nil {
 		return runtime.Forward{Cluster: d.To.Cluster, Queue: d.To.Queue}, runtime.ReasonNone
 	}
 	return runtime.Forward{}, d.Reason().Reason()
+}
+
+// Exhausted reports, for the cycle's runtime.ForwardLimiter, whether no
+// job of the send-jobs queue can go anywhere any more because every
+// destination is unreachable or full, and the reason its jobs then
+// show: the one Forward would give each of them (ReasonNone when the
+// queue has no destination that pairs).
+func (pl *Planner) Exhausted(queue string) (runtime.Reason, bool) {
+	why := WhyNone
+	for _, t := range pl.targets[queue] {
+		switch {
+		case t.Reachable && t.Room() != 0:
+			return runtime.ReasonNone, false
+		case t.Reachable:
+			why = WhyNoRoom
+		case why == WhyNone:
+			why = WhyUnreachable
+		}
+	}
+	return why.Reason(), true
 }
 
 // Reason returns the job's pending reason for a target passed over.
