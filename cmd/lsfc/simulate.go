@@ -22,6 +22,8 @@ import (
 type simFlags struct {
 	tf           treeFlags
 	conf         string
+	confs        []string
+	partitionMap string
 	workload     string
 	hosts        string
 	hostCount    int
@@ -62,15 +64,28 @@ each queue held, overall and while it competed with another queue of
 the pool for slots, and how far that was from its share. --compare runs a
 second configuration on the same trace and shows both side by side;
 --report writes a self-contained HTML page with charts; --jobs-out writes
-one JSON object per line per job.`,
+one JSON object per line per job.
+
+With --conf given once per cluster, the clusters run together on one
+clock, with MultiCluster job forwarding between them (SNDJOBS_TO,
+RCVJOBS_FROM of their lsb.queues): the same forwarding decision,
+acceptance, recalls and retries as lsfc serve, every MBD_SLEEP_TIME, in
+process. Each trace job is submitted to the cluster of its partition
+(SWF field 16): --partition-map PARTITION=CLUSTER,... (a partition by
+number or by its name in the trace's header), else partition N goes to
+the Nth cluster, round robin. It prints, per cluster, the jobs submitted,
+forwarded, received, refused, returned and suspended, the jobs that ran
+there and its utilisation.`,
 		Example: `  lsfc simulate --conf testdata/clusters/demo --workload trace.swf.gz
   lsfc simulate --conf conf/ --workload LANL-CM5.swf.gz --host-count 32 --slots-per-host 32 --format json
-  lsfc simulate --conf old/ --compare new/ --workload trace.swf --report whatif.html`,
+  lsfc simulate --conf old/ --compare new/ --workload trace.swf --report whatif.html
+  lsfc simulate --conf testdata/clusters/mc/east --conf testdata/clusters/mc/west --conf testdata/clusters/mc/north --workload LCG.swf.gz`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runSimulate(e, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.conf, "conf", "", "configuration tree (an LSF_ENVDIR, a directory of lsb.* files, or files separated by commas)")
+	fl.StringArrayVar(&f.confs, "conf", nil, "configuration tree (an LSF_ENVDIR, a directory of lsb.* files, or files separated by commas); once per cluster for MultiCluster forwarding")
+	fl.StringVar(&f.partitionMap, "partition-map", "", "with several --conf: trace partitions to clusters, PARTITION=CLUSTER,...")
 	fl.StringVar(&f.workload, "workload", "", "the trace, in Standard Workload Format (plain or gzip)")
 	fl.StringVar(&f.hosts, "hosts", "", "a host inventory (YAML or JSON) replacing the configuration's hosts")
 	fl.IntVar(&f.hostCount, "host-count", 0, "simulate N identical hosts instead of the configuration's")
@@ -86,6 +101,15 @@ one JSON object per line per job.`,
 }
 
 func runSimulate(e env, f simFlags) error {
+	if len(f.confs) > 0 {
+		f.conf = f.confs[0]
+	}
+	if len(f.confs) > 1 {
+		return runSimulateClusters(e, f)
+	}
+	if f.partitionMap != "" {
+		return usageError("--partition-map needs --conf once per cluster")
+	}
 	switch {
 	case f.conf == "":
 		return usageError("--conf is required")
