@@ -22,11 +22,19 @@ import (
 // subfactors has one: then each weighs 1 (LSF documents no default; this
 // is lsfc's). An administrator's ADMIN value (bmod -aps "admin=v") is
 // added; a SYSTEM value (bmod -aps "system=v") replaces the calculation and
-// puts the job before every job with a calculated value. Queues named by
-// an APS queue's QUEUE_GROUP use its formula; jobs of APS queues of the
-// same priority are ordered together by APS value.
+// puts the job before every job with a calculated value.
+//
+// An APS queue and the queues its QUEUE_GROUP names form a queue group:
+// they all use its formula, and the pending jobs of all of them are taken
+// together, by APS value alone, at the highest PRIORITY of the group's
+// queues. A queue's own PRIORITY then counts only through the QPRIORITY
+// factor, so that a job of the group's lowest queue goes before one of its
+// highest when its APS value is higher. Jobs of different APS queue groups
+// of the same priority are also ordered together by APS value.
 type apsQueue struct {
 	def *compile.APSPriority
+	// priority is the highest PRIORITY of the group's queues.
+	priority int
 }
 
 // APSValue is a job's absolute priority and what it is made of.
@@ -53,7 +61,7 @@ func (c *Cluster) readAPS() {
 		}
 		if st := q.Def.Settings["APS_PRIORITY"]; st != nil {
 			if a, ok := st.Value.(*compile.APSPriority); ok && a != nil {
-				q.aps = &apsQueue{def: a}
+				q.aps = &apsQueue{def: a, priority: q.Priority}
 			}
 		}
 	}
@@ -72,6 +80,21 @@ func (c *Cluster) readAPS() {
 			}
 		}
 	}
+	for _, q := range c.Queues {
+		if q.aps != nil {
+			q.aps.priority = max(q.aps.priority, q.Priority)
+		}
+	}
+}
+
+// orderPriority returns the priority a queue's pending jobs are taken at:
+// for a queue of an APS queue group, the group's; otherwise the queue's
+// own (for a slot pool's queue, the pool's).
+func (q *Queue) orderPriority() int {
+	if q.aps != nil {
+		return q.aps.priority
+	}
+	return q.schedPriority()
 }
 
 // weightOf returns a (sub)factor's weight: its own, else, for a
@@ -268,6 +291,16 @@ func (c *cycle) orderAPS() {
 			k.rebuild()
 		}
 	}
+}
+
+// apsLess reports whether the next job of one APS class goes before the
+// next job of another: by APS value as the cycle leaves their share
+// accounts, then submission order.
+func apsLess(c *cycle, a, b *Job) bool {
+	if d := compareAPS(c.apsOf(a), c.apsOf(b)); d != 0 {
+		return d < 0
+	}
+	return before(a, b) < 0
 }
 
 // apsBefore orders two pending jobs of an APS queue by the values the

@@ -248,7 +248,7 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 		r := h.runs[0]
 		// Jobs preempted from queues of this priority or higher resume
 		// before this class dispatches, when their slots are free.
-		c.resumeUpTo(r.k.queue.schedPriority())
+		c.resumeUpTo(r.k.queue.orderPriority())
 		// The class's capacity may have dropped since it was queued, so
 		// that its next job is a later one: its place in the heap only
 		// moves down, and another class may come first now.
@@ -536,7 +536,9 @@ func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
 
 // runHeap orders class runs by their next job: queue priority (a slot
 // pool's queues all at the highest of theirs, and among them the queue
-// that holds least of its share first); among queues of equal priority,
+// that holds least of its share first; an APS queue group's queues all at
+// the highest of theirs, and among them by APS value, which counts
+// fairshare in); among queues of equal priority,
 // a fairshare queue on its own in file order and the others together; in
 // a fairshare queue, the dynamic priorities of the job's share account
 // and the groups above it, from the top of the share tree;
@@ -554,8 +556,14 @@ func (h *runHeap) Less(a, b int) bool {
 		return d < 0
 	}
 	qa, qb := ra.k.queue, rb.k.queue
-	if pa, pb := qa.schedPriority(), qb.schedPriority(); pa != pb {
+	if pa, pb := qa.orderPriority(), qb.orderPriority(); pa != pb {
 		return pa > pb
+	}
+	ja, jb := ra.k.jobs[ra.next], rb.k.jobs[rb.next]
+	if qa.aps != nil && qa.aps == qb.aps {
+		// One APS queue group: by APS value, whatever the queues'
+		// priorities and policies.
+		return apsLess(h.c, ja, jb)
 	}
 	if qa != qb && qa.pool != nil && qa.pool == qb.pool {
 		// Queues of one pool: the one that holds least of its share
@@ -574,13 +582,9 @@ func (h *runHeap) Less(a, b int) bool {
 	if qa.segment != qb.segment {
 		return qa.segment < qb.segment
 	}
-	ja, jb := ra.k.jobs[ra.next], rb.k.jobs[rb.next]
 	if qa.aps != nil && qb.aps != nil {
-		// APS queues: by APS value, which counts fairshare in.
-		if d := compareAPS(h.c.apsOf(ja), h.c.apsOf(jb)); d != 0 {
-			return d < 0
-		}
-		return before(ja, jb) < 0
+		// APS queues of the same priority: by APS value.
+		return apsLess(h.c, ja, jb)
 	}
 	if qa == qb && ra.fair != rb.fair && ra.fair != nil && rb.fair != nil {
 		if d := compareLines(ra.fair, rb.fair, h.c.fairPriority); d != 0 {
