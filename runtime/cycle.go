@@ -3,7 +3,6 @@ package runtime
 import (
 	"container/heap"
 	"math"
-	"slices"
 )
 
 // A Scheduler runs scheduling cycles. It keeps, between cycles, what only
@@ -546,6 +545,8 @@ func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
 type runHeap struct {
 	c    *cycle
 	runs []*classRun
+	// moved is fixWhere's scratch.
+	moved []*classRun
 }
 
 func (h *runHeap) Len() int { return len(h.runs) }
@@ -616,8 +617,15 @@ func (h *runHeap) Swap(a, b int) {
 // orders them changed (a share account's priority, a pool queue's
 // holding).
 func (h *runHeap) fixWhere(match func(*classRun) bool) {
-	for _, r := range slices.Clone(h.runs) {
-		if match(r) && r.index < len(h.runs) && h.runs[r.index] == r {
+	// Fixing one run moves others: the runs to fix are found first.
+	h.moved = h.moved[:0]
+	for _, r := range h.runs {
+		if match(r) {
+			h.moved = append(h.moved, r)
+		}
+	}
+	for _, r := range h.moved {
+		if r.index < len(h.runs) && h.runs[r.index] == r {
 			heap.Fix(h, r.index)
 		}
 	}
