@@ -47,15 +47,24 @@ End ServiceClass
 // benchClusterWith builds a cluster of n hosts with the given lsb.queues
 // and lsb.users ("" for none), and benchServiceClasses.
 func benchClusterWith(b *testing.B, n int, lsbQueues, lsbUsers string) *runtime.Cluster {
+	return benchClusterFiles(b, n, map[string]string{"lsb.queues": lsbQueues, "lsb.users": lsbUsers})
+}
+
+// benchClusterFiles builds a cluster of n hosts from lsb.params (with
+// GLOBAL_EXIT_RATE), lsf.shared, benchServiceClasses and the files given
+// by name (lsb.queues, and optionally lsb.users and lsb.hosts; "" for
+// none).
+func benchClusterFiles(b *testing.B, n int, conf map[string]string) *runtime.Cluster {
 	b.Helper()
 	params, _ := lang.ParseConfig(lang.NewSource("lsb.params", "Begin Parameters\nJOB_ACCEPT_INTERVAL = 0\nDEFAULT_QUEUE = normal\nGLOBAL_EXIT_RATE = 10\nEnd Parameters\n"), lang.KindLSBParams)
-	queues, _ := lang.ParseConfig(lang.NewSource("lsb.queues", lsbQueues), lang.KindLSBQueues)
 	shared, _ := lang.ParseConfig(lang.NewSource("lsf.shared", "Begin Resource\nRESOURCENAME TYPE INTERVAL INCREASING DESCRIPTION\ngpu Boolean () () (gpu)\nscratch Numeric () N (scratch)\nEnd Resource\n"), lang.KindLSFShared)
 	classes, _ := lang.ParseConfig(lang.NewSource("lsb.serviceclasses", benchServiceClasses), lang.KindLSBServiceClasses)
-	files := []*lang.File{params, queues, shared, classes}
-	if lsbUsers != "" {
-		users, _ := lang.ParseConfig(lang.NewSource("lsb.users", lsbUsers), lang.KindLSBUsers)
-		files = append(files, users)
+	files := []*lang.File{params, shared, classes}
+	for _, name := range []string{"lsb.queues", "lsb.users", "lsb.hosts"} {
+		if text := conf[name]; text != "" {
+			f, _ := lang.ParseConfig(lang.NewSource(name, text), lang.KindOf(name))
+			files = append(files, f)
+		}
 	}
 	p, ds := compile.Compile(&compile.Tree{Files: files}, compile.Options{})
 	if ds.HasErrors() {
@@ -133,11 +142,9 @@ func BenchmarkCycle(b *testing.B) {
 	b.ReportMetric(float64(p.Stats.JobClasses), "jobclasses")
 }
 
-// BenchmarkCycleShareTreeAPS is BenchmarkCycle in a queue with a
-// two-level share tree (four groups of 50 users, each user 1 share in its
-// group) and absolute priority scheduling weighing the fairshare priority,
-// the slots and the user priority.
-func BenchmarkCycleShareTreeAPS(b *testing.B) {
+// benchShareGroups is an lsb.users of four groups of 50 users (u0 to
+// u199), each group a share tree of its own giving each member 1 share.
+func benchShareGroups() string {
 	users := "Begin UserGroup\nGROUP_NAME GROUP_MEMBER USER_SHARES\n"
 	for g := range 4 {
 		var members []string
@@ -146,14 +153,21 @@ func BenchmarkCycleShareTreeAPS(b *testing.B) {
 		}
 		users += fmt.Sprintf("g%d (%s) ([default, 1])\n", g, strings.Join(members, " "))
 	}
-	users += "End UserGroup\n"
+	return users + "End UserGroup\n"
+}
+
+// BenchmarkCycleShareTreeAPS is BenchmarkCycle in a queue with a
+// two-level share tree (four groups of 50 users, each user 1 share in its
+// group) and absolute priority scheduling weighing the fairshare priority,
+// the slots and the user priority.
+func BenchmarkCycleShareTreeAPS(b *testing.B) {
 	c := benchClusterWith(b, 10000, `Begin Queue
 QUEUE_NAME = normal
 PRIORITY = 30
 FAIRSHARE = USER_SHARES[[g0, 4] [g1, 3] [g2, 2] [g3, 1]]
 APS_PRIORITY = WEIGHT[[FS, 100] [PROC, 1] [JPRIORITY, 1]]
 End Queue
-`, users)
+`, benchShareGroups())
 	rng := rand.New(rand.NewPCG(1, 2))
 	reqs := benchReqs()
 	for i := range 100000 {
@@ -230,5 +244,124 @@ End Queue
 	}
 	b.ReportMetric(float64(p.Stats.Dispatched), "dispatched")
 	b.ReportMetric(float64(len(p.Preemptions)), "preempted")
+	b.ReportMetric(float64(p.Stats.JobClasses), "jobclasses")
+}
+
+// BenchmarkCycleAllPolicies is BenchmarkCycle with every policy of the
+// scheduler at work at once. Two queues form an APS queue group (normal,
+// PRIORITY 30, and short, PRIORITY 20): both are fairshare queues over the
+// two-level share tree of BenchmarkCycleShareTreeAPS, and their jobs are
+// ordered together by an APS value weighing FS, PROC, JPRIORITY and
+// QPRIORITY. normal is EXCLUSIVE = Y and one of its jobs in twenty is
+// exclusive (-x); one job in four is in a service class (velocity,
+// throughput or deadline goal); the queues set JOB_OVERRUN, JOB_IDLE and
+// JOB_UNDERRUN and the hosts an EXIT_RATE. Before the cycle, half the
+// slots run jobs started in the last hour and a bit, 15 minutes apart
+// (some past JOB_OVERRUN or idle since the last cycle, a third of them
+// idle, 200 of them exclusive), and one in
+// seven of the jobs that ran, and every one on one host in fifty, has just
+// exited (EXIT_RATE is 1 a minute), so that the exception checks look at
+// 35,000 running jobs and at the exits of thousands of hosts, and close
+// the hosts with more than five.
+func BenchmarkCycleAllPolicies(b *testing.B) {
+	const shares = "USER_SHARES[[g0, 4] [g1, 3] [g2, 2] [g3, 1]]"
+	c := benchClusterFiles(b, 10000, map[string]string{
+		"lsb.users": benchShareGroups(),
+		"lsb.hosts": "Begin Host\nHOST_NAME MXJ EXIT_RATE\ndefault () 1\nEnd Host\n",
+		"lsb.queues": `Begin Queue
+QUEUE_NAME   = normal
+PRIORITY     = 30
+EXCLUSIVE    = Y
+FAIRSHARE    = ` + shares + `
+APS_PRIORITY = WEIGHT[[FS, 100] [PROC, 1] [JPRIORITY, 1] [QPRIORITY, 1]]
+QUEUE_GROUP  = short
+JOB_OVERRUN  = 60
+JOB_IDLE     = 0.1
+JOB_UNDERRUN = 1
+End Queue
+
+Begin Queue
+QUEUE_NAME   = short
+PRIORITY     = 20
+FAIRSHARE    = ` + shares + `
+JOB_OVERRUN  = 30
+JOB_UNDERRUN = 1
+End Queue
+`})
+	// Half the slots run 4-slot jobs, started in four batches 15 minutes
+	// apart; the first batch also starts 200 exclusive jobs.
+	clock := &runtime.VirtualClock{}
+	e := runtime.NewEngine(c, clock, nil)
+	var running []*runtime.Job
+	for batch := range 4 {
+		clock.T = runtime.Time(900 * batch)
+		for i := range 10000 {
+			sub := runtime.Submission{User: fmt.Sprintf("u%d", i%200), Queue: "normal", Slots: 4, Runtime: 36000, CPUTime: 36000}
+			if i%3 == 0 {
+				sub.CPUTime = 360 // an idle factor of 0.01
+			}
+			if i%2 == 1 {
+				sub.Queue = "short"
+			}
+			j, err := e.Submit(sub)
+			if err != nil {
+				b.Fatal(err)
+			}
+			running = append(running, j)
+		}
+		if batch == 0 {
+			for i := range 200 {
+				if _, err := e.Submit(runtime.Submission{User: fmt.Sprintf("u%d", i), Queue: "normal", Slots: 1, Exclusive: true, Runtime: 36000}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		for e.Schedule().Stats.Dispatched > 0 {
+		}
+	}
+	for _, j := range running {
+		if j.State != runtime.Run {
+			b.Fatalf("job %d is %s, not running", j.ID, j.State)
+		}
+	}
+	clock.T = 3900
+	for i, j := range running {
+		if i%7 == 0 || j.Allocs[0].Host.Index%50 == 0 {
+			e.Finish(j, runtime.Exit, 1)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	reqs := benchReqs()
+	slas := []string{"fast", "steady", "nightly"}
+	for i := range 100000 {
+		sub := runtime.Submission{User: fmt.Sprintf("u%d", i%200), Queue: "normal", Slots: 1 + rng.IntN(8),
+			ResReq: reqs[i%len(reqs)], FromType: "X86_64"}
+		switch {
+		case i%4 == 0:
+			sub.Sla, sub.RunLimit = slas[(i/4)%3], 3600
+		case i%20 == 1:
+			sub.Exclusive = true
+		case i%5 == 2:
+			sub.Queue = "short"
+		}
+		if _, err := c.Submit(sub, 3800); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s := runtime.NewScheduler(runtime.DefaultPlugins())
+	var p *runtime.Plan
+	b.ReportAllocs()
+	for b.Loop() {
+		p = s.Cycle(runtime.Snapshot{Cluster: c, Now: 4000})
+	}
+	closed := 0
+	for _, ev := range p.Exceptions {
+		if ev.Host != nil {
+			closed++
+		}
+	}
+	b.ReportMetric(float64(p.Stats.Dispatched), "dispatched")
+	b.ReportMetric(float64(len(p.Exceptions)-closed), "jobexceptions")
+	b.ReportMetric(float64(closed), "hostsclosed")
 	b.ReportMetric(float64(p.Stats.JobClasses), "jobclasses")
 }
