@@ -28,6 +28,10 @@ type Config struct {
 	StateDir string
 	// Interval is how often the agent reports (0: 5 s).
 	Interval time.Duration
+	// Launchers bounds how many jobs the agent starts at once (0: 8).
+	// Each start waits on the disk and on the job's wrapper; the
+	// exchange with the master goes on meanwhile.
+	Launchers int
 	// WrapperPath overrides how the executor starts its job wrapper
 	// (tests); nil runs this program with the wrapper argument.
 	WrapperPath []string
@@ -45,16 +49,37 @@ type Agent struct {
 
 	mu   sync.Mutex
 	runs map[int64]*run
+	// pending are the orders of the master's session taken in hand and
+	// not yet acknowledged, in order; ack is the last one acknowledged.
+	pending []pendingOrder
+	ack     uint64
+	// queue holds the runs waiting for a launcher; launchers counts the
+	// launchers at work.
+	queue     []*launch
+	launchers int
 	// cancel cuts the exchange's wait short, when one waits.
 	cancel context.CancelFunc
+	// progress is signalled when a run is recorded or ends.
+	progress chan struct{}
 
 	ctx  context.Context
 	stop context.CancelFunc
 	wg   sync.WaitGroup
 }
 
-// A run is one run of a job on this host; end is set once it ended.
+// A run is one run of a job on this host.
 type run struct {
+	record
+	// recorded is set once the run's record is durable under runs/;
+	// starting while a launcher records and starts it, and signals are
+	// the signals ordered meanwhile, sent once it runs.
+	recorded bool
+	starting bool
+	signals  []string
+}
+
+// A record is what runs/ keeps of a run; End is set once it ended.
+type record struct {
 	Start float64       `json:"start"`
 	End   *api.AgentEnd `json:"end,omitempty"`
 }
@@ -68,10 +93,14 @@ func Start(cfg Config) (*Agent, error) {
 	if cfg.Interval <= 0 {
 		cfg.Interval = 5 * time.Second
 	}
+	if cfg.Launchers <= 0 {
+		cfg.Launchers = defaultLaunchers
+	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "lsfc sbatchd: "+format+"\n", args...) }
 	}
-	a := &Agent{cfg: cfg, sampler: localexec.NewSampler(), runsDir: filepath.Join(cfg.StateDir, "runs"), runs: map[int64]*run{}}
+	a := &Agent{cfg: cfg, sampler: localexec.NewSampler(), runsDir: filepath.Join(cfg.StateDir, "runs"), runs: map[int64]*run{},
+		progress: make(chan struct{}, 1)}
 	if err := os.MkdirAll(a.runsDir, 0o700); err != nil {
 		return nil, fmt.Errorf("state directory: %w", err)
 	}
@@ -103,8 +132,10 @@ func Start(cfg Config) (*Agent, error) {
 	return a, nil
 }
 
-// Close stops reporting and releases the state directory; the jobs run
-// on, and the next agent on the directory reports them.
+// Close stops reporting and starting jobs, and releases the state
+// directory; the jobs run on, and the next agent on the directory reports
+// them. Orders whose run was not yet recorded are left to the master,
+// which sends them again.
 func (a *Agent) Close() error {
 	a.stop()
 	a.wg.Wait()
@@ -120,18 +151,22 @@ func (a *Agent) recover() error {
 	}
 	var ids []int64
 	for _, e := range ents {
+		if strings.Contains(e.Name(), ".tmp") {
+			os.Remove(filepath.Join(a.runsDir, e.Name())) // a record never completed
+			continue
+		}
 		name, ok := strings.CutSuffix(e.Name(), ".json")
 		id, err := strconv.ParseInt(name, 10, 64)
 		if !ok || err != nil || id <= 0 {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(a.runsDir, e.Name()))
-		var r run
-		if err != nil || json.Unmarshal(data, &r) != nil {
+		r := &run{recorded: true}
+		if err != nil || json.Unmarshal(data, &r.record) != nil {
 			a.cfg.Logf("run of job %d: unreadable record: dropped", id)
 			continue
 		}
-		a.runs[id] = &r
+		a.runs[id] = r
 		if r.End == nil {
 			ids = append(ids, id)
 		}
@@ -161,11 +196,25 @@ func (a *Agent) exited(res localexec.Result) {
 		a.exec.Cleanup(res.JobID)
 		return
 	}
+	if r.End != nil {
+		// The end of an earlier run, which a run refused since replaced.
+		a.mu.Unlock()
+		return
+	}
 	r.End = endOf(res, r.Start)
 	cancel := a.cancel
 	a.mu.Unlock()
+	a.kick()
 	if cancel != nil {
 		cancel()
+	}
+}
+
+// kick signals progress: a run recorded, or ended.
+func (a *Agent) kick() {
+	select {
+	case a.progress <- struct{}{}:
+	default:
 	}
 }
 
@@ -199,14 +248,19 @@ func (a *Agent) loadLoop() {
 	}
 }
 
-// syncLoop keeps the exchange with the master going.
+// syncLoop keeps the exchange with the master going. It hands the jobs
+// to run to the launchers and goes on at once, so that the master hears
+// from the agent while jobs start.
 func (a *Agent) syncLoop() {
 	defer a.wg.Done()
 	var session string
-	var ack uint64
+	// taken is the last order of the session taken in hand.
+	var taken uint64
 	failing := false
+	wait := time.NewTimer(0)
+	defer wait.Stop()
 	for a.ctx.Err() == nil {
-		req := a.request(session, ack)
+		req := a.request(session)
 		ctx, cancel := context.WithCancel(a.ctx)
 		if req.Wait > 0 {
 			a.mu.Lock()
@@ -242,26 +296,48 @@ func (a *Agent) syncLoop() {
 			failing = false
 		}
 		if out.Session != session {
-			session, ack = out.Session, 0
+			session, taken = out.Session, 0
+			a.mu.Lock()
+			a.pending, a.ack = nil, 0
+			a.mu.Unlock()
 		}
 		a.forget(out.Done, false)
 		a.forget(out.Kill, true)
+		fresh := false
 		for _, o := range out.Orders {
-			if o.Seq <= ack {
+			if o.Seq <= taken {
 				continue
 			}
-			a.carry(o)
-			ack = o.Seq
+			a.take(o)
+			taken, fresh = o.Seq, true
+		}
+		if !fresh && a.unsettled() {
+			// The master sent again orders still being recorded: ask
+			// again once one is, or after an interval at the latest.
+			wait.Reset(a.cfg.Interval)
+			select {
+			case <-a.ctx.Done():
+			case <-a.progress:
+			case <-wait.C:
+			}
+			if !wait.Stop() {
+				select {
+				case <-wait.C:
+				default:
+				}
+			}
 		}
 	}
 }
 
-// request builds the next exchange: every run held, and the ends. It
-// waits for orders only when it has no end to report.
-func (a *Agent) request(session string, ack uint64) *api.AgentSync {
+// request builds the next exchange: the runs recorded, the ends, and the
+// orders acknowledged. It waits for orders only when it has no end to
+// report.
+func (a *Agent) request(session string) *api.AgentSync {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	req := &api.AgentSync{Host: a.cfg.Host, Interval: a.cfg.Interval.Seconds(), Session: session, Ack: ack}
+	a.settle()
+	req := &api.AgentSync{Host: a.cfg.Host, Interval: a.cfg.Interval.Seconds(), Session: session, Ack: a.ack}
 	ids := make([]int64, 0, len(a.runs))
 	for id := range a.runs {
 		ids = append(ids, id)
@@ -269,6 +345,9 @@ func (a *Agent) request(session string, ack uint64) *api.AgentSync {
 	slices.Sort(ids)
 	for _, id := range ids {
 		r := a.runs[id]
+		if !r.recorded && r.End == nil {
+			continue // not yet held: the master still counts it as sent
+		}
 		req.Known = append(req.Known, api.AgentRun{Job: id, Start: r.Start})
 		if r.End != nil {
 			req.Ends = append(req.Ends, *r.End)
@@ -304,7 +383,11 @@ func (a *Agent) forget(list []api.AgentRun, kill bool) {
 			continue
 		}
 		delete(a.runs, k.Job)
-		ended := r.End != nil
+		ended, starting := r.End != nil, r.starting
+		if kill && starting {
+			// Its launcher kills it once it runs, or does not start it.
+			r.signals = append(r.signals, "KILL")
+		}
 		a.mu.Unlock()
 		if err := os.Remove(a.runPath(k.Job)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			a.cfg.Logf("job %d: %v", k.Job, err)
@@ -314,66 +397,26 @@ func (a *Agent) forget(list []api.AgentRun, kill bool) {
 			a.exec.Cleanup(k.Job)
 		case kill:
 			a.cfg.Logf("job %d: the master no longer counts on this run: killing it", k.Job)
-			go a.exec.Kill(k.Job) // its end, when it comes, cleans up
+			if !starting {
+				go a.exec.Kill(k.Job) // its end, when it comes, cleans up
+			}
 		}
 	}
 }
 
-// carry carries out one order.
-func (a *Agent) carry(o api.AgentOrder) {
-	a.mu.Lock()
-	r := a.runs[o.Job]
-	a.mu.Unlock()
-	if o.Spec == nil {
-		if r == nil || r.Start != o.Start || r.End != nil {
-			return
-		}
-		var err error
-		switch o.Signal {
-		case "KILL":
-			go a.exec.Kill(o.Job)
-		case "STOP":
-			err = a.exec.Signal(o.Job, syscall.SIGSTOP)
-		case "CONT":
-			err = a.exec.Signal(o.Job, syscall.SIGCONT)
-		}
-		if err != nil {
-			a.cfg.Logf("job %d: %v", o.Job, err)
-		}
-		return
+// signal sends a signal order to a running job.
+func (a *Agent) signal(id int64, sig string) {
+	var err error
+	switch sig {
+	case "KILL":
+		go a.exec.Kill(id)
+	case "STOP":
+		err = a.exec.Signal(id, syscall.SIGSTOP)
+	case "CONT":
+		err = a.exec.Signal(id, syscall.SIGCONT)
 	}
-	if r != nil && r.Start == o.Start {
-		return // this run is held already: it runs once
-	}
-	nr := &run{Start: o.Start}
-	if r != nil && r.End == nil {
-		nr.End = &api.AgentEnd{AgentRun: o.AgentRun, ExitCode: 127, Err: "an earlier run of the job still runs on this host"}
-	}
-	if nr.End == nil {
-		if r != nil {
-			a.exec.Cleanup(o.Job)
-		}
-		if err := a.save(o.Job, nr); err != nil {
-			nr.End = &api.AgentEnd{AgentRun: o.AgentRun, ExitCode: 127, Err: err.Error()}
-		}
-	}
-	a.mu.Lock()
-	a.runs[o.Job] = nr
-	a.mu.Unlock()
-	if nr.End != nil {
-		a.save(o.Job, nr)
-		return
-	}
-	s := o.Spec
-	err := a.exec.Start(localexec.Spec{JobID: o.Job, Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command,
-		Env: s.Env, Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: s.Hosts, UID: s.UID, GID: s.GID})
 	if err != nil {
-		a.mu.Lock()
-		nr.End = &api.AgentEnd{AgentRun: o.AgentRun, ExitCode: 127, Err: err.Error()}
-		a.mu.Unlock()
-		if err := a.save(o.Job, nr); err != nil {
-			a.cfg.Logf("job %d: %v", o.Job, err)
-		}
+		a.cfg.Logf("job %d: %v", id, err)
 	}
 }
 
@@ -381,24 +424,32 @@ func (a *Agent) runPath(id int64) string {
 	return filepath.Join(a.runsDir, strconv.FormatInt(id, 10)+".json")
 }
 
-// save writes a run's record durably: a temporary file, synced, renamed.
-func (a *Agent) save(id int64, r *run) error {
-	data, err := json.Marshal(r)
+// save writes a run's record durably: a temporary file, synced, renamed,
+// and the directory synced.
+func (a *Agent) save(id int64, rec record) error {
+	data, err := json.Marshal(rec)
 	if err != nil {
 		return err
 	}
-	path := a.runPath(id)
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	f, err := os.CreateTemp(a.runsDir, strconv.FormatInt(id, 10)+".json.tmp*")
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	err = errors.Join(err, f.Close())
+	if err == nil {
+		err = os.Rename(f.Name(), a.runPath(id))
+	}
+	if err != nil {
+		os.Remove(f.Name())
 		return err
 	}
-	if err := errors.Join(f.Sync(), f.Close()); err != nil {
+	dir, err := os.Open(a.runsDir)
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, path)
+	return errors.Join(dir.Sync(), dir.Close())
 }

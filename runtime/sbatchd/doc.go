@@ -19,16 +19,23 @@
 //
 // # Running a job once
 //
-// Orders are numbered in the master's session; the agent carries them out
-// in order and acknowledges the last one with its next exchange, and the
-// master sends again those not acknowledged. A run is a job and the time
-// it was dispatched; before the agent starts a run it writes it durably
-// under runs/ in its state directory, and it never starts a run it holds,
-// so an order received twice runs once. A run and its end stay there, and
-// in the executor's directory (jobs/), until the master answers that the
-// end is durably recorded (Done), or tells the agent that it no longer
-// counts on the run (Kill: the host was lost meanwhile, and the job reran
-// elsewhere or exited).
+// Orders are numbered in the master's session; the agent takes them in
+// hand in order, and each exchange acknowledges the last one carried out
+// with all those before it; the master sends again those not
+// acknowledged. A run is a job and the time it was dispatched; before the
+// agent starts a run it writes it durably under runs/ in its state
+// directory, and it never starts a run it holds, so an order received
+// twice runs once. An order to run a job is carried out once its run is
+// recorded, and the exchange reports only recorded runs as held: until
+// then the master counts the run as sent, and a restarted agent gets the
+// order again. Jobs start on a few launchers at once (Config.Launchers),
+// first come first started, while the exchange goes on: a burst of
+// dispatches does not silence the host. A signal for a job still starting
+// is sent once it runs. A run and its end stay there, and in the
+// executor's directory (jobs/), until the master answers that the end is
+// durably recorded (Done), or tells the agent that it no longer counts on
+// the run (Kill: the host was lost meanwhile, and the job reran elsewhere
+// or exited).
 //
 // # Restarts
 //

@@ -1,0 +1,235 @@
+package sbatchd_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/user"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/localexec"
+	"github.com/lsfc/lsfc/runtime/sbatchd"
+)
+
+// gateEnv names a file the job wrappers of these tests wait for before
+// they start their job: while it is missing, every start hangs.
+const gateEnv = "LSFC_TEST_WRAPPER_GATE"
+
+// TestMain lets the test binary act as the job wrapper.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == localexec.WrapperArg {
+		if gate := os.Getenv(gateEnv); gate != "" {
+			for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+				if _, err := os.Stat(gate); err == nil {
+					break
+				}
+			}
+		}
+		os.Exit(localexec.WrapperMain(os.Args[2:]))
+	}
+	os.Exit(m.Run())
+}
+
+// A fakeMaster answers an agent's exchanges with the orders it is given,
+// as the master does: those not acknowledged, at once, else after a wait.
+type fakeMaster struct {
+	mu      sync.Mutex
+	session string
+	orders  []api.AgentOrder
+	// syncs are the exchanges received; ends the ends reported, by job.
+	syncs []api.AgentSync
+	ends  map[int64][]api.AgentEnd
+	wake  chan struct{}
+}
+
+func newFakeMaster(t *testing.T) (*fakeMaster, *api.Client) {
+	m := &fakeMaster{ends: map[int64][]api.AgentEnd{}, wake: make(chan struct{}, 1)}
+	srv := httptest.NewServer(m)
+	t.Cleanup(srv.Close)
+	return m, api.DialTCP(strings.TrimPrefix(srv.URL, "http://"), "s3cret", "boss")
+}
+
+func (m *fakeMaster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	if r.URL.Path != "/v1/agent/sync" {
+		w.Write([]byte("{}"))
+		return
+	}
+	var req api.AgentSync
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+		http.Error(w, `{"error":"bad request"}`, http.StatusBadRequest)
+		return
+	}
+	out := m.answer(&req, true)
+	if len(out.Orders) == 0 && len(out.Done) == 0 && req.Wait > 0 {
+		select {
+		case <-m.wake:
+		case <-time.After(time.Duration(req.Wait * float64(time.Second))):
+		case <-r.Context().Done():
+		}
+		out = m.answer(&req, false)
+	}
+	json.NewEncoder(w).Encode(out)
+}
+
+// answer records an exchange (first) and returns the orders it did not
+// acknowledge, and its ends as done.
+func (m *fakeMaster) answer(req *api.AgentSync, first bool) *api.AgentOrders {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := &api.AgentOrders{Session: m.session}
+	if first {
+		m.syncs = append(m.syncs, *req)
+		for _, e := range req.Ends {
+			m.ends[e.Job] = append(m.ends[e.Job], e)
+			out.Done = append(out.Done, e.AgentRun)
+		}
+	}
+	for _, o := range m.orders {
+		if req.Session != m.session || o.Seq > req.Ack {
+			out.Orders = append(out.Orders, o)
+		}
+	}
+	return out
+}
+
+// give starts a session of the master with these orders, numbered from 1.
+func (m *fakeMaster) give(session string, orders []api.AgentOrder) {
+	m.mu.Lock()
+	m.session, m.orders = session, orders
+	for i := range m.orders {
+		m.orders[i].Seq = uint64(i + 1)
+	}
+	m.mu.Unlock()
+	select {
+	case m.wake <- struct{}{}:
+	default:
+	}
+}
+
+// exchanges returns the exchanges received so far.
+func (m *fakeMaster) exchanges() []api.AgentSync {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.syncs)
+}
+
+// endsOf returns the ends reported for job.
+func (m *fakeMaster) endsOf(job int64) []api.AgentEnd {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.ends[job])
+}
+
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 60 s for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// jobOrder is an order to run command as job id, dispatched at start.
+func jobOrder(id int64, start float64, command string) api.AgentOrder {
+	u, err := user.Current()
+	name := "root"
+	if err == nil {
+		name = u.Username
+	}
+	return api.AgentOrder{AgentRun: api.AgentRun{Job: id, Start: start}, Spec: &api.JobSpec{Command: command, User: name,
+		UID: os.Getuid(), GID: os.Getgid(), Umask: -1, Env: []string{"PATH=/usr/bin:/bin", "HOME=/tmp"}}}
+}
+
+// TestBurstWhileStarting dispatches a burst of jobs whose wrappers hang
+// at their start: the agent records the runs its launchers took and
+// acknowledges those orders, and goes on exchanging with the master while
+// no job has started. A second session of the master (a new leader)
+// sends the same runs again, and a kill for a job still starting: once
+// the wrappers go on, every job runs once and ends with its own exit
+// status, and the killed one is killed.
+func TestBurstWhileStarting(t *testing.T) {
+	gate := filepath.Join(t.TempDir(), "gate")
+	t.Setenv(gateEnv, gate)
+	out := t.TempDir()
+	m, client := newFakeMaster(t)
+	const n, launchers = 24, 4
+	var orders []api.AgentOrder
+	for id := int64(1); id <= n; id++ {
+		orders = append(orders, jobOrder(id, 100, fmt.Sprintf("echo ran >> %s/%d; exit %d", out, id, id%5)))
+	}
+	killed := jobOrder(n+1, 100, "sleep 300")
+	orders = append(orders, killed, api.AgentOrder{AgentRun: killed.AgentRun, Signal: "KILL"})
+	m.give("s1", slices.Clone(orders))
+	state := t.TempDir()
+	a, err := sbatchd.Start(sbatchd.Config{Master: client, Host: "hostA", StateDir: state, Interval: 100 * time.Millisecond,
+		Launchers: launchers, WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+
+	// The first runs, one per launcher, are recorded and their orders
+	// acknowledged, though no job can start; the others wait.
+	last := func() api.AgentSync {
+		ex := m.exchanges()
+		if len(ex) == 0 {
+			return api.AgentSync{}
+		}
+		return ex[len(ex)-1]
+	}
+	waitFor(t, "the first orders to be acknowledged", func() bool {
+		l := last()
+		return l.Session == "s1" && l.Ack == launchers && len(l.Known) == launchers
+	})
+	// The agent goes on exchanging while its jobs start.
+	held := len(m.exchanges())
+	waitFor(t, "more exchanges while the jobs start", func() bool { return len(m.exchanges()) >= held+3 })
+	if l := last(); l.Ack != launchers {
+		t.Errorf("acknowledged %d orders while %d launchers wait for their jobs, want %d", l.Ack, launchers, launchers)
+	}
+	// A new leader sends the same runs again: they are held already.
+	m.give("s2", slices.Clone(orders))
+	waitFor(t, "the orders of the new session to be acknowledged", func() bool {
+		l := last()
+		return l.Session == "s2" && l.Ack == launchers
+	})
+	if ents, _ := os.ReadDir(out); len(ents) != 0 {
+		t.Fatalf("%d jobs ran before their wrappers could start them", len(ents))
+	}
+
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for id := int64(1); id <= n+1; id++ {
+		waitFor(t, fmt.Sprintf("the end of job %d", id), func() bool { return len(m.endsOf(id)) > 0 })
+	}
+	for id := int64(1); id <= n; id++ {
+		ends := m.endsOf(id)
+		if e := ends[0]; e.ExitCode != int(id%5) || e.Lost || e.Err != "" {
+			t.Errorf("job %d ended %+v, want exit code %d", id, e, id%5)
+		}
+		data, err := os.ReadFile(filepath.Join(out, fmt.Sprint(id)))
+		if got := strings.Count(string(data), "ran"); err != nil || got != 1 {
+			t.Errorf("job %d ran %d times (%v), want once", id, got, err)
+		}
+	}
+	if e := m.endsOf(n + 1)[0]; e.ExitCode == 0 && e.Signal == 0 {
+		t.Errorf("the job killed while it started ended %+v, want killed", e)
+	}
+	// Every end was acknowledged: the agent keeps no run.
+	waitFor(t, "the agent to forget its runs", func() bool {
+		ents, _ := os.ReadDir(filepath.Join(state, "runs"))
+		return len(ents) == 0
+	})
+}

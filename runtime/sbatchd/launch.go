@@ -1,0 +1,189 @@
+package sbatchd
+
+import (
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/localexec"
+)
+
+// defaultLaunchers is how many jobs an agent starts at once by default.
+const defaultLaunchers = 8
+
+// A pendingOrder is an order taken in hand and not yet acknowledged: a
+// signal (run nil) is acknowledged at once; a job to run once its run is
+// recorded, has ended, or is no longer the job's run on this host.
+type pendingOrder struct {
+	seq uint64
+	job int64
+	run *run
+}
+
+// A launch is a run waiting for a launcher: to be recorded, then started.
+type launch struct {
+	job  int64
+	run  *run
+	spec localexec.Spec
+	// cleanup is set when the run replaces an ended run of the job, whose
+	// files go first.
+	cleanup bool
+}
+
+// take takes an order in hand, in the order of their numbers. A job to
+// run goes to the launchers, unless the agent holds that run already (an
+// order received twice runs once) or an earlier run of the job still
+// runs; a signal goes to its job, or waits for it to have started.
+func (a *Agent) take(o api.AgentOrder) {
+	a.mu.Lock()
+	r := a.runs[o.Job]
+	if o.Spec == nil {
+		a.pending = append(a.pending, pendingOrder{seq: o.Seq, job: o.Job})
+		switch {
+		case r == nil || r.Start != o.Start || r.End != nil:
+			a.mu.Unlock()
+		case r.starting:
+			r.signals = append(r.signals, o.Signal)
+			a.mu.Unlock()
+		default:
+			a.mu.Unlock()
+			a.signal(o.Job, o.Signal)
+		}
+		return
+	}
+	defer a.mu.Unlock()
+	if r != nil && r.Start == o.Start {
+		// This run is held already: it runs once.
+		a.pending = append(a.pending, pendingOrder{seq: o.Seq, job: o.Job, run: r})
+		return
+	}
+	nr := &run{record: record{Start: o.Start}}
+	a.pending = append(a.pending, pendingOrder{seq: o.Seq, job: o.Job, run: nr})
+	a.runs[o.Job] = nr
+	if r != nil && r.End == nil {
+		nr.End = &api.AgentEnd{AgentRun: o.AgentRun, ExitCode: 127, Err: "an earlier run of the job still runs on this host"}
+		return
+	}
+	s := o.Spec
+	nr.starting = true
+	a.queue = append(a.queue, &launch{job: o.Job, run: nr, cleanup: r != nil, spec: localexec.Spec{JobID: o.Job,
+		Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd, Umask: s.Umask,
+		Stdout: s.Stdout, Stderr: s.Stderr, Hosts: s.Hosts, UID: s.UID, GID: s.GID}})
+	if a.launchers < a.cfg.Launchers {
+		a.launchers++
+		a.wg.Add(1)
+		go a.launcher()
+	}
+}
+
+// settle moves the acknowledgement past the orders carried out, in
+// order; a.mu is held.
+func (a *Agent) settle() {
+	n := 0
+	for _, p := range a.pending {
+		if r := p.run; r != nil && !r.recorded && r.End == nil && a.runs[p.job] == r {
+			break
+		}
+		a.ack = p.seq
+		n++
+	}
+	a.pending = a.pending[n:]
+}
+
+// unsettled reports whether orders taken in hand wait for their runs to
+// be recorded.
+func (a *Agent) unsettled() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.settle()
+	return len(a.pending) > 0
+}
+
+// launcher starts the runs queued, first come first started, until none
+// is left or the agent stops.
+func (a *Agent) launcher() {
+	defer a.wg.Done()
+	for {
+		a.mu.Lock()
+		if len(a.queue) == 0 || a.ctx.Err() != nil {
+			a.launchers--
+			a.mu.Unlock()
+			return
+		}
+		l := a.queue[0]
+		a.queue[0] = nil
+		a.queue = a.queue[1:]
+		a.mu.Unlock()
+		a.start(l)
+	}
+}
+
+// current reports whether r is still the run of job on this host: the
+// master may have told the agent to forget it, or sent a newer one.
+func (a *Agent) current(job int64, r *run) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.runs[job] == r
+}
+
+// start records a run durably, then starts its job. A run forgotten
+// before it started never starts; the signals ordered while it started
+// are sent once it runs.
+func (a *Agent) start(l *launch) {
+	r := l.run
+	if !a.current(l.job, r) {
+		a.stopStarting(r)
+		return
+	}
+	if l.cleanup {
+		a.exec.Cleanup(l.job)
+	}
+	if err := a.save(l.job, record{Start: r.Start}); err != nil {
+		a.mu.Lock()
+		r.End = &api.AgentEnd{AgentRun: api.AgentRun{Job: l.job, Start: r.Start}, ExitCode: 127, Err: err.Error()}
+		r.starting, r.signals = false, nil
+		a.mu.Unlock()
+		a.kick()
+		return
+	}
+	a.mu.Lock()
+	r.recorded = true
+	now := a.runs[l.job] == r
+	a.mu.Unlock()
+	a.kick()
+	if !now {
+		a.stopStarting(r)
+		return
+	}
+	if err := a.exec.Start(l.spec); err != nil {
+		end := &api.AgentEnd{AgentRun: api.AgentRun{Job: l.job, Start: r.Start}, ExitCode: 127, Err: err.Error()}
+		// The end is durable before it is reported, so that no later
+		// record of the job's is overwritten by this one.
+		if a.current(l.job, r) {
+			if err := a.save(l.job, record{Start: r.Start, End: end}); err != nil {
+				a.cfg.Logf("job %d: %v", l.job, err)
+			}
+		}
+		a.mu.Lock()
+		r.End = end
+		r.starting, r.signals = false, nil
+		a.mu.Unlock()
+		a.kick()
+		return
+	}
+	a.mu.Lock()
+	sigs := r.signals
+	ended := r.End != nil
+	r.starting, r.signals = false, nil
+	a.mu.Unlock()
+	if ended {
+		return
+	}
+	for _, sig := range sigs {
+		a.signal(l.job, sig)
+	}
+}
+
+// stopStarting marks a run that will not start.
+func (a *Agent) stopStarting(r *run) {
+	a.mu.Lock()
+	r.starting, r.signals = false, nil
+	a.mu.Unlock()
+}
