@@ -47,10 +47,14 @@ import (
 // agent reports ended ends with its real status; one the master started
 // that never reached the agent (the master died first) is sent again;
 // one the agent no longer knows, although it received it, is lost. A
-// host silent for HostLost (default 10 minutes) is lost for good: its
+// host unavail for HostLost (default 10 minutes: its agent sent neither
+// a load report nor an exchange for that long) is lost for good: its
 // rerunnable jobs go back to pending, to run elsewhere, and the others
 // exit (code 255), as LSF does when a host becomes unavailable; if its
-// agent comes back it is told to kill and forget those runs.
+// agent comes back it is told to kill and forget those runs. An unreach
+// host is never lost, however long: its load reports show that its agent
+// runs, and so do its jobs, which keep their state once it exchanges
+// again.
 type agents struct {
 	dir     string
 	session string
@@ -282,7 +286,8 @@ func later(a, b time.Time) time.Time {
 
 // checkAgents runs with housekeeping: it marks the hosts whose agents
 // are silent unavail or unreach (their jobs UNKWN), and loses those
-// silent for HostLost: their rerunnable jobs rerun, the others exit.
+// unavail for HostLost: their rerunnable jobs rerun, the others exit. A
+// host is lost once for each silence.
 func (d *Daemon) checkAgents(now time.Time) []Record {
 	lostAfter := d.cfg.HostLost
 	if lostAfter <= 0 {
@@ -300,7 +305,7 @@ func (d *Daemon) checkAgents(now time.Time) []Record {
 		a := d.agents.get(name)
 		d.agents.mu.Lock()
 		down, heard := d.hostDown(a, now)
-		lost := down != runtime.HostOK && !a.lost && now.Sub(heard) > lostAfter
+		lost := down == runtime.HostUnavail && !a.lost && now.Sub(heard) > lostAfter
 		if lost {
 			a.lost, a.synced = true, false
 			a.outbox, a.sent = nil, map[int64]sentRun{}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -412,5 +413,104 @@ func TestAgentUnreach(t *testing.T) {
 	c.waitHost(t, "hostA", "unavail")
 	if h := c.host(t, "hostB"); h.Status != "ok" {
 		t.Errorf("hostB, with no agent, is %s: want ok", h.Status)
+	}
+}
+
+// TestAgentUnreachNotLost: a host whose agent sends load reports but no
+// exchange stays unreach, its job UNKWN, for many times HostLost: it is
+// never lost. Once the load reports stop too, the host is unavail and
+// lost once: its job exits.
+func TestAgentUnreachNotLost(t *testing.T) {
+	const lostAfter = 400 * time.Millisecond
+	state := t.TempDir()
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	lost := 0
+	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: 5 * time.Millisecond, Listen: "127.0.0.1:0", Secret: "s3cret", HostLost: lostAfter,
+		Logf: func(format string, args ...any) {
+			msg := fmt.Sprintf(format, args...)
+			if strings.HasPrefix(msg, "host hostA:") && strings.Contains(msg, "the host is lost") {
+				mu.Lock()
+				lost++
+				mu.Unlock()
+			}
+			t.Log(msg)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	losses := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return lost
+	}
+	c := unixClient(state)
+	adir := t.TempDir()
+	a := startAgent(t, d.Addr(), "hostA", adir)
+	c.waitHost(t, "hostA", "ok")
+	id := c.submit(t, api.SubmitRequest{Command: "sleep 60", Hosts: []string{"hostA"}, Umask: -1}).ID
+	c.waitState(t, id, "RUN")
+	a.Close() // the exchange stops; the load reports go on, from here
+	agent := tcpClient(d.Addr(), "s3cret", "boss")
+	stop := make(chan struct{})
+	reporting := make(chan struct{})
+	go func() {
+		defer close(reporting)
+		for {
+			code, err := agent.call("POST", "/v1/agent/load", api.AgentLoad{Host: "hostA", Interval: agentInterval.Seconds(),
+				Load: map[string]float64{"r1m": 0.5}}, nil)
+			if err != nil || code != http.StatusOK {
+				t.Errorf("load report: %d %v", code, err)
+				return
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(agentInterval / 2):
+			}
+		}
+	}()
+	stopReports := sync.OnceFunc(func() {
+		close(stop)
+		<-reporting
+	})
+	defer stopReports()
+	c.waitHost(t, "hostA", "unreach")
+	for deadline := time.Now().Add(8 * lostAfter); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if j := c.job(t, id); j.State != "UNKWN" {
+			t.Fatalf("job %d on the unreach host is %s, want UNKWN", id, j.State)
+		}
+	}
+	if n := losses(); n != 0 {
+		t.Fatalf("the unreach host, whose load reports come, was lost %d times", n)
+	}
+	stopReports()
+	c.waitHost(t, "hostA", "unavail")
+	if j := c.waitState(t, id, "EXIT"); j.ExitCode != 255 {
+		t.Errorf("job %d of the lost host: exit code %d, want 255", id, j.ExitCode)
+	}
+	time.Sleep(3 * lostAfter)
+	if n := losses(); n != 1 {
+		t.Errorf("the silent host was lost %d times, want once", n)
+	}
+	// The agent comes back and kills the run the master gave up.
+	a = startAgent(t, d.Addr(), "hostA", adir)
+	defer a.Close()
+	c.waitHost(t, "hostA", "ok")
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		left, _ := os.ReadDir(adir + "/runs")
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the agent still holds %d runs the master told it to kill", len(left))
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
