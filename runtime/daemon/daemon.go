@@ -140,6 +140,9 @@ type Daemon struct {
 	lastCycle    time.Time
 	dirty        bool
 	wake         runtime.Time
+	// notices are the exception records of job ends (underruns), which
+	// the next transaction carries after the records it is given.
+	notices []Record
 	// tokens maps the token of a submission to its job, tokenOf back;
 	// owned by the loop.
 	tokens  map[string]int64
@@ -412,8 +415,13 @@ func (d *Daemon) noteToken(token string, id int64) string {
 // now returns the time on the daemon's clock.
 func (d *Daemon) now() runtime.Time { return d.clock.Now() }
 
-// append writes records as one transaction of the log.
+// append writes records, and the pending notices after them, as one
+// transaction of the log.
 func (d *Daemon) append(recs []Record) (Committed, error) {
+	if len(d.notices) > 0 {
+		recs = append(slices.Clip(recs), d.notices...)
+		d.notices = nil
+	}
 	payloads, err := encode(recs)
 	if err != nil {
 		return nil, err
@@ -814,10 +822,12 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		d.cfg.Logf("job %d: %s", j.ID, r.Err)
 	}
 	if j.Exceptions&runtime.ExcUnderrun != 0 {
-		// Replaying the finish finds the underrun again; the log line is
-		// the notice to the administrator.
-		d.cfg.Logf("exception: %s", runtime.ExceptionEvent{Job: j, Kind: runtime.ExcUnderrun,
-			Value: float64(j.End-j.Start) / 60, Threshold: j.Queue.Underrun / 60})
+		// The notice to the administrator, and its record, which goes
+		// to the log with the finish.
+		ev := runtime.ExceptionEvent{Job: j, Kind: runtime.ExcUnderrun,
+			Value: float64(j.End-j.Start) / 60, Threshold: j.Queue.Underrun / 60}
+		d.notices = append(d.notices, exceptionRecord(ev, now))
+		d.cfg.Logf("exception: %s", ev)
 	}
 	return Record{Type: "finish", At: now, Job: j.ID, State: state.String(), Code: code, Term: term, CPU: cpu, Mem: mem}, true
 }

@@ -28,8 +28,10 @@ import (
 //	queue    badmin qopen/qclose/qact/qinact: Queue, Open, Active
 //	host     badmin hopen/hclose: Host, Text (the status)
 //	exception
-//	         a job exception: Job, Text (overrun, underrun or idle); or a
-//	         host closed for its job exit rate: Host, Text ("exit_rate")
+//	         a job exception: Job, Text (overrun or idle, as a cycle finds
+//	         them; underrun, in the transaction of the job's finish, after
+//	         it); or a host closed for its job exit rate: Host, Text
+//	         ("exit_rate")
 //	job      a job of a snapshot: Image
 //	state    a snapshot's cluster state: NextID
 //

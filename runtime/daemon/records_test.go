@@ -16,12 +16,17 @@ import (
 // and whose hosts have an exit rate threshold.
 func exceptionCluster(t *testing.T) *runtime.Cluster {
 	t.Helper()
-	dir := t.TempDir()
-	files := map[string]string{
+	return clusterOf(t, map[string]string{
 		"lsf.cluster.test": "Begin Host\nHOSTNAME model type server RESOURCES\nhostA ! ! 1 ()\nhostB ! ! 1 ()\nEnd Host\n",
 		"lsb.hosts":        "Begin Host\nHOST_NAME MXJ EXIT_RATE\ndefault 4 2\nEnd Host\n",
 		"lsb.queues":       "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nJOB_OVERRUN = 1\nJOB_UNDERRUN = 5\nEnd Queue\n",
-	}
+	})
+}
+
+// clusterOf returns the cluster of a configuration given as files.
+func clusterOf(t *testing.T, files map[string]string) *runtime.Cluster {
+	t.Helper()
+	dir := t.TempDir()
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
@@ -125,6 +130,84 @@ func TestExceptionRecords(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestUnderrunRecord checks the record of an underrun: the exception
+// record of a job that exited before JOB_UNDERRUN, which replayed gives
+// the job its exception even where the queue no longer has the
+// threshold; and that the daemon writes it in the transaction of the
+// job's finish, after it.
+func TestUnderrunRecord(t *testing.T) {
+	c := exceptionCluster(t)
+	e := runtime.NewEngine(c, &runtime.VirtualClock{T: 10}, nil)
+	j, err := c.Submit(runtime.Submission{User: "u", Queue: "normal"}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newImage := j.Image()
+	e.Schedule()
+	host := j.Allocs[0].Host
+	if err := c.Finish(j, runtime.Exit, 1, "", 40); err != nil {
+		t.Fatal(err)
+	}
+	if j.Exceptions != runtime.ExcUnderrun {
+		t.Fatalf("job exceptions after an exit at 30 s under JOB_UNDERRUN = 5: %q, want underrun", j.Exceptions)
+	}
+	rec := exceptionRecord(runtime.ExceptionEvent{Job: j, Kind: runtime.ExcUnderrun, Value: 0.5, Threshold: 5}, 40)
+	if want := (Record{Type: "exception", At: 40, Job: j.ID, Text: "underrun"}); !reflect.DeepEqual(rec, want) {
+		t.Errorf("underrun record = %+v, want %+v", rec, want)
+	}
+
+	// The daemon's next transaction carries the record after its own.
+	log := &memJournal{}
+	d := &Daemon{log: log, notices: []Record{rec}}
+	finish := Record{Type: "finish", At: 40, Job: j.ID, State: "EXIT", Code: 1}
+	if _, err := d.append([]Record{finish}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.append([]Record{{Type: "hold", Job: j.ID}}); err != nil {
+		t.Fatal(err)
+	}
+	var got [][]Record
+	for _, tx := range log.txs {
+		var recs []Record
+		for _, b := range tx {
+			r, err := decode(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs = append(recs, r)
+		}
+		got = append(got, recs)
+	}
+	if want := [][]Record{{finish, rec}, {{Type: "hold", Job: j.ID}}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("transactions = %+v, want %+v", got, want)
+	}
+
+	// Replayed where the queue has no JOB_UNDERRUN, the record alone
+	// gives the exception.
+	r := plainCluster(t)
+	for _, rec := range []Record{{Type: "new", At: 10, Job: j.ID, Image: &newImage},
+		{Type: "start", At: 10, Job: j.ID, Allocs: []runtime.AllocImage{{Host: host.Name, Slots: 1}}}, finish, rec} {
+		if w, err := apply(r, rec); err != nil || w != "" {
+			t.Fatalf("apply %+v: warning %q, error %v", rec, w, err)
+		}
+		if rec.Type == "finish" && r.Job(j.ID).Exceptions != 0 {
+			t.Fatalf("the finish alone gave exceptions %q without JOB_UNDERRUN", r.Job(j.ID).Exceptions)
+		}
+	}
+	if got := r.Job(j.ID).Exceptions; got != runtime.ExcUnderrun {
+		t.Errorf("replayed job exceptions = %q, want underrun", got)
+	}
+}
+
+// plainCluster is exceptionCluster without job exception thresholds.
+func plainCluster(t *testing.T) *runtime.Cluster {
+	t.Helper()
+	return clusterOf(t, map[string]string{
+		"lsf.cluster.test": "Begin Host\nHOSTNAME model type server RESOURCES\nhostA ! ! 1 ()\nhostB ! ! 1 ()\nEnd Host\n",
+		"lsb.queues":       "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n",
+	})
+}
 
 // TestForwardRecords replays the records of a forwarded job's life on
 // the submission cluster, and checks that the state they give, and a
@@ -289,3 +372,18 @@ func TestReconcile(t *testing.T) {
 		}
 	}
 }
+
+// memJournal keeps the transactions appended to it in memory.
+type memJournal struct{ txs [][][]byte }
+
+func (m *memJournal) Append(records [][]byte) (Committed, error) {
+	m.txs = append(m.txs, records)
+	return committed{}, nil
+}
+
+func (m *memJournal) Compact([][]byte) error { return nil }
+func (m *memJournal) Close() error           { return nil }
+
+type committed struct{}
+
+func (committed) Wait() error { return nil }
