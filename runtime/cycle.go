@@ -358,6 +358,7 @@ func (c *cycle) tryJob(r *classRun, j *Job) Reason {
 	}
 	c.take(j, allocs)
 	c.slaTook(j)
+	c.wakeForExceptions(j)
 	c.plan.Dispatches = append(c.plan.Dispatches, Dispatch{Job: j, Allocs: allocs})
 	c.plan.Stats.Dispatched++
 	return ReasonNone

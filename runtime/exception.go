@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/lsfc/lsfc/compile"
@@ -103,11 +105,20 @@ func (ev ExceptionEvent) String() string {
 	}
 	switch ev.Kind {
 	case ExcOverrun:
-		return fmt.Sprintf("job %d: overrun: it has run %.1f minutes, longer than JOB_OVERRUN %g", ev.Job.ID, ev.Value, ev.Threshold)
+		return fmt.Sprintf("job %d: overrun: it has run %.1f minutes, longer than JOB_OVERRUN %s", ev.Job.ID, ev.Value, minutesText(ev.Threshold))
 	case ExcUnderrun:
-		return fmt.Sprintf("job %d: underrun: it exited after %.1f minutes, sooner than JOB_UNDERRUN %g", ev.Job.ID, ev.Value, ev.Threshold)
+		return fmt.Sprintf("job %d: underrun: it exited after %.1f minutes, sooner than JOB_UNDERRUN %s", ev.Job.ID, ev.Value, minutesText(ev.Threshold))
 	}
 	return fmt.Sprintf("job %d: idle: its idle factor %.2f is under JOB_IDLE %g", ev.Job.ID, ev.Value, ev.Threshold)
+}
+
+// minutesText writes a threshold in minutes as lsb.queues does: whole
+// minutes as a number, others in seconds ("90s").
+func minutesText(m float64) string {
+	if m == math.Trunc(m) {
+		return strconv.FormatFloat(m, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(math.Round(m*60*1000)/1000, 'f', -1, 64) + "s"
 }
 
 // ExceptionParams are the lsb.params settings of exception handling.
@@ -403,6 +414,19 @@ func (jobExceptionCheck) Detect(c *cycle) {
 				c.wakeAt(c.now.Add(cl.Exceptions.CheckEvery))
 			}
 		}
+	}
+}
+
+// wakeForExceptions wakes the engine when a job the cycle dispatches may
+// first be found overrun or idle: the job exception check looks only at
+// jobs already started, so the cycle that starts one sets its first wake.
+func (c *cycle) wakeForExceptions(j *Job) {
+	q := j.Queue
+	if q.Overrun > 0 {
+		c.wakeAt(c.now.Add(q.Overrun))
+	}
+	if q.IdleFactor > 0 {
+		c.wakeAt(c.now.Add(c.cluster.Exceptions.DetectIdleAfter))
 	}
 }
 
