@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -231,7 +232,6 @@ func TestLSFCommands(t *testing.T) {
 			"job query            120      0.40      1.20      3.10     12.50\n" +
 			"submit                 5      2.00      3.00      3.00      3.00\n", ""},
 		{"badmin perfmon start", []string{"badmin", "perfmon", "start"}, exitUsage, "", "only perfmon view"},
-		{"lsid", []string{"lsid"}, 0, "lsfc " + version() + "\n\nMy cluster name is demo\nMy master name is hostA\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{tc.args[0]}, append(slices.Clone(st), tc.args[1:]...)...)
@@ -256,6 +256,33 @@ func TestLSFCommands(t *testing.T) {
 	}
 	if sub := f.subs[1]; sub.MemLimit != 2147 || sub.Cwd != wd {
 		t.Errorf("second submission: MemLimit %g, Cwd %q; want 2147 and %q", sub.MemLimit, sub.Cwd, wd)
+	}
+}
+
+// TestLsid checks lsid's shape: LSF's first line, which Toil reads the
+// release from, lsfc's version, then the cluster and the master.
+func TestLsid(t *testing.T) {
+	_, dir := startFakeServe(t)
+	code, stdout, stderr := runLSF(t, nil, "lsid", "--state", dir)
+	if code != 0 || stderr != "" {
+		t.Fatalf("lsid: exit %d, stderr %q", code, stderr)
+	}
+	lines := strings.Split(stdout, "\n")
+	first := regexp.MustCompile(`^IBM Spectrum LSF Standard 10\.1\.0\.\d+, [A-Z][a-z]{2} \d{2} \d{4}$`)
+	if len(lines) != 6 || !first.MatchString(lines[0]) {
+		t.Fatalf("lsid printed %q, want LSF's first line \"IBM Spectrum LSF Standard 10.1.0.N, Mon DD YYYY\"", stdout)
+	}
+	// Toil's version check: the text between "Standard " and the comma.
+	if m := regexp.MustCompile(`IBM Spectrum LSF Standard (.*),`).FindStringSubmatch(stdout); m == nil || m[1] != lsfLevel {
+		t.Errorf("Toil's pattern finds %q, want %q", m, lsfLevel)
+	}
+	want := []string{"lsfc " + version() + ", an implementation of IBM Spectrum LSF's commands", "",
+		"My cluster name is demo", "My master name is hostA", ""}
+	if got := lines[1:]; !slices.Equal(got, want) {
+		t.Errorf("lsid after the first line:\n got: %q\nwant: %q", got, want)
+	}
+	if got := lsidBanner(time.Date(2022, 4, 5, 12, 0, 0, 0, time.UTC)); !strings.HasPrefix(got, "IBM Spectrum LSF Standard "+lsfLevel+", Apr 05 2022\n") {
+		t.Errorf("lsidBanner(5 April 2022) = %q, want the date as Apr 05 2022", got)
 	}
 }
 
