@@ -2,7 +2,6 @@ package localexec
 
 import (
 	"errors"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -53,27 +52,14 @@ func (e *Executor) CPUTimes(ids []int64) map[int64]time.Duration {
 	if len(byGroup) == 0 {
 		return out
 	}
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return out
-	}
 	ticks := map[int64]uint64{}
-	for _, ent := range ents {
-		if _, err := strconv.Atoi(ent.Name()); err != nil {
-			continue
+	eachProcStat(func(stat string) {
+		if pgrp, t, err := parseProcCPU(stat); err == nil {
+			if id, ok := byGroup[pgrp]; ok {
+				ticks[id] += t
+			}
 		}
-		data, err := os.ReadFile("/proc/" + ent.Name() + "/stat")
-		if err != nil {
-			continue // gone meanwhile
-		}
-		pgrp, t, err := parseProcCPU(string(data))
-		if err != nil {
-			continue
-		}
-		if id, ok := byGroup[pgrp]; ok {
-			ticks[id] += t
-		}
-	}
+	})
 	for id, t := range ticks {
 		out[id] = time.Duration(t) * time.Second / userHZ
 	}

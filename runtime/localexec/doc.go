@@ -31,6 +31,12 @@
 // without having written a status is lost (Result.Lost), and whatever is
 // left of its processes is killed, since nothing could report their end.
 //
+// A job with a memory limit (Spec.MemLimit) is watched by its wrapper,
+// which reads the resident memory of the job's process group every second
+// and terminates the job past the limit (Result.MemLimitExceeded), as
+// LSF's execution daemon enforces MEMLIMIT; the watch goes on while the
+// daemon is away.
+//
 // # Load
 //
 // A Sampler reads LSF's load indices of this machine (r15s r1m r15m ut pg

@@ -19,6 +19,8 @@ func FuzzProcParsers(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s := string(b)
 		parseProcStat(s)
+		parseProcCPU(s)
+		parseProcRSS(s)
 		parseStat(bytes.NewReader(b))
 		parseLoadavg(s)
 		parseUptime(s)

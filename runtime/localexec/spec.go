@@ -45,6 +45,12 @@ type Spec struct {
 	// master only knows by name) are those of the user named User on the
 	// host where the job runs.
 	UID, GID int
+	// MemLimit is the job's memory limit in kilobytes (bsub -M, or the
+	// MEMLIMIT of its queue), 0 for none. The wrapper reads the resident
+	// memory of the job's processes, summed over its process group, every
+	// second; past the limit it terminates them (SIGINT, SIGTERM, then
+	// SIGKILL, a second apart) and Result.MemLimitExceeded says so.
+	MemLimit int64 `json:",omitempty"`
 }
 
 // validate reports the first thing in s that the Executor cannot run.
@@ -60,6 +66,8 @@ func (s *Spec) validate() error {
 		return fmt.Errorf("job %d has umask %#o outside 0 to 0777", s.JobID, s.Umask)
 	case s.UID < 0 || s.GID < 0:
 		return fmt.Errorf("job %d has a negative user or group id", s.JobID)
+	case s.MemLimit < 0:
+		return fmt.Errorf("job %d has a negative memory limit", s.JobID)
 	case strings.ContainsRune(s.Stdout, 0) || strings.ContainsRune(s.Stderr, 0) || strings.ContainsRune(s.Cwd, 0):
 		return fmt.Errorf("job %d has a path with a NUL byte", s.JobID)
 	}
@@ -95,10 +103,15 @@ type Result struct {
 	// CPUTime is the user and system time of the job's processes that
 	// were waited for.
 	CPUTime time.Duration
-	// MaxRSS is the largest resident set, in kilobytes, of the job's
-	// processes that were waited for (the kernel's ru_maxrss); 0 when
+	// MaxRSS is the most memory, in kilobytes, the job was seen to hold:
+	// the largest resident set of its processes that were waited for (the
+	// kernel's ru_maxrss) or, for a job with a memory limit, the largest
+	// sum over its processes the wrapper read, whichever is more; 0 when
 	// unknown.
 	MaxRSS int64 `json:",omitempty"`
+	// MemLimitExceeded is set when the job was terminated for holding
+	// more memory than Spec.MemLimit (LSF's TERM_MEMLIMIT).
+	MemLimitExceeded bool `json:",omitempty"`
 	// End is when the job ended; zero when Lost.
 	End time.Time
 }

@@ -169,8 +169,18 @@ func (w *wrapper) run() int {
 			}
 		}
 	}()
+	var mem *memWatch
+	if s.MemLimit > 0 {
+		mem = watchMemory(pgid, s.MemLimit, memCheckInterval, memKillGrace)
+	}
 	cmd.Wait()
 	r := exitResult(w.id, cmd.ProcessState)
+	if mem != nil {
+		peak, over := mem.end()
+		r.MaxRSS = max(r.MaxRSS, peak)
+		// A job that ended well before the signals reached it is DONE.
+		r.MemLimitExceeded = over && !r.Done()
+	}
 	signal.Stop(sigs)
 	return w.record(r)
 }

@@ -1,0 +1,142 @@
+package localexec
+
+import (
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// A job with a memory limit (Spec.MemLimit) has its resident memory read
+// every memCheckInterval by its wrapper; past the limit it is terminated
+// as bkill terminates a job (SIGINT, then SIGTERM, then SIGKILL), with
+// memKillGrace between the signals: a job over its limit may still be
+// growing, so it gets less time than JOB_TERMINATE_INTERVAL gives.
+const (
+	memCheckInterval = time.Second
+	memKillGrace     = time.Second
+)
+
+// parseProcRSS reads the process group and the resident set size, in
+// pages, of /proc/<pid>/stat's content.
+func parseProcRSS(s string) (pgrp int, pages int64, err error) {
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, 0, errors.New("process stat has no command name")
+	}
+	f := strings.Fields(s[i+1:])
+	// Field n is f[n-3]: pgrp is 5, rss 24.
+	if len(f) < 22 {
+		return 0, 0, errors.New("process stat is too short")
+	}
+	if pgrp, err = strconv.Atoi(f[2]); err != nil {
+		return 0, 0, errors.New("process stat has a bad group id")
+	}
+	if pages, err = strconv.ParseInt(f[21], 10, 64); err != nil || pages < 0 {
+		return 0, 0, errors.New("process stat has a bad resident set size")
+	}
+	return pgrp, pages, nil
+}
+
+// eachProcStat calls fn with the content of /proc/<pid>/stat of every
+// process; processes that end meanwhile are skipped. It reports whether
+// /proc could be read.
+func eachProcStat(fn func(stat string)) bool {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	for _, ent := range ents {
+		if _, err := strconv.Atoi(ent.Name()); err != nil {
+			continue
+		}
+		data, err := os.ReadFile("/proc/" + ent.Name() + "/stat")
+		if err != nil {
+			continue // gone meanwhile
+		}
+		fn(string(data))
+	}
+	return true
+}
+
+// groupRSS returns the resident memory, in kilobytes, of the processes of
+// process group pgid, summed as LSF sums a job's memory; ok is false when
+// /proc cannot be read or the group has no process left.
+func groupRSS(pgid int) (kb int64, ok bool) {
+	var pages int64
+	found := false
+	read := eachProcStat(func(stat string) {
+		if pgrp, n, err := parseProcRSS(stat); err == nil && pgrp == pgid {
+			pages += n
+			found = true
+		}
+	})
+	return pages * int64(os.Getpagesize()) / 1024, read && found
+}
+
+// A memWatch enforces the memory limit of a running job: see
+// memCheckInterval.
+type memWatch struct {
+	rec     pidRecord // the job's process group
+	limitKB int64
+	every   time.Duration
+	grace   time.Duration
+
+	stop chan struct{}
+	done chan struct{}
+
+	mu     sync.Mutex
+	peakKB int64 // the most memory seen
+	over   bool  // the job went past its limit and was terminated
+}
+
+// watchMemory starts watching the memory of the job whose process group
+// is pgid, every interval, against limitKB kilobytes.
+func watchMemory(pgid int, limitKB int64, every, grace time.Duration) *memWatch {
+	m := &memWatch{rec: pidRecord{JobPID: pgid}, limitKB: limitKB, every: every, grace: grace,
+		stop: make(chan struct{}), done: make(chan struct{})}
+	go m.run()
+	return m
+}
+
+func (m *memWatch) run() {
+	defer close(m.done)
+	tick := time.NewTicker(m.every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-m.stop:
+			return
+		case <-tick.C:
+		}
+		kb, ok := groupRSS(m.rec.JobPID)
+		if !ok {
+			continue
+		}
+		m.mu.Lock()
+		m.peakKB = max(m.peakKB, kb)
+		over := kb > m.limitKB
+		m.over = m.over || over
+		m.mu.Unlock()
+		if over {
+			m.rec.signalGroup(syscall.SIGINT)
+			m.rec.signalGroup(syscall.SIGCONT)
+			terminate(m.rec, m.grace)
+			return
+		}
+	}
+}
+
+// end stops the watch, once the job's shell has ended, and returns the
+// most memory seen (kilobytes) and whether the job was terminated for
+// going past its limit. A termination in progress is finished first.
+func (m *memWatch) end() (peakKB int64, over bool) {
+	close(m.stop)
+	<-m.done
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.peakKB, m.over
+}
