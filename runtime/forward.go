@@ -245,7 +245,7 @@ func (c *Cluster) ForwardAccepted(j *Job, remoteID int64, now Time) error {
 }
 
 // ForwardReturned takes back a forwarded job that has not started
-// remotely (rejected, recalled, unreachable, failed to start there): it
+// remotely (rejected, recalled, unreachable): it
 // pends here again with reason, or is suspended (PSUSP) when suspend is
 // set, and is scheduled anew. A return that counts is a failed start
 // attempt (LSB_MC_INITFAIL_RETRY): the job's MCFailures grow.
@@ -321,10 +321,30 @@ func (c *Cluster) Forwarded() []*Job {
 }
 
 // A Home is where a job this cluster received from another one was
-// submitted: its submission cluster and its ID there.
+// submitted: its submission cluster, its ID there, and when that cluster
+// sent it, which tells one forwarding of the job from another.
 type Home struct {
 	Cluster string
 	ID      int64
+	Sent    Time `json:",omitempty"`
+}
+
+// Withdraw gives a pending job received from another cluster back to it,
+// which recalled it: the job ends here (EXIT) and is marked withdrawn,
+// so that its home, asking again, learns that it was recalled rather
+// than that it failed.
+func (c *Cluster) Withdraw(j *Job, now Time) error {
+	switch {
+	case j.Sub.Home == nil:
+		return fmt.Errorf("job %d was not received from another cluster", j.ID)
+	case !j.State.Pending():
+		return fmt.Errorf("job %d is %s: only a pending job is withdrawn", j.ID, j.State)
+	}
+	if err := c.Kill(j, now); err != nil {
+		return err
+	}
+	j.Withdrawn = true
+	return nil
 }
 
 // Inbound returns the jobs this cluster received from cluster from, in

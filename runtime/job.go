@@ -208,6 +208,9 @@ type Job struct {
 	// for them starts the count again.
 	Remote     *Remote
 	MCFailures int
+	// Withdrawn is set on a job received from another cluster that its
+	// home recalled (Cluster.Withdraw).
+	Withdrawn bool
 
 	// held are the rusage amounts the job holds on its hosts now.
 	held []heldAmount

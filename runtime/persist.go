@@ -43,6 +43,8 @@ type JobImage struct {
 	// start attempts.
 	Remote     *Remote `json:",omitempty"`
 	MCFailures int     `json:",omitempty"`
+	// Withdrawn is set on a received job its home recalled.
+	Withdrawn bool `json:",omitempty"`
 }
 
 // An AllocImage is an Alloc by host name.
@@ -56,7 +58,7 @@ func (j *Job) Image() JobImage {
 	im := JobImage{ID: j.ID, Seq: j.Seq, Sub: j.Sub, Submit: j.Submit, Start: j.Start, End: j.End, State: j.State,
 		Reason: j.Reason, ExitCode: j.ExitCode, Term: j.Term, PreemptCount: j.PreemptCount, Ran: j.Ran,
 		RunSince: j.RunSince, ExternalStatus: j.ExternalStatus, APSSystem: j.apsSystem, APSAdmin: j.apsAdmin,
-		Exceptions: j.Exceptions, MaxMem: j.MaxMem, MCFailures: j.MCFailures}
+		Exceptions: j.Exceptions, MaxMem: j.MaxMem, MCFailures: j.MCFailures, Withdrawn: j.Withdrawn}
 	if j.Remote != nil {
 		r := *j.Remote
 		r.Hosts = slices.Clone(r.Hosts)
@@ -128,7 +130,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		PreemptCount: im.PreemptCount, Ran: im.Ran, RunSince: im.RunSince, ExternalStatus: im.ExternalStatus,
 		Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode, RunLimit: s.RunLimit,
 		apsSystem: im.APSSystem, apsAdmin: im.APSAdmin, Exceptions: im.Exceptions, MaxMem: im.MaxMem,
-		MCFailures: im.MCFailures}
+		MCFailures: im.MCFailures, Withdrawn: im.Withdrawn}
 	if im.Remote != nil {
 		r := *im.Remote
 		j.Remote = &r

@@ -16,12 +16,15 @@ import (
 // user header names the calling cluster.
 
 // MCForward is a job a submission cluster forwards: the cluster and its
-// job ID there, the receive-jobs queue asked for, the job's owner (user,
-// group and, for running it, the numeric IDs the submission cluster
-// knew) and the submission.
+// job ID there, when it sent the job (Unix seconds; a job sent again
+// after it came back has a later time, and a delivery repeated because
+// an answer was lost has the same), the receive-jobs queue asked for,
+// the job's owner (user, group and, for running it, the numeric IDs the
+// submission cluster knew) and the submission.
 type MCForward struct {
 	From     string        `json:"from"`
 	FromJob  int64         `json:"fromJob"`
+	Sent     float64       `json:"sent,omitempty"`
 	Queue    string        `json:"queue"`
 	User     string        `json:"user"`
 	Group    string        `json:"group,omitempty"`
@@ -32,8 +35,9 @@ type MCForward struct {
 }
 
 // MCForwardResponse is the receive-jobs queue's answer: the job's ID in
-// the execution cluster, or why the queue rejected it. A job forwarded
-// again while its copy is there gets that copy's ID.
+// the execution cluster, or why the queue rejected it. A job delivered
+// again while its copy is there, or again with the same sending time,
+// gets that copy's ID.
 type MCForwardResponse struct {
 	ID       int64  `json:"id,omitempty"`
 	Rejected string `json:"rejected,omitempty"`
@@ -70,24 +74,29 @@ type MCHost struct {
 }
 
 // MCJob is a received job as its execution cluster sees it: its ID at
-// home and here, its state, and the hosts it runs on (host@cluster).
+// home and here, when home sent it, its state, and the hosts it runs on
+// (host@cluster). Withdrawn is set on a job its home recalled.
 type MCJob struct {
-	FromJob  int64    `json:"fromJob"`
-	ID       int64    `json:"id"`
-	State    string   `json:"state"`
-	Hosts    []string `json:"hosts,omitempty"`
-	Start    float64  `json:"start,omitempty"`
-	End      float64  `json:"end,omitempty"`
-	ExitCode int      `json:"exitCode"`
-	Term     string   `json:"term,omitempty"`
+	FromJob   int64    `json:"fromJob"`
+	ID        int64    `json:"id"`
+	Sent      float64  `json:"sent,omitempty"`
+	Withdrawn bool     `json:"withdrawn,omitempty"`
+	State     string   `json:"state"`
+	Hosts     []string `json:"hosts,omitempty"`
+	Start     float64  `json:"start,omitempty"`
+	End       float64  `json:"end,omitempty"`
+	ExitCode  int      `json:"exitCode"`
+	Term      string   `json:"term,omitempty"`
 }
 
 // MCWithdraw asks an execution cluster to give back a job it received:
-// recall (Kill unset) removes it only while it pends; Kill ends it
-// whatever its state.
+// recall (Kill unset) removes the job whose ID there is ID only while it
+// pends, and says it was removed again when asked again; Kill ends the
+// job of home ID FromJob whatever its state.
 type MCWithdraw struct {
 	From    string `json:"from"`
 	FromJob int64  `json:"fromJob"`
+	ID      int64  `json:"id,omitempty"`
 	Kill    bool   `json:"kill,omitempty"`
 }
 

@@ -147,11 +147,13 @@ type Daemon struct {
 	// owned by the loop.
 	tokens  map[string]int64
 	tokenOf map[int64]string
-	// MultiCluster forwarding: what each peer last reported (owned by
-	// the loop) and the end of the link.
-	mcPeers  map[string]*mcPeerState
-	mcDone   chan struct{}
-	mcCancel context.CancelFunc
+	// MultiCluster forwarding: what each peer last reported, and the
+	// jobs whose last delivery may have reached its peer without an
+	// answer (both owned by the loop); the end of the link.
+	mcPeers     map[string]*mcPeerState
+	mcUncertain map[int64]bool
+	mcDone      chan struct{}
+	mcCancel    context.CancelFunc
 }
 
 type serverCloser interface{ Close() error }

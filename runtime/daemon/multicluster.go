@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"slices"
 	"time"
@@ -30,22 +31,36 @@ import (
 //  1. delivers the jobs forwarded there and not yet answered (POST
 //     /v1/mc/forward): the receive queue accepts (its job ID is
 //     recorded), rejects (the job pends again at home, or is tried
-//     elsewhere), or the peer does not answer (the job pends again with
-//     "Remote cluster unreachable" and is forwarded again later). A
-//     peer takes a job at most once: a job delivered again while its copy
-//     is there gets that copy's ID, so a lost answer duplicates nothing;
+//     elsewhere), or the peer cannot be reached (the job pends again
+//     with "Remote cluster unreachable" and is forwarded again later).
+//     A delivery whose answer is lost (a timeout, a connection cut
+//     after the request went out) may have reached the peer: the job
+//     stays sent there, and is delivered again, with the same sending
+//     time, until the peer answers. A peer takes each sending at most
+//     once: a job delivered again while its copy is there, or with the
+//     sending time of a copy it has, gets that copy's ID, so a lost
+//     answer duplicates nothing. After a restart, every job sent and
+//     not answered is one whose delivery may have gone through;
 //  2. recalls the jobs pending there past MAX_RSCHED_TIME × MBD_SLEEP_TIME
-//     (POST /v1/mc/withdraw): the peer removes a job that still pends,
-//     and the job returns home, pending again or, past
-//     LSB_MC_INITFAIL_RETRY, PSUSP;
+//     (POST /v1/mc/withdraw): the peer removes a copy that still pends
+//     and marks it withdrawn, and the job returns home, pending again
+//     or, past LSB_MC_INITFAIL_RETRY, PSUSP. A recall whose answer was
+//     lost is made again, and a withdrawn copy the poll reports counts
+//     as recalled, never as a job that failed;
 //  3. polls the peer (POST /v1/mc/poll) for its receive queues (backlog,
 //     pending MultiCluster jobs, exported hosts: what the next cycles'
 //     forwarding decisions weigh) and the state of every job it received
 //     from this cluster, and records at home what changed: accepted,
 //     started (RUN on host@cluster), pending again, finished with its
 //     exit code; a job suspended there shows USUSP or SSUSP here. A
-//     copy the peer no longer has returns home; a copy home does not
-//     expect (killed at home, or sent elsewhere since) is killed there.
+//     job not answered yet is matched only by a copy of its own sending,
+//     never by the finished copy of an earlier one. A copy the peer no
+//     longer has returns home; a copy home does not expect (killed at
+//     home, or sent elsewhere since) is killed there.
+//
+// The execution cluster's event log records what it took (a new job
+// that names its home), what it refused (mc-reject, with the queue's
+// reason) and what its home recalled (mc-recall).
 //
 // Status flows by polling, not by pushes: the execution cluster keeps
 // its received jobs, finished ones until CLEAN_PERIOD, and the
@@ -68,8 +83,11 @@ type mcPeerState struct {
 type mcWork struct {
 	peer    mc.Peer
 	deliver []api.MCForward
-	recall  []int64
+	recall  []mcRecall
 }
+
+// mcRecall is a job to recall: its ID here and its copy's there.
+type mcRecall struct{ job, remote int64 }
 
 // mcResult is what a round heard from one peer.
 type mcResult struct {
@@ -80,12 +98,15 @@ type mcResult struct {
 }
 
 // mcDelivery is a peer's answer to one forwarded job: the job's ID
-// there, a rejection, or no answer.
+// there, a rejection, no answer because the peer could not be reached
+// (unreachable: the job did not get there), or none for another reason
+// (lost: it may have got there).
 type mcDelivery struct {
 	job         int64
 	id          int64
 	rejected    string
 	unreachable bool
+	lost        bool
 }
 
 // mcLoop runs the rounds of the link until the daemon stops.
@@ -147,21 +168,24 @@ func (d *Daemon) mcRound(ctx context.Context) time.Duration {
 			switch {
 			case errors.As(err, &ae) && ae.Status < 500:
 				dl.rejected = ae.Message
-			case err != nil:
+			case err != nil && undelivered(err):
 				dl.unreachable = true
+			case err != nil:
+				dl.lost = true
+				d.cfg.Logf("job %d: no answer from cluster %s (%v); it is delivered again at the next round", f.FromJob, w.peer.Name, err)
 			}
 			res.delivered = append(res.delivered, dl)
 		}
-		for _, id := range w.recall {
+		for _, rc := range w.recall {
 			err := d.mcCall(ctx, self, w.peer, func(c *api.Client, ctx context.Context) error {
-				r, err := c.MCWithdraw(ctx, &api.MCWithdraw{From: self, FromJob: id})
+				r, err := c.MCWithdraw(ctx, &api.MCWithdraw{From: self, FromJob: rc.job, ID: rc.remote})
 				if err == nil && r.Removed {
-					res.recalled = append(res.recalled, id)
+					res.recalled = append(res.recalled, rc.job)
 				}
 				return err
 			})
 			if err != nil {
-				d.cfg.Logf("recall of job %d from cluster %s: %v", id, w.peer.Name, err)
+				d.cfg.Logf("recall of job %d from cluster %s: %v", rc.job, w.peer.Name, err)
 			}
 		}
 		err := d.mcCall(ctx, self, w.peer, func(c *api.Client, ctx context.Context) error {
@@ -202,12 +226,13 @@ func (d *Daemon) mcRound(ctx context.Context) time.Duration {
 }
 
 // mcCall calls a peer at its addresses in order, until one answers, as
-// cluster self.
+// cluster self. When no address answers, the error is one that may have
+// reached the peer if any did (see undelivered), else the last.
 func (d *Daemon) mcCall(ctx context.Context, self string, p mc.Peer, fn func(*api.Client, context.Context) error) error {
 	if len(p.Addrs) == 0 {
-		return fmt.Errorf("cluster %s has no Servers in lsf.shared", p.Name)
+		return &net.OpError{Op: "dial", Net: "tcp", Err: fmt.Errorf("cluster %s has no Servers in lsf.shared", p.Name)}
 	}
-	var err error
+	var err, reached error
 	for _, addr := range p.Addrs {
 		cctx, cancel := context.WithTimeout(ctx, mcTimeout)
 		err = fn(api.DialTCP(addr, d.cfg.Secret, self), cctx)
@@ -216,8 +241,27 @@ func (d *Daemon) mcCall(ctx context.Context, self string, p mc.Peer, fn func(*ap
 		if err == nil || errors.As(err, &ae) && ae.Status != http.StatusServiceUnavailable {
 			return err
 		}
+		if reached == nil && !undelivered(err) {
+			reached = err
+		}
+	}
+	if reached != nil {
+		return reached
 	}
 	return err
+}
+
+// undelivered reports whether a call's error shows that the request never
+// reached the peer's daemon: no connection was made, or the peer said it
+// serves no requests (a standby master). Any other failure, a timeout
+// or a connection cut, may have come after the peer acted on it.
+func undelivered(err error) bool {
+	var ae *api.APIError
+	if errors.As(err, &ae) {
+		return ae.Status == http.StatusServiceUnavailable
+	}
+	var oe *net.OpError
+	return errors.As(err, &oe) && oe.Op == "dial"
 }
 
 // mcWorkList returns the peers to talk to in this round, in lsf.shared
@@ -243,10 +287,10 @@ func (d *Daemon) mcWorkList() []mcWork {
 			deliver[j.Remote.Cluster] = append(deliver[j.Remote.Cluster], d.mcForward(j))
 		}
 	}
-	recall := map[string][]int64{}
+	recall := map[string][]mcRecall{}
 	for _, id := range d.mcLedger().Overdue(d.now()) {
 		j := d.cluster.Job(id)
-		recall[j.Remote.Cluster] = append(recall[j.Remote.Cluster], id)
+		recall[j.Remote.Cluster] = append(recall[j.Remote.Cluster], mcRecall{id, j.Remote.ID})
 	}
 	var out []mcWork
 	for _, p := range mc.Peers(d.cfg.Policy) {
@@ -262,7 +306,7 @@ func (d *Daemon) mcWorkList() []mcWork {
 // dependency, its hosts, its application profile, a hold).
 func (d *Daemon) mcForward(j *runtime.Job) api.MCForward {
 	s := j.Sub
-	return api.MCForward{From: d.cfg.Policy.Cluster, FromJob: j.ID, Queue: j.Remote.Queue, User: s.User,
+	return api.MCForward{From: d.cfg.Policy.Cluster, FromJob: j.ID, Sent: float64(j.Remote.SentAt), Queue: j.Remote.Queue, User: s.User,
 		Group: s.Group, UID: s.UID, GID: s.GID, FromType: s.FromType,
 		Job: api.SubmitRequest{Command: s.Command, Name: s.Name, ResReq: s.ResReq, Slots: s.Slots,
 			Priority: s.Priority, RunLimit: s.RunLimit, MemLimit: s.MemLimit, Rerunnable: s.Rerunnable,
@@ -297,12 +341,18 @@ func (d *Daemon) mcReconcile(res mcResult) (kills []int64, recs []Record) {
 		recs = append(recs, r)
 		return true
 	}
-	ret := func(j *runtime.Job, cause mc.Cause) {
+	uncertain := d.mcUncertainJobs()
+	var ledger *mc.Ledger
+	ret := func(j *runtime.Job, cause mc.Cause, why string) {
+		if ledger == nil {
+			ledger = d.mcLedger()
+		}
 		state, reason := runtime.Pend, cause.ReturnReason()
-		if out, err := d.mcLedger().Return(j.ID, cause); err == nil && out == mc.Suspend {
+		if out, err := ledger.Return(j.ID, cause); err == nil && out == mc.Suspend {
 			state, reason = runtime.PSusp, runtime.ReasonMCInitFail
 		}
-		add(Record{Type: "return", At: now, Job: j.ID, Text: cause.String(), Reason: reason, State: state.String()})
+		delete(uncertain, j.ID)
+		add(Record{Type: "return", At: now, Job: j.ID, Text: cause.String(), Reason: reason, State: state.String(), Why: why})
 	}
 	forwardedHere := func(id int64) *runtime.Job {
 		j := d.cluster.Job(id)
@@ -323,18 +373,26 @@ func (d *Daemon) mcReconcile(res mcResult) (kills []int64, recs []Record) {
 		}
 		switch {
 		case dl.id > 0:
+			delete(uncertain, j.ID)
 			add(Record{Type: "accept", At: now, Job: j.ID, Remote: dl.id})
+		case dl.lost:
+			st.up = false
+			uncertain[j.ID] = true
+		case dl.unreachable && uncertain[j.ID]:
+			// An earlier delivery may be there: the job waits for the
+			// peer to answer rather than go anywhere else.
+			st.up = false
 		case dl.unreachable:
 			st.up = false
-			ret(j, mc.Unreachable)
+			ret(j, mc.Unreachable, "")
 		default:
 			d.cfg.Logf("job %d: rejected by queue %s of cluster %s: %s", j.ID, j.Remote.Queue, res.cluster, dl.rejected)
-			ret(j, mc.Rejected)
+			ret(j, mc.Rejected, dl.rejected)
 		}
 	}
 	for _, id := range res.recalled {
 		if j := forwardedHere(id); j != nil && j.State == runtime.Pend {
-			ret(j, mc.Recalled)
+			ret(j, mc.Recalled, "")
 		}
 	}
 	if res.poll == nil {
@@ -350,14 +408,22 @@ func (d *Daemon) mcReconcile(res mcResult) (kills []int64, recs []Record) {
 			continue
 		}
 		j := forwardedHere(rj.FromJob)
-		if j != nil && j.Remote.ID != 0 && j.Remote.ID != rj.ID {
-			j = nil // an older copy
+		switch {
+		case j == nil:
+		case j.Remote.ID != 0 && j.Remote.ID != rj.ID:
+			j = nil // a copy of an earlier sending
+		case j.Remote.ID == 0 && runtime.Time(rj.Sent) != j.Remote.SentAt:
+			j = nil // not the copy of this sending
 		}
 		if j == nil {
 			if h := d.cluster.Job(rj.FromJob); h != nil && !state.Finished() && h.State == runtime.Pend && h.Remote == nil && !res.recalledJob(rj.FromJob) {
-				// Delivered, but the answer was lost and the job came
-				// back: it is there, so it is there.
-				if add(Record{Type: "forward", At: now, Job: h.ID, Cluster: res.cluster, Queue: d.mcQueueOf(h, res.poll)}) {
+				// A copy of a sending home took back: it is there, so
+				// the job is there.
+				sent := runtime.Time(rj.Sent)
+				if sent == 0 {
+					sent = now
+				}
+				if add(Record{Type: "forward", At: sent, Job: h.ID, Cluster: res.cluster, Queue: d.mcQueueOf(h, res.poll)}) {
 					j = h
 				}
 			}
@@ -370,6 +436,7 @@ func (d *Daemon) mcReconcile(res mcResult) (kills []int64, recs []Record) {
 		}
 		seen[j.ID] = true
 		if j.Remote.ID == 0 {
+			delete(uncertain, j.ID)
 			add(Record{Type: "accept", At: now, Job: j.ID, Remote: rj.ID})
 		}
 		at := func(t float64) runtime.Time {
@@ -379,6 +446,11 @@ func (d *Daemon) mcReconcile(res mcResult) (kills []int64, recs []Record) {
 			return now
 		}
 		switch {
+		case rj.Withdrawn:
+			// Recalled, and the answer to the recall was lost.
+			if j.State == runtime.Pend {
+				ret(j, mc.Recalled, "")
+			}
 		case state.Pending() && j.State.Started():
 			add(Record{Type: "remote-requeue", At: now, Job: j.ID})
 		case state.Started() && j.State.Pending():
@@ -407,10 +479,26 @@ func (d *Daemon) mcReconcile(res mcResult) (kills []int64, recs []Record) {
 		if j.State.Started() {
 			add(Record{Type: "remote-requeue", At: now, Job: j.ID})
 		}
-		ret(j, mc.Unreachable)
+		ret(j, mc.Unreachable, "")
 	}
 	d.dirty = true
 	return kills, recs
+}
+
+// mcUncertainJobs returns the jobs whose last delivery may have reached
+// their peer without an answer. The daemon starts with every job sent
+// and not answered among them: a delivery may have been under way when
+// the last one stopped.
+func (d *Daemon) mcUncertainJobs() map[int64]bool {
+	if d.mcUncertain == nil {
+		d.mcUncertain = map[int64]bool{}
+		for _, j := range d.cluster.Forwarded() {
+			if j.Remote.ID == 0 {
+				d.mcUncertain[j.ID] = true
+			}
+		}
+	}
+	return d.mcUncertain
 }
 
 // recalledJob reports whether the round recalled a job.
@@ -494,8 +582,9 @@ func (d *Daemon) handleMCForward(w http.ResponseWriter, r *http.Request) {
 	}
 	v, err := d.do(func() (any, []Record, func(), error) {
 		c := d.cluster
+		sent := runtime.Time(req.Sent)
 		for _, j := range c.Inbound(req.From) {
-			if j.Sub.Home.ID == req.FromJob && !j.State.Finished() {
+			if h := j.Sub.Home; h.ID == req.FromJob && (!j.State.Finished() || sent != 0 && h.Sent == sent) {
 				return api.MCForwardResponse{ID: j.ID}, nil, nil, nil
 			}
 		}
@@ -504,7 +593,7 @@ func (d *Daemon) handleMCForward(w http.ResponseWriter, r *http.Request) {
 			ResReq: s.ResReq, Priority: s.Priority, RunLimit: s.RunLimit, FromType: req.FromType, Command: s.Command,
 			Env: s.Env, Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, FromHost: s.FromHost,
 			UID: req.UID, GID: req.GID, Rerunnable: s.Rerunnable, MemLimit: s.MemLimit, Exclusive: s.Exclusive,
-			Home: &runtime.Home{Cluster: req.From, ID: req.FromJob}}
+			Home: &runtime.Home{Cluster: req.From, ID: req.FromJob, Sent: sent}}
 		pending := 0
 		if q := c.Queue(req.Queue); q != nil {
 			pending = c.InboundPending(q)
@@ -518,7 +607,9 @@ func (d *Daemon) handleMCForward(w http.ResponseWriter, r *http.Request) {
 		var rej *runtime.Rejection
 		switch {
 		case errors.As(err, &rej):
-			return api.MCForwardResponse{Rejected: err.Error()}, nil, nil, nil
+			d.cfg.Logf("job %d of cluster %s: rejected by queue %s: %v", req.FromJob, req.From, req.Queue, err)
+			return api.MCForwardResponse{Rejected: err.Error()},
+				[]Record{{Type: "mc-reject", At: d.now(), Cluster: req.From, Remote: req.FromJob, Queue: req.Queue, Text: err.Error()}}, nil, nil
 		case err != nil:
 			return nil, nil, nil, err
 		}
@@ -576,8 +667,8 @@ func (d *Daemon) handleMCPoll(w http.ResponseWriter, r *http.Request) {
 			out.Queues = append(out.Queues, mq)
 		}
 		for _, j := range c.Inbound(req.From) {
-			mj := api.MCJob{FromJob: j.Sub.Home.ID, ID: j.ID, State: j.State.String(), Start: float64(j.Start),
-				End: float64(j.End), ExitCode: j.ExitCode, Term: j.Term}
+			mj := api.MCJob{FromJob: j.Sub.Home.ID, ID: j.ID, Sent: float64(j.Sub.Home.Sent), Withdrawn: j.Withdrawn,
+				State: j.State.String(), Start: float64(j.Start), End: float64(j.End), ExitCode: j.ExitCode, Term: j.Term}
 			for _, h := range j.HostNames() {
 				mj.Hosts = append(mj.Hosts, h+"@"+d.cfg.Policy.Cluster)
 			}
@@ -603,16 +694,21 @@ func (d *Daemon) handleMCWithdraw(w http.ResponseWriter, r *http.Request) {
 	v, err := d.do(func() (any, []Record, func(), error) {
 		now := d.now()
 		for _, j := range d.cluster.Inbound(req.From) {
-			if j.Sub.Home.ID != req.FromJob || j.State.Finished() {
-				continue
-			}
 			switch {
+			case j.Sub.Home.ID != req.FromJob || !req.Kill && req.ID != 0 && j.ID != req.ID:
+				continue
+			case j.Withdrawn && !req.Kill && req.ID != 0:
+				// Recalled before, and the answer was lost.
+				return api.MCWithdrawResponse{Removed: true, State: j.State.String()}, nil, nil, nil
+			case j.State.Finished():
+				continue
 			case j.State.Pending():
-				if err := d.cluster.Kill(j, now); err != nil {
+				if err := d.cluster.Withdraw(j, now); err != nil {
 					return nil, nil, nil, err
 				}
+				d.cfg.Logf("job %d: recalled by cluster %s (its job %d)", j.ID, req.From, req.FromJob)
 				return api.MCWithdrawResponse{Removed: true, State: j.State.String()},
-					[]Record{{Type: "finish", At: now, Job: j.ID, State: "EXIT", Code: j.ExitCode, Term: j.Term}}, nil, nil
+					[]Record{{Type: "mc-recall", At: now, Job: j.ID, Cluster: req.From, Remote: req.FromJob}}, nil, nil
 			case req.Kill:
 				j.Term = "TERM_OWNER"
 				return api.MCWithdrawResponse{Removed: true, State: j.State.String()},

@@ -1,17 +1,20 @@
 package daemon_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/lsfc/lsfc/runtime/eventlog"
 	"github.com/lsfc/lsfc/runtime/localexec"
 )
 
@@ -30,13 +33,22 @@ End Cluster
 // forwards to east and west; "lonely" only to west; "strict" to a queue
 // of east that rejects big jobs; "patient" to a queue of east that does
 // not dispatch, and is recalled after MAX_RSCHED_TIME (1 × 1 s), twice
-// at most (LSB_MC_INITFAIL_RETRY = 1).
+// at most (LSB_MC_INITFAIL_RETRY = 1); "both" runs on homeA (one slot)
+// first and forwards to west what homeA cannot take. Remote-resource
+// matching is on: a job is forwarded only where an exported host has the
+// host type it asks for.
 const mcHome = `-- lsf.conf --
 LSB_MC_INITFAIL_RETRY=1
+MC_PLUGIN_REMOTE_RESOURCE=Y
 -- lsf.cluster.home --
 Begin Host
 HOSTNAME  model  type  server  RESOURCES
 homeA     !      !     1       ()
+End Host
+-- lsb.hosts --
+Begin Host
+HOST_NAME  MXJ
+homeA      1
 End Host
 -- lsb.params --
 Begin Parameters
@@ -68,6 +80,12 @@ PRIORITY        = 30
 HOSTS           = none
 SNDJOBS_TO      = slow@east
 MAX_RSCHED_TIME = 1
+End Queue
+Begin Queue
+QUEUE_NAME = both
+PRIORITY   = 30
+HOSTS      = homeA
+SNDJOBS_TO = recv@west
 End Queue
 `
 
@@ -222,6 +240,36 @@ func (c *mcCluster) copies(t *testing.T, id int64) []api.Job {
 	return out
 }
 
+// logRecords reads the records of a daemon's event log (a copy of it,
+// so that the daemon can go on writing).
+func logRecords(t *testing.T, state string) []map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(state, "lsb.events"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "lsb.events")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	l, _, err := eventlog.Open(path, eventlog.Options{Replay: func(_ uint64, recs [][]byte) error {
+		for _, b := range recs {
+			var r map[string]any
+			if err := json.Unmarshal(b, &r); err != nil {
+				return err
+			}
+			out = append(out, r)
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	return out
+}
+
 // waitFor polls until cond holds.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -359,6 +407,58 @@ func TestMultiCluster(t *testing.T) {
 		}
 	})
 
+	t.Run("local hosts first", func(t *testing.T) {
+		// homeA takes one job of "both"; the next goes to west.
+		first := hc.submit(t, api.SubmitRequest{Queue: "both", Command: "sleep 1"}).ID
+		j := hc.waitState(t, first, "RUN")
+		if j.Forward != nil || len(j.ExecHosts) != 1 || j.ExecHosts[0] != "homeA" {
+			t.Fatalf("job %d: forward %+v on %v, want homeA", first, j.Forward, j.ExecHosts)
+		}
+		second := hc.submit(t, api.SubmitRequest{Queue: "both", Command: "true"}).ID
+		j = hc.waitState(t, second, "DONE")
+		if j.Forward == nil || j.Forward.Cluster != "west" || len(j.ExecHosts) != 1 || j.ExecHosts[0] != "westA@west" {
+			t.Errorf("job %d: forward %+v on %v, want recv@west", second, j.Forward, j.ExecHosts)
+		}
+		hc.waitState(t, first, "DONE")
+	})
+
+	t.Run("remote resources", func(t *testing.T) {
+		// No host of east or west has type NOSUCH: the job is not sent
+		// and says why; a job whose type they have goes.
+		id := hc.submit(t, api.SubmitRequest{Queue: "send", Command: "true", ResReq: "select[type==NOSUCH]"}).ID
+		defer hc.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", id), nil, nil)
+		waitFor(t, "the remote-resource reason", func() bool {
+			return hc.job(t, id).Reason == "No remote cluster has hosts that meet the job's resource requirements"
+		})
+		if n := len(east.copies(t, id)) + len(west.copies(t, id)); n != 0 {
+			t.Errorf("%d copies of a job no remote host fits", n)
+		}
+		ok := hc.submit(t, api.SubmitRequest{Queue: "send", Command: "true", ResReq: "select[type==any]"}).ID
+		if j := hc.waitState(t, ok, "DONE", "EXIT"); j.State != "DONE" || j.Forward == nil {
+			t.Errorf("job %d: %s forward %+v, want DONE at a peer", ok, j.State, j.Forward)
+		}
+	})
+
+	t.Run("routes between clusters", func(t *testing.T) {
+		// The routes peers call need the secret, and are not on the Unix
+		// socket; nothing a refused call sends is taken.
+		fwd := api.MCForward{From: "home", FromJob: 999, Queue: "recv", User: "u", Job: api.SubmitRequest{Command: "true"}}
+		for _, secret := range []string{"", "wrong"} {
+			code, err := tcpClient(fmt.Sprintf("127.0.0.1:%d", east.port), secret, "home").call("POST", "/v1/mc/forward", fwd, nil)
+			if err != nil || code != 401 {
+				t.Errorf("forward with secret %q: %d %v, want 401", secret, code, err)
+			}
+		}
+		for _, route := range []string{"/v1/mc/forward", "/v1/mc/poll", "/v1/mc/withdraw"} {
+			if code, err := unixClient(east.state).call("POST", route, fwd, nil); err != nil || code != 404 {
+				t.Errorf("%s on the Unix socket: %d %v, want 404", route, code, err)
+			}
+		}
+		if n := len(east.copies(t, 999)); n != 0 {
+			t.Errorf("east took %d copies of a refused call", n)
+		}
+	})
+
 	t.Run("killed at home", func(t *testing.T) {
 		// A job killed at home while it runs at west is killed there.
 		id := hc.submit(t, api.SubmitRequest{Queue: "lonely", Command: "sleep 30"}).ID
@@ -371,6 +471,72 @@ func TestMultiCluster(t *testing.T) {
 			return len(c) == 1 && c[0].State == "EXIT"
 		})
 	})
+
+	// Across the three clusters: every copy stands for a job of home,
+	// no job started twice, and every job of home that ended after it
+	// ran elsewhere ended as its one started copy did.
+	homeJobs := map[int64]api.Job{}
+	for _, j := range home.jobs(t) {
+		homeJobs[j.ID] = j
+	}
+	started := map[int64][]api.Job{}
+	for _, c := range []*mcCluster{east, west} {
+		for _, cp := range c.jobs(t) {
+			if cp.Home == nil {
+				continue
+			}
+			if _, ok := homeJobs[cp.Home.ID]; !ok || cp.Home.Cluster != "home" {
+				t.Errorf("%s's job %d stands for job %d of %s, which home does not have", c.name, cp.ID, cp.Home.ID, cp.Home.Cluster)
+			}
+			if cp.Start > 0 {
+				started[cp.Home.ID] = append(started[cp.Home.ID], cp)
+			}
+		}
+	}
+	for id, j := range homeJobs {
+		copies := started[id]
+		switch {
+		case len(copies) > 1:
+			t.Errorf("job %d started %d times at the peers", id, len(copies))
+		case len(copies) == 1 && (j.State == "DONE" || j.State == "EXIT") && (j.State != copies[0].State || j.ExitCode != copies[0].ExitCode):
+			t.Errorf("job %d ended %s %d at home, its copy %s %d", id, j.State, j.ExitCode, copies[0].State, copies[0].ExitCode)
+		case len(copies) == 1 && len(j.ExecHosts) > 0 && j.ExecHosts[0] == "homeA":
+			t.Errorf("job %d ran at home and at a peer", id)
+		}
+	}
+
+	// Each cluster's event log holds its side: home what it forwarded,
+	// what was accepted, what came back and why; east what it took (jobs
+	// that name their home), refused and gave back.
+	homeLog := logRecords(t, home.state)
+	for _, want := range []string{"forward", "accept", "remote-start", "remote-finish"} {
+		if !slices.ContainsFunc(homeLog, func(r map[string]any) bool { return r["t"] == want }) {
+			t.Errorf("home's log has no %s record", want)
+		}
+	}
+	if !slices.ContainsFunc(homeLog, func(r map[string]any) bool {
+		why, _ := r["why"].(string)
+		return r["t"] == "return" && r["text"] == "rejected" && strings.Contains(why, "MEMLIMIT")
+	}) {
+		t.Error("home's log has no return of a rejected job with the queue's reason")
+	}
+	if !slices.ContainsFunc(homeLog, func(r map[string]any) bool { return r["t"] == "return" && r["text"] == "recalled" }) {
+		t.Error("home's log has no return of a recalled job")
+	}
+	eastLog := logRecords(t, east.state)
+	if !slices.ContainsFunc(eastLog, func(r map[string]any) bool {
+		im, _ := r["image"].(map[string]any)
+		sub, _ := im["Sub"].(map[string]any)
+		h, _ := sub["Home"].(map[string]any)
+		return r["t"] == "new" && h["Cluster"] == "home" && h["Sent"] != nil
+	}) {
+		t.Error("east's log has no job received from home")
+	}
+	for _, want := range []string{"mc-reject", "mc-recall"} {
+		if !slices.ContainsFunc(eastLog, func(r map[string]any) bool { return r["t"] == want && r["cluster"] == "home" }) {
+			t.Errorf("east's log has no %s record", want)
+		}
+	}
 
 	// Nothing is lost or doubled across a restart of home either: every
 	// job keeps its state and where it went.
@@ -388,5 +554,94 @@ func TestMultiCluster(t *testing.T) {
 		if a.ID != b.ID || a.State != b.State || (a.Forward == nil) != (b.Forward == nil) {
 			t.Errorf("job %d: %s %+v before the restart, %s %+v after", b.ID, b.State, b.Forward, a.State, a.Forward)
 		}
+	}
+}
+
+// TestMCPeer calls an execution cluster's routes as its submission
+// cluster would, and checks that each sending is taken at most once: a
+// delivery repeated with the same sending time gets the same copy, even
+// once it has ended; a later sending gets a new one; a recall is
+// answered the same when asked again, and the poll says the copy was
+// withdrawn; a refused job is in the log with the queue's reason.
+func TestMCPeer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a daemon")
+	}
+	east := &mcCluster{name: "east", port: freePort(t), state: t.TempDir()}
+	east.conf = writeArchive(t, fmt.Sprintf(mcShared, freePort(t), east.port, freePort(t))+fmt.Sprintf(mcExec, "east", 5))
+	east.start(t)
+	defer east.stop()
+	addr := fmt.Sprintf("127.0.0.1:%d", east.port)
+	if code, err := tcpClient(addr, "s3cret", "boss").call("POST", "/v1/queues/slow/inactivate", nil, nil); err != nil || code != 200 {
+		t.Fatalf("inactivate slow: %d %v", code, err)
+	}
+	peer := tcpClient(addr, "s3cret", "home")
+	forward := func(fromJob int64, sent float64, queue string, memLimit float64) api.MCForwardResponse {
+		t.Helper()
+		var out api.MCForwardResponse
+		req := api.MCForward{From: "home", FromJob: fromJob, Sent: sent, Queue: queue, User: "u", UID: -1, GID: -1,
+			Job: api.SubmitRequest{Command: "true", MemLimit: memLimit, Umask: 0o22}}
+		if code, err := peer.call("POST", "/v1/mc/forward", req, &out); err != nil || code != 200 {
+			t.Fatalf("forward: %d %v", code, err)
+		}
+		return out
+	}
+	withdraw := func(id int64) api.MCWithdrawResponse {
+		t.Helper()
+		var out api.MCWithdrawResponse
+		if code, err := peer.call("POST", "/v1/mc/withdraw", api.MCWithdraw{From: "home", FromJob: 1, ID: id}, &out); err != nil || code != 200 {
+			t.Fatalf("withdraw: %d %v", code, err)
+		}
+		return out
+	}
+	first := forward(1, 100, "slow", 0)
+	if first.ID == 0 {
+		t.Fatalf("first delivery: %+v", first)
+	}
+	if again := forward(1, 100, "slow", 0); again.ID != first.ID {
+		t.Errorf("the delivery repeated got job %d, the first %d", again.ID, first.ID)
+	}
+	for i := range 2 {
+		if r := withdraw(first.ID); !r.Removed || r.State != "EXIT" {
+			t.Errorf("recall %d: %+v, want removed", i+1, r)
+		}
+	}
+	var poll api.MCPoll
+	if code, err := peer.call("POST", "/v1/mc/poll", api.MCPollRequest{From: "home"}, &poll); err != nil || code != 200 {
+		t.Fatalf("poll: %d %v", code, err)
+	}
+	if len(poll.Jobs) != 1 || poll.Jobs[0].ID != first.ID || !poll.Jobs[0].Withdrawn || poll.Jobs[0].Sent != 100 || poll.Jobs[0].State != "EXIT" {
+		t.Errorf("poll: %+v, want job %d withdrawn, sent at 100", poll.Jobs, first.ID)
+	}
+	if again := forward(1, 100, "slow", 0); again.ID != first.ID {
+		t.Errorf("the first sending delivered again after its recall got job %d, want %d", again.ID, first.ID)
+	}
+	second := forward(1, 200, "slow", 0)
+	if second.ID == 0 || second.ID == first.ID {
+		t.Errorf("a new sending got job %d (the first was %d)", second.ID, first.ID)
+	}
+	if r := forward(2, 300, "small", 1000); r.ID != 0 || !strings.Contains(r.Rejected, "MEMLIMIT") {
+		t.Errorf("a job over small's MEMLIMIT: %+v, want a rejection", r)
+	}
+	east.stop()
+	// The log replays to the same jobs, and holds the recall and the
+	// rejection.
+	recs := logRecords(t, east.state)
+	if !slices.ContainsFunc(recs, func(r map[string]any) bool { return r["t"] == "mc-recall" && r["job"] == float64(first.ID) }) {
+		t.Errorf("no mc-recall record of job %d", first.ID)
+	}
+	if !slices.ContainsFunc(recs, func(r map[string]any) bool {
+		text, _ := r["text"].(string)
+		return r["t"] == "mc-reject" && r["queue"] == "small" && strings.Contains(text, "MEMLIMIT")
+	}) {
+		t.Error("no mc-reject record of the job small refused")
+	}
+	east.start(t)
+	if r := withdraw(first.ID); !r.Removed {
+		t.Errorf("recall after a restart: %+v, want removed", r)
+	}
+	copies := east.copies(t, 1)
+	if len(copies) != 2 || copies[0].ID != first.ID || copies[1].ID != second.ID || copies[1].State != "PEND" {
+		t.Errorf("east's copies after a restart: %+v", copies)
 	}
 }

@@ -74,6 +74,9 @@ type Record struct {
 	Cluster string   `json:"cluster,omitempty"`
 	Remote  int64    `json:"remote,omitempty"`
 	Hosts   []string `json:"hosts,omitempty"`
+	// Why is, on a forwarded job's return, what the peer said (the
+	// receive queue's reason for a rejection).
+	Why string `json:"why,omitempty"`
 	// Token is, on a new job (or a snapshot's job), the token of its
 	// submission, which a retried submission is matched by.
 	Token string `json:"token,omitempty"`
@@ -141,6 +144,10 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 			return "", fmt.Errorf("host exception %q of host %s: want %q", r.Text, r.Host, exitRateText)
 		}
 		c.CloseForExitRate(h)
+		return "", nil
+	case "mc-reject":
+		// A job another cluster forwarded that a receive queue here
+		// refused: it is in the log for the record, and changes nothing.
 		return "", nil
 	case "host":
 		h := c.Host(r.Host)
@@ -210,6 +217,8 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		return "", nil
 	case "forward":
 		return "", c.Forward(j, r.Cluster, r.Queue, r.At)
+	case "mc-recall":
+		return "", c.Withdraw(j, r.At)
 	case "accept":
 		return "", c.ForwardAccepted(j, r.Remote, r.At)
 	case "return":

@@ -279,10 +279,14 @@ func TestForwardRecords(t *testing.T) {
 }
 
 // TestReconcile feeds the submission cluster's side of the exchange what
-// a peer answers, and checks what it records: a delivery that found no
-// answer returns the job, a copy found later is adopted rather than sent
-// again, remote starts, requeues and losses come home, a copy home does
-// not expect is to be killed, and the records give the same state again.
+// a peer answers, and checks what it records: a delivery that could not
+// reach the peer returns the job, one whose answer was lost keeps it
+// sent (and a later failure to reach the peer does not return it), the
+// finished copy of an earlier sending is not taken for the job's, a copy
+// of a sending home took back is adopted rather than sent again, remote
+// starts, requeues and losses come home, a withdrawn copy counts as
+// recalled, a copy home does not expect is to be killed, and the records
+// give the same state again.
 func TestReconcile(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
@@ -303,56 +307,90 @@ func TestReconcile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &Daemon{cfg: Config{Policy: res.Policy, Logf: t.Logf}, cluster: c, mcPeers: map[string]*mcPeerState{}}
+	// A daemon that has run a while: no delivery is in doubt.
+	d := &Daemon{cfg: Config{Policy: res.Policy, Logf: t.Logf}, cluster: c, mcPeers: map[string]*mcPeerState{}, mcUncertain: map[int64]bool{}}
 	var images []runtime.JobImage
-	for range 2 {
+	for range 3 {
 		j, err := c.Submit(runtime.Submission{User: "u", Queue: "send", Command: "true"}, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		images = append(images, j.Image())
 	}
-	j1, j2 := c.Job(1), c.Job(2)
+	j1, j2, j3 := c.Job(1), c.Job(2), c.Job(3)
 	var all []Record
 	step := func(name string, res mcResult, wantKills []int64, check func() bool) {
 		t.Helper()
 		kills, recs := d.mcReconcile(res)
 		all = append(all, recs...)
 		if !slices.Equal(kills, wantKills) || !check() {
-			t.Errorf("%s: kills %v; job 1 %s %q %+v; job 2 %s %+v", name, kills, j1.State, j1.Reason, j1.Remote, j2.State, j2.Remote)
+			t.Errorf("%s: kills %v; job 1 %s %q %+v; job 2 %s %+v; job 3 %s %q %+v", name, kills, j1.State, j1.Reason, j1.Remote,
+				j2.State, j2.Remote, j3.State, j3.Reason, j3.Remote)
 		}
 	}
-	for _, j := range []*runtime.Job{j1, j2} {
-		if err := c.Forward(j, "peer", "recv", 2); err != nil {
+	forward := func(j *runtime.Job, at runtime.Time) {
+		t.Helper()
+		if err := c.Forward(j, "peer", "recv", at); err != nil {
 			t.Fatal(err)
 		}
-		all = append(all, Record{Type: "forward", At: 2, Job: j.ID, Cluster: "peer", Queue: "recv"})
+		all = append(all, Record{Type: "forward", At: at, Job: j.ID, Cluster: "peer", Queue: "recv"})
+	}
+	for _, j := range []*runtime.Job{j1, j2, j3} {
+		forward(j, 2)
 	}
 	poll := func(jobs ...api.MCJob) *api.MCPoll {
 		return &api.MCPoll{Queues: []api.MCQueue{{Queue: "recv", Backlog: 50}}, Jobs: jobs}
 	}
-	step("no answer", mcResult{cluster: "peer", delivered: []mcDelivery{{job: 1, unreachable: true}, {job: 2, id: 8}}}, nil, func() bool {
+	step("unreachable", mcResult{cluster: "peer", delivered: []mcDelivery{{job: 1, unreachable: true}, {job: 2, id: 8}, {job: 3, unreachable: true}}}, nil, func() bool {
 		return j1.State == runtime.Pend && j1.Remote == nil && j1.Reason == runtime.ReasonMCUnreachable &&
-			j2.Remote != nil && j2.Remote.ID == 8 && !d.mcPeers["peer"].up
+			j2.Remote != nil && j2.Remote.ID == 8 && j3.Remote == nil && !d.mcPeers["peer"].up
 	})
-	step("copy found", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 1, ID: 7, State: "PEND"}, api.MCJob{FromJob: 2, ID: 8, State: "PEND"})}, nil, func() bool {
-		return j1.Remote != nil && j1.Remote.ID == 7 && j1.Reason == runtime.ReasonMCRemotePend && d.mcPeers["peer"].up
+	forward(j1, 3)
+	step("answer lost", mcResult{cluster: "peer", delivered: []mcDelivery{{job: 1, lost: true}}}, nil, func() bool {
+		return j1.Remote != nil && j1.Remote.ID == 0 && d.mcUncertain[1]
 	})
-	step("started", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 1, ID: 7, State: "RUN", Start: 5, Hosts: []string{"p1@peer"}}, api.MCJob{FromJob: 2, ID: 8, State: "RUN", Start: 5})}, nil, func() bool {
+	step("unreachable after a lost answer", mcResult{cluster: "peer", delivered: []mcDelivery{{job: 1, unreachable: true}}}, nil, func() bool {
+		return j1.Remote != nil && j1.Remote.ID == 0 && j1.State == runtime.Pend
+	})
+	step("finished copy of an earlier sending", mcResult{cluster: "peer", poll: poll(
+		api.MCJob{FromJob: 1, ID: 5, Sent: 2, State: "EXIT", ExitCode: 130, Term: "TERM_OWNER", Withdrawn: true},
+		api.MCJob{FromJob: 2, ID: 8, Sent: 2, State: "PEND"})}, nil, func() bool {
+		return j1.State == runtime.Pend && j1.Remote != nil && j1.Remote.ID == 0 && d.mcPeers["peer"].up
+	})
+	step("copy found", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 1, ID: 7, Sent: 3, State: "PEND"},
+		api.MCJob{FromJob: 2, ID: 8, Sent: 2, State: "PEND"}, api.MCJob{FromJob: 3, ID: 9, Sent: 2, State: "PEND"})}, nil, func() bool {
+		return j1.Remote != nil && j1.Remote.ID == 7 && j1.Reason == runtime.ReasonMCRemotePend && !d.mcUncertain[1] &&
+			j3.Remote != nil && j3.Remote.ID == 9 && j3.Remote.SentAt == 2
+	})
+	step("started", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 1, ID: 7, Sent: 3, State: "RUN", Start: 5, Hosts: []string{"p1@peer"}},
+		api.MCJob{FromJob: 2, ID: 8, Sent: 2, State: "RUN", Start: 5}, api.MCJob{FromJob: 3, ID: 9, Sent: 2, State: "PEND"})}, nil, func() bool {
 		return j1.State == runtime.Run && j1.Start == 5 && slices.Equal(j1.HostNames(), []string{"p1@peer"})
 	})
-	step("suspended there", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 1, ID: 7, State: "USUSP", Start: 5}, api.MCJob{FromJob: 2, ID: 8, State: "RUN", Start: 5})}, nil, func() bool {
+	step("suspended there", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 1, ID: 7, Sent: 3, State: "USUSP", Start: 5},
+		api.MCJob{FromJob: 2, ID: 8, Sent: 2, State: "RUN", Start: 5}, api.MCJob{FromJob: 3, ID: 9, Sent: 2, State: "PEND"})}, nil, func() bool {
 		return j1.State == runtime.USusp
 	})
-	step("requeued there", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 1, ID: 7, State: "PEND"}, api.MCJob{FromJob: 2, ID: 8, State: "RUN", Start: 5})}, nil, func() bool {
+	step("requeued there", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 1, ID: 7, Sent: 3, State: "PEND"},
+		api.MCJob{FromJob: 2, ID: 8, Sent: 2, State: "RUN", Start: 5}, api.MCJob{FromJob: 3, ID: 9, Sent: 2, State: "PEND"})}, nil, func() bool {
 		return j1.State == runtime.Pend && j1.Remote != nil && j1.HostNames() == nil
+	})
+	step("withdrawn, the recall's answer lost", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 1, ID: 7, Sent: 3, State: "PEND"},
+		api.MCJob{FromJob: 2, ID: 8, Sent: 2, State: "RUN", Start: 5},
+		api.MCJob{FromJob: 3, ID: 9, Sent: 2, State: "EXIT", ExitCode: 130, Term: "TERM_OWNER", Withdrawn: true})}, nil, func() bool {
+		return j3.State == runtime.Pend && j3.Remote == nil && j3.Reason == runtime.ReasonMCRecalled && j3.MCFailures == 1
 	})
 	if err := c.Kill(j2, 6); err != nil {
 		t.Fatal(err)
 	}
 	all = append(all, Record{Type: "finish", At: 6, Job: 2, State: "EXIT", Code: j2.ExitCode, Term: j2.Term})
-	step("lost there, killed here", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 2, ID: 8, State: "RUN", Start: 5})}, []int64{2}, func() bool {
+	step("lost there, killed here", mcResult{cluster: "peer", poll: poll(api.MCJob{FromJob: 2, ID: 8, Sent: 2, State: "RUN", Start: 5})}, []int64{2}, func() bool {
 		return j1.State == runtime.Pend && j1.Remote == nil && j1.Reason == runtime.ReasonMCUnreachable && j2.State == runtime.Exit
+	})
+	// A daemon that starts again doubts every delivery not answered.
+	forward(j1, 10)
+	d.mcUncertain = nil
+	step("unreachable after a restart", mcResult{cluster: "peer", delivered: []mcDelivery{{job: 1, unreachable: true}}}, nil, func() bool {
+		return j1.Remote != nil && j1.Remote.ID == 0 && d.mcUncertain[1]
 	})
 	// The records give the same state on a cluster of the same jobs.
 	c2, _ := runtime.NewCluster(res.Policy, runtime.ClusterOptions{})
@@ -366,7 +404,7 @@ func TestReconcile(t *testing.T) {
 			t.Fatalf("replay %s of job %d: %v", r.Type, r.Job, err)
 		}
 	}
-	for _, id := range []int64{1, 2} {
+	for _, id := range []int64{1, 2, 3} {
 		if got, want := c2.Job(id).Image(), c.Job(id).Image(); !reflect.DeepEqual(got, want) {
 			t.Errorf("job %d replayed:\ngot  %+v\nwant %+v", id, got, want)
 		}

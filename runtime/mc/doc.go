@@ -57,17 +57,20 @@
 // sent, accepted (with its remote ID) or started. A job accepted but not
 // started within MAX_RSCHED_TIME × MBD_SLEEP_TIME of the send-jobs queue
 // (20 periods unless set; infinit never) is recalled and scheduled anew.
-// Recalls and failed remote starts count as failed start attempts; when
-// they exceed LSB_MC_INITFAIL_RETRY (5 unless set, so a job is tried
-// six times) the job is suspended (PSUSP) at home. Rejections, an
-// unreachable cluster and a remote lack of resources do not count, and a
-// job is never in the ledger twice.
+// A recall counts as a failed start attempt; when they exceed
+// LSB_MC_INITFAIL_RETRY (5 unless set, so a job is tried six times) the
+// job is suspended (PSUSP) at home. Rejections and an unreachable
+// cluster do not count, and a job is never in the ledger twice. A copy
+// that its execution cluster requeues (its host lost) pends there
+// again, and is recalled in time like any other.
 //
-// Where lsfc differs from LSF: LSF exempts start failures caused by a lack
-// of remote resources from LSB_MC_INITFAIL_RETRY and documents no such
-// exemption for the remote timeout; lsfc counts a MAX_RSCHED_TIME recall
-// as a failed attempt, so a job that no remote cluster starts in time is
-// eventually suspended rather than bounced forever. In remote-resource
+// Where lsfc differs from LSF: LSF counts a job's failures to initialize
+// at the execution cluster against LSB_MC_INITFAIL_RETRY, exempting
+// those caused by a lack of remote resources, and documents no such count
+// for the remote timeout; lsfc counts a MAX_RSCHED_TIME recall as the
+// failed attempt, so a job that no remote cluster starts in time is
+// eventually suspended rather than bounced forever. A job that fails
+// after it started remotely ends there, and home records its exit. In remote-resource
 // mode lsfc matches configured job slots, not free ones: the backlog
 // limit, not the slots, says how busy a queue is. Only the first
 // alternative of a requirement with alternatives is read for Needs.

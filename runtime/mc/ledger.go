@@ -61,18 +61,12 @@ const (
 	// Unreachable: the remote cluster did not answer; the job was never
 	// delivered, or its copy there cannot be reached.
 	Unreachable
-	// Recalled: the job pended remotely past MAX_RSCHED_TIME.
+	// Recalled: the job pended remotely past MAX_RSCHED_TIME: it failed
+	// to start there.
 	Recalled
-	// StartFailed: the remote cluster dispatched the job and it failed to
-	// start.
-	StartFailed
-	// NoResources: the remote cluster could not start the job for lack of
-	// resources, and sent it back.
-	NoResources
 )
 
-var causeText = [...]string{Rejected: "rejected", Unreachable: "unreachable", Recalled: "recalled",
-	StartFailed: "start failed", NoResources: "no resources"}
+var causeText = [...]string{Rejected: "rejected", Unreachable: "unreachable", Recalled: "recalled"}
 
 // String names the cause.
 func (c Cause) String() string {
@@ -84,9 +78,8 @@ func (c Cause) String() string {
 
 // Counts reports whether a return of this cause counts as a failed
 // start attempt against LSB_MC_INITFAIL_RETRY: a recall after
-// MAX_RSCHED_TIME and a failed start do; a rejection, an unreachable
-// cluster and a lack of remote resources do not.
-func (c Cause) Counts() bool { return c == Recalled || c == StartFailed }
+// MAX_RSCHED_TIME does; a rejection and an unreachable cluster do not.
+func (c Cause) Counts() bool { return c == Recalled }
 
 // An Outcome is what becomes of a returned job at home.
 type Outcome uint8

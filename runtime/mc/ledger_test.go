@@ -63,14 +63,14 @@ func TestLedgerRecall(t *testing.T) {
 
 func TestLedgerInitFailRetry(t *testing.T) {
 	// LSB_MC_INITFAIL_RETRY = 2: the third failed attempt suspends the job;
-	// rejections, unreachable clusters and lack of resources do not count.
+	// rejections and unreachable clusters do not count.
 	l := mc.NewLedger(policy(t, homeTree), 10)
 	if l.Retry() != 2 {
 		t.Fatalf("Retry() = %d, want 2 from lsf.conf", l.Retry())
 	}
 	away := &mc.Target{Cluster: "away", Queue: "recv"}
 	var got []string
-	for _, c := range []mc.Cause{mc.Rejected, mc.Recalled, mc.Unreachable, mc.StartFailed, mc.NoResources, mc.Recalled} {
+	for _, c := range []mc.Cause{mc.Rejected, mc.Recalled, mc.Unreachable, mc.Recalled, mc.Rejected, mc.Recalled} {
 		if err := l.Forwarded(7, "send", away, 0); err != nil {
 			t.Fatal(err)
 		}
@@ -84,8 +84,8 @@ func TestLedgerInitFailRetry(t *testing.T) {
 		}
 		got = append(got, s)
 	}
-	want := []string{"rejected → repend", "recalled → repend", "unreachable → repend", "start failed → repend",
-		"no resources → repend", "recalled → suspend"}
+	want := []string{"rejected → repend", "recalled → repend", "unreachable → repend", "recalled → repend",
+		"rejected → repend", "recalled → suspend"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("returns:\ngot  %q\nwant %q", got, want)
 	}
@@ -94,8 +94,8 @@ func TestLedgerInitFailRetry(t *testing.T) {
 	if err := l.Forwarded(7, "send", away, 0); err != nil {
 		t.Fatal(err)
 	}
-	if out, _ := l.Return(7, mc.StartFailed); out != mc.Repend {
-		t.Errorf("after Resume, a failed start gives %v, want repend", out)
+	if out, _ := l.Return(7, mc.Recalled); out != mc.Repend {
+		t.Errorf("after Resume, a recall gives %v, want repend", out)
 	}
 	// The default is 5: six attempts.
 	l = mc.NewLedger(policy(t, awayTree), 60)
@@ -104,7 +104,7 @@ func TestLedgerInitFailRetry(t *testing.T) {
 		if err := l.Forwarded(1, "send", away, 0); err != nil {
 			t.Fatal(err)
 		}
-		if out, _ := l.Return(1, mc.StartFailed); out == mc.Suspend {
+		if out, _ := l.Return(1, mc.Recalled); out == mc.Suspend {
 			break
 		}
 	}

@@ -483,7 +483,7 @@ func (n *node) round(byName map[string]*node, nodes []*node, now runtime.Time) i
 		}
 		r := byName[j.Remote.Cluster]
 		if cp := r.copies[j.Remote.ID]; cp != nil && cp.State.Pending() {
-			_ = r.c.Kill(cp, now)
+			_ = r.c.Withdraw(cp, now)
 			r.dirty = true
 			delete(r.copies, cp.ID)
 			delete(n.news, id)
@@ -538,7 +538,7 @@ func (n *node) round(byName map[string]*node, nodes []*node, now runtime.Time) i
 func forwardedSubmission(j *runtime.Job, home string) runtime.Submission {
 	s := j.Sub
 	s.Queue, s.Depend, s.Hosts, s.App, s.Hold = j.Remote.Queue, "", nil, "", false
-	s.Home = &runtime.Home{Cluster: home, ID: j.ID}
+	s.Home = &runtime.Home{Cluster: home, ID: j.ID, Sent: j.Remote.SentAt}
 	return s
 }
 
