@@ -97,6 +97,8 @@ func FuzzMCAPI(f *testing.F) {
 		{"/v1/mc/poll", `{"from":""}`},
 		{"/v1/mc/withdraw", `{"from":"peer","fromJob":4,"kill":true}`},
 		{"/v1/mc/withdraw", `[]`},
+		{"/v1/mc/forward", `{"from":"peer","fromJob":5,"sent":1e308,"queue":"normal","user":"u","job":{"command":"true"}}`},
+		{"/v1/mc/withdraw", `{"from":"peer","fromJob":5,"id":-3}`},
 	} {
 		f.Add(seed.path, seed.body)
 	}
