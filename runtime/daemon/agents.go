@@ -77,8 +77,9 @@ type agent struct {
 	// once the host was lost for good (until it answers again).
 	synced, lost bool
 	// outbox holds the orders not yet acknowledged, by number; sent the
-	// runs dispatched that the agent has not yet reported it holds (seq 0
-	// until their order is in the outbox).
+	// runs this master dispatched to the host, while they are the jobs'
+	// runs there, with the number of their order (0 until it is in the
+	// outbox).
 	outbox  []api.AgentOrder
 	nextSeq uint64
 	sent    map[int64]sentRun
@@ -88,6 +89,15 @@ type agent struct {
 type sentRun struct {
 	start float64
 	seq   uint64
+}
+
+// carried reports whether an exchange shows that the agent carried out
+// the order of run s: it acknowledged it in this master's session. Only
+// such an exchange, built after the agent recorded the run, can tell
+// that the agent no longer holds it: an exchange the agent gave up, which
+// reaches the master after a newer one, can not.
+func (s sentRun) carried(req *api.AgentSync, session string) bool {
+	return s.seq != 0 && req.Session == session && req.Ack >= s.seq
 }
 
 // defaultAgentInterval is how often an agent reports when it has not
@@ -450,11 +460,6 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 	a.interval = agentInterval(req.Interval)
 	if req.Session == as.session {
 		a.outbox = slices.DeleteFunc(a.outbox, func(o api.AgentOrder) bool { return o.Seq <= req.Ack })
-		for id, s := range a.sent {
-			if s.seq != 0 && s.seq <= req.Ack {
-				delete(a.sent, id)
-			}
-		}
 	}
 	down, _ := d.hostDown(a, wall)
 	as.mu.Unlock()
@@ -501,20 +506,22 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 			continue
 		}
 		if s, ok := known[j.ID]; ok && s == float64(j.Start) {
-			as.mu.Lock()
-			delete(a.sent, j.ID)
-			as.mu.Unlock()
 			continue
 		}
 		as.mu.Lock()
-		_, inFlight := a.sent[j.ID]
+		s, dispatched := a.sent[j.ID]
+		dispatched = dispatched && s.start == float64(j.Start)
 		as.mu.Unlock()
 		switch {
-		case inFlight:
-		case !synced:
+		case dispatched && !s.carried(req, as.session):
+			// On its way, or being recorded by the agent.
+		case !dispatched && !synced:
 			// Started before this master's session, and never reached
 			// the agent: send it now.
 			resend = append(resend, j)
+		case !dispatched && req.Session != as.session:
+			// An exchange of the agent's before it knew this session:
+			// wait for one that is.
 		default:
 			d.cfg.Logf("job %d: the agent of %s no longer knows it", j.ID, h.Name)
 			d.cluster.Known(j)
@@ -523,6 +530,14 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 			}
 		}
 	}
+	// Forget the runs dispatched that are no longer their jobs' runs here.
+	as.mu.Lock()
+	for id, s := range a.sent {
+		if on(id, s.start) == nil {
+			delete(a.sent, id)
+		}
+	}
+	as.mu.Unlock()
 	for _, j := range resend {
 		d.startAct(j, d.spec(j))()
 	}

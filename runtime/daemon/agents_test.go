@@ -514,3 +514,55 @@ func TestAgentUnreachNotLost(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestAgentStaleExchange: an exchange the agent gave up (cut short to
+// report an end) may reach the master after a newer one. Built before
+// the agent held a run, it does not list it: the master must not take
+// the run for lost on its word, only on an exchange that acknowledges the
+// run's order.
+func TestAgentStaleExchange(t *testing.T) {
+	state := t.TempDir()
+	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
+	defer d.Close()
+	c := unixClient(state)
+	agent := tcpClient(d.Addr(), "s3cret", "boss")
+	exchange := func(req api.AgentSync) api.AgentOrders {
+		t.Helper()
+		req.Host, req.Interval = "hostA", 60
+		var out api.AgentOrders
+		if code, err := agent.call("POST", "/v1/agent/sync", req, &out); err != nil || code != http.StatusOK {
+			t.Fatalf("exchange: %d %v", code, err)
+		}
+		return out
+	}
+	if code, err := agent.call("POST", "/v1/agent/load", api.AgentLoad{Host: "hostA", Interval: 60}, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("load report: %d %v", code, err)
+	}
+	session := exchange(api.AgentSync{}).Session
+	id := c.submit(t, api.SubmitRequest{Command: "sleep 30", Hosts: []string{"hostA"}, Umask: -1}).ID
+	c.waitState(t, id, "RUN")
+	var order api.AgentOrder
+	deadline := time.Now().Add(20 * time.Second)
+	for order.Job != id {
+		if time.Now().After(deadline) {
+			t.Fatalf("no order to run job %d", id)
+		}
+		if out := exchange(api.AgentSync{Session: session, Wait: 0.05}); len(out.Orders) > 0 {
+			order = out.Orders[0]
+		}
+	}
+	// The agent recorded the run and acknowledged its order ...
+	exchange(api.AgentSync{Session: session, Ack: order.Seq, Known: []api.AgentRun{order.AgentRun}})
+	// ... and an exchange it built before then reaches the master.
+	exchange(api.AgentSync{Session: session})
+	exchange(api.AgentSync{})
+	if j := c.job(t, id); j.State != "RUN" {
+		t.Fatalf("job %d after an exchange older than its order's acknowledgement: %s, want RUN", id, j.State)
+	}
+	// An exchange that acknowledges the order and does not list the run:
+	// the agent lost it.
+	exchange(api.AgentSync{Session: session, Ack: order.Seq})
+	if j := c.job(t, id); j.State != "EXIT" || j.ExitCode != 255 {
+		t.Errorf("job %d the agent no longer holds: %s with exit code %d, want EXIT with 255", id, j.State, j.ExitCode)
+	}
+}
