@@ -758,7 +758,33 @@ func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 	s := j.Sub
 	return localexec.Spec{JobID: j.ID, Name: j.Name, Queue: j.Queue.Name, User: j.User, Command: s.Command,
 		Env: s.Env, Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: j.HostNames(),
-		UID: s.UID, GID: s.GID}
+		UID: s.UID, GID: s.GID, MemLimit: memLimitKB(j)}
+}
+
+// memLimitKB returns the memory limit of job j in KB, which the job's
+// wrapper enforces: its -M, else the MEMLIMIT of its application profile,
+// else of its queue (the default of "MEMLIMIT = default maximum", else the
+// maximum); 0 for none.
+func memLimitKB(j *runtime.Job) int64 {
+	mb := j.Sub.MemLimit
+	var sets []compile.Settings
+	if j.App != nil && j.App.Def != nil {
+		sets = append(sets, j.App.Def.Settings)
+	}
+	if j.Queue != nil && j.Queue.Def != nil {
+		sets = append(sets, j.Queue.Def.Settings)
+	}
+	for _, set := range sets {
+		if st := set["MEMLIMIT"]; st != nil && mb <= 0 {
+			if l, ok := st.Value.(*compile.Limit); ok {
+				mb = l.Max
+				if l.Default != nil && *l.Default > 0 {
+					mb = *l.Default
+				}
+			}
+		}
+	}
+	return int64(mb * 1024)
 }
 
 // exited handles the end of a job's processes.
@@ -814,6 +840,10 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		state = runtime.Exit
 	}
 	term := j.Term
+	if r.MemLimitExceeded && term == "" {
+		term = "TERM_MEMLIMIT"
+		d.cfg.Logf("job %d: killed past its memory limit of %d KB", j.ID, memLimitKB(j))
+	}
 	cpu, mem := r.CPUTime.Seconds(), float64(r.MaxRSS)/1024
 	d.cluster.RecordUsage(j, cpu, mem)
 	if err := d.cluster.Finish(j, state, code, term, now); err != nil {
