@@ -64,7 +64,9 @@ with the options of its leading "#BSUB" lines (the command line wins).
   -sp N         user priority
   -m "HOSTS"    hosts or host groups the job may run on
   -W [HH:]MM    run limit
-  -M MEM        memory limit: 2147MB, 2GB, or a number of MB
+  -M MEM        memory limit: 2147MB, 2GB, or a number in the cluster's
+                LSF_UNIT_FOR_LIMITS (KB when lsf.conf does not set it);
+                a job past it is killed (TERM_MEMLIMIT)
   -H            hold the job (PSUSP) until bresume
   -w COND       dependency condition: "done(12) && ended(13)"
   -K            wait for the job to end and exit with its exit code
@@ -72,8 +74,7 @@ with the options of its leading "#BSUB" lines (the command line wins).
   -x            exclusive use of its hosts
   -sla NAME     service class of lsb.serviceclasses (see bsla)
 
--P, -G, -g, -Jd, -u, -N and -B are accepted and have no effect.
--M takes megabytes when no unit is given, whatever LSF_UNIT_FOR_LIMITS says.` + lsfStateHelp,
+-P, -G, -g, -Jd, -u, -N and -B are accepted and have no effect.` + lsfStateHelp,
 		example: `  lsfc bsub -q normal -n 4 -R "select[mem>200MB] rusage[mem=200MB]" -o out.%J sleep 60
   bsub -cwd . -J step1 -M 2147MB ./run.sh input.txt
   bsub -K -o log.%J "make -j4 all"`,
@@ -90,6 +91,10 @@ type bsubRequest struct {
 	cwd string
 	// wait is -K.
 	wait bool
+	// bareMem is -M given without a unit: a number in the cluster's
+	// LSF_UNIT_FOR_LIMITS, which only the daemon knows; 0 when -M has a
+	// unit (sub.MemLimit holds it) or was not given.
+	bareMem float64
 }
 
 // parseBsub reads a bsub command line (the words after "bsub").
@@ -138,7 +143,7 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 		}
 	}
 	if a.has("M") {
-		if s.MemLimit, err = parseMemLimit(a.value("M")); err != nil {
+		if s.MemLimit, r.bareMem, err = parseMemLimit(a.value("M")); err != nil {
 			return nil, err
 		}
 	}
@@ -178,18 +183,36 @@ func parseRunLimit(s string) (float64, error) {
 	return float64((hours*60 + mins) * 60), nil
 }
 
-// parseMemLimit reads -M: an amount with a unit (2147MB, 2GB, 512M) or a
-// number of megabytes, optionally followed by "!" (a hard limit, as LSF
-// writes it). It returns megabytes.
-func parseMemLimit(s string) (float64, error) {
-	mb, err := compile.ParseMemory(strings.TrimSuffix(s, "!"), compile.MB)
+// parseMemLimit reads -M, optionally followed by "!" (a hard limit, as
+// LSF writes it): an amount with a unit (2147MB, 2GB, 512M), returned in
+// megabytes, or a bare number, returned as it is, which is in the
+// cluster's LSF_UNIT_FOR_LIMITS (see memUnit).
+func parseMemLimit(s string) (mb, bare float64, err error) {
+	t := strings.TrimSpace(strings.TrimSuffix(s, "!"))
+	v, err := compile.ParseMemory(t, compile.MB)
+	switch {
+	case err != nil:
+		return 0, 0, fmt.Errorf("-M: %v", err)
+	case v <= 0:
+		return 0, 0, fmt.Errorf("-M %q: the limit must be more than zero", s)
+	case t[len(t)-1] >= '0' && t[len(t)-1] <= '9' || t[len(t)-1] == '.':
+		return 0, v, nil
+	}
+	return v, 0, nil
+}
+
+// memUnit returns the unit of bare memory limits from the daemon's
+// lsf.conf settings: LSF_UNIT_FOR_LIMITS, KB when it is not set.
+func memUnit(conf map[string]string) (compile.Unit, error) {
+	v := strings.TrimSpace(conf["LSF_UNIT_FOR_LIMITS"])
+	if v == "" {
+		return compile.KB, nil
+	}
+	u, err := compile.ParseUnit(v)
 	if err != nil {
-		return 0, fmt.Errorf("-M: %v", err)
+		return 0, fmt.Errorf("LSF_UNIT_FOR_LIMITS in the daemon's lsf.conf: %v", err)
 	}
-	if mb <= 0 {
-		return 0, fmt.Errorf("-M %q: the limit must be more than zero", s)
-	}
-	return mb, nil
+	return u, nil
 }
 
 // submitContext is what bsub takes from its process.
@@ -264,6 +287,17 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 	c, err := dialDaemon(e, a)
 	if err != nil {
 		return lsfFailed(e, "bsub", err)
+	}
+	if r.bareMem > 0 {
+		conf, err := c.Conf(ctx)
+		if err != nil {
+			return lsfFailed(e, "bsub", err)
+		}
+		unit, err := memUnit(conf)
+		if err != nil {
+			return lsfFailed(e, "bsub", err)
+		}
+		r.sub.MemLimit = r.bareMem * unit.Megabytes()
 	}
 	resp, err := c.Submit(ctx, r.request(sc))
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/runtime/api"
 )
 
@@ -49,9 +50,14 @@ func TestParseBsub(t *testing.T) {
 				RunLimit: 2700}},
 		},
 		{
-			name: "plain megabytes, -oo, ignored options",
+			name: "-M without a unit, -oo, ignored options",
 			argv: []string{"-M", "100", "-o", "a", "-oo", "b", "-P", "proj", "-G", "grp", "-N", "-B", "true"},
-			want: bsubRequest{sub: api.SubmitRequest{Command: "true", MemLimit: 100, Stdout: "b"}},
+			want: bsubRequest{bareMem: 100, sub: api.SubmitRequest{Command: "true", Stdout: "b"}},
+		},
+		{
+			name: "hard -M with a unit",
+			argv: []string{"-M", "512M!", "true"},
+			want: bsubRequest{sub: api.SubmitRequest{Command: "true", MemLimit: 512}},
 		},
 		{
 			name: "several -R",
@@ -90,6 +96,24 @@ func TestParseBsubErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("parseBsub(%q) error = %v, want %q", tc.argv, err, tc.want)
 		}
+	}
+}
+
+func TestMemUnit(t *testing.T) {
+	for _, tc := range []struct {
+		conf map[string]string
+		want compile.Unit
+	}{
+		{nil, compile.KB},
+		{map[string]string{"LSF_UNIT_FOR_LIMITS": "MB"}, compile.MB},
+		{map[string]string{"LSF_UNIT_FOR_LIMITS": " gb "}, compile.GB},
+	} {
+		if got, err := memUnit(tc.conf); err != nil || got != tc.want {
+			t.Errorf("memUnit(%v) = %v, %v; want %v", tc.conf, got, err, tc.want)
+		}
+	}
+	if _, err := memUnit(map[string]string{"LSF_UNIT_FOR_LIMITS": "QB"}); err == nil || !strings.Contains(err.Error(), "LSF_UNIT_FOR_LIMITS") {
+		t.Errorf("memUnit of an unknown unit: error %v, want one naming LSF_UNIT_FOR_LIMITS", err)
 	}
 }
 

@@ -193,6 +193,7 @@ func TestLSFCommands(t *testing.T) {
 	}{
 		{"bsub queue", []string{"bsub", "-q", "normal", "echo", "hi"}, 0, "Job <1001> is submitted to queue <normal>.\n", ""},
 		{"bsub default queue", []string{"bsub", "-cwd", ".", "-M", "2147MB", "true"}, 0, "Job <1001> is submitted to default queue <normal>.\n", ""},
+		{"bsub -M in the cluster's unit", []string{"bsub", "-M", "100", "true"}, 0, "Job <1001> is submitted to default queue <normal>.\n", ""},
 		{"bsub rejected", []string{"bsub", "-q", "closed", "true"}, exitLSF, "", "closed: The queue has been closed; job not submitted\n"},
 		{"bsub bad option", []string{"bsub", "-Z", "true"}, exitUsage, "", `bsub: unknown option "-Z"`},
 		{"bsub -K done", []string{"bsub", "-K", "-J", "done", "true"}, 0, "Job <2001> is submitted to default queue <normal>.\n",
@@ -256,6 +257,10 @@ func TestLSFCommands(t *testing.T) {
 	}
 	if sub := f.subs[1]; sub.MemLimit != 2147 || sub.Cwd != wd {
 		t.Errorf("second submission: MemLimit %g, Cwd %q; want 2147 and %q", sub.MemLimit, sub.Cwd, wd)
+	}
+	// The fixture's lsf.conf has LSF_UNIT_FOR_LIMITS = MB.
+	if sub := f.subs[2]; sub.MemLimit != 100 {
+		t.Errorf("-M 100: MemLimit %g MB, want 100 (LSF_UNIT_FOR_LIMITS = MB)", sub.MemLimit)
 	}
 }
 
