@@ -31,7 +31,11 @@ type Skipped struct {
 // Workload turns the jobs of a Standard Workload Format trace into a
 // simulated workload: submit time, processors (requested, else
 // allocated), run time, requested time (the run limit), user, group and
-// queue come from the trace. Times are placed after the trace's
+// queue come from the trace. A job the trace records as failed (status 0,
+// or 4 for the last part of a job run in parts) ends in EXIT with status
+// 1 after its run time, and a cancelled one (5) in EXIT with status 130,
+// as a killed job does; the trace does not say who cancelled it, so its
+// exit counts towards its hosts' exit rates like any other. Times are placed after the trace's
 // UnixStartTime when its header gives one, so that time windows fall as
 // they did. Jobs without a run time or processors, and jobs asking for
 // more slots than the cluster has, are returned as skipped, never
@@ -85,6 +89,12 @@ func Workload(h *swf.Header, jobs []swf.Job, opts WorkloadOptions) ([]SimJob, []
 		}
 		if j.ReqTime > 0 {
 			s.RunLimit = j.ReqTime
+		}
+		switch j.Status {
+		case swf.StatusFailed, swf.StatusLastPartFailed:
+			s.ExitCode = 1
+		case swf.StatusCancelled:
+			s.ExitCode = 130
 		}
 		if j.AvgCPUTime > 0 {
 			// The CPU time per processor over the run time is the idle
