@@ -247,6 +247,9 @@ func Start(cfg Config) (*Daemon, error) {
 	if err := d.recoverJobs(); err != nil {
 		return fail(err)
 	}
+	// The log replays jobs finished long ago: those past CLEAN_PERIOD
+	// are forgotten before the first request.
+	d.clean(d.now())
 	if d.idleRetired() {
 		// Retired hosts whose jobs ended while no daemon ran: gone now.
 		n, _, err := d.cluster.Reconfigure(cfg.Policy, runtime.ClusterOptions{SlotsPerHost: d.cpus})
@@ -907,6 +910,11 @@ func (d *Daemon) housekeep() {
 		d.cpuAt = time.Now()
 		d.sampleCPU()
 	}
+	d.clean(now)
+}
+
+// clean forgets the jobs finished longer than CLEAN_PERIOD ago.
+func (d *Daemon) clean(now runtime.Time) {
 	clean := 3600.0
 	if x, ok := d.cfg.Policy.Param("CLEAN_PERIOD").(compile.Duration); ok && x > 0 {
 		clean = float64(x)
