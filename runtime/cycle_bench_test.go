@@ -255,14 +255,13 @@ End Queue
 // QPRIORITY. normal is EXCLUSIVE = Y and one of its jobs in twenty is
 // exclusive (-x); one job in four is in a service class (velocity,
 // throughput or deadline goal); the queues set JOB_OVERRUN, JOB_IDLE and
-// JOB_UNDERRUN and the hosts an EXIT_RATE. Before the cycle, half the
-// slots run jobs started in the last hour and a bit, 15 minutes apart
-// (some past JOB_OVERRUN or idle since the last cycle, a third of them
-// idle, 200 of them exclusive), and one in
-// seven of the jobs that ran, and every one on one host in fifty, has just
-// exited (EXIT_RATE is 1 a minute), so that the exception checks look at
-// 35,000 running jobs and at the exits of thousands of hosts, and close
-// the hosts with more than five.
+// JOB_UNDERRUN, and the hosts EXIT_RATE = 1. Before the cycle, half the
+// slots run 40,000 jobs started in four batches 15 minutes apart (a third
+// of them idle) and 200 exclusive jobs; one in seven of the 4-slot jobs,
+// and every one on one host in fifty, has just exited (6,400 exits). So
+// the exception checks look at 33,800 running jobs, of which about 11,500
+// are found overrun or idle this cycle, and at the recent exits of every
+// host that had one; 100 hosts are over their exit rate.
 func BenchmarkCycleAllPolicies(b *testing.B) {
 	const shares = "USER_SHARES[[g0, 4] [g1, 3] [g2, 2] [g3, 1]]"
 	c := benchClusterFiles(b, 10000, map[string]string{
@@ -289,7 +288,8 @@ JOB_UNDERRUN = 1
 End Queue
 `})
 	// Half the slots run 4-slot jobs, started in four batches 15 minutes
-	// apart; the first batch also starts 200 exclusive jobs.
+	// apart; the first batch also starts 200 exclusive jobs. A batch's
+	// cycles find the earlier batches' exceptions due by then.
 	clock := &runtime.VirtualClock{}
 	e := runtime.NewEngine(c, clock, nil)
 	var running []*runtime.Job
@@ -325,9 +325,11 @@ End Queue
 		}
 	}
 	clock.T = 3900
+	exited := 0
 	for i, j := range running {
 		if i%7 == 0 || j.Allocs[0].Host.Index%50 == 0 {
 			e.Finish(j, runtime.Exit, 1)
+			exited++
 		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -360,6 +362,7 @@ End Queue
 			closed++
 		}
 	}
+	b.ReportMetric(float64(len(running)+200-exited), "running")
 	b.ReportMetric(float64(p.Stats.Dispatched), "dispatched")
 	b.ReportMetric(float64(len(p.Exceptions)-closed), "jobexceptions")
 	b.ReportMetric(float64(closed), "hostsclosed")
