@@ -325,6 +325,16 @@ func (l *Log) corrupt(where string, err error) error {
 	return fmt.Errorf("etcd event log %s: %s: corrupt: %w", l.opts.Prefix, where, err)
 }
 
+// LeaderFence is the Fence of a master elected through etcd: its
+// election key (concurrency.Election's Key) still has the creation
+// revision it was elected with (Rev). The key goes when the master
+// resigns, when its lease runs out or is revoked, or when it is deleted;
+// a newer leader's key is another key. From then on the log refuses
+// every write, even though its client still reaches etcd.
+func LeaderFence(key string, rev int64) []clientv3.Cmp {
+	return []clientv3.Cmp{clientv3.Compare(clientv3.CreateRevision(key), "=", rev)}
+}
+
 // Append adds a transaction of records, which it copies, and returns its
 // Commit without waiting for it to be durable.
 func (l *Log) Append(records [][]byte) (Commit, error) {

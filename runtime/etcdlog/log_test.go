@@ -11,6 +11,7 @@ import (
 
 	"github.com/lsfc/lsfc/internal/etcdtest"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/client/v3/concurrency"
 )
 
 // replayAll opens the log and returns every transaction replayed, as
@@ -180,6 +181,86 @@ func TestFence(t *testing.T) {
 	_, _, got := replayAll(t, cli, Options{Prefix: "/f/"})
 	if want := []string{"1:mine"}; !slices.Equal(got, want) {
 		t.Fatalf("replay: %q, want %q", got, want)
+	}
+}
+
+// keysUnder returns the keys under prefix with their values and the
+// revisions they were last written at.
+func keysUnder(t *testing.T, cli *clientv3.Client, prefix string) []string {
+	t.Helper()
+	resp, err := cli.Get(context.Background(), prefix, clientv3.WithPrefix())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, kv := range resp.Kvs {
+		out = append(out, fmt.Sprintf("%s=%q@%d", kv.Key, kv.Value, kv.ModRevision))
+	}
+	return out
+}
+
+// TestLeaderFence fences a log by a leader's election, as lsfc serve
+// --etcd does, and takes the leadership away through another client
+// while the leader still reaches etcd: its lease revoked, or its election
+// key deleted. The leader's next write is refused, and every one after
+// it, and the log in etcd is as the last acknowledged write left it.
+func TestLeaderFence(t *testing.T) {
+	e := etcdtest.Start(t, 1)
+	ctx := context.Background()
+	for _, how := range []string{"lease revoked", "key deleted"} {
+		t.Run(how, func(t *testing.T) {
+			cli, other := e.Client(), e.Client()
+			s, err := concurrency.NewSession(cli, concurrency.WithTTL(60))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			prefix := "/fence/" + strings.ReplaceAll(how, " ", "-") + "/"
+			el := concurrency.NewElection(s, prefix+"election")
+			if err := el.Campaign(ctx, "leader"); err != nil {
+				t.Fatal(err)
+			}
+			l, _, _ := replayAll(t, cli, Options{Prefix: prefix + "events/", Fence: LeaderFence(el.Key(), el.Rev())})
+			appendWait(t, l, "acknowledged")
+			before := keysUnder(t, other, prefix+"events/")
+			switch how {
+			case "lease revoked":
+				if _, err := other.Revoke(ctx, s.Lease()); err != nil {
+					t.Fatal(err)
+				}
+			case "key deleted":
+				if _, err := other.Delete(ctx, el.Key()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// The old leader still reaches etcd.
+			if _, err := cli.Get(ctx, prefix); err != nil {
+				t.Fatalf("the old leader's client: %v", err)
+			}
+			c, err := l.Append([][]byte{[]byte("refused")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Wait(); !errors.Is(err, ErrFenced) {
+				t.Fatalf("write after the leadership was taken: %v, want ErrFenced", err)
+			}
+			if _, err := l.Append([][]byte{[]byte("later")}); !errors.Is(err, ErrFenced) {
+				t.Errorf("append after the refusal: %v, want ErrFenced", err)
+			}
+			if err := l.Compact([][]byte{[]byte("snapshot")}); !errors.Is(err, ErrFenced) {
+				t.Errorf("compaction after the refusal: %v, want ErrFenced", err)
+			}
+			if err := l.Close(); !errors.Is(err, ErrFenced) {
+				t.Errorf("Close: %v, want ErrFenced", err)
+			}
+			if after := keysUnder(t, other, prefix+"events/"); !slices.Equal(after, before) {
+				t.Errorf("the log in etcd changed after the refusal:\n%q\nwas\n%q", after, before)
+			}
+			_, _, got := replayAll(t, other, Options{Prefix: prefix + "events/"})
+			if want := []string{"1:acknowledged"}; !slices.Equal(got, want) {
+				t.Errorf("replay: %q, want %q", got, want)
+			}
+		})
 	}
 }
 
