@@ -9,7 +9,9 @@
 // kept alive. The leader's event log is in etcd too (package etcdlog),
 // every write of it fenced by the leader's key: a master whose lease ran
 // out, because it died or because a partition cut it from the etcd
-// quorum, can never write again, and it stops serving when it notices.
+// quorum, or whose key was deleted, can never write again, and it stops
+// serving when it notices: when its lease is gone, or at once when its
+// log refuses a write.
 // The next leader replays the log from etcd and resumes: the jobs, their
 // states and the hosts' are those every acknowledged request left. Jobs
 // run on execution agents (lsfc sbatchd), which keep them running across
@@ -151,11 +153,12 @@ func (c *Candidate) Err() error {
 	}
 }
 
-// Leading returns the daemon while this candidate leads, else nil.
+// Leading returns the daemon while this candidate leads, else nil: nil
+// too once the daemon has stopped.
 func (c *Candidate) Leading() *daemon.Daemon {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.leading {
+	if !c.leading || isDone(c.d.Done()) {
 		return nil
 	}
 	return c.d
@@ -239,8 +242,9 @@ func (c *Candidate) term(ctx context.Context, elected func()) error {
 	c.logf("elected master of cluster %s (etcd key %s, revision %d)", c.name, e.Key(), e.Rev())
 	elected()
 	cfg := c.cfg.Daemon
-	cfg.Store = &etcdStore{cli: c.cfg.Client, prefix: c.cfg.Prefix + "events/",
-		fence: []clientv3.Cmp{clientv3.Compare(clientv3.CreateRevision(e.Key()), "=", e.Rev())}}
+	store := &etcdStore{cli: c.cfg.Client, prefix: c.cfg.Prefix + "events/",
+		fence: etcdlog.LeaderFence(e.Key(), e.Rev()), fenced: make(chan struct{})}
+	cfg.Store = store
 	var d *daemon.Daemon
 	// The address may take a moment to be free of the standby's server.
 	for i := 0; ; i++ {
@@ -270,6 +274,7 @@ func (c *Candidate) term(ctx context.Context, elected func()) error {
 	case <-ctx.Done():
 	case <-s.Done():
 	case <-d.Done():
+	case <-store.fenced:
 	}
 	switch {
 	case ctx.Err() != nil:
@@ -282,6 +287,13 @@ func (c *Candidate) term(ctx context.Context, elected func()) error {
 		// every write of this one is refused.
 		d.Close()
 		return errors.New("the etcd lease ran out: no longer the master")
+	case isDone(store.fenced):
+		// The election key is gone though the lease lives (deleted, or
+		// the lease revoked): the log refused a write, and the daemon's
+		// memory is ahead of it.
+		d.Close()
+		resign(e)
+		return errors.New("the event log in etcd refused a write: another master leads; no longer the master")
 	default:
 		err := d.Err()
 		resign(e)
@@ -357,11 +369,50 @@ type etcdStore struct {
 	cli    *clientv3.Client
 	prefix string
 	fence  []clientv3.Cmp
+	// fenced is closed once the fence refused a write: the candidate
+	// then stops its daemon at once, whose memory holds what the log
+	// refused.
+	fenced chan struct{}
+	once   sync.Once
 }
 
-type etcdJournal struct{ *etcdlog.Log }
+// refused notes an error of the log.
+func (s *etcdStore) refused(err error) {
+	if errors.Is(err, etcdlog.ErrFenced) {
+		s.once.Do(func() { close(s.fenced) })
+	}
+}
 
-func (j etcdJournal) Append(records [][]byte) (daemon.Committed, error) { return j.Log.Append(records) }
+type etcdJournal struct {
+	*etcdlog.Log
+	store *etcdStore
+}
+
+func (j etcdJournal) Append(records [][]byte) (daemon.Committed, error) {
+	c, err := j.Log.Append(records)
+	if err != nil {
+		j.store.refused(err)
+		return nil, err
+	}
+	return etcdCommit{c, j.store}, nil
+}
+
+func (j etcdJournal) Compact(snapshot [][]byte) error {
+	err := j.Log.Compact(snapshot)
+	j.store.refused(err)
+	return err
+}
+
+type etcdCommit struct {
+	etcdlog.Commit
+	store *etcdStore
+}
+
+func (c etcdCommit) Wait() error {
+	err := c.Commit.Wait()
+	c.store.refused(err)
+	return err
+}
 
 func (s *etcdStore) String() string {
 	return fmt.Sprintf("etcd %s, fenced by the master's election key", s.prefix)
@@ -376,5 +427,5 @@ func (s *etcdStore) Open(replay func(uint64, [][]byte) error) (daemon.Journal, s
 	if rec.Dropped != 0 {
 		note = fmt.Sprintf("an incomplete transaction (%d) at the end of the event log in etcd was removed", rec.Dropped)
 	}
-	return etcdJournal{l}, note, nil
+	return etcdJournal{l, s}, note, nil
 }

@@ -22,10 +22,12 @@ import (
 	"github.com/lsfc/lsfc/lint"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/lsfc/lsfc/runtime/etcdlog"
 	"github.com/lsfc/lsfc/runtime/failover"
 	"github.com/lsfc/lsfc/runtime/localexec"
 	"github.com/lsfc/lsfc/runtime/sbatchd"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/client/v3/concurrency"
 	"go.uber.org/zap"
 )
 
@@ -496,6 +498,104 @@ func TestPartitionedLeaderStops(t *testing.T) {
 	})
 	if j, err := c.Job(context.Background(), id.ID); err != nil || j.State != "PSUSP" {
 		t.Fatalf("job %d at the new master: %+v %v", id.ID, j, err)
+	}
+}
+
+// TestFencedLeaderRefuses takes the leadership from a master that still
+// reaches etcd and still believes it leads: another client deletes its
+// election key, and a rival candidate is elected. The old master's next
+// submission is refused by the fence of its event log; the master stops
+// at once and answers as a standby from then on; the log in etcd is as
+// its last acknowledged submission left it.
+func TestFencedLeaderRefuses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts etcd")
+	}
+	e := etcdtest.Start(t, 1)
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := freeAddrs(t, 1)[0]
+	a, err := failover.Start(candidateConfig(p, e.Client(), t.TempDir(), addr, t.Logf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	var d *daemon.Daemon
+	waitFor(t, "the candidate to lead", func() bool { d = a.Leading(); return d != nil })
+	c := api.DialTCP(addr, secret, me)
+	ctx := context.Background()
+	if _, err := c.Submit(ctx, &api.SubmitRequest{Command: "true", Hold: true, Umask: -1}); err != nil {
+		t.Fatal(err)
+	}
+	other := e.Client()
+	events := "/lsfc/fo/events/"
+	logKeys := func() []string {
+		resp, err := other.Get(ctx, events, clientv3.WithPrefix())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, kv := range resp.Kvs {
+			out = append(out, fmt.Sprintf("%s@%d", kv.Key, kv.ModRevision))
+		}
+		return out
+	}
+	before := logKeys()
+	if len(before) == 0 {
+		t.Fatalf("no event log under %s", events)
+	}
+
+	// A rival campaigns; the leader's key goes, and the rival leads.
+	rival, err := concurrency.NewSession(other, concurrency.WithTTL(60))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rival.Close()
+	el := concurrency.NewElection(rival, "/lsfc/fo/election")
+	elected := make(chan error, 1)
+	go func() { elected <- el.Campaign(ctx, "rival:1") }()
+	resp, err := other.Get(ctx, "/lsfc/fo/election/", clientv3.WithFirstCreate()...)
+	if err != nil || len(resp.Kvs) != 1 || string(resp.Kvs[0].Value) != addr {
+		t.Fatalf("the leader's election key: %v %v", resp, err)
+	}
+	if _, err := other.Delete(ctx, string(resp.Kvs[0].Key)); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-elected; err != nil {
+		t.Fatal(err)
+	}
+	if a.Leading() != d {
+		t.Fatal("the old master noticed before its next write: the test shows nothing of the fence")
+	}
+	_, err = c.Submit(ctx, &api.SubmitRequest{Command: "true", Hold: true, Umask: -1})
+	if err == nil {
+		t.Fatal("the old master acknowledged a submission after another was elected")
+	}
+	t.Logf("refused: %v", err)
+	select {
+	case <-d.Done():
+	case <-time.After(30 * time.Second):
+		t.Fatal("the fenced master still serves after 30 s")
+	}
+	if !errors.Is(d.Err(), etcdlog.ErrFenced) {
+		t.Errorf("the old master stopped with %v, want %v", d.Err(), etcdlog.ErrFenced)
+	}
+	if a.Leading() != nil {
+		t.Error("the fenced candidate still leads")
+	}
+	// From now on the old master answers as a standby, naming the rival.
+	waitFor(t, "the old master to answer as a standby", func() bool {
+		_, err = c.Submit(ctx, &api.SubmitRequest{Command: "true", Hold: true, Umask: -1})
+		var ae *api.APIError
+		return errors.As(err, &ae) && ae.Status == http.StatusServiceUnavailable
+	})
+	if !strings.Contains(err.Error(), "rival:1") {
+		t.Errorf("the old master's answer: %v, want the rival's address", err)
+	}
+	if after := logKeys(); !slices.Equal(after, before) {
+		t.Errorf("the event log in etcd changed:\n%q\nwas\n%q", after, before)
 	}
 }
 
