@@ -99,6 +99,9 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		return lsfFailed(e, "bjobs", err)
 	}
 	q := api.JobQuery{IDs: ids, User: a.value("u"), Queue: a.value("q"), All: a.has("a") || a.has("d")}
+	if a.has("json") {
+		q.Format = "json"
+	}
 	jobs, err := c.Jobs(ctx, q)
 	if err != nil {
 		return lsfFailed(e, "bjobs", err)

@@ -23,9 +23,10 @@ import (
 // fakeServe answers the API on the socket of a state directory with the
 // fixture jobs, queues and hosts, as lsfc serve would.
 type fakeServe struct {
-	mu    sync.Mutex
-	subs  []api.SubmitRequest
-	polls map[int64]int // GET /v1/jobs/{id} calls so far
+	mu      sync.Mutex
+	subs    []api.SubmitRequest
+	polls   map[int64]int // GET /v1/jobs/{id} calls so far
+	formats []string      // the Format of each job list asked for
 }
 
 func (f *fakeServe) handler() http.Handler {
@@ -64,6 +65,9 @@ func (f *fakeServe) handler() http.Handler {
 			reply(w, 400, api.Error{Error: err.Error()})
 			return
 		}
+		f.mu.Lock()
+		f.formats = append(f.formats, q.Format)
+		f.mu.Unlock()
 		out := []api.Job{}
 		for _, j := range fixtureJobs() {
 			if len(q.IDs) > 0 && !slices.Contains(q.IDs, j.ID) {
@@ -288,6 +292,24 @@ func TestLsid(t *testing.T) {
 	}
 	if got := lsidBanner(time.Date(2022, 4, 5, 12, 0, 0, 0, time.UTC)); !strings.HasPrefix(got, "IBM Spectrum LSF Standard "+lsfLevel+", Apr 05 2022\n") {
 		t.Errorf("lsidBanner(5 April 2022) = %q, want the date as Apr 05 2022", got)
+	}
+}
+
+// TestBjobsJSONFormat checks that bjobs -json says so in its query, so
+// that the daemon counts its requests apart (badmin perfmon view).
+func TestBjobsJSONFormat(t *testing.T) {
+	f, dir := startFakeServe(t)
+	for _, args := range [][]string{
+		{"bjobs", "--state", dir, "-json", "-o", "user exit_code stat exit_reason pend_reason", "1003"},
+		{"bjobs", "--state", dir, "-l", "1003"},
+		{"bjobs", "--state", dir, "-o", "stat", "-noheader", "1003"},
+	} {
+		if code, _, stderr := runLSF(t, nil, args...); code != 0 {
+			t.Fatalf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+	if want := []string{"json", "", ""}; !slices.Equal(f.formats, want) {
+		t.Errorf("formats asked for = %q, want %q", f.formats, want)
 	}
 }
 

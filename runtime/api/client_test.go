@@ -247,6 +247,7 @@ func TestJobQueryRoundTrip(t *testing.T) {
 		{},
 		{IDs: []int64{1, 2, 3}},
 		{User: "all", Queue: "normal", All: true},
+		{IDs: []int64{7}, Format: "json"},
 	} {
 		got, err := api.ParseJobQuery(q.Values())
 		if err != nil {
@@ -258,6 +259,9 @@ func TestJobQueryRoundTrip(t *testing.T) {
 	}
 	if _, err := api.ParseJobQuery(map[string][]string{"id": {"x"}}); err == nil {
 		t.Error("ParseJobQuery accepted id=x")
+	}
+	if _, err := api.ParseJobQuery(map[string][]string{"format": {"xml"}}); err == nil {
+		t.Error("ParseJobQuery accepted format=xml")
 	}
 }
 

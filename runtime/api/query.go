@@ -18,10 +18,14 @@ type JobQuery struct {
 	Queue string
 	// All adds the finished jobs the daemon still holds (bjobs -a).
 	All bool
+	// Format names what the caller makes of the list: "json" for bjobs
+	// -json, "" otherwise. It selects nothing; the daemon counts the
+	// requests of each format apart (badmin perfmon view).
+	Format string
 }
 
-// Values returns the query as URL parameters: id (repeated), user, queue
-// and all=1. Unset fields are left out.
+// Values returns the query as URL parameters: id (repeated), user, queue,
+// all=1 and format. Unset fields are left out.
 func (q JobQuery) Values() url.Values {
 	v := url.Values{}
 	for _, id := range q.IDs {
@@ -36,13 +40,20 @@ func (q JobQuery) Values() url.Values {
 	if q.All {
 		v.Set("all", "1")
 	}
+	if q.Format != "" {
+		v.Set("format", q.Format)
+	}
 	return v
 }
 
 // ParseJobQuery reads the URL parameters Values writes. A job id that is
-// not a positive decimal number is an error.
+// not a positive decimal number is an error, as is a format other than
+// "json".
 func ParseJobQuery(v url.Values) (JobQuery, error) {
-	q := JobQuery{User: v.Get("user"), Queue: v.Get("queue"), All: v.Get("all") == "1"}
+	q := JobQuery{User: v.Get("user"), Queue: v.Get("queue"), All: v.Get("all") == "1", Format: v.Get("format")}
+	if q.Format != "" && q.Format != "json" {
+		return JobQuery{}, fmt.Errorf("bad format %q (want json)", q.Format)
+	}
 	for _, s := range v["id"] {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n <= 0 {

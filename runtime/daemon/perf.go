@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -9,12 +10,18 @@ import (
 	"github.com/lsfc/lsfc/runtime/api"
 )
 
-// requestKind names an API route as badmin perfmon view shows it.
-func requestKind(pattern string) string {
+// requestKind names a request to an API route, with its URL query, as
+// badmin perfmon view shows it. Job lists for bjobs -json (format=json)
+// are a kind of their own, "job list json", so that the response time of
+// what workflow engines poll with is known apart from the other lists.
+func requestKind(pattern string, query url.Values) string {
 	switch pattern {
 	case "POST /v1/jobs":
 		return "submit"
 	case "GET /v1/jobs":
+		if query.Get("format") == "json" {
+			return "job list json"
+		}
 		return "job list"
 	case "GET /v1/jobs/{id}":
 		return "job query"
@@ -74,9 +81,10 @@ func newPerf(since time.Time) *perf {
 	return &perf{since: since, kinds: map[string]*kindStats{}}
 }
 
-// add records one request of a route pattern that took d.
-func (p *perf) add(pattern string, d time.Duration) {
-	kind := requestKind(pattern)
+// add records one request of a route pattern, with its URL query, that
+// took d.
+func (p *perf) add(pattern string, query url.Values, d time.Duration) {
+	kind := requestKind(pattern, query)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	k := p.kinds[kind]

@@ -129,7 +129,7 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		_, pattern := mux.Handler(r)
-		defer func() { d.perf.add(pattern, time.Since(start)) }()
+		defer func() { d.perf.add(pattern, r.URL.Query(), time.Since(start)) }()
 		r.Body = http.MaxBytesReader(w, r.Body, api.MaxRequestBytes)
 		if remote {
 			id, ok := d.remoteIdentity(r)
