@@ -247,7 +247,7 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 		r := h.runs[0]
 		// Jobs preempted from queues of this priority or higher resume
 		// before this class dispatches, when their slots are free.
-		c.resumeUpTo(r.k.queue.orderPriority())
+		c.resumeUpTo(r.k.queue.schedPriority())
 		// The class's capacity may have dropped since it was queued, so
 		// that its next job is a later one: its place in the heap only
 		// moves down, and another class may come first now.
