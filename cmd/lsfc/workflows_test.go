@@ -82,7 +82,7 @@ func TestWorkflowEngines(t *testing.T) {
 		}
 		for _, j := range jobs {
 			if j.State != "DONE" {
-				t.Errorf("job %d (%s) ended %s, want DONE", j.ID, j.Name, j.State)
+				t.Errorf("job %d (%s) ended %s %s, want DONE", j.ID, j.Name, j.State, j.Term)
 			}
 		}
 		// bjobs asks with one job list request, ids or not, counted
@@ -133,7 +133,7 @@ func TestWorkflowEngines(t *testing.T) {
 		}
 		for _, j := range jobs {
 			if j.State != "DONE" {
-				t.Errorf("job %d (%s) of the CWL run ended %s, want DONE", j.ID, j.Name, j.State)
+				t.Errorf("job %d (%s) of the CWL run ended %s %s, want DONE", j.ID, j.Name, j.State, j.Term)
 			}
 		}
 		e.noJobLeft(t)
@@ -175,7 +175,7 @@ func TestWorkflowEngines(t *testing.T) {
 			}
 			for _, j := range jobs {
 				if j.State != "DONE" {
-					t.Errorf("job %d ended %s, want DONE", j.ID, j.State)
+					t.Errorf("job %d ended %s %s, want DONE", j.ID, j.State, j.Term)
 				}
 				if _, err := os.Stat(filepath.Join(dir, "logs", fmt.Sprintf("%d.out", j.ID))); err != nil {
 					t.Errorf("job %d's -o file: %v", j.ID, err)
