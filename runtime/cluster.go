@@ -458,9 +458,12 @@ type Submission struct {
 	FromHost       string
 	UID, GID       int
 	// Rerunnable is -r: the job runs again when its host is lost (so is
-	// every job of a RERUNNABLE queue). MemLimit is -M in MB.
+	// every job of a RERUNNABLE queue). MemLimit is -M in MB; MemHard is
+	// set for a hard limit (-M N!), which is enforced whatever lsf.conf
+	// says.
 	Rerunnable bool
 	MemLimit   float64
+	MemHard    bool `json:",omitempty"`
 	// Hosts is -m: the hosts or host groups the job may use.
 	Hosts []string
 	// Exclusive is -x: the job runs alone on its hosts (in a queue with
@@ -669,21 +672,48 @@ func (c *Cluster) check(q *Queue, s Submission) (*acceptance, error) {
 // memLimit returns the most memory (MB) a job of the queue may ask for
 // with -M: MEMLIMIT of the profile, else of the queue.
 func (c *Cluster) memLimit(q *Queue, app *App) (float64, bool) {
+	if l := memLimitOf(q, app); l != nil && l.Max > 0 {
+		return l.Max, true
+	}
+	return 0, false
+}
+
+// memLimitOf returns the MEMLIMIT of the profile, else of the queue (in
+// MB, as compiled), or nil.
+func memLimitOf(q *Queue, app *App) *compile.Limit {
 	var sets []compile.Settings
-	if app != nil {
+	if app != nil && app.Def != nil {
 		sets = append(sets, app.Def.Settings)
 	}
-	if q.Def != nil {
+	if q != nil && q.Def != nil {
 		sets = append(sets, q.Def.Settings)
 	}
 	for _, set := range sets {
 		if st := set["MEMLIMIT"]; st != nil {
-			if l, ok := st.Value.(*compile.Limit); ok && l.Max > 0 {
-				return l.Max * c.Env.Unit.Megabytes(), true
+			if l, ok := st.Value.(*compile.Limit); ok {
+				return l
 			}
 		}
 	}
-	return 0, false
+	return nil
+}
+
+// MemLimit returns the memory limit a job runs under, in MB: its -M,
+// else the MEMLIMIT of its application profile, else of its queue (the
+// default value of "MEMLIMIT = default maximum", else the maximum); 0
+// for none.
+func (j *Job) MemLimit() float64 {
+	if j.Sub.MemLimit > 0 {
+		return j.Sub.MemLimit
+	}
+	l := memLimitOf(j.Queue, j.App)
+	switch {
+	case l == nil:
+		return 0
+	case l.Default != nil && *l.Default > 0:
+		return *l.Default
+	}
+	return l.Max
 }
 
 // procLimit returns the most slots a job may ask for in the queue
