@@ -146,6 +146,7 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 		if s.MemLimit, r.bareMem, err = parseMemLimit(a.value("M")); err != nil {
 			return nil, err
 		}
+		s.MemHard = strings.HasSuffix(strings.TrimSpace(a.value("M")), "!")
 	}
 	return r, nil
 }

@@ -57,7 +57,7 @@ func TestParseBsub(t *testing.T) {
 		{
 			name: "hard -M with a unit",
 			argv: []string{"-M", "512M!", "true"},
-			want: bsubRequest{sub: api.SubmitRequest{Command: "true", MemLimit: 512}},
+			want: bsubRequest{sub: api.SubmitRequest{Command: "true", MemLimit: 512, MemHard: true}},
 		},
 		{
 			name: "several -R",

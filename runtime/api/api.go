@@ -55,9 +55,11 @@ type SubmitRequest struct {
 	ResReq   string `json:"resReq,omitempty"`
 	Slots    int    `json:"slots,omitempty"`    // -n
 	Priority int    `json:"priority,omitempty"` // -sp
-	// RunLimit is -W in seconds; MemLimit -M in MB.
+	// RunLimit is -W in seconds; MemLimit -M in MB, and MemHard set
+	// for a hard limit (-M N!).
 	RunLimit float64 `json:"runLimit,omitempty"`
 	MemLimit float64 `json:"memLimit,omitempty"`
+	MemHard  bool    `json:"memHard,omitempty"`
 	Hold     bool    `json:"hold,omitempty"`   // -H
 	Depend   string  `json:"depend,omitempty"` // -w
 	// Hosts is -m: the hosts (or host groups) the job may run on.

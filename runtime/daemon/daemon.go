@@ -761,33 +761,27 @@ func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 	s := j.Sub
 	return localexec.Spec{JobID: j.ID, Name: j.Name, Queue: j.Queue.Name, User: j.User, Command: s.Command,
 		Env: s.Env, Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: j.HostNames(),
-		UID: s.UID, GID: s.GID, MemLimit: memLimitKB(j)}
+		UID: s.UID, GID: s.GID, MemLimit: d.memLimitKB(j)}
 }
 
-// memLimitKB returns the memory limit of job j in KB, which the job's
-// wrapper enforces: its -M, else the MEMLIMIT of its application profile,
-// else of its queue (the default of "MEMLIMIT = default maximum", else the
-// maximum); 0 for none.
-func memLimitKB(j *runtime.Job) int64 {
-	mb := j.Sub.MemLimit
-	var sets []compile.Settings
-	if j.App != nil && j.App.Def != nil {
-		sets = append(sets, j.App.Def.Settings)
-	}
-	if j.Queue != nil && j.Queue.Def != nil {
-		sets = append(sets, j.Queue.Def.Settings)
-	}
-	for _, set := range sets {
-		if st := set["MEMLIMIT"]; st != nil && mb <= 0 {
-			if l, ok := st.Value.(*compile.Limit); ok {
-				mb = l.Max
-				if l.Default != nil && *l.Default > 0 {
-					mb = *l.Default
-				}
-			}
+// memLimitKB returns the memory limit, in KB, that job j's wrapper
+// enforces on the sum of its processes' memory (Job.MemLimit), or 0.
+// As LSF does, lsfc enforces a job's memory limit itself only when
+// lsf.conf sets LSB_JOB_MEMLIMIT or LSB_MEMLIMIT_ENFORCE, or the job
+// asked for a hard limit (bsub -M N!); otherwise LSF hands the limit to
+// the operating system as each process's RLIMIT_RSS, which Linux does
+// not enforce, and so the job is not held to it.
+func (d *Daemon) memLimitKB(j *runtime.Job) int64 {
+	enforce := j.Sub.MemHard
+	for _, key := range []string{"LSB_JOB_MEMLIMIT", "LSB_MEMLIMIT_ENFORCE"} {
+		if on, ok := d.cfg.Policy.ConfParam(key).(bool); ok && on {
+			enforce = true
 		}
 	}
-	return int64(mb * 1024)
+	if !enforce {
+		return 0
+	}
+	return int64(j.MemLimit() * 1024)
 }
 
 // exited handles the end of a job's processes.
@@ -845,7 +839,7 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 	term := j.Term
 	if r.MemLimitExceeded && term == "" {
 		term = "TERM_MEMLIMIT"
-		d.cfg.Logf("job %d: killed past its memory limit of %d KB", j.ID, memLimitKB(j))
+		d.cfg.Logf("job %d: killed past its memory limit of %d KB", j.ID, d.memLimitKB(j))
 	}
 	cpu, mem := r.CPUTime.Seconds(), float64(r.MaxRSS)/1024
 	d.cluster.RecordUsage(j, cpu, mem)

@@ -2,9 +2,11 @@ package daemon_test
 
 import (
 	"os"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
@@ -13,9 +15,11 @@ import (
 
 // memConf has limits in MB (LSF_UNIT_FOR_LIMITS): a queue whose MEMLIMIT
 // is every job's limit, and one whose first value is the limit of jobs
-// that give no -M.
+// that give no -M. LSF enforces job memory limits with LSB_JOB_MEMLIMIT
+// (and LSB_MEMLIMIT_ENFORCE); without either, only hard ones (-M N!).
 const memConf = `-- lsf.conf --
 LSF_UNIT_FOR_LIMITS=MB
+LSB_JOB_MEMLIMIT=y
 -- lsf.shared --
 Begin Cluster
 ClusterName
@@ -71,6 +75,38 @@ func TestMemLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	testMemLimitEnforced(t, p)
+	// Without LSB_JOB_MEMLIMIT, a job over its -M runs on (LSF gives the
+	// limit to the OS, which on Linux does not hold a process to it),
+	// and a hard limit is held.
+	p, err = compileTree(testkit.WriteArchive(t, strings.Replace(memConf, "LSB_JOB_MEMLIMIT=y\n", "", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: 5 * time.Millisecond, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	c := unixClient(state)
+	req := api.SubmitRequest{Command: holdMemory("64", "2"), MemLimit: 16, Cwd: t.TempDir(), Stdout: "/dev/null",
+		Env: []string{"PATH=" + os.Getenv("PATH")}}
+	soft := c.submit(t, req).ID
+	req.MemHard = true
+	hard := c.submit(t, req).ID
+	if j := c.waitState(t, soft, "DONE", "EXIT"); j.State != "DONE" || j.MaxMem < 64 {
+		t.Errorf("job %d (-M 16 MB, not enforced) ended %s %q with MAX MEM %g MB, want DONE having held 64 MB", soft, j.State, j.Term, j.MaxMem)
+	}
+	if j := c.waitState(t, hard, "DONE", "EXIT"); j.State != "EXIT" || j.Term != "TERM_MEMLIMIT" {
+		t.Errorf("job %d (-M 16MB!) ended %s %q, want EXIT TERM_MEMLIMIT", hard, j.State, j.Term)
+	}
+}
+
+// testMemLimitEnforced runs the jobs of TestMemLimit on a cluster that
+// enforces memory limits.
+func testMemLimitEnforced(t *testing.T, p *compile.Policy) {
 	state := t.TempDir()
 	start := func() *daemon.Daemon {
 		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},

@@ -309,7 +309,7 @@ func (d *Daemon) mcForward(j *runtime.Job) api.MCForward {
 	return api.MCForward{From: d.cfg.Policy.Cluster, FromJob: j.ID, Sent: float64(j.Remote.SentAt), Queue: j.Remote.Queue, User: s.User,
 		Group: s.Group, UID: s.UID, GID: s.GID, FromType: s.FromType,
 		Job: api.SubmitRequest{Command: s.Command, Name: s.Name, ResReq: s.ResReq, Slots: s.Slots,
-			Priority: s.Priority, RunLimit: s.RunLimit, MemLimit: s.MemLimit, Rerunnable: s.Rerunnable,
+			Priority: s.Priority, RunLimit: s.RunLimit, MemLimit: s.MemLimit, MemHard: s.MemHard, Rerunnable: s.Rerunnable,
 			Exclusive: s.Exclusive, Cwd: s.Cwd, Env: s.Env, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr,
 			FromHost: s.FromHost}}
 }
@@ -592,7 +592,7 @@ func (d *Daemon) handleMCForward(w http.ResponseWriter, r *http.Request) {
 		sub := runtime.Submission{Name: s.Name, User: req.User, Group: req.Group, Queue: req.Queue, Slots: s.Slots,
 			ResReq: s.ResReq, Priority: s.Priority, RunLimit: s.RunLimit, FromType: req.FromType, Command: s.Command,
 			Env: s.Env, Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, FromHost: s.FromHost,
-			UID: req.UID, GID: req.GID, Rerunnable: s.Rerunnable, MemLimit: s.MemLimit, Exclusive: s.Exclusive,
+			UID: req.UID, GID: req.GID, Rerunnable: s.Rerunnable, MemLimit: s.MemLimit, MemHard: s.MemHard, Exclusive: s.Exclusive,
 			Home: &runtime.Home{Cluster: req.From, ID: req.FromJob, Sent: sent}}
 		pending := 0
 		if q := c.Queue(req.Queue); q != nil {

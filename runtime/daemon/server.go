@@ -314,7 +314,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			ResReq: req.ResReq, Priority: req.Priority, RunLimit: req.RunLimit, Hold: req.Hold, Depend: req.Depend,
 			Command: req.Command, Env: req.Env, Cwd: req.Cwd, Umask: req.Umask, Stdout: req.Stdout,
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
-			MemLimit: req.MemLimit, Hosts: req.Hosts, Exclusive: req.Exclusive, Sla: req.Sla}
+			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, Sla: req.Sla}
 		if sub.FromHost == "" {
 			sub.FromHost = d.host
 		}

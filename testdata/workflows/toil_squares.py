@@ -1,9 +1,6 @@
 """A Toil workflow run through lsfc: a root job, three children that each
 return the square of their number, and a follow-on that adds them up.
-Usage: python3 toil_squares.py JOBSTORE; prints "RESULT 5".
-
-Each job asks for 256 MB (bsub -M): a Toil worker holds about 115 MB
-resident, and a job past its -M is killed (TERM_MEMLIMIT)."""
+Usage: python3 toil_squares.py JOBSTORE; prints "RESULT 5"."""
 import sys
 
 from toil.common import Toil
@@ -19,8 +16,8 @@ def total(job, values):
 
 
 def root(job):
-    kids = [job.addChildJobFn(square, i, memory="256M", cores=1, disk="10M") for i in range(3)]
-    return job.addFollowOnJobFn(total, [k.rv() for k in kids], memory="256M", cores=1, disk="10M").rv()
+    kids = [job.addChildJobFn(square, i, memory="100M", cores=1, disk="10M") for i in range(3)]
+    return job.addFollowOnJobFn(total, [k.rv() for k in kids], memory="100M", cores=1, disk="10M").rv()
 
 
 if __name__ == "__main__":
@@ -30,4 +27,4 @@ if __name__ == "__main__":
     options.clean = "always"
     options.logLevel = "INFO"
     with Toil(options) as workflow:
-        print("RESULT", workflow.start(Job.wrapJobFn(root, memory="256M", cores=1, disk="10M")))
+        print("RESULT", workflow.start(Job.wrapJobFn(root, memory="100M", cores=1, disk="10M")))
