@@ -15,6 +15,7 @@ func bjobsOptionList() []lsfOption {
 	return []lsfOption{
 		{"a", ""}, {"d", ""}, {"p", ""}, {"r", ""}, {"s", ""}, {"u", "user|all"}, {"q", "queue"},
 		{"l", ""}, {"w", ""}, {"o", `"field ..."`}, {"noheader", ""}, {"json", ""}, {"aps", ""}, {"prio", ""}, {"x", ""},
+		{"fwd", ""},
 	}
 }
 
@@ -42,6 +43,8 @@ one N*host group per line (-w: on one line, joined by ":").
   -x            jobs that raised a job exception (overrun, underrun,
                 idle): unfinished ones, with -a finished ones too; -l
                 shows the exceptions
+  -fwd          jobs forwarded to another cluster (MultiCluster), with
+                the CLUSTER they went to and their FORWARD_TIME
   -u USER|all   another user's jobs, or everyone's
   -q QUEUE      the jobs of one queue
   -l            long format: the job's history, limits, pending reasons
@@ -58,7 +61,10 @@ one N*host group per line (-w: on one line, joined by ":").
                 jobid stat user queue job_name from_host exec_host
                 submit_time start_time finish_time exit_code exit_reason
                 pend_reason slots command cwd output_file error_file
-                dependency cpu_used max_mem
+                dependency cpu_used max_mem forward_cluster
+                forward_time dstjobid (a forwarded job's ID at the
+                cluster it went to) source_cluster srcjobid (a received
+                job's cluster and ID at home)
   -noheader     no heading line
   -json         {"COMMAND":"bjobs","JOBS":N,"RECORDS":[...]}, the -o fields
                 (else the default columns) upper-cased as keys, every value
@@ -149,6 +155,8 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		v.writeAPS(e.stdout, jobs)
 	case a.has("prio"):
 		v.writePrio(e.stdout, jobs)
+	case a.has("fwd") && cols == nil:
+		v.writeForwarded(e.stdout, jobs)
 	case cols != nil:
 		v.writeColumns(e.stdout, cols, delim, jobs)
 	case a.has("p"):
@@ -184,7 +192,7 @@ func missingJobs(ids []int64, jobs []api.Job) []int64 {
 // filterJobs keeps the jobs -d, -p, -r and -s ask for.
 func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
 	keep := func(j *api.Job) bool {
-		if a.has("x") && j.Exceptions == "" {
+		if a.has("x") && j.Exceptions == "" || a.has("fwd") && j.Forward == nil {
 			return false
 		}
 		switch {
@@ -213,6 +221,8 @@ func noJobMessage(a *lsfArgs) string {
 	switch {
 	case a.has("x"):
 		return "No job with an exception found"
+	case a.has("fwd"):
+		return "No forwarded job found"
 	case a.has("d"):
 		return "No recently finished job found"
 	case a.has("p"):

@@ -40,6 +40,29 @@ func (v jobsView) writeDefault(w io.Writer, jobs []api.Job) {
 	}
 }
 
+// The layout of bjobs -fwd: the default one with the cluster a job was
+// forwarded to and when, in place of FROM_HOST and SUBMIT_TIME.
+const (
+	fwdHeader = "JOBID   USER    STAT  QUEUE      EXEC_HOST   JOB_NAME   CLUSTER     FORWARD_TIME"
+	fwdRow    = "%-7s %-7s %-5s %-10s %-11s %-10s %-11s %s\n"
+)
+
+// writeForwarded prints bjobs -fwd: the jobs forwarded to other
+// clusters.
+func (v jobsView) writeForwarded(w io.Writer, jobs []api.Job) {
+	if !v.noHeader {
+		fmt.Fprintln(w, fwdHeader)
+	}
+	for i := range jobs {
+		j := &jobs[i]
+		user, queue, host, name, cluster := j.User, j.Queue, strings.Join(execGroups(j.ExecHosts), ":"), jobName(j), j.Forward.Cluster
+		if !v.wide {
+			user, queue, host, name, cluster = cutEnd(user, 7), cutEnd(queue, 10), cutEnd(host, 11), cutStart(name, 10), cutEnd(cluster, 11)
+		}
+		fmt.Fprintf(w, fwdRow, strconv.FormatInt(j.ID, 10), user, j.State, queue, host, name, cluster, lsfTime(j.Forward.Time, v.loc))
+	}
+}
+
 // writeAPS prints bjobs -aps: the default layout with an APS column, the
 // jobs with a system value first (shown in parentheses), then those with a
 // calculated value, highest first, then the others ("-"); equal values in
@@ -316,7 +339,8 @@ func defaultJobColumns() []jobColumn {
 func jobFieldNames() []string {
 	return []string{"jobid", "stat", "user", "queue", "job_name", "from_host", "exec_host", "submit_time",
 		"start_time", "finish_time", "exit_code", "exit_reason", "pend_reason", "slots", "command", "cwd",
-		"output_file", "error_file", "dependency", "cpu_used", "max_mem"}
+		"output_file", "error_file", "dependency", "cpu_used", "max_mem",
+		"forward_cluster", "forward_time", "dstjobid", "source_cluster", "srcjobid"}
 }
 
 // parseJobColumns reads the argument of -o: fields, each NAME[:[-][WIDTH]],
@@ -482,6 +506,26 @@ func jobField(name string, j *api.Job, loc *time.Location) string {
 	case "max_mem":
 		if j.MaxMem > 0 {
 			return lsfMbytes(j.MaxMem)
+		}
+	case "forward_cluster":
+		if j.Forward != nil {
+			return j.Forward.Cluster
+		}
+	case "forward_time":
+		if j.Forward != nil {
+			return lsfTime(j.Forward.Time, loc)
+		}
+	case "dstjobid":
+		if j.Forward != nil && j.Forward.RemoteID > 0 {
+			return strconv.FormatInt(j.Forward.RemoteID, 10)
+		}
+	case "source_cluster":
+		if j.Home != nil {
+			return j.Home.Cluster
+		}
+	case "srcjobid":
+		if j.Home != nil {
+			return strconv.FormatInt(j.Home.ID, 10)
 		}
 	}
 	return ""

@@ -332,3 +332,42 @@ func TestBjobsLongForwarded(t *testing.T) {
 		}
 	}
 }
+
+// TestBjobsForwarded checks bjobs -fwd's layout and the -o fields of
+// forwarded and received jobs.
+func TestBjobsForwarded(t *testing.T) {
+	jobs := []api.Job{
+		{ID: 8, User: "ann", Queue: "send", State: "RUN", Command: "sleep 60", Slots: 1, FromHost: "subhost",
+			ExecHosts: []string{"westA@west"}, Submit: 1669073882, Start: 1669073942,
+			Forward: &api.JobForward{Cluster: "west", Queue: "recv", RemoteID: 41, Time: 1669073883}},
+		{ID: 9, User: "ann", Queue: "send", State: "PEND", Command: "true", Slots: 1, FromHost: "subhost",
+			Submit: 1669073890, Forward: &api.JobForward{Cluster: "northern-cluster", Queue: "recv", Time: 1669073891}},
+	}
+	var b bytes.Buffer
+	jobsView{loc: time.UTC}.writeForwarded(&b, jobs)
+	want := `JOBID   USER    STAT  QUEUE      EXEC_HOST   JOB_NAME   CLUSTER     FORWARD_TIME
+8       ann     RUN   send       westA@west  sleep 60   west        Nov 21 23:38
+9       ann     PEND  send                   true       northern-cl Nov 21 23:38
+`
+	if got := b.String(); got != want {
+		t.Errorf("bjobs -fwd:\ngot\n%swant\n%s", got, want)
+	}
+	received := api.Job{ID: 41, Home: &api.JobHome{Cluster: "home", ID: 8}}
+	for _, c := range []struct {
+		field string
+		job   *api.Job
+		want  string
+	}{
+		{"forward_cluster", &jobs[0], "west"},
+		{"forward_time", &jobs[0], "Nov 21 23:38"},
+		{"dstjobid", &jobs[0], "41"},
+		{"dstjobid", &jobs[1], ""},
+		{"source_cluster", &received, "home"},
+		{"srcjobid", &received, "8"},
+		{"srcjobid", &jobs[0], ""},
+	} {
+		if got := jobField(c.field, c.job, time.UTC); got != c.want {
+			t.Errorf("%s of job %d = %q, want %q", c.field, c.job.ID, got, c.want)
+		}
+	}
+}
