@@ -67,7 +67,8 @@ every MBD_SLEEP_TIME.
 Jobs run on this machine, whichever host they are dispatched to, except
 on hosts whose execution agent (lsfc sbatchd) has registered: those run
 their jobs and report their own load; a host whose agent falls silent is
-unavail (or unreach), its jobs UNKWN, and after --host-lost it is lost.
+unavail (no load reports) or unreach (load, but no exchange of jobs), its
+jobs UNKWN, and a host unavail for --host-lost is lost.
 The host
 named like this machine (or --host) reports this machine's load indices
 (r15s r1m r15m ut pg io ls it tmp swp mem, read from /proc), so that

@@ -55,6 +55,8 @@ type AgentEnd struct {
 	Err        string  `json:"err,omitempty"`
 	CPU        float64 `json:"cpu,omitempty"`
 	MaxRSS     int64   `json:"maxRSS,omitempty"`
+	// MemLimitExceeded is set on a job killed past its memory limit.
+	MemLimitExceeded bool `json:"memLimitExceeded,omitempty"`
 }
 
 // AgentOrders is the master's answer to an AgentSync.
@@ -94,6 +96,9 @@ type JobSpec struct {
 	Hosts   []string `json:"hosts,omitempty"`
 	UID     int      `json:"uid"`
 	GID     int      `json:"gid"`
+	// MemLimit is the memory limit, in KB, the agent holds the job to
+	// (see localexec.Spec.MemLimit); 0 for none.
+	MemLimit int64 `json:"memLimit,omitempty"`
 }
 
 // AgentLoad reports an agent's host facts and load (lsfc sbatchd).

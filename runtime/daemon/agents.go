@@ -262,7 +262,7 @@ func (d *Daemon) agentSignalAct(id int64, sig syscall.Signal) func() {
 // jobSpec is the agent's form of a Spec.
 func jobSpec(s localexec.Spec) api.JobSpec {
 	return api.JobSpec{Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd,
-		Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: s.Hosts, UID: s.UID, GID: s.GID}
+		Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: s.Hosts, UID: s.UID, GID: s.GID, MemLimit: s.MemLimit}
 }
 
 // hostDown returns the status a host's agent gives it at now: unavail
@@ -482,7 +482,8 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 		if j := on(e.Job, e.Start); j != nil {
 			d.cluster.Known(j)
 			r := localexec.Result{JobID: e.Job, ExitCode: e.ExitCode, Signal: e.Signal, Lost: e.Lost, NotStarted: e.NotStarted,
-				Err: e.Err, CPUTime: time.Duration(e.CPU * float64(time.Second)), MaxRSS: e.MaxRSS}
+				Err: e.Err, CPUTime: time.Duration(e.CPU * float64(time.Second)), MaxRSS: e.MaxRSS,
+				MemLimitExceeded: e.MemLimitExceeded}
 			if rec, ok := d.ended(r, now); ok {
 				recs = append(recs, rec)
 			}

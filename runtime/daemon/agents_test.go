@@ -117,6 +117,26 @@ func TestAgentRunsJobs(t *testing.T) {
 	}
 }
 
+// TestAgentMemLimit runs a job with a hard memory limit (-M 16MB!) on an
+// agent's host: the agent holds it to the limit, and the master records
+// EXIT with TERM_MEMLIMIT.
+func TestAgentMemLimit(t *testing.T) {
+	state := t.TempDir()
+	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
+	defer d.Close()
+	a := startAgent(t, d.Addr(), "hostA", t.TempDir())
+	defer a.Close()
+	b := startAgent(t, d.Addr(), "hostB", t.TempDir())
+	defer b.Close()
+	c := unixClient(state)
+	id := c.submit(t, api.SubmitRequest{Command: holdMemory("64", "30"), MemLimit: 16, MemHard: true, Umask: -1,
+		Env: []string{"PATH=" + os.Getenv("PATH")}}).ID
+	j := c.waitState(t, id, "DONE", "EXIT")
+	if j.State != "EXIT" || j.Term != "TERM_MEMLIMIT" || j.MaxMem <= 16 {
+		t.Errorf("job %d on %v ended %s %q having held %g MB, want EXIT TERM_MEMLIMIT past 16 MB", id, j.ExecHosts, j.State, j.Term, j.MaxMem)
+	}
+}
+
 // TestAgentLost kills an agent: its host goes unavail and its jobs UNKWN;
 // once the host is lost, the rerunnable job reruns on the other host and
 // the other one exits; the agent, back, is told to kill what it still

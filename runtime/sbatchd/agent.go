@@ -182,7 +182,8 @@ func (a *Agent) recover() error {
 // endOf is the agent's report of a Result.
 func endOf(r localexec.Result, start float64) *api.AgentEnd {
 	return &api.AgentEnd{AgentRun: api.AgentRun{Job: r.JobID, Start: start}, ExitCode: r.ExitCode, Signal: r.Signal,
-		Lost: r.Lost, NotStarted: r.NotStarted, Err: r.Err, CPU: r.CPUTime.Seconds(), MaxRSS: r.MaxRSS}
+		Lost: r.Lost, NotStarted: r.NotStarted, Err: r.Err, CPU: r.CPUTime.Seconds(), MaxRSS: r.MaxRSS,
+		MemLimitExceeded: r.MemLimitExceeded}
 }
 
 // exited takes a job's end from the executor and cuts the exchange's wait
