@@ -281,6 +281,8 @@ func TestRestartRecovers(t *testing.T) {
 	if next.ID <= held.ID {
 		t.Errorf("job number %d reused after %d", next.ID, held.ID)
 	}
+	// Its files are written before the state directory is removed.
+	c.waitState(t, next.ID, "DONE", "EXIT")
 }
 
 // TestAccess checks who may do what: users control their own jobs only,
