@@ -154,27 +154,15 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 				if x.epoch != x.job.Epoch || !x.job.State.Started() {
 					continue // foreseen before a suspension: stale
 				}
-				state, code := Done, x.job.SimExit
-				switch {
-				case x.exit:
-					// Killed at its run limit (TERM_RUNLIMIT).
-					state, code = Exit, 140
-					x.job.Term = "TERM_RUNLIMIT"
-				case code != 0:
-					state = Exit
-				}
-				e.Finish(x.job, state, code)
+				e.SimFinish(x.job, x.exit)
 				done++
 			}
 		}
 		_, resumed, windowChange := e.ApplyRunWindows()
 		// foresee pushes the end of a job that runs from now.
 		foresee := func(j *Job) {
-			run, exit := j.Runtime, false
-			if j.RunLimit > 0 && run > j.RunLimit {
-				run, exit = j.RunLimit, true
-			}
-			heap.Push(ev, event{at: t.Add(max(0, run-j.Ran)), kind: evFinish, job: j, exit: exit, seq: seq, epoch: j.Epoch})
+			left, exit := SimRemaining(j)
+			heap.Push(ev, event{at: t.Add(left), kind: evFinish, job: j, exit: exit, seq: seq, epoch: j.Epoch})
 			seq++
 		}
 		for _, j := range resumed {
@@ -224,6 +212,32 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// SimRemaining returns how much longer a simulated job that runs from now
+// runs (its Runtime less what it ran before a suspension), and whether it
+// is then killed at its run limit rather than at its natural end.
+func SimRemaining(j *Job) (seconds float64, atRunLimit bool) {
+	run := j.Runtime
+	if j.RunLimit > 0 && run > j.RunLimit {
+		run, atRunLimit = j.RunLimit, true
+	}
+	return max(0, run-j.Ran), atRunLimit
+}
+
+// SimFinish ends a simulated job when SimRemaining said: at its run limit
+// it is killed (EXIT 140, TERM_RUNLIMIT); otherwise it ends with its
+// SimExit, DONE for 0 and EXIT for any other.
+func (e *Engine) SimFinish(j *Job, atRunLimit bool) {
+	state, code := Done, j.SimExit
+	switch {
+	case atRunLimit:
+		state, code = Exit, 140
+		j.Term = "TERM_RUNLIMIT"
+	case code != 0:
+		state = Exit
+	}
+	e.Finish(j, state, code)
 }
 
 type eventKind uint8

@@ -104,13 +104,7 @@ func runSimulate(e env, f simFlags) error {
 	if len(f.confs) > 0 {
 		f.conf = f.confs[0]
 	}
-	if len(f.confs) > 1 {
-		return runSimulateClusters(e, f)
-	}
-	if f.partitionMap != "" {
-		return usageError("--partition-map needs --conf once per cluster")
-	}
-	switch {
+	switch several := len(f.confs) > 1; {
 	case f.conf == "":
 		return usageError("--conf is required")
 	case f.workload == "":
@@ -123,6 +117,10 @@ func runSimulate(e env, f simFlags) error {
 		return usageError("--hosts and --host-count exclude each other")
 	case f.hostCount > 0 && f.slotsPerHost == 0:
 		return usageError("--host-count needs --slots-per-host")
+	case several && (f.compare != "" || f.report != "" || f.jobsOut != "" || f.hosts != ""):
+		return usageError("--compare, --report, --jobs-out and --hosts take one --conf")
+	case !several && f.partitionMap != "":
+		return usageError("--partition-map needs --conf once per cluster")
 	}
 	queueMap, err := parseQueueMap(f.queueMap)
 	if err != nil {
@@ -131,6 +129,10 @@ func runSimulate(e env, f simFlags) error {
 	slaMap, err := parseQueueMap(f.slaMap)
 	if err != nil {
 		return usageError("--sla-map: %v", err)
+	}
+	wopts := runtime.WorkloadOptions{QueueMap: queueMap, SlaMap: slaMap}
+	if len(f.confs) > 1 {
+		return runSimulateClusters(e, f, wopts)
 	}
 	header, jobs, err := readTrace(f.workload)
 	if err != nil {

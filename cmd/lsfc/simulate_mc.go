@@ -14,28 +14,8 @@ import (
 )
 
 // runSimulateClusters replays a trace on several clusters with
-// MultiCluster job forwarding between them.
-func runSimulateClusters(e env, f simFlags) error {
-	switch {
-	case f.workload == "":
-		return usageError("--workload is required")
-	case f.format != "text" && f.format != "json":
-		return usageError("unknown --format %q (want text or json)", f.format)
-	case f.compare != "" || f.report != "" || f.jobsOut != "" || f.hosts != "":
-		return usageError("--compare, --report, --jobs-out and --hosts take one --conf")
-	case f.hostCount < 0 || f.slotsPerHost < 0:
-		return usageError("--host-count and --slots-per-host must not be negative")
-	case f.hostCount > 0 && f.slotsPerHost == 0:
-		return usageError("--host-count needs --slots-per-host")
-	}
-	queueMap, err := parseQueueMap(f.queueMap)
-	if err != nil {
-		return usageError("--queue-map: %v", err)
-	}
-	slaMap, err := parseQueueMap(f.slaMap)
-	if err != nil {
-		return usageError("--sla-map: %v", err)
-	}
+// MultiCluster job forwarding between them; runSimulate checked the flags.
+func runSimulateClusters(e env, f simFlags, wopts runtime.WorkloadOptions) error {
 	var sites []*mcsim.Site
 	index := map[string]int{}
 	for _, conf := range f.confs {
@@ -72,7 +52,7 @@ func runSimulateClusters(e env, f simFlags) error {
 	for _, j := range trace {
 		partOf[j.Number] = j.Partition
 	}
-	work, skipped := runtime.Workload(header, trace, runtime.WorkloadOptions{QueueMap: queueMap, SlaMap: slaMap})
+	work, skipped := runtime.Workload(header, trace, wopts)
 	jobs := make([]mcsim.Job, len(work))
 	for i, w := range work {
 		jobs[i] = mcsim.Job{SimJob: w, Site: siteOf(partOf[w.TraceID], partMap, len(sites))}

@@ -208,11 +208,8 @@ func Simulate(sites []*Site, jobs []Job, opts Options) (*Result, error) {
 	var progress runtime.Time
 	// foresee pushes the end of a job that runs from now on site s.
 	foresee := func(s int, j *runtime.Job, t runtime.Time) {
-		run, exit := j.Runtime, false
-		if j.RunLimit > 0 && run > j.RunLimit {
-			run, exit = j.RunLimit, true
-		}
-		heap.Push(ev, event{at: t.Add(max(0, run-j.Ran)), kind: evFinish, site: s, job: j, exit: exit, seq: seq, epoch: j.Epoch})
+		left, exit := runtime.SimRemaining(j)
+		heap.Push(ev, event{at: t.Add(left), kind: evFinish, site: s, job: j, exit: exit, seq: seq, epoch: j.Epoch})
 		seq++
 	}
 	// changed tells the home cluster of a copy that it changed.
@@ -259,15 +256,7 @@ func Simulate(sites []*Site, jobs []Job, opts Options) (*Result, error) {
 				if x.epoch != j.Epoch || !j.State.Started() {
 					continue
 				}
-				state, code := runtime.Done, j.SimExit
-				switch {
-				case x.exit:
-					state, code = runtime.Exit, 140
-					j.Term = "TERM_RUNLIMIT"
-				case code != 0:
-					state = runtime.Exit
-				}
-				nodes[x.site].e.Finish(j, state, code)
+				nodes[x.site].e.SimFinish(j, x.exit)
 				nodes[x.site].dirty = true
 				if j.Sub.Home == nil {
 					done++
