@@ -15,17 +15,10 @@ const userHZ = 100
 // with that of the children it waited for) of /proc/<pid>/stat's content,
 // in ticks of userHZ.
 func parseProcCPU(s string) (pgrp int, ticks uint64, err error) {
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, 0, errors.New("process stat has no command name")
-	}
-	f := strings.Fields(s[i+1:])
-	// Field n is f[n-3]: pgrp is 5, utime 14, stime 15, cutime 16, cstime 17.
-	if len(f) < 15 {
-		return 0, 0, errors.New("process stat is too short")
-	}
-	if pgrp, err = strconv.Atoi(f[2]); err != nil {
-		return 0, 0, errors.New("process stat has a bad group id")
+	// utime is field 14, stime 15, cutime 16, cstime 17.
+	f, pgrp, err := statFields(s, 17)
+	if err != nil {
+		return 0, 0, err
 	}
 	for _, k := range []int{11, 12, 13, 14} {
 		v, err := strconv.ParseInt(f[k], 10, 64)
@@ -35,6 +28,24 @@ func parseProcCPU(s string) (pgrp int, ticks uint64, err error) {
 		ticks += uint64(max(v, 0))
 	}
 	return pgrp, ticks, nil
+}
+
+// statFields splits the content of /proc/<pid>/stat after the command
+// name, so that field n of proc(5) is f[n-3], and reads the process group
+// (field 5); the stat must hold field last at least.
+func statFields(s string, last int) (f []string, pgrp int, err error) {
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return nil, 0, errors.New("process stat has no command name")
+	}
+	f = strings.Fields(s[i+1:])
+	if len(f) < last-2 {
+		return nil, 0, errors.New("process stat is too short")
+	}
+	if pgrp, err = strconv.Atoi(f[2]); err != nil {
+		return nil, 0, errors.New("process stat has a bad group id")
+	}
+	return f, pgrp, nil
 }
 
 // CPUTimes returns the CPU time the running jobs ids have used so far:

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -23,17 +22,10 @@ const (
 // parseProcRSS reads the process group and the resident set size, in
 // pages, of /proc/<pid>/stat's content.
 func parseProcRSS(s string) (pgrp int, pages int64, err error) {
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, 0, errors.New("process stat has no command name")
-	}
-	f := strings.Fields(s[i+1:])
-	// Field n is f[n-3]: pgrp is 5, rss 24.
-	if len(f) < 22 {
-		return 0, 0, errors.New("process stat is too short")
-	}
-	if pgrp, err = strconv.Atoi(f[2]); err != nil {
-		return 0, 0, errors.New("process stat has a bad group id")
+	// rss is field 24.
+	f, pgrp, err := statFields(s, 24)
+	if err != nil {
+		return 0, 0, err
 	}
 	if pages, err = strconv.ParseInt(f[21], 10, 64); err != nil || pages < 0 {
 		return 0, 0, errors.New("process stat has a bad resident set size")
