@@ -611,12 +611,14 @@ func parseKey(s string) (uint64, int, error) {
 	if !ok || len(a) != 20 || len(b) != 4 {
 		return 0, 0, fmt.Errorf("unexpected key")
 	}
+	// Digits only: a sign ("-000") would give a key of its own that
+	// names the same part.
 	seq, err1 := strconv.ParseUint(a, 10, 64)
-	part, err2 := strconv.Atoi(b)
-	if err1 != nil || err2 != nil || seq == 0 || part < 0 {
+	part, err2 := strconv.ParseUint(b, 10, 16)
+	if err1 != nil || err2 != nil || seq == 0 {
 		return 0, 0, fmt.Errorf("unexpected key")
 	}
-	return seq, part, nil
+	return seq, int(part), nil
 }
 
 func encodeSnapshotKey(seq uint64, parts int) string {
