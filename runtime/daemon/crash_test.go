@@ -65,12 +65,12 @@ func TestCrash(t *testing.T) {
 					}
 					tag := fmt.Sprintf("t%d", base+n)
 					code := (base + n) % 5
-					sleep := 0
+					command := fmt.Sprintf("exit %d # %s", code, tag)
 					if n%10 == 0 {
-						sleep = 3 // some jobs run across a crash
+						// Some jobs run across a crash.
+						command = fmt.Sprintf("sleep 0.3; exit %d # %s", code, tag)
 					}
-					req := api.SubmitRequest{Command: fmt.Sprintf("sleep 0.%d; exit %d # %s", sleep, code, tag),
-						Cwd: state, Stdout: "/dev/null"}
+					req := api.SubmitRequest{Command: command, Cwd: state, Stdout: "/dev/null"}
 					var out api.SubmitResponse
 					st, err := c.call("POST", "/v1/jobs", req, &out)
 					if err != nil || st != http.StatusOK {
