@@ -180,17 +180,7 @@ func TestAgentLost(t *testing.T) {
 	a = startAgent(t, d.Addr(), "hostA", adir)
 	defer a.Close()
 	c.waitHost(t, "hostA", "ok")
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		left, _ := os.ReadDir(adir + "/runs")
-		if len(left) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the agent still holds %d runs the master told it to kill", len(left))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitRunsForgotten(t, adir)
 	if code, err := c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", rerun), nil, nil); err != nil || code != http.StatusOK {
 		t.Fatalf("bkill: %d %v", code, err)
 	}
@@ -522,17 +512,7 @@ func TestAgentUnreachNotLost(t *testing.T) {
 	a = startAgent(t, d.Addr(), "hostA", adir)
 	defer a.Close()
 	c.waitHost(t, "hostA", "ok")
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		left, _ := os.ReadDir(adir + "/runs")
-		if len(left) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the agent still holds %d runs the master told it to kill", len(left))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitRunsForgotten(t, adir)
 }
 
 // TestAgentStaleExchange: an exchange the agent gave up (cut short to
@@ -584,5 +564,22 @@ func TestAgentStaleExchange(t *testing.T) {
 	exchange(api.AgentSync{Session: session, Ack: order.Seq})
 	if j := c.job(t, id); j.State != "EXIT" || j.ExitCode != 255 {
 		t.Errorf("job %d the agent no longer holds: %s with exit code %d, want EXIT with 255", id, j.State, j.ExitCode)
+	}
+}
+
+// waitRunsForgotten waits until the agent of state directory adir holds
+// no run: those the master told it to kill are killed and forgotten.
+func waitRunsForgotten(t *testing.T, adir string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		left, _ := os.ReadDir(adir + "/runs")
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the agent still holds %d runs the master told it to kill", len(left))
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
