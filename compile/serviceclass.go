@@ -239,9 +239,6 @@ func (c *compiler) controlAction(v lang.Value) (*ControlAction, bool) {
 	return &ControlAction{Period: Duration(minutes * 60), Command: strings.TrimSpace(rest[1 : len(rest)-1])}, true
 }
 
-// egoKeys are the keys of EGO-enabled SLA scheduling.
-var egoKeys = []string{"CONSUMER", "EGO_RES_REQ", "EGO_RESOURCE_GROUP", "MAX_HOST_IDLE_TIME"}
-
 // serviceClass builds a service class from a ServiceClass section read as
 // settings, and checks what only the whole section tells.
 func (c *compiler) serviceClass(s *lang.Section, set Settings, defs map[string]lang.Span, br map[string]*lang.Branch) {

@@ -2,7 +2,6 @@ package compile
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/lsfc/lsfc/compile/schema"
@@ -227,9 +226,9 @@ func (c *compiler) checkVersion(kind lang.FileKind, ss *schema.Section, k *schem
 			continue
 		}
 		for _, prefix := range []string{"not supported", "column not supported", "not read"} {
-			if rest, ok := strings.CutPrefix(low, prefix); ok {
+			if strings.HasPrefix(low, prefix) {
 				msg := fmt.Sprintf("openlava does not read %s; it ignores the key", k.Name)
-				if rest = strings.Trim(n.Note[len(prefix):], " ;,.:"); rest != "" {
+				if rest := strings.Trim(n.Note[len(prefix):], " ;,.:"); rest != "" {
 					msg += " (" + rest + ")"
 				}
 				c.diags.Add(lang.Warning, CodeObsolete, sp, "%s", msg)
@@ -387,8 +386,6 @@ func (s Settings) spanOf(key string) lang.Span {
 	}
 	return lang.Span{}
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // obsoleteText phrases a schema Obsolete note after "KEY is":
 // "obsolete since 10.1: replaced by X", "obsolete: replaced by X",

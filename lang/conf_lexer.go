@@ -26,7 +26,6 @@ type scanner struct {
 	dirStack []*ifFrame // parallel to branches
 	sawBegin bool       // a section has begun (for #INCLUDE in lsf.shared)
 	buf      []byte     // scratch for building logical lines
-	segs     []Segment  // scratch segments for the current logical line
 	pieces   [][2]int   // root offsets of the content of each physical line
 	cells    []Cell     // scratch cells
 	stack    []byte     // scratch: open groups of a cell

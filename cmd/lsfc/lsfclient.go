@@ -182,6 +182,7 @@ func parseJobID(s string) (int64, error) {
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n <= 0 {
+		//lint:ignore ST1005 LSF's own message, word for word
 		return 0, fmt.Errorf("%s: Illegal job ID.", s)
 	}
 	return n, nil

@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == localexec.WrapperArg {
 		os.Exit(localexec.WrapperMain(os.Args[2:]))
 	}
-	os.Exit(testscript.RunMain(m, map[string]func() int{"lsfc": Main}))
+	testscript.Main(m, map[string]func(){"lsfc": func() { os.Exit(Main()) }})
 }
 
 // TestScripts runs the command-line scripts of testdata/script. $DEMO is

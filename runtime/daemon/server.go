@@ -480,6 +480,7 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 	case "kill":
 		switch {
 		case j.State.Finished():
+			//lint:ignore ST1005 LSF's own message, word for word
 			return conflict(errors.New("Job has already finished"))
 		case j.State.Pending() || j.Remote != nil:
 			// A forwarded job ends here at once; its copy at the other

@@ -271,7 +271,10 @@ func (e *Executor) Close() {
 		close(e.quit)
 	}
 	e.mu.Unlock()
-	e.deliverMu.Lock() // wait for a call of onExit in progress
+	// Taking deliverMu waits for a call of onExit in progress; nothing is
+	// done under it.
+	e.deliverMu.Lock()
+	//lint:ignore SA2001 the lock is taken only to wait
 	e.deliverMu.Unlock()
 }
 

@@ -406,6 +406,9 @@ func TestKillReachesBackgroundChild(t *testing.T) {
 	var child int
 	eventually(t, "the child starting", func() bool {
 		data, err := os.ReadFile(filepath.Join(cwd, "child.pid"))
+		if err != nil {
+			return false
+		}
 		child, err = strconv.Atoi(strings.TrimSpace(string(data)))
 		return err == nil
 	})
