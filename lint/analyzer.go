@@ -76,9 +76,9 @@ func (p *Pass) Has(kind lang.FileKind) bool {
 	return false
 }
 
-// Analyzers returns the registered analyzers, in code order. The slice is
-// shared: callers must not modify it.
-func Analyzers() []*Analyzer { return analyzers() }
+// Analyzers returns the registered analyzers, in code order, in a slice of
+// the caller's own.
+func Analyzers() []*Analyzer { return slices.Clone(analyzers()) }
 
 var analyzers = sync.OnceValue(func() []*Analyzer {
 	var all []*Analyzer
@@ -97,7 +97,7 @@ var analyzers = sync.OnceValue(func() []*Analyzer {
 // runAnalyzers runs every enabled analyzer over a compiled tree.
 func runAnalyzers(p *compile.Policy, tree *compile.Tree, peers map[string]*compile.Policy, enabled func(lang.Code) bool) lang.Diagnostics {
 	var diags lang.Diagnostics
-	for _, a := range Analyzers() {
+	for _, a := range analyzers() {
 		if !enabled(a.Code) {
 			continue
 		}

@@ -1,8 +1,3 @@
-// Package lint finds mistakes and policy smells in an LSF configuration
-// tree: it runs the compiler (syntax, keys and values, names across files,
-// resource requirements) and then the analyzers (LSF5xx), applies the
-// suppressions written in the files and the rule settings of .lsfc.yaml,
-// and renders the findings in the formats CI systems read.
 package lint
 
 import (
