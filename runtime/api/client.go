@@ -331,7 +331,11 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		}
 		var ae *APIError
 		notLeader := errors.As(err, &ae) && ae.Status == http.StatusServiceUnavailable && ae.leader != nil
-		if !notLeader && !errors.Is(err, ErrNoDaemon) && !(safe && ctx.Err() == nil) {
+		// Another candidate may answer when this one is not the leader,
+		// when no daemon listens there, or, for a request that is safe to
+		// send twice, after any failure while the caller still waits.
+		retry := notLeader || errors.Is(err, ErrNoDaemon) || safe && ctx.Err() == nil
+		if !retry {
 			return err
 		}
 		if ae != nil && !notLeader {
