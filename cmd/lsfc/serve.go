@@ -101,10 +101,11 @@ and the next serve on the same state directory takes them back.`,
 			if conf == "" {
 				return usageError("no configuration: give --conf, or set LSF_ENVDIR")
 			}
-			p, err := loadPolicy(e, tf, conf)
+			res, err := loadTree(e, tf, conf)
 			if err != nil {
 				return err
 			}
+			p, dirs := res.Policy, confDirs(conf, res.Tree.Files)
 			opts, err := tf.options(e)
 			if err != nil {
 				return err
@@ -117,7 +118,6 @@ and the next serve on the same state directory takes them back.`,
 				}
 				return res.Policy, res.Diagnostics, confDirs(conf, res.Tree.Files), nil
 			}
-			_, _, dirs, _ := load()
 			dir, err := daemon.StateDir(state, shareDir(p), p.Cluster)
 			if err != nil {
 				return exit(exitUsage, err)

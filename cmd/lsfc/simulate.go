@@ -212,6 +212,16 @@ func runSimulate(e env, f simFlags) error {
 // loadPolicy compiles a configuration; errors are printed and end the
 // command with exit code 1.
 func loadPolicy(e env, tf treeFlags, conf string) (*compile.Policy, error) {
+	res, err := loadTree(e, tf, conf)
+	if err != nil {
+		return nil, err
+	}
+	return res.Policy, nil
+}
+
+// loadTree compiles the tree conf names (paths separated by commas) as
+// lsfc check does, and refuses it, printing its errors, when it has any.
+func loadTree(e env, tf treeFlags, conf string) (*lint.Result, error) {
 	opts, err := tf.options(e)
 	if err != nil {
 		return nil, err
@@ -230,7 +240,7 @@ func loadPolicy(e env, tf treeFlags, conf string) (*compile.Policy, error) {
 		errs.WriteText(e.stderr)
 		return nil, exit(exitFindings, fmt.Errorf("%s: the configuration has errors (lsfc check %s)", conf, conf))
 	}
-	return res.Policy, nil
+	return res, nil
 }
 
 // readTrace reads a whole SWF trace.
