@@ -50,6 +50,10 @@ type LoadOptions struct {
 	Cluster string
 	// Limits bound what the parser accepts.
 	Limits lang.Limits
+	// ConfOnly stops an LSF_ENVDIR's reading once the local cluster is
+	// named: only lsf.conf and lsf.shared are read. Clients that need no
+	// more than lsf.conf's settings and the cluster's name use it.
+	ConfOnly bool
 }
 
 // ErrNoConfig is returned (wrapped) when a directory holds no LSF
@@ -244,6 +248,9 @@ func (l *loader) envDir(dir, conf string) error {
 	}
 	if err := l.pickCluster(shared, lsfConf); err != nil {
 		return err
+	}
+	if l.opts.ConfOnly {
+		return nil
 	}
 	if t.Cluster != "" {
 		path := filepath.Join(t.ConfDir, "lsf.cluster."+t.Cluster)

@@ -57,6 +57,24 @@ func TestLoadDemo(t *testing.T) {
 	}
 }
 
+// TestLoadConfOnly reads only what names the cluster: lsf.conf and
+// lsf.shared.
+func TestLoadConfOnly(t *testing.T) {
+	tree, diags, err := compile.Load([]string{filepath.Join("..", "testdata", "clusters", "demo")}, compile.LoadOptions{ConfOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diags) != 0 {
+		t.Errorf("diagnostics = %s, want none", codes(diags))
+	}
+	if tree.Cluster != "demo" {
+		t.Errorf("cluster = %q, want demo", tree.Cluster)
+	}
+	if got, want := strings.Join(names(tree), " "), "lsf.conf lsf.shared"; got != want {
+		t.Errorf("files = %s, want %s", got, want)
+	}
+}
+
 func TestLoadLayouts(t *testing.T) {
 	tests := []struct {
 		name    string

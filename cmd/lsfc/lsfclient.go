@@ -132,13 +132,14 @@ func clientStateDir(e env, flag string) (string, error) {
 }
 
 // treeShareDir returns LSB_SHAREDIR of the lsf.conf in envDir and the
-// local cluster's name, or "" for what cannot be found. Only the files are
-// read; a tree with mistakes still names its cluster.
+// local cluster's name, or "" for what cannot be found. Only lsf.conf and
+// lsf.shared are read, and not compiled; a tree with mistakes still names
+// its cluster.
 func treeShareDir(envDir string) (share, cluster string) {
 	if envDir == "" {
 		return "", ""
 	}
-	t, _, err := compile.Load(nil, compile.LoadOptions{EnvDir: envDir})
+	t, _, err := compile.Load(nil, compile.LoadOptions{EnvDir: envDir, ConfOnly: true})
 	if err != nil {
 		return "", ""
 	}
