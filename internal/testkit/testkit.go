@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 )
 
@@ -69,8 +70,8 @@ func CheckWant(t *testing.T, path string, ar *txtar.Archive, got string) {
 	if wantAt < 0 {
 		t.Fatal("no want section (run with -update)")
 	}
-	if want := string(ar.Files[wantAt].Data); want != got {
-		t.Errorf("mismatch with %s\n--- want\n%s\n--- got\n%s", path, want, got)
+	if diff := cmp.Diff(string(ar.Files[wantAt].Data), got); diff != "" {
+		t.Errorf("%s: want section differs (-want +got; go test -update rewrites it):\n%s", path, diff)
 	}
 }
 
@@ -91,7 +92,7 @@ func CheckFile(t *testing.T, path, got string) {
 	if err != nil {
 		t.Fatalf("%v (run go test -update to create it)", err)
 	}
-	if string(want) != got {
-		t.Errorf("%s differs (run go test -update and review the diff):\n--- want\n%s\n--- got\n%s", path, want, got)
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s differs (-want +got; go test -update rewrites it, then review the change):\n%s", path, diff)
 	}
 }
