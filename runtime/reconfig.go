@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"maps"
 	"strconv"
 
@@ -11,8 +12,10 @@ import (
 // cluster's jobs, as badmin reconfig does: pending jobs are taken again
 // by the new configuration (their queue's new requirement, limits and
 // profile; a job whose queue is gone goes to lost_and_found), started
-// jobs keep their hosts, their state and their run limit; a host that is
-// gone but still runs jobs is kept, closed, until they end. The operators'
+// jobs keep their queue, hosts, state and run limit, even when their
+// queue is gone; finished jobs keep everything bjobs and bacct show of
+// them; a host that is gone but still runs jobs is kept, closed, until
+// they end. The operators'
 // states of queues and hosts (closed, inactive), job numbers, and the use
 // that fairshare and slot pools keep carry over by name. This cluster is
 // left as it was: the caller swaps the two between cycles.
@@ -38,6 +41,9 @@ func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster,
 			warnings = append(warnings, "job "+strconv.FormatInt(j.ID, 10)+": "+w)
 		}
 	}
+	for _, j := range n.MoveLost() {
+		warnings = append(warnings, fmt.Sprintf("job %d: queue %s is gone: job moved to %s", j.ID, c.Job(j.ID).Queue.Name, LostAndFound))
+	}
 	n.nextID = max(n.nextID, c.nextID)
 	n.nextSeq = max(n.nextSeq, c.nextSeq)
 	n.minSeq = min(n.minSeq, c.minSeq)
@@ -52,6 +58,9 @@ func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster,
 			nh.ExitClosed = h.ExitClosed && nh.Status == HostClosedAdm
 		}
 		if nh := n.hostByName[h.Name]; nh != nil {
+			// A host whose agent does not answer stays so, and its jobs
+			// UNKWN, until the agent is heard again.
+			n.SetHostDown(nh, h.Down)
 			nh.LastDispatch, nh.loadCheck = h.LastDispatch, h.loadCheck
 			if len(h.Facts.Load) > 0 {
 				n.SetLoad(nh, maps.Clone(h.Facts.Load))
