@@ -785,12 +785,18 @@ func (d *Daemon) killAct(id int64) func() {
 	}
 }
 
-// spec returns what the executor needs to run a job.
+// spec returns what the executor needs to run a job. A job received
+// from another cluster names its output files (%J) by its id there, the
+// one its owner knows; LSB_JOBID is its id here, as in LSF.
 func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 	s := j.Sub
-	return localexec.Spec{JobID: j.ID, Name: j.Name, Queue: j.Queue.Name, User: j.User, Command: s.Command,
+	out := localexec.Spec{JobID: j.ID, Name: j.Name, Queue: j.Queue.Name, User: j.User, Command: s.Command,
 		Env: s.Env, Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: j.HostNames(),
 		UID: s.UID, GID: s.GID, MemLimit: d.memLimitKB(j)}
+	if s.Home != nil {
+		out.OutputID = s.Home.ID
+	}
+	return out
 }
 
 // memLimitKB returns the memory limit, in KB, that job j's wrapper
