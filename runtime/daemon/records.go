@@ -128,7 +128,11 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		return "", nil
 	case "queue":
 		q := c.Queue(r.Queue)
-		if q == nil {
+		switch {
+		case q == nil && r.Queue == runtime.LostAndFound:
+			// Made when a job needs it, as it is closed and inactive.
+			return "", nil
+		case q == nil:
 			return fmt.Sprintf("queue %s is gone", r.Queue), nil
 		}
 		c.SetQueueOpen(q, r.Open)

@@ -508,3 +508,64 @@ func TestReconfigKeepsJobsAcrossRestart(t *testing.T) {
 		t.Errorf("the running job of the removed queue ended %s in %s, want DONE in owned", j.State, j.Queue)
 	}
 }
+
+// TestQueueGoneAtStart: a daemon started on a configuration without a
+// queue that its log's jobs are in moves the pending ones to
+// lost_and_found, once: the next start finds them there and says
+// nothing.
+func TestQueueGoneAtStart(t *testing.T) {
+	conf := writeConf(t)
+	state := t.TempDir()
+	var mu sync.Mutex
+	var logged []string
+	start := func() *daemon.Daemon {
+		p, err := compileTree(conf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+			MinInterval: 5 * time.Millisecond, Logf: func(format string, args ...any) {
+				mu.Lock()
+				logged = append(logged, fmt.Sprintf(format, args...))
+				mu.Unlock()
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	said := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		var out []string
+		for _, line := range logged {
+			if strings.Contains(line, "is gone") {
+				out = append(out, line)
+			}
+		}
+		logged = nil
+		return out
+	}
+	d := start()
+	c := unixClient(state)
+	held := c.submit(t, api.SubmitRequest{Command: "true", Queue: "owned", Hold: true})
+	d.Close()
+	os.WriteFile(filepath.Join(conf, "lsb.queues"), []byte(queuesGood[:strings.Index(queuesGood, "\nBegin Queue\nQUEUE_NAME = owned")]), 0o644)
+	said()
+	d = start()
+	if j := c.job(t, held.ID); j.Queue != "lost_and_found" || j.State != "PSUSP" {
+		t.Errorf("held job of the removed queue: %s in %s, want PSUSP in lost_and_found", j.State, j.Queue)
+	}
+	if got, want := said(), []string{fmt.Sprintf("replay: job %d: queue owned is gone: job moved to lost_and_found", held.ID)}; !slices.Equal(got, want) {
+		t.Errorf("the first start on the new configuration says %q, want %q", got, want)
+	}
+	d.Close()
+	d = start()
+	defer d.Close()
+	if j := c.job(t, held.ID); j.Queue != "lost_and_found" || j.State != "PSUSP" {
+		t.Errorf("after a second start: %s in %s, want PSUSP in lost_and_found", j.State, j.Queue)
+	}
+	if got := said(); len(got) > 0 {
+		t.Errorf("the second start says %q", got)
+	}
+}
