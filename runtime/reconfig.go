@@ -15,10 +15,11 @@ import (
 // jobs keep their queue, hosts, state and run limit, even when their
 // queue is gone; finished jobs keep everything bjobs and bacct show of
 // them; a host that is gone but still runs jobs is kept, closed, until
-// they end. The operators'
-// states of queues and hosts (closed, inactive), job numbers, and the use
-// that fairshare and slot pools keep carry over by name. This cluster is
-// left as it was: the caller swaps the two between cycles.
+// they end; what hosts' agents reported (facts, whether they answer)
+// holds until they report again. The operators' states of queues and
+// hosts (closed, inactive), job numbers, and the use that fairshare and
+// slot pools keep carry over by name. This cluster is left as it was: the
+// caller swaps the two between cycles.
 func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster, []string, error) {
 	var retired []*compile.Host
 	for _, h := range c.Hosts {
@@ -56,6 +57,21 @@ func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster,
 		if nh := n.hostByName[h.Name]; nh != nil && !nh.Retired && h.Status != HostOK {
 			n.SetHostStatus(nh, h.Status)
 			nh.ExitClosed = h.ExitClosed && nh.Status == HostClosedAdm
+		}
+		if nh := n.hostByName[h.Name]; nh != nil && !nh.Retired && opts.Hosts == nil {
+			// What the host's agent reported of it where the configuration
+			// says nothing ("!" type or model, CPUs, memory) holds until
+			// the agent reports again.
+			if def := c.Policy.Host(h.Name); def != nil {
+				f, typ, model := h.Facts, "", ""
+				if def.Type == "" {
+					typ = f.Type
+				}
+				if def.Model == "" {
+					model = f.Model
+				}
+				n.SetFacts(nh, typ, model, f.Ncpus, f.Maxmem, f.Maxswp, f.Maxtmp)
+			}
 		}
 		if nh := n.hostByName[h.Name]; nh != nil {
 			// A host whose agent does not answer stays so, and its jobs

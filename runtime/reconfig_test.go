@@ -420,3 +420,45 @@ func TestReconfigureQueueGone(t *testing.T) {
 		t.Errorf("requeued job of the removed queue: %s in %s", run.State, run.Queue.Name)
 	}
 }
+
+// TestReconfigureKeepsAgentFacts: what a host's agent reported where the
+// configuration is silent (its type, its CPUs, which give MXJ "!" its
+// slots) holds across a reconfiguration; what the new configuration says
+// wins.
+func TestReconfigureKeepsAgentFacts(t *testing.T) {
+	conf := func(typ string) string {
+		return `-- lsf.cluster.test --
+Begin Host
+HOSTNAME model type server RESOURCES
+hostA ! ` + typ + ` 1 ()
+End Host
+-- lsb.hosts --
+Begin Host
+HOST_NAME MXJ
+default !
+End Host
+`
+	}
+	c, err := runtime.NewCluster(policyOf(t, conf("!")), runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetFacts(c.Host("hostA"), "LINUX64", "XEON", 6, 4096, 1024, 100)
+	if h := c.Host("hostA"); h.MaxSlots != 6 {
+		t.Fatalf("hostA has %d slots after its agent reported 6 CPUs", h.MaxSlots)
+	}
+	n, _, err := c.Reconfigure(policyOf(t, conf("!")), runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := n.Host("hostA"); h.MaxSlots != 6 || h.Facts.Type != "LINUX64" || h.Facts.Model != "XEON" || h.Facts.Ncpus != 6 || h.Facts.Maxmem != 4096 {
+		t.Errorf("hostA after reconfig: %d slots, facts %+v", h.MaxSlots, h.Facts)
+	}
+	n, _, err = n.Reconfigure(policyOf(t, conf("SOL")), runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := n.Host("hostA"); h.Facts.Type != "SOL" || h.MaxSlots != 6 {
+		t.Errorf("hostA after a reconfig that gives its type: type %q, %d slots", h.Facts.Type, h.MaxSlots)
+	}
+}
