@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/lsfc/lsfc/compile"
@@ -16,7 +17,8 @@ import (
 // queue is gone; finished jobs keep everything bjobs and bacct show of
 // them; a host that is gone but still runs jobs is kept, closed, until
 // they end; what hosts' agents reported (facts, whether they answer)
-// holds until they report again. The operators' states of queues and
+// holds until they report again, and the exits that count towards hosts'
+// exit rates still count. The operators' states of queues and
 // hosts (closed, inactive), job numbers, and the use that fairshare and
 // slot pools keep carry over by name. This cluster is left as it was: the
 // caller swaps the two between cycles.
@@ -81,6 +83,13 @@ func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster,
 			if len(h.Facts.Load) > 0 {
 				n.SetLoad(nh, maps.Clone(h.Facts.Load))
 			}
+		}
+	}
+	// The exits that count towards hosts' exit rates.
+	for _, h := range c.exitHosts {
+		if nh := n.hostByName[h.Name]; nh != nil && len(h.exits) > 0 && !nh.exitListed {
+			nh.exits, nh.exitListed = slices.Clone(h.exits), true
+			n.exitHosts = append(n.exitHosts, nh)
 		}
 	}
 	n.accrued = c.accrued

@@ -131,8 +131,8 @@ hostA ! ! 1 ()
 End Host
 -- lsb.hosts --
 Begin Host
-HOST_NAME MXJ
-default 1
+HOST_NAME MXJ EXIT_RATE
+default 1 5
 End Host
 -- lsb.params --
 Begin Parameters
@@ -255,8 +255,8 @@ hostD ! ! 1 ()
 End Host
 -- lsb.hosts --
 Begin Host
-HOST_NAME MXJ
-default 1
+HOST_NAME MXJ EXIT_RATE
+default 1 5
 End Host
 -- lsb.params --
 Begin Parameters
@@ -332,8 +332,8 @@ func jobsInEveryState(t *testing.T, c *runtime.Cluster) (e *runtime.Engine, old 
 
 // TestReconfigureKeepsJobs: a reconfiguration that changes nothing keeps
 // every job as it was, field by field, finished ones included (their
-// execution hosts above all), and the UNKWN state of jobs on a host whose
-// agent is silent.
+// execution hosts above all), the UNKWN state of jobs on a host whose
+// agent is silent, and the exits that count towards exit rates.
 func TestReconfigureKeepsJobs(t *testing.T) {
 	p := policyOf(t, reconfigPolicy)
 	c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
@@ -362,10 +362,17 @@ func TestReconfigureKeepsJobs(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"hostA", "hostB", "hostC", "hostD"} {
-		if h, nh := c.Host(name), n.Host(name); h.Used != nh.Used || h.Down != nh.Down || len(h.Jobs()) != len(nh.Jobs()) {
+		h, nh := c.Host(name), n.Host(name)
+		if h.Used != nh.Used || h.Down != nh.Down || len(h.Jobs()) != len(nh.Jobs()) {
 			t.Errorf("%s: %d slots, %d jobs, %s; after reconfig %d, %d, %s", name, h.Used, len(h.Jobs()), h.Down,
 				nh.Used, len(nh.Jobs()), nh.Down)
 		}
+		if rate, nrate := c.ExitRateLoad(h, 120), n.ExitRateLoad(nh, 120); rate != nrate {
+			t.Errorf("%s: exit rate %g, after reconfig %g", name, rate, nrate)
+		}
+	}
+	if c.ExitRateLoad(c.Host("hostB"), 120) == 0 {
+		t.Error("the job that exited on hostB does not count towards its exit rate")
 	}
 }
 
