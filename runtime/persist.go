@@ -172,11 +172,13 @@ func (c *Cluster) toLostAndFound(j *Job) {
 }
 
 // Restore brings back a job from its image, as the event log replays it:
-// with its number, its queue (or lost_and_found when the queue is gone),
-// its state and the hosts it holds. A job is restored whatever the
-// current configuration says of it — it was accepted once; what cannot be
-// resolved any more (a profile, a requirement, a dependency, a host) is
-// dropped and said in the returned warning.
+// with its number, its queue (kept under its name when the configuration
+// no longer has it, until MoveLost takes the pending jobs of such queues
+// to lost_and_found), its state and the hosts it holds or, finished, ran
+// on. A job is restored whatever the current configuration says of it —
+// it was accepted once; what cannot be resolved any more (a profile, a
+// requirement, a dependency, the host of an unfinished job) is dropped and
+// said in the returned warning.
 func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 	if im.ID <= 0 {
 		return nil, "", fmt.Errorf("job image without a job number")
