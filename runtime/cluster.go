@@ -64,8 +64,11 @@ type Cluster struct {
 
 	hostByName  map[string]*Host
 	queueByName map[string]*Queue
-	slaByName   map[string]*SLA
-	limits      []*limitRule
+	// goneQueues are the stand-ins of queues the configuration no longer
+	// has, by name (see goneQueue).
+	goneQueues map[string]*Queue
+	slaByName  map[string]*SLA
+	limits     []*limitRule
 	// The rows of lsb.users' User section: by user, group@ rows, group
 	// rows, and default.
 	userLimits   map[string]*userLimit

@@ -86,8 +86,19 @@ func (c *Cluster) Requeue(j *Job, now Time) error {
 	return nil
 }
 
-// enqueue puts a job that is pending again in its queue's class.
+// enqueue puts a job that is pending again in its queue's class; a job
+// whose queue is gone (a started job requeued, a forwarded one back)
+// goes to lost_and_found.
 func (c *Cluster) enqueue(j *Job) {
+	if j.Queue.Retired {
+		q := c.lostAndFound()
+		j.Queue, j.Sub.Queue, j.acct = q, q.Name, nil
+	}
+	c.enqueueIn(j)
+}
+
+// enqueueIn puts a pending job in its queue's class, whatever the queue.
+func (c *Cluster) enqueueIn(j *Job) {
 	q := j.Queue
 	q.countPending(j, 1)
 	var asked map[string]bool

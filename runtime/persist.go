@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/lsfc/lsfc/compile"
 )
 
 // A JobImage is everything about a job that outlives the daemon: what it
@@ -82,18 +84,25 @@ func (j *Job) Image() JobImage {
 	return im
 }
 
-// LostAndFound is the queue that takes the jobs whose queue no longer
-// exists, as LSF's lost_and_found does: it accepts no submission and
-// dispatches nothing until an administrator moves the jobs (bswitch).
+// LostAndFound is the queue that takes the pending jobs whose queue no
+// longer exists, as LSF's lost_and_found does: it accepts no submission
+// and dispatches nothing until an administrator moves the jobs (bswitch).
+// Started jobs of a queue that is gone stay where they are, under their
+// queue's name, until they end.
 const LostAndFound = "lost_and_found"
+
+// bareQueue returns a queue no configuration describes: of the lowest
+// priority, closed and inactive.
+func bareQueue(name string, order int) *Queue {
+	return &Queue{Name: name, Priority: 1, Open: false, Active: false, Order: order, byUser: map[string]int{}}
+}
 
 // lostAndFound returns the lost_and_found queue, making it on first use.
 func (c *Cluster) lostAndFound() *Queue {
 	if q := c.queueByName[LostAndFound]; q != nil {
 		return q
 	}
-	q := &Queue{Name: LostAndFound, Priority: 1, Open: false, Active: false, Order: len(c.Queues),
-		byUser: map[string]int{}}
+	q := bareQueue(LostAndFound, len(c.Queues))
 	c.Queues = append(c.Queues, q)
 	c.queueByName[q.Name] = q
 	slices.SortStableFunc(c.Queues, func(a, b *Queue) int { return b.Priority - a.Priority })
@@ -101,12 +110,75 @@ func (c *Cluster) lostAndFound() *Queue {
 	return q
 }
 
+// goneQueue returns the stand-in of a queue the configuration no longer
+// has, making it on first use. It holds, under the queue's name, the
+// started and finished jobs that were in it (and, while a log is
+// replayed, its pending ones until MoveLost); it is not among the
+// cluster's queues, so no command finds it by name and nothing is
+// dispatched from it.
+func (c *Cluster) goneQueue(name string) *Queue {
+	if q := c.goneQueues[name]; q != nil {
+		return q
+	}
+	q := bareQueue(name, -1)
+	q.Retired = true
+	if c.goneQueues == nil {
+		c.goneQueues = map[string]*Queue{}
+	}
+	c.goneQueues[name] = q
+	return q
+}
+
+// goneHost returns a stand-in for a host the configuration no longer has,
+// which a finished job names as where it ran.
+func goneHost(name string) *Host {
+	return &Host{Name: name, Index: -1, Facts: &compile.Host{Name: name}, Status: HostClosedAdm, Retired: true}
+}
+
+// MoveLost moves the pending jobs whose queue is gone to lost_and_found
+// and returns them, in job number order; it is what a reconfiguration
+// does once every job is restored, and what follows the replay of an
+// event log on a configuration without some of its queues. A job
+// forwarded to another cluster stays where it is until it comes back.
+func (c *Cluster) MoveLost() []*Job {
+	var moved []*Job
+	for _, j := range c.Jobs() {
+		if j.Queue.Retired && j.State.Pending() && j.Remote == nil {
+			c.toLostAndFound(j)
+			moved = append(moved, j)
+		}
+	}
+	return moved
+}
+
+// ToLostAndFound moves a pending job to lost_and_found, as the event log
+// replays a move MoveLost made.
+func (c *Cluster) ToLostAndFound(j *Job) error {
+	switch {
+	case !j.State.Pending():
+		return fmt.Errorf("job %d is not pending", j.ID)
+	case j.Remote != nil:
+		return notForwarded(j, "moved")
+	}
+	c.toLostAndFound(j)
+	return nil
+}
+
+func (c *Cluster) toLostAndFound(j *Job) {
+	c.dequeue(j)
+	q := c.lostAndFound()
+	j.Queue, j.Sub.Queue, j.acct = q, q.Name, nil
+	c.enqueue(j)
+}
+
 // Restore brings back a job from its image, as the event log replays it:
-// with its number, its queue (or lost_and_found when the queue is gone),
-// its state and the hosts it holds. A job is restored whatever the
-// current configuration says of it — it was accepted once; what cannot be
-// resolved any more (a profile, a requirement, a dependency, a host) is
-// dropped and said in the returned warning.
+// with its number, its queue (kept under its name when the configuration
+// no longer has it, until MoveLost takes the pending jobs of such queues
+// to lost_and_found), its state and the hosts it holds or, finished, ran
+// on. A job is restored whatever the current configuration says of it —
+// it was accepted once; what cannot be resolved any more (a profile, a
+// requirement, a dependency, the host of an unfinished job) is dropped and
+// said in the returned warning.
 func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 	if im.ID <= 0 {
 		return nil, "", fmt.Errorf("job image without a job number")
@@ -120,9 +192,15 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		s.Slots = 1
 	}
 	q := c.queueByName[s.Queue]
-	if q == nil {
-		warn = append(warn, fmt.Sprintf("queue %s is gone: job moved to %s", s.Queue, LostAndFound))
+	switch {
+	case q != nil:
+	case s.Queue == LostAndFound || s.Queue == "":
 		q = c.lostAndFound()
+	default:
+		// A job whose queue is gone keeps its queue's name: a started or
+		// finished one for good, a pending one until MoveLost (a log's
+		// replay restores jobs pending before their start record).
+		q = c.goneQueue(s.Queue)
 	}
 	j := &Job{ID: im.ID, Seq: im.Seq, Name: s.Name, User: s.User, Group: s.Group, Queue: q, Sub: s, Slots: s.Slots,
 		ResReq: s.ResReq, Priority: s.Priority, Submit: im.Submit, FromType: s.FromType, Depend: s.Depend,
@@ -177,7 +255,11 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 	var allocs []Alloc
 	for _, a := range im.Allocs {
 		h := c.hostByName[a.Host]
-		if h == nil {
+		switch {
+		case h == nil && j.State.Finished():
+			// A finished job keeps the names of the hosts it ran on.
+			h = goneHost(a.Host)
+		case h == nil:
 			warn = append(warn, fmt.Sprintf("host %s is gone", a.Host))
 			continue
 		}
@@ -202,12 +284,15 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 			c.forwarded[j.ID] = j
 		}
 	case j.State.Pending():
-		c.enqueue(j)
+		c.enqueueIn(j)
+	case j.State.Finished():
+		// It holds nothing; bjobs and bacct show where it ran.
+		j.Allocs = allocs
 	case j.State.Started():
 		if len(allocs) == 0 {
 			// Its hosts are gone: it goes back to pending.
 			j.State, j.Reason = Pend, ReasonNew
-			c.enqueue(j)
+			c.enqueueIn(j)
 			break
 		}
 		state, reason := j.State, j.Reason

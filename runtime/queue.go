@@ -48,6 +48,9 @@ type Queue struct {
 	// Open is false after badmin qclose: no job is accepted. Active is
 	// false after badmin qinact: no job is dispatched.
 	Open, Active bool
+	// Retired is set on the stand-in of a queue the configuration no
+	// longer has, which keeps the jobs that started in it (see MoveLost).
+	Retired bool
 
 	// Used counts the slots of the queue's started jobs; byUser the same
 	// per user; Pending the queue's pending jobs.

@@ -1,7 +1,9 @@
 package runtime
 
 import (
+	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/lsfc/lsfc/compile"
@@ -11,11 +13,15 @@ import (
 // cluster's jobs, as badmin reconfig does: pending jobs are taken again
 // by the new configuration (their queue's new requirement, limits and
 // profile; a job whose queue is gone goes to lost_and_found), started
-// jobs keep their hosts, their state and their run limit; a host that is
-// gone but still runs jobs is kept, closed, until they end. The operators'
-// states of queues and hosts (closed, inactive), job numbers, and the use
-// that fairshare and slot pools keep carry over by name. This cluster is
-// left as it was: the caller swaps the two between cycles.
+// jobs keep their queue, hosts, state and run limit, even when their
+// queue is gone; finished jobs keep everything bjobs and bacct show of
+// them; a host that is gone but still runs jobs is kept, closed, until
+// they end; what hosts' agents reported (facts, whether they answer)
+// holds until they report again, and the exits that count towards hosts'
+// exit rates still count. The operators' states of queues and
+// hosts (closed, inactive), job numbers, and the use that fairshare and
+// slot pools keep carry over by name. This cluster is left as it was: the
+// caller swaps the two between cycles.
 func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster, []string, error) {
 	var retired []*compile.Host
 	for _, h := range c.Hosts {
@@ -38,6 +44,9 @@ func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster,
 			warnings = append(warnings, "job "+strconv.FormatInt(j.ID, 10)+": "+w)
 		}
 	}
+	for _, j := range n.MoveLost() {
+		warnings = append(warnings, fmt.Sprintf("job %d: queue %s is gone: job moved to %s", j.ID, c.Job(j.ID).Queue.Name, LostAndFound))
+	}
 	n.nextID = max(n.nextID, c.nextID)
 	n.nextSeq = max(n.nextSeq, c.nextSeq)
 	n.minSeq = min(n.minSeq, c.minSeq)
@@ -51,11 +60,36 @@ func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster,
 			n.SetHostStatus(nh, h.Status)
 			nh.ExitClosed = h.ExitClosed && nh.Status == HostClosedAdm
 		}
+		if nh := n.hostByName[h.Name]; nh != nil && !nh.Retired && opts.Hosts == nil {
+			// What the host's agent reported of it where the configuration
+			// says nothing ("!" type or model, CPUs, memory) holds until
+			// the agent reports again.
+			if def := c.Policy.Host(h.Name); def != nil {
+				f, typ, model := h.Facts, "", ""
+				if def.Type == "" {
+					typ = f.Type
+				}
+				if def.Model == "" {
+					model = f.Model
+				}
+				n.SetFacts(nh, typ, model, f.Ncpus, f.Maxmem, f.Maxswp, f.Maxtmp)
+			}
+		}
 		if nh := n.hostByName[h.Name]; nh != nil {
+			// A host whose agent does not answer stays so, and its jobs
+			// UNKWN, until the agent is heard again.
+			n.SetHostDown(nh, h.Down)
 			nh.LastDispatch, nh.loadCheck = h.LastDispatch, h.loadCheck
 			if len(h.Facts.Load) > 0 {
 				n.SetLoad(nh, maps.Clone(h.Facts.Load))
 			}
+		}
+	}
+	// The exits that count towards hosts' exit rates.
+	for _, h := range c.exitHosts {
+		if nh := n.hostByName[h.Name]; nh != nil && len(h.exits) > 0 && !nh.exitListed {
+			nh.exits, nh.exitListed = slices.Clone(h.exits), true
+			n.exitHosts = append(n.exitHosts, nh)
 		}
 	}
 	n.accrued = c.accrued

@@ -1,6 +1,9 @@
 package runtime_test
 
 import (
+	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/lsfc/lsfc/compile"
@@ -128,8 +131,8 @@ hostA ! ! 1 ()
 End Host
 -- lsb.hosts --
 Begin Host
-HOST_NAME MXJ
-default 1
+HOST_NAME MXJ EXIT_RATE
+default 1 5
 End Host
 -- lsb.params --
 Begin Parameters
@@ -238,5 +241,231 @@ End Queue
 	runtime.NewEngine(n, &runtime.VirtualClock{T: 2}, nil).Schedule()
 	if j := n.Job(j.ID); j.State != runtime.Pend {
 		t.Errorf("the job whose -m host was removed is %s on %v, want PEND", j.State, j.HostNames())
+	}
+}
+
+// reconfigPolicy has four hosts of one slot and queues that preempt.
+const reconfigPolicy = `-- lsf.cluster.test --
+Begin Host
+HOSTNAME model type server RESOURCES
+hostA ! ! 1 ()
+hostB ! ! 1 ()
+hostC ! ! 1 ()
+hostD ! ! 1 ()
+End Host
+-- lsb.hosts --
+Begin Host
+HOST_NAME MXJ EXIT_RATE
+default 1 5
+End Host
+-- lsb.params --
+Begin Parameters
+JOB_ACCEPT_INTERVAL = 0
+End Parameters
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = high
+PRIORITY = 40
+PREEMPTION = PREEMPTIVE
+End Queue
+
+Begin Queue
+QUEUE_NAME = normal
+PRIORITY = 30
+End Queue
+
+Begin Queue
+QUEUE_NAME = old
+PRIORITY = 20
+End Queue
+`
+
+// jobsInEveryState fills a cluster of reconfigPolicy with a job in each
+// state: DONE and EXIT (with their usage), RUN, USUSP, SSUSP (preempted),
+// UNKWN, PEND and PSUSP; "old" jobs are those of queue old.
+func jobsInEveryState(t *testing.T, c *runtime.Cluster) (e *runtime.Engine, old map[string]*runtime.Job) {
+	t.Helper()
+	clock := &runtime.VirtualClock{T: 100}
+	e = runtime.NewEngine(c, clock, nil)
+	sub := func(queue string, s runtime.Submission) *runtime.Job {
+		s.User, s.Queue = "u", queue
+		j, err := e.Submit(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return j
+	}
+	done := sub("normal", runtime.Submission{Hosts: []string{"hostA"}})
+	exited := sub("old", runtime.Submission{Hosts: []string{"hostB"}})
+	e.Schedule()
+	clock.T += 10
+	c.RecordUsage(done, 3, 40)
+	e.Finish(done, runtime.Done, 0)
+	e.Finish(exited, runtime.Exit, 3)
+	clock.T++
+	run := sub("old", runtime.Submission{Hosts: []string{"hostA"}, RunLimit: 600})
+	ususp := sub("normal", runtime.Submission{Hosts: []string{"hostC"}})
+	unknown := sub("normal", runtime.Submission{Hosts: []string{"hostD"}})
+	ssusp := sub("old", runtime.Submission{Hosts: []string{"hostB"}})
+	e.Schedule()
+	clock.T++
+	if err := c.Suspend(ususp, runtime.ReasonNone, clock.T); err != nil {
+		t.Fatal(err)
+	}
+	c.SetExternalStatus(run, "halfway")
+	preemptor := sub("high", runtime.Submission{Hosts: []string{"hostB"}})
+	e.Schedule()
+	clock.T++
+	pend := sub("old", runtime.Submission{Hosts: []string{"hostB"}})
+	held := sub("normal", runtime.Submission{Hold: true})
+	e.Schedule()
+	c.SetHostDown(c.Host("hostD"), runtime.HostUnavail)
+	for j, want := range map[*runtime.Job]runtime.JobState{done: runtime.Done, exited: runtime.Exit, run: runtime.Run,
+		ususp: runtime.USusp, ssusp: runtime.SSusp, unknown: runtime.Unknown, preemptor: runtime.Run,
+		pend: runtime.Pend, held: runtime.PSusp} {
+		if j.State != want {
+			t.Fatalf("job %d is %s, want %s", j.ID, j.State, want)
+		}
+	}
+	return e, map[string]*runtime.Job{"EXIT": exited, "RUN": run, "SSUSP": ssusp, "PEND": pend}
+}
+
+// TestReconfigureKeepsJobs: a reconfiguration that changes nothing keeps
+// every job as it was, field by field, finished ones included (their
+// execution hosts above all), the UNKWN state of jobs on a host whose
+// agent is silent, and the exits that count towards exit rates.
+func TestReconfigureKeepsJobs(t *testing.T) {
+	p := policyOf(t, reconfigPolicy)
+	c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobsInEveryState(t, c)
+	n, warnings, err := c.Reconfigure(policyOf(t, reconfigPolicy), runtime.ClusterOptions{})
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("reconfig: %v %q", err, warnings)
+	}
+	for _, j := range c.Jobs() {
+		nj := n.Job(j.ID)
+		if nj == nil {
+			t.Errorf("job %d is gone", j.ID)
+			continue
+		}
+		if want, got := j.Image(), nj.Image(); !reflect.DeepEqual(want, got) {
+			t.Errorf("job %d (%s) after reconfig:\nwant %+v\n got %+v", j.ID, j.State, want, got)
+		}
+		if want, got := strings.Join(j.HostNames(), " "), strings.Join(nj.HostNames(), " "); want != got || want == "" && !j.State.Pending() {
+			t.Errorf("job %d (%s) ran on %q, after reconfig on %q", j.ID, j.State, want, got)
+		}
+		if nj.State != j.State || nj.Queue.Name != j.Queue.Name {
+			t.Errorf("job %d: %s in %s, after reconfig %s in %s", j.ID, j.State, j.Queue.Name, nj.State, nj.Queue.Name)
+		}
+	}
+	for _, name := range []string{"hostA", "hostB", "hostC", "hostD"} {
+		h, nh := c.Host(name), n.Host(name)
+		if h.Used != nh.Used || h.Down != nh.Down || len(h.Jobs()) != len(nh.Jobs()) {
+			t.Errorf("%s: %d slots, %d jobs, %s; after reconfig %d, %d, %s", name, h.Used, len(h.Jobs()), h.Down,
+				nh.Used, len(nh.Jobs()), nh.Down)
+		}
+		if rate, nrate := c.ExitRateLoad(h, 120), n.ExitRateLoad(nh, 120); rate != nrate {
+			t.Errorf("%s: exit rate %g, after reconfig %g", name, rate, nrate)
+		}
+	}
+	if c.ExitRateLoad(c.Host("hostB"), 120) == 0 {
+		t.Error("the job that exited on hostB does not count towards its exit rate")
+	}
+}
+
+// TestReconfigureQueueGone: removing a queue moves its pending jobs to
+// lost_and_found; its started jobs keep running under its name, and its
+// finished ones keep it too. A later reconfiguration moves nothing and
+// says nothing, and a job of the removed queue that is requeued waits in
+// lost_and_found.
+func TestReconfigureQueueGone(t *testing.T) {
+	c, err := runtime.NewCluster(policyOf(t, reconfigPolicy), runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, old := jobsInEveryState(t, c)
+	without := strings.Replace(reconfigPolicy, "Begin Queue\nQUEUE_NAME = old\nPRIORITY = 20\nEnd Queue\n", "", 1)
+	n, warnings, err := c.Reconfigure(policyOf(t, without), runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{fmt.Sprintf("job %d: queue old is gone: job moved to lost_and_found", old["PEND"].ID)}; !reflect.DeepEqual(warnings, want) {
+		t.Errorf("warnings %q, want %q", warnings, want)
+	}
+	for state, j := range old {
+		want := "old"
+		if state == "PEND" {
+			want = runtime.LostAndFound
+		}
+		if nj := n.Job(j.ID); nj.Queue.Name != want || nj.State != j.State {
+			t.Errorf("%s job %d: %s in %s, want %s in %s", state, j.ID, nj.State, nj.Queue.Name, j.State, want)
+		}
+	}
+	if n.Queue("old") != nil {
+		t.Error("the removed queue is still found by name")
+	}
+	if q := n.Queue(runtime.LostAndFound); q == nil || q.Open || q.Active || q.Pending != 1 {
+		t.Errorf("lost_and_found: %+v", q)
+	}
+	again, warnings, err := n.Reconfigure(policyOf(t, without), runtime.ClusterOptions{})
+	if err != nil || len(warnings) > 0 {
+		t.Errorf("second reconfig: %v %q", err, warnings)
+	}
+	for state, j := range old {
+		if a, b := n.Job(j.ID), again.Job(j.ID); a.Queue.Name != b.Queue.Name || a.State != b.State {
+			t.Errorf("%s job %d: %s in %s, after a second reconfig %s in %s", state, j.ID, a.State, a.Queue.Name, b.State, b.Queue.Name)
+		}
+	}
+	run := again.Job(old["RUN"].ID)
+	if err := again.Requeue(run, 200); err != nil {
+		t.Fatal(err)
+	}
+	if run.State != runtime.Pend || run.Queue.Name != runtime.LostAndFound {
+		t.Errorf("requeued job of the removed queue: %s in %s", run.State, run.Queue.Name)
+	}
+}
+
+// TestReconfigureKeepsAgentFacts: what a host's agent reported where the
+// configuration is silent (its type, its CPUs, which give MXJ "!" its
+// slots) holds across a reconfiguration; what the new configuration says
+// wins.
+func TestReconfigureKeepsAgentFacts(t *testing.T) {
+	conf := func(typ string) string {
+		return `-- lsf.cluster.test --
+Begin Host
+HOSTNAME model type server RESOURCES
+hostA ! ` + typ + ` 1 ()
+End Host
+-- lsb.hosts --
+Begin Host
+HOST_NAME MXJ
+default !
+End Host
+`
+	}
+	c, err := runtime.NewCluster(policyOf(t, conf("!")), runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetFacts(c.Host("hostA"), "LINUX64", "XEON", 6, 4096, 1024, 100)
+	if h := c.Host("hostA"); h.MaxSlots != 6 {
+		t.Fatalf("hostA has %d slots after its agent reported 6 CPUs", h.MaxSlots)
+	}
+	n, _, err := c.Reconfigure(policyOf(t, conf("!")), runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := n.Host("hostA"); h.MaxSlots != 6 || h.Facts.Type != "LINUX64" || h.Facts.Model != "XEON" || h.Facts.Ncpus != 6 || h.Facts.Maxmem != 4096 {
+		t.Errorf("hostA after reconfig: %d slots, facts %+v", h.MaxSlots, h.Facts)
+	}
+	n, _, err = n.Reconfigure(policyOf(t, conf("SOL")), runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := n.Host("hostA"); h.Facts.Type != "SOL" || h.MaxSlots != 6 {
+		t.Errorf("hostA after a reconfig that gives its type: type %q, %d slots", h.Facts.Type, h.MaxSlots)
 	}
 }

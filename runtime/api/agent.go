@@ -93,9 +93,12 @@ type JobSpec struct {
 	Umask   int      `json:"umask"`
 	Stdout  string   `json:"stdout,omitempty"`
 	Stderr  string   `json:"stderr,omitempty"`
-	Hosts   []string `json:"hosts,omitempty"`
-	UID     int      `json:"uid"`
-	GID     int      `json:"gid"`
+	// OutputID is the job id of the output files (see
+	// localexec.Spec.OutputID); 0 for the job's.
+	OutputID int64    `json:"outputID,omitempty"`
+	Hosts    []string `json:"hosts,omitempty"`
+	UID      int      `json:"uid"`
+	GID      int      `json:"gid"`
 	// MemLimit is the memory limit, in KB, the agent holds the job to
 	// (see localexec.Spec.MemLimit); 0 for none.
 	MemLimit int64 `json:"memLimit,omitempty"`

@@ -262,7 +262,8 @@ func (d *Daemon) agentSignalAct(id int64, sig syscall.Signal) func() {
 // jobSpec is the agent's form of a Spec.
 func jobSpec(s localexec.Spec) api.JobSpec {
 	return api.JobSpec{Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd,
-		Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: s.Hosts, UID: s.UID, GID: s.GID, MemLimit: s.MemLimit}
+		Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
+		MemLimit: s.MemLimit}
 }
 
 // hostDown returns the status a host's agent gives it at now: unavail

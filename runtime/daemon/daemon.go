@@ -244,6 +244,9 @@ func Start(cfg Config) (*Daemon, error) {
 	if d.agents, err = openAgents(cfg.StateDir, strconv.FormatInt(d.started.UnixNano(), 36), cfg.Store != nil, hosts); err != nil {
 		return fail(err)
 	}
+	if err := d.moveLost(); err != nil {
+		return fail(err)
+	}
 	if err := d.recoverJobs(); err != nil {
 		return fail(err)
 	}
@@ -254,6 +257,9 @@ func Start(cfg Config) (*Daemon, error) {
 		// Retired hosts whose jobs ended while no daemon ran: gone now.
 		n, _, err := d.cluster.Reconfigure(cfg.Policy, runtime.ClusterOptions{SlotsPerHost: d.cpus})
 		if err != nil {
+			return fail(err)
+		}
+		if err := d.commit(lostRecords(d.cluster, n, d.now())); err != nil {
 			return fail(err)
 		}
 		d.cluster, d.engine = n, runtime.NewEngine(n, d.clock, nil)
@@ -376,6 +382,36 @@ func (d *Daemon) idleRetired() bool {
 	return false
 }
 
+// moveLost moves to lost_and_found, and logs the move of, the pending
+// jobs the log left in queues this configuration does not have (a
+// daemon started on a configuration without some of its queues).
+func (d *Daemon) moveLost() error {
+	from := map[int64]string{}
+	for _, j := range d.cluster.Jobs() {
+		from[j.ID] = j.Queue.Name
+	}
+	var recs []Record
+	now := d.now()
+	for _, j := range d.cluster.MoveLost() {
+		d.cfg.Logf("replay: job %d: queue %s is gone: job moved to %s", j.ID, from[j.ID], runtime.LostAndFound)
+		recs = append(recs, Record{Type: "lost", At: now, Job: j.ID})
+	}
+	return d.commit(recs)
+}
+
+// commit appends records to the log and waits until they are durable
+// (at start, before the loop runs); no records, nothing.
+func (d *Daemon) commit(recs []Record) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	c, err := d.append(recs)
+	if err != nil {
+		return err
+	}
+	return c.Wait()
+}
+
 // recoverJobs asks the executor about every job the log says started:
 // those that ended while the daemon was down finish with their real
 // status, those still running are watched again, and those lost rerun or
@@ -399,14 +435,7 @@ func (d *Daemon) recoverJobs() error {
 	}
 	// A kill acknowledged before the daemon stopped may not have reached
 	// the job: housekeeping sends it again.
-	if len(recs) == 0 {
-		return nil
-	}
-	c, err := d.append(recs)
-	if err != nil {
-		return err
-	}
-	return c.Wait()
+	return d.commit(recs)
 }
 
 // noteToken remembers the token of a job's submission and returns it.
@@ -756,12 +785,18 @@ func (d *Daemon) killAct(id int64) func() {
 	}
 }
 
-// spec returns what the executor needs to run a job.
+// spec returns what the executor needs to run a job. A job received
+// from another cluster names its output files (%J) by its id there, the
+// one its owner knows; LSB_JOBID is its id here, as in LSF.
 func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 	s := j.Sub
-	return localexec.Spec{JobID: j.ID, Name: j.Name, Queue: j.Queue.Name, User: j.User, Command: s.Command,
+	out := localexec.Spec{JobID: j.ID, Name: j.Name, Queue: j.Queue.Name, User: j.User, Command: s.Command,
 		Env: s.Env, Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: j.HostNames(),
 		UID: s.UID, GID: s.GID, MemLimit: d.memLimitKB(j)}
+	if s.Home != nil {
+		out.OutputID = s.Home.ID
+	}
+	return out
 }
 
 // memLimitKB returns the memory limit, in KB, that job j's wrapper

@@ -446,7 +446,8 @@ func TestLogDamage(t *testing.T) {
 
 // TestCompaction compacts the log every few transactions while jobs come,
 // run, are killed and change queues; a restarted daemon finds every job
-// in its last state, and numbers go on.
+// in its last state (a finished one on the hosts it ran on), and numbers
+// go on.
 func TestCompaction(t *testing.T) {
 	p, err := compileTree(writeConf(t))
 	if err != nil {
@@ -464,11 +465,13 @@ func TestCompaction(t *testing.T) {
 	d := start()
 	c := unixClient(state)
 	want := map[int64]string{}
+	ran := map[int64][]string{}
 	for i := range 12 {
 		switch i % 4 {
 		case 0:
 			j := c.submit(t, api.SubmitRequest{Command: "exit 0", Cwd: state, Stdout: "/dev/null"})
-			want[j.ID] = c.waitState(t, j.ID, "DONE").State
+			done := c.waitState(t, j.ID, "DONE")
+			want[j.ID], ran[j.ID] = done.State, done.ExecHosts
 		case 1:
 			j := c.submit(t, api.SubmitRequest{Command: "true", Hold: true})
 			want[j.ID] = "PSUSP"
@@ -494,6 +497,10 @@ func TestCompaction(t *testing.T) {
 		}
 		if got != w {
 			t.Errorf("job %d: %s after restart, want %s", id, got, w)
+		}
+		// A finished job's image in the snapshot keeps its hosts.
+		if hosts, ok := ran[id]; ok && (len(hosts) == 0 || !slices.Equal(j.ExecHosts, hosts)) {
+			t.Errorf("job %d ran on %q, after restart on %q", id, hosts, j.ExecHosts)
 		}
 	}
 	var qs []api.Queue

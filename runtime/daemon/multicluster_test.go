@@ -340,6 +340,32 @@ func TestMultiCluster(t *testing.T) {
 		}
 	})
 
+	t.Run("output named for the home id", func(t *testing.T) {
+		// A job west took for itself moves west's numbering past home's.
+		wc := tcpClient(fmt.Sprintf("127.0.0.1:%d", west.port), "s3cret", "boss")
+		var own api.SubmitResponse
+		if code, err := wc.call("POST", "/v1/jobs", api.SubmitRequest{Queue: "recv", Command: "true", Hold: true}, &own); err != nil || code != 200 {
+			t.Fatalf("submit at west: %d %v", code, err)
+		}
+		wc.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", own.ID), nil, nil)
+		// %J in -o and the files of an -e directory are the job's id at
+		// home, the one its owner knows; LSB_JOBID is its id at west.
+		cwd := t.TempDir()
+		id := hc.submit(t, api.SubmitRequest{Queue: "lonely", Command: "echo $LSB_JOBID; echo oops >&2", Cwd: cwd,
+			Stdout: "fw.%J.out", Stderr: "errs/"}).ID
+		j := hc.waitState(t, id, "DONE", "EXIT")
+		if j.State != "DONE" || j.Forward == nil || j.Forward.RemoteID == id {
+			t.Fatalf("job %d: %s, forward %+v, want DONE at west under another id", id, j.State, j.Forward)
+		}
+		for name, want := range map[string]string{fmt.Sprintf("fw.%d.out", id): fmt.Sprintf("%d\n", j.Forward.RemoteID),
+			fmt.Sprintf("errs/%d.err", id): "oops\n"} {
+			if b, err := os.ReadFile(filepath.Join(cwd, name)); err != nil || string(b) != want {
+				entries, _ := os.ReadDir(cwd)
+				t.Errorf("%s = %q, %v; want %q (the directory holds %v)", name, b, err, want, entries)
+			}
+		}
+	})
+
 	t.Run("rejection", func(t *testing.T) {
 		// small@east's MEMLIMIT (100 MB) refuses -M 1000: the job stays
 		// pending at home, rejected, and east keeps no copy.

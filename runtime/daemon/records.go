@@ -26,6 +26,8 @@ import (
 //	status   bstatus: Job, Text
 //	kill     a started job is being killed: Job, Term (how it ends)
 //	queue    badmin qopen/qclose/qact/qinact: Queue, Open, Active
+//	lost     a pending job whose queue a reconfiguration removed went to
+//	         lost_and_found: Job
 //	host     badmin hopen/hclose: Host, Text (the status)
 //	exception
 //	         a job exception: Job, Text (overrun or idle, as a cycle finds
@@ -126,7 +128,11 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		return "", nil
 	case "queue":
 		q := c.Queue(r.Queue)
-		if q == nil {
+		switch {
+		case q == nil && r.Queue == runtime.LostAndFound:
+			// Made when a job needs it, as it is closed and inactive.
+			return "", nil
+		case q == nil:
 			return fmt.Sprintf("queue %s is gone", r.Queue), nil
 		}
 		c.SetQueueOpen(q, r.Open)
@@ -210,6 +216,12 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 	case "status":
 		c.SetExternalStatus(j, r.Text)
 		return "", nil
+	case "lost":
+		if err := c.ToLostAndFound(j); err != nil {
+			// The log and this configuration disagree: the job stays.
+			return fmt.Sprintf("job %d cannot move to %s: %v", j.ID, runtime.LostAndFound, err), nil
+		}
+		return "", nil
 	case "kill":
 		if j.State.Started() {
 			j.Term = r.Term
@@ -275,4 +287,16 @@ func hostStatus(s string) runtime.HostStatus {
 		return runtime.HostUnavail
 	}
 	return runtime.HostOK
+}
+
+// lostRecords returns the records of the jobs a reconfiguration from old
+// to n moved to lost_and_found.
+func lostRecords(old, n *runtime.Cluster, now runtime.Time) []Record {
+	var recs []Record
+	for _, j := range n.Jobs() {
+		if o := old.Job(j.ID); o != nil && j.Queue.Name == runtime.LostAndFound && o.Queue.Name != runtime.LostAndFound {
+			recs = append(recs, Record{Type: "lost", At: now, Job: j.ID})
+		}
+	}
+	return recs
 }

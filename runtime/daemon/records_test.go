@@ -425,3 +425,45 @@ func (m *memJournal) Close() error           { return nil }
 type committed struct{}
 
 func (committed) Wait() error { return nil }
+
+// TestLostRecords replays the log of a queue removed while it had a
+// pending and a running job: on a configuration without the queue, as on
+// one that has it again, the pending job is in lost_and_found, where the
+// live daemon moved it (lost), and the running one in its queue; the
+// snapshot's record of an empty lost_and_found says nothing.
+func TestLostRecords(t *testing.T) {
+	hosts := "Begin Host\nHOSTNAME model type server RESOURCES\nhostA ! ! 1 ()\nEnd Host\n"
+	normal := "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n"
+	old := "Begin Queue\nQUEUE_NAME = old\nPRIORITY = 20\nEnd Queue\n"
+	image := func(id int64) *runtime.JobImage {
+		return &runtime.JobImage{ID: id, Sub: runtime.Submission{User: "u", Queue: "old", Slots: 1, Command: "true"}, Submit: 1, State: runtime.Pend}
+	}
+	recs := []Record{
+		{Type: "new", At: 1, Job: 1, Image: image(1)},
+		{Type: "new", At: 1, Job: 2, Image: image(2)},
+		{Type: "start", At: 2, Job: 2, Allocs: []runtime.AllocImage{{Host: "hostA", Slots: 1}}},
+		{Type: "lost", At: 3, Job: 1},
+		{Type: "queue", Queue: runtime.LostAndFound},
+	}
+	for name, queues := range map[string]string{"without old": normal, "with old again": normal + "\n" + old} {
+		c := clusterOf(t, map[string]string{"lsf.cluster.test": hosts, "lsb.queues": queues})
+		for _, r := range recs {
+			if w, err := apply(c, r); err != nil || w != "" {
+				t.Fatalf("%s: apply %s: %v %q", name, r.Type, err, w)
+			}
+		}
+		if moved := c.MoveLost(); len(moved) > 0 {
+			t.Errorf("%s: jobs left to move after the replay: %v", name, moved)
+		}
+		if j := c.Job(1); j.State != runtime.Pend || j.Queue.Name != runtime.LostAndFound {
+			t.Errorf("%s: pending job: %s in %s, want PEND in lost_and_found", name, j.State, j.Queue.Name)
+		}
+		if j := c.Job(2); j.State != runtime.Run || j.Queue.Name != "old" {
+			t.Errorf("%s: running job: %s in %s, want RUN in old", name, j.State, j.Queue.Name)
+		}
+	}
+	c := clusterOf(t, map[string]string{"lsf.cluster.test": hosts, "lsb.queues": normal})
+	if w, err := apply(c, Record{Type: "queue", Queue: runtime.LostAndFound}); err != nil || w != "" {
+		t.Errorf("an empty lost_and_found's record: %v %q", err, w)
+	}
+}

@@ -49,6 +49,7 @@ func (d *Daemon) Reload(trigger string) api.Reload {
 	}
 	adopt := err == nil && p != nil && !diags.HasErrors()
 	v, derr := d.do(func() (any, []Record, func(), error) {
+		var recs []Record
 		if adopt {
 			n, warnings, rerr := d.cluster.Reconfigure(p, runtime.ClusterOptions{SlotsPerHost: d.cpus})
 			if rerr != nil {
@@ -56,6 +57,9 @@ func (d *Daemon) Reload(trigger string) api.Reload {
 			} else {
 				out.Changes = policyChanges(d.cfg.Policy, p)
 				out.Warnings = warnings
+				// The moves to lost_and_found are logged, so that a
+				// restart finds the jobs where this daemon put them.
+				recs = lostRecords(d.cluster, n, d.now())
 				d.cluster, d.engine = n, runtime.NewEngine(n, d.clock, nil)
 				d.cfg.Policy = p
 				d.generation++
@@ -69,7 +73,7 @@ func (d *Daemon) Reload(trigger string) api.Reload {
 		kept := out
 		kept.Diagnostics = slices.Clone(out.Diagnostics)
 		d.lastReload = &kept
-		return kept, nil, nil, nil
+		return kept, recs, nil, nil
 	})
 	if derr != nil {
 		out.Diagnostics = append(out.Diagnostics, derr.Error())

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -125,7 +126,7 @@ End Queue
 // TestReconfig: badmin reconfig refuses a configuration with errors and
 // the old one keeps serving; a good one is adopted with its changes
 // listed; a queue that goes moves its pending jobs to lost_and_found and
-// leaves running jobs alone.
+// leaves running jobs alone, in their queue.
 func TestReconfig(t *testing.T) {
 	conf := writeConf(t)
 	d, c := startReloading(t, conf, false)
@@ -165,8 +166,8 @@ func TestReconfig(t *testing.T) {
 	if j := c.job(t, pending.ID); j.Queue != "lost_and_found" || j.State != "PSUSP" {
 		t.Errorf("pending job of the removed queue: %s in %s", j.State, j.Queue)
 	}
-	if j := c.job(t, running.ID); j.State != "RUN" || j.Queue != "lost_and_found" {
-		t.Errorf("running job of the removed queue: %s in %s", j.State, j.Queue)
+	if j := c.job(t, running.ID); j.State != "RUN" || j.Queue != "owned" {
+		t.Errorf("running job of the removed queue: %s in %s, want RUN in owned", j.State, j.Queue)
 	}
 	c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", running.ID), nil, nil)
 	c.waitState(t, running.ID, "EXIT")
@@ -403,5 +404,168 @@ func TestRetiredHostAcrossRestart(t *testing.T) {
 	}
 	if j := c.waitState(t, job.ID, "EXIT", "DONE"); j.ExitCode != 4 {
 		t.Errorf("the job ended %s %d, want EXIT 4", j.State, j.ExitCode)
+	}
+}
+
+// TestReconfigKeepsJobsAcrossRestart: a reconfiguration that changes
+// nothing leaves every job as bjobs shows it (a finished job's execution
+// hosts above all); one that removes a queue moves its pending job to
+// lost_and_found and leaves its running and finished jobs in it, says so
+// once, and a daemon restarted on the new configuration finds every job
+// as it was, and says nothing of lost queues.
+func TestReconfigKeepsJobsAcrossRestart(t *testing.T) {
+	conf := writeConf(t)
+	p, err := compileTree(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	var mu sync.Mutex
+	var logged []string
+	start := func() *daemon.Daemon {
+		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+			MinInterval: 5 * time.Millisecond, Load: loader(conf), Logf: func(format string, args ...any) {
+				mu.Lock()
+				logged = append(logged, fmt.Sprintf(format, args...))
+				mu.Unlock()
+				t.Logf(format, args...)
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	d := start()
+	c := unixClient(state)
+	cwd := t.TempDir()
+	done := c.submit(t, api.SubmitRequest{Command: "true", Queue: "owned", Hosts: []string{"hostB"}, Cwd: cwd})
+	c.waitState(t, done.ID, "DONE")
+	running := c.submit(t, api.SubmitRequest{Command: "touch started; sleep 3", Queue: "owned", Cwd: cwd})
+	pending := c.submit(t, api.SubmitRequest{Command: "true", Queue: "owned", Hold: true})
+	c.waitState(t, running.ID, "RUN")
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(cwd, "started")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the job's process did not start")
+		}
+	}
+	before := map[int64]api.Job{done.ID: c.job(t, done.ID), pending.ID: c.job(t, pending.ID)}
+	if hosts := before[done.ID].ExecHosts; !slices.Equal(hosts, []string{"hostB"}) {
+		t.Fatalf("finished job ran on %q, want hostB", hosts)
+	}
+	if r, code := c.reconfig(t); !r.OK || len(r.Warnings) > 0 {
+		t.Fatalf("reconfig without changes: %d %+v", code, r)
+	}
+	for id, want := range before {
+		if got := c.job(t, id); !reflect.DeepEqual(got, want) {
+			t.Errorf("job %d after a reconfig without changes:\nwant %+v\n got %+v", id, want, got)
+		}
+	}
+
+	os.WriteFile(filepath.Join(conf, "lsb.queues"), []byte(queuesGood[:strings.Index(queuesGood, "\nBegin Queue\nQUEUE_NAME = owned")]), 0o644)
+	r, code := c.reconfig(t)
+	if want := []string{fmt.Sprintf("job %d: queue owned is gone: job moved to lost_and_found", pending.ID)}; !r.OK || !slices.Equal(r.Warnings, want) {
+		t.Fatalf("reconfig without queue owned: %d %+v, want the warnings %q", code, r, want)
+	}
+	check := func(when string) {
+		t.Helper()
+		if j := c.job(t, running.ID); j.State != "RUN" || j.Queue != "owned" {
+			t.Errorf("%s: running job of the removed queue: %s in %s, want RUN in owned", when, j.State, j.Queue)
+		}
+		if j := c.job(t, pending.ID); j.State != "PSUSP" || j.Queue != "lost_and_found" {
+			t.Errorf("%s: pending job of the removed queue: %s in %s, want PSUSP in lost_and_found", when, j.State, j.Queue)
+		}
+		if j := c.job(t, done.ID); !reflect.DeepEqual(j, before[done.ID]) {
+			t.Errorf("%s: finished job of the removed queue:\nwant %+v\n got %+v", when, before[done.ID], j)
+		}
+	}
+	check("after the reconfig")
+	if r, code := c.reconfig(t); !r.OK || len(r.Warnings) > 0 {
+		t.Errorf("a second reconfig: %d %+v, want no warning", code, r)
+	}
+	check("after a second reconfig")
+	d.Close()
+
+	if p, err = compileTree(conf); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	logged = nil
+	mu.Unlock()
+	d = start()
+	defer d.Close()
+	check("after a restart")
+	mu.Lock()
+	for _, line := range logged {
+		if strings.Contains(line, "is gone") || strings.Contains(line, "lost_and_found") {
+			t.Errorf("the restarted daemon says %q", line)
+		}
+	}
+	mu.Unlock()
+	if j := c.waitState(t, running.ID, "DONE", "EXIT"); j.Queue != "owned" || j.State != "DONE" {
+		t.Errorf("the running job of the removed queue ended %s in %s, want DONE in owned", j.State, j.Queue)
+	}
+}
+
+// TestQueueGoneAtStart: a daemon started on a configuration without a
+// queue that its log's jobs are in moves the pending ones to
+// lost_and_found, once: the next start finds them there and says
+// nothing.
+func TestQueueGoneAtStart(t *testing.T) {
+	conf := writeConf(t)
+	state := t.TempDir()
+	var mu sync.Mutex
+	var logged []string
+	start := func() *daemon.Daemon {
+		p, err := compileTree(conf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+			MinInterval: 5 * time.Millisecond, Logf: func(format string, args ...any) {
+				mu.Lock()
+				logged = append(logged, fmt.Sprintf(format, args...))
+				mu.Unlock()
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	said := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		var out []string
+		for _, line := range logged {
+			if strings.Contains(line, "is gone") {
+				out = append(out, line)
+			}
+		}
+		logged = nil
+		return out
+	}
+	d := start()
+	c := unixClient(state)
+	held := c.submit(t, api.SubmitRequest{Command: "true", Queue: "owned", Hold: true})
+	d.Close()
+	os.WriteFile(filepath.Join(conf, "lsb.queues"), []byte(queuesGood[:strings.Index(queuesGood, "\nBegin Queue\nQUEUE_NAME = owned")]), 0o644)
+	said()
+	d = start()
+	if j := c.job(t, held.ID); j.Queue != "lost_and_found" || j.State != "PSUSP" {
+		t.Errorf("held job of the removed queue: %s in %s, want PSUSP in lost_and_found", j.State, j.Queue)
+	}
+	if got, want := said(), []string{fmt.Sprintf("replay: job %d: queue owned is gone: job moved to lost_and_found", held.ID)}; !slices.Equal(got, want) {
+		t.Errorf("the first start on the new configuration says %q, want %q", got, want)
+	}
+	d.Close()
+	d = start()
+	defer d.Close()
+	if j := c.job(t, held.ID); j.Queue != "lost_and_found" || j.State != "PSUSP" {
+		t.Errorf("after a second start: %s in %s, want PSUSP in lost_and_found", j.State, j.Queue)
+	}
+	if got := said(); len(got) > 0 {
+		t.Errorf("the second start says %q", got)
 	}
 }

@@ -58,6 +58,14 @@ func FuzzReplay(f *testing.F) {
 			`{"t":"forward","at":3,"job":2,"cluster":"peer","queue":"recv"}` + "\n" + `{"t":"return","job":2,"text":"start failed","state":"PSUSP"}` + "\n" +
 			`{"t":"return","job":2,"text":"bogus"}` + "\n" + `{"t":"remote-start","job":2}` + "\n" + `{"t":"release","job":2}`,
 		`{"t":"job","image":{"ID":3,"Sub":{"Queue":"send","Home":{"Cluster":"peer","ID":9}},"State":"RUN","Remote":{"Cluster":"peer","Queue":"recv","ID":4,"Hosts":["x@peer"]}}}`,
+		`{"t":"new","at":1,"job":1,"image":{"ID":1,"Sub":{"User":"u","Queue":"gone","Command":"true"},"Submit":1,"State":"PEND"}}` + "\n" +
+			`{"t":"new","at":1,"job":2,"image":{"ID":2,"Sub":{"User":"u","Queue":"gone","Command":"true"},"Submit":1,"State":"PEND"}}` + "\n" +
+			`{"t":"start","at":2,"job":2,"allocs":[{"Host":"hostA","Slots":1}]}` + "\n" + `{"t":"lost","at":3,"job":1}` + "\n" +
+			`{"t":"lost","at":3,"job":2}` + "\n" + `{"t":"requeue","at":4,"job":2}` + "\n" + `{"t":"switch","at":5,"job":1,"queue":"normal"}` + "\n" +
+			`{"t":"queue","queue":"lost_and_found","open":true,"active":true}`,
+		`{"t":"job","image":{"ID":4,"Sub":{"User":"u","Queue":"gone","Command":"true"},"State":"EXIT","Allocs":[{"Host":"nohost","Slots":1}]}}` + "\n" +
+			`{"t":"job","image":{"ID":5,"Sub":{"User":"u","Queue":"lost_and_found","Command":"true"},"State":"PSUSP"}}` + "\n" +
+			`{"t":"switch","job":5,"queue":"gone"}` + "\n" + `{"t":"modify","job":5,"mod":{"Slots":2}}`,
 		`not json`,
 	} {
 		f.Add(seed)
@@ -74,6 +82,8 @@ func FuzzReplay(f *testing.F) {
 			}
 			apply(c, r)
 		}
+		// What the daemon does once the log is replayed.
+		c.MoveLost()
 		// The state must still schedule.
 		runtime.NewScheduler(runtime.DefaultPlugins()).Cycle(runtime.Snapshot{Cluster: c, Now: 10})
 	})

@@ -254,6 +254,26 @@ func TestOutputDirMissing(t *testing.T) {
 	}
 }
 
+// TestOutputID: a job received from another cluster names its output
+// files by its id there (OutputID); LSB_JOBID stays its id here.
+func TestOutputID(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	cwd := t.TempDir()
+	h.start(Spec{JobID: 12, OutputID: 5, Command: "echo $LSB_JOBID; echo err >&2", Cwd: cwd, Stdout: "o.%J", Stderr: "errs/", Umask: -1})
+	if r := h.result(12); !r.Done() {
+		t.Fatalf("Result = %+v, want DONE", r)
+	}
+	for name, want := range map[string]string{"o.5": "12\n", "errs/5.err": "err\n"} {
+		if b, err := os.ReadFile(filepath.Join(cwd, name)); err != nil || string(b) != want {
+			t.Errorf("%s = %q, %v; want %q", name, b, err, want)
+		}
+	}
+	bad := Spec{JobID: 13, OutputID: -1, Command: "true", Umask: -1}
+	if err := bad.validate(); err == nil || !strings.Contains(err.Error(), "negative output id") {
+		t.Errorf("validate(OutputID -1) = %v, want an error of the negative output id", err)
+	}
+}
+
 func TestOutputPath(t *testing.T) {
 	for _, c := range []struct {
 		path  string

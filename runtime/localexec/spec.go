@@ -29,14 +29,19 @@ type Spec struct {
 	// Umask is the job's umask, -1 to leave the wrapper's as it is.
 	Umask int
 	// Stdout and Stderr are the -o and -e files, in which %J stands for
-	// the job id and %I for the index; relative ones are taken from the
-	// working directory; one ending in a slash is a directory, which gets
-	// the file JOBID.out (or JOBID.err). Output is appended. An empty
+	// the job id (OutputID) and %I for the index; relative ones are taken
+	// from the working directory; one ending in a slash is a directory,
+	// which gets the file JOBID.out (or JOBID.err). Output is appended. An empty
 	// Stdout sends the output to the Executor's OutputPath; an empty
 	// Stderr sends errors where the output goes. A missing directory is
 	// made; a file that still cannot be opened ends the job before it
 	// runs, with exit code 1 and the reason in Result.Err.
 	Stdout, Stderr string
+	// OutputID is the job id of the output files (%J, JOBID.out): the id
+	// the job's owner knows it by, which for a job received from another
+	// cluster is its id at its submission cluster. 0 means JobID, which
+	// LSB_JOBID gives the job whatever OutputID is.
+	OutputID int64 `json:",omitempty"`
 	// Hosts holds one host name per slot, in order (LSB_HOSTS).
 	Hosts []string
 	// UID and GID are the job user's ids. The job runs as that user when
@@ -58,6 +63,8 @@ func (s *Spec) validate() error {
 	switch {
 	case s.JobID <= 0:
 		return fmt.Errorf("job id %d is not positive", s.JobID)
+	case s.OutputID < 0:
+		return fmt.Errorf("job %d has a negative output id %d", s.JobID, s.OutputID)
 	case s.Index < 0:
 		return fmt.Errorf("job %d has a negative array index %d", s.JobID, s.Index)
 	case strings.TrimSpace(s.Command) == "":
@@ -82,6 +89,14 @@ func (s *Spec) validate() error {
 		}
 	}
 	return nil
+}
+
+// outputID returns the job id of the job's output files.
+func (s *Spec) outputID() int64 {
+	if s.OutputID > 0 {
+		return s.OutputID
+	}
+	return s.JobID
 }
 
 // A Result is how a job ended.

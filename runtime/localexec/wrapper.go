@@ -202,8 +202,8 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 		}
 		return f, err
 	}
-	outName := outputPath(s.Stdout, s.JobID, s.Index, ".out")
-	errName := outputPath(s.Stderr, s.JobID, s.Index, ".err")
+	outName := outputPath(s.Stdout, s.outputID(), s.Index, ".out")
+	errName := outputPath(s.Stderr, s.outputID(), s.Index, ".err")
 	err = u.do(func() error {
 		cwd, err := enterDir(s.Cwd, u.home, os.Chdir)
 		if err != nil {

@@ -233,3 +233,28 @@ func TestBurstWhileStarting(t *testing.T) {
 		return len(ents) == 0
 	})
 }
+
+// TestOutputID: a job's output files are named by the output id its order
+// gives (a job received from another cluster: its id there), while
+// LSB_JOBID is its own id.
+func TestOutputID(t *testing.T) {
+	m, client := newFakeMaster(t)
+	cwd := t.TempDir()
+	o := jobOrder(3, 100, "echo $LSB_JOBID")
+	o.Spec.Cwd, o.Spec.Stdout, o.Spec.OutputID = cwd, "fw.%J.out", 7
+	m.give("s1", []api.AgentOrder{o})
+	a, err := sbatchd.Start(sbatchd.Config{Master: client, Host: "hostA", StateDir: t.TempDir(), Interval: 100 * time.Millisecond,
+		WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	waitFor(t, "the end of job 3", func() bool { return len(m.endsOf(3)) > 0 })
+	if e := m.endsOf(3)[0]; e.ExitCode != 0 || e.Err != "" {
+		t.Fatalf("job 3 ended %+v, want exit code 0", e)
+	}
+	if b, err := os.ReadFile(filepath.Join(cwd, "fw.7.out")); err != nil || string(b) != "3\n" {
+		entries, _ := os.ReadDir(cwd)
+		t.Errorf("fw.7.out = %q, %v; want \"3\\n\" (the directory holds %v)", b, err, entries)
+	}
+}
