@@ -107,7 +107,18 @@ where LSF's do.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
-	root.CompletionOptions.HiddenDefaultCmd = true
+	// --version reads the build information only when given: lsfc
+	// starts for every LSF command a client runs.
+	showVersion := root.Flags().Bool("version", false, "print the version of lsfc (as lsfc version does)")
+	root.Args = cobra.NoArgs
+	root.RunE = func(cmd *cobra.Command, _ []string) error {
+		if *showVersion {
+			bi, _ := debug.ReadBuildInfo()
+			writeVersion(e.stdout, bi)
+			return nil
+		}
+		return cmd.Help()
+	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 	root.AddCommand(
 		newLintCmd(e),
