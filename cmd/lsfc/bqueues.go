@@ -46,7 +46,7 @@ SUSP) and string values. A queue that does not exist is reported as
 		example: `  lsfc bqueues
   bqueues -l normal`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		c, err := dialDaemon(e, a)
 		if err != nil {
 			return lsfFailed(e, "bqueues", err)

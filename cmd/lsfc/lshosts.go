@@ -32,7 +32,7 @@ with the columns upper-cased as keys and string values ("" for none).` + lsfStat
 		example: `  lsfc lshosts
   lshosts -json`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		hs, err := listHosts(ctx, e, a, "lshosts")
 		if err != nil {
 			return err

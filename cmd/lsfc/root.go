@@ -165,6 +165,8 @@ func (tf *treeFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&tf.cluster, "cluster", "", "name of the local cluster, when lsf.shared lists several")
 	f.StringVar(&tf.dialect, "dialect", "lsf10", "LSF version whose documented behaviour applies: lsf10 or openlava")
+	_ = cmd.RegisterFlagCompletionFunc("dialect", completeWords("lsf10", "openlava"))
+	_ = cmd.RegisterFlagCompletionFunc("cluster", cobra.NoFileCompletions)
 }
 
 // options returns the lint options the flags describe.
