@@ -130,6 +130,7 @@ where LSF's do.`,
 		newServeCmd(e),
 		newSbatchdCmd(e),
 		newVersionCmd(e),
+		newManCmd(e),
 	)
 	root.AddGroup(&cobra.Group{ID: lsfGroup, Title: "LSF commands (clients of lsfc serve):"})
 	root.AddCommand(
