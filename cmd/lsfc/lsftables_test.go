@@ -228,3 +228,72 @@ func TestParamsLayout(t *testing.T) {
 	writeParamsAll(&b, map[string]string{"RESOURCE_RESERVE_PER_TASK": "N", "MBD_SLEEP_TIME": "10", "CLEAN_PERIOD": "3600"})
 	checkText(t, "bparams -a", b.String(), "CLEAN_PERIOD = 3600\nMBD_SLEEP_TIME = 10\nRESOURCE_RESERVE_PER_TASK = N\n")
 }
+
+// TestBqueuesLongDefinition checks the parts of bqueues -l that come from
+// the queue's definition: limits in LSF's order and units (a time limit
+// normalised to a host model names it), the size and count limits in
+// one row, a second threshold table for indices other than the built-in
+// ones, policies, users, hosts and windows.
+func TestBqueuesLongDefinition(t *testing.T) {
+	sched, stop, util := 0.5, 1.5, 80.0
+	q := api.Queue{Name: "night", Priority: 40, Nice: 10, Status: "Open:Inact", SSusp: 2, USusp: 1, NJobs: 3, Susp: 3,
+		AcceptInterval: 30,
+		Limits: []api.QueueLimit{
+			{Name: "RUNLIMIT", Max: 600, Unit: "min"},
+			{Name: "CPULIMIT", Default: 60, Max: 120, Unit: "min", Spec: "Xeon"},
+			{Name: "TASKLIMIT", Default: 4, Max: 16},
+			{Name: "FILELIMIT", Max: 2048, Unit: "M"},
+			{Name: "THREADLIMIT", Max: 64},
+		},
+		Thresholds: map[string]api.Threshold{"r15s": {Sched: &sched, Stop: &stop}, "gpu_util": {Sched: &util}},
+		Policies:   []string{"PREEMPTABLE", "BACKFILL", "NO_INTERACTIVE"},
+		Users:      []string{"night_users/", "~guest"}, Hosts: []string{"~hostZ", "all"},
+		RunWindow: "20:00-8:00", DispatchWindow: "22:00-6:00"}
+	var b bytes.Buffer
+	writeQueuesLong(&b, []api.Queue{q}, false)
+	checkText(t, "bqueues -l", b.String(), `
+QUEUE: night
+
+PARAMETERS/STATISTICS
+PRIO NICE STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN SSUSP USUSP  RSV
+  40   10 Open:Inact        -    -    -    -     3     0     0     2     1    0
+Interval for a host to accept two jobs is 30 seconds
+
+ DEFAULT LIMITS:
+ CPULIMIT
+ 60.0 min of Xeon
+
+ TASKLIMIT
+ 4
+
+ MAXIMUM LIMITS:
+ RUNLIMIT
+ 600.0 min
+
+ CPULIMIT
+ 120.0 min of Xeon
+
+ TASKLIMIT
+ 16
+
+ FILELIMIT THREADLIMIT
+ 2048 M    64
+
+SCHEDULING PARAMETERS
+             r15s    r1m   r15m     ut     pg     io     ls     it    tmp    swp    mem
+ loadSched    0.5      -      -      -      -      -      -      -      -      -      -
+ loadStop     1.5      -      -      -      -      -      -      -      -      -      -
+
+            gpu_util
+ loadSched        80
+ loadStop          -
+
+SCHEDULING POLICIES:  PREEMPTABLE  BACKFILL  NO_INTERACTIVE
+
+USERS: night_users/ ~guest
+HOSTS:  ~hostZ all
+RUN_WINDOW:  20:00-8:00
+DISPATCH_WINDOW:  22:00-6:00
+
+`)
+}
