@@ -26,7 +26,7 @@ shown without its completion. An unknown job is reported on standard
 error and bacct exits 255.` + lsfStateHelp,
 		example: `  lsfc bacct -l 1001`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		if len(a.operands) == 0 {
 			return usageError("bacct: give the job ids")
 		}

@@ -48,7 +48,7 @@ operations a cluster administrator.` + lsfStateHelp,
   badmin showstatus`,
 	}
 	s.options = []lsfOption{{"v", ""}}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		if len(a.operands) == 0 {
 			return usageError("badmin: give a subcommand: qopen, qclose, qact, qinact, hopen, hclose, reconfig or showstatus")
 		}

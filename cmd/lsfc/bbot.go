@@ -16,7 +16,7 @@ prints "Job <ID> has been moved to position 1 from bottom.". Only position
 1 is supported.` + lsfStateHelp,
 		example: `  lsfc bbot 1001`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		ids, err := positionOperands("bbot", a.operands)
 		if err != nil {
 			return err

@@ -34,7 +34,7 @@ values.` + lsfStateHelp,
 		example: `  lsfc bhosts
   bhosts -json hostA`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		hs, err := listHosts(ctx, e, a, "bhosts")
 		if err != nil {
 			return err

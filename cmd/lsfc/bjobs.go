@@ -79,7 +79,7 @@ on standard error and exits 0. A job id that is not found is reported as
   bjobs -json -o "jobid stat exit_code exit_reason" 1001
   bjobs -o stat -noheader 1001`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error { return runBjobs(ctx, e, a) })
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error { return runBjobs(ctx, e, a) })
 }
 
 func runBjobs(ctx context.Context, e env, a *lsfArgs) error {

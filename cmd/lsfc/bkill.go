@@ -24,7 +24,7 @@ taken for its job id.` + lsfStateHelp,
 		example: `  lsfc bkill 1001
   bkill 0`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		return runJobAction(ctx, e, a, "bkill", "kill", nil, a.operands)
 	})
 }

@@ -34,7 +34,7 @@ standard error and exits 255.` + lsfStateHelp,
 		example: `  lsfc bmod -n 4 -R "rusage[mem=4GB]" 1001
   bmod -aps "admin=10" 1002`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		if len(a.operands) != 1 {
 			return usageError("bmod: give one job id")
 		}

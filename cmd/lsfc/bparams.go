@@ -20,7 +20,7 @@ the scheduler reads (RESOURCE_RESERVE_PER_TASK = N or Y, MBD_SLEEP_TIME,
 CLEAN_PERIOD ...); without -a, a summary.` + lsfStateHelp,
 		example: `  lsfc bparams -a`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		if len(a.operands) > 0 {
 			return usageError("bparams: unexpected argument %q", a.operands[0])
 		}

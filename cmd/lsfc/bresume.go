@@ -17,7 +17,7 @@ resumed" for each, or why it cannot on standard error, and exits 255 when
 any job failed. 0 stands for all the caller's unfinished jobs.` + lsfStateHelp,
 		example: `  lsfc bresume 1001`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		return runJobAction(ctx, e, a, "bresume", "resume", nil, a.operands)
 	})
 }

@@ -29,7 +29,7 @@ and the optimum number of running jobs; then the class's jobs by state.
 		example: `  lsfc bsla
   bsla nightly`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		c, err := dialDaemon(e, a)
 		if err != nil {
 			return lsfFailed(e, "bsla", err)

@@ -17,7 +17,7 @@ it cannot on standard error, and exits 255 when any job failed. 0 stands
 for all the caller's unfinished jobs.` + lsfStateHelp,
 		example: `  lsfc bstop 1001`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		return runJobAction(ctx, e, a, "bstop", "stop", nil, a.operands)
 	})
 }

@@ -79,7 +79,7 @@ with the options of its leading "#BSUB" lines (the command line wins).
   bsub -cwd . -J step1 -M 2147MB ./run.sh input.txt
   bsub -K -o log.%J "make -j4 all"`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error { return runBsub(ctx, e, a) })
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error { return runBsub(ctx, e, a) })
 }
 
 // bsubRequest is what a bsub command line asks for.

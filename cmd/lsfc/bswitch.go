@@ -17,7 +17,7 @@ submission. It prints "Job <ID> is switched to queue <QUEUE>" for each, or
 why it cannot on standard error, and exits 255 when any job failed.` + lsfStateHelp,
 		example: `  lsfc bswitch short 1001 1002`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		if len(a.operands) < 2 {
 			return usageError("bswitch: give the queue, then job ids")
 		}

@@ -16,7 +16,7 @@ prints "Job <ID> has been moved to position 1 from top.". Only position 1
 is supported.` + lsfStateHelp,
 		example: `  lsfc btop 1001`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		ids, err := positionOperands("btop", a.operands)
 		if err != nil {
 			return err

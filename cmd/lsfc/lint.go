@@ -101,6 +101,8 @@ The exit code is 1 when a finding is at or above --fail-level.`,
 	f := cmd.Flags()
 	f.StringVar(&format, "format", "text", "output format: "+strings.Join(lint.Formats(), ", "))
 	f.StringVar(&failLevel, "fail-level", "error", "exit 1 when a finding is at or above this severity: error, warning, info")
+	_ = cmd.RegisterFlagCompletionFunc("format", completeWords(lint.Formats()...))
+	_ = cmd.RegisterFlagCompletionFunc("fail-level", completeWords("error", "warning", "info"))
 	f.StringVar(&explain, "explain", "", "print what a diagnostic code finds, why it matters and how to fix it, then exit")
 	f.BoolVar(&fix, "fix", false, "apply the safe fixes (misspelt keys and section names, mismatched End names, ...) in place, then report what remains")
 	f.BoolVar(&listRules, "list-rules", false, "list every code with its name, default severity and summary, then exit")

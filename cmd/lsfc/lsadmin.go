@@ -18,7 +18,7 @@ here). lsfc has no separate LIM: the one daemon reads lsf.conf, so
 "lim" and "mbd" show the same settings.` + lsfStateHelp,
 		example: `  lsadmin showconf lim`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		if len(a.operands) != 2 || a.operands[0] != "showconf" || (a.operands[1] != "lim" && a.operands[1] != "mbd") {
 			return usageError("lsadmin: only showconf lim is offered")
 		}

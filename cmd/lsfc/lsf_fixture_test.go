@@ -42,7 +42,7 @@ func fixtureQueues() []api.Queue {
 func fixtureHosts() []api.Host {
 	return []api.Host{
 		{Name: "hostA", Status: "ok", JLU: -1, Max: 8, NJobs: 3, Run: 3, Type: "X86_64", Model: "Intel_EM64T",
-			Ncpus: 8, Maxmem: 15974.4, Resources: []string{"mg", "linux"},
+			Cpuf: 116.1, Ncpus: 8, Maxmem: 15974.4, Resources: []string{"mg", "linux"},
 			Load: map[string]float64{"r15s": 0.8, "r1m": 2.1, "r15m": 2.4, "ut": 0.07, "pg": 0, "ls": 0, "it": 1156,
 				"tmp": 551, "swp": 15974.4, "mem": 10240}},
 		{Name: "a-very-long-host-name.example.com", Status: "closed_Adm", JLU: 2, Max: 0, Type: "LINUX64"},

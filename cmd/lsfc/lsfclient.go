@@ -36,8 +36,9 @@ type lsfSpec struct {
 
 // newLSFCmd returns the cobra command of an LSF command. Its options are
 // read by parseLSFArgs, not by cobra, so that LSF's spellings (-cwd,
-// -noheader, -json) work; run gets them.
-func newLSFCmd(s lsfSpec, run func(ctx context.Context, a *lsfArgs) error) *cobra.Command {
+// -noheader, -json) work; run gets them. Shell completion offers its
+// options and the queue and host names it takes (lsfCompletion).
+func newLSFCmd(e env, s lsfSpec, run func(ctx context.Context, a *lsfArgs) error) *cobra.Command {
 	use := s.name
 	if len(s.options) > 0 {
 		use += " " + lsfUsage(s.options)
@@ -52,6 +53,7 @@ func newLSFCmd(s lsfSpec, run func(ctx context.Context, a *lsfArgs) error) *cobr
 		Example:            s.example,
 		GroupID:            lsfGroup,
 		DisableFlagParsing: true,
+		ValidArgsFunction:  lsfCompletion(e, s),
 	}
 	cmd.RunE = func(cmd *cobra.Command, argv []string) error {
 		a, err := parseLSFArgs(argv, s.options, s.stopAtOperand)

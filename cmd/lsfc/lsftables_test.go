@@ -26,8 +26,17 @@ QUEUE: normal
   -- For normal low priority jobs
 
 PARAMETERS/STATISTICS
-PRIO STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN  SUSP
-  30 Open:Active       -    -    -    -     4     1     3     0
+PRIO NICE STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN SSUSP USUSP  RSV
+  30    0 Open:Active       -    -    -    -     4     1     3     0     0    0
+Interval for a host to accept two jobs is 0 seconds
+
+SCHEDULING PARAMETERS
+             r15s    r1m   r15m     ut     pg     io     ls     it    tmp    swp    mem
+ loadSched      -      -      -      -      -      -      -      -      -      -      -
+ loadStop       -      -      -      -      -      -      -      -      -      -      -
+
+USERS: all
+HOSTS:  all
 
 `)
 	b.Reset()
@@ -58,7 +67,7 @@ PRIO STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN  SUSP
 // level) and -r (every level, depth first).
 func TestBqueuesShareLayout(t *testing.T) {
 	q := api.Queue{Name: "fair", Priority: 30, Status: "Open:Active", NJobs: 3, Run: 3,
-		UserShares: "[research, 2] [others, 1]",
+		UserShares: "[research, 2] [others, 1]", Policies: []string{"FAIRSHARE"},
 		Shares: []api.ShareLevel{
 			{Path: "", Accounts: []api.ShareAccount{
 				{Name: "others", Shares: 1, Priority: 0.333},
@@ -73,8 +82,14 @@ func TestBqueuesShareLayout(t *testing.T) {
 QUEUE: fair
 
 PARAMETERS/STATISTICS
-PRIO STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN  SUSP
-  30 Open:Active       -    -    -    -     3     0     3     0
+PRIO NICE STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN SSUSP USUSP  RSV
+  30    0 Open:Active       -    -    -    -     3     0     3     0     0    0
+Interval for a host to accept two jobs is 0 seconds
+
+SCHEDULING PARAMETERS
+             r15s    r1m   r15m     ut     pg     io     ls     it    tmp    swp    mem
+ loadSched      -      -      -      -      -      -      -      -      -      -      -
+ loadStop       -      -      -      -      -      -      -      -      -      -      -
 
 SCHEDULING POLICIES:  FAIRSHARE
 USER_SHARES:  [research, 2] [others, 1]
@@ -85,9 +100,10 @@ SHARE_INFO_FOR: fair/
  research/         2     0.125        3         0    5400.4      5400
 
 `
+	const tail = "USERS: all\nHOSTS:  all\n\n"
 	var b bytes.Buffer
 	writeQueuesLong(&b, []api.Queue{q}, false)
-	checkText(t, "bqueues -l", b.String(), head)
+	checkText(t, "bqueues -l", b.String(), head+tail)
 	b.Reset()
 	writeQueuesLong(&b, []api.Queue{q}, true)
 	checkText(t, "bqueues -r", b.String(), head+`SHARE_INFO_FOR: fair/research/
@@ -95,7 +111,7 @@ SHARE_INFO_FOR: fair/
  alice             3     0.500        1         0    1800.0      1800
  bob               1     0.100        2         0    3600.4      3600
 
-`)
+`+tail)
 }
 
 func TestBhostsLayout(t *testing.T) {
@@ -132,7 +148,7 @@ func TestLshostsLayout(t *testing.T) {
 	var b bytes.Buffer
 	writeLshosts(&b, fixtureHosts(), false)
 	checkText(t, "lshosts", b.String(), `HOST_NAME      type    model  cpuf ncpus maxmem maxswp server RESOURCES
-hostA        X86_64 Intel_EM     -     8  15.6G      -    Yes (mg linux)
+hostA        X86_64 Intel_EM 116.1     8  15.6G      -    Yes (mg linux)
 a-very-long- LINUX6        -     -     -      -      -    Yes ()
 hostC             -        -     -     -      -      -    Yes ()
 `)
@@ -146,7 +162,7 @@ hostC             -        -     -     -      -      -    Yes ()
       "HOST_NAME":"hostA",
       "TYPE":"X86_64",
       "MODEL":"Intel_EM64T",
-      "CPUF":"",
+      "CPUF":"116.1",
       "NCPUS":"8",
       "MAXMEM":"15.6G",
       "MAXSWP":"",
@@ -155,6 +171,22 @@ hostC             -        -     -     -      -      -    Yes ()
     }
   ]
 }
+`)
+	b.Reset()
+	writeLshostsLong(&b, fixtureHosts()[:2])
+	checkText(t, "lshosts -l", b.String(), `
+HOST_NAME:  hostA
+type                    model   cpuf ncpus maxmem maxswp server
+X86_64            Intel_EM64T  116.1     8  15.6G      -    Yes
+
+RESOURCES: (mg linux)
+
+HOST_NAME:  a-very-long-host-name.example.com
+type                    model   cpuf ncpus maxmem maxswp server
+LINUX64                     -      -     -      -      -    Yes
+
+RESOURCES: ()
+
 `)
 }
 
@@ -195,4 +227,73 @@ func TestParamsLayout(t *testing.T) {
 	var b bytes.Buffer
 	writeParamsAll(&b, map[string]string{"RESOURCE_RESERVE_PER_TASK": "N", "MBD_SLEEP_TIME": "10", "CLEAN_PERIOD": "3600"})
 	checkText(t, "bparams -a", b.String(), "CLEAN_PERIOD = 3600\nMBD_SLEEP_TIME = 10\nRESOURCE_RESERVE_PER_TASK = N\n")
+}
+
+// TestBqueuesLongDefinition checks the parts of bqueues -l that come from
+// the queue's definition: limits in LSF's order and units (a time limit
+// normalised to a host model names it), the size and count limits in
+// one row, a second threshold table for indices other than the built-in
+// ones, policies, users, hosts and windows.
+func TestBqueuesLongDefinition(t *testing.T) {
+	sched, stop, util := 0.5, 1.5, 80.0
+	q := api.Queue{Name: "night", Priority: 40, Nice: 10, Status: "Open:Inact", SSusp: 2, USusp: 1, NJobs: 3, Susp: 3,
+		AcceptInterval: 30,
+		Limits: []api.QueueLimit{
+			{Name: "RUNLIMIT", Max: 600, Unit: "min"},
+			{Name: "CPULIMIT", Default: 60, Max: 120, Unit: "min", Spec: "Xeon"},
+			{Name: "TASKLIMIT", Default: 4, Max: 16},
+			{Name: "FILELIMIT", Max: 2048, Unit: "M"},
+			{Name: "THREADLIMIT", Max: 64},
+		},
+		Thresholds: map[string]api.Threshold{"r15s": {Sched: &sched, Stop: &stop}, "gpu_util": {Sched: &util}},
+		Policies:   []string{"PREEMPTABLE", "BACKFILL", "NO_INTERACTIVE"},
+		Users:      []string{"night_users/", "~guest"}, Hosts: []string{"~hostZ", "all"},
+		RunWindow: "20:00-8:00", DispatchWindow: "22:00-6:00"}
+	var b bytes.Buffer
+	writeQueuesLong(&b, []api.Queue{q}, false)
+	checkText(t, "bqueues -l", b.String(), `
+QUEUE: night
+
+PARAMETERS/STATISTICS
+PRIO NICE STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN SSUSP USUSP  RSV
+  40   10 Open:Inact        -    -    -    -     3     0     0     2     1    0
+Interval for a host to accept two jobs is 30 seconds
+
+ DEFAULT LIMITS:
+ CPULIMIT
+ 60.0 min of Xeon
+
+ TASKLIMIT
+ 4
+
+ MAXIMUM LIMITS:
+ RUNLIMIT
+ 600.0 min
+
+ CPULIMIT
+ 120.0 min of Xeon
+
+ TASKLIMIT
+ 16
+
+ FILELIMIT THREADLIMIT
+ 2048 M    64
+
+SCHEDULING PARAMETERS
+             r15s    r1m   r15m     ut     pg     io     ls     it    tmp    swp    mem
+ loadSched    0.5      -      -      -      -      -      -      -      -      -      -
+ loadStop     1.5      -      -      -      -      -      -      -      -      -      -
+
+            gpu_util
+ loadSched        80
+ loadStop          -
+
+SCHEDULING POLICIES:  PREEMPTABLE  BACKFILL  NO_INTERACTIVE
+
+USERS: night_users/ ~guest
+HOSTS:  ~hostZ all
+RUN_WINDOW:  20:00-8:00
+DISPATCH_WINDOW:  22:00-6:00
+
+`)
 }

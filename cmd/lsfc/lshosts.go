@@ -17,20 +17,22 @@ func newLshostsCmd(e env) *cobra.Command {
 		name:     "lshosts",
 		short:    "List the hosts of lsfc serve with their static resources",
 		operands: "[HOST ...]",
-		options:  []lsfOption{{"w", ""}, {"json", ""}},
+		options:  []lsfOption{{"w", ""}, {"l", ""}, {"json", ""}},
 		long: `lshosts lists the hosts, or those named, with their static facts, in LSF's
 layout:
 
   HOST_NAME      type    model  cpuf ncpus maxmem maxswp server RESOURCES
 
-lsfc keeps no CPU factor and no swap size, so cpuf and maxswp are "-";
-every host is a server. maxmem is shown with a unit (15.6G, 2038M). -w
-cuts nothing; -json prints {"COMMAND":"lshosts","HOSTS":N,"RECORDS":[...]}
+cpuf is the CPUFACTOR lsf.shared's HostModel section gives the host's
+model, "-" for none; lsfc keeps no swap size, so maxswp is "-"; every
+host is a server. maxmem is shown with a unit (15.6G, 2038M). -w cuts
+nothing; -l shows each host in LSF's long layout (HOST_NAME:, the static
+facts, RESOURCES:); -json prints {"COMMAND":"lshosts","HOSTS":N,"RECORDS":[...]}
 with the columns upper-cased as keys and string values ("" for none).` + lsfStateHelp,
 		example: `  lsfc lshosts
   lshosts -json`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		hs, err := listHosts(ctx, e, a, "lshosts")
 		if err != nil {
 			return err
@@ -39,6 +41,8 @@ with the columns upper-cased as keys and string values ("" for none).` + lsfStat
 			if err := writeLSFJSON(e.stdout, "lshosts", "HOSTS", lshostsRecords(hs)); err != nil {
 				return exit(exitUsage, err)
 			}
+		} else if a.has("l") {
+			writeLshostsLong(e.stdout, hs)
 		} else if len(hs) > 0 {
 			writeLshosts(e.stdout, hs, a.has("w"))
 		}
@@ -63,8 +67,23 @@ func writeLshosts(w io.Writer, hs []api.Host, wide bool) {
 		if !wide {
 			name, typ, model = cutEnd(name, 12), cutEnd(typ, 6), cutEnd(model, 8)
 		}
-		fmt.Fprintf(w, lshostsRow, name, typ, model, "-", orDash(hostNcpus(h)), orDash(hostMaxmem(h)), "-", "Yes",
-			strings.Join(h.Resources, " "))
+		fmt.Fprintf(w, lshostsRow, name, typ, model, orDash(hostCpuf(h)), orDash(hostNcpus(h)), orDash(hostMaxmem(h)),
+			"-", "Yes", strings.Join(h.Resources, " "))
+	}
+}
+
+// writeLshostsLong prints lshosts -l: for each host its name, a row of
+// its static facts under their headings, and its Boolean resources.
+func writeLshostsLong(w io.Writer, hs []api.Host) {
+	for _, h := range hs {
+		fmt.Fprintf(w, "\nHOST_NAME:  %s\n", h.Name)
+		fmt.Fprintf(w, "%-16s %12s %6s %5s %6s %6s %6s\n", "type", "model", "cpuf", "ncpus", "maxmem", "maxswp", "server")
+		fmt.Fprintf(w, "%-16s %12s %6s %5s %6s %6s %6s\n\n", orDash(h.Type), orDash(h.Model), orDash(hostCpuf(h)),
+			orDash(hostNcpus(h)), orDash(hostMaxmem(h)), "-", "Yes")
+		fmt.Fprintf(w, "RESOURCES: (%s)\n", strings.Join(h.Resources, " "))
+	}
+	if len(hs) > 0 {
+		fmt.Fprintln(w)
 	}
 }
 
@@ -73,12 +92,21 @@ func lshostsRecords(hs []api.Host) []lsfRecord {
 	out := make([]lsfRecord, 0, len(hs))
 	for _, h := range hs {
 		out = append(out, lsfRecord{
-			{"HOST_NAME", h.Name}, {"TYPE", h.Type}, {"MODEL", h.Model}, {"CPUF", ""},
+			{"HOST_NAME", h.Name}, {"TYPE", h.Type}, {"MODEL", h.Model}, {"CPUF", hostCpuf(h)},
 			{"NCPUS", hostNcpus(h)}, {"MAXMEM", hostMaxmem(h)}, {"MAXSWP", ""}, {"SERVER", "Yes"},
 			{"RESOURCES", strings.Join(h.Resources, " ")},
 		})
 	}
 	return out
+}
+
+// hostCpuf returns a host's CPU factor with one decimal, as lshosts
+// shows it, or "" when its model has none.
+func hostCpuf(h api.Host) string {
+	if h.Cpuf <= 0 {
+		return ""
+	}
+	return strconv.FormatFloat(h.Cpuf, 'f', 1, 64)
 }
 
 // hostNcpus returns a host's number of CPUs, or "" when unknown.

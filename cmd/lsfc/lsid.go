@@ -33,7 +33,7 @@ Tools that check the LSF version read the first line (Toil matches
 "IBM Spectrum LSF Standard (.*),").` + lsfStateHelp,
 		example: `  lsfc lsid`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		if len(a.operands) > 0 {
 			return usageError("lsid: unexpected argument %q", a.operands[0])
 		}

@@ -32,7 +32,7 @@ as keys and the values as shown, as strings ("" for none).` + lsfStateHelp,
 		example: `  lsfc lsload
   lsload -json`,
 	}
-	return newLSFCmd(s, func(ctx context.Context, a *lsfArgs) error {
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		hs, err := listHosts(ctx, e, a, "lsload")
 		if err != nil {
 			return err

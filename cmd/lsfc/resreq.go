@@ -65,6 +65,7 @@ An invalid string prints "-R:1:COL: error: ..." with a caret and exits 1.`,
 	}
 	cmd.Flags().StringVarP(&req, "R", "R", "", "the resource requirement string")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	_ = cmd.RegisterFlagCompletionFunc("format", completeWords("text", "json"))
 	return cmd
 }
 
@@ -144,6 +145,9 @@ or I/O error; 4 valid, but no host matches.`,
 	fl.IntVarP(&f.slots, "slots", "n", 1, "job slots asked for, as bsub -n")
 	fl.BoolVar(&f.explain, "explain", false, "explain every rejection and give a verdict")
 	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	_ = cmd.RegisterFlagCompletionFunc("format", completeWords("text", "json"))
+	_ = cmd.RegisterFlagCompletionFunc("queue", completeTreeNames(e, queueNames))
+	_ = cmd.RegisterFlagCompletionFunc("unit", completeWords("KB", "MB", "GB", "TB", "PB", "EB", "ZB"))
 	return cmd
 }
 

@@ -107,7 +107,18 @@ where LSF's do.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
-	root.CompletionOptions.HiddenDefaultCmd = true
+	// --version reads the build information only when given: lsfc
+	// starts for every LSF command a client runs.
+	showVersion := root.Flags().Bool("version", false, "print the version of lsfc (as lsfc version does)")
+	root.Args = cobra.NoArgs
+	root.RunE = func(cmd *cobra.Command, _ []string) error {
+		if *showVersion {
+			bi, _ := debug.ReadBuildInfo()
+			writeVersion(e.stdout, bi)
+			return nil
+		}
+		return cmd.Help()
+	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 	root.AddCommand(
 		newLintCmd(e),
@@ -119,6 +130,7 @@ where LSF's do.`,
 		newServeCmd(e),
 		newSbatchdCmd(e),
 		newVersionCmd(e),
+		newManCmd(e),
 	)
 	root.AddGroup(&cobra.Group{ID: lsfGroup, Title: "LSF commands (clients of lsfc serve):"})
 	root.AddCommand(
@@ -154,6 +166,8 @@ func (tf *treeFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&tf.cluster, "cluster", "", "name of the local cluster, when lsf.shared lists several")
 	f.StringVar(&tf.dialect, "dialect", "lsf10", "LSF version whose documented behaviour applies: lsf10 or openlava")
+	_ = cmd.RegisterFlagCompletionFunc("dialect", completeWords("lsf10", "openlava"))
+	_ = cmd.RegisterFlagCompletionFunc("cluster", cobra.NoFileCompletions)
 }
 
 // options returns the lint options the flags describe.

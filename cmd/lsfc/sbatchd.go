@@ -77,5 +77,6 @@ Invoked as sbatchd (a link to lsfc), lsfc acts as lsfc sbatchd.`,
 	f.StringVar(&state, "state", "", "the agent's state directory: its runs and its jobs' files")
 	f.StringVar(&secretFile, "secret-file", "", "file holding the cluster's shared secret (default $LSFC_SECRET)")
 	f.DurationVar(&interval, "interval", 5*time.Second, "how often to report load and to ask for work")
+	_ = cmd.RegisterFlagCompletionFunc("host", completeTreeNames(e, hostNames))
 	return cmd
 }

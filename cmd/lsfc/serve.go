@@ -166,6 +166,7 @@ and the next serve on the same state directory takes them back.`,
 	f.StringVar(&host, "host", "", "the configuration's name of this machine, whose load indices (read from /proc) its host reports (default: the machine's host name)")
 	f.DurationVar(&hostLost, "host-lost", 0, "how long a host whose execution agent is silent stays unavail, its jobs UNKWN, before it is lost: rerunnable jobs rerun elsewhere, the others exit (default 10m)")
 	f.BoolVar(&noWatch, "no-watch", false, "do not reload the configuration when its files change (badmin reconfig still does)")
+	_ = cmd.RegisterFlagCompletionFunc("host", completeTreeNames(e, hostNames))
 	ef.register(cmd)
 	return cmd
 }

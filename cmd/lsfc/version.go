@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
@@ -10,10 +11,17 @@ import (
 func newVersionCmd(e env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print the version of lsfc",
-		Args:  cobra.NoArgs,
+		Short: "Print the version of lsfc and the commit it was built from",
+		Long: `version prints the module version lsfc was built as ("(devel)" for a
+build of a working copy), then what the Go toolchain recorded of the
+commit it was built from: vcs.revision, vcs.time and vcs.modified (true
+when the working copy had uncommitted changes), and the Go version. A
+build made without version control information (go build -buildvcs=false,
+or outside a repository) has no vcs lines. lsfc --version prints the same.`,
+		Args: cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			fmt.Fprintf(e.stdout, "lsfc %s\n", version())
+			bi, _ := debug.ReadBuildInfo()
+			writeVersion(e.stdout, bi)
 			return nil
 		},
 	}
@@ -25,4 +33,30 @@ func version() string {
 		return bi.Main.Version
 	}
 	return "(devel)"
+}
+
+// writeVersion prints lsfc's version from its build information (nil
+// when the binary carries none): the module version, the vcs.revision,
+// vcs.time and vcs.modified settings the build recorded, and the Go
+// version.
+func writeVersion(w io.Writer, bi *debug.BuildInfo) {
+	if bi == nil {
+		fmt.Fprintln(w, "lsfc (devel)")
+		return
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	fmt.Fprintf(w, "lsfc %s\n", v)
+	for _, key := range []string{"vcs.revision", "vcs.time", "vcs.modified"} {
+		for _, s := range bi.Settings {
+			if s.Key == key {
+				fmt.Fprintf(w, "%-13s %s\n", key+":", s.Value)
+			}
+		}
+	}
+	if bi.GoVersion != "" {
+		fmt.Fprintf(w, "%-13s %s\n", "go:", bi.GoVersion)
+	}
 }

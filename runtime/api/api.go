@@ -261,6 +261,61 @@ type Queue struct {
 	// ShareLevel), which the queues of a FAIRSHARE_QUEUES set share.
 	UserShares string       `json:"userShares,omitempty"`
 	Shares     []ShareLevel `json:"shares,omitempty"`
+
+	// What follows is the queue's definition in the policy the daemon
+	// runs now (it changes with a reload), as bqueues -l shows it.
+
+	// Nice is NICE; SSusp and USusp split Susp into the slots of jobs
+	// the system and their users suspended.
+	Nice  int `json:"nice,omitempty"`
+	SSusp int `json:"ssusp"`
+	USusp int `json:"ususp"`
+	// AcceptInterval is the queue's JOB_ACCEPT_INTERVAL in seconds.
+	AcceptInterval float64 `json:"acceptInterval"`
+	// Limits are the resource usage limits the queue sets (RUNLIMIT,
+	// CPULIMIT, TASKLIMIT, FILELIMIT ... THREADLIMIT), in the order
+	// bqueues -l shows them; none when it sets none.
+	Limits []QueueLimit `json:"limits,omitempty"`
+	// Thresholds are the load thresholds (loadSched/loadStop) by load
+	// index name.
+	Thresholds map[string]Threshold `json:"thresholds,omitempty"`
+	// Policies are the scheduling policies the queue has (FAIRSHARE,
+	// PREEMPTIVE, EXCLUSIVE ...), in LSF's order.
+	Policies []string `json:"policies,omitempty"`
+	// Users, Hosts and Administrators are USERS, HOSTS and
+	// ADMINISTRATORS as bqueues -l shows them: a group's name ends in
+	// "/"; a host's preference follows it ("+2"), an excluded name
+	// follows "~". Users and Hosts are nil when the queue does not
+	// restrict them (bqueues -l shows "all").
+	Users          []string `json:"users,omitempty"`
+	Hosts          []string `json:"hosts,omitempty"`
+	Administrators []string `json:"administrators,omitempty"`
+	// ResReq is the queue's RES_REQ as written, "" for none.
+	ResReq string `json:"resReq,omitempty"`
+	// RunWindow and DispatchWindow are RUN_WINDOW and DISPATCH_WINDOW as
+	// written, "" for always open.
+	RunWindow      string `json:"runWindow,omitempty"`
+	DispatchWindow string `json:"dispatchWindow,omitempty"`
+}
+
+// A QueueLimit is one resource usage limit of a queue: its maximum (the
+// hard limit) and, when the queue sets one, its default (0: none). Unit
+// is "min" for time limits (minutes), "M" for memory limits (MB) and ""
+// for counts; Spec is the host or host model a time limit is normalised
+// to ("" for none).
+type QueueLimit struct {
+	Name    string  `json:"name"`
+	Default float64 `json:"default,omitempty"`
+	Max     float64 `json:"max"`
+	Unit    string  `json:"unit,omitempty"`
+	Spec    string  `json:"spec,omitempty"`
+}
+
+// A Threshold is a load index's scheduling threshold (loadSched) and
+// suspending threshold (loadStop); nil for one not set.
+type Threshold struct {
+	Sched *float64 `json:"sched,omitempty"`
+	Stop  *float64 `json:"stop,omitempty"`
 }
 
 // A ShareLevel is one level of a queue's share tree: the accounts under

@@ -75,6 +75,10 @@ type Config struct {
 	// MCInterval is the time between two rounds of MultiCluster
 	// forwarding with the peers (0: MBD_SLEEP_TIME); see multicluster.go.
 	MCInterval time.Duration
+	// PeerClient returns the client the MultiCluster link calls a peer's
+	// daemon at addr with, as cluster self (tests); nil dials addr over
+	// TCP with Secret.
+	PeerClient func(addr, self string) *api.Client
 	// Host is the configuration's name of this machine, where the jobs
 	// run: the host whose load indices are this machine's (empty: the
 	// machine's host name).

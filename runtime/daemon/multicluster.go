@@ -72,10 +72,13 @@ import (
 // mcTimeout bounds one call to a peer.
 const mcTimeout = 10 * time.Second
 
-// mcPeerState is what the submission cluster last heard from a peer.
+// mcPeerState is what the submission cluster last heard from a peer;
+// holds is set when its last poll listed an unfinished copy of a job of
+// this cluster, which the link follows until it ends there.
 type mcPeerState struct {
 	up     bool
 	queues []api.MCQueue
+	holds  bool
 }
 
 // mcWork is one peer's part of a round: where it answers, the jobs to
@@ -235,7 +238,7 @@ func (d *Daemon) mcCall(ctx context.Context, self string, p mc.Peer, fn func(*ap
 	var err, reached error
 	for _, addr := range p.Addrs {
 		cctx, cancel := context.WithTimeout(ctx, mcTimeout)
-		err = fn(api.DialTCP(addr, d.cfg.Secret, self), cctx)
+		err = fn(d.peerClient(addr, self), cctx)
 		cancel()
 		var ae *api.APIError
 		if err == nil || errors.As(err, &ae) && ae.Status != http.StatusServiceUnavailable {
@@ -249,6 +252,16 @@ func (d *Daemon) mcCall(ctx context.Context, self string, p mc.Peer, fn func(*ap
 		return reached
 	}
 	return err
+}
+
+// peerClient returns the client of a peer's daemon at addr, acting as
+// cluster self: Config.PeerClient's, else one over TCP with the shared
+// secret.
+func (d *Daemon) peerClient(addr, self string) *api.Client {
+	if d.cfg.PeerClient != nil {
+		return d.cfg.PeerClient(addr, self)
+	}
+	return api.DialTCP(addr, d.cfg.Secret, self)
 }
 
 // undelivered reports whether a call's error shows that the request never
@@ -265,8 +278,13 @@ func undelivered(err error) bool {
 }
 
 // mcWorkList returns the peers to talk to in this round, in lsf.shared
-// order: those a send-jobs queue names and those that hold a job of this
-// cluster, with the jobs to deliver and to recall.
+// order: those a send-jobs queue with pending jobs names (the forwarding
+// decision weighs what they report), those a job of this cluster is sent
+// to, and those whose last poll listed an unfinished copy of one, with
+// the jobs to deliver and to recall. A peer is
+// first contacted, and its address resolved, when there is such work: a
+// daemon whose send-jobs queues are empty talks to no peer, so that it
+// starts and runs offline.
 func (d *Daemon) mcWorkList() []mcWork {
 	if d.cfg.Policy.Cluster == "" {
 		// A configuration without a cluster name has no peers.
@@ -274,10 +292,21 @@ func (d *Daemon) mcWorkList() []mcWork {
 	}
 	want := map[string]bool{}
 	for _, q := range d.cfg.Policy.Queues {
-		if q.Sends() {
-			for _, dst := range q.SendTo {
-				want[dst.Cluster] = true
-			}
+		if !q.Sends() {
+			continue
+		}
+		if rq := d.cluster.Queue(q.Name); rq == nil || rq.Pending == 0 {
+			continue
+		}
+		for _, dst := range q.SendTo {
+			want[dst.Cluster] = true
+		}
+	}
+	for name, st := range d.mcPeers {
+		// A copy home no longer expects (its job killed here) is
+		// killed there at the peer's next poll.
+		if st.holds {
+			want[name] = true
 		}
 	}
 	deliver := map[string][]api.MCForward{}
@@ -400,13 +429,14 @@ func (d *Daemon) mcReconcile(res mcResult) (kills []int64, recs []Record) {
 		d.dirty = true
 		return nil, recs
 	}
-	st.up, st.queues = true, res.poll.Queues
+	st.up, st.queues, st.holds = true, res.poll.Queues, false
 	seen := map[int64]bool{}
 	for _, rj := range res.poll.Jobs {
 		state, ok := runtime.ParseJobState(rj.State)
 		if !ok {
 			continue
 		}
+		st.holds = st.holds || !state.Finished()
 		j := forwardedHere(rj.FromJob)
 		switch {
 		case j == nil:

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -310,7 +311,11 @@ func TestMultiCluster(t *testing.T) {
 		t.Fatalf("inactivate slow at east: %d %v", code, err)
 	}
 
-	// Home's status tells when its link has heard from east and west.
+	// Home's link talks to the peers of a send-jobs queue once a job
+	// pends there: a held job, which is not forwarded, has it hear from
+	// east and west before the first job to forward; its status tells
+	// when. The held job is then killed.
+	held := hc.submit(t, api.SubmitRequest{Queue: "send", Command: "true", Hold: true}).ID
 	waitFor(t, "home to hear from east and west", func() bool {
 		var st api.Status
 		if code, err := hc.call("GET", "/v1/status", nil, &st); err != nil || code != 200 {
@@ -318,6 +323,9 @@ func TestMultiCluster(t *testing.T) {
 		}
 		return len(st.Peers) == 2 && st.Peers[0].Up && st.Peers[1].Up
 	})
+	if code, err := hc.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", held), nil, nil); err != nil || code != 200 {
+		t.Fatalf("kill the held job %d: %d %v", held, code, err)
+	}
 
 	t.Run("most room", func(t *testing.T) {
 		// west's recv has room for 10, east's for 2: the job goes west,
@@ -669,5 +677,70 @@ func TestMCPeer(t *testing.T) {
 	copies := east.copies(t, 1)
 	if len(copies) != 2 || copies[0].ID != first.ID || copies[1].ID != second.ID || copies[1].State != "PEND" {
 		t.Errorf("east's copies after a restart: %+v", copies)
+	}
+}
+
+// TestMCPeerContactedLazily checks that a daemon whose send-jobs queue is
+// empty contacts no peer, so that it neither resolves nor dials a peer's
+// address at start (a demo cluster runs offline), and that it contacts
+// the peer once a job pends in that queue.
+func TestMCPeerContactedLazily(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a daemon")
+	}
+	conf := writeArchive(t, `-- lsf.shared --
+Begin Cluster
+ClusterName  Servers
+home         (127.0.0.1)
+east         (peermaster.invalid:6881)
+End Cluster
+-- lsf.cluster.home --
+Begin Host
+HOSTNAME  model  type  server  RESOURCES
+homeA     !      !     1       ()
+End Host
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = send
+PRIORITY   = 30
+HOSTS      = none
+SNDJOBS_TO = recv@east
+End Queue
+`)
+	p, err := compileTree(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var called []string
+	state := t.TempDir()
+	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: 5 * time.Millisecond, MCInterval: 10 * time.Millisecond,
+		Logf: func(f string, a ...any) { t.Logf(f, a...) },
+		PeerClient: func(addr, self string) *api.Client {
+			mu.Lock()
+			called = append(called, addr)
+			mu.Unlock()
+			// Nothing listens on port 1 of loopback: refused at once.
+			return api.DialTCP("127.0.0.1:1", "s3cret", self)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	contacted := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(called)
+	}
+	// Many rounds pass with nothing to forward: no peer is contacted.
+	time.Sleep(300 * time.Millisecond)
+	if got := contacted(); len(got) > 0 {
+		t.Fatalf("the daemon contacted %q with no job to forward", got)
+	}
+	unixClient(state).submit(t, api.SubmitRequest{Queue: "send", Command: "true"})
+	waitFor(t, "the link to contact east", func() bool { return len(contacted()) > 0 })
+	if got := contacted(); got[0] != "peermaster.invalid:6881" {
+		t.Errorf("the link contacted %q, want east's server peermaster.invalid:6881", got[0])
 	}
 }

@@ -631,18 +631,8 @@ func (d *Daemon) queueInfo(q *runtime.Queue) api.Queue {
 		st += ":Inact"
 	}
 	out := api.Queue{Name: q.Name, Priority: q.Priority, Status: st, Open: q.Open, Active: q.Active,
-		Max: q.QJobLimit, JLU: q.UJobLimit, JLP: q.PJobLimit, JLH: q.HJobLimit}
-	if q.Def != nil {
-		if st := q.Def.Settings["DESCRIPTION"]; st != nil {
-			out.Description, _ = st.Value.(string)
-		}
-		for i, e := range q.Def.Fairshare {
-			if i > 0 {
-				out.UserShares += " "
-			}
-			out.UserShares += fmt.Sprintf("[%s, %s]", e.Name, strconv.FormatFloat(e.Shares, 'f', -1, 64))
-		}
-	}
+		Max: q.QJobLimit, JLU: q.UJobLimit, JLP: q.PJobLimit, JLH: q.HJobLimit, AcceptInterval: q.AcceptInterval}
+	d.queueDefinition(&out, q)
 	for _, l := range d.cluster.ShareTree(q, d.now()) {
 		level := api.ShareLevel{Path: l.Path, Accounts: make([]api.ShareAccount, 0, len(l.Accounts))}
 		for _, a := range l.Accounts {
@@ -663,7 +653,16 @@ func (d *Daemon) queueInfo(q *runtime.Queue) api.Queue {
 			out.Run += j.Slots
 		default:
 			out.Susp += j.Slots
+			if j.State == runtime.USusp {
+				out.USusp += j.Slots
+			} else {
+				out.SSusp += j.Slots
+			}
 		}
+	}
+	if len(out.Shares) > 0 && !slices.Contains(out.Policies, "FAIRSHARE") {
+		// A queue of a FAIRSHARE_QUEUES set shares its leader's tree.
+		out.Policies = slices.Insert(out.Policies, 0, "FAIRSHARE")
 	}
 	return out
 }

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/spf13/cobra"
+)
+
+// Shell completion of flag values and operands. Everything here runs
+// only when the shell asks for completions (lsfc __complete ...), never
+// when a command runs: the functions are registered on the commands and
+// read the configuration tree only when called.
+
+// completeWords returns a completion function that offers fixed words.
+func completeWords(words ...string) cobra.CompletionFunc {
+	return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return words, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// A treeNameKind says which names of a configuration tree to complete.
+type treeNameKind int
+
+const (
+	queueNames treeNameKind = iota
+	hostNames
+)
+
+// treeNames returns the queue or host names of the configuration tree at
+// conf (an LSF_ENVDIR, a directory of lsb.* files, or files separated by
+// commas), or of $LSF_ENVDIR when conf is empty, in file order; nil when
+// there is no tree or it cannot be read. Errors are not reported: a
+// completion offers what it finds.
+func treeNames(e env, conf string, kind treeNameKind) []string {
+	var paths []string
+	if conf != "" {
+		paths = strings.Split(conf, ",")
+	}
+	envDir := e.getenv("LSF_ENVDIR")
+	if len(paths) == 0 && envDir == "" {
+		return nil
+	}
+	t, _, err := compile.Load(paths, compile.LoadOptions{EnvDir: envDir})
+	if err != nil || t == nil {
+		return nil
+	}
+	p, _ := compile.Compile(t, compile.Options{})
+	if p == nil {
+		return nil
+	}
+	var out []string
+	switch kind {
+	case queueNames:
+		for _, q := range p.Queues {
+			out = append(out, q.Name)
+		}
+	case hostNames:
+		for _, h := range p.Hosts {
+			out = append(out, h.Name)
+		}
+	}
+	return out
+}
+
+// completeTreeNames returns a completion function that offers the queue
+// or host names of the tree the command's --conf flag names (of
+// $LSF_ENVDIR when the command has no such flag or it is not given).
+func completeTreeNames(e env, kind treeNameKind) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		conf := ""
+		if f := cmd.Flags().Lookup("conf"); f != nil {
+			conf = f.Value.String()
+			// A repeatable --conf (simulate) shows as "[a,b]".
+			conf = strings.Trim(conf, "[]")
+		}
+		return treeNames(e, conf, kind), cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// lsfCompletion returns the completion function of an LSF command, whose
+// options cobra does not parse: after an option that takes a queue (-q)
+// or hosts (-m), the names of the tree of $LSF_ENVDIR; a word that
+// starts with "-", the command's options; an operand, the queue or host
+// names its usage line asks for (bqueues QUEUE, bhosts HOST, bswitch's
+// first operand, badmin's subcommands and their names).
+func lsfCompletion(e env, s lsfSpec) cobra.CompletionFunc {
+	// The badmin subcommands that take queue and host names.
+	badminQueueOps := []string{"qopen", "qclose", "qact", "qinact"}
+	badminHostOps := []string{"hopen", "hclose"}
+	return func(_ *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		none := cobra.ShellCompDirectiveNoFileComp
+		if n := len(args); n > 0 && strings.HasPrefix(args[n-1], "-") {
+			for _, o := range s.options {
+				if "-"+o.name != args[n-1] || o.arg == "" {
+					continue
+				}
+				switch {
+				case o.arg == "queue":
+					return treeNames(e, "", queueNames), none
+				case strings.Contains(o.arg, "host"):
+					return treeNames(e, "", hostNames), none
+				}
+				// Another option's argument: a file, a number, a string.
+				return nil, cobra.ShellCompDirectiveDefault
+			}
+		}
+		if strings.HasPrefix(toComplete, "-") {
+			var out []cobra.Completion
+			for _, o := range s.options {
+				out = append(out, "-"+o.name)
+			}
+			return append(out, "--state", "-h"), none
+		}
+		operands := 0
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") {
+				operands++
+			}
+		}
+		switch {
+		case s.name == "badmin" && operands == 0:
+			return append(append(slices.Clone(badminQueueOps), badminHostOps...), "reconfig", "showstatus", "perfmon"), none
+		case s.name == "badmin" && slices.Contains(badminQueueOps, firstOperand(args)):
+			return treeNames(e, "", queueNames), none
+		case s.name == "badmin" && slices.Contains(badminHostOps, firstOperand(args)):
+			return treeNames(e, "", hostNames), none
+		case strings.HasPrefix(s.operands, "[QUEUE") || strings.HasPrefix(s.operands, "QUEUE") && operands == 0:
+			return treeNames(e, "", queueNames), none
+		case strings.HasPrefix(s.operands, "[HOST"):
+			return treeNames(e, "", hostNames), none
+		case s.stopAtOperand:
+			// bsub's command: files and programs.
+			return nil, cobra.ShellCompDirectiveDefault
+		}
+		return nil, none
+	}
+}
+
+// firstOperand returns the first word of args that is not an option.
+func firstOperand(args []string) string {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return ""
+}
