@@ -36,6 +36,9 @@ type MatchResult struct {
 	Clauses []ClauseCount
 	// Alt is the index of the alternative that matched, or -1.
 	Alt int
+	// Explained is the index of the alternative Hosts and Clauses
+	// explain: the one that matched, else the first.
+	Explained int
 	// Verdict, when no host matches, tells why: VerdictNever or
 	// VerdictNow.
 	Verdict Verdict
@@ -72,12 +75,51 @@ func (v Verdict) String() string {
 type HostMatch struct {
 	Host   *Host
 	Values *HostValues
-	OK     bool
-	// Reasons say why the host was rejected.
-	Reasons []Reason
+	// OK is true when the host takes part in the job for some term.
+	OK bool
+	// Terms hold the host's verdict for each term of the alternative
+	// explained, in order: exactly one per term (one for a simple
+	// requirement).
+	Terms []TermVerdict
 	// Slots is the number of slots the host can give (free slots, or 1
 	// when unknown).
 	Slots int
+}
+
+// A TermVerdict is one host's outcome for one term of a requirement.
+type TermVerdict struct {
+	// Term is the term's number, from 1.
+	Term    int
+	Outcome Outcome
+	// Reasons say why: every part the host fails (OutcomeRejected), or
+	// the one placement rule that left it out (OutcomeUnplaced); none
+	// when the host is used.
+	Reasons []Reason
+}
+
+// Outcome is what became of a host for one term.
+type Outcome uint8
+
+// The outcomes.
+const (
+	// OutcomeUsed: the host satisfies the term and the job is placed on
+	// it.
+	OutcomeUsed Outcome = iota
+	// OutcomeUnplaced: the host satisfies every part of the term, but
+	// span[] or same[] leaves it out of the placement.
+	OutcomeUnplaced
+	// OutcomeRejected: the host fails some part of the term.
+	OutcomeRejected
+)
+
+func (o Outcome) String() string {
+	switch o {
+	case OutcomeUnplaced:
+		return "not placed"
+	case OutcomeRejected:
+		return "rejected"
+	}
+	return "matches"
 }
 
 // A Reason is one failed part of a requirement on one host.
@@ -143,7 +185,7 @@ func (e *Env) Match(req *Requirement, t *HostTable, opts MatchOptions) *MatchRes
 			// Say why: the explaining pass sets the verdict.
 			res = e.matchAlt(alt, t, slots, true)
 		}
-		res.Alt = -1
+		res.Alt, res.Explained = -1, i
 		if len(res.Matched) > 0 {
 			res.Alt = i
 			return res
@@ -186,9 +228,9 @@ func (e *Env) matchAlt(terms []*TermReq, t *HostTable, slots int, explain bool) 
 		}
 		out.Clauses = append(out.Clauses, r.Clauses...)
 		for k, hm := range out.Hosts {
-			if !r.Hosts[k].OK {
-				hm.Reasons = append(hm.Reasons, r.Hosts[k].Reasons...)
-			}
+			tv := r.Hosts[k].Terms[0]
+			tv.Term = i + 1
+			hm.Terms = append(hm.Terms, tv)
 			hm.OK = hm.OK || r.Hosts[k].OK
 		}
 		out.Matched = unionMatched(out.Matched, r.Matched)
@@ -197,6 +239,16 @@ func (e *Env) matchAlt(terms []*TermReq, t *HostTable, slots int, explain bool) 
 		out.Placement = strings.Join(placement, "; ")
 		out.Matched = nil
 		out.Verdict = VerdictNow
+		// No host takes part in a job that cannot be placed.
+		for _, hm := range out.Hosts {
+			hm.OK = false
+			for k, tv := range hm.Terms {
+				if tv.Outcome == OutcomeUsed {
+					hm.Terms[k] = TermVerdict{Term: tv.Term, Outcome: OutcomeUnplaced,
+						Reasons: []Reason{{Part: "placement", Values: out.Placement}}}
+				}
+			}
+		}
 	}
 	return out
 }
@@ -241,32 +293,35 @@ func (e *Env) matchSimple(s *SimpleReq, t *HostTable, slots int, explain bool) *
 	for i, h := range t.Hosts {
 		v := t.Values[i]
 		hm := &HostMatch{Host: h, Values: v, OK: true, Slots: freeSlots(h)}
+		var reasons []Reason
 		for c, cl := range clauses {
 			if cl.Match(v) {
 				counts[c]++
 				continue
 			}
-			hm.OK = false
-			hm.Reasons = append(hm.Reasons, Reason{Part: cl.Text, Values: e.showValues(v, cl.Refs), Static: cl.Static})
+			reasons = append(reasons, Reason{Part: cl.Text, Values: e.showValues(v, cl.Refs), Static: cl.Static})
 		}
 		if e.rusageFits(s.Rusage, v) {
 			rusageCount++
 		} else {
-			hm.OK = false
-			hm.Reasons = append(hm.Reasons, e.rusageReason(s.Rusage, v))
+			reasons = append(reasons, e.rusageReason(s.Rusage, h, v))
 		}
 		if usable(h) {
 			statusCount++
 		} else {
-			hm.OK = false
-			hm.Reasons = append(hm.Reasons, Reason{Part: "host status", Values: "status=" + status(h)})
+			reasons = append(reasons, Reason{Part: "host status", Values: "status=" + status(h)})
 		}
 		if hm.Slots > 0 {
 			slotCount++
 		} else {
-			hm.OK = false
-			hm.Reasons = append(hm.Reasons, Reason{Part: "a free job slot", Values: "slots=0"})
+			reasons = append(reasons, Reason{Part: "a free job slot", Values: "slots=0"})
 		}
+		tv := TermVerdict{Term: 1}
+		if len(reasons) > 0 {
+			hm.OK = false
+			tv = TermVerdict{Term: 1, Outcome: OutcomeRejected, Reasons: reasons}
+		}
+		hm.Terms = []TermVerdict{tv}
 		res.Hosts = append(res.Hosts, hm)
 	}
 	for _, i := range rank {
@@ -283,11 +338,28 @@ func (e *Env) matchSimple(s *SimpleReq, t *HostTable, slots int, explain bool) *
 	res.Clauses = append(res.Clauses,
 		ClauseCount{Part: "host status ok", Matches: statusCount},
 		ClauseCount{Part: "a free job slot", Matches: slotCount})
-	e.place(s, t, res, slots)
+	candidates := res.Matched
+	left := e.place(s, t, res, slots)
+	placed := make(map[int]bool, len(res.Matched))
+	for _, i := range res.Matched {
+		placed[i] = true
+	}
+	for _, i := range candidates {
+		if placed[i] {
+			continue
+		}
+		hm := res.Hosts[i]
+		hm.OK = false
+		why := left[i]
+		if why.Part == "" {
+			why = Reason{Part: "placement", Values: res.Placement}
+		}
+		hm.Terms[0] = TermVerdict{Term: 1, Outcome: OutcomeUnplaced, Reasons: []Reason{why}}
+	}
 	if len(res.Matched) == 0 && res.Verdict == VerdictMatch {
 		res.Verdict = VerdictNever
 		for _, hm := range res.Hosts {
-			if !hm.OK && !anyStatic(hm.Reasons) {
+			if !hm.OK && !anyStatic(hm.Terms[0].Reasons) {
 				res.Verdict = VerdictNow
 			}
 		}
@@ -389,7 +461,13 @@ func (e *Env) showValues(v *HostValues, slots []int) string {
 		case r.Type == String:
 			parts = append(parts, fmt.Sprintf("%s=%s", r.Name, v.Str[s]))
 		default:
-			parts = append(parts, fmt.Sprintf("%s=%s", r.Name, formatNum(v.Num[s])))
+			x := formatNum(v.Num[s])
+			if mb, ok := e.megabytes(&r, v.Num[s]); ok {
+				// In the unit of the requirement's bare numbers, which
+				// the value is compared with.
+				x = FormatMemoryIn(mb, e.unitOf(&r))
+			}
+			parts = append(parts, fmt.Sprintf("%s=%s", r.Name, x))
 		}
 	}
 	return strings.Join(parts, " ")
@@ -428,18 +506,50 @@ func fitsAlt(alt []*UsageReq, v *HostValues) bool {
 	return true
 }
 
-// rusageReason explains why no rusage alternative fits: the available
-// amounts of the first alternative.
-func (e *Env) rusageReason(alts [][]*UsageReq, v *HostValues) Reason {
+// rusageReason explains why no rusage alternative fits: for each amount
+// of the first alternative that does not fit, what is available beside
+// what the job reserves, memory in one unit.
+func (e *Env) rusageReason(alts [][]*UsageReq, h *Host, v *HostValues) Reason {
 	var shown []string
 	for _, u := range alts[0] {
 		for _, a := range u.Amounts {
-			if avail := v.Avail[a.Slot]; !math.IsNaN(avail) {
-				shown = append(shown, fmt.Sprintf("%s available %s", a.Name, formatNum(avail)))
+			avail := v.Avail[a.Slot]
+			if math.IsNaN(avail) || avail >= a.Value {
+				continue
 			}
+			r := &e.res[a.Slot]
+			want, have := formatNum(a.Value), formatNum(avail)
+			if mb, ok := e.megabytes(r, a.Value); ok {
+				have0, _ := e.megabytes(r, avail)
+				want, have = FormatMemoryPair(mb, have0)
+			}
+			shown = append(shown, fmt.Sprintf("%s available %s, the job reserves %s", a.Name, have, want))
 		}
 	}
 	return Reason{Part: "rusage", Values: strings.Join(shown, ", ")}
+}
+
+// unitOf returns the unit bare numbers of the memory resource r are in.
+func (e *Env) unitOf(r *Resource) Unit {
+	if isTmp(r.Name) && !e.TmpUnit {
+		return MB
+	}
+	return e.Unit
+}
+
+// megabytes converts x, a value of r in the Env's units, to megabytes,
+// and reports whether r is an amount of memory: mem, swp, maxmem, maxswp
+// and site resources declared as memory follow LSF_UNIT_FOR_LIMITS; tmp
+// and maxtmp are in MB unless LSF_ENABLE_TMP_UNIT makes them follow it
+// too.
+func (e *Env) megabytes(r *Resource, x float64) (float64, bool) {
+	switch {
+	case r.Memory, isTmp(r.Name) && e.TmpUnit:
+		return x * e.Unit.Megabytes(), true
+	case isTmp(r.Name):
+		return x, true
+	}
+	return x, false
 }
 
 // available returns how much of the resource in slot is free on h, in the
@@ -549,12 +659,15 @@ func (e *Env) defaultOrder() []OrderKey {
 // place applies span[] and same[] to the matching hosts for a job of
 // slots slots: it keeps the hosts that can take part (span[hosts=1]: those
 // with all the slots free; otherwise those with a free slot), then the
-// best group of same[] that can hold the job.
-func (e *Env) place(s *SimpleReq, t *HostTable, res *MatchResult, slots int) {
+// best group of same[] that can hold the job. It returns, for the
+// matching hosts it leaves out while the job is placed, why; when the job
+// cannot be placed, res.Placement says why instead.
+func (e *Env) place(s *SimpleReq, t *HostTable, res *MatchResult, slots int) map[int]Reason {
 	if len(res.Matched) == 0 {
-		return
+		return nil
 	}
 	groups := [][]int{res.Matched}
+	var keys []string
 	if len(s.Same) > 0 {
 		byKey := map[string]int{}
 		groups = nil
@@ -565,20 +678,34 @@ func (e *Env) place(s *SimpleReq, t *HostTable, res *MatchResult, slots int) {
 				g = len(groups)
 				byKey[k] = g
 				groups = append(groups, nil)
+				keys = append(keys, k)
 			}
 			groups[g] = append(groups[g], i)
 		}
 	}
 	var why string
-	for _, g := range groups {
-		hosts, reason := spanFits(s.Span, t, g, slots)
-		if reason == "" {
-			res.Matched = hosts
-			return
+	for gi, g := range groups {
+		hosts, left, reason := spanFits(s.Span, t, g, slots)
+		if reason != "" {
+			if why == "" {
+				why = reason
+			}
+			continue
 		}
-		if why == "" {
-			why = reason
+		res.Matched = hosts
+		if len(s.Same) == 0 {
+			return left
 		}
+		same := "same[" + e.explainNames(s.Same) + "]"
+		for gj, other := range groups {
+			if gj == gi {
+				continue
+			}
+			for _, i := range other {
+				left[i] = Reason{Part: same, Values: fmt.Sprintf("%s; the job is placed on %s", keys[gj], keys[gi])}
+			}
+		}
+		return left
 	}
 	if len(s.Same) > 0 {
 		why = fmt.Sprintf("no group of hosts with the same %s can hold %d slots (%s)", e.explainNames(s.Same), slots, why)
@@ -586,17 +713,21 @@ func (e *Env) place(s *SimpleReq, t *HostTable, res *MatchResult, slots int) {
 	res.Placement = why
 	res.Matched = nil
 	res.Verdict = VerdictNow
+	return nil
 }
 
 // spanFits returns the hosts (indices into t) that can take part in
-// placing slots slots under sp, or why the slots cannot be placed.
-func spanFits(sp SpanReq, t *HostTable, hosts []int, slots int) ([]int, string) {
+// placing slots slots under sp, with why each other host cannot, or why
+// the slots cannot be placed.
+func spanFits(sp SpanReq, t *HostTable, hosts []int, slots int) ([]int, map[int]Reason, string) {
 	usable := hosts[:0:0]
+	left := map[int]Reason{}
 	got := 0
 	for _, i := range hosts {
 		n := t.Values[i].FreeSlots
 		switch {
 		case sp.Hosts == 1 && n < slots:
+			left[i] = Reason{Part: "span[hosts=1]", Values: fmt.Sprintf("%d free slots, the job needs %d on one host", n, slots)}
 			continue
 		case sp.Ptile > 0:
 			n = min(n, sp.Ptile)
@@ -604,15 +735,17 @@ func spanFits(sp SpanReq, t *HostTable, hosts []int, slots int) ([]int, string) 
 		if n > 0 {
 			usable = append(usable, i)
 			got += n
+		} else {
+			left[i] = Reason{Part: "a free job slot", Values: "slots=0"}
 		}
 	}
 	switch {
 	case sp.Hosts == 1 && len(usable) == 0:
-		return nil, fmt.Sprintf("span[hosts=1]: no host has %d free slots", slots)
+		return nil, nil, fmt.Sprintf("span[hosts=1]: no host has %d free slots", slots)
 	case sp.Ptile > 0 && got < slots:
-		return nil, fmt.Sprintf("span[ptile=%d]: the hosts give %d of %d slots", sp.Ptile, got, slots)
+		return nil, nil, fmt.Sprintf("span[ptile=%d]: the hosts give %d of %d slots", sp.Ptile, got, slots)
 	case got < slots:
-		return nil, fmt.Sprintf("the matching hosts have %d free slots, the job needs %d", got, slots)
+		return nil, nil, fmt.Sprintf("the matching hosts have %d free slots, the job needs %d", got, slots)
 	}
-	return usable, ""
+	return usable, left, ""
 }

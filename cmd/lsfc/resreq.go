@@ -256,7 +256,7 @@ func runMatch(e env, f matchFlags) error {
 			fmt.Fprintln(e.stdout, table.Hosts[i].Name)
 		}
 		if f.explain {
-			writeExplain(e.stdout, res)
+			writeExplain(e.stdout, req, res)
 		}
 	}
 	if len(res.Matched) == 0 {
@@ -313,8 +313,12 @@ func levelResReq(tree *compile.Tree, kind lang.FileKind, section, nameKey, name 
 	return r, ds, nil
 }
 
-// writeExplain prints the clause table, the rejected hosts and the verdict.
-func writeExplain(w io.Writer, res *compile.MatchResult) {
+// writeExplain prints the alternative explained, the clause table, one
+// verdict per host and term, and the overall verdict.
+func writeExplain(w io.Writer, req *compile.Requirement, res *compile.MatchResult) {
+	if line := alternativeLine(req, res); line != "" {
+		fmt.Fprintf(w, "\n%s\n", line)
+	}
 	fmt.Fprintf(w, "\n%-8s  %s\n", "matches", "part of the requirement")
 	for _, c := range res.Clauses {
 		kind := ""
@@ -323,22 +327,16 @@ func writeExplain(w io.Writer, res *compile.MatchResult) {
 		}
 		fmt.Fprintf(w, "%8d  %s%s\n", c.Matches, c.Part, kind)
 	}
-	var rejected []*compile.HostMatch
-	for _, hm := range res.Hosts {
-		if !hm.OK {
-			rejected = append(rejected, hm)
-		}
+	if len(res.Hosts) > 0 {
+		fmt.Fprintln(w, "\nhosts:")
 	}
-	if len(rejected) > 0 {
-		fmt.Fprintln(w, "\nrejected hosts:")
-		for _, hm := range rejected {
-			for _, r := range hm.Reasons {
-				fmt.Fprintf(w, "  %-16s fails %s", hm.Host.Name, r.Part)
-				if r.Values != "" {
-					fmt.Fprintf(w, ": %s", r.Values)
-				}
-				fmt.Fprintln(w)
+	for _, hm := range res.Hosts {
+		for _, tv := range hm.Terms {
+			term := ""
+			if len(hm.Terms) > 1 {
+				term = fmt.Sprintf("term %d: ", tv.Term)
 			}
+			fmt.Fprintf(w, "  %-16s %s%s\n", hm.Host.Name, term, termVerdictText(tv))
 		}
 	}
 	if res.Placement != "" {
@@ -351,6 +349,42 @@ func writeExplain(w io.Writer, res *compile.MatchResult) {
 	fmt.Fprintf(w, "\nverdict: %s\n", verdict)
 }
 
+// alternativeLine names the alternative of an "||" requirement that was
+// used, or, when none matches, the one explained; it is empty for a
+// requirement without alternatives.
+func alternativeLine(req *compile.Requirement, res *compile.MatchResult) string {
+	n := len(req.AST.Alts)
+	if n < 2 || res.Explained < 0 || res.Explained >= n {
+		return ""
+	}
+	text := (&lang.ResReq{Alts: req.AST.Alts[res.Explained : res.Explained+1]}).String()
+	if res.Alt >= 0 {
+		return fmt.Sprintf("alternative %d of %d used: %s", res.Alt+1, n, text)
+	}
+	return fmt.Sprintf("no alternative matches; alternative %d of %d explained: %s", res.Explained+1, n, text)
+}
+
+// termVerdictText is one host's verdict on one term: "matches", "fails
+// PART: VALUES; PART: VALUES" or "not placed: PART: VALUES".
+func termVerdictText(tv compile.TermVerdict) string {
+	if tv.Outcome == compile.OutcomeUsed {
+		return "matches"
+	}
+	parts := make([]string, 0, len(tv.Reasons))
+	for _, r := range tv.Reasons {
+		p := r.Part
+		if r.Values != "" {
+			p += ": " + r.Values
+		}
+		parts = append(parts, p)
+	}
+	head := "fails "
+	if tv.Outcome == compile.OutcomeUnplaced {
+		head = "not placed: "
+	}
+	return head + strings.Join(parts, "; ")
+}
+
 func matchJSON(table *compile.HostTable, req *compile.Requirement, res *compile.MatchResult, merged bool, ds lang.Diagnostics) map[string]any {
 	matched := []string{}
 	for _, i := range res.Matched {
@@ -361,13 +395,25 @@ func matchJSON(table *compile.HostTable, req *compile.Requirement, res *compile.
 		clauses = append(clauses, map[string]any{"part": c.Part, "matches": c.Matches, "static": c.Static})
 	}
 	rejected := []any{}
+	hosts := []any{}
 	for _, hm := range res.Hosts {
+		var terms []any
+		for _, tv := range hm.Terms {
+			reasons := []any{}
+			for _, r := range tv.Reasons {
+				reasons = append(reasons, map[string]any{"part": r.Part, "values": r.Values, "static": r.Static})
+			}
+			terms = append(terms, map[string]any{"term": tv.Term, "outcome": tv.Outcome.String(), "reasons": reasons})
+		}
+		hosts = append(hosts, map[string]any{"host": hm.Host.Name, "terms": terms})
 		if hm.OK {
 			continue
 		}
 		var reasons []any
-		for _, r := range hm.Reasons {
-			reasons = append(reasons, map[string]any{"part": r.Part, "values": r.Values, "static": r.Static})
+		for _, tv := range hm.Terms {
+			for _, r := range tv.Reasons {
+				reasons = append(reasons, map[string]any{"term": tv.Term, "part": r.Part, "values": r.Values, "static": r.Static})
+			}
 		}
 		rejected = append(rejected, map[string]any{"host": hm.Host.Name, "reasons": reasons})
 	}
@@ -377,6 +423,7 @@ func matchJSON(table *compile.HostTable, req *compile.Requirement, res *compile.
 		"matched":     matched,
 		"clauses":     clauses,
 		"rejected":    rejected,
+		"hosts":       hosts,
 		"verdict":     res.Verdict.String(),
 	}
 	if len(res.Matched) > 0 {
@@ -384,6 +431,10 @@ func matchJSON(table *compile.HostTable, req *compile.Requirement, res *compile.
 	}
 	if res.Placement != "" {
 		out["placement"] = res.Placement
+	}
+	if len(req.AST.Alts) > 1 {
+		out["alternative"] = res.Explained + 1
+		out["alternativeMatched"] = res.Alt >= 0
 	}
 	var warnings strings.Builder
 	ds.WriteJSON(&warnings)
