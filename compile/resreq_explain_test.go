@@ -158,7 +158,7 @@ func TestMatchExplainPlacement(t *testing.T) {
 	}{
 		{"select[ssd] same[rack] span[ptile=8]", 1, "cn02", "not placed: same[rack]: rack=r01; the job is placed on rack=r03"},
 		{"select[ssd] same[rack] span[ptile=8]", 1, "arm01", "matches: "},
-		{"select[ssd] span[hosts=1]", 30, "cn01", "not placed: span[hosts=1]: 8 free slots, the job needs 30 on one host"},
+		{"select[ssd] span[hosts=1]", 30, "cn01", "not placed: span[hosts=1]: 8 free slots, 30 needed on one host"},
 		{"select[ssd] span[hosts=1]", 500, "cn02", "not placed: placement: span[hosts=1]: no host has 500 free slots"},
 		{"rusage[mem=300G]", 1, "cn01", "rejected: rusage: mem available 120G, the job reserves 300G"},
 		{"select[mem > 200000]", 1, "cn01", "rejected: mem > 200000: mem=122880M"},

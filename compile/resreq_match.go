@@ -727,7 +727,7 @@ func spanFits(sp SpanReq, t *HostTable, hosts []int, slots int) ([]int, map[int]
 		n := t.Values[i].FreeSlots
 		switch {
 		case sp.Hosts == 1 && n < slots:
-			left[i] = Reason{Part: "span[hosts=1]", Values: fmt.Sprintf("%d free slots, the job needs %d on one host", n, slots)}
+			left[i] = Reason{Part: "span[hosts=1]", Values: fmt.Sprintf("%d free slots, %d needed on one host", n, slots)}
 			continue
 		case sp.Ptile > 0:
 			n = min(n, sp.Ptile)

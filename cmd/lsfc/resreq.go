@@ -87,10 +87,11 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 type matchFlags struct {
-	req, hosts, lshosts, lsload, conf, cluster, queue, app string
-	fromType, fromModel, unit, format                      string
-	explain                                                bool
-	slots                                                  int
+	reqs                                              []string
+	hosts, lshosts, lsload, conf, cluster, queue, app string
+	fromType, fromModel, unit, format                 string
+	explain                                           bool
+	slots                                             int
 }
 
 func newResReqMatchCmd(e env) *cobra.Command {
@@ -130,7 +131,7 @@ or I/O error; 4 valid, but no host matches.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&f.req, "R", "R", "", "the resource requirement string")
+	fl.StringArrayVarP(&f.reqs, "R", "R", nil, "the resource requirement string; several -R are joined as bsub joins them")
 	fl.StringVar(&f.hosts, "hosts", "", "host inventory, YAML or JSON")
 	fl.StringVar(&f.lshosts, "lshosts", "", "output of lshosts -w, instead of --hosts")
 	fl.StringVar(&f.lsload, "lsload", "", "output of lsload -w, with --lshosts")
@@ -160,7 +161,7 @@ func runMatch(e env, f matchFlags) error {
 	if f.slots < 1 {
 		return usageError("--slots must be at least 1")
 	}
-	job, ds := lang.ParseResReq(lang.NewSource("-R", f.req))
+	job, ds := lang.ParseResReqOptions(f.reqs)
 	if ds.HasErrors() {
 		writeDiags(e.stderr, f.format, ds)
 		return exit(exitFindings, nil)
@@ -209,7 +210,7 @@ func runMatch(e env, f matchFlags) error {
 
 	// Merge the queue's and the application's requirements.
 	eff := job
-	merged := false
+	merged := len(f.reqs) > 1 // several -R are joined
 	if f.queue != "" || f.app != "" {
 		var queue, app *lang.ResReq
 		if f.queue != "" {
