@@ -517,16 +517,23 @@ func (e *Env) rusageReason(alts [][]*UsageReq, h *Host, v *HostValues) Reason {
 			if math.IsNaN(avail) || avail >= a.Value {
 				continue
 			}
-			r := &e.res[a.Slot]
-			want, have := formatNum(a.Value), formatNum(avail)
-			if mb, ok := e.megabytes(r, a.Value); ok {
-				have0, _ := e.megabytes(r, avail)
-				want, have = FormatMemoryPair(mb, have0)
-			}
+			want, have := e.FormatAmounts(&e.res[a.Slot], a.Value, avail)
 			shown = append(shown, fmt.Sprintf("%s available %s, the job reserves %s", a.Name, have, want))
 		}
 	}
 	return Reason{Part: "rusage", Values: strings.Join(shown, ", ")}
+}
+
+// FormatAmounts formats two amounts of r, in the Env's units, that one
+// message compares: amounts of memory both in the unit FormatMemoryPair
+// picks for a, each with its unit letter; other amounts as plain numbers.
+func (e *Env) FormatAmounts(r *Resource, a, b float64) (string, string) {
+	amb, ok := e.megabytes(r, a)
+	if !ok {
+		return formatNum(a), formatNum(b)
+	}
+	bmb, _ := e.megabytes(r, b)
+	return FormatMemoryPair(amb, bmb)
 }
 
 // unitOf returns the unit bare numbers of the memory resource r are in.

@@ -199,6 +199,28 @@ func TestFormatMemory(t *testing.T) {
 	}
 }
 
+func TestFormatMemoryPair(t *testing.T) {
+	for _, tc := range []struct {
+		a, b         float64
+		wantA, wantB string
+	}{
+		{4096, 1000, "4G", "0.977G"}, // the other side in the first's unit
+		{2000, 1000, "2000M", "1000M"},
+		{300000, 8192, "292.969G", "8G"}, // rounded to three decimals, not one
+		{0.5, 2048, "512K", "2097152K"},
+		{1 << 20, 0, "1T", "0T"},
+		{1024, math.NaN(), "1G", "NaN"},
+	} {
+		a, b := compile.FormatMemoryPair(tc.a, tc.b)
+		if a != tc.wantA || b != tc.wantB {
+			t.Errorf("FormatMemoryPair(%g, %g) = %q, %q; want %q, %q", tc.a, tc.b, a, b, tc.wantA, tc.wantB)
+		}
+	}
+	if got := compile.FormatMemoryIn(175308.8, compile.MB); got != "175308.8M" {
+		t.Errorf("FormatMemoryIn(175308.8, MB) = %q, want 175308.8M", got)
+	}
+}
+
 // TestFormatMemoryRoundTrip checks that what FormatMemory prints reads back
 // as the same amount, up to its one-decimal rounding.
 func TestFormatMemoryRoundTrip(t *testing.T) {
