@@ -461,13 +461,7 @@ func (e *Env) showValues(v *HostValues, slots []int) string {
 		case r.Type == String:
 			parts = append(parts, fmt.Sprintf("%s=%s", r.Name, v.Str[s]))
 		default:
-			x := formatNum(v.Num[s])
-			if mb, ok := e.megabytes(&r, v.Num[s]); ok {
-				// In the unit of the requirement's bare numbers, which
-				// the value is compared with.
-				x = FormatMemoryIn(mb, e.unitOf(&r))
-			}
-			parts = append(parts, fmt.Sprintf("%s=%s", r.Name, x))
+			parts = append(parts, fmt.Sprintf("%s=%s", r.Name, e.FormatValue(&r, v.Num[s])))
 		}
 	}
 	return strings.Join(parts, " ")
@@ -522,6 +516,30 @@ func (e *Env) rusageReason(alts [][]*UsageReq, h *Host, v *HostValues) Reason {
 		}
 	}
 	return Reason{Part: "rusage", Values: strings.Join(shown, ", ")}
+}
+
+// FormatValue formats x, a value of r in the Env's units, the way it is
+// compared with the bare numbers of a select: an amount of memory in the
+// unit those numbers are in, with its letter ("175308.8M" when
+// LSF_UNIT_FOR_LIMITS is MB); other values as plain numbers.
+func (e *Env) FormatValue(r *Resource, x float64) string {
+	if mb, ok := e.megabytes(r, x); ok {
+		return FormatMemoryIn(mb, e.unitOf(r))
+	}
+	return formatNum(x)
+}
+
+// FormatAmount formats x, an amount of the resource in slot in the Env's
+// units, as a reservation is shown: memory with FormatMemory ("3.9G"),
+// other amounts as plain numbers. A slot out of range prints the number.
+func (e *Env) FormatAmount(slot int, x float64) string {
+	if slot < 0 || slot >= len(e.res) {
+		return formatNum(x)
+	}
+	if mb, ok := e.megabytes(&e.res[slot], x); ok {
+		return FormatMemory(mb)
+	}
+	return formatNum(x)
 }
 
 // FormatAmounts formats two amounts of r, in the Env's units, that one

@@ -154,7 +154,7 @@ func memSuffixUnit(suffix string, def Unit) (Unit, bool) {
 // and lsload print memory: a number and a one-letter unit ("16G", "512M",
 // "1.5G", "30.7G"). It picks the largest unit in which the amount is at
 // least 1 and prints it whole, or with one decimal, when that is exact;
-// otherwise the first smaller unit (down to M) in which it is whole and
+// otherwise the first smaller unit (down to K) in which it is whole and
 // short (fewer than six digits, like "31993M"); otherwise the largest unit
 // rounded to one decimal. Amounts under 1M are printed in K. 0 is "0M", a
 // negative amount is "-" followed by its absolute value, and NaN and the
@@ -209,7 +209,7 @@ func formatMemory(mb float64) (string, Unit) {
 			break
 		}
 	}
-	for u := top; u >= MB || u == top; u-- {
+	for u := top; u >= KB; u-- {
 		v := mb / u.Megabytes()
 		if u < top && v >= 1e5 {
 			break
