@@ -177,7 +177,7 @@ func TestFormatMemory(t *testing.T) {
 		{7807, "7807M"},
 		{1000, "1000M"},
 		{1023.5, "1023.5M"},
-		{15.625, "16000K"}, // a limit of 16000 KB: exact in K
+		{15.625, "16000K"},   // a limit of 16000 KB: exact in K
 		{31458.2, "30.7G"},   // not exact in G, too long in M: rounded
 		{123456.7, "120.6G"}, // ditto
 		{1 << 20, "1T"},
