@@ -162,6 +162,7 @@ func TestMatchExplainPlacement(t *testing.T) {
 		{"select[ssd] span[hosts=1]", 500, "cn02", "not placed: placement: span[hosts=1]: no host has 500 free slots"},
 		{"rusage[mem=300G]", 1, "cn01", "rejected: rusage: mem available 120G, the job reserves 300G"},
 		{"select[mem > 200000]", 1, "cn01", "rejected: mem > 200000: mem=122880M"},
+		{"select[mem > 0.2T]", 1, "cn01", "rejected: mem > 0.2T: mem=0.117T"}, // in the clause's unit
 	}
 	for _, tt := range tests {
 		req := compileReq(t, env, tt.req, compile.SelectOptions{})

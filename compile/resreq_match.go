@@ -299,7 +299,7 @@ func (e *Env) matchSimple(s *SimpleReq, t *HostTable, slots int, explain bool) *
 				counts[c]++
 				continue
 			}
-			reasons = append(reasons, Reason{Part: cl.Text, Values: e.showValues(v, cl.Refs), Static: cl.Static})
+			reasons = append(reasons, Reason{Part: cl.Text, Values: e.showValuesIn(v, cl.Refs, literalUnit(cl.Expr)), Static: cl.Static})
 		}
 		if e.rusageFits(s.Rusage, v) {
 			rusageCount++
@@ -447,9 +447,38 @@ func rusageText(s *SimpleReq) string {
 	return "rusage[]"
 }
 
-// showValues prints a host's values of the given slots: "mem=1000
-// type=X86_64 gpu=undefined".
+// showValues prints a host's values of the given slots: "mem=1000M
+// type=X86_64 gpu=undefined", memory in the unit of bare numbers.
 func (e *Env) showValues(v *HostValues, slots []int) string {
+	return e.showValuesIn(v, slots, nil)
+}
+
+// literalUnit returns the unit of the first number of x written with a
+// memory unit ("100G" in "mem > 100G"), or nil when it has none: a
+// clause's values are shown in the unit its numbers are written in.
+func literalUnit(x lang.Expr) *Unit {
+	switch x := x.(type) {
+	case *lang.Literal:
+		if x.Kind == lang.LitNumber && x.Unit != "" {
+			if u, ok := memSuffixUnit(x.Unit, MB); ok {
+				return &u
+			}
+		}
+	case *lang.Binary:
+		if u := literalUnit(x.X); u != nil {
+			return u
+		}
+		return literalUnit(x.Y)
+	case *lang.Unary:
+		return literalUnit(x.X)
+	case *lang.Paren:
+		return literalUnit(x.X)
+	}
+	return nil
+}
+
+// showValuesIn is showValues with memory in unit, when not nil.
+func (e *Env) showValuesIn(v *HostValues, slots []int, unit *Unit) string {
 	parts := make([]string, 0, len(slots))
 	for _, s := range slots {
 		r := e.res[s]
@@ -461,7 +490,11 @@ func (e *Env) showValues(v *HostValues, slots []int) string {
 		case r.Type == String:
 			parts = append(parts, fmt.Sprintf("%s=%s", r.Name, v.Str[s]))
 		default:
-			parts = append(parts, fmt.Sprintf("%s=%s", r.Name, e.FormatValue(&r, v.Num[s])))
+			x := e.FormatValue(&r, v.Num[s])
+			if mb, ok := e.megabytes(&r, v.Num[s]); ok && unit != nil {
+				x = FormatMemoryIn(mb, *unit)
+			}
+			parts = append(parts, fmt.Sprintf("%s=%s", r.Name, x))
 		}
 	}
 	return strings.Join(parts, " ")

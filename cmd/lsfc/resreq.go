@@ -114,9 +114,15 @@ is printed. Like lshosts -R, the host type defaults to any; with
 --from-type TYPE (the submission host's type) bsub's rule applies instead:
 type==local, unless the select names a String or Boolean resource.
 
+Several -R options are joined as bsub joins them: selects ANDed; order
+keys, rusage usage strings and same resources merged; span, cu and
+affinity given by one option at most.
+
 --explain adds, for every part of the requirement, how many hosts satisfy
-it; for every rejected host, the parts it fails with its values; and a
-verdict: never satisfiable on these hosts, or not satisfiable now.
+it; for every host and term of the requirement one verdict: matches, the
+parts it fails with its values, or not placed by span[] or same[]; the
+alternative used; and a verdict: never satisfiable on these hosts, or not
+satisfiable now.
 
 Exit codes: 0 some host matches; 1 invalid requirement or input; 2 usage
 or I/O error; 4 valid, but no host matches.`,
