@@ -17,9 +17,10 @@ type MatchOptions struct {
 	// Slots is the number of job slots the job asks for (bsub -n);
 	// 0 means 1.
 	Slots int
-	// Explain fills MatchResult.Hosts and Clauses: every host with the
-	// reasons it fails, and a count per part of the requirement. Without
-	// it only Matched is filled (and Verdict when nothing matches).
+	// Explain fills MatchResult.Hosts and Clauses: every host with its
+	// verdict on each term of the alternative explained, and a count per
+	// part of the requirement. Without it only Matched is filled (and
+	// Verdict when nothing matches).
 	Explain bool
 }
 
@@ -28,8 +29,8 @@ type MatchResult struct {
 	// Matched are the indices (in the HostTable) of the hosts that satisfy
 	// the requirement, best first.
 	Matched []int
-	// Hosts are all hosts tested, in table order, with the reasons each
-	// fails; filled only with MatchOptions.Explain.
+	// Hosts are all hosts tested, in table order, each with one verdict
+	// per term; filled only with MatchOptions.Explain.
 	Hosts []*HostMatch
 	// Clauses count, for each part of the requirement, the hosts that
 	// satisfy it on its own.
@@ -173,9 +174,11 @@ func (e *Env) Table(hosts []*Host) *HostTable {
 
 // Match tests req against the hosts of t (built by this Env) and returns
 // the matching hosts, best first by the requirement's order[] (LSF's
-// default r15s:pg when it has none), with an explanation for every
-// rejected host. Alternatives are tried left to right; a compound
-// requirement matches when every term finds its slots.
+// default r15s:pg when it has none), with, when opts.Explain is set, a
+// verdict for every host on every term. Alternatives are tried left to
+// right, and the first that matches is explained (the first of all when
+// none does); a compound requirement matches when every term finds its
+// slots.
 func (e *Env) Match(req *Requirement, t *HostTable, opts MatchOptions) *MatchResult {
 	slots := max(1, opts.Slots)
 	var first *MatchResult
