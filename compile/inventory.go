@@ -240,7 +240,8 @@ func invCheckHost(r *invReport, h *Host, where func(field string) lang.Span) {
 		maxv      float64
 	}{{"mem", "maxmem", h.Maxmem}, {"swp", "maxswp", h.Maxswp}, {"tmp", "maxtmp", h.Maxtmp}} {
 		if v, ok := h.Load[c.load]; ok && c.maxv > 0 && v > c.maxv*(1+1e-9) {
-			d := r.warnf(where("load "+c.load), "free %s of host %q (%s) is more than its %s (%s)", c.load, h.Name, FormatMemory(v), c.max, FormatMemory(c.maxv))
+			free, most := FormatMemoryPair(v, c.maxv)
+			d := r.warnf(where("load "+c.load), "free %s of host %q (%s) is more than its %s (%s)", c.load, h.Name, free, c.max, most)
 			invNote(d, where(c.max), "%s of host %q is given here", c.max, h.Name)
 		}
 	}

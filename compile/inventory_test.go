@@ -510,6 +510,10 @@ var invDiagCases = []struct {
 		"6:26: warning: free swp of host \"a\" (2G) is more than its maxswp (1G) [LSF421] «2G»",
 		"  note 4:13: maxswp of host \"a\" is given here",
 	}},
+	{"more free than max, in one unit", "hosts:\n  - name: a\n    maxmem: 1G\n    load: {mem: 1200M}\n", []string{
+		"4:17: warning: free mem of host \"a\" (1200M) is more than its maxmem (1024M) [LSF421] «1200M»",
+		"  note 3:13: maxmem of host \"a\" is given here",
+	}},
 	{"more slots than maxslots", "hosts:\n  - name: a\n    slots: 9\n    maxslots: 8\n", []string{
 		"3:12: warning: host \"a\" has more free slots (9) than maxslots (8) [LSF421] «9»",
 		"  note 4:15: maxslots of host \"a\" is given here",

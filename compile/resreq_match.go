@@ -17,9 +17,10 @@ type MatchOptions struct {
 	// Slots is the number of job slots the job asks for (bsub -n);
 	// 0 means 1.
 	Slots int
-	// Explain fills MatchResult.Hosts and Clauses: every host with the
-	// reasons it fails, and a count per part of the requirement. Without
-	// it only Matched is filled (and Verdict when nothing matches).
+	// Explain fills MatchResult.Hosts and Clauses: every host with its
+	// verdict on each term of the alternative explained, and a count per
+	// part of the requirement. Without it only Matched is filled (and
+	// Verdict when nothing matches).
 	Explain bool
 }
 
@@ -28,14 +29,17 @@ type MatchResult struct {
 	// Matched are the indices (in the HostTable) of the hosts that satisfy
 	// the requirement, best first.
 	Matched []int
-	// Hosts are all hosts tested, in table order, with the reasons each
-	// fails; filled only with MatchOptions.Explain.
+	// Hosts are all hosts tested, in table order, each with one verdict
+	// per term; filled only with MatchOptions.Explain.
 	Hosts []*HostMatch
 	// Clauses count, for each part of the requirement, the hosts that
 	// satisfy it on its own.
 	Clauses []ClauseCount
 	// Alt is the index of the alternative that matched, or -1.
 	Alt int
+	// Explained is the index of the alternative Hosts and Clauses
+	// explain: the one that matched, else the first.
+	Explained int
 	// Verdict, when no host matches, tells why: VerdictNever or
 	// VerdictNow.
 	Verdict Verdict
@@ -72,12 +76,51 @@ func (v Verdict) String() string {
 type HostMatch struct {
 	Host   *Host
 	Values *HostValues
-	OK     bool
-	// Reasons say why the host was rejected.
-	Reasons []Reason
+	// OK is true when the host takes part in the job for some term.
+	OK bool
+	// Terms hold the host's verdict for each term of the alternative
+	// explained, in order: exactly one per term (one for a simple
+	// requirement).
+	Terms []TermVerdict
 	// Slots is the number of slots the host can give (free slots, or 1
 	// when unknown).
 	Slots int
+}
+
+// A TermVerdict is one host's outcome for one term of a requirement.
+type TermVerdict struct {
+	// Term is the term's number, from 1.
+	Term    int
+	Outcome Outcome
+	// Reasons say why: every part the host fails (OutcomeRejected), or
+	// the one placement rule that left it out (OutcomeUnplaced); none
+	// when the host is used.
+	Reasons []Reason
+}
+
+// Outcome is what became of a host for one term.
+type Outcome uint8
+
+// The outcomes.
+const (
+	// OutcomeUsed: the host satisfies the term and the job is placed on
+	// it.
+	OutcomeUsed Outcome = iota
+	// OutcomeUnplaced: the host satisfies every part of the term, but
+	// span[] or same[] leaves it out of the placement.
+	OutcomeUnplaced
+	// OutcomeRejected: the host fails some part of the term.
+	OutcomeRejected
+)
+
+func (o Outcome) String() string {
+	switch o {
+	case OutcomeUnplaced:
+		return "not placed"
+	case OutcomeRejected:
+		return "rejected"
+	}
+	return "matches"
 }
 
 // A Reason is one failed part of a requirement on one host.
@@ -131,9 +174,11 @@ func (e *Env) Table(hosts []*Host) *HostTable {
 
 // Match tests req against the hosts of t (built by this Env) and returns
 // the matching hosts, best first by the requirement's order[] (LSF's
-// default r15s:pg when it has none), with an explanation for every
-// rejected host. Alternatives are tried left to right; a compound
-// requirement matches when every term finds its slots.
+// default r15s:pg when it has none), with, when opts.Explain is set, a
+// verdict for every host on every term. Alternatives are tried left to
+// right, and the first that matches is explained (the first of all when
+// none does); a compound requirement matches when every term finds its
+// slots.
 func (e *Env) Match(req *Requirement, t *HostTable, opts MatchOptions) *MatchResult {
 	slots := max(1, opts.Slots)
 	var first *MatchResult
@@ -143,7 +188,7 @@ func (e *Env) Match(req *Requirement, t *HostTable, opts MatchOptions) *MatchRes
 			// Say why: the explaining pass sets the verdict.
 			res = e.matchAlt(alt, t, slots, true)
 		}
-		res.Alt = -1
+		res.Alt, res.Explained = -1, i
 		if len(res.Matched) > 0 {
 			res.Alt = i
 			return res
@@ -186,9 +231,9 @@ func (e *Env) matchAlt(terms []*TermReq, t *HostTable, slots int, explain bool) 
 		}
 		out.Clauses = append(out.Clauses, r.Clauses...)
 		for k, hm := range out.Hosts {
-			if !r.Hosts[k].OK {
-				hm.Reasons = append(hm.Reasons, r.Hosts[k].Reasons...)
-			}
+			tv := r.Hosts[k].Terms[0]
+			tv.Term = i + 1
+			hm.Terms = append(hm.Terms, tv)
 			hm.OK = hm.OK || r.Hosts[k].OK
 		}
 		out.Matched = unionMatched(out.Matched, r.Matched)
@@ -197,6 +242,16 @@ func (e *Env) matchAlt(terms []*TermReq, t *HostTable, slots int, explain bool) 
 		out.Placement = strings.Join(placement, "; ")
 		out.Matched = nil
 		out.Verdict = VerdictNow
+		// No host takes part in a job that cannot be placed.
+		for _, hm := range out.Hosts {
+			hm.OK = false
+			for k, tv := range hm.Terms {
+				if tv.Outcome == OutcomeUsed {
+					hm.Terms[k] = TermVerdict{Term: tv.Term, Outcome: OutcomeUnplaced,
+						Reasons: []Reason{{Part: "placement", Values: out.Placement}}}
+				}
+			}
+		}
 	}
 	return out
 }
@@ -241,32 +296,35 @@ func (e *Env) matchSimple(s *SimpleReq, t *HostTable, slots int, explain bool) *
 	for i, h := range t.Hosts {
 		v := t.Values[i]
 		hm := &HostMatch{Host: h, Values: v, OK: true, Slots: freeSlots(h)}
+		var reasons []Reason
 		for c, cl := range clauses {
 			if cl.Match(v) {
 				counts[c]++
 				continue
 			}
-			hm.OK = false
-			hm.Reasons = append(hm.Reasons, Reason{Part: cl.Text, Values: e.showValues(v, cl.Refs), Static: cl.Static})
+			reasons = append(reasons, Reason{Part: cl.Text, Values: e.showValuesIn(v, cl.Refs, literalUnit(cl.Expr)), Static: cl.Static})
 		}
 		if e.rusageFits(s.Rusage, v) {
 			rusageCount++
 		} else {
-			hm.OK = false
-			hm.Reasons = append(hm.Reasons, e.rusageReason(s.Rusage, v))
+			reasons = append(reasons, e.rusageReason(s.Rusage, h, v))
 		}
 		if usable(h) {
 			statusCount++
 		} else {
-			hm.OK = false
-			hm.Reasons = append(hm.Reasons, Reason{Part: "host status", Values: "status=" + status(h)})
+			reasons = append(reasons, Reason{Part: "host status", Values: "status=" + status(h)})
 		}
 		if hm.Slots > 0 {
 			slotCount++
 		} else {
-			hm.OK = false
-			hm.Reasons = append(hm.Reasons, Reason{Part: "a free job slot", Values: "slots=0"})
+			reasons = append(reasons, Reason{Part: "a free job slot", Values: "slots=0"})
 		}
+		tv := TermVerdict{Term: 1}
+		if len(reasons) > 0 {
+			hm.OK = false
+			tv = TermVerdict{Term: 1, Outcome: OutcomeRejected, Reasons: reasons}
+		}
+		hm.Terms = []TermVerdict{tv}
 		res.Hosts = append(res.Hosts, hm)
 	}
 	for _, i := range rank {
@@ -283,11 +341,28 @@ func (e *Env) matchSimple(s *SimpleReq, t *HostTable, slots int, explain bool) *
 	res.Clauses = append(res.Clauses,
 		ClauseCount{Part: "host status ok", Matches: statusCount},
 		ClauseCount{Part: "a free job slot", Matches: slotCount})
-	e.place(s, t, res, slots)
+	candidates := res.Matched
+	left := e.place(s, t, res, slots)
+	placed := make(map[int]bool, len(res.Matched))
+	for _, i := range res.Matched {
+		placed[i] = true
+	}
+	for _, i := range candidates {
+		if placed[i] {
+			continue
+		}
+		hm := res.Hosts[i]
+		hm.OK = false
+		why := left[i]
+		if why.Part == "" {
+			why = Reason{Part: "placement", Values: res.Placement}
+		}
+		hm.Terms[0] = TermVerdict{Term: 1, Outcome: OutcomeUnplaced, Reasons: []Reason{why}}
+	}
 	if len(res.Matched) == 0 && res.Verdict == VerdictMatch {
 		res.Verdict = VerdictNever
 		for _, hm := range res.Hosts {
-			if !hm.OK && !anyStatic(hm.Reasons) {
+			if !hm.OK && !anyStatic(hm.Terms[0].Reasons) {
 				res.Verdict = VerdictNow
 			}
 		}
@@ -375,9 +450,38 @@ func rusageText(s *SimpleReq) string {
 	return "rusage[]"
 }
 
-// showValues prints a host's values of the given slots: "mem=1000
-// type=X86_64 gpu=undefined".
+// showValues prints a host's values of the given slots: "mem=1000M
+// type=X86_64 gpu=undefined", memory in the unit of bare numbers.
 func (e *Env) showValues(v *HostValues, slots []int) string {
+	return e.showValuesIn(v, slots, nil)
+}
+
+// literalUnit returns the unit of the first number of x written with a
+// memory unit ("100G" in "mem > 100G"), or nil when it has none: a
+// clause's values are shown in the unit its numbers are written in.
+func literalUnit(x lang.Expr) *Unit {
+	switch x := x.(type) {
+	case *lang.Literal:
+		if x.Kind == lang.LitNumber && x.Unit != "" {
+			if u, ok := memSuffixUnit(x.Unit, MB); ok {
+				return &u
+			}
+		}
+	case *lang.Binary:
+		if u := literalUnit(x.X); u != nil {
+			return u
+		}
+		return literalUnit(x.Y)
+	case *lang.Unary:
+		return literalUnit(x.X)
+	case *lang.Paren:
+		return literalUnit(x.X)
+	}
+	return nil
+}
+
+// showValuesIn is showValues with memory in unit, when not nil.
+func (e *Env) showValuesIn(v *HostValues, slots []int, unit *Unit) string {
 	parts := make([]string, 0, len(slots))
 	for _, s := range slots {
 		r := e.res[s]
@@ -389,7 +493,11 @@ func (e *Env) showValues(v *HostValues, slots []int) string {
 		case r.Type == String:
 			parts = append(parts, fmt.Sprintf("%s=%s", r.Name, v.Str[s]))
 		default:
-			parts = append(parts, fmt.Sprintf("%s=%s", r.Name, formatNum(v.Num[s])))
+			x := e.FormatValue(&r, v.Num[s])
+			if mb, ok := e.megabytes(&r, v.Num[s]); ok && unit != nil {
+				x = FormatMemoryIn(mb, *unit)
+			}
+			parts = append(parts, fmt.Sprintf("%s=%s", r.Name, x))
 		}
 	}
 	return strings.Join(parts, " ")
@@ -428,18 +536,81 @@ func fitsAlt(alt []*UsageReq, v *HostValues) bool {
 	return true
 }
 
-// rusageReason explains why no rusage alternative fits: the available
-// amounts of the first alternative.
-func (e *Env) rusageReason(alts [][]*UsageReq, v *HostValues) Reason {
+// rusageReason explains why no rusage alternative fits: for each amount
+// of the first alternative that does not fit, what is available beside
+// what the job reserves, memory in one unit.
+func (e *Env) rusageReason(alts [][]*UsageReq, h *Host, v *HostValues) Reason {
 	var shown []string
 	for _, u := range alts[0] {
 		for _, a := range u.Amounts {
-			if avail := v.Avail[a.Slot]; !math.IsNaN(avail) {
-				shown = append(shown, fmt.Sprintf("%s available %s", a.Name, formatNum(avail)))
+			avail := v.Avail[a.Slot]
+			if math.IsNaN(avail) || avail >= a.Value {
+				continue
 			}
+			want, have := e.FormatAmounts(&e.res[a.Slot], a.Value, avail)
+			shown = append(shown, fmt.Sprintf("%s available %s, the job reserves %s", a.Name, have, want))
 		}
 	}
 	return Reason{Part: "rusage", Values: strings.Join(shown, ", ")}
+}
+
+// FormatValue formats x, a value of r in the Env's units, the way it is
+// compared with the bare numbers of a select: an amount of memory in the
+// unit those numbers are in, with its letter ("175308.8M" when
+// LSF_UNIT_FOR_LIMITS is MB); other values as plain numbers.
+func (e *Env) FormatValue(r *Resource, x float64) string {
+	if mb, ok := e.megabytes(r, x); ok {
+		return FormatMemoryIn(mb, e.unitOf(r))
+	}
+	return formatNum(x)
+}
+
+// FormatAmount formats x, an amount of the resource in slot in the Env's
+// units, as a reservation is shown: memory with FormatMemory ("3.9G"),
+// other amounts as plain numbers. A slot out of range prints the number.
+func (e *Env) FormatAmount(slot int, x float64) string {
+	if slot < 0 || slot >= len(e.res) {
+		return formatNum(x)
+	}
+	if mb, ok := e.megabytes(&e.res[slot], x); ok {
+		return FormatMemory(mb)
+	}
+	return formatNum(x)
+}
+
+// FormatAmounts formats two amounts of r, in the Env's units, that one
+// message compares: amounts of memory both in the unit FormatMemoryPair
+// picks for a, each with its unit letter; other amounts as plain numbers.
+func (e *Env) FormatAmounts(r *Resource, a, b float64) (string, string) {
+	amb, ok := e.megabytes(r, a)
+	if !ok {
+		return formatNum(a), formatNum(b)
+	}
+	bmb, _ := e.megabytes(r, b)
+	return FormatMemoryPair(amb, bmb)
+}
+
+// unitOf returns the unit bare numbers of the memory resource r are in.
+func (e *Env) unitOf(r *Resource) Unit {
+	if isTmp(r.Name) && !e.TmpUnit {
+		return MB
+	}
+	return e.Unit
+}
+
+// megabytes converts x, a value of r in the Env's units, to megabytes,
+// and reports whether r is an amount of memory: mem, swp, maxmem, maxswp
+// and site resources declared as memory follow LSF_UNIT_FOR_LIMITS; tmp
+// and maxtmp are in MB unless LSF_ENABLE_TMP_UNIT makes them follow it
+// too.
+func (e *Env) megabytes(r *Resource, x float64) (float64, bool) {
+	switch {
+	case r.Memory, isTmp(r.Name) && e.TmpUnit:
+		return x * e.Unit.Megabytes(), true
+	case isTmp(r.Name):
+		return x, true
+	}
+	return x, false
 }
 
 // available returns how much of the resource in slot is free on h, in the
@@ -549,12 +720,15 @@ func (e *Env) defaultOrder() []OrderKey {
 // place applies span[] and same[] to the matching hosts for a job of
 // slots slots: it keeps the hosts that can take part (span[hosts=1]: those
 // with all the slots free; otherwise those with a free slot), then the
-// best group of same[] that can hold the job.
-func (e *Env) place(s *SimpleReq, t *HostTable, res *MatchResult, slots int) {
+// best group of same[] that can hold the job. It returns, for the
+// matching hosts it leaves out while the job is placed, why; when the job
+// cannot be placed, res.Placement says why instead.
+func (e *Env) place(s *SimpleReq, t *HostTable, res *MatchResult, slots int) map[int]Reason {
 	if len(res.Matched) == 0 {
-		return
+		return nil
 	}
 	groups := [][]int{res.Matched}
+	var keys []string
 	if len(s.Same) > 0 {
 		byKey := map[string]int{}
 		groups = nil
@@ -565,20 +739,34 @@ func (e *Env) place(s *SimpleReq, t *HostTable, res *MatchResult, slots int) {
 				g = len(groups)
 				byKey[k] = g
 				groups = append(groups, nil)
+				keys = append(keys, k)
 			}
 			groups[g] = append(groups[g], i)
 		}
 	}
 	var why string
-	for _, g := range groups {
-		hosts, reason := spanFits(s.Span, t, g, slots)
-		if reason == "" {
-			res.Matched = hosts
-			return
+	for gi, g := range groups {
+		hosts, left, reason := spanFits(s.Span, t, g, slots)
+		if reason != "" {
+			if why == "" {
+				why = reason
+			}
+			continue
 		}
-		if why == "" {
-			why = reason
+		res.Matched = hosts
+		if len(s.Same) == 0 {
+			return left
 		}
+		same := "same[" + e.explainNames(s.Same) + "]"
+		for gj, other := range groups {
+			if gj == gi {
+				continue
+			}
+			for _, i := range other {
+				left[i] = Reason{Part: same, Values: fmt.Sprintf("%s; the job is placed on %s", keys[gj], keys[gi])}
+			}
+		}
+		return left
 	}
 	if len(s.Same) > 0 {
 		why = fmt.Sprintf("no group of hosts with the same %s can hold %d slots (%s)", e.explainNames(s.Same), slots, why)
@@ -586,17 +774,21 @@ func (e *Env) place(s *SimpleReq, t *HostTable, res *MatchResult, slots int) {
 	res.Placement = why
 	res.Matched = nil
 	res.Verdict = VerdictNow
+	return nil
 }
 
 // spanFits returns the hosts (indices into t) that can take part in
-// placing slots slots under sp, or why the slots cannot be placed.
-func spanFits(sp SpanReq, t *HostTable, hosts []int, slots int) ([]int, string) {
+// placing slots slots under sp, with why each other host cannot, or why
+// the slots cannot be placed.
+func spanFits(sp SpanReq, t *HostTable, hosts []int, slots int) ([]int, map[int]Reason, string) {
 	usable := hosts[:0:0]
+	left := map[int]Reason{}
 	got := 0
 	for _, i := range hosts {
 		n := t.Values[i].FreeSlots
 		switch {
 		case sp.Hosts == 1 && n < slots:
+			left[i] = Reason{Part: "span[hosts=1]", Values: fmt.Sprintf("%d free slots, %d needed on one host", n, slots)}
 			continue
 		case sp.Ptile > 0:
 			n = min(n, sp.Ptile)
@@ -604,15 +796,17 @@ func spanFits(sp SpanReq, t *HostTable, hosts []int, slots int) ([]int, string) 
 		if n > 0 {
 			usable = append(usable, i)
 			got += n
+		} else {
+			left[i] = Reason{Part: "a free job slot", Values: "slots=0"}
 		}
 	}
 	switch {
 	case sp.Hosts == 1 && len(usable) == 0:
-		return nil, fmt.Sprintf("span[hosts=1]: no host has %d free slots", slots)
+		return nil, nil, fmt.Sprintf("span[hosts=1]: no host has %d free slots", slots)
 	case sp.Ptile > 0 && got < slots:
-		return nil, fmt.Sprintf("span[ptile=%d]: the hosts give %d of %d slots", sp.Ptile, got, slots)
+		return nil, nil, fmt.Sprintf("span[ptile=%d]: the hosts give %d of %d slots", sp.Ptile, got, slots)
 	case got < slots:
-		return nil, fmt.Sprintf("the matching hosts have %d free slots, the job needs %d", got, slots)
+		return nil, nil, fmt.Sprintf("the matching hosts have %d free slots, the job needs %d", got, slots)
 	}
-	return usable, ""
+	return usable, left, ""
 }

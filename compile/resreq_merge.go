@@ -246,9 +246,10 @@ func (e *Env) checkQueueRusage(queue, job *lang.ReqSection, diags *lang.Diagnost
 		jv, _ := e.amount(r, j.item.Value, &lang.Diagnostics{})
 		qv, _ := e.amount(r, q.item.Value, &lang.Diagnostics{})
 		if jv > qv {
+			js, qs := e.FormatAmounts(r, jv, qv)
 			diags.Add(lang.Error, CodeMerge, j.item.Span,
 				"the job reserves %s of %s but the queue allows at most %s (LSF rejects it: cannot exceed the queue's resource reservation)",
-				j.item.Value.Text, name, q.item.Value.Text).Note(q.item.Span, "the queue's reservation")
+				js, name, qs).Note(q.item.Span, "the queue's reservation")
 		}
 		if j.duration != nil && q.duration != nil && j.duration.Value != nil && q.duration.Value != nil {
 			jd, _ := parseDuration(j.duration.Value)

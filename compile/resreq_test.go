@@ -227,7 +227,7 @@ func TestMatchVerdicts(t *testing.T) {
 	if got := strings.Join(counts, " "); got != want {
 		t.Errorf("clauses = %s\nwant      %s", got, want)
 	}
-	if r := res.Hosts[0].Reasons; len(r) != 1 || r[0].Values != "mem=8000" {
+	if r := res.Hosts[0].Terms[0].Reasons; len(r) != 1 || r[0].Values != "mem=8000M" {
 		t.Errorf("alpha's reasons = %+v", r)
 	}
 }

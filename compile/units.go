@@ -154,23 +154,53 @@ func memSuffixUnit(suffix string, def Unit) (Unit, bool) {
 // and lsload print memory: a number and a one-letter unit ("16G", "512M",
 // "1.5G", "30.7G"). It picks the largest unit in which the amount is at
 // least 1 and prints it whole, or with one decimal, when that is exact;
-// otherwise the first smaller unit (down to M) in which it is whole and
+// otherwise the first smaller unit (down to K) in which it is whole and
 // short (fewer than six digits, like "31993M"); otherwise the largest unit
 // rounded to one decimal. Amounts under 1M are printed in K. 0 is "0M", a
 // negative amount is "-" followed by its absolute value, and NaN and the
 // infinities are "NaN", "Inf" and "-Inf".
 func FormatMemory(mb float64) string {
+	s, _ := formatMemory(mb)
+	return s
+}
+
+// FormatMemoryPair formats two amounts in megabytes that are compared in one
+// message ("the job reserves 4G but the queue allows at most 0.977G"):
+// both in the unit FormatMemory picks for a, rounded to three decimals.
+func FormatMemoryPair(a, b float64) (string, string) {
+	_, u := formatMemory(a)
+	return FormatMemoryIn(a, u), FormatMemoryIn(b, u)
+}
+
+// FormatMemoryIn formats an amount in megabytes in the unit u: the number
+// rounded to three decimals, then the unit's letter ("0.977G", "1000M").
+// NaN and the infinities are printed as FormatMemory prints them.
+func FormatMemoryIn(mb float64, u Unit) string {
+	if math.IsNaN(mb) || math.IsInf(mb, 0) || !u.valid() {
+		return FormatMemory(mb)
+	}
+	v := math.Round(mb/u.Megabytes()*1000) / 1000
+	if v == 0 {
+		v = 0 // no "-0"
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64) + string(memUnitLetter(u))
+}
+
+// formatMemory is FormatMemory, also returning the unit it printed in (MB
+// for 0 and for NaN and the infinities).
+func formatMemory(mb float64) (string, Unit) {
 	switch {
 	case math.IsNaN(mb):
-		return "NaN"
+		return "NaN", MB
 	case math.IsInf(mb, 1):
-		return "Inf"
+		return "Inf", MB
 	case math.IsInf(mb, -1):
-		return "-Inf"
+		return "-Inf", MB
 	case mb < 0:
-		return "-" + FormatMemory(-mb)
+		s, u := formatMemory(-mb)
+		return "-" + s, u
 	case mb == 0:
-		return "0M"
+		return "0M", MB
 	}
 	top := KB
 	for u := ZB; u >= MB; u-- {
@@ -179,17 +209,17 @@ func FormatMemory(mb float64) string {
 			break
 		}
 	}
-	for u := top; u >= MB || u == top; u-- {
+	for u := top; u >= KB; u-- {
 		v := mb / u.Megabytes()
 		if u < top && v >= 1e5 {
 			break
 		}
 		if s, ok := memExactDecimal(v, u == top); ok {
-			return s + string(memUnitLetter(u))
+			return s + string(memUnitLetter(u)), u
 		}
 	}
 	s := strconv.FormatFloat(mb/top.Megabytes(), 'f', 1, 64)
-	return strings.TrimSuffix(s, ".0") + string(memUnitLetter(top))
+	return strings.TrimSuffix(s, ".0") + string(memUnitLetter(top)), top
 }
 
 // memExactDecimal formats v whole, or with one decimal when decimal is

@@ -177,6 +177,7 @@ func TestFormatMemory(t *testing.T) {
 		{7807, "7807M"},
 		{1000, "1000M"},
 		{1023.5, "1023.5M"},
+		{15.625, "16000K"},   // a limit of 16000 KB: exact in K
 		{31458.2, "30.7G"},   // not exact in G, too long in M: rounded
 		{123456.7, "120.6G"}, // ditto
 		{1 << 20, "1T"},
@@ -196,6 +197,28 @@ func TestFormatMemory(t *testing.T) {
 		if got := compile.FormatMemory(tc.mb); got != tc.want {
 			t.Errorf("FormatMemory(%g) = %q, want %q", tc.mb, got, tc.want)
 		}
+	}
+}
+
+func TestFormatMemoryPair(t *testing.T) {
+	for _, tc := range []struct {
+		a, b         float64
+		wantA, wantB string
+	}{
+		{4096, 1000, "4G", "0.977G"}, // the other side in the first's unit
+		{2000, 1000, "2000M", "1000M"},
+		{300000, 8192, "292.969G", "8G"}, // rounded to three decimals, not one
+		{0.5, 2048, "512K", "2097152K"},
+		{1 << 20, 0, "1T", "0T"},
+		{1024, math.NaN(), "1G", "NaN"},
+	} {
+		a, b := compile.FormatMemoryPair(tc.a, tc.b)
+		if a != tc.wantA || b != tc.wantB {
+			t.Errorf("FormatMemoryPair(%g, %g) = %q, %q; want %q, %q", tc.a, tc.b, a, b, tc.wantA, tc.wantB)
+		}
+	}
+	if got := compile.FormatMemoryIn(175308.8, compile.MB); got != "175308.8M" {
+		t.Errorf("FormatMemoryIn(175308.8, MB) = %q, want 175308.8M", got)
 	}
 }
 

@@ -311,25 +311,27 @@ func (c *compiler) limit(v lang.Value, k *schema.Key) (*Limit, bool) {
 	if len(vals) == 3 {
 		l.Min = &vals[0]
 	}
-	unit := ""
-	switch {
-	case strings.EqualFold(k.Unit, "minutes"):
-		unit = " minutes"
-	case k.Unit == "KB" || k.Unit == "MB" || k.Unit == "LSF_UNIT_FOR_LIMITS":
-		unit = " MB"
-	}
-	show := func(i int) string {
-		x := strconv.FormatFloat(vals[i], 'f', -1, 64)
+	memory := k.Unit == "KB" || k.Unit == "MB" || k.Unit == "LSF_UNIT_FOR_LIMITS"
+	// show prints value i as written and, when that is not plain, as
+	// read: memory with its unit, in the unit of the pair's first value.
+	show := func(i int, read string) string {
 		t := ws[i].text
-		if unit == "" || t == x || unit == " MB" && (strings.EqualFold(t, x+"MB") || strings.EqualFold(t, x+"M")) {
+		if strings.EqualFold(t, read) || !memory && t == strconv.FormatFloat(vals[i], 'f', -1, 64) {
 			return t
 		}
-		return fmt.Sprintf("%s (%s%s)", t, x, unit)
+		return fmt.Sprintf("%s (%s)", t, read)
 	}
 	for i := 1; i < len(vals); i++ {
 		if vals[i-1] > vals[i] {
+			a, b := strconv.FormatFloat(vals[i-1], 'f', -1, 64), strconv.FormatFloat(vals[i], 'f', -1, 64)
+			switch {
+			case strings.EqualFold(k.Unit, "minutes"):
+				a, b = a+" minutes", b+" minutes"
+			case memory:
+				a, b = FormatMemoryPair(vals[i-1], vals[i])
+			}
 			c.diags.Add(lang.Warning, CodeOutOfRange, ws[i-1].span.Cover(ws[i].span),
-				"%s: %s is larger than %s; LSF expects the values to grow (min, default, max)", k.Name, show(i-1), show(i))
+				"%s: %s is larger than %s; LSF expects the values to grow (min, default, max)", k.Name, show(i-1, a), show(i, b))
 		}
 	}
 	return l, true

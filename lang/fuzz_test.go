@@ -143,3 +143,38 @@ func FuzzParseResReq(f *testing.F) {
 		checkResReqRoundTrip(t, s, r)
 	})
 }
+
+// FuzzJoinResReqs checks the joining of several -R options on any input:
+// no panic, diagnostics rendered, and a joined requirement whose canonical
+// form parses without error.
+func FuzzJoinResReqs(f *testing.F) {
+	ar, _ := txtar.ParseFile(filepath.Join("testdata", "join", "join.txtar"))
+	if ar != nil {
+		for _, file := range ar.Files {
+			if file.Name == "input" {
+				for _, line := range strings.Split(string(file.Data), "\n") {
+					a, b, _ := strings.Cut(line, " ;; ")
+					f.Add(a, b)
+				}
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		r, ds := lang.ParseResReqOptions([]string{a, b})
+		if err := ds.WriteText(io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		if r == nil {
+			if !ds.HasErrors() {
+				t.Fatal("no requirement and no error")
+			}
+			return
+		}
+		text := r.String()
+		if _, pds := lang.ParseResReq(lang.NewSource("joined", text)); pds.HasErrors() {
+			var b strings.Builder
+			pds.WriteText(&b)
+			t.Fatalf("joined %q does not parse:\n%s", text, b.String())
+		}
+	})
+}

@@ -247,3 +247,41 @@ func TestResReqLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinResReqsGolden runs testdata/join/*.txtar: each line of "input"
+// is the -R options of one command line, separated by " ;; "; "want"
+// holds, line by line, the joined requirement or the diagnostics.
+func TestJoinResReqsGolden(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join("testdata", "join", "*.txtar"))
+	if len(paths) == 0 {
+		t.Fatal("no goldens")
+	}
+	for _, path := range paths {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			ar, err := txtar.ParseFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var in []byte
+			for _, f := range ar.Files {
+				if f.Name == "input" {
+					in = f.Data
+				}
+			}
+			var b strings.Builder
+			for _, line := range strings.Split(strings.TrimRight(string(in), "\n"), "\n") {
+				r, ds := lang.ParseResReqOptions(strings.Split(line, " ;; "))
+				ds.WriteText(&b)
+				if r == nil {
+					continue
+				}
+				b.WriteString(r.String() + "\n")
+				// The joined requirement is a valid requirement of its own.
+				if _, ds := lang.ParseResReq(lang.NewSource("joined", r.String())); ds.HasErrors() {
+					t.Errorf("joined %q does not parse: %v", r.String(), ds)
+				}
+			}
+			checkWant(t, path, ar, b.String())
+		})
+	}
+}

@@ -31,7 +31,7 @@ the limit.`,
 			for _, q := range p.Policy.Queues {
 				if st := memoryLimit(q.Settings); st != nil && !reservesSome(q.Settings) {
 					p.Report(st.Span(), "queue %s limits memory (MEMLIMIT %s) but its RES_REQ reserves none: jobs are killed at the limit, yet placed with no regard to free memory; add rusage[mem=...]",
-						q.Name, st.Raw)
+						q.Name, memoryLimitText(st))
 				}
 			}
 			if !p.Has(lang.KindLSBQueues) {
@@ -45,7 +45,7 @@ the limit.`,
 			for _, a := range p.Policy.Applications {
 				if st := memoryLimit(a.Settings); st != nil && !reservesSome(a.Settings) {
 					p.Report(st.Span(), "application profile %s limits memory (MEMLIMIT %s) but neither it nor any queue reserves memory: jobs are killed at the limit, yet placed with no regard to free memory; add rusage[mem=...] to its RES_REQ",
-						a.Name, st.Raw)
+						a.Name, memoryLimitText(st))
 				}
 			}
 		},
@@ -63,6 +63,17 @@ func memoryLimit(set compile.Settings) *compile.Setting {
 		return nil
 	}
 	return st
+}
+
+// memoryLimitText prints a MEMLIMIT setting (returned by memoryLimit)
+// with its unit, as LSF_UNIT_FOR_LIMITS reads bare numbers: "16G", or
+// "8G 16G" for a default and a maximum.
+func memoryLimitText(st *compile.Setting) string {
+	l := st.Value.(*compile.Limit)
+	if l.Default != nil {
+		return compile.FormatMemory(*l.Default) + " " + compile.FormatMemory(l.Max)
+	}
+	return compile.FormatMemory(l.Max)
 }
 
 // reservesSome reports whether RES_REQ may reserve memory: it reserves

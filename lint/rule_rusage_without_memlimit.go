@@ -36,8 +36,8 @@ users to give one with bsub -M.`,
 				if !ok {
 					return
 				}
-				p.Report(a.Span.Root(), "%s reserves memory (%s) but sets no MEMLIMIT: a job may use more than it reserved and take the memory of the jobs placed next to it",
-					owner, a.Span.Text())
+				p.Report(a.Span.Root(), "%s reserves memory (%s=%s) but sets no MEMLIMIT: a job may use more than it reserved and take the memory of the jobs placed next to it",
+					owner, a.Name, p.Policy.Env().FormatAmount(a.Slot, a.Value))
 			}
 			for _, q := range p.Policy.Queues {
 				check("queue "+q.Name, q.Settings, q.ResReq)

@@ -44,8 +44,9 @@ Fix: swap the two values: r1m = 0.7/2.0.`,
 						if !inc {
 							dir = "below"
 						}
+						stopAt, schedAt := thresholdValues(p.Policy, name, t, s)
 						p.Report(set.SpanOf(name), "%s: %s = %s/%s suspends jobs at %s before dispatch stops at %s (loadStop must be %s loadSched for %s); swap the two",
-							owner, name, num(s), num(t), num(t), num(s), dir, name).
+							owner, name, num(s), num(t), stopAt, schedAt, dir, name).
 							Suggest(replaceWith(num(t)+"/"+num(s)), set.SpanOf(name), num(t)+"/"+num(s))
 					}
 				}
@@ -77,6 +78,16 @@ func sortedNames[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// thresholdValues formats a loadStop and a loadSched of the load index
+// name: memory indices (mem, swp, tmp, whose thresholds are in MB) with
+// their unit, both in the unit of the first; others as numbers.
+func thresholdValues(p *compile.Policy, name string, stop, sched float64) (string, string) {
+	if r, _, ok := p.Env().Lookup(name); ok && (r.Memory || r.Name == "tmp") {
+		return compile.FormatMemoryPair(stop, sched)
+	}
+	return num(stop), num(sched)
 }
 
 func num(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

@@ -653,7 +653,7 @@ func (f *staticFacts) describe(name string, h *staticHost) string {
 	case v.undefined:
 		return fmt.Sprintf("%s is not defined there", r.Name)
 	case v.kind == kindNum && !math.IsInf(v.iv.hi, 0):
-		return fmt.Sprintf("%s is at most %s", r.Name, num(v.iv.hi))
+		return fmt.Sprintf("%s is at most %s", r.Name, f.env.FormatValue(r, v.iv.hi))
 	case !v.known:
 		return ""
 	case r.Name == "server":

@@ -625,7 +625,8 @@ func (c *Cluster) check(q *Queue, s Submission) (*acceptance, error) {
 		return nil, reject("the run limit %s exceeds the queue's maximum run limit %s (RUNLIMIT)", minutes(s.RunLimit), minutes(q.MaxRunLimit))
 	}
 	if max, ok := c.memLimit(q, a.app); ok && s.MemLimit > max {
-		return nil, reject("the memory limit %g MB (-M) exceeds the queue's MEMLIMIT of %g MB", s.MemLimit, max)
+		job, queue := compile.FormatMemoryPair(s.MemLimit, max)
+		return nil, reject("the memory limit %s (-M) exceeds the queue's MEMLIMIT of %s", job, queue)
 	}
 	a.priority = s.Priority
 	switch {

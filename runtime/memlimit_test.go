@@ -18,10 +18,12 @@ func TestMemLimitUnits(t *testing.T) {
 		ok, over       float64
 		want           string
 	}{
-		{"", "102400", 100, 101, "MEMLIMIT of 100 MB"},
-		{"LSF_UNIT_FOR_LIMITS=MB", "100", 100, 101, "MEMLIMIT of 100 MB"},
-		{"LSF_UNIT_FOR_LIMITS=GB", "2", 2048, 2049, "MEMLIMIT of 2048 MB"},
-		{"LSF_UNIT_FOR_LIMITS=GB", "512MB", 512, 513, "MEMLIMIT of 512 MB"},
+		{"", "102400", 100, 101, "MEMLIMIT of 100M"},
+		{"LSF_UNIT_FOR_LIMITS=MB", "100", 100, 101, "MEMLIMIT of 100M"},
+		{"LSF_UNIT_FOR_LIMITS=GB", "2", 2048, 2049, "MEMLIMIT of 2048M"},
+		{"LSF_UNIT_FOR_LIMITS=GB", "512MB", 512, 513, "MEMLIMIT of 512M"},
+		// The queue's side in the unit of the job's.
+		{"LSF_UNIT_FOR_LIMITS=MB", "1000", 1000, 4096, "memory limit 4G (-M) exceeds the queue's MEMLIMIT of 0.977G"},
 	} {
 		ar := txtar.Parse([]byte("-- lsf.conf --\n" + c.conf + "\n-- lsb.queues --\nBegin Queue\nQUEUE_NAME = normal\nMEMLIMIT = " + c.memlimit + "\nEnd Queue\n"))
 		tree, opts := testkit.ArchiveTree(t, ar, true)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/spf13/cobra"
 )
@@ -97,6 +98,22 @@ type bsubRequest struct {
 	bareMem float64
 }
 
+// joinResReqOptions returns the requirement of bsub's (or bmod's) -R
+// options: one is sent as written, for the daemon to check; several are
+// joined as bsub joins them (lang.JoinResReqs) and sent in canonical
+// form. A string that does not parse, or options that cannot be joined,
+// are an error naming the option and column.
+func joinResReqOptions(texts []string) (string, error) {
+	if len(texts) < 2 {
+		return strings.Join(texts, ""), nil
+	}
+	r, ds := lang.ParseResReqOptions(texts)
+	if err := ds.Err(); err != nil {
+		return "", err
+	}
+	return r.String(), nil
+}
+
 // parseBsub reads a bsub command line (the words after "bsub").
 func parseBsub(argv []string) (*bsubRequest, error) {
 	a, err := parseLSFArgs(argv, bsubOptionList(), true)
@@ -116,7 +133,10 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	s.Name = a.value("J")
 	s.App = a.value("app")
 	s.Depend = a.value("w")
-	s.ResReq = strings.Join(a.values("R"), " ")
+	var err error
+	if s.ResReq, err = joinResReqOptions(a.values("R")); err != nil {
+		return nil, err
+	}
 	s.Stdout = lastOf(a, "o", "oo")
 	s.Stderr = lastOf(a, "e", "eo")
 	s.Rerunnable = a.has("r")
@@ -126,7 +146,6 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	for _, m := range a.values("m") {
 		s.Hosts = append(s.Hosts, strings.Fields(m)...)
 	}
-	var err error
 	if a.has("n") {
 		if s.Slots, err = positiveInt("-n", a.value("n")); err != nil {
 			return nil, err

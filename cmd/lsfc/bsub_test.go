@@ -62,7 +62,17 @@ func TestParseBsub(t *testing.T) {
 		{
 			name: "several -R",
 			argv: []string{"-R", "select[mem>1]", "-R", "span[hosts=1]", "true"},
-			want: bsubRequest{sub: api.SubmitRequest{Command: "true", ResReq: "select[mem>1] span[hosts=1]"}},
+			want: bsubRequest{sub: api.SubmitRequest{Command: "true", ResReq: "select[mem > 1] span[hosts=1]"}},
+		},
+		{
+			name: "several -R selects and orders",
+			argv: []string{"-R", "select[mem>1] order[r15m]", "-R", "swp>2 order[ut]", "-R", "rusage[mem=10]", "true"},
+			want: bsubRequest{sub: api.SubmitRequest{Command: "true", ResReq: "select[(mem > 1) && (swp > 2)] order[r15m:ut] rusage[mem=10]"}},
+		},
+		{
+			name: "one -R as written",
+			argv: []string{"-R", "select[mem>1]  order[r15m]", "true"},
+			want: bsubRequest{sub: api.SubmitRequest{Command: "true", ResReq: "select[mem>1]  order[r15m]"}},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -91,6 +101,8 @@ func TestParseBsubErrors(t *testing.T) {
 		{[]string{"-W", "abc", "true"}, `-W "abc"`},
 		{[]string{"-M", "lots", "true"}, "-M: memory amount"},
 		{[]string{"-M", "0", "true"}, "must be more than zero"},
+		{[]string{"-R", "span[hosts=1]", "-R", "span[ptile=2]", "true"}, "-R#2:1:1: error: span section given by two -R options"},
+		{[]string{"-R", "select[a]", "-R", "select[b", "true"}, "-R#2:1:"},
 	} {
 		_, err := parseBsub(tc.argv)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -88,10 +88,11 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 type matchFlags struct {
-	req, hosts, lshosts, lsload, conf, cluster, queue, app string
-	fromType, fromModel, unit, format                      string
-	explain                                                bool
-	slots                                                  int
+	reqs                                              []string
+	hosts, lshosts, lsload, conf, cluster, queue, app string
+	fromType, fromModel, unit, format                 string
+	explain                                           bool
+	slots                                             int
 }
 
 func newResReqMatchCmd(e env) *cobra.Command {
@@ -114,9 +115,15 @@ is printed. Like lshosts -R, the host type defaults to any; with
 --from-type TYPE (the submission host's type) bsub's rule applies instead:
 type==local, unless the select names a String or Boolean resource.
 
+Several -R options are joined as bsub joins them: selects ANDed; order
+keys, rusage usage strings and same resources merged; span, cu and
+affinity given by one option at most.
+
 --explain adds, for every part of the requirement, how many hosts satisfy
-it; for every rejected host, the parts it fails with its values; and a
-verdict: never satisfiable on these hosts, or not satisfiable now.
+it; for every host and term of the requirement one verdict: matches, the
+parts it fails with its values, or not placed by span[] or same[]; the
+alternative used; and a verdict: never satisfiable on these hosts, or not
+satisfiable now.
 
 Exit codes: 0 some host matches; 1 invalid requirement or input; 2 usage
 or I/O error; 4 valid, but no host matches.`,
@@ -131,7 +138,7 @@ or I/O error; 4 valid, but no host matches.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&f.req, "R", "R", "", "the resource requirement string")
+	fl.StringArrayVarP(&f.reqs, "R", "R", nil, "the resource requirement string; several -R are joined as bsub joins them")
 	fl.StringVar(&f.hosts, "hosts", "", "host inventory, YAML or JSON")
 	fl.StringVar(&f.lshosts, "lshosts", "", "output of lshosts -w, instead of --hosts")
 	fl.StringVar(&f.lsload, "lsload", "", "output of lsload -w, with --lshosts")
@@ -164,7 +171,7 @@ func runMatch(e env, f matchFlags) error {
 	if f.slots < 1 {
 		return usageError("--slots must be at least 1")
 	}
-	job, ds := lang.ParseResReq(lang.NewSource("-R", f.req))
+	job, ds := lang.ParseResReqOptions(f.reqs)
 	if ds.HasErrors() {
 		writeDiags(e.stderr, f.format, ds)
 		return exit(exitFindings, nil)
@@ -213,7 +220,7 @@ func runMatch(e env, f matchFlags) error {
 
 	// Merge the queue's and the application's requirements.
 	eff := job
-	merged := false
+	merged := len(f.reqs) > 1 // several -R are joined
 	if f.queue != "" || f.app != "" {
 		var queue, app *lang.ResReq
 		if f.queue != "" {
@@ -260,7 +267,7 @@ func runMatch(e env, f matchFlags) error {
 			fmt.Fprintln(e.stdout, table.Hosts[i].Name)
 		}
 		if f.explain {
-			writeExplain(e.stdout, res)
+			writeExplain(e.stdout, req, res)
 		}
 	}
 	if len(res.Matched) == 0 {
@@ -317,8 +324,12 @@ func levelResReq(tree *compile.Tree, kind lang.FileKind, section, nameKey, name 
 	return r, ds, nil
 }
 
-// writeExplain prints the clause table, the rejected hosts and the verdict.
-func writeExplain(w io.Writer, res *compile.MatchResult) {
+// writeExplain prints the alternative explained, the clause table, one
+// verdict per host and term, and the overall verdict.
+func writeExplain(w io.Writer, req *compile.Requirement, res *compile.MatchResult) {
+	if line := alternativeLine(req, res); line != "" {
+		fmt.Fprintf(w, "\n%s\n", line)
+	}
 	fmt.Fprintf(w, "\n%-8s  %s\n", "matches", "part of the requirement")
 	for _, c := range res.Clauses {
 		kind := ""
@@ -327,22 +338,16 @@ func writeExplain(w io.Writer, res *compile.MatchResult) {
 		}
 		fmt.Fprintf(w, "%8d  %s%s\n", c.Matches, c.Part, kind)
 	}
-	var rejected []*compile.HostMatch
-	for _, hm := range res.Hosts {
-		if !hm.OK {
-			rejected = append(rejected, hm)
-		}
+	if len(res.Hosts) > 0 {
+		fmt.Fprintln(w, "\nhosts:")
 	}
-	if len(rejected) > 0 {
-		fmt.Fprintln(w, "\nrejected hosts:")
-		for _, hm := range rejected {
-			for _, r := range hm.Reasons {
-				fmt.Fprintf(w, "  %-16s fails %s", hm.Host.Name, r.Part)
-				if r.Values != "" {
-					fmt.Fprintf(w, ": %s", r.Values)
-				}
-				fmt.Fprintln(w)
+	for _, hm := range res.Hosts {
+		for _, tv := range hm.Terms {
+			term := ""
+			if len(hm.Terms) > 1 {
+				term = fmt.Sprintf("term %d: ", tv.Term)
 			}
+			fmt.Fprintf(w, "  %-16s %s%s\n", hm.Host.Name, term, termVerdictText(tv))
 		}
 	}
 	if res.Placement != "" {
@@ -355,6 +360,42 @@ func writeExplain(w io.Writer, res *compile.MatchResult) {
 	fmt.Fprintf(w, "\nverdict: %s\n", verdict)
 }
 
+// alternativeLine names the alternative of an "||" requirement that was
+// used, or, when none matches, the one explained; it is empty for a
+// requirement without alternatives.
+func alternativeLine(req *compile.Requirement, res *compile.MatchResult) string {
+	n := len(req.AST.Alts)
+	if n < 2 || res.Explained < 0 || res.Explained >= n {
+		return ""
+	}
+	text := (&lang.ResReq{Alts: req.AST.Alts[res.Explained : res.Explained+1]}).String()
+	if res.Alt >= 0 {
+		return fmt.Sprintf("alternative %d of %d used: %s", res.Alt+1, n, text)
+	}
+	return fmt.Sprintf("no alternative matches; alternative %d of %d explained: %s", res.Explained+1, n, text)
+}
+
+// termVerdictText is one host's verdict on one term: "matches", "fails
+// PART: VALUES; PART: VALUES" or "not placed: PART: VALUES".
+func termVerdictText(tv compile.TermVerdict) string {
+	if tv.Outcome == compile.OutcomeUsed {
+		return "matches"
+	}
+	parts := make([]string, 0, len(tv.Reasons))
+	for _, r := range tv.Reasons {
+		p := r.Part
+		if r.Values != "" {
+			p += ": " + r.Values
+		}
+		parts = append(parts, p)
+	}
+	head := "fails "
+	if tv.Outcome == compile.OutcomeUnplaced {
+		head = "not placed: "
+	}
+	return head + strings.Join(parts, "; ")
+}
+
 func matchJSON(table *compile.HostTable, req *compile.Requirement, res *compile.MatchResult, merged bool, ds lang.Diagnostics) map[string]any {
 	matched := []string{}
 	for _, i := range res.Matched {
@@ -365,13 +406,25 @@ func matchJSON(table *compile.HostTable, req *compile.Requirement, res *compile.
 		clauses = append(clauses, map[string]any{"part": c.Part, "matches": c.Matches, "static": c.Static})
 	}
 	rejected := []any{}
+	hosts := []any{}
 	for _, hm := range res.Hosts {
+		var terms []any
+		for _, tv := range hm.Terms {
+			reasons := []any{}
+			for _, r := range tv.Reasons {
+				reasons = append(reasons, map[string]any{"part": r.Part, "values": r.Values, "static": r.Static})
+			}
+			terms = append(terms, map[string]any{"term": tv.Term, "outcome": tv.Outcome.String(), "reasons": reasons})
+		}
+		hosts = append(hosts, map[string]any{"host": hm.Host.Name, "terms": terms})
 		if hm.OK {
 			continue
 		}
 		var reasons []any
-		for _, r := range hm.Reasons {
-			reasons = append(reasons, map[string]any{"part": r.Part, "values": r.Values, "static": r.Static})
+		for _, tv := range hm.Terms {
+			for _, r := range tv.Reasons {
+				reasons = append(reasons, map[string]any{"term": tv.Term, "part": r.Part, "values": r.Values, "static": r.Static})
+			}
 		}
 		rejected = append(rejected, map[string]any{"host": hm.Host.Name, "reasons": reasons})
 	}
@@ -381,6 +434,7 @@ func matchJSON(table *compile.HostTable, req *compile.Requirement, res *compile.
 		"matched":     matched,
 		"clauses":     clauses,
 		"rejected":    rejected,
+		"hosts":       hosts,
 		"verdict":     res.Verdict.String(),
 	}
 	if len(res.Matched) > 0 {
@@ -388,6 +442,10 @@ func matchJSON(table *compile.HostTable, req *compile.Requirement, res *compile.
 	}
 	if res.Placement != "" {
 		out["placement"] = res.Placement
+	}
+	if len(req.AST.Alts) > 1 {
+		out["alternative"] = res.Explained + 1
+		out["alternativeMatched"] = res.Alt >= 0
 	}
 	var warnings strings.Builder
 	ds.WriteJSON(&warnings)

@@ -878,7 +878,7 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 	term := j.Term
 	if r.MemLimitExceeded && term == "" {
 		term = "TERM_MEMLIMIT"
-		d.cfg.Logf("job %d: killed past its memory limit of %d KB", j.ID, d.memLimitKB(j))
+		d.cfg.Logf("job %d: killed past its memory limit of %s", j.ID, compile.FormatMemory(float64(d.memLimitKB(j))/1024))
 	}
 	cpu, mem := r.CPUTime.Seconds(), float64(r.MaxRSS)/1024
 	d.cluster.RecordUsage(j, cpu, mem)

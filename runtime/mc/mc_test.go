@@ -184,7 +184,7 @@ func TestAccept(t *testing.T) {
 		{"backlog full", c, mc.Inbound{From: "home", Queue: "recv", Sub: job}, 3,
 			"queue recv: the queue's pending MultiCluster job limit (IMPT_JOBBKLG) of 3 is reached"},
 		{"memlimit", c, mc.Inbound{From: "home", Queue: "recv", Sub: with(func(s *runtime.Submission) { s.MemLimit = 2048 })}, 0,
-			"queue recv: the memory limit 2048 MB (-M) exceeds the queue's MEMLIMIT of 1024 MB"},
+			"queue recv: the memory limit 2G (-M) exceeds the queue's MEMLIMIT of 1G"},
 		{"memlimit within", c, mc.Inbound{From: "home", Queue: "recv", Sub: with(func(s *runtime.Submission) { s.MemLimit = 512 })}, 0, ""},
 		{"users", c, mc.Inbound{From: "home", Queue: "recv", Sub: with(func(s *runtime.Submission) { s.User = "carol" })}, 0,
 			"queue recv: user carol cannot use the queue (USERS)"},
