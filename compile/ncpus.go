@@ -91,6 +91,19 @@ func CountNcpus(count string, nprocs, ncores, nthreads float64) float64 {
 	return nprocs * ncores
 }
 
+// HostNcpus returns the ncpus of the host named host as LSF counts it
+// (NcpusCount) from the machine's physical processors, cores per
+// processor and threads per core, but never more than usable, the CPUs
+// the process that measured them may use. When nprocs is 0 (the topology
+// is unknown) it returns usable. A nil policy counts cores.
+func (p *Policy) HostNcpus(host string, usable, nprocs, ncores, nthreads float64) float64 {
+	n := CountNcpus(p.NcpusCount(host), nprocs, ncores, nthreads)
+	if n <= 0 || usable > 0 && n > usable {
+		return usable
+	}
+	return n
+}
+
 // SelectsNcpusCount reports whether name is one of the define_ncpus_*
 // resources, which a host carries to choose how its ncpus is counted
 // rather than for jobs to ask for.

@@ -50,3 +50,28 @@ func TestCountNcpus(t *testing.T) {
 		}
 	}
 }
+
+// TestHostNcpus counts from the topology as the host's count says, up to
+// the CPUs usable, and falls back to them when the topology is unknown.
+func TestHostNcpus(t *testing.T) {
+	ar, err := txtar.ParseFile(filepath.Join("testdata", "check", "define_ncpus.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, opts := testkit.ArchiveTree(t, ar, true)
+	p, _ := compile.Compile(tree, opts)
+	for _, c := range []struct {
+		host                             string
+		usable, nprocs, ncores, nthreads float64
+		want                             float64
+	}{
+		{"hostA", 32, 2, 4, 2, 16}, // define_ncpus_threads
+		{"hostB", 32, 2, 4, 2, 2},  // EGO_DEFINE_NCPUS=procs
+		{"hostA", 8, 2, 4, 2, 8},   // no more than usable
+		{"hostB", 6, 0, 0, 0, 6},   // topology unknown
+	} {
+		if got := p.HostNcpus(c.host, c.usable, c.nprocs, c.ncores, c.nthreads); got != c.want {
+			t.Errorf("HostNcpus(%s, %v, %v, %v, %v) = %v, want %v", c.host, c.usable, c.nprocs, c.ncores, c.nthreads, got, c.want)
+		}
+	}
+}
