@@ -14,6 +14,7 @@ const (
 	CodeWhichCluster     lang.Code = "LSF303" // the local cluster cannot be told
 	CodeNoBatchDir       lang.Code = "LSF304" // no batch configuration directory
 	CodeConfDirMissing   lang.Code = "LSF305" // LSF_CONFDIR does not exist
+	CodeUncheckedRefs    lang.Code = "LSF316" // references to lsf.cluster or lsf.shared left unchecked
 )
 
 // Codes returns the documentation of every code package compile reports,
@@ -74,6 +75,25 @@ parameters; the batch configuration the administrator meant is elsewhere.
 Example: LSB_CONFDIR=/shared/lsbatch on a machine without /shared.
 
 Fix: lint the configdir directly, or copy it next to lsf.conf.`},
+		{Code: CodeUncheckedRefs, Name: "unchecked-references", Severity: lang.Info,
+			Summary: "the lsb.* files were read without lsf.cluster or lsf.shared, so names in them went unchecked",
+			Doc: `What it finds: lsb.* files read on their own (a directory of lsb.* files,
+or single files) without lsf.cluster.<cluster> or lsf.shared. The message
+names the checks that could not run: without lsf.cluster, the host names
+of HOSTS, of host group members, of lsb.hosts rows, of limits and of
+DEFAULT_HOST_SPEC; without lsf.shared, host models and types, the site
+resources of resource requirements, thresholds and limits, and cluster
+names.
+
+Why it matters: a clean result then says nothing of those names: a queue
+with HOSTS = gpu_hostz passes, though LSF would reject the host.
+
+Example: lsfc lint conf/lsbatch/prod/configdir.
+
+Fix: lint the LSF_ENVDIR (the directory of lsf.conf), which brings
+lsf.shared and lsf.cluster.<cluster> along; or, where those files are
+not at hand, take the finding as the reminder it is (it is an info: only
+--fail-level info fails on it).`},
 		{Code: CodeConfDirMissing, Name: "conf-dir-missing", Severity: lang.Warning,
 			Summary: "LSF_CONFDIR does not exist and lsf.shared is not next to lsf.conf",
 			Doc: `What it finds: LSF_CONFDIR names a directory absent on this machine, and

@@ -144,7 +144,8 @@ Fix: keep one of the settings, as the message explains.`},
 			Summary: "a name LSF reserves for itself",
 			Doc: `What it finds: a site resource whose name LSF refuses: one of its
 reserved names (built-in resources and load indices, their aliases, local,
-dchost, jobvm, define_ncpus_*), a name that begins with a digit or with
+dchost, jobvm), a define_ncpus_* resource (procs, cores, threads, sockets)
+declared other than Boolean, a name that begins with a digit or with
 inf or nan, holds one of : . ( ) [ ] + - * / ! & | < > @ = , or is longer
 than 39 characters; or a host group named all, others or default.
 

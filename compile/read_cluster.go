@@ -111,12 +111,16 @@ func (c *compiler) sharedResource(r tableRow, defs map[string]lang.Span, br map[
 		c.diags.Add(lang.Error, CodeReservedName, sp, "resource name %q %s; LSF rejects the resource", name, problem)
 		return
 	}
-	if !c.define(defs, br, "resource", name, sp, r.row.Branch) {
-		return
-	}
 	typ := r.set.str("TYPE")
 	if typ == "" {
 		typ = "Boolean"
+	}
+	if _, ok := ncpusDefiners[name]; ok && typ != "Boolean" {
+		c.diags.Add(lang.Error, CodeReservedName, r.set.spanOf("TYPE"), "resource %q selects how LSF counts ncpus and must be Boolean, not %s", name, typ)
+		return
+	}
+	if !c.define(defs, br, "resource", name, sp, r.row.Branch) {
+		return
 	}
 	def := &ResourceDef{Name: name, Type: typ, Dynamic: r.set["INTERVAL"] != nil, Increasing: r.set.flag("INCREASING"),
 		Description: r.set.str("DESCRIPTION"), At: at(sp), span: sp}
@@ -372,12 +376,12 @@ func (c *compiler) clusterRef(name string, sp lang.Span, key string) {
 var reservedResources = []string{
 	"cpu", "cpuf", "io", "logins", "ls", "idle", "maxmem", "maxswp", "maxtmp", "type", "model",
 	"status", "it", "mem", "ncpus", "nprocs", "ncores", "nthreads",
-	"define_ncpus_cores", "define_ncpus_procs", "define_ncpus_threads",
 	"ndisks", "pg", "r15m", "r15s", "r1m", "swap", "swp", "tmp", "ut", "local", "dchost", "jobvm",
 }
 
 // resourceNameProblem says why LSF does not accept name for a site
-// resource, or returns "": names are at most 39 characters, do not begin
+// resource, or returns "" (the define_ncpus_* Booleans of ncpus.go are
+// accepted; sharedResource checks their type): names are at most 39 characters, do not begin
 // with a digit or with inf or nan, hold none of : . ( ) [ ] + - * / ! & | < > @ = ,
 // and are not reserved.
 func resourceNameProblem(name string) string {

@@ -262,9 +262,10 @@ func (c *compiler) shareRef(s Share, key string) {
 	c.userGroupRef(name, s.Span, key)
 }
 
-// userGroupRef reports a user group lsb.users does not define.
+// userGroupRef reports a user group lsb.users does not define; all and
+// default (of "default@", every user on their own) name no group.
 func (c *compiler) userGroupRef(name string, sp lang.Span, key string) {
-	if c.userGroups[name] != nil || strings.EqualFold(name, "all") || !c.has[lang.KindLSBUsers] {
+	if c.userGroups[name] != nil || strings.EqualFold(name, "all") || EveryUser(name) || !c.has[lang.KindLSBUsers] {
 		return
 	}
 	d := c.diags.Add(lang.Error, CodeUnknownUserGroup, sp, "%s names user group %q, which lsb.users does not define", key, name)
@@ -520,7 +521,7 @@ func (c *compiler) userGroupRefs() {
 		}
 		for _, s := range g.Shares {
 			name := strings.TrimSuffix(s.Name, "@")
-			if name == "default" || name == "others" {
+			if EveryUser(name) || name == "others" {
 				continue
 			}
 			if len(g.Members) > 0 && !memberOf(g, "!") && !memberOf(g, name) && !slices.ContainsFunc(g.Members, func(m UserItem) bool { return strings.EqualFold(m.Name, "all") }) {

@@ -169,10 +169,19 @@ func (c *compiler) preemptQueues(text string, base int, src *lang.Source) []Queu
 // A Share is one [name, shares] entry of USER_SHARES.
 type Share struct {
 	// Name is a user, a group (shares for the group as a whole), "group@"
-	// (shares for each member), "default" or "others".
+	// (shares for each member), "default" or "default@" (each user not
+	// named its own shares; see EveryUser) or "others".
 	Name   string    `json:"name"`
 	Shares float64   `json:"shares"`
 	Span   lang.Span `json:"-"`
+}
+
+// EveryUser reports whether a USER_SHARES entry or a USER_NAME of
+// lsb.users' User section is LSF's default user: "default", or "default@",
+// which LSF also documents and which means the same (every user on their
+// own, as group@ means every member of a group on their own).
+func EveryUser(name string) bool {
+	return strings.EqualFold(strings.TrimSuffix(name, "@"), "default")
 }
 
 // userShares reads "[name, n] [name, n] ..." at offset base of src.

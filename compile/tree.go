@@ -103,6 +103,7 @@ func Load(paths []string, opts LoadOptions) (*Tree, lang.Diagnostics, error) {
 	if l.tree.Cluster == "" {
 		l.tree.Cluster = clusterOfFiles(l.tree.Files, opts.Cluster)
 	}
+	l.unchecked()
 	l.diags.Sort()
 	return l.tree, l.diags, nil
 }
@@ -169,6 +170,46 @@ type loader struct {
 	tree  *Tree
 	diags lang.Diagnostics
 	seen  map[string]bool
+}
+
+// unchecked says, as an info on the first lsb.* file, which checks of the
+// lsb.* files could not run because lsf.cluster.<name> or lsf.shared is not
+// in the tree (a directory of lsb.* files read on its own, or single
+// files). Nothing is said when the tree has no lsb.* file, has both
+// files, or when discovery already reported a missing one (LSF302).
+func (l *loader) unchecked() {
+	var batch *lang.File
+	has := map[lang.FileKind]bool{}
+	for _, f := range l.tree.Files {
+		has[f.Kind] = true
+		if batch == nil && f.Kind.Family() == lang.FamilyBatch {
+			batch = f
+		}
+	}
+	if batch == nil || has[lang.KindLSFCluster] && has[lang.KindLSFShared] {
+		return
+	}
+	for _, d := range l.diags {
+		if d.Code == CodeMissingFile {
+			return
+		}
+	}
+	var missing, checks []string
+	if !has[lang.KindLSFCluster] {
+		missing = append(missing, "lsf.cluster.<cluster>")
+		checks = append(checks, "host names (in HOSTS, host group members, lsb.hosts rows, limits and DEFAULT_HOST_SPEC)")
+	}
+	if !has[lang.KindLSFShared] {
+		missing = append(missing, "lsf.shared")
+		checks = append(checks, "host models and types, site resource names (in resource requirements, thresholds and limits) and cluster names")
+	}
+	verb := "is"
+	if len(missing) > 1 {
+		verb = "are"
+	}
+	l.diags.Add(lang.Info, CodeUncheckedRefs, batch.Src.SpanOf(0, 0),
+		"%s %s not among the files read, so these were not checked: %s; lint the LSF_ENVDIR (the directory of lsf.conf) to check them",
+		strings.Join(missing, " and "), verb, strings.Join(checks, "; "))
 }
 
 // dir reads a directory: an LSF_ENVDIR, or a directory of lsb.* files.

@@ -208,8 +208,8 @@ func TestLoadBatchDirAndFiles(t *testing.T) {
 		"custom.conf": "Begin Queue\nQUEUE_NAME = q\nEnd Queue\n",
 	})
 	tree, diags, err := compile.Load([]string{dir}, compile.LoadOptions{})
-	if err != nil || len(diags) != 0 {
-		t.Fatalf("Load: %v %v", err, diags)
+	if err != nil || len(diags) != 1 || diags[0].Code != compile.CodeUncheckedRefs {
+		t.Fatalf("Load: %v %v, want only %s", err, diags, compile.CodeUncheckedRefs)
 	}
 	if got := strings.Join(names(tree), " "); got != "lsb.queues lsb.hosts" {
 		t.Errorf("files = %s", got)
@@ -221,6 +221,60 @@ func TestLoadBatchDirAndFiles(t *testing.T) {
 	}
 	if k := tree.Files[0].Kind; k != lang.KindLSBQueues {
 		t.Errorf("custom.conf read as %v", k)
+	}
+}
+
+// TestLoadUncheckedReferences: lsb.* files read without lsf.cluster or
+// lsf.shared get one info, on the first lsb.* file, naming the missing
+// files and the checks they would have allowed; with both files, or with
+// no lsb.* file, nothing is said.
+func TestLoadUncheckedReferences(t *testing.T) {
+	queues := "Begin Queue\nQUEUE_NAME = q\nHOSTS = gpu_hostz\nEnd Queue\n"
+	shared := "Begin Cluster\nClusterName\ntest\nEnd Cluster\n"
+	cluster := "Begin Host\nHOSTNAME model type server\nhostA ! ! 1\nEnd Host\n"
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		want  []string // in the info's message; nil: no info
+	}{
+		{"batch only", map[string]string{"lsb.queues": queues, "lsb.params": ""},
+			[]string{"lsf.cluster.<cluster> and lsf.shared are not among the files read", "host names (in HOSTS", "host models and types"}},
+		{"no cluster file", map[string]string{"lsb.queues": queues, "lsf.shared": shared},
+			[]string{"lsf.cluster.<cluster> is not among the files read", "host names (in HOSTS"}},
+		{"no shared file", map[string]string{"lsb.queues": queues, "lsf.cluster.test": cluster},
+			[]string{"lsf.shared is not among the files read", "site resource names"}},
+		{"both", map[string]string{"lsb.queues": queues, "lsf.shared": shared, "lsf.cluster.test": cluster}, nil},
+		{"no batch file", map[string]string{"lsf.shared": shared}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, diags, err := compile.Load([]string{writeFiles(t, c.files)}, compile.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []*lang.Diagnostic
+			for _, d := range diags {
+				if d.Code == compile.CodeUncheckedRefs {
+					got = append(got, d)
+				}
+			}
+			if c.want == nil {
+				if len(got) != 0 {
+					t.Errorf("got %v, want no %s", got, compile.CodeUncheckedRefs)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Severity != lang.Info || !strings.HasPrefix(filepath.Base(got[0].Span.Path()), "lsb.") {
+				t.Fatalf("got %v, want one info on an lsb.* file", got)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got[0].Message, w) {
+					t.Errorf("message %q lacks %q", got[0].Message, w)
+				}
+			}
+			if strings.Contains(c.name, "no shared") && strings.Contains(got[0].Message, "host names") {
+				t.Errorf("message %q names host checks, which lsf.cluster allowed", got[0].Message)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package lint_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -23,11 +24,15 @@ var fuzzKinds = []lang.FileKind{
 // analyzer, every finding and fix inside the tree's files, and every
 // output format renders.
 func FuzzLint(f *testing.F) {
-	paths, _ := filepath.Glob(filepath.Join("testdata", "rules", "*.txtar"))
-	for _, p := range paths {
+	rules, _ := filepath.Glob(filepath.Join("testdata", "rules", "*.txtar"))
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "fuzzseed", "*.txtar"))
+	for _, p := range append(rules, seeds...) {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b)
 		}
+	}
+	for _, b := range preemptionRings() {
+		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ar := txtar.Parse(data)
@@ -62,6 +67,36 @@ func FuzzLint(f *testing.F) {
 			}
 		}
 	})
+}
+
+// preemptionRings returns trees of three queues a, b and c (in falling
+// priority), each with one of the PREEMPTION forms real lsb.queues files
+// use, naming its neighbours around the ring a, b, c: none, PREEMPTIVE[next],
+// PREEMPTABLE[previous], or both. Links between queues come from either
+// end, so a queue may sit in a loop without a PREEMPTION of its own.
+func preemptionRings() [][]byte {
+	names := []string{"a", "b", "c"}
+	forms := []func(prev, next string) string{
+		func(prev, next string) string { return "" },
+		func(prev, next string) string { return "PREEMPTIVE[" + next + "]" },
+		func(prev, next string) string { return "PREEMPTABLE[" + prev + "]" },
+		func(prev, next string) string { return "PREEMPTABLE[" + prev + "] PREEMPTIVE[" + next + "]" },
+	}
+	var out [][]byte
+	for pick := 0; pick < len(forms)*len(forms)*len(forms); pick++ {
+		var b bytes.Buffer
+		b.WriteString("-- lsb.queues --\n")
+		for i, n := range names {
+			form := forms[pick/[]int{1, 4, 16}[i]%len(forms)]
+			fmt.Fprintf(&b, "Begin Queue\nQUEUE_NAME = %s\nPRIORITY = %d\n", n, 30-10*i)
+			if v := form(names[(i+2)%3], names[(i+1)%3]); v != "" {
+				fmt.Fprintf(&b, "PREEMPTION = %s\n", v)
+			}
+			b.WriteString("End Queue\n\n")
+		}
+		out = append(out, b.Bytes())
+	}
+	return out
 }
 
 // FuzzLintConfig reads any .lsfc.yaml: no panic, and every finding inside

@@ -51,6 +51,7 @@ Fix: decide which queue wins and remove the link that points the other way.`,
 							continue
 						}
 						reported[key] = true
+						loop = rotateToSetting(loop, byName)
 						first := byName[loop[0]]
 						d := p.Report(first.Settings["PREEMPTION"].Span(), "preemption loop: %s; LSF preempts only lower-priority queues, so a link of the loop never applies",
 							strings.Join(loop, " -> "))
@@ -109,6 +110,23 @@ func indexOf(list []string, s string) int {
 		}
 	}
 	return -1
+}
+
+// rotateToSetting returns the loop (its first queue repeated at its end)
+// entered at its first queue that has a PREEMPTION setting, the one the
+// finding is reported on. A queue of the loop may have none: an edge comes
+// from the PREEMPTIVE list of its source or the PREEMPTABLE list of its
+// target, so a queue only named by its neighbours sets nothing. Every loop
+// has at least one link, hence one queue with a setting.
+func rotateToSetting(loop []string, byName map[string]*compile.Queue) []string {
+	ring := loop[:len(loop)-1]
+	for i, n := range ring {
+		if byName[n].Settings["PREEMPTION"] != nil {
+			out := append(append([]string{}, ring[i:]...), ring[:i]...)
+			return append(out, out[0])
+		}
+	}
+	return loop
 }
 
 // canonicalLoop names a loop independently of where it was entered.

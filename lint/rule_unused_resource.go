@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/lang"
 )
 
@@ -43,7 +44,7 @@ that resource.`,
 			}
 			idx := indexMentions(p.Tree, resourceSeparators, lang.KindLSFShared)
 			for _, r := range p.Policy.Resources {
-				if len(idx[r.Name]) > 0 {
+				if len(idx[r.Name]) > 0 || compile.SelectsNcpusCount(r.Name) {
 					continue
 				}
 				p.Report(r.Span(), "resource %q is declared but nothing uses it: no host has it, no ResourceMap locates it, and no requirement, threshold or limit names it", r.Name)

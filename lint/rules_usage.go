@@ -191,7 +191,7 @@ func fairshareOf(p *compile.Policy, q *compile.Queue) ([]compile.Share, *compile
 // users.
 func hasDefaultShare(shares []compile.Share, gs userGroups) bool {
 	for _, s := range shares {
-		if s.Name == "default" || s.Name == "others" || gs.open(s.Name) {
+		if compile.EveryUser(s.Name) || s.Name == "others" || gs.open(s.Name) {
 			return true
 		}
 	}

@@ -166,8 +166,8 @@ const maxShareDepth = 16
 // accountFor returns the account a user's jobs are charged to, going down
 // the tree from the top level: at each level the user's own entry, else
 // the first group entry that holds the user (a group's shares held
-// together, group@ giving each member its own), else default (each user
-// their own), else others (held together); a group with a share tree of
+// together, group@ giving each member its own), else default or default@
+// (each user their own), else others (held together); a group with a share tree of
 // its own is gone into. It returns nil when the user has no shares at
 // some level.
 func (f *fairshare) accountFor(user string) *account {
@@ -200,14 +200,14 @@ func (f *fairshare) match(entries []compile.Share, user string) (name string, sh
 			return g, e.Shares, g, true
 		}
 	}
-	for _, key := range []string{"default", "others"} {
-		for _, e := range entries {
-			if strings.EqualFold(e.Name, key) {
-				if key == "others" {
-					return "others", e.Shares, "", true
-				}
-				return user, e.Shares, "", true
-			}
+	for _, e := range entries {
+		if compile.EveryUser(e.Name) {
+			return user, e.Shares, "", true
+		}
+	}
+	for _, e := range entries {
+		if strings.EqualFold(e.Name, "others") {
+			return "others", e.Shares, "", true
 		}
 	}
 	return "", 0, "", false

@@ -97,6 +97,57 @@ End Queue
 	}
 }
 
+// TestFairshareDefaultEachUser: USER_SHARES' "default@" is LSF's default
+// written as a group@: every user not named gets an account of their own
+// with its shares, as with "default".
+func TestFairshareDefaultEachUser(t *testing.T) {
+	for _, entry := range []string{"default", "default@"} {
+		t.Run(entry, func(t *testing.T) {
+			ar := txtar.Parse([]byte(`-- lsf.cluster.test --
+Begin Host
+HOSTNAME  model  type  server  RESOURCES
+hostA     !      !     1       ()
+End Host
+-- lsb.params --
+Begin Parameters
+JOB_ACCEPT_INTERVAL = 0
+End Parameters
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = fair
+PRIORITY   = 30
+FAIRSHARE  = USER_SHARES[[userA, 2] [` + entry + `, 1]]
+End Queue
+`))
+			tree, opts := testkit.ArchiveTree(t, ar, true)
+			p, diags := compile.Compile(tree, opts)
+			if diags.HasErrors() {
+				t.Fatal(diags.Err())
+			}
+			c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			clock := &runtime.VirtualClock{T: 1000}
+			e := runtime.NewEngine(c, clock, nil)
+			for _, u := range []string{"userA", "zed", "yves"} {
+				if _, err := e.Submit(runtime.Submission{User: u, Queue: "fair", Runtime: 3600}); err != nil {
+					t.Fatalf("%s: %v", u, err)
+				}
+			}
+			e.Schedule()
+			got := map[string]float64{}
+			for _, a := range c.ShareAccounts(c.Queue("fair"), clock.T) {
+				got[a.Name] = a.Shares
+			}
+			want := map[string]float64{"userA": 2, "zed": 1, "yves": 1}
+			if len(got) != len(want) || got["userA"] != 2 || got["zed"] != 1 || got["yves"] != 1 {
+				t.Errorf("accounts %v, want %v", got, want)
+			}
+		})
+	}
+}
+
 // TestFairshareTree checks a two-level share tree by hand. The queue gives
 // design 2 shares and test 1; design's USER_SHARES give d1 3 and d2 1,
 // test's give each member 1. With HIST_HOURS = 0 nothing decays. d1, d2

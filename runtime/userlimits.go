@@ -49,7 +49,7 @@ func (c *Cluster) readUserLimits() {
 			} else {
 				c.groupLimits = append(c.groupLimits, ul)
 			}
-		case strings.EqualFold(l.User, "default"):
+		case compile.EveryUser(l.User):
 			c.defaultLimit = ul
 		default:
 			c.userLimits[l.User] = ul

@@ -9,11 +9,19 @@ import (
 // every Interval seconds, as LIM does: its static facts and its load
 // indices. The first one registers the host's agent with the master.
 type AgentLoad struct {
-	Host     string             `json:"host"`
-	Interval float64            `json:"interval"`
-	Type     string             `json:"type,omitempty"`
-	Model    string             `json:"model,omitempty"`
-	Ncpus    float64            `json:"ncpus,omitempty"`
+	Host     string  `json:"host"`
+	Interval float64 `json:"interval"`
+	Type     string  `json:"type,omitempty"`
+	Model    string  `json:"model,omitempty"`
+	Ncpus    float64 `json:"ncpus,omitempty"`
+	// Nprocs, Ncores and Nthreads are the host's physical processors,
+	// cores per processor and threads per core (0 when unknown): the
+	// master counts the host's ncpus from them as EGO_DEFINE_NCPUS or the
+	// host's define_ncpus_* resource says, up to Ncpus, the CPUs the
+	// agent may use.
+	Nprocs   float64            `json:"nprocs,omitempty"`
+	Ncores   float64            `json:"ncores,omitempty"`
+	Nthreads float64            `json:"nthreads,omitempty"`
 	Maxmem   float64            `json:"maxmem,omitempty"`
 	Maxswp   float64            `json:"maxswp,omitempty"`
 	Maxtmp   float64            `json:"maxtmp,omitempty"`

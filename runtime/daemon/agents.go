@@ -375,7 +375,8 @@ func (d *Daemon) handleAgentLoad(w http.ResponseWriter, r *http.Request) {
 		a.lost = false
 		down, _ := d.hostDown(a, a.lastLoad)
 		d.agents.mu.Unlock()
-		d.cluster.SetFacts(h, req.Type, req.Model, req.Ncpus, req.Maxmem, req.Maxswp, req.Maxtmp)
+		ncpus := d.cluster.Policy.HostNcpus(req.Host, req.Ncpus, req.Nprocs, req.Ncores, req.Nthreads)
+		d.cluster.SetFacts(h, req.Type, req.Model, ncpus, req.Maxmem, req.Maxswp, req.Maxtmp)
 		if req.Load != nil {
 			d.cluster.SetLoad(h, req.Load)
 		}

@@ -10,10 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
 	"github.com/lsfc/lsfc/runtime/localexec"
 	"github.com/lsfc/lsfc/runtime/sbatchd"
+	"golang.org/x/tools/txtar"
 )
 
 // agentInterval is the agents' interval in these tests: a host is
@@ -581,5 +584,63 @@ func waitRunsForgotten(t *testing.T, adir string) {
 			t.Fatalf("the agent still holds %d runs the master told it to kill", len(left))
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestAgentNcpusCount: the master counts an agent's ncpus from the
+// topology it reports, as EGO_DEFINE_NCPUS says for the cluster (procs
+// here) and a host's define_ncpus_* resource says for that host (threads
+// on hostA), up to the CPUs the agent may use.
+func TestAgentNcpusCount(t *testing.T) {
+	ar := txtar.Parse([]byte(`-- lsf.conf --
+EGO_DEFINE_NCPUS=procs
+-- lsf.shared --
+Begin Cluster
+ClusterName
+test
+End Cluster
+Begin Resource
+RESOURCENAME         TYPE    INTERVAL INCREASING DESCRIPTION
+define_ncpus_procs   Boolean ()       ()         (ncpus := procs)
+define_ncpus_cores   Boolean ()       ()         (ncpus := cores)
+define_ncpus_threads Boolean ()       ()         (ncpus := threads)
+End Resource
+-- lsf.cluster.test --
+Begin ClusterAdmins
+Administrators = (boss)
+End ClusterAdmins
+Begin Host
+HOSTNAME  model  type  server  RESOURCES
+hostA     !      !     1       (define_ncpus_threads)
+hostB     !      !     1       ()
+End Host
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = normal
+PRIORITY   = 30
+End Queue
+`))
+	tree, opts := testkit.ArchiveTree(t, ar, true)
+	p, diags := compile.Compile(tree, opts)
+	if diags.HasErrors() {
+		t.Fatal(diags.Err())
+	}
+	state := t.TempDir()
+	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: 5 * time.Millisecond, Listen: "127.0.0.1:0", Secret: "s3cret", HostLost: time.Hour, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	agent := tcpClient(d.Addr(), "s3cret", "boss")
+	c := unixClient(state)
+	for host, want := range map[string]float64{"hostA": 16, "hostB": 2} {
+		load := api.AgentLoad{Host: host, Interval: 60, Ncpus: 32, Nprocs: 2, Ncores: 4, Nthreads: 2}
+		if code, err := agent.call("POST", "/v1/agent/load", load, nil); err != nil || code != http.StatusOK {
+			t.Fatalf("%s: load report: %d %v", host, code, err)
+		}
+		if got := c.host(t, host).Ncpus; got != want {
+			t.Errorf("%s: ncpus %v, want %v", host, got, want)
+		}
 	}
 }

@@ -209,8 +209,10 @@ func Start(cfg Config) (*Daemon, error) {
 		d.host, _ = os.Hostname()
 	}
 	// Jobs run on this machine: a host whose MXJ is "!" and whose CPUs
-	// the configuration does not give has this machine's.
-	d.cpus = int(localexec.NewSampler().Facts().Ncpus)
+	// the configuration does not give has this machine's, counted as
+	// EGO_DEFINE_NCPUS (or the host's define_ncpus_* resource) says.
+	facts := localexec.NewSampler().Facts()
+	d.cpus = int(cfg.Policy.HostNcpus(d.host, facts.Ncpus, facts.Nprocs, facts.Ncores, facts.Nthreads))
 	// Hosts the log's jobs ran on that the configuration no longer has
 	// (a reconfiguration removed them while jobs ran there) are kept,
 	// retired, so that those jobs are found again.

@@ -336,6 +336,11 @@ type Facts struct {
 	Type, Model string
 	// Ncpus is the number of CPUs this process may use.
 	Ncpus float64
+	// Nprocs, Ncores and Nthreads are the machine's physical processors,
+	// cores per processor and threads per core, as LSF names them, from
+	// which LSF counts ncpus as EGO_DEFINE_NCPUS says
+	// (compile.CountNcpus); all 0 when the topology cannot be read.
+	Nprocs, Ncores, Nthreads float64
 	// Maxmem, Maxswp and Maxtmp are the total memory, swap and /tmp space
 	// in megabytes; 0 when unknown.
 	Maxmem, Maxswp, Maxtmp float64
@@ -345,6 +350,9 @@ type Facts struct {
 func (s *Sampler) Facts() Facts {
 	t := archType(runtime.GOARCH)
 	f := Facts{Type: t, Model: t, Ncpus: float64(runtime.NumCPU())}
+	if p, c, th, ok := s.cpuTopology(); ok {
+		f.Nprocs, f.Ncores, f.Nthreads = p, c, th
+	}
 	if mi, err := s.meminfo(); err == nil {
 		f.Maxmem = float64(mi["MemTotal"]) / 1024
 		f.Maxswp = float64(mi["SwapTotal"]) / 1024

@@ -2,6 +2,7 @@ package localexec
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -330,5 +331,41 @@ func BenchmarkSample(b *testing.B) {
 	var s Sampler
 	for b.Loop() {
 		s.Sample()
+	}
+}
+
+// TestCPUTopology counts packages, cores per package and threads per core
+// from a /sys tree of 2 packages of 2 cores of 2 threads, with an offline
+// CPU (no topology) and the directories beside the CPUs left out.
+func TestCPUTopology(t *testing.T) {
+	sys := t.TempDir()
+	cpu := filepath.Join(sys, "devices", "system", "cpu")
+	n := 0
+	for pkg := 0; pkg < 2; pkg++ {
+		for core := 0; core < 2; core++ {
+			for thread := 0; thread < 2; thread++ {
+				topo := filepath.Join(cpu, fmt.Sprintf("cpu%d", n), "topology")
+				if err := os.MkdirAll(topo, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				os.WriteFile(filepath.Join(topo, "physical_package_id"), []byte(fmt.Sprintf("%d\n", pkg)), 0o644)
+				os.WriteFile(filepath.Join(topo, "core_id"), []byte(fmt.Sprintf("%d\n", core*4)), 0o644)
+				n++
+			}
+		}
+	}
+	os.MkdirAll(filepath.Join(cpu, "cpu8"), 0o755)
+	os.MkdirAll(filepath.Join(cpu, "cpufreq"), 0o755)
+	s := &Sampler{SysDir: sys}
+	p, c, th, ok := s.cpuTopology()
+	if !ok || p != 2 || c != 2 || th != 2 {
+		t.Errorf("cpuTopology = %v %v %v %v, want 2 2 2 true", p, c, th, ok)
+	}
+	f := s.Facts()
+	if f.Nprocs != 2 || f.Ncores != 2 || f.Nthreads != 2 {
+		t.Errorf("Facts: nprocs %v ncores %v nthreads %v, want 2 2 2", f.Nprocs, f.Ncores, f.Nthreads)
+	}
+	if _, _, _, ok := (&Sampler{SysDir: t.TempDir()}).cpuTopology(); ok {
+		t.Error("cpuTopology of an empty /sys is ok")
 	}
 }

@@ -229,7 +229,7 @@ func (a *Agent) loadLoop() {
 	for {
 		load, _ := a.sampler.Sample()
 		req := &api.AgentLoad{Host: a.cfg.Host, Interval: a.cfg.Interval.Seconds(), Type: facts.Type, Model: facts.Model,
-			Ncpus: facts.Ncpus, Maxmem: facts.Maxmem, Maxswp: facts.Maxswp, Maxtmp: facts.Maxtmp, Load: load}
+			Ncpus: facts.Ncpus, Nprocs: facts.Nprocs, Ncores: facts.Ncores, Nthreads: facts.Nthreads, Maxmem: facts.Maxmem, Maxswp: facts.Maxswp, Maxtmp: facts.Maxtmp, Load: load}
 		ctx, cancel := context.WithTimeout(a.ctx, a.cfg.Interval*3)
 		err := a.cfg.Master.AgentLoad(ctx, req)
 		cancel()
