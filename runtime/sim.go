@@ -214,7 +214,11 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 			o.Job.Reason = e.Reason(o.Job)
 		}
 	}
-	res.Unrunnable = unrunnable(e, res.Jobs)
+	pending := make([]*Job, len(res.Jobs))
+	for i, o := range res.Jobs {
+		pending[i] = o.Job
+	}
+	res.Unrunnable = e.Unrunnable(pending)
 	return res, nil
 }
 

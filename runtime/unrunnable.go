@@ -27,14 +27,15 @@ type Unrunnable struct {
 	Reason string
 }
 
-// unrunnable finds, once a simulation is over, the queues with jobs that
-// still pend, in the order of lsb.queues, and explains the first pending
-// job of each. Jobs held by a command (PSUSP) are not counted.
-func unrunnable(e *Engine, jobs []SimOutcome) []Unrunnable {
+// Unrunnable tells, once a simulation is over, which queues still have
+// jobs pending among jobs (in submission order; nil entries are ignored),
+// in the order of lsb.queues, and explains the first pending job of
+// each. Jobs held (PSUSP) and jobs at another cluster are not counted.
+// It changes nothing.
+func (e *Engine) Unrunnable(jobs []*Job) []Unrunnable {
 	byQueue := map[*Queue]*Unrunnable{}
-	for _, o := range jobs {
-		j := o.Job
-		if j == nil || !j.State.Pending() || j.State == PSusp || j.Queue == nil {
+	for _, j := range jobs {
+		if j == nil || !j.State.Pending() || j.State == PSusp || j.Remote != nil || j.Queue == nil {
 			continue
 		}
 		u := byQueue[j.Queue]
