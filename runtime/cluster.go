@@ -142,7 +142,8 @@ type ClusterOptions struct {
 	// simulation); nil takes the hosts of the Policy's lsf.cluster.
 	Hosts []*compile.Host
 	// SlotsPerHost gives MXJ to hosts whose lsb.hosts row says "!" or
-	// nothing, when their number of CPUs is unknown; 0 means one slot.
+	// nothing, when their number of CPUs is unknown; 0 means one slot
+	// for "!" and no slot limit for nothing.
 	SlotsPerHost int
 	// Retired are hosts the configuration no longer has but where jobs
 	// still run (see Reconfigure): they are kept, closed for good, until

@@ -20,7 +20,7 @@ import (
 // its pool has pending work that fits in the pool's free slots.
 func TestPropertyPreemptionAndPools(t *testing.T) {
 	cases := 150
-	if testing.Short() {
+	if testkit.Short() {
 		cases = 30
 	}
 	for seed := range cases {

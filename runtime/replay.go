@@ -41,6 +41,9 @@ type ReplayResult struct {
 	// ServiceClasses are the goal attainment of the time-based service
 	// classes, in lsb.serviceclasses order.
 	ServiceClasses []simstats.ServiceClass
+	// Warnings name the queues whose jobs the cluster could not run at
+	// all (see SimResult.Unrunnable), in lsb.queues order.
+	Warnings []simstats.Warning
 }
 
 // Replay runs a Standard Workload Format trace through the scheduler with
@@ -105,6 +108,10 @@ func Replay(policy *compile.Policy, h *swf.Header, jobs []swf.Job, opts ReplayOp
 	sort.SliceStable(res.Records, func(a, b int) bool { return res.Records[a].ID < res.Records[b].ID })
 	res.Pools = poolSeries(sim.Pools, t0)
 	res.ServiceClasses = classAttainment(c)
+	res.Warnings = []simstats.Warning{}
+	for _, u := range sim.Unrunnable {
+		res.Warnings = append(res.Warnings, simstats.Warning{Queue: u.Queue, Jobs: u.Jobs, Job: u.Job.TraceID, Reason: u.Reason})
+	}
 	return res, nil
 }
 

@@ -69,6 +69,9 @@ type SimResult struct {
 	Pools []PoolSeries
 	// End is the time of the last event.
 	End Time
+	// Unrunnable are the queues whose jobs still pended at the end, in
+	// lsb.queues order, each with why the cluster could not run them.
+	Unrunnable []Unrunnable
 }
 
 // Simulate replays a workload on a cluster with the sim executor on a
@@ -211,6 +214,11 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 			o.Job.Reason = e.Reason(o.Job)
 		}
 	}
+	pending := make([]*Job, len(res.Jobs))
+	for i, o := range res.Jobs {
+		pending[i] = o.Job
+	}
+	res.Unrunnable = e.Unrunnable(pending)
 	return res, nil
 }
 

@@ -164,7 +164,7 @@ type treeFlags struct {
 
 func (tf *treeFlags) register(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVar(&tf.cluster, "cluster", "", "name of the local cluster, when lsf.shared lists several")
+	f.StringVar(&tf.cluster, "cluster", "", "name of the local cluster, when lsf.shared lists several (default: the one lsf.cluster.<name> and lsf.shared tell)")
 	f.StringVar(&tf.dialect, "dialect", "lsf10", "LSF version whose documented behaviour applies: lsf10 or openlava")
 	_ = cmd.RegisterFlagCompletionFunc("dialect", completeWords("lsf10", "openlava"))
 	_ = cmd.RegisterFlagCompletionFunc("cluster", cobra.NoFileCompletions)

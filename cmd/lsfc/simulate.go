@@ -56,6 +56,11 @@ queue's jobs to a service class (bsub -sla) the same way, and the report
 gives each goal's active and delayed time and the share of it on time.
 Jobs the trace cannot give,
 or that ask for more slots than the cluster has, are reported as skipped.
+When the cluster cannot run a queue's jobs at all (its HOSTS name none
+of the simulated hosts, no host meets the jobs' requirements, or the
+hosts give a job fewer slots than it asks for), a warning on stderr and
+in the JSON report's "warnings" names the queue, the jobs that never ran
+and why the first of them could not start.
 
 It prints the metrics: jobs, makespan, utilisation, wait and bounded
 slowdown (mean, p50, p95, max) and preemptions per queue and per user,
@@ -84,18 +89,18 @@ there and its utilisation.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runSimulate(e, f) },
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.confs, "conf", nil, "configuration tree (an LSF_ENVDIR, a directory of lsb.* files, or files separated by commas); once per cluster for MultiCluster forwarding")
-	fl.StringVar(&f.partitionMap, "partition-map", "", "with several --conf: trace partitions to clusters, PARTITION=CLUSTER,...")
-	fl.StringVar(&f.workload, "workload", "", "the trace, in Standard Workload Format (plain or gzip)")
-	fl.StringVar(&f.hosts, "hosts", "", "a host inventory (YAML or JSON) replacing the configuration's hosts")
-	fl.IntVar(&f.hostCount, "host-count", 0, "simulate N identical hosts instead of the configuration's")
-	fl.IntVar(&f.slotsPerHost, "slots-per-host", 0, "job slots of each host whose MXJ is \"!\" or unset (and of --host-count hosts)")
-	fl.StringVar(&f.queueMap, "queue-map", "", "trace queues to LSF queues: SWFQUEUE=LSFQUEUE,...")
-	fl.StringVar(&f.slaMap, "sla-map", "", "trace queues to service classes (bsub -sla): SWFQUEUE=CLASS,...")
+	fl.StringArrayVar(&f.confs, "conf", nil, "configuration tree (an LSF_ENVDIR, a directory of lsb.* files, or files separated by commas); once per cluster for MultiCluster forwarding (required; no default)")
+	fl.StringVar(&f.partitionMap, "partition-map", "", "with several --conf: trace partitions to clusters, PARTITION=CLUSTER,... (default: partition N to the Nth cluster, round robin; a job without one to the first)")
+	fl.StringVar(&f.workload, "workload", "", "the trace, in Standard Workload Format (plain or gzip) (required; no default)")
+	fl.StringVar(&f.hosts, "hosts", "", "a host inventory (YAML or JSON) replacing the configuration's hosts (default: the hosts of lsf.cluster)")
+	fl.IntVar(&f.hostCount, "host-count", 0, "simulate N identical hosts, named sim00001 and on, instead of the configuration's; a queue whose HOSTS names hosts gets none of them (default 0: the configuration's hosts)")
+	fl.IntVar(&f.slotsPerHost, "slots-per-host", 0, "job slots of each --host-count host (required with it), and of each host whose lsb.hosts MXJ is \"!\" or unset and whose CPUs and slots no inventory gives (default 0: one slot for MXJ \"!\", no slot limit for MXJ unset)")
+	fl.StringVar(&f.queueMap, "queue-map", "", "trace queues to LSF queues: SWFQUEUE=LSFQUEUE,... (default: every job to the default queue, DEFAULT_QUEUE)")
+	fl.StringVar(&f.slaMap, "sla-map", "", "trace queues to service classes (bsub -sla): SWFQUEUE=CLASS,... (default: no job in a service class)")
 	fl.StringVar(&f.format, "format", "text", "output format: text or json")
-	fl.StringVar(&f.jobsOut, "jobs-out", "", "write one JSON object per job to FILE")
-	fl.StringVar(&f.report, "report", "", "write an HTML report with charts to FILE")
-	fl.StringVar(&f.compare, "compare", "", "a second configuration to run on the same trace, shown side by side")
+	fl.StringVar(&f.jobsOut, "jobs-out", "", "write one JSON object per job to FILE (default: none written)")
+	fl.StringVar(&f.report, "report", "", "write an HTML report with charts to FILE (default: none written)")
+	fl.StringVar(&f.compare, "compare", "", "a second configuration to run on the same trace, shown side by side (default: none)")
 	f.tf.register(cmd)
 	return cmd
 }
@@ -175,6 +180,16 @@ func runSimulate(e env, f simFlags) error {
 		sums[i].Pools = simstats.SummarizePools(r.Pools, sums[i].LastEnd)
 		sums[i].Exceptions.HostsClosed = r.Sim.HostsClosed
 		sums[i].SummarizeClasses(r.ServiceClasses)
+		sums[i].Warnings = r.Warnings
+	}
+	for i, r := range results {
+		for _, w := range r.Warnings {
+			if len(results) > 1 {
+				fmt.Fprintf(e.stderr, "lsfc: warning: %s: %s\n", configs[i], w)
+			} else {
+				fmt.Fprintf(e.stderr, "lsfc: warning: %s\n", w)
+			}
+		}
 	}
 	if err := writeSummary(e.stdout, f, configs, sums); err != nil {
 		return exit(exitUsage, err)

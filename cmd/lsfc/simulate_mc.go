@@ -10,6 +10,7 @@ import (
 
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/mcsim"
+	"github.com/lsfc/lsfc/runtime/simstats"
 	"github.com/lsfc/lsfc/runtime/swf"
 )
 
@@ -71,6 +72,11 @@ func runSimulateClusters(e env, f simFlags, wopts runtime.WorkloadOptions) error
 	if err := writeClusters(e.stdout, f.format, res, len(skipped)); err != nil {
 		return exit(exitUsage, err)
 	}
+	for _, site := range res.Sites {
+		for _, w := range site.Warnings {
+			fmt.Fprintf(e.stderr, "lsfc: warning: cluster %q: %s\n", site.Cluster, w)
+		}
+	}
 	if len(skipped) > 0 {
 		fmt.Fprintf(e.stderr, "lsfc: %s of the trace skipped (no run time or processors)\n", plural(len(skipped), "job"))
 	}
@@ -127,7 +133,7 @@ func siteOf(part int, m map[int]int, n int) int {
 
 // writeClusters prints the clusters' figures and the totals.
 func writeClusters(w io.Writer, format string, res *mcsim.Result, skipped int) error {
-	total := mcsim.SiteStats{Cluster: "total", Returned: map[string]int{}}
+	total := mcsim.SiteStats{Cluster: "total", Returned: map[string]int{}, Warnings: []simstats.Warning{}}
 	slotSeconds := 0.0
 	for _, s := range res.Sites {
 		total.Slots += s.Slots

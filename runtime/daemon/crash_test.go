@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime/api"
 )
 
@@ -36,6 +37,9 @@ func TestCrash(t *testing.T) {
 	jobs := map[int64]*acked{}
 	tags := map[string]int64{}
 	rounds := 6
+	if testkit.Short() {
+		rounds = 1 // one crash under load, then the recovery (LSFC_LONG=1: six)
+	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	seq := 0
 	for round := range rounds {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
 	"github.com/lsfc/lsfc/runtime/eventlog"
@@ -287,9 +288,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // with its own state, and forwards jobs between them through the TCP
 // API.
 func TestMultiCluster(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts three daemons")
-	}
+	testkit.Long(t, "starts three daemons that forward jobs over TCP")
 	home := &mcCluster{name: "home", port: freePort(t), state: t.TempDir()}
 	east := &mcCluster{name: "east", port: freePort(t), state: t.TempDir()}
 	west := &mcCluster{name: "west", port: freePort(t), state: t.TempDir(), ownProcess: true}

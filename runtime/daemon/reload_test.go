@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/lint"
 	"github.com/lsfc/lsfc/runtime/api"
@@ -280,7 +281,7 @@ func TestReloadUnderLoad(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	edits := 200
-	if testing.Short() {
+	if testkit.Short() {
 		edits = 40
 	}
 	gen := uint64(1)

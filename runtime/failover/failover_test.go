@@ -404,9 +404,7 @@ func failoverRound(t testing.TB, r *rig) time.Duration {
 }
 
 func TestFailover(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts etcd and three master candidates")
-	}
+	testkit.Long(t, "starts etcd and three master candidates, kills the leader and an agent")
 	r := newRig(t)
 	failoverRound(t, r)
 

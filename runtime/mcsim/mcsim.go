@@ -23,6 +23,7 @@ import (
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/mc"
+	"github.com/lsfc/lsfc/runtime/simstats"
 )
 
 // A Site is one cluster of a simulation: its policy and its cluster (of
@@ -100,6 +101,11 @@ type SiteStats struct {
 	// MeanWait is the mean time from submission to start of the jobs of
 	// this cluster that started, here or elsewhere.
 	MeanWait float64 `json:"meanWait"`
+	// Warnings name the queues of this cluster whose jobs never ran,
+	// here or elsewhere, with why the cluster could not run the first
+	// of them (see runtime.Engine.Unrunnable); the totals of several
+	// clusters have none.
+	Warnings []simstats.Warning `json:"warnings"`
 }
 
 // A Result is a simulation's outcome.
@@ -335,6 +341,7 @@ func Simulate(sites []*Site, jobs []Job, opts Options) (*Result, error) {
 	// the rounds and wake-ups that found nothing more to do.
 	res.End = progress
 	finish(res, nodes, byName)
+	warn(res, nodes)
 	return res, nil
 }
 
@@ -629,4 +636,20 @@ func (h *events) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// warn gives each cluster the queues whose jobs still pend at home.
+func warn(res *Result, nodes []*node) {
+	home := make([][]*runtime.Job, len(nodes))
+	for _, o := range res.Jobs {
+		if o.Home != nil {
+			home[o.Job.Site] = append(home[o.Job.Site], o.Home)
+		}
+	}
+	for i, n := range nodes {
+		n.stats.Warnings = []simstats.Warning{}
+		for _, u := range n.e.Unrunnable(home[i]) {
+			n.stats.Warnings = append(n.stats.Warnings, simstats.Warning{Queue: u.Queue, Jobs: u.Jobs, Job: u.Job.TraceID, Reason: u.Reason})
+		}
+	}
 }

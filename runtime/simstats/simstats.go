@@ -23,9 +23,11 @@ package simstats
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -177,13 +179,36 @@ type Summary struct {
 	// ServiceClasses are the goal attainment of the time-based service
 	// classes: Summarize leaves them empty, SummarizeClasses fills them.
 	ServiceClasses []ServiceClass `json:"service_classes,omitempty"`
+	// Warnings name the queues whose jobs the cluster could not run at
+	// all: Summarize leaves them empty, the caller fills them.
+	Warnings []Warning `json:"warnings"`
+}
+
+// A Warning says that the simulated cluster could not run some jobs of a
+// queue at all: they still pended at the end, with nothing left to run.
+type Warning struct {
+	Queue string `json:"queue"`
+	// Jobs counts the queue's jobs that never started; Job is the first
+	// of them (its trace ID), whom Reason explains.
+	Jobs   int    `json:"jobs"`
+	Job    int    `json:"job"`
+	Reason string `json:"reason"`
+}
+
+// String writes the warning as one line: queue, count and reason.
+func (w Warning) String() string {
+	jobs := "1 job"
+	if w.Jobs != 1 {
+		jobs = strconv.Itoa(w.Jobs) + " jobs"
+	}
+	return fmt.Sprintf("queue %q: %s never ran; job %d: %s", w.Queue, jobs, w.Job, w.Reason)
 }
 
 // Summarize computes the metrics of a run on a cluster of totalSlots
 // slots. With totalSlots <= 0 the utilisation and the timeline are left
 // zero, as they have no denominator.
 func Summarize(recs []Record, totalSlots int) *Summary {
-	s := &Summary{Jobs: len(recs), TotalSlots: totalSlots, Queues: []Group{}, Users: []Group{}, Pools: []Pool{}}
+	s := &Summary{Jobs: len(recs), TotalSlots: totalSlots, Queues: []Group{}, Users: []Group{}, Pools: []Pool{}, Warnings: []Warning{}}
 	all := newAcc()
 	queues := map[string]*acc{}
 	users := map[string]*acc{}
