@@ -76,6 +76,15 @@ type Params struct {
 	GlobalExitRate int `lsf:"GLOBAL_EXIT_RATE"`
 	// ExitRateType is EXIT_RATE_TYPE, the exits that count, as written.
 	ExitRateType []string `lsf:"EXIT_RATE_TYPE"`
+	// CPUTimeFactor, RunTimeFactor and RunJobFactor are CPU_TIME_FACTOR,
+	// RUN_TIME_FACTOR and RUN_JOB_FACTOR, the weights of a user's CPU
+	// time, run time and running jobs in the dynamic user priority.
+	CPUTimeFactor float64 `lsf:"CPU_TIME_FACTOR"`
+	RunTimeFactor float64 `lsf:"RUN_TIME_FACTOR"`
+	RunJobFactor  float64 `lsf:"RUN_JOB_FACTOR"`
+	// HistHours is HIST_HOURS, the decay time of fairshare use: after it,
+	// an hour of use counts as a tenth of an hour; 0 keeps use undecayed.
+	HistHours time.Duration `lsf:"HIST_HOURS"`
 	// AbsRunLimit is ABS_RUNLIMIT: run limits are wall-clock time, not
 	// normalised by the host's CPU factor.
 	AbsRunLimit bool `lsf:"ABS_RUNLIMIT"`

@@ -83,6 +83,7 @@ End Parameters
 		JobSchedulingInterval: compile.SchedulingInterval{Min: 500 * time.Millisecond, Max: 20 * time.Second, Set: true},
 		DetectIdleJobAfter:    90 * time.Second, EadminTriggerDuration: 2 * time.Minute, JobExitRateDuration: 5 * time.Minute,
 		MaxJobPreempt: 3, DefaultQueue: []string{"normal", "short"}, ExitRateType: []string{"JOBEXIT_NONLSF"},
+		CPUTimeFactor: 0.7, RunTimeFactor: 0.7, RunJobFactor: 3, HistHours: 5 * time.Hour,
 	}
 	if acc := got.JobAcceptInterval.Time; acc == nil || *acc != 30 {
 		t.Errorf("JOB_ACCEPT_INTERVAL = 30s: got %+v", got.JobAcceptInterval)
