@@ -5,26 +5,6 @@ import (
 	"github.com/lsfc/lsfc/lang"
 )
 
-// Param returns the value of an lsb.params key, or its default.
-//
-// Deprecated: read the fields of Policy.Parameters.
-func (p *Policy) Param(key string) any {
-	if st := p.Params[key]; st != nil && st.Value != nil {
-		return st.Value
-	}
-	return p.defaultOf(lang.KindLSBParams, "Parameters", key)
-}
-
-// ConfParam is Param for lsf.conf.
-//
-// Deprecated: read the fields of Policy.LSFConf.
-func (p *Policy) ConfParam(key string) any {
-	if st := p.Conf[key]; st != nil && st.Value != nil {
-		return st.Value
-	}
-	return p.defaultOf(lang.KindLSFConf, "", key)
-}
-
 // defaultOf returns the documented default of a key of a file and section
 // under the policy's dialect, typed like a value written in the file, or
 // nil when the key has no default a program can use.

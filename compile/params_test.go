@@ -2,9 +2,15 @@ package compile_test
 
 import (
 	"bufio"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -210,4 +216,41 @@ func readCheckedOnly(t *testing.T) map[lang.FileKind]map[string]bool {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestParamReaders keeps the scheduler and the commands on the typed
+// parameters: outside packages compile and lint, which check the files as
+// written (positions, #if arms), no code looks a key of lsb.params or
+// lsf.conf up by name in Policy.Params or Policy.Conf.
+func TestParamReaders(t *testing.T) {
+	for _, dir := range []string{"../runtime", "../cmd"} {
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return err
+			}
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+			if err != nil {
+				return err
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				ix, ok := n.(*ast.IndexExpr)
+				if !ok {
+					return true
+				}
+				sel, ok := ix.X.(*ast.SelectorExpr)
+				lit, isLit := ix.Index.(*ast.BasicLit)
+				if ok && isLit && lit.Kind == token.STRING && (sel.Sel.Name == "Params" || sel.Sel.Name == "Conf") {
+					key, _ := strconv.Unquote(lit.Value)
+					t.Errorf("%s: reads %s by name from %s: read a field of Policy.Parameters or Policy.LSFConf (add one for the key)",
+						fset.Position(ix.Pos()), key, sel.Sel.Name)
+				}
+				return true
+			})
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }
