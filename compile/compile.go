@@ -114,6 +114,7 @@ func (c *compiler) run() {
 		}
 	}
 	c.crossChecks()
+	c.resolveParams()
 }
 
 // forKind calls read for every file of a kind, in tree order.

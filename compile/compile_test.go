@@ -234,37 +234,6 @@ func TestHostilePatterns(t *testing.T) {
 	}
 }
 
-// TestParamDefaults reads lsb.params values: set ones, and the dialect's
-// documented defaults for the others.
-func TestParamDefaults(t *testing.T) {
-	tree := loadSynthetic(t, 2, 20)
-	p, _ := compile.Compile(tree, compile.Options{})
-	if got := p.Param("MBD_SLEEP_TIME"); got != compile.Duration(10) {
-		t.Errorf("MBD_SLEEP_TIME set to 10: got %v", got)
-	}
-	if got := p.Param("SBD_SLEEP_TIME"); got != compile.Duration(7) {
-		t.Errorf("SBD_SLEEP_TIME set to 7: got %v", got)
-	}
-	empty := &compile.Tree{}
-	lsf, _ := compile.Compile(empty, compile.Options{})
-	ol, _ := compile.Compile(empty, compile.Options{Dialect: compile.Openlava})
-	if got := lsf.Param("MBD_SLEEP_TIME"); got != compile.Duration(60) {
-		t.Errorf("LSF 10.1 default MBD_SLEEP_TIME: got %v, want 60s", got)
-	}
-	if got := ol.Param("MBD_SLEEP_TIME"); got != compile.Duration(2) {
-		t.Errorf("openlava default MBD_SLEEP_TIME: got %v, want 2s", got)
-	}
-	if got := lsf.Param("MAX_SBD_CONNS"); got != nil {
-		t.Errorf("MAX_SBD_CONNS has a formula for a default, not a value: got %v", got)
-	}
-	if got := lsf.Param("NO_SUCH_KEY"); got != nil {
-		t.Errorf("unknown key: got %v", got)
-	}
-	if got := lsf.ConfParam("LSF_UNIT_FOR_LIMITS"); got != "KB" {
-		t.Errorf("LSF_UNIT_FOR_LIMITS default: got %v, want KB", got)
-	}
-}
-
 // compileArchive compiles the files of a txtar text, named as LSF names
 // them.
 func compileArchive(t *testing.T, text string) (*compile.Policy, lang.Diagnostics) {

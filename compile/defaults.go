@@ -5,30 +5,10 @@ import (
 	"github.com/lsfc/lsfc/lang"
 )
 
-// Param returns the value of an lsb.params key: the typed value the file
-// sets (outside #if branches, or the first branch), or else the key's
-// documented default for the policy's dialect. It returns nil for a key
-// that is unset and has no default a program can use: "unlimited" (no
-// limit at all) or a formula such as "2 * number_of_hosts + 300".
-func (p *Policy) Param(key string) any {
-	if st := p.Params[key]; st != nil && st.Value != nil {
-		return st.Value
-	}
-	return p.Default(lang.KindLSBParams, "Parameters", key)
-}
-
-// ConfParam is Param for lsf.conf.
-func (p *Policy) ConfParam(key string) any {
-	if st := p.Conf[key]; st != nil && st.Value != nil {
-		return st.Value
-	}
-	return p.Default(lang.KindLSFConf, "", key)
-}
-
-// Default returns the documented default of a key of a file and section
+// defaultOf returns the documented default of a key of a file and section
 // under the policy's dialect, typed like a value written in the file, or
 // nil when the key has no default a program can use.
-func (p *Policy) Default(kind lang.FileKind, section, key string) any {
+func (p *Policy) defaultOf(kind lang.FileKind, section, key string) any {
 	fs := schema.Lookup(kind)
 	if fs == nil {
 		return nil

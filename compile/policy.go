@@ -59,6 +59,9 @@ type Policy struct {
 	Files []string `json:"files"`
 	// Conf holds the settings of lsf.conf.
 	Conf Settings `json:"lsfConf"`
+	// LSFConf holds the lsf.conf values lsfc acts on, typed, defaults
+	// filled in: by key, times in seconds.
+	LSFConf Conf `json:"lsfConfResolved"`
 	// Clusters are the clusters of lsf.shared's Cluster section.
 	Clusters []*ClusterDef `json:"clusters"`
 	// HostTypes and HostModels come from lsf.shared.
@@ -81,6 +84,9 @@ type Policy struct {
 	ComputeUnits []*HostGroup `json:"computeUnits"`
 	// Params holds lsb.params.
 	Params Settings `json:"params"`
+	// Parameters holds the lsb.params values lsfc acts on, typed,
+	// defaults filled in: by key, times in seconds.
+	Parameters Params `json:"paramsResolved"`
 	// Queues come from lsb.queues, in file order.
 	Queues []*Queue `json:"queues"`
 	// UserGroups and UserLimits come from lsb.users.

@@ -73,11 +73,8 @@ MXJ = 0 in lsb.hosts if it is to run no batch job.`,
 				}
 			}
 			masters := map[string]bool{}
-			if st := p.Policy.Conf["LSF_MASTER_LIST"]; st != nil {
-				names, _ := st.Value.([]string)
-				for _, n := range names {
-					masters[n] = true
-				}
+			for _, n := range p.Policy.LSFConf.MasterList {
+				masters[n] = true
 			}
 			// Hosts of one condensed row ("cn[05-08]") share a span and
 			// one finding.

@@ -37,10 +37,7 @@ that must run longer, use a queue without a run window.`,
 			if !p.Has(lang.KindLSBParams) {
 				return
 			}
-			abs := false
-			if st := p.Policy.Params["ABS_RUNLIMIT"]; st != nil {
-				abs, _ = st.Value.(bool)
-			}
+			abs := p.Policy.Parameters.AbsRunLimit
 			clusterSpec := p.Policy.Params["DEFAULT_HOST_SPEC"] != nil
 			for _, q := range p.Policy.Queues {
 				lst, wst := q.Settings["RUNLIMIT"], q.Settings["RUN_WINDOW"]

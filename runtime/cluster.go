@@ -237,39 +237,19 @@ func NewCluster(p *compile.Policy, opts ClusterOptions) (*Cluster, error) {
 
 // readParams reads the lsb.params and lsf.conf values the scheduler uses.
 func (c *Cluster) readParams() {
-	p := c.Policy
-	c.SleepTime = 60
-	if d, ok := p.Param("MBD_SLEEP_TIME").(compile.Duration); ok && d > 0 {
-		c.SleepTime = float64(d)
-	}
-	if x, ok := p.ConfParam("LSB_MAX_JOB_DISPATCH_PER_SESSION").(float64); ok {
-		c.MaxDispatch = int(x)
-	}
-	if b, ok := p.Param("RESOURCE_RESERVE_PER_TASK").(bool); ok {
-		c.ReservePerTask = b
-	}
-	c.SessionInterval = 5
-	switch v := p.Param("JOB_SCHEDULING_INTERVAL").(type) {
-	case *compile.Interval:
-		c.SessionInterval = max(float64(v.Min), 0.001)
-	case float64:
-		c.SessionInterval = max(v, 0.001)
-	}
-	if x, ok := p.Param("MAX_USER_PRIORITY").(float64); ok {
-		c.MaxUserPriority = int(x)
-	}
-	if x, ok := p.Param("JOB_DEP_LAST_SUB").(float64); ok {
-		c.DepLastSub = x == 1
-	}
+	p := &c.Policy.Parameters
+	c.SleepTime = p.MBDSleepTime.Seconds()
+	c.MaxDispatch = c.Policy.LSFConf.MaxJobDispatchPerSession
+	c.ReservePerTask = p.ResourceReservePerTask
+	c.SessionInterval = max(p.JobSchedulingInterval.Min.Seconds(), 0.001)
+	c.MaxUserPriority = p.MaxUserPriority
+	c.DepLastSub = p.JobDepLastSub == 1
 }
 
 // acceptDefault returns lsb.params JOB_ACCEPT_INTERVAL in seconds (1 ×
 // MBD_SLEEP_TIME by default).
 func (c *Cluster) acceptDefault() float64 {
-	if ai, ok := c.Policy.Param("JOB_ACCEPT_INTERVAL").(*compile.AcceptInterval); ok {
-		return acceptSeconds(ai, c.SleepTime)
-	}
-	return c.SleepTime
+	return acceptSeconds(&c.Policy.Parameters.JobAcceptInterval, c.SleepTime)
 }
 
 // hostsOfPolicy makes host facts of the Policy's lsf.cluster hosts: type,
@@ -372,12 +352,9 @@ func (c *Cluster) defaultRow(h *Host) *compile.HostBatch {
 
 // readDefaultQueues reads DEFAULT_QUEUE.
 func (c *Cluster) readDefaultQueues() {
-	if st := c.Policy.Params["DEFAULT_QUEUE"]; st != nil {
-		names, _ := st.Value.([]string)
-		for _, n := range names {
-			if q := c.queueByName[n]; q != nil {
-				c.DefaultQueues = append(c.DefaultQueues, q)
-			}
+	for _, n := range c.Policy.Parameters.DefaultQueue {
+		if q := c.queueByName[n]; q != nil {
+			c.DefaultQueues = append(c.DefaultQueues, q)
 		}
 	}
 	if len(c.DefaultQueues) == 0 {

@@ -142,28 +142,18 @@ type ExceptionParams struct {
 // the queues' JOB_OVERRUN, JOB_UNDERRUN and JOB_IDLE, the hosts'
 // EXIT_RATE.
 func (c *Cluster) readExceptions() {
-	p := c.Policy
-	seconds := func(key string, def float64) float64 {
-		if d, ok := p.Param(key).(compile.Duration); ok && d > 0 {
-			return float64(d)
-		}
-		return def
-	}
-	x := ExceptionParams{ExitRateWindow: seconds("JOB_EXIT_RATE_DURATION", 300),
-		DetectIdleAfter: seconds("DETECT_IDLE_JOB_AFTER", 1200), CheckEvery: seconds("EADMIN_TRIGGER_DURATION", 60)}
-	if v, ok := p.Param("GLOBAL_EXIT_RATE").(float64); ok && v > 0 {
-		x.GlobalExitRate = v
-	}
-	if types, ok := p.Param("EXIT_RATE_TYPE").([]string); ok {
-		for _, t := range types {
-			switch strings.ToUpper(t) {
-			case "JOBEXIT":
-				x.JobExit = true
-			case "JOBINIT":
-				x.JobInit = true
-			case "HPCINIT":
-				x.HPCInit = true
-			}
+	p := &c.Policy.Parameters
+	x := ExceptionParams{ExitRateWindow: p.JobExitRateDuration.Seconds(),
+		DetectIdleAfter: p.DetectIdleJobAfter.Seconds(), CheckEvery: p.EadminTriggerDuration.Seconds(),
+		GlobalExitRate: float64(p.GlobalExitRate)}
+	for _, t := range p.ExitRateType {
+		switch strings.ToUpper(t) {
+		case "JOBEXIT":
+			x.JobExit = true
+		case "JOBINIT":
+			x.JobInit = true
+		case "HPCINIT":
+			x.HPCInit = true
 		}
 	}
 	c.Exceptions = x

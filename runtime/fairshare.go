@@ -27,7 +27,7 @@ func (f FairshareParams) decay(dt float64) float64 {
 	return math.Pow(0.1, dt/f.HistHours)
 }
 
-// fairshareParams reads the factors from a settings set, on top of base.
+// fairshareParams reads a queue's own factors, on top of base.
 func fairshareParams(base FairshareParams, get func(string) any) FairshareParams {
 	f := base
 	if x, ok := get("CPU_TIME_FACTOR").(float64); ok {
@@ -101,8 +101,8 @@ type account struct {
 // user groups and the priority factors.
 func (c *Cluster) readFairshare() {
 	p := c.Policy
-	c.Fairshare = fairshareParams(FairshareParams{CPUTimeFactor: 0.7, RunTimeFactor: 0.7, RunJobFactor: 3,
-		HistHours: 5 * 3600}, p.Param)
+	c.Fairshare = FairshareParams{CPUTimeFactor: p.Parameters.CPUTimeFactor, RunTimeFactor: p.Parameters.RunTimeFactor,
+		RunJobFactor: p.Parameters.RunJobFactor, HistHours: p.Parameters.HistHours.Seconds()}
 	trees := map[string][]compile.Share{}
 	for _, ug := range p.UserGroups {
 		if len(ug.Shares) > 0 {

@@ -22,13 +22,8 @@ import (
 // readLoadControl reads SBD_SLEEP_TIME and LSB_STOP_IGNORE_IT, and notes
 // whether any threshold or condition can suspend a job.
 func (c *Cluster) readLoadControl() {
-	c.SbdSleep = 30
-	if d, ok := c.Policy.Param("SBD_SLEEP_TIME").(compile.Duration); ok && d > 0 {
-		c.SbdSleep = float64(d)
-	}
-	if b, ok := c.Policy.ConfParam("LSB_STOP_IGNORE_IT").(bool); ok {
-		c.StopIgnoreIt = b
-	}
+	c.SbdSleep = c.Policy.Parameters.SBDSleepTime.Seconds()
+	c.StopIgnoreIt = c.Policy.LSFConf.StopIgnoreIt
 	hasStop := func(ths map[string]compile.Threshold) bool {
 		for _, th := range ths {
 			if th.Stop != nil {

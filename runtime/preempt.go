@@ -35,33 +35,27 @@ type PreemptFor struct {
 // those it lists) or lo is PREEMPTABLE (by every higher queue, or by
 // those it lists).
 func (c *Cluster) readPreemption() {
-	p := c.Policy
-	if x, ok := p.Param("MAX_JOB_PREEMPT").(float64); ok && x > 0 {
-		c.MaxJobPreempt = int(x)
-	}
-	if list, ok := p.Param("PREEMPT_FOR").([]string); ok {
-		for _, o := range list {
-			switch strings.ToUpper(o) {
-			case "HOST_JLU":
-				c.PreemptFor.HostJLU = true
-			case "GROUP_MAX":
-				c.PreemptFor.GroupMax = true
-			case "USER_JLP":
-				c.PreemptFor.UserJLP = true
-			case "GROUP_JLP":
-				c.PreemptFor.GroupJLP = true
-			case "LEAST_RUN_TIME":
-				c.PreemptFor.LeastRunTime = true
-			case "MINI_JOB":
-				c.PreemptFor.MiniJob = true
-			case "OPTIMAL_MINI_JOB":
-				c.PreemptFor.MiniJob, c.PreemptFor.OptimalMiniJob = true, true
-			}
+	p := &c.Policy.Parameters
+	c.MaxJobPreempt = p.MaxJobPreempt
+	for _, o := range p.PreemptFor {
+		switch strings.ToUpper(o) {
+		case "HOST_JLU":
+			c.PreemptFor.HostJLU = true
+		case "GROUP_MAX":
+			c.PreemptFor.GroupMax = true
+		case "USER_JLP":
+			c.PreemptFor.UserJLP = true
+		case "GROUP_JLP":
+			c.PreemptFor.GroupJLP = true
+		case "LEAST_RUN_TIME":
+			c.PreemptFor.LeastRunTime = true
+		case "MINI_JOB":
+			c.PreemptFor.MiniJob = true
+		case "OPTIMAL_MINI_JOB":
+			c.PreemptFor.MiniJob, c.PreemptFor.OptimalMiniJob = true, true
 		}
 	}
-	if list, ok := p.Param("PREEMPT_JOBTYPE").([]string); ok {
-		c.PreemptExclusive = slices.ContainsFunc(list, func(s string) bool { return strings.EqualFold(s, "EXCLUSIVE") })
-	}
+	c.PreemptExclusive = slices.ContainsFunc(p.PreemptJobType, func(s string) bool { return strings.EqualFold(s, "EXCLUSIVE") })
 	for _, q := range c.Queues {
 		if q.Def == nil {
 			continue

@@ -250,10 +250,5 @@ func confDirs(conf string, files []*lang.File) []string {
 
 // shareDir returns LSB_SHAREDIR of lsf.conf, or "".
 func shareDir(p *compile.Policy) string {
-	if st := p.Conf["LSB_SHAREDIR"]; st != nil {
-		if s, ok := st.Value.(string); ok {
-			return s
-		}
-	}
-	return ""
+	return p.LSFConf.ShareDir
 }

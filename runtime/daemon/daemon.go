@@ -225,7 +225,7 @@ func Start(cfg Config) (*Daemon, error) {
 	}
 	if cfg.MinInterval <= 0 {
 		cfg.MinInterval = 100 * time.Millisecond
-		if v, ok := cfg.Policy.Params["JOB_SCHEDULING_INTERVAL"]; ok && v != nil {
+		if cfg.Policy.Parameters.JobSchedulingInterval.Set {
 			cfg.MinInterval = time.Duration(d.cluster.SessionInterval * float64(time.Second))
 		}
 		d.cfg.MinInterval = cfg.MinInterval
@@ -813,13 +813,8 @@ func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 // the operating system as each process's RLIMIT_RSS, which Linux does
 // not enforce, and so the job is not held to it.
 func (d *Daemon) memLimitKB(j *runtime.Job) int64 {
-	enforce := j.Sub.MemHard
-	for _, key := range []string{"LSB_JOB_MEMLIMIT", "LSB_MEMLIMIT_ENFORCE"} {
-		if on, ok := d.cfg.Policy.ConfParam(key).(bool); ok && on {
-			enforce = true
-		}
-	}
-	if !enforce {
+	conf := &d.cfg.Policy.LSFConf
+	if !j.Sub.MemHard && !conf.JobMemLimit && !conf.MemLimitEnforce {
 		return 0
 	}
 	return int64(j.MemLimit() * 1024)
@@ -950,12 +945,7 @@ func (d *Daemon) housekeep() {
 
 // clean forgets the jobs finished longer than CLEAN_PERIOD ago.
 func (d *Daemon) clean(now runtime.Time) {
-	clean := 3600.0
-	if x, ok := d.cfg.Policy.Param("CLEAN_PERIOD").(compile.Duration); ok && x > 0 {
-		clean = float64(x)
-	} else if x, ok := d.cfg.Policy.Param("CLEAN_PERIOD").(float64); ok && x > 0 {
-		clean = x
-	}
+	clean := d.cfg.Policy.Parameters.CleanPeriod.Seconds()
 	for _, j := range d.cluster.Jobs() {
 		if j.State.Finished() && float64(now-j.End) > clean {
 			d.cluster.Forget(j)

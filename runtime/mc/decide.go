@@ -133,14 +133,7 @@ type Options struct {
 
 // OptionsOf reads the options of a submission cluster's policy.
 func OptionsOf(p *compile.Policy) Options {
-	var o Options
-	if b, ok := p.ConfParam("MC_PLUGIN_REMOTE_RESOURCE").(bool); ok && b {
-		o.RemoteResource = true
-	}
-	if st := p.Params["MC_PLUGIN_SCHEDULE_ENHANCE"]; st != nil && st.Raw != "" {
-		o.RemoteResource = true
-	}
-	return o
+	return Options{RemoteResource: p.LSFConf.MCPluginRemoteResource || p.Parameters.MCPluginScheduleEnhance != ""}
 }
 
 // Decide is Phase II of job forwarding for one job that no local host

@@ -9,9 +9,6 @@ import (
 	"github.com/lsfc/lsfc/runtime"
 )
 
-// DefaultInitFailRetry is LSB_MC_INITFAIL_RETRY's default.
-const DefaultInitFailRetry = 5
-
 // A Stage is where a forwarded job is.
 type Stage uint8
 
@@ -112,11 +109,8 @@ type Ledger struct {
 // from its lsf.conf, MAX_RSCHED_TIME of each send-jobs queue, and sleep,
 // its MBD_SLEEP_TIME in seconds, the unit of MAX_RSCHED_TIME.
 func NewLedger(p *compile.Policy, sleep float64) *Ledger {
-	l := &Ledger{retry: DefaultInitFailRetry, sleep: sleep, rsched: map[string]int{},
+	l := &Ledger{retry: p.LSFConf.MCInitFailRetry, sleep: sleep, rsched: map[string]int{},
 		fwd: map[int64]*Forward{}, failures: map[int64]int{}}
-	if x, ok := p.ConfParam("LSB_MC_INITFAIL_RETRY").(float64); ok && x >= 0 {
-		l.retry = int(x)
-	}
 	for _, q := range p.Queues {
 		if q.Sends() {
 			l.rsched[q.Name] = q.RschedPeriods()

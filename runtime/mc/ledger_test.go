@@ -108,7 +108,7 @@ func TestLedgerInitFailRetry(t *testing.T) {
 			break
 		}
 	}
-	if n+1 != mc.DefaultInitFailRetry+1 {
-		t.Errorf("suspended after %d failed attempts, want %d", n+1, mc.DefaultInitFailRetry+1)
+	if n+1 != 5+1 {
+		t.Errorf("suspended after %d failed attempts, want %d", n+1, 5+1)
 	}
 }

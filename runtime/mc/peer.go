@@ -7,11 +7,6 @@ import (
 	"github.com/lsfc/lsfc/compile"
 )
 
-// DefaultPort is the port of a peer's daemon when neither its Servers
-// entry nor the local lsf.conf's LSB_MBD_PORT gives one: LSF's
-// documented default mbatchd port.
-const DefaultPort = 6881
-
 // A Peer is a remote cluster of lsf.shared's Cluster section and the
 // addresses its daemon answers at, tried in order.
 type Peer struct {
@@ -23,15 +18,12 @@ type Peer struct {
 // the local one, in file order. Each Servers entry is host or host:port;
 // an entry without a port takes the local lsf.conf's LSB_MBD_PORT (all
 // clusters of an installation share lsf.shared, and LSF uses one mbatchd
-// port for them), else DefaultPort. A cluster with no Servers has no
+// port for them, 6881 by default). A cluster with no Servers has no
 // address: it is known, and every attempt to reach it fails as for an
 // unreachable peer. The TCP API between clusters requires the shared
 // secret; Peers only says where to knock.
 func Peers(p *compile.Policy) []Peer {
-	port := DefaultPort
-	if x, ok := p.ConfParam("LSB_MBD_PORT").(float64); ok && x >= 1 && x <= 65535 {
-		port = int(x)
-	}
+	port := p.LSFConf.MBDPort
 	var out []Peer
 	for _, c := range p.Clusters {
 		if c.Name == p.Cluster {
