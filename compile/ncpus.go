@@ -66,7 +66,7 @@ func (p *Policy) NcpusCountOf(booleans []string) string {
 }
 
 func (p *Policy) clusterNcpusCount() string {
-	switch v := strings.ToLower(strings.TrimSpace(p.Conf.str("EGO_DEFINE_NCPUS"))); v {
+	switch v := strings.ToLower(strings.TrimSpace(p.LSFConf.DefineNcpus)); v {
 	case NcpusProcs, NcpusCores, NcpusThreads:
 		return v
 	}

@@ -125,6 +125,10 @@ type Conf struct {
 	// MasterList is LSF_MASTER_LIST, the management host candidates in
 	// order; nil when unset.
 	MasterList []string `lsf:"LSF_MASTER_LIST"`
+	// DefineNcpus is EGO_DEFINE_NCPUS, how a host's ncpus is counted
+	// (procs, cores or threads) where the host does not choose: see
+	// Policy.NcpusCount.
+	DefineNcpus string `lsf:"EGO_DEFINE_NCPUS"`
 }
 
 // A SchedulingInterval is JOB_SCHEDULING_INTERVAL resolved.
