@@ -4,151 +4,89 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime/api"
 )
 
-// checkText compares a layout with its expected text, line by line.
-func checkText(t *testing.T, what, got, want string) {
+// checkLayout compares a command's output with its golden file under
+// testdata/layout (go test -update rewrites it; review the diff).
+func checkLayout(t *testing.T, what, got string) {
 	t.Helper()
-	if got == want {
-		return
-	}
-	gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := 0; i < max(len(gl), len(wl)); i++ {
-		var g, w string
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if g != w {
-			t.Errorf("%s: line %d mismatch\n got: %q\nwant: %q\nwhole output:\n%s", what, i+1, g, w, got)
-			return
-		}
-	}
+	testkit.CheckFile(t, layoutGolden(t, what), got)
 }
 
+// layoutGolden names the golden file of one layout a test checks: the
+// test's name and the command, under testdata/layout. Each test says which
+// page of IBM's LSF 10.1 command reference its layout follows.
+func layoutGolden(t *testing.T, what string) string {
+	name := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '_'
+	}, t.Name()+"."+what)
+	return filepath.Join("testdata", "layout", name+".txt")
+}
+
+// TestBjobsDefault checks bjobs' default table, as the "bjobs" page of the
+// IBM Spectrum LSF 10.1 command reference shows it: its columns, their widths, a job name cut
+// from the left behind "*", and a parallel job's hosts one a line ("-w":
+// nothing cut, hosts joined by ":").
 func TestBjobsDefault(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		v    jobsView
-		want string
 	}{
-		{"default", jobsView{loc: time.UTC}, `JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   SUBMIT_TIME
-1001    ann     RUN   normal     subhost     2*hostA     toil_job_0 Nov 21 23:38
-                                             hostB
-1002    verylon PEND  verylongqu submission-             *py --flag Nov 21 23:40
-1003    ann     DONE  normal     subhost     hostB       ok         Nov 21 23:38
-1004    ann     EXIT  normal     subhost     hostA       killed     Nov 21 23:38
-`},
-		{"wide", jobsView{loc: time.UTC, wide: true}, `JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   SUBMIT_TIME
-1001    ann     RUN   normal     subhost     2*hostA:hostB toil_job_0 Nov 21 23:38
-1002    verylongusername PEND  verylongqueuename submission-host-01             python3 /home/ann/very/long/script.py --flag Nov 21 23:40
-1003    ann     DONE  normal     subhost     hostB       ok         Nov 21 23:38
-1004    ann     EXIT  normal     subhost     hostA       killed     Nov 21 23:38
-`},
-		{"noheader", jobsView{loc: time.UTC, noHeader: true}, `1001    ann     RUN   normal     subhost     2*hostA     toil_job_0 Nov 21 23:38
-                                             hostB
-1002    verylon PEND  verylongqu submission-             *py --flag Nov 21 23:40
-1003    ann     DONE  normal     subhost     hostB       ok         Nov 21 23:38
-1004    ann     EXIT  normal     subhost     hostA       killed     Nov 21 23:38
-`},
+		{"default", jobsView{loc: time.UTC}},
+		{"wide", jobsView{loc: time.UTC, wide: true}},
+		{"noheader", jobsView{loc: time.UTC, noHeader: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
 			tc.v.writeDefault(&b, fixtureJobs())
-			checkText(t, "bjobs", b.String(), tc.want)
+			checkLayout(t, "bjobs", b.String())
 		})
 	}
 }
 
+// TestBjobsPending checks bjobs -p: the pending reasons under each job,
+// as the "bjobs -p" page of the IBM Spectrum LSF 10.1 command reference shows them.
 func TestBjobsPending(t *testing.T) {
 	var b bytes.Buffer
 	jobsView{loc: time.UTC}.writePending(&b, fixtureJobs()[1:2])
-	checkText(t, "bjobs -p", b.String(), `JOBID   USER    STAT  QUEUE      FROM_HOST   EXEC_HOST   JOB_NAME   SUBMIT_TIME
-1002    verylon PEND  verylongqu submission-             *py --flag Nov 21 23:40
- New job is waiting for scheduling;
- Job slot limit reached: 2 hosts;
- Not specified in job submission: 1 host;
-`)
+	checkLayout(t, "bjobs -p", b.String())
 }
 
+// TestBjobsLong checks bjobs -l's long layout (the "bjobs -l" page of the
+// IBM Spectrum LSF 10.1 command reference): the job's line, its events,
+// its limits and its resource usage, each line whole (as with -UF).
 func TestBjobsLong(t *testing.T) {
 	var b bytes.Buffer
 	jobsView{loc: time.UTC}.writeLong(&b, fixtureJobs())
-	checkText(t, "bjobs -l", b.String(), `
-Job <1001>, Job Name <toil_job_0>, User <ann>, Project <default>, Status <RUN>, Queue <normal>, Command <_toil_worker root file:/js>
-Mon Nov 21 23:38:02: Submitted from host <subhost>, CWD </home/ann>, 3 Task(s), Output File <out.%J>, Requested Resources <select[mem>200MB] rusage[mem=200MB]>;
-
- RUNLIMIT
- 60.0 min
-
- MEMLIMIT
- 2147M
-Mon Nov 21 23:39:02: Started 3 Task(s) on Host(s) <2*hostA> <hostB>, Allocated 3 Slot(s) on Host(s) <2*hostA> <hostB>, Execution CWD </home/ann>;
-
-------------------------------------------------------------------------------
-
-Job <1002>, Job Name <python3 /home/ann/very/long/script.py --flag>, User <verylongusername>, Project <default>, Status <PEND>, Queue <verylongqueuename>, Job Priority <10>, Command <python3 /home/ann/very/long/script.py --flag>
-Mon Nov 21 23:40:02: Submitted from host <submission-host-01>, CWD </home/ann>;
-
- PENDING REASONS:
- New job is waiting for scheduling;
- Job slot limit reached: hostA, hostC;
- Not specified in job submission: hostB;
-
-------------------------------------------------------------------------------
-
-Job <1003>, Job Name <ok>, User <ann>, Project <default>, Status <DONE>, Queue <normal>, Command <true>
-Mon Nov 21 23:38:02: Submitted from host <subhost>;
-Mon Nov 21 23:38:03: Started 1 Task(s) on Host(s) <hostB>, Allocated 1 Slot(s) on Host(s) <hostB>;
-Mon Nov 21 23:38:04: Done successfully. The CPU time used is 0.2 seconds.
-Mon Nov 21 23:38:04: Completed <done>.
-
- MEMORY USAGE:
- MAX MEM: 13 Mbytes;
-
-------------------------------------------------------------------------------
-
-Job <1004>, Job Name <killed>, User <ann>, Project <default>, Status <EXIT>, Queue <normal>, Command <sleep 100;echo done>
-Mon Nov 21 23:38:02: Submitted from host <subhost>;
-Mon Nov 21 23:38:03: Started 1 Task(s) on Host(s) <hostA>, Allocated 1 Slot(s) on Host(s) <hostA>;
-Mon Nov 21 23:38:32: Exited with exit code 143.
-Mon Nov 21 23:38:32: Completed <exit>; TERM_OWNER: job killed by owner.
-
- EXCEPTION STATUS:  underrun
-
-`)
+	checkLayout(t, "bjobs -l", b.String())
 }
 
+// TestBjobsColumns checks bjobs -o: widths, right justification, the
+// delimiter and truncation as the "bjobs -o" page of the
+// IBM Spectrum LSF 10.1 command reference describes them.
 func TestBjobsColumns(t *testing.T) {
 	for _, tc := range []struct {
 		name, spec string
 		noHeader   bool
 		jobs       []int // indexes into fixtureJobs
-		want       string
 	}{
-		{"widths", "jobid:7 stat:-5 job_name:8 exit_code exit_reason delimiter='|'", false, []int{0, 1, 2, 3},
-			`JOBID  | STAT|JOB_NAME|EXIT_CODE|EXIT_REASON
-1001   |  RUN|*l_job_0|-|-
-1002   | PEND|* --flag|-|-
-1003   | DONE|ok      |-|-
-1004   | EXIT|killed  |143|TERM_OWNER: job killed by owner
-`},
-		{"stat noheader", "stat", true, []int{2}, "DONE\n"},
-		{"double-quoted delimiter", `JOBID STAT delimiter=","`, true, []int{2, 3}, "1003,DONE\n1004,EXIT\n"},
-		{"usage", "jobid cpu_used max_mem", true, []int{2, 3}, "1003 0.2 second(s) 13 Mbytes\n1004 - -\n"},
-		{"unlimited", "JOBID User exec_host start_time slots", false, []int{0, 1},
-			`JOBID USER EXEC_HOST START_TIME SLOTS
-1001 ann 2*hostA:hostB Nov 21 23:39 3
-1002 verylongusername - - 1
-`},
+		{"widths", "jobid:7 stat:-5 job_name:8 exit_code exit_reason delimiter='|'", false, []int{0, 1, 2, 3}},
+		{"stat noheader", "stat", true, []int{2}},
+		{"double-quoted delimiter", `JOBID STAT delimiter=","`, true, []int{2, 3}},
+		{"usage", "jobid cpu_used max_mem", true, []int{2, 3}},
+		{"unlimited", "JOBID User exec_host start_time slots", false, []int{0, 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cols, delim, err := parseJobColumns(tc.spec)
@@ -162,7 +100,7 @@ func TestBjobsColumns(t *testing.T) {
 			}
 			var b bytes.Buffer
 			jobsView{loc: time.UTC, noHeader: tc.noHeader}.writeColumns(&b, cols, delim, jobs)
-			checkText(t, "bjobs -o "+tc.spec, b.String(), tc.want)
+			checkLayout(t, "bjobs -o", b.String())
 		})
 	}
 }
@@ -179,6 +117,9 @@ func TestParseJobColumnsErrors(t *testing.T) {
 	}
 }
 
+// TestBjobsJSON checks bjobs -json: the COMMAND, JOBS and RECORDS object
+// with every value a string, as the "bjobs -json" page of the
+// IBM Spectrum LSF 10.1 command reference shows it.
 func TestBjobsJSON(t *testing.T) {
 	cols, _, err := parseJobColumns("user exit_code stat exit_reason pend_reason")
 	if err != nil {
@@ -188,37 +129,7 @@ func TestBjobsJSON(t *testing.T) {
 	if err := writeJobsJSON(&b, cols, fixtureJobs()[1:4], []int64{7}, time.UTC); err != nil {
 		t.Fatal(err)
 	}
-	checkText(t, "bjobs -json", b.String(), `{
-  "COMMAND":"bjobs",
-  "JOBS":4,
-  "RECORDS":[
-    {
-      "USER":"verylongusername",
-      "EXIT_CODE":"",
-      "STAT":"PEND",
-      "EXIT_REASON":"",
-      "PEND_REASON":"New job is waiting for scheduling"
-    },
-    {
-      "USER":"ann",
-      "EXIT_CODE":"",
-      "STAT":"DONE",
-      "EXIT_REASON":"",
-      "PEND_REASON":""
-    },
-    {
-      "USER":"ann",
-      "EXIT_CODE":"143",
-      "STAT":"EXIT",
-      "EXIT_REASON":"TERM_OWNER: job killed by owner",
-      "PEND_REASON":""
-    },
-    {
-      "ERROR":"Job <7> is not found"
-    }
-  ]
-}
-`)
+	checkLayout(t, "bjobs -json", b.String())
 
 	// The default fields, and every value a string, as parsers expect.
 	b.Reset()
@@ -242,7 +153,7 @@ func TestBjobsJSON(t *testing.T) {
 	// No job: an empty list, still an object.
 	b.Reset()
 	writeJobsJSON(&b, defaultJobColumns(), nil, nil, time.UTC)
-	checkText(t, "bjobs -json (none)", b.String(), "{\n  \"COMMAND\":\"bjobs\",\n  \"JOBS\":0,\n  \"RECORDS\":[]\n}\n")
+	checkLayout(t, "bjobs -json (none)", b.String())
 }
 
 func TestJobFieldExitCode(t *testing.T) {
@@ -295,20 +206,15 @@ func TestSortJobs(t *testing.T) {
 	}
 }
 
+// TestBjobsLongExceptions checks the EXCEPTION STATUS line of bjobs -l
+// (the "bjobs -l" page of the IBM Spectrum LSF 10.1 command reference).
 func TestBjobsLongExceptions(t *testing.T) {
 	var b bytes.Buffer
 	jobs := []api.Job{{ID: 7, Name: "sleepy", User: "ann", Queue: "watched", State: "RUN", Command: "sleep 9999",
 		Slots: 1, FromHost: "subhost", ExecHosts: []string{"hostA"}, Submit: 1669073882, Start: 1669073942,
 		Exceptions: "overrun idle"}}
 	jobsView{loc: time.UTC}.writeLong(&b, jobs)
-	checkText(t, "bjobs -l", b.String(), `
-Job <7>, Job Name <sleepy>, User <ann>, Project <default>, Status <RUN>, Queue <watched>, Command <sleep 9999>
-Mon Nov 21 23:38:02: Submitted from host <subhost>;
-Mon Nov 21 23:39:02: Started 1 Task(s) on Host(s) <hostA>, Allocated 1 Slot(s) on Host(s) <hostA>;
-
- EXCEPTION STATUS:  overrun  idle
-
-`)
+	checkLayout(t, "bjobs -l", b.String())
 }
 
 func TestBjobsLongForwarded(t *testing.T) {
@@ -345,13 +251,7 @@ func TestBjobsForwarded(t *testing.T) {
 	}
 	var b bytes.Buffer
 	jobsView{loc: time.UTC}.writeForwarded(&b, jobs)
-	want := `JOBID   USER    STAT  QUEUE      EXEC_HOST   JOB_NAME   CLUSTER     FORWARD_TIME
-8       ann     RUN   send       westA@west  sleep 60   west        Nov 21 23:38
-9       ann     PEND  send                   true       northern-cl Nov 21 23:38
-`
-	if got := b.String(); got != want {
-		t.Errorf("bjobs -fwd:\ngot\n%swant\n%s", got, want)
-	}
+	checkLayout(t, "bjobs -fwd", b.String())
 	received := api.Job{ID: 41, Home: &api.JobHome{Cluster: "home", ID: 8}}
 	for _, c := range []struct {
 		field string
