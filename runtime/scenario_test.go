@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/inventory"
 	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/runtime"
@@ -94,7 +95,7 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 	}
 	var copts runtime.ClusterOptions
 	if hostsYAML != "" {
-		inv, ds := compile.ReadInventory(lang.NewSource("hosts.yaml", hostsYAML), p.Env().Unit)
+		inv, ds := inventory.Read(lang.NewSource("hosts.yaml", hostsYAML), p.Env().Unit)
 		if ds.HasErrors() {
 			t.Fatalf("hosts.yaml: %v", ds.Err())
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/inventory"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/lint"
 	"github.com/lsfc/lsfc/runtime"
@@ -283,7 +284,7 @@ func readHosts(e env, path string, p *compile.Policy) ([]*compile.Host, error) {
 	if err != nil {
 		return nil, exit(exitUsage, err)
 	}
-	inv, diags := compile.ReadInventory(lang.NewSource(path, string(b)), p.Env().Unit)
+	inv, diags := inventory.Read(lang.NewSource(path, string(b)), p.Env().Unit)
 	if diags.HasErrors() {
 		diags.WriteText(e.stderr)
 		return nil, exit(exitFindings, fmt.Errorf("%s: the inventory has errors", path))
