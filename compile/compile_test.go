@@ -13,10 +13,10 @@ import (
 	"golang.org/x/tools/txtar"
 )
 
-// loadSynthetic writes Synthetic(queues, hosts) to a directory and loads it.
+// loadSynthetic writes testkit.Synthetic(queues, hosts) to a directory and loads it.
 func loadSynthetic(tb testing.TB, queues, hosts int) *compile.Tree {
 	tb.Helper()
-	return loadFiles(tb, compile.Synthetic(queues, hosts))
+	return loadFiles(tb, testkit.Synthetic(queues, hosts))
 }
 
 // loadFiles writes files (paths relative to the tree's root) to a
@@ -24,7 +24,7 @@ func loadSynthetic(tb testing.TB, queues, hosts int) *compile.Tree {
 func loadFiles(tb testing.TB, files map[string]string) *compile.Tree {
 	tb.Helper()
 	dir := tb.TempDir()
-	if err := compile.WriteTree(dir, files); err != nil {
+	if err := testkit.WriteTree(dir, files); err != nil {
 		tb.Fatal(err)
 	}
 	tree, _, err := compile.Load([]string{dir}, compile.LoadOptions{})
@@ -119,7 +119,7 @@ func TestCompileDeterministic(t *testing.T) {
 // TestCompileDiagnosticsInFiles checks that every diagnostic of a broken
 // tree lies inside one of its files.
 func TestCompileDiagnosticsInFiles(t *testing.T) {
-	files := compile.Synthetic(5, 20)
+	files := testkit.Synthetic(5, 20)
 	files["lsbatch/synth/configdir/lsb.queues"] += "Begin Queue\nQUEUE_NAME = q0001\nEnd Queue\n" +
 		"Begin Queue\nQUEUE_NAME = extra\nHOSTS = nohost\nPREEMPTION = PREEMPTIVE[x]\nRES_REQ = select[nores > 1]\nEnd Queue\n"
 	tree := loadFiles(t, files)
@@ -178,7 +178,7 @@ func BenchmarkCompileSynthetic(b *testing.B) {
 // from disk: what lsfc check does.
 func BenchmarkLoadCompileSynthetic(b *testing.B) {
 	dir := b.TempDir()
-	if err := compile.WriteTree(dir, compile.Synthetic(2000, 20000)); err != nil {
+	if err := testkit.WriteTree(dir, testkit.Synthetic(2000, 20000)); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
@@ -198,7 +198,7 @@ func BenchmarkLoadCompileSynthetic(b *testing.B) {
 // stars that fails late, and a range of a billion numbers. Both resolve
 // to the hosts that match.
 func TestHostilePatterns(t *testing.T) {
-	files := compile.Synthetic(2, 2000)
+	files := testkit.Synthetic(2, 2000)
 	files["lsbatch/synth/configdir/lsb.hosts"] += "Begin HostGroup\nGROUP_NAME GROUP_MEMBER\n" +
 		"stars (h*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*0*x)\n" +
 		"huge (h[0-999999999])\n" +

@@ -255,18 +255,18 @@ func SiteResourcesFromShared(f *lang.File) []Resource {
 	return out
 }
 
-// SiteResourcesFromInventory derives site resources from a host inventory
-// when no lsf.shared is given: names in a host's resources list are
+// SiteResourcesFromHosts derives site resources from the hosts of an
+// inventory when no lsf.shared is given: names in a host's resources list are
 // Boolean, values are Numeric or String by their type, and load indices
 // that are not LSF's are dynamic Numeric resources.
-func SiteResourcesFromInventory(inv *Inventory) []Resource {
+func SiteResourcesFromHosts(hosts []*Host) []Resource {
 	seen := map[string]ResType{}
 	dynamic := map[string]bool{}
 	builtin := map[string]bool{}
 	for _, r := range builtinResources() {
 		builtin[r.Name] = true
 	}
-	for _, h := range inv.Hosts {
+	for _, h := range hosts {
 		for n := range h.Load {
 			if !builtin[n] {
 				seen[n], dynamic[n] = Numeric, true

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/inventory"
 	"github.com/lsfc/lsfc/lang"
 )
 
@@ -24,7 +25,7 @@ func demoEnv(t *testing.T) (*compile.Env, []*compile.Host) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inv, ids := compile.ReadInventory(lang.NewSource("demo.yaml", string(b)), env.Unit)
+	inv, ids := inventory.Read(lang.NewSource("demo.yaml", string(b)), env.Unit)
 	if ids.HasErrors() {
 		t.Fatalf("reading the demo inventory: %v", ids)
 	}

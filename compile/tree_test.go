@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/lang"
 )
 
@@ -16,7 +17,7 @@ import (
 func writeFiles(t *testing.T, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := compile.WriteTree(dir, files); err != nil {
+	if err := testkit.WriteTree(dir, files); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -179,7 +180,7 @@ func TestLoadLayouts(t *testing.T) {
 			for k, v := range tt.files {
 				files[k] = strings.ReplaceAll(v, "@ROOT@", dir)
 			}
-			if err := compile.WriteTree(dir, files); err != nil {
+			if err := testkit.WriteTree(dir, files); err != nil {
 				t.Fatal(err)
 			}
 			tree, diags, err := compile.Load([]string{filepath.Join(dir, "env")}, tt.opts)
@@ -300,7 +301,7 @@ func TestLoadErrors(t *testing.T) {
 // tree of 2,000 queues and 20,000 hosts from disk, files in parallel.
 func BenchmarkLoadSynthetic(b *testing.B) {
 	dir := b.TempDir()
-	if err := compile.WriteTree(dir, compile.Synthetic(2000, 20000)); err != nil {
+	if err := testkit.WriteTree(dir, testkit.Synthetic(2000, 20000)); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()

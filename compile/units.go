@@ -78,10 +78,10 @@ func ParseMemory(s string, def Unit) (mb float64, err error) {
 	if memNonFinite(t) {
 		return 0, fmt.Errorf("memory amount %q is not a finite number", s)
 	}
-	num, suffix := memSplitDecimal(t)
+	num, suffix := SplitDecimal(t)
 	if num == "" {
 		if rest, ok := strings.CutPrefix(t, "-"); ok {
-			if n, _ := memSplitDecimal(rest); n != "" {
+			if n, _ := SplitDecimal(rest); n != "" {
 				return 0, fmt.Errorf("negative memory amount %q", s)
 			}
 		}
@@ -110,10 +110,10 @@ func memNonFinite(t string) bool {
 	return false
 }
 
-// memSplitDecimal splits t into a leading unsigned decimal number (digits with
+// SplitDecimal splits t into a leading unsigned decimal number (digits with
 // at most one '.', at least one digit) and the rest. num is "" when t does
 // not start with such a number.
-func memSplitDecimal(t string) (num, rest string) {
+func SplitDecimal(t string) (num, rest string) {
 	digits, dot := 0, false
 	i := 0
 	for ; i < len(t); i++ {

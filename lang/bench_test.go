@@ -4,7 +4,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/lang"
 )
 
@@ -29,7 +29,7 @@ func BenchmarkParseCorpus(b *testing.B) {
 // 20,000 hosts (lsf.cluster and lsb.hosts each list every host), one file
 // after another on one goroutine.
 func BenchmarkParseSynthetic(b *testing.B) {
-	files := compile.Synthetic(2000, 20000)
+	files := testkit.Synthetic(2000, 20000)
 	names := make([]string, 0, len(files))
 	size := 0
 	for name, text := range files {
@@ -52,7 +52,7 @@ func BenchmarkParseSynthetic(b *testing.B) {
 // BenchmarkFormatSynthetic prints the synthetic tree in canonical form.
 func BenchmarkFormatSynthetic(b *testing.B) {
 	var parsed []*lang.File
-	for name, text := range compile.Synthetic(2000, 20000) {
+	for name, text := range testkit.Synthetic(2000, 20000) {
 		f, _ := lang.ParseConfig(lang.NewSource(name, text), lang.KindOf(name))
 		parsed = append(parsed, f)
 	}

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/inventory"
 	"github.com/lsfc/lsfc/lang"
 )
 
@@ -71,7 +72,7 @@ func check(tree *compile.Tree, loaded lang.Diagnostics, opts Options) *Result {
 // in code order.
 func Codes() []lang.CodeInfo {
 	codes := append(lang.SyntaxCodes(), compile.Codes()...)
-	codes = append(codes, compile.InventoryCodes()...)
+	codes = append(codes, inventory.Codes()...)
 	for _, a := range Analyzers() {
 		codes = append(codes, a.Info())
 	}

@@ -1086,34 +1086,6 @@ func (c *Cluster) Kill(j *Job, now Time) error {
 	return nil
 }
 
-// command applies an operator's command to a job at now; arg is the
-// status text of bstatus.
-func (c *Cluster) command(kind string, j *Job, arg string, now Time) error {
-	switch kind {
-	case "btop":
-		return c.Top(j)
-	case "bbot":
-		return c.Bottom(j)
-	case "bstop":
-		return c.Hold(j)
-	case "bresume":
-		return c.Release(j)
-	case "bkill":
-		return c.Kill(j, now)
-	case "bstatus":
-		c.SetExternalStatus(j, arg)
-		return nil
-	case "aps":
-		// bmod -aps "system=v" or "admin=v"; an empty argument is -apsn.
-		kind, value, err := ParseAPS(arg)
-		if err != nil {
-			return err
-		}
-		return c.SetAPS(j, kind, value)
-	}
-	return fmt.Errorf("unknown command %q (want btop, bbot, bstop, bresume, bkill, bstatus or aps)", kind)
-}
-
 // minutes prints a run limit given in seconds as LSF writes it: [hh:]mm.
 func minutes(sec float64) string {
 	m := int(sec / 60)

@@ -72,9 +72,7 @@
 // many failed remote starts. A job received from another cluster is a job
 // like any other whose submission names its home (Submission.Home).
 //
-// An Engine applies plans on a clock through an executor. Simulate runs
-// the engine on a virtual clock, event-driven (a cycle at every
-// submission, job end, command, and when an accept interval, a window or
-// a reservation ends), and Replay feeds it a Standard Workload Format trace (package
-// swf) for lsfc simulate, whose metrics package simstats computes.
+// An Engine applies plans on a clock through an executor. Package
+// runtime/sim runs the engine on a virtual clock, event-driven, and
+// replays Standard Workload Format traces through it for lsfc simulate.
 package runtime

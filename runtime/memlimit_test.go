@@ -7,6 +7,7 @@ import (
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/sim"
 	"golang.org/x/tools/txtar"
 )
 
@@ -31,7 +32,7 @@ func TestMemLimitUnits(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatalf("%s MEMLIMIT=%s: %v", c.conf, c.memlimit, diags.Err())
 		}
-		cl, err := runtime.NewCluster(p, runtime.ClusterOptions{Hosts: runtime.SyntheticHosts(1, 1)})
+		cl, err := runtime.NewCluster(p, runtime.ClusterOptions{Hosts: sim.SyntheticHosts(1, 1)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -136,6 +136,35 @@ func (c *cycle) planPools() {
 	}
 }
 
+// A SlotPool describes a slot pool (SLOT_POOL) as it stands.
+type SlotPool struct {
+	Name string
+	// Size is the pool's slots: those of its hosts that take jobs, at
+	// most MAX_SLOTS_IN_POOL.
+	Size int
+	// Queues are the pool's queues in lsb.queues order, with their
+	// SLOT_SHARE in percent in Shares.
+	Queues []*Queue
+	Shares []int
+}
+
+// SlotPools returns the cluster's slot pools, in the order their first
+// queue is defined; nil when it has none. The slices are new on every
+// call.
+func (c *Cluster) SlotPools() []SlotPool {
+	var out []SlotPool
+	for _, p := range c.pools {
+		qs := slices.Clone(p.queues)
+		slices.SortFunc(qs, func(a, b *Queue) int { return a.Order - b.Order })
+		sp := SlotPool{Name: p.Name, Size: p.size(c), Queues: qs, Shares: make([]int, len(qs))}
+		for i, q := range qs {
+			sp.Shares[i] = q.share
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
 // size returns the pool's slots: those of its hosts that take jobs, at
 // most MAX_SLOTS_IN_POOL.
 func (p *slotPool) size(c *Cluster) int {

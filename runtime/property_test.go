@@ -10,6 +10,7 @@ import (
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/sim"
 	"golang.org/x/tools/txtar"
 )
 
@@ -46,7 +47,7 @@ func TestPropertyPreemptionAndPools(t *testing.T) {
 					failure = checkInvariants(c, plan, pools)
 				}
 			}
-			res, err := runtime.Simulate(c, jobs, runtime.SimOptions{AfterCycle: check})
+			res, err := sim.Simulate(c, jobs, sim.Options{AfterCycle: check})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,8 +122,8 @@ func randomConfig(rng *rand.Rand, pools bool) *txtar.Archive {
 
 // randomJobs makes 20 to 80 jobs in random queues; pool queues get
 // one-slot jobs, so that "work that fits" is a free slot.
-func randomJobs(rng *rand.Rand, c *runtime.Cluster, pools bool) []runtime.SimJob {
-	var out []runtime.SimJob
+func randomJobs(rng *rand.Rand, c *runtime.Cluster, pools bool) []sim.Job {
+	var out []sim.Job
 	at := 0.0
 	for i := range 20 + rng.IntN(60) {
 		q := c.Queues[rng.IntN(len(c.Queues))]
@@ -131,7 +132,7 @@ func randomJobs(rng *rand.Rand, c *runtime.Cluster, pools bool) []runtime.SimJob
 			slots = 1
 		}
 		at += float64(rng.IntN(120))
-		out = append(out, runtime.SimJob{At: runtime.Time(1e9 + at), Submission: runtime.Submission{
+		out = append(out, sim.Job{At: runtime.Time(1e9 + at), Submission: runtime.Submission{
 			TraceID: i + 1, Queue: q.Name, User: fmt.Sprintf("user%d", rng.IntN(3)), Slots: slots,
 			Runtime: float64(10 + rng.IntN(900))}})
 	}

@@ -114,6 +114,9 @@ func (q *Queue) HostPref(h *Host) int {
 // UserSlots returns the slots the user's jobs of the queue hold.
 func (q *Queue) UserSlots(user string) int { return q.byUser[user] }
 
+// PendingSlots returns the slots the queue's pending jobs ask for.
+func (q *Queue) PendingSlots() int { return q.pendingSlots }
+
 // newQueue builds the runtime queue of a compiled one.
 func newQueue(p *compile.Policy, cq *compile.Queue, order int, hosts []*Host, sleep float64, defaultAccept float64) *Queue {
 	q := &Queue{Name: cq.Name, Def: cq, Priority: cq.Priority, Order: order, Open: true, Active: true,

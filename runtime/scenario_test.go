@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/inventory"
 	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/sim"
 	"golang.org/x/tools/txtar"
 )
 
@@ -94,7 +96,7 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 	}
 	var copts runtime.ClusterOptions
 	if hostsYAML != "" {
-		inv, ds := compile.ReadInventory(lang.NewSource("hosts.yaml", hostsYAML), p.Env().Unit)
+		inv, ds := inventory.Read(lang.NewSource("hosts.yaml", hostsYAML), p.Env().Unit)
 		if ds.HasErrors() {
 			t.Fatalf("hosts.yaml: %v", ds.Err())
 		}
@@ -137,7 +139,7 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 			fmt.Fprintf(&excLog, "exception %g job %d %s\n", float64(p.Now-t0), ev.Job.TraceID, ev.Kind)
 		}
 	}
-	res, err := runtime.Simulate(c, jobs, runtime.SimOptions{Commands: cmds, AfterCycle: afterCycle})
+	res, err := sim.Simulate(c, jobs, sim.Options{Commands: cmds, AfterCycle: afterCycle})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,10 +194,10 @@ func hostList(j *runtime.Job) string {
 }
 
 // parseJobs reads the "jobs" file of a scenario.
-func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]runtime.SimJob, []runtime.SimCommand) {
+func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]sim.Job, []sim.Command) {
 	t.Helper()
-	var jobs []runtime.SimJob
-	var cmds []runtime.SimCommand
+	var jobs []sim.Job
+	var cmds []sim.Command
 	index := map[int]int{}
 	for n, line := range strings.Split(text, "\n") {
 		fields := splitFields(line)
@@ -214,7 +216,7 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]runtime.SimJob, []
 		}
 		if at, ok := strings.CutPrefix(fields[0], "@"); ok {
 			if len(fields) == 4 && fields[1] == "load" {
-				cmds = append(cmds, runtime.SimCommand{At: t0.Add(num(at)), Kind: "load", Host: fields[2], Arg: fields[3]})
+				cmds = append(cmds, sim.Command{At: t0.Add(num(at)), Kind: "load", Host: fields[2], Arg: fields[3]})
 				continue
 			}
 			if len(fields) != 3 && len(fields) != 4 {
@@ -224,7 +226,7 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]runtime.SimJob, []
 			if !ok {
 				bad("no job %s", fields[2])
 			}
-			cmd := runtime.SimCommand{At: t0.Add(num(at)), Kind: fields[1], Job: i}
+			cmd := sim.Command{At: t0.Add(num(at)), Kind: fields[1], Job: i}
 			if len(fields) == 4 {
 				cmd.Arg = fields[3]
 			}
@@ -234,7 +236,7 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]runtime.SimJob, []
 		if len(fields) < 4 {
 			bad("want ID AT SLOTS RUNTIME [options]")
 		}
-		sj := runtime.SimJob{At: t0.Add(num(fields[1])), Submission: runtime.Submission{
+		sj := sim.Job{At: t0.Add(num(fields[1])), Submission: runtime.Submission{
 			TraceID: int(num(fields[0])), Slots: int(num(fields[2])), Runtime: num(fields[3]), User: "user1"}}
 		for _, opt := range fields[4:] {
 			key, value, _ := strings.Cut(opt, "=")
@@ -274,7 +276,7 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]runtime.SimJob, []
 		index[sj.TraceID] = len(jobs)
 		jobs = append(jobs, sj)
 	}
-	slices.SortStableFunc(jobs, func(a, b runtime.SimJob) int {
+	slices.SortStableFunc(jobs, func(a, b sim.Job) int {
 		switch {
 		case a.At < b.At:
 			return -1

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/inventory"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/spf13/cobra"
 )
@@ -215,7 +216,7 @@ func runMatch(e env, f matchFlags) error {
 		return exit(exitFindings, nil)
 	}
 	if env == nil {
-		env = compile.NewEnv(compile.EnvConfig{Site: compile.SiteResourcesFromInventory(inv), Unit: unit})
+		env = compile.NewEnv(compile.EnvConfig{Site: compile.SiteResourcesFromHosts(inv.Hosts), Unit: unit})
 	}
 
 	// Merge the queue's and the application's requirements.
@@ -277,7 +278,7 @@ func runMatch(e env, f matchFlags) error {
 }
 
 // readInventory reads the hosts from --hosts or --lshosts/--lsload.
-func readInventory(f matchFlags, unit compile.Unit) (*compile.Inventory, lang.Diagnostics, error) {
+func readInventory(f matchFlags, unit compile.Unit) (*inventory.Inventory, lang.Diagnostics, error) {
 	read := func(path string) (*lang.Source, error) {
 		b, err := os.ReadFile(path)
 		if err != nil {
@@ -290,7 +291,7 @@ func readInventory(f matchFlags, unit compile.Unit) (*compile.Inventory, lang.Di
 		if err != nil {
 			return nil, nil, err
 		}
-		inv, ds := compile.ReadInventory(src, unit)
+		inv, ds := inventory.Read(src, unit)
 		return inv, ds, nil
 	}
 	hs, err := read(f.lshosts)
@@ -303,7 +304,7 @@ func readInventory(f matchFlags, unit compile.Unit) (*compile.Inventory, lang.Di
 			return nil, nil, err
 		}
 	}
-	inv, ds := compile.ReadLSHosts(hs, ls, unit)
+	inv, ds := inventory.ReadLSHosts(hs, ls, unit)
 	return inv, ds, nil
 }
 

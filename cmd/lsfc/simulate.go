@@ -11,9 +11,10 @@ import (
 	"time"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/inventory"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/lint"
-	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/sim"
 	"github.com/lsfc/lsfc/runtime/simstats"
 	"github.com/lsfc/lsfc/runtime/swf"
 	"github.com/spf13/cobra"
@@ -135,7 +136,7 @@ func runSimulate(e env, f simFlags) error {
 	if err != nil {
 		return usageError("--sla-map: %v", err)
 	}
-	wopts := runtime.WorkloadOptions{QueueMap: queueMap, SlaMap: slaMap}
+	wopts := sim.WorkloadOptions{QueueMap: queueMap, SlaMap: slaMap}
 	if len(f.confs) > 1 {
 		return runSimulateClusters(e, f, wopts)
 	}
@@ -147,16 +148,16 @@ func runSimulate(e env, f simFlags) error {
 	if f.compare != "" {
 		configs = append(configs, f.compare)
 	}
-	var results []*runtime.ReplayResult
+	var results []*sim.ReplayResult
 	for _, conf := range configs {
 		p, err := loadPolicy(e, f.tf, conf)
 		if err != nil {
 			return err
 		}
-		opts := runtime.ReplayOptions{QueueMap: queueMap, SlaMap: slaMap, SlotsPerHost: f.slotsPerHost}
+		opts := sim.ReplayOptions{QueueMap: queueMap, SlaMap: slaMap, SlotsPerHost: f.slotsPerHost}
 		switch {
 		case f.hostCount > 0:
-			opts.Hosts = runtime.SyntheticHosts(f.hostCount, f.slotsPerHost)
+			opts.Hosts = sim.SyntheticHosts(f.hostCount, f.slotsPerHost)
 		case f.hosts != "":
 			if opts.Hosts, err = readHosts(e, f.hosts, p); err != nil {
 				return err
@@ -165,7 +166,7 @@ func runSimulate(e env, f simFlags) error {
 		if isTerminal(e.stderr) {
 			opts.Progress = progressBar(e.stderr, conf)
 		}
-		res, err := runtime.Replay(p, header, jobs, opts)
+		res, err := sim.Replay(p, header, jobs, opts)
 		if err != nil {
 			return exit(exitFindings, fmt.Errorf("%s: %w", conf, err))
 		}
@@ -283,7 +284,7 @@ func readHosts(e env, path string, p *compile.Policy) ([]*compile.Host, error) {
 	if err != nil {
 		return nil, exit(exitUsage, err)
 	}
-	inv, diags := compile.ReadInventory(lang.NewSource(path, string(b)), p.Env().Unit)
+	inv, diags := inventory.Read(lang.NewSource(path, string(b)), p.Env().Unit)
 	if diags.HasErrors() {
 		diags.WriteText(e.stderr)
 		return nil, exit(exitFindings, fmt.Errorf("%s: the inventory has errors", path))
@@ -352,7 +353,7 @@ type jobLine struct {
 }
 
 // writeJobs writes one JSON object per job.
-func writeJobs(path string, res *runtime.ReplayResult) error {
+func writeJobs(path string, res *sim.ReplayResult) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	for _, r := range res.Records {

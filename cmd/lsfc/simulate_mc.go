@@ -10,13 +10,14 @@ import (
 
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/mcsim"
+	"github.com/lsfc/lsfc/runtime/sim"
 	"github.com/lsfc/lsfc/runtime/simstats"
 	"github.com/lsfc/lsfc/runtime/swf"
 )
 
 // runSimulateClusters replays a trace on several clusters with
 // MultiCluster job forwarding between them; runSimulate checked the flags.
-func runSimulateClusters(e env, f simFlags, wopts runtime.WorkloadOptions) error {
+func runSimulateClusters(e env, f simFlags, wopts sim.WorkloadOptions) error {
 	var sites []*mcsim.Site
 	index := map[string]int{}
 	for _, conf := range f.confs {
@@ -32,7 +33,7 @@ func runSimulateClusters(e env, f simFlags, wopts runtime.WorkloadOptions) error
 		}
 		opts := runtime.ClusterOptions{SlotsPerHost: f.slotsPerHost}
 		if f.hostCount > 0 {
-			opts.Hosts = runtime.SyntheticHosts(f.hostCount, f.slotsPerHost)
+			opts.Hosts = sim.SyntheticHosts(f.hostCount, f.slotsPerHost)
 		}
 		c, err := runtime.NewCluster(p, opts)
 		if err != nil {
@@ -53,10 +54,10 @@ func runSimulateClusters(e env, f simFlags, wopts runtime.WorkloadOptions) error
 	for _, j := range trace {
 		partOf[j.Number] = j.Partition
 	}
-	work, skipped := runtime.Workload(header, trace, wopts)
+	work, skipped := sim.Workload(header, trace, wopts)
 	jobs := make([]mcsim.Job, len(work))
 	for i, w := range work {
-		jobs[i] = mcsim.Job{SimJob: w, Site: siteOf(partOf[w.TraceID], partMap, len(sites))}
+		jobs[i] = mcsim.Job{Job: w, Site: siteOf(partOf[w.TraceID], partMap, len(sites))}
 	}
 	opts := mcsim.Options{}
 	if isTerminal(e.stderr) {

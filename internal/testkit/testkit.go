@@ -1,5 +1,6 @@
 // Package testkit holds what the tests of several packages share: the
-// location of the shared corpus and golden files that -update rewrites.
+// location of the shared corpus, golden files that -update rewrites, and
+// generated LSF trees for benchmarks and load tests.
 package testkit
 
 import (

@@ -9,6 +9,7 @@ import (
 	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/mcsim"
+	"github.com/lsfc/lsfc/runtime/sim"
 	"github.com/lsfc/lsfc/runtime/swf"
 )
 
@@ -45,7 +46,7 @@ func lcg(t testing.TB) ([]*compile.Policy, []mcsim.Job) {
 		}
 		policies = append(policies, p)
 	}
-	work, skipped := runtime.Workload(r.Header(), trace, runtime.WorkloadOptions{})
+	work, skipped := sim.Workload(r.Header(), trace, sim.WorkloadOptions{})
 	if len(skipped) > 0 {
 		t.Fatalf("%d jobs of the trace skipped", len(skipped))
 	}
@@ -55,7 +56,7 @@ func lcg(t testing.TB) ([]*compile.Policy, []mcsim.Job) {
 	}
 	jobs := make([]mcsim.Job, len(work))
 	for i, w := range work {
-		jobs[i] = mcsim.Job{SimJob: w, Site: max(part[w.TraceID]-1, 0) % len(policies)}
+		jobs[i] = mcsim.Job{Job: w, Site: max(part[w.TraceID]-1, 0) % len(policies)}
 	}
 	return policies, jobs
 }
@@ -66,7 +67,7 @@ func lcg(t testing.TB) ([]*compile.Policy, []mcsim.Job) {
 func lcgSites(t testing.TB, policies []*compile.Policy) []*mcsim.Site {
 	var sites []*mcsim.Site
 	for _, p := range policies {
-		c, err := runtime.NewCluster(p, runtime.ClusterOptions{Hosts: runtime.SyntheticHosts(80, 8), SlotsPerHost: 8})
+		c, err := runtime.NewCluster(p, runtime.ClusterOptions{Hosts: sim.SyntheticHosts(80, 8), SlotsPerHost: 8})
 		if err != nil {
 			t.Fatal(err)
 		}

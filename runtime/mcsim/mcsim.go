@@ -1,7 +1,7 @@
 // Package mcsim replays a workload on several clusters at once, with
 // MultiCluster job forwarding between them (lsfc simulate with --conf
 // given once per cluster). Every cluster has its own scheduler, as
-// runtime.Simulate runs it; they share one virtual clock, and the
+// sim.Simulate runs it; they share one virtual clock, and the
 // forwarding is runtime/mc's, as lsfc serve runs it: a cycle's Phase II
 // decision is an mc.Planner over what the other clusters last reported,
 // Phase III is mc.Accept at the receiving queue, and the submission
@@ -13,7 +13,6 @@
 package mcsim
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
 	"maps"
@@ -23,6 +22,7 @@ import (
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/mc"
+	"github.com/lsfc/lsfc/runtime/sim"
 	"github.com/lsfc/lsfc/runtime/simstats"
 )
 
@@ -36,7 +36,7 @@ type Site struct {
 // A Job is a job of the workload and the cluster it is submitted to (an
 // index of the sites).
 type Job struct {
-	runtime.SimJob
+	sim.Job
 	Site int
 }
 
@@ -183,7 +183,7 @@ func Simulate(sites []*Site, jobs []Job, opts Options) (*Result, error) {
 		}
 		nodes[i], byName[name] = n, n
 	}
-	ev := &events{}
+	ev := &sim.Queue{}
 	for i, j := range jobs {
 		if math.IsNaN(float64(j.At)) || math.IsInf(float64(j.At), 0) {
 			return nil, errors.New("a job's submission time is not a number")
@@ -192,7 +192,7 @@ func Simulate(sites []*Site, jobs []Job, opts Options) (*Result, error) {
 			return nil, fmt.Errorf("job %d goes to cluster %d of %d", i+1, j.Site+1, len(sites))
 		}
 		res.Jobs[i] = Outcome{Job: j, RanAt: -1}
-		heap.Push(ev, event{at: j.At, kind: evSubmit, index: i, seq: i})
+		ev.Push(sim.Event{At: j.At, Kind: sim.Submit, Index: i})
 	}
 	if len(jobs) > 0 {
 		res.Start = jobs[0].At
@@ -205,7 +205,6 @@ func Simulate(sites []*Site, jobs []Job, opts Options) (*Result, error) {
 	for _, n := range nodes {
 		n.report(nodes)
 	}
-	seq := len(jobs)
 	done := 0
 	wakes := make([]runtime.Time, len(nodes))
 	for i := range wakes {
@@ -213,11 +212,7 @@ func Simulate(sites []*Site, jobs []Job, opts Options) (*Result, error) {
 	}
 	var progress runtime.Time
 	// foresee pushes the end of a job that runs from now on site s.
-	foresee := func(s int, j *runtime.Job, t runtime.Time) {
-		left, exit := runtime.SimRemaining(j)
-		heap.Push(ev, event{at: t.Add(left), kind: evFinish, site: s, job: j, exit: exit, seq: seq, epoch: j.Epoch})
-		seq++
-	}
+	foresee := func(s int, j *runtime.Job, t runtime.Time) { ev.Foresee(j, t, s) }
 	// changed tells the home cluster of a copy that it changed.
 	changed := func(j *runtime.Job) {
 		if h := j.Sub.Home; h != nil {
@@ -227,10 +222,7 @@ func Simulate(sites []*Site, jobs []Job, opts Options) (*Result, error) {
 		}
 	}
 	for steps := 1; ; steps++ {
-		t := runtime.Never
-		if ev.Len() > 0 {
-			t = (*ev)[0].at
-		}
+		t := ev.Next()
 		for i, n := range nodes {
 			t = min(t, wakes[i], n.nextRound)
 		}
@@ -238,12 +230,12 @@ func Simulate(sites []*Site, jobs []Job, opts Options) (*Result, error) {
 			break
 		}
 		clock.T = t
-		for ev.Len() > 0 && (*ev)[0].at <= t {
+		for ev.Len() > 0 && ev.Next() <= t {
 			progress = t
-			x := heap.Pop(ev).(event)
-			switch x.kind {
-			case evSubmit:
-				o := &res.Jobs[x.index]
+			x := ev.Pop()
+			switch x.Kind {
+			case sim.Submit:
+				o := &res.Jobs[x.Index]
 				n := nodes[o.Job.Site]
 				n.stats.Submitted++
 				j, err := n.c.Submit(o.Job.Submission, t)
@@ -257,13 +249,13 @@ func Simulate(sites []*Site, jobs []Job, opts Options) (*Result, error) {
 				if n.sends && n.nextRound == runtime.Never {
 					n.nextRound = t
 				}
-			case evFinish:
-				j := x.job
-				if x.epoch != j.Epoch || !j.State.Started() {
+			case sim.End:
+				j := x.Job
+				if x.Epoch != j.Epoch || !j.State.Started() {
 					continue
 				}
-				nodes[x.site].e.SimFinish(j, x.exit)
-				nodes[x.site].dirty = true
+				sim.Finish(nodes[x.Site].e, j, x.AtRunLimit)
+				nodes[x.Site].dirty = true
 				if j.Sub.Home == nil {
 					done++
 				}
@@ -597,45 +589,6 @@ func finish(res *Result, nodes []*node, byName map[string]*node) {
 			n.stats.Utilization = n.stats.SlotSeconds / (float64(n.stats.Slots) * span)
 		}
 	}
-}
-
-type eventKind uint8
-
-const (
-	evSubmit eventKind = iota
-	evFinish
-)
-
-type event struct {
-	at    runtime.Time
-	kind  eventKind
-	index int // evSubmit: the workload's job
-	site  int // evFinish: the cluster where it runs
-	job   *runtime.Job
-	exit  bool // evFinish at the run limit
-	epoch int
-	seq   int
-}
-
-type events []event
-
-func (h events) Len() int { return len(h) }
-func (h events) Less(a, b int) bool {
-	if h[a].at != h[b].at {
-		return h[a].at < h[b].at
-	}
-	if h[a].kind != h[b].kind {
-		return h[a].kind > h[b].kind // ends before submissions at one time
-	}
-	return h[a].seq < h[b].seq
-}
-func (h events) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
-func (h *events) Push(x any)   { *h = append(*h, x.(event)) }
-func (h *events) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }
 
 // warn gives each cluster the queues whose jobs still pend at home.

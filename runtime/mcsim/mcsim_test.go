@@ -9,6 +9,7 @@ import (
 	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/mcsim"
+	"github.com/lsfc/lsfc/runtime/sim"
 	"golang.org/x/tools/txtar"
 )
 
@@ -107,7 +108,7 @@ func jobs(n int, runtime_ float64, at func(i int) float64, sub runtime.Submissio
 	for i := range n {
 		s := sub
 		s.User, s.Queue, s.Runtime, s.Slots = "u", "normal", runtime_, 1
-		out = append(out, mcsim.Job{SimJob: runtime.SimJob{Submission: s, At: runtime.Time(at(i))}, Site: 0})
+		out = append(out, mcsim.Job{Job: sim.Job{Submission: s, At: runtime.Time(at(i))}, Site: 0})
 	}
 	return out
 }
@@ -186,10 +187,10 @@ func TestRecalledAndSuspended(t *testing.T) {
 	js := jobs(2, 10, func(int) float64 { return 0 }, runtime.Submission{})
 	// Two jobs local to west hold its hosts for a long time.
 	for range 2 {
-		js = append(js, mcsim.Job{SimJob: runtime.SimJob{Submission: runtime.Submission{User: "w", Queue: "recv", Slots: 1, Runtime: 10000}}, Site: 1})
+		js = append(js, mcsim.Job{Job: sim.Job{Submission: runtime.Submission{User: "w", Queue: "recv", Slots: 1, Runtime: 10000}}, Site: 1})
 	}
 	// And one holds east's host.
-	js = append(js, mcsim.Job{SimJob: runtime.SimJob{Submission: runtime.Submission{User: "e", Queue: "normal", Slots: 1, Runtime: 10000}, At: -1}, Site: 0})
+	js = append(js, mcsim.Job{Job: sim.Job{Submission: runtime.Submission{User: "e", Queue: "normal", Slots: 1, Runtime: 10000}, At: -1}, Site: 0})
 	res, err := mcsim.Simulate(ss, js, mcsim.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,11 @@
-package runtime
+package sim
 
 import (
 	"fmt"
 	"strconv"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/swf"
 )
 
@@ -40,18 +41,18 @@ type Skipped struct {
 // they did. Jobs without a run time or processors, and jobs asking for
 // more slots than the cluster has, are returned as skipped, never
 // dropped silently.
-func Workload(h *swf.Header, jobs []swf.Job, opts WorkloadOptions) ([]SimJob, []Skipped) {
-	var t0 Time
+func Workload(h *swf.Header, jobs []swf.Job, opts WorkloadOptions) ([]Job, []Skipped) {
+	var t0 runtime.Time
 	if h != nil {
 		if start, ok := h.UnixStartTime(); ok {
-			t0 = Time(start)
+			t0 = runtime.Time(start)
 		}
 	}
 	names := map[int]string{}
 	if h != nil {
 		names = h.Queues()
 	}
-	out := make([]SimJob, 0, len(jobs))
+	out := make([]Job, 0, len(jobs))
 	var skipped []Skipped
 	// Users and groups are few: each name is made once.
 	users, groups := map[int]string{}, map[int]string{}
@@ -82,7 +83,7 @@ func Workload(h *swf.Header, jobs []swf.Job, opts WorkloadOptions) ([]SimJob, []
 			skipped = append(skipped, Skipped{j, fmt.Sprintf("it asks for %d processors and the cluster has %d job slots", procs, opts.TotalSlots)})
 			continue
 		}
-		s := Submission{Slots: procs, Runtime: j.RunTime, TraceID: j.Number,
+		s := runtime.Submission{Slots: procs, Runtime: j.RunTime, TraceID: j.Number,
 			User: name(users, "user", j.UserID), Group: name(groups, "group", j.GroupID)}
 		if j.UserID < 0 {
 			s.User = "unknown"
@@ -114,7 +115,7 @@ func Workload(h *swf.Header, jobs []swf.Job, opts WorkloadOptions) ([]SimJob, []
 				s.Sla = sla
 			}
 		}
-		out = append(out, SimJob{Submission: s, At: t0.Add(j.SubmitTime)})
+		out = append(out, Job{Submission: s, At: t0.Add(j.SubmitTime)})
 	}
 	return out, skipped
 }

@@ -1,4 +1,4 @@
-package compile_test
+package inventory_test
 
 import (
 	"fmt"
@@ -9,23 +9,24 @@ import (
 	"testing"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/inventory"
 	"github.com/lsfc/lsfc/lang"
 )
 
-func invReadLS(t *testing.T, lshosts, lsload string) (*compile.Inventory, lang.Diagnostics) {
+func invReadLS(t *testing.T, lshosts, lsload string) (*inventory.Inventory, lang.Diagnostics) {
 	t.Helper()
 	var load *lang.Source
 	if lsload != "" {
 		load = lang.NewSource("lsload", lsload)
 	}
-	inv, ds := compile.ReadLSHosts(lang.NewSource("lshosts", lshosts), load, compile.MB)
+	inv, ds := inventory.ReadLSHosts(lang.NewSource("lshosts", lshosts), load, compile.MB)
 	invCheckSpans(t, inv, ds)
 	return inv, ds
 }
 
 func TestReadLSHostsSample(t *testing.T) {
 	read := func(name string) string {
-		b, err := os.ReadFile(filepath.Join("..", "testdata", "hosts", name))
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "hosts", name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,24 +189,24 @@ func TestReadLSHostsDiagnostics(t *testing.T) {
 }
 
 func TestReadLSHostsLimits(t *testing.T) {
-	inv, ds := compile.ReadLSHosts(nil, lang.NewSource("lsload", "HOST_NAME status\n"), compile.MB)
+	inv, ds := inventory.ReadLSHosts(nil, lang.NewSource("lsload", "HOST_NAME status\n"), compile.MB)
 	if inv == nil || len(inv.Hosts) != 0 || len(ds) != 0 {
 		t.Errorf("nil lshosts: %v, %v", inv, ds)
 	}
-	big := lang.NewSource("lshosts", strings.Repeat(" ", compile.InventoryMaxBytes+1))
-	inv, ds = compile.ReadLSHosts(big, lang.NewSource("lsload", "x"), compile.MB)
+	big := lang.NewSource("lshosts", strings.Repeat(" ", inventory.MaxBytes+1))
+	inv, ds = inventory.ReadLSHosts(big, lang.NewSource("lsload", "x"), compile.MB)
 	want := []string{"lshosts:1:1: error: lshosts is 67108865 bytes, more than the limit of 64 MiB [LSF420] «»"}
 	if d := invDiff(want, invRenderPaths(ds)); d != "" || len(inv.Hosts) != 0 {
 		t.Errorf("diagnostics mismatch (-want +got):\n%s", d)
 	}
 	var b strings.Builder
 	b.WriteString("HOST_NAME ncpus\n")
-	for i := range compile.InventoryMaxHosts + 2 {
+	for i := range inventory.MaxHosts + 2 {
 		fmt.Fprintf(&b, "h%d 4\n", i)
 	}
 	inv, ds = invReadLS(t, b.String(), "")
 	want = []string{"lshosts:100002:1: error: lshosts lists more than 100000 hosts; the rest are not read [LSF420] «h100000 4»"}
-	if d := invDiff(want, invRenderPaths(ds)); d != "" || len(inv.Hosts) != compile.InventoryMaxHosts {
+	if d := invDiff(want, invRenderPaths(ds)); d != "" || len(inv.Hosts) != inventory.MaxHosts {
 		t.Errorf("%d hosts; diagnostics mismatch (-want +got):\n%s", len(inv.Hosts), d)
 	}
 }
@@ -213,14 +214,14 @@ func TestReadLSHostsLimits(t *testing.T) {
 // FuzzReadLSHosts checks ReadLSHosts on any pair of outputs: no panic,
 // every span inside its input, rendering never fails.
 func FuzzReadLSHosts(f *testing.F) {
-	lshosts, _ := os.ReadFile(filepath.Join("..", "testdata", "hosts", "lshosts.txt"))
-	lsload, _ := os.ReadFile(filepath.Join("..", "testdata", "hosts", "lsload.txt"))
+	lshosts, _ := os.ReadFile(filepath.Join("..", "..", "testdata", "hosts", "lshosts.txt"))
+	lsload, _ := os.ReadFile(filepath.Join("..", "..", "testdata", "hosts", "lsload.txt"))
 	f.Add(string(lshosts), string(lsload))
 	for _, tc := range invLSCases {
 		f.Add(tc.lshosts, tc.lsload)
 	}
 	f.Fuzz(func(t *testing.T, lshosts, lsload string) {
-		inv, ds := compile.ReadLSHosts(lang.NewSource("lshosts", lshosts), lang.NewSource("lsload", lsload), compile.GB)
+		inv, ds := inventory.ReadLSHosts(lang.NewSource("lshosts", lshosts), lang.NewSource("lsload", lsload), compile.GB)
 		invCheckSpans(t, inv, ds)
 		if err := ds.WriteText(io.Discard); err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package runtime_test
+package sim_test
 
 import (
 	"os"
@@ -8,14 +8,14 @@ import (
 
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/lang"
-	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/sim"
 	"github.com/lsfc/lsfc/runtime/swf"
 )
 
 // TestReplayDeterministic replays one trace twice: every record is the
 // same, and every job of the trace has one.
 func TestReplayDeterministic(t *testing.T) {
-	fh, err := os.Open(filepath.Join("..", "testdata", "workloads", "small.swf"))
+	fh, err := os.Open(filepath.Join("..", "..", "testdata", "workloads", "small.swf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,9 +30,9 @@ func TestReplayDeterministic(t *testing.T) {
 	}
 	queues, _ := lang.ParseConfig(lang.NewSource("lsb.queues", "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n"), lang.KindLSBQueues)
 	p, _ := compile.Compile(&compile.Tree{Files: []*lang.File{queues}}, compile.Options{})
-	var runs []*runtime.ReplayResult
+	var runs []*sim.ReplayResult
 	for range 2 {
-		res, err := runtime.Replay(p, r.Header(), jobs, runtime.ReplayOptions{Hosts: runtime.SyntheticHosts(2, 8)})
+		res, err := sim.Replay(p, r.Header(), jobs, sim.ReplayOptions{Hosts: sim.SyntheticHosts(2, 8)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package compile
+package inventory
 
 import (
 	"errors"
@@ -9,11 +9,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/lang"
 	"go.yaml.in/yaml/v3"
 )
 
-// ReadInventory reads a host inventory written in YAML or JSON:
+// Read reads a host inventory written in YAML or JSON:
 //
 //	hosts:
 //	  - name: cn01              # required, unique
@@ -31,8 +32,8 @@ import (
 //	    status: ok
 //
 // Memory amounts (maxmem, maxswp, maxtmp, and mem, swp and tmp under load
-// and reserved) take a unit suffix (see ParseMemory); bare numbers are in
-// def. Load index aliases (swap, cpu, login, idle) are stored under their
+// and reserved) take a unit suffix (see compile.ParseMemory); bare numbers
+// are in def. Load index aliases (swap, cpu, login, idle) are stored under their
 // canonical names (swp, r1m, ls, it); other load names are dynamic site
 // numerics. ut is a fraction from 0 to 1, or a percentage written "12%".
 // In values, numbers are numeric resources and text is a string resource;
@@ -43,10 +44,9 @@ import (
 // what cannot be read (the value, or the host, is left out) and
 // CodeInventoryWarn for what reads but looks wrong. The inventory is never
 // nil; it holds the hosts that could be read, in file order (none for a
-// nil src). ReadInventory does not panic on any input; input over
-// InventoryMaxBytes or InventoryMaxHosts is an error and gives an empty
-// inventory.
-func ReadInventory(src *lang.Source, def Unit) (*Inventory, lang.Diagnostics) {
+// nil src). Read does not panic on any input; input over MaxBytes or
+// MaxHosts is an error and gives an empty inventory.
+func Read(src *lang.Source, def compile.Unit) (*Inventory, lang.Diagnostics) {
 	r := &invYAMLReader{src: src, def: def, adder: newInvAdder()}
 	if src != nil {
 		r.read()
@@ -59,7 +59,7 @@ func ReadInventory(src *lang.Source, def Unit) (*Inventory, lang.Diagnostics) {
 type invYAMLReader struct {
 	invReport
 	src   *lang.Source
-	def   Unit
+	def   compile.Unit
 	lines []int // byte offsets of line starts, as YAML counts lines
 	// lineInfo and cursor make offset fast on long lines.
 	lineInfo map[int]invLine
@@ -73,8 +73,8 @@ type invYAMLReader struct {
 
 func (r *invYAMLReader) read() {
 	text := r.src.Text
-	if len(text) > InventoryMaxBytes {
-		r.errorf(r.src.SpanOf(0, 0), "inventory is %d bytes, more than the limit of %d MiB", len(text), InventoryMaxBytes>>20)
+	if len(text) > MaxBytes {
+		r.errorf(r.src.SpanOf(0, 0), "inventory is %d bytes, more than the limit of %d MiB", len(text), MaxBytes>>20)
 		return
 	}
 	if strings.HasPrefix(text, "\xfe\xff") || strings.HasPrefix(text, "\xff\xfe") {
@@ -229,8 +229,8 @@ func (r *invYAMLReader) hosts(n *yaml.Node) {
 	case n.Kind != yaml.SequenceNode:
 		r.errorf(r.span(n), "hosts must be a list of hosts, not %s", invDescribe(n))
 		return
-	case len(n.Content) > InventoryMaxHosts:
-		r.errorf(r.span(n), "inventory lists %d hosts, more than the limit of %d", len(n.Content), InventoryMaxHosts)
+	case len(n.Content) > MaxHosts:
+		r.errorf(r.span(n), "inventory lists %d hosts, more than the limit of %d", len(n.Content), MaxHosts)
 		return
 	}
 	for i, item := range n.Content {
@@ -255,7 +255,7 @@ func (r *invYAMLReader) spend(n *yaml.Node) bool {
 }
 
 // host reads the index-th host (1-based); nil when it has no usable name.
-func (r *invYAMLReader) host(n *yaml.Node, index int) *Host {
+func (r *invYAMLReader) host(n *yaml.Node, index int) *compile.Host {
 	n = r.resolve(n)
 	if n.Kind != yaml.MappingNode {
 		r.errorf(r.span(n), "host %d must be a mapping of keys to values, not %s", index, invDescribe(n))
@@ -288,7 +288,7 @@ func (r *invYAMLReader) host(n *yaml.Node, index int) *Host {
 
 // fieldSpan returns a function giving where a field of h, the host last
 // read, is written.
-func (r *invYAMLReader) fieldSpan(h *Host) func(string) lang.Span {
+func (r *invYAMLReader) fieldSpan(h *compile.Host) func(string) lang.Span {
 	return func(field string) lang.Span {
 		if n, ok := r.fields[field]; ok {
 			return r.span(r.resolve(n))
@@ -298,7 +298,7 @@ func (r *invYAMLReader) fieldSpan(h *Host) func(string) lang.Span {
 }
 
 // hostName reads the name of the index-th host.
-func (r *invYAMLReader) hostName(n *yaml.Node, index int) *Host {
+func (r *invYAMLReader) hostName(n *yaml.Node, index int) *compile.Host {
 	sp := r.span(n)
 	if v := r.resolve(n); v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 		r.errorf(sp, "name of host %d is empty", index)
@@ -320,7 +320,7 @@ func (r *invYAMLReader) hostName(n *yaml.Node, index int) *Host {
 }
 
 // hostKey reads one key of a host.
-func (r *invYAMLReader) hostKey(h *Host, p invPair) {
+func (r *invYAMLReader) hostKey(h *compile.Host, p invPair) {
 	what := fmt.Sprintf("%s of host %q", p.key, h.Name)
 	r.fields[p.key] = p.val
 	switch p.key {
@@ -397,7 +397,7 @@ func (r *invYAMLReader) word(n *yaml.Node, what string, dst *string) {
 }
 
 // status reads the status of h.
-func (r *invYAMLReader) status(h *Host, n *yaml.Node, what string) {
+func (r *invYAMLReader) status(h *compile.Host, n *yaml.Node, what string) {
 	var s string
 	r.word(n, what, &s)
 	if s == "" {
@@ -410,7 +410,7 @@ func (r *invYAMLReader) status(h *Host, n *yaml.Node, what string) {
 }
 
 // server reads the server flag: true or false, 1 or 0, yes or no.
-func (r *invYAMLReader) server(h *Host, n *yaml.Node, what string) {
+func (r *invYAMLReader) server(h *compile.Host, n *yaml.Node, what string) {
 	n = r.resolve(n)
 	if n.Kind == yaml.ScalarNode {
 		switch strings.ToLower(n.Value) {
@@ -426,7 +426,7 @@ func (r *invYAMLReader) server(h *Host, n *yaml.Node, what string) {
 }
 
 // resources reads the list of Boolean resources of h.
-func (r *invYAMLReader) resources(h *Host, n *yaml.Node) {
+func (r *invYAMLReader) resources(h *compile.Host, n *yaml.Node) {
 	n = r.resolve(n)
 	if n.Kind != yaml.SequenceNode {
 		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
@@ -448,7 +448,7 @@ func (r *invYAMLReader) resources(h *Host, n *yaml.Node) {
 		if !r.resourceName(item, name, h) {
 			continue
 		}
-		if !h.addBoolean(name, excl) {
+		if !addBoolean(h, name, excl) {
 			r.warnf(r.span(item), "resource %q is listed twice for host %q", name, h.Name)
 		}
 	}
@@ -456,7 +456,7 @@ func (r *invYAMLReader) resources(h *Host, n *yaml.Node) {
 
 // resourceName reports whether name can name a site resource of h, and
 // reports at n why not.
-func (r *invYAMLReader) resourceName(n *yaml.Node, name string, h *Host) bool {
+func (r *invYAMLReader) resourceName(n *yaml.Node, name string, h *compile.Host) bool {
 	if why := invResourceNameProblem(name); why != "" {
 		r.errorf(r.span(n), "resource name %q of host %q %s", name, h.Name, why)
 		return false
@@ -469,7 +469,7 @@ func (r *invYAMLReader) resourceName(n *yaml.Node, name string, h *Host) bool {
 }
 
 // values reads the numeric and string site resources of h.
-func (r *invYAMLReader) values(h *Host, n *yaml.Node) {
+func (r *invYAMLReader) values(h *compile.Host, n *yaml.Node) {
 	n = r.resolve(n)
 	if n.Kind != yaml.MappingNode {
 		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
@@ -482,7 +482,7 @@ func (r *invYAMLReader) values(h *Host, n *yaml.Node) {
 		if !r.resourceName(p.keyNode, p.key, h) {
 			continue
 		}
-		if h.hasBoolean(p.key) {
+		if hasBoolean(h, p.key) {
 			r.errorf(r.span(p.keyNode), "resource %q of host %q is both a Boolean (in resources) and a value", p.key, h.Name)
 			continue
 		}
@@ -509,7 +509,7 @@ func invBoolHint(n *yaml.Node) string {
 }
 
 // loads reads the load indices (or reserved amounts) of h into dst.
-func (r *invYAMLReader) loads(h *Host, n *yaml.Node, key string, dst map[string]float64) {
+func (r *invYAMLReader) loads(h *compile.Host, n *yaml.Node, key string, dst map[string]float64) {
 	n = r.resolve(n)
 	if n.Kind != yaml.MappingNode {
 		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
@@ -540,7 +540,7 @@ func (r *invYAMLReader) loads(h *Host, n *yaml.Node, key string, dst map[string]
 
 // siteLoadName checks a load name that is not a built-in index: it must be
 // a resource name, and one close to a built-in index is likely misspelt.
-func (r *invYAMLReader) siteLoadName(h *Host, p invPair, key string) bool {
+func (r *invYAMLReader) siteLoadName(h *compile.Host, p invPair, key string) bool {
 	if why := invResourceNameProblem(p.key); why != "" {
 		r.errorf(r.span(p.keyNode), "%s name %q of host %q %s", key, p.key, h.Name, why)
 		return false
@@ -575,7 +575,7 @@ func (r *invYAMLReader) loadValue(n *yaml.Node, name, what string) (float64, boo
 
 // invParsePercent reads "35%" or "35.5%" as a fraction (0.35, 0.355).
 func invParsePercent(s string) (float64, bool) {
-	num, rest := memSplitDecimal(strings.TrimSpace(s))
+	num, rest := compile.SplitDecimal(strings.TrimSpace(s))
 	if num == "" || rest != "%" {
 		return 0, false
 	}
@@ -636,7 +636,7 @@ func (r *invYAMLReader) count(n *yaml.Node, what string, dst *float64) {
 func (r *invYAMLReader) memory(n *yaml.Node, what string, dst *float64) bool {
 	n = r.resolve(n)
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
-		v, err := ParseMemory(n.Value, r.def)
+		v, err := compile.ParseMemory(n.Value, r.def)
 		if err != nil {
 			r.errorf(r.span(n), "%s: %v", what, err)
 			return false
@@ -677,9 +677,8 @@ func invYAMLNumber(n *yaml.Node) (float64, bool) {
 			return 0, false
 		}
 	} else {
-		if memNonFinite(s) {
-			return 0, false
-		}
+		// NaN and the infinities parse, or fail to (".nan", "-.inf"), and
+		// are turned away below either way.
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil {
 			return 0, false

@@ -1,4 +1,4 @@
-package runtime_test
+package sim_test
 
 import (
 	"os"
@@ -8,7 +8,7 @@ import (
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/lang"
-	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/sim"
 	"github.com/lsfc/lsfc/runtime/swf"
 )
 
@@ -37,7 +37,7 @@ func BenchmarkSimulateLANL(b *testing.B) {
 	placements := 0
 	b.ReportAllocs()
 	for b.Loop() {
-		res, err := runtime.Replay(p, r.Header(), jobs, runtime.ReplayOptions{Hosts: runtime.SyntheticHosts(32, 32)})
+		res, err := sim.Replay(p, r.Header(), jobs, sim.ReplayOptions{Hosts: sim.SyntheticHosts(32, 32)})
 		if err != nil {
 			b.Fatal(err)
 		}

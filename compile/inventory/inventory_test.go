@@ -1,4 +1,4 @@
-package compile_test
+package inventory_test
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/inventory"
 	"github.com/lsfc/lsfc/lang"
 )
 
@@ -112,7 +113,7 @@ func invMap(b *strings.Builder, name string, m map[string]float64) {
 }
 
 // invSummaries describes every host of inv.
-func invSummaries(inv *compile.Inventory) []string {
+func invSummaries(inv *inventory.Inventory) []string {
 	var out []string
 	for _, h := range inv.Hosts {
 		out = append(out, invSummary(h))
@@ -143,7 +144,7 @@ func invDiff(want, got []string) string {
 
 // invCheckSpans fails when a diagnostic, note or host span lies outside
 // its source.
-func invCheckSpans(t *testing.T, inv *compile.Inventory, ds lang.Diagnostics) {
+func invCheckSpans(t *testing.T, inv *inventory.Inventory, ds lang.Diagnostics) {
 	t.Helper()
 	check := func(what string, sp lang.Span) {
 		if !sp.IsValid() {
@@ -168,15 +169,15 @@ func invCheckSpans(t *testing.T, inv *compile.Inventory, ds lang.Diagnostics) {
 	}
 }
 
-func invRead(t *testing.T, text string, def compile.Unit) (*compile.Inventory, lang.Diagnostics) {
+func invRead(t *testing.T, text string, def compile.Unit) (*inventory.Inventory, lang.Diagnostics) {
 	t.Helper()
-	inv, ds := compile.ReadInventory(lang.NewSource("inv.yaml", text), def)
+	inv, ds := inventory.Read(lang.NewSource("inv.yaml", text), def)
 	invCheckSpans(t, inv, ds)
 	return inv, ds
 }
 
 func TestReadInventoryDemo(t *testing.T) {
-	path := filepath.Join("..", "testdata", "hosts", "demo.yaml")
+	path := filepath.Join("..", "..", "testdata", "hosts", "demo.yaml")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +215,7 @@ func TestReadInventoryDemo(t *testing.T) {
 	if inv.Host("nosuch") != nil {
 		t.Error(`Host("nosuch") != nil`)
 	}
-	var nilInv *compile.Inventory
+	var nilInv *inventory.Inventory
 	if nilInv.Host("cn01") != nil {
 		t.Error("Host on a nil inventory != nil")
 	}
@@ -559,10 +560,10 @@ func TestReadInventoryDiagnostics(t *testing.T) {
 	}
 }
 
-// FuzzReadInventory checks ReadInventory on any input: no panic, every
+// FuzzReadInventory checks Read on any input: no panic, every
 // span inside the input, rendering never fails.
 func FuzzReadInventory(f *testing.F) {
-	if b, err := os.ReadFile(filepath.Join("..", "testdata", "hosts", "demo.yaml")); err == nil {
+	if b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "hosts", "demo.yaml")); err == nil {
 		f.Add(string(b))
 	}
 	for _, tc := range invDiagCases {
@@ -570,7 +571,7 @@ func FuzzReadInventory(f *testing.F) {
 	}
 	f.Add("{\"hosts\": [{\"name\": \"a\", \"load\": {\"mem\": \"1G\"}}]}")
 	f.Fuzz(func(t *testing.T, s string) {
-		inv, ds := compile.ReadInventory(lang.NewSource("fuzz.yaml", s), compile.MB)
+		inv, ds := inventory.Read(lang.NewSource("fuzz.yaml", s), compile.MB)
 		invCheckSpans(t, inv, ds)
 		if err := ds.WriteText(io.Discard); err != nil {
 			t.Fatal(err)
@@ -590,7 +591,7 @@ func FuzzReadInventory(f *testing.F) {
 
 func TestReadInventoryLimits(t *testing.T) {
 	t.Run("bytes", func(t *testing.T) {
-		inv, ds := invRead(t, strings.Repeat("#", compile.InventoryMaxBytes+1), compile.MB)
+		inv, ds := invRead(t, strings.Repeat("#", inventory.MaxBytes+1), compile.MB)
 		want := []string{`1:1: error: inventory is 67108865 bytes, more than the limit of 64 MiB [LSF420] «»`}
 		if d := invDiff(want, invRender(ds)); d != "" || len(inv.Hosts) != 0 {
 			t.Errorf("diagnostics mismatch (-want +got):\n%s", d)
@@ -599,7 +600,7 @@ func TestReadInventoryLimits(t *testing.T) {
 	t.Run("hosts", func(t *testing.T) {
 		var b strings.Builder
 		b.WriteString("hosts:\n")
-		for i := range compile.InventoryMaxHosts + 1 {
+		for i := range inventory.MaxHosts + 1 {
 			fmt.Fprintf(&b, "- {name: h%d}\n", i)
 		}
 		inv, ds := invRead(t, b.String(), compile.MB)
@@ -684,10 +685,10 @@ func TestReadInventoryRender(t *testing.T) {
 	}
 }
 
-func TestInventoryCodes(t *testing.T) {
-	infos := compile.InventoryCodes()
-	if len(infos) != 2 || infos[0].Code != compile.CodeInventory || infos[1].Code != compile.CodeInventoryWarn {
-		t.Fatalf("InventoryCodes() = %+v", infos)
+func TestCodes(t *testing.T) {
+	infos := inventory.Codes()
+	if len(infos) != 2 || infos[0].Code != inventory.CodeInventory || infos[1].Code != inventory.CodeInventoryWarn {
+		t.Fatalf("Codes() = %+v", infos)
 	}
 	if infos[0].Severity != lang.Error || infos[1].Severity != lang.Warning {
 		t.Errorf("severities = %v, %v", infos[0].Severity, infos[1].Severity)
@@ -703,7 +704,7 @@ func TestInventoryCodes(t *testing.T) {
 		}
 	}
 	infos[0].Code = "changed"
-	if compile.InventoryCodes()[0].Code != compile.CodeInventory {
-		t.Error("InventoryCodes returns shared state")
+	if inventory.Codes()[0].Code != inventory.CodeInventory {
+		t.Error("Codes returns shared state")
 	}
 }

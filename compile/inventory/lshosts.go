@@ -1,10 +1,11 @@
-package compile
+package inventory
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/lang"
 )
 
@@ -32,10 +33,10 @@ import (
 // list. The inventory is never nil; its hosts are in lshosts order, with
 // status "ok" unless lsload says otherwise, and Slots and MaxSlots unknown
 // (-1). A nil lshosts gives an empty inventory. ReadLSHosts does not panic
-// on any input; an output over InventoryMaxBytes or InventoryMaxHosts is an
-// error, and lsload is then not read.
-func ReadLSHosts(lshosts, lsload *lang.Source, def Unit) (*Inventory, lang.Diagnostics) {
-	t := &invTableReader{def: def, adder: newInvAdder(), where: map[*Host]map[string]lang.Span{}}
+// on any input; an output over MaxBytes or MaxHosts is an error, and lsload
+// is then not read.
+func ReadLSHosts(lshosts, lsload *lang.Source, def compile.Unit) (*Inventory, lang.Diagnostics) {
+	t := &invTableReader{def: def, adder: newInvAdder(), where: map[*compile.Host]map[string]lang.Span{}}
 	if lshosts != nil && t.fits(lshosts) && t.lshosts(lshosts) && lsload != nil && t.fits(lsload) {
 		t.lsload(lsload)
 	}
@@ -54,26 +55,26 @@ func ReadLSHosts(lshosts, lsload *lang.Source, def Unit) (*Inventory, lang.Diagn
 // invTableReader reads lshosts and lsload output.
 type invTableReader struct {
 	invReport
-	def   Unit
+	def   compile.Unit
 	adder *invAdder
 	// where holds the cells of each host's values, by field ("maxmem",
 	// "load mem").
-	where map[*Host]map[string]lang.Span
+	where map[*compile.Host]map[string]lang.Span
 }
 
 // cell records where field of h is written.
-func (t *invTableReader) cell(h *Host, field string, sp lang.Span) {
+func (t *invTableReader) cell(h *compile.Host, field string, sp lang.Span) {
 	if t.where[h] == nil {
 		t.where[h] = map[string]lang.Span{}
 	}
 	t.where[h][field] = sp
 }
 
-// fits reports whether src is within InventoryMaxBytes, and reports it
+// fits reports whether src is within MaxBytes, and reports it
 // when not.
 func (t *invTableReader) fits(src *lang.Source) bool {
-	if len(src.Text) > InventoryMaxBytes {
-		t.errorf(src.SpanOf(0, 0), "%s is %d bytes, more than the limit of %d MiB", src.Name, len(src.Text), InventoryMaxBytes>>20)
+	if len(src.Text) > MaxBytes {
+		t.errorf(src.SpanOf(0, 0), "%s is %d bytes, more than the limit of %d MiB", src.Name, len(src.Text), MaxBytes>>20)
 		return false
 	}
 	return true
@@ -182,8 +183,8 @@ func (t *invTableReader) lshosts(src *lang.Source) bool {
 			cols = t.header(src, row, "lshosts", invLSHostsColumn)
 			continue
 		}
-		if len(t.adder.inv.Hosts) >= InventoryMaxHosts {
-			t.errorf(invCellSpan(src, row), "%s lists more than %d hosts; the rest are not read", src.Name, InventoryMaxHosts)
+		if len(t.adder.inv.Hosts) >= MaxHosts {
+			t.errorf(invCellSpan(src, row), "%s lists more than %d hosts; the rest are not read", src.Name, MaxHosts)
 			break
 		}
 		if h := t.lshostsRow(src, row, cols); h != nil {
@@ -195,7 +196,7 @@ func (t *invTableReader) lshosts(src *lang.Source) bool {
 
 // lshostsRow reads one host row; nil when its values do not fit the
 // header.
-func (t *invTableReader) lshostsRow(src *lang.Source, row []invCell, cols []string) *Host {
+func (t *invTableReader) lshostsRow(src *lang.Source, row []invCell, cols []string) *compile.Host {
 	vals := invGroupParens(row)
 	if len(vals) != len(cols) {
 		t.errorf(invCellSpan(src, row), "lshosts row has %d values but the header has %d columns; the row is ignored", len(vals), len(cols))
@@ -227,7 +228,7 @@ func invGroupParens(row []invCell) [][]invCell {
 }
 
 // lshostsCell reads the cells of column col into h.
-func (t *invTableReader) lshostsCell(src *lang.Source, h *Host, col string, cells []invCell) {
+func (t *invTableReader) lshostsCell(src *lang.Source, h *compile.Host, col string, cells []invCell) {
 	c := cells[0]
 	if c.text == "-" && col != "resources" || col == "" {
 		return
@@ -261,7 +262,7 @@ func (t *invTableReader) lshostsCell(src *lang.Source, h *Host, col string, cell
 
 // invHostField returns the field of h that the numeric lshosts column col
 // fills.
-func invHostField(h *Host, col string) *float64 {
+func invHostField(h *compile.Host, col string) *float64 {
 	switch col {
 	case "cpuf":
 		return &h.Cpuf
@@ -283,7 +284,7 @@ func invHostField(h *Host, col string) *float64 {
 
 // serverCell reads the server column: Yes, No or Dyn (a dynamic host,
 // which is a server).
-func (t *invTableReader) serverCell(sp lang.Span, h *Host, s string) {
+func (t *invTableReader) serverCell(sp lang.Span, h *compile.Host, s string) {
 	switch strings.ToLower(s) {
 	case "yes", "dyn":
 		h.Server = true
@@ -297,7 +298,7 @@ func (t *invTableReader) serverCell(sp lang.Span, h *Host, s string) {
 // resourcesCell reads the RESOURCES column: "(mg !fs)", with Boolean
 // resources, exclusive ones marked "!", and name=value pairs, which are
 // site resources with values.
-func (t *invTableReader) resourcesCell(src *lang.Source, h *Host, cells []invCell) {
+func (t *invTableReader) resourcesCell(src *lang.Source, h *compile.Host, cells []invCell) {
 	sp := invCellSpan(src, cells)
 	list := src.Text[sp.Start:sp.End]
 	if len(list) < 2 || list[0] != '(' || list[len(list)-1] != ')' {
@@ -312,9 +313,9 @@ func (t *invTableReader) resourcesCell(src *lang.Source, h *Host, cells []invCel
 			t.warnf(src.SpanOf(c.start, c.end), "resource %q of host %q %s; it is ignored", c.text, h.Name, why)
 			continue
 		}
-		switch n, rest := memSplitDecimal(value); {
+		switch n, rest := compile.SplitDecimal(value); {
 		case !hasValue:
-			h.addBoolean(name, excl)
+			addBoolean(h, name, excl)
 		case n != "" && rest == "":
 			if v, err := strconv.ParseFloat(n, 64); err == nil {
 				h.Numbers[name] = v
@@ -327,7 +328,7 @@ func (t *invTableReader) resourcesCell(src *lang.Source, h *Host, cells []invCel
 
 // number reads a cell holding an unsigned decimal number.
 func (t *invTableReader) number(sp lang.Span, s, what string) (float64, bool) {
-	num, rest := memSplitDecimal(s)
+	num, rest := compile.SplitDecimal(s)
 	if num == "" || rest != "" {
 		t.errorf(sp, "%s must be a number, not %q", what, s)
 		return 0, false
@@ -342,7 +343,7 @@ func (t *invTableReader) number(sp lang.Span, s, what string) (float64, bool) {
 
 // memory reads a cell holding a memory amount.
 func (t *invTableReader) memory(sp lang.Span, s, what string) (float64, bool) {
-	v, err := ParseMemory(s, t.def)
+	v, err := compile.ParseMemory(s, t.def)
 	if err != nil {
 		t.errorf(sp, "%s: %v", what, err)
 		return 0, false
@@ -384,8 +385,8 @@ func (t *invTableReader) lsload(src *lang.Source) {
 			cols = t.lsloadHeader(src, row)
 			continue
 		}
-		if n > InventoryMaxHosts {
-			t.errorf(invCellSpan(src, row), "%s lists more than %d hosts; the rest are not read", src.Name, InventoryMaxHosts)
+		if n > MaxHosts {
+			t.errorf(invCellSpan(src, row), "%s lists more than %d hosts; the rest are not read", src.Name, MaxHosts)
 			return
 		}
 		name := row[0].text
@@ -420,7 +421,7 @@ func (t *invTableReader) lsloadHeader(src *lang.Source, row []invCell) []string 
 }
 
 // lsloadRow reads the status and load of h.
-func (t *invTableReader) lsloadRow(src *lang.Source, h *Host, row []invCell, cols []string) {
+func (t *invTableReader) lsloadRow(src *lang.Source, h *compile.Host, row []invCell, cols []string) {
 	if len(row) != len(cols) && (len(row) != 2 || len(cols) < 2) {
 		t.errorf(invCellSpan(src, row), "lsload row has %d values but the header has %d columns; the row is ignored", len(row), len(cols))
 		return
@@ -444,7 +445,7 @@ func (t *invTableReader) lsloadRow(src *lang.Source, h *Host, row []invCell, col
 }
 
 // loadCell reads the value of the load index col.
-func (t *invTableReader) loadCell(sp lang.Span, col, s string, h *Host) (float64, bool) {
+func (t *invTableReader) loadCell(sp lang.Span, col, s string, h *compile.Host) (float64, bool) {
 	what := fmt.Sprintf("load index %s of host %q", col, h.Name)
 	switch {
 	case invMemoryIndex(col):

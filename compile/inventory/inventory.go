@@ -1,15 +1,15 @@
-package compile
+package inventory
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/lang"
 )
 
-// The codes reported while reading a host inventory (ReadInventory,
-// ReadLSHosts).
+// The codes reported while reading a host inventory (Read, ReadLSHosts).
 const (
 	CodeInventory     lang.Code = "LSF420" // the inventory cannot be read as written
 	CodeInventoryWarn lang.Code = "LSF421" // the inventory reads, but something in it looks wrong
@@ -18,62 +18,17 @@ const (
 // The bounds on an inventory. Past them the readers report one error and
 // read nothing more.
 const (
-	InventoryMaxBytes = 64 << 20 // the largest inventory file, in bytes
-	InventoryMaxHosts = 100000   // the most hosts in one inventory
+	MaxBytes = 64 << 20 // the largest inventory file, in bytes
+	MaxHosts = 100000   // the most hosts in one inventory
 )
 
 // inventoryMaxDiags is the most diagnostics reported for one inventory;
 // past it one last diagnostic says the rest were dropped.
 const inventoryMaxDiags = lang.DefaultMaxDiagnostics
 
-// A Host is one host's static facts, site resources and current load, as
-// `lsfc resreq match` sees it. Memory amounts are in megabytes. The
-// readers (ReadInventory, ReadLSHosts) never leave a slice or map of a Host
-// nil.
-type Host struct {
-	Name  string
-	Type  string
-	Model string
-	// Ncpus is the number of CPUs LSF counts; Ncores, Nthreads and Nprocs
-	// are 0 when unknown.
-	Ncpus                    float64
-	Ncores, Nthreads, Nprocs float64
-	// Maxmem, Maxswp and Maxtmp are in megabytes; 0 when unknown.
-	Maxmem, Maxswp, Maxtmp float64
-	Cpuf                   float64
-	// Server is true unless the host is a client only (default true).
-	Server bool
-	// Slots is the number of free job slots and MaxSlots the host's MXJ;
-	// -1 when unknown.
-	Slots, MaxSlots float64
-	// Booleans are the Boolean resources the host has, sorted.
-	Booleans []string
-	// Exclusive are those of Booleans that are exclusive (written "!name"):
-	// LSF picks the host only for jobs that ask for them. Sorted.
-	Exclusive []string
-	// Numbers and Strings hold the values of numeric and string site
-	// resources.
-	Numbers map[string]float64
-	Strings map[string]string
-	// Load holds the load indices (r15s r1m r15m ut pg io ls it tmp swp
-	// mem, under these canonical names) and dynamic site numerics. mem, swp
-	// and tmp are in megabytes; ut is a fraction from 0 to 1.
-	Load map[string]float64
-	// Reserved holds the amounts already reserved by running jobs
-	// (rusage), under the same names and units as Load.
-	Reserved map[string]float64
-	// Status is "ok" by default; others are busy, unavail, unreach,
-	// unlicensed, closed, closed_Adm and the like, lockU and lockW, with a
-	// leading "-" (as lsload prints it) kept when RES is down.
-	Status string
-	// Span is where the host is defined: its name in the inventory file,
-	// or in the lshosts output.
-	Span lang.Span
-}
-
 // newInvHost returns a host with every default set.
-func newInvHost(name string, sp lang.Span) *Host {
-	return &Host{
+func newInvHost(name string, sp lang.Span) *compile.Host {
+	return &compile.Host{
 		Name: name, Server: true, Slots: -1, MaxSlots: -1, Status: "ok", Span: sp,
 		Booleans: []string{}, Exclusive: []string{},
 		Numbers: map[string]float64{}, Strings: map[string]string{},
@@ -81,10 +36,10 @@ func newInvHost(name string, sp lang.Span) *Host {
 	}
 }
 
-// addBoolean records a Boolean resource, exclusive when written "!name",
+// addBoolean records a Boolean resource of h, exclusive when written "!name",
 // keeping Booleans and Exclusive sorted and free of repeats. It reports
 // whether the resource was new.
-func (h *Host) addBoolean(name string, exclusive bool) bool {
+func addBoolean(h *compile.Host, name string, exclusive bool) bool {
 	i, found := slices.BinarySearch(h.Booleans, name)
 	if !found {
 		h.Booleans = slices.Insert(h.Booleans, i, name)
@@ -98,7 +53,7 @@ func (h *Host) addBoolean(name string, exclusive bool) bool {
 }
 
 // hasBoolean reports whether h has the Boolean resource name.
-func (h *Host) hasBoolean(name string) bool {
+func hasBoolean(h *compile.Host, name string) bool {
 	_, ok := slices.BinarySearch(h.Booleans, name)
 	return ok
 }
@@ -106,12 +61,12 @@ func (h *Host) hasBoolean(name string) bool {
 // An Inventory is a list of hosts, in the order of the file they were read
 // from, with unique names.
 type Inventory struct {
-	Hosts []*Host
+	Hosts []*compile.Host
 }
 
 // Host returns the host named name, or nil when there is none (or inv is
 // nil). It looks through the hosts in order.
-func (inv *Inventory) Host(name string) *Host {
+func (inv *Inventory) Host(name string) *compile.Host {
 	if inv == nil {
 		return nil
 	}
@@ -123,9 +78,9 @@ func (inv *Inventory) Host(name string) *Host {
 	return nil
 }
 
-// InventoryCodes returns the documentation of the codes reported while
+// Codes returns the documentation of the codes reported while
 // reading a host inventory, in code order. The slice is new on every call.
-func InventoryCodes() []lang.CodeInfo {
+func Codes() []lang.CodeInfo {
 	return []lang.CodeInfo{
 		{Code: CodeInventory, Name: "inventory", Severity: lang.Error,
 			Summary: "the host inventory cannot be read as written",
@@ -212,16 +167,16 @@ func invNote(d *lang.Diagnostic, sp lang.Span, format string, args ...any) {
 // invAdder adds hosts to an inventory, reporting duplicate names.
 type invAdder struct {
 	inv  *Inventory
-	seen map[string]*Host
+	seen map[string]*compile.Host
 }
 
 func newInvAdder() *invAdder {
-	return &invAdder{inv: &Inventory{}, seen: map[string]*Host{}}
+	return &invAdder{inv: &Inventory{}, seen: map[string]*compile.Host{}}
 }
 
 // add appends h unless a host of the same name is already there, which is
 // reported as an error with a note on the first.
-func (a *invAdder) add(r *invReport, h *Host) {
+func (a *invAdder) add(r *invReport, h *compile.Host) {
 	if first, ok := a.seen[h.Name]; ok {
 		d := r.errorf(h.Span, "host %q is defined twice; the second definition is ignored", h.Name)
 		invNote(d, first.Span, "host %q is first defined here", h.Name)
@@ -234,13 +189,13 @@ func (a *invAdder) add(r *invReport, h *Host) {
 // invCheckHost reports values of h that contradict each other. where
 // returns where a field of h ("maxmem", "load mem") is written, or h.Span
 // when it does not know.
-func invCheckHost(r *invReport, h *Host, where func(field string) lang.Span) {
+func invCheckHost(r *invReport, h *compile.Host, where func(field string) lang.Span) {
 	for _, c := range []struct {
 		load, max string
 		maxv      float64
 	}{{"mem", "maxmem", h.Maxmem}, {"swp", "maxswp", h.Maxswp}, {"tmp", "maxtmp", h.Maxtmp}} {
 		if v, ok := h.Load[c.load]; ok && c.maxv > 0 && v > c.maxv*(1+1e-9) {
-			free, most := FormatMemoryPair(v, c.maxv)
+			free, most := compile.FormatMemoryPair(v, c.maxv)
 			d := r.warnf(where("load "+c.load), "free %s of host %q (%s) is more than its %s (%s)", c.load, h.Name, free, c.max, most)
 			invNote(d, where(c.max), "%s of host %q is given here", c.max, h.Name)
 		}

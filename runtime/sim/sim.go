@@ -1,7 +1,6 @@
-package runtime
+package sim
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
 	"maps"
@@ -9,27 +8,30 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/lsfc/lsfc/runtime"
 )
 
-// A SimJob is one job of a simulated workload: what bsub gives, and when.
-type SimJob struct {
-	Submission
+// A Job is one job of a simulated workload: what bsub gives, and when.
+type Job struct {
+	runtime.Submission
 	// At is the submission time.
-	At Time
+	At runtime.Time
 }
 
-// A SimOutcome is what became of one simulated job.
-type SimOutcome struct {
-	Job *Job
+// An Outcome is what became of one simulated job.
+type Outcome struct {
+	Job *runtime.Job
 	// Rejected is why no queue accepted the job, or nil.
 	Rejected error
-	SimJob   SimJob
+	// SimJob is the job of the workload.
+	SimJob Job
 }
 
-// A SimCommand is an operator's command at a time of a simulation: btop,
+// A Command is an operator's command at a time of a simulation: btop,
 // bbot, bstop (hold a pending job) or bresume (release it).
-type SimCommand struct {
-	At   Time
+type Command struct {
+	At   runtime.Time
 	Kind string
 	// Job is the index of the job in the workload.
 	Job int
@@ -41,24 +43,24 @@ type SimCommand struct {
 	Host string
 }
 
-// SimOptions configure Simulate.
-type SimOptions struct {
+// Options configure Simulate.
+type Options struct {
 	// Commands are applied at their times, before that moment's cycle.
-	Commands []SimCommand
+	Commands []Command
 	// Progress, when not nil, is called now and then with the jobs
 	// finished so far and their total.
 	Progress func(done, total int)
 	// Plugins replace LSF's default rules when not nil.
-	Plugins *Plugins
+	Plugins *runtime.Plugins
 	// AfterCycle, when not nil, is called after each cycle's plan was
 	// applied, with the cluster as it stands (for checks and traces; it
 	// must not change the cluster).
-	AfterCycle func(c *Cluster, p *Plan)
+	AfterCycle func(c *runtime.Cluster, p *runtime.Plan)
 }
 
-// SimResult is the outcome of a simulation.
-type SimResult struct {
-	Jobs []SimOutcome
+// A Result is the outcome of a simulation.
+type Result struct {
+	Jobs []Outcome
 	// Cycles counts the scheduling cycles; Placements the jobs
 	// dispatched; Preemptions the jobs preempted.
 	Cycles, Placements, Preemptions int
@@ -68,10 +70,10 @@ type SimResult struct {
 	// Pools follow the slots each queue of each slot pool held over time.
 	Pools []PoolSeries
 	// End is the time of the last event.
-	End Time
+	End runtime.Time
 	// Unrunnable are the queues whose jobs still pended at the end, in
 	// lsb.queues order, each with why the cluster could not run them.
-	Unrunnable []Unrunnable
+	Unrunnable []runtime.Unrunnable
 }
 
 // Simulate replays a workload on a cluster with the sim executor on a
@@ -81,20 +83,20 @@ type SimResult struct {
 // the end of an accept interval, a window opening — rather than on a
 // wall-clock period. Jobs are taken in the order given; ties at one time
 // keep that order.
-func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
-	clock := &VirtualClock{}
-	e := NewEngine(c, clock, nil)
+func Simulate(c *runtime.Cluster, jobs []Job, opts Options) (*Result, error) {
+	clock := &runtime.VirtualClock{}
+	e := runtime.NewEngine(c, clock, nil)
 	if opts.Plugins != nil {
-		e.Scheduler = NewScheduler(*opts.Plugins)
+		e.Scheduler = runtime.NewScheduler(*opts.Plugins)
 	}
-	res := &SimResult{Jobs: make([]SimOutcome, len(jobs))}
-	ev := &eventHeap{}
+	res := &Result{Jobs: make([]Outcome, len(jobs))}
+	ev := &Queue{}
 	for i := range jobs {
 		if math.IsNaN(float64(jobs[i].At)) || math.IsInf(float64(jobs[i].At), 0) {
 			return nil, errors.New("a job's submission time is not a number")
 		}
 		res.Jobs[i].SimJob = jobs[i]
-		heap.Push(ev, event{at: jobs[i].At, kind: evSubmit, index: i, seq: i})
+		ev.Push(Event{At: jobs[i].At, Kind: Submit, Index: i})
 	}
 	for i, cmd := range opts.Commands {
 		if cmd.Kind == "load" {
@@ -107,27 +109,23 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 		} else if cmd.Job < 0 || cmd.Job >= len(jobs) {
 			return nil, fmt.Errorf("command %d (%s) names job %d of %d", i+1, cmd.Kind, cmd.Job+1, len(jobs))
 		}
-		heap.Push(ev, event{at: cmd.At, kind: evCommand, index: i, seq: len(jobs) + i})
+		ev.Push(Event{At: cmd.At, Kind: Apply, Index: i})
 	}
-	seq := len(jobs) + len(opts.Commands)
 	done := 0
-	wake := Never
+	wake := runtime.Never
 	// progress is the last time something happened; waking up on time
 	// alone (windows, intervals) for longer than a week without progress
 	// means the jobs left can never run, and the simulation ends.
-	var progress Time
-	for ev.Len() > 0 || (wake < Never && wake-progress <= 8*24*3600) {
-		t := wake
-		if ev.Len() > 0 && (*ev)[0].at <= t {
-			t = (*ev)[0].at
-		}
+	var progress runtime.Time
+	for ev.Len() > 0 || (wake < runtime.Never && wake-progress <= 8*24*3600) {
+		t := min(wake, ev.Next())
 		clock.T = t
-		for ev.Len() > 0 && (*ev)[0].at <= t {
+		for ev.Len() > 0 && ev.Next() <= t {
 			progress = t
-			x := heap.Pop(ev).(event)
-			switch x.kind {
-			case evSubmit:
-				sj := &res.Jobs[x.index]
+			x := ev.Pop()
+			switch x.Kind {
+			case Submit:
+				sj := &res.Jobs[x.Index]
 				j, err := c.Submit(sj.SimJob.Submission, t)
 				if err != nil {
 					sj.Rejected = err
@@ -135,8 +133,8 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 					continue
 				}
 				sj.Job = j
-			case evCommand:
-				cmd := opts.Commands[x.index]
+			case Apply:
+				cmd := opts.Commands[x.Index]
 				if cmd.Kind == "load" {
 					h := c.Host(cmd.Host)
 					load, _ := parseLoad(cmd.Arg)
@@ -149,25 +147,21 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 					continue
 				}
 				if j := res.Jobs[cmd.Job].Job; j != nil {
-					if err := c.command(cmd.Kind, j, cmd.Arg, t); err != nil {
+					if err := command(c, cmd.Kind, j, cmd.Arg, t); err != nil {
 						return nil, fmt.Errorf("at %v: %s: %w", float64(cmd.At), cmd.Kind, err)
 					}
 				}
-			case evFinish:
-				if x.epoch != x.job.Epoch || !x.job.State.Started() {
+			case End:
+				if x.Epoch != x.Job.Epoch || !x.Job.State.Started() {
 					continue // foreseen before a suspension: stale
 				}
-				e.SimFinish(x.job, x.exit)
+				Finish(e, x.Job, x.AtRunLimit)
 				done++
 			}
 		}
 		_, resumed, windowChange := e.ApplyRunWindows()
 		// foresee pushes the end of a job that runs from now.
-		foresee := func(j *Job) {
-			left, exit := SimRemaining(j)
-			heap.Push(ev, event{at: t.Add(left), kind: evFinish, job: j, exit: exit, seq: seq, epoch: j.Epoch})
-			seq++
-		}
+		foresee := func(j *runtime.Job) { ev.Foresee(j, t, 0) }
 		for _, j := range resumed {
 			foresee(j)
 		}
@@ -214,7 +208,7 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 			o.Job.Reason = e.Reason(o.Job)
 		}
 	}
-	pending := make([]*Job, len(res.Jobs))
+	pending := make([]*runtime.Job, len(res.Jobs))
 	for i, o := range res.Jobs {
 		pending[i] = o.Job
 	}
@@ -222,10 +216,10 @@ func Simulate(c *Cluster, jobs []SimJob, opts SimOptions) (*SimResult, error) {
 	return res, nil
 }
 
-// SimRemaining returns how much longer a simulated job that runs from now
+// Remaining returns how much longer a simulated job that runs from now
 // runs (its Runtime less what it ran before a suspension), and whether it
 // is then killed at its run limit rather than at its natural end.
-func SimRemaining(j *Job) (seconds float64, atRunLimit bool) {
+func Remaining(j *runtime.Job) (seconds float64, atRunLimit bool) {
 	run := j.Runtime
 	if j.RunLimit > 0 && run > j.RunLimit {
 		run, atRunLimit = j.RunLimit, true
@@ -233,60 +227,47 @@ func SimRemaining(j *Job) (seconds float64, atRunLimit bool) {
 	return max(0, run-j.Ran), atRunLimit
 }
 
-// SimFinish ends a simulated job when SimRemaining said: at its run limit
+// Finish ends a simulated job on e when Remaining said: at its run limit
 // it is killed (EXIT 140, TERM_RUNLIMIT); otherwise it ends with its
 // SimExit, DONE for 0 and EXIT for any other.
-func (e *Engine) SimFinish(j *Job, atRunLimit bool) {
-	state, code := Done, j.SimExit
+func Finish(e *runtime.Engine, j *runtime.Job, atRunLimit bool) {
+	state, code := runtime.Done, j.SimExit
 	switch {
 	case atRunLimit:
-		state, code = Exit, 140
+		state, code = runtime.Exit, 140
 		j.Term = "TERM_RUNLIMIT"
 	case code != 0:
-		state = Exit
+		state = runtime.Exit
 	}
 	e.Finish(j, state, code)
 }
 
-type eventKind uint8
-
-const (
-	// Ends come before submissions at one time, so that a job submitted
-	// when another ends can use its slots in the same cycle.
-	evFinish eventKind = iota
-	evSubmit
-	evCommand
-)
-
-type event struct {
-	at    Time
-	kind  eventKind
-	index int
-	job   *Job
-	exit  bool
-	seq   int
-	epoch int
-}
-
-type eventHeap []event
-
-func (h eventHeap) Len() int { return len(h) }
-func (h eventHeap) Less(a, b int) bool {
-	if h[a].at != h[b].at {
-		return h[a].at < h[b].at
+// command applies an operator's command to a job at now; arg is the
+// status text of bstatus.
+func command(c *runtime.Cluster, kind string, j *runtime.Job, arg string, now runtime.Time) error {
+	switch kind {
+	case "btop":
+		return c.Top(j)
+	case "bbot":
+		return c.Bottom(j)
+	case "bstop":
+		return c.Hold(j)
+	case "bresume":
+		return c.Release(j)
+	case "bkill":
+		return c.Kill(j, now)
+	case "bstatus":
+		c.SetExternalStatus(j, arg)
+		return nil
+	case "aps":
+		// bmod -aps "system=v" or "admin=v"; an empty argument is -apsn.
+		kind, value, err := runtime.ParseAPS(arg)
+		if err != nil {
+			return err
+		}
+		return c.SetAPS(j, kind, value)
 	}
-	if h[a].kind != h[b].kind {
-		return h[a].kind < h[b].kind
-	}
-	return h[a].seq < h[b].seq
-}
-func (h eventHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
-func (h *eventHeap) Push(x any)   { *h = append(*h, x.(event)) }
-func (h *eventHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+	return fmt.Errorf("unknown command %q (want btop, bbot, bstop, bresume, bkill, bstatus or aps)", kind)
 }
 
 // parseLoad reads load indices written "name=value,name=value".
@@ -317,35 +298,29 @@ type PoolSeries struct {
 
 // A PoolSample is a pool's state from time T until the next sample.
 type PoolSample struct {
-	T Time
+	T runtime.Time
 	// Slots and Pending are, per queue, the slots its started jobs hold
 	// and the slots its pending jobs ask for.
 	Slots, Pending []int
 }
 
 // recordPools samples every slot pool, when something in it changed.
-func (r *SimResult) recordPools(c *Cluster, t Time) {
-	if len(c.pools) == 0 {
-		return
-	}
+func (r *Result) recordPools(c *runtime.Cluster, t runtime.Time) {
 	if r.Pools == nil {
-		for _, p := range c.pools {
-			qs := slices.Clone(p.queues)
-			slices.SortFunc(qs, func(a, b *Queue) int { return a.Order - b.Order })
-			ps := PoolSeries{Name: p.Name, Size: p.size(c)}
-			for _, q := range qs {
+		for _, p := range c.SlotPools() {
+			ps := PoolSeries{Name: p.Name, Size: p.Size, Shares: p.Shares}
+			for _, q := range p.Queues {
 				ps.Queues = append(ps.Queues, q.Name)
-				ps.Shares = append(ps.Shares, q.share)
 			}
 			r.Pools = append(r.Pools, ps)
 		}
 	}
-	for i := range c.pools {
+	for i := range r.Pools {
 		ps := &r.Pools[i]
 		s := PoolSample{T: t, Slots: make([]int, len(ps.Queues)), Pending: make([]int, len(ps.Queues))}
 		for k, name := range ps.Queues {
 			q := c.Queue(name)
-			s.Slots[k], s.Pending[k] = q.Used, q.pendingSlots
+			s.Slots[k], s.Pending[k] = q.Used, q.PendingSlots()
 		}
 		if n := len(ps.Samples); n > 0 && slices.Equal(ps.Samples[n-1].Slots, s.Slots) && slices.Equal(ps.Samples[n-1].Pending, s.Pending) {
 			continue

@@ -1,10 +1,11 @@
-package runtime
+package sim
 
 import (
 	"sort"
 	"strconv"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/simstats"
 	"github.com/lsfc/lsfc/runtime/swf"
 )
@@ -33,7 +34,7 @@ type ReplayResult struct {
 	Records    []simstats.Record
 	Reasons    map[int]string // why a job was skipped, rejected or never ran, by trace ID
 	TotalSlots int
-	Sim        *SimResult
+	Sim        *Result
 	// Pools are the samples of Sim.Pools with their times, like those of
 	// the records, in seconds from the start of the trace; nil when the
 	// configuration has no slot pool.
@@ -42,7 +43,7 @@ type ReplayResult struct {
 	// classes, in lsb.serviceclasses order.
 	ServiceClasses []simstats.ServiceClass
 	// Warnings name the queues whose jobs the cluster could not run at
-	// all (see SimResult.Unrunnable), in lsb.queues order.
+	// all (see Result.Unrunnable), in lsb.queues order.
 	Warnings []simstats.Warning
 }
 
@@ -53,20 +54,20 @@ type ReplayResult struct {
 // no queue accepts are SKIPPED with their reason, jobs that never started
 // are PEND. A record counts the times its job was preempted.
 func Replay(policy *compile.Policy, h *swf.Header, jobs []swf.Job, opts ReplayOptions) (*ReplayResult, error) {
-	c, err := NewCluster(policy, ClusterOptions{Hosts: opts.Hosts, SlotsPerHost: opts.SlotsPerHost})
+	c, err := runtime.NewCluster(policy, runtime.ClusterOptions{Hosts: opts.Hosts, SlotsPerHost: opts.SlotsPerHost})
 	if err != nil {
 		return nil, err
 	}
 	total := c.TotalSlots()
 	work, skipped := Workload(h, jobs, WorkloadOptions{QueueMap: opts.QueueMap, SlaMap: opts.SlaMap, TotalSlots: total})
-	sim, err := Simulate(c, work, SimOptions{Progress: opts.Progress})
+	sim, err := Simulate(c, work, Options{Progress: opts.Progress})
 	if err != nil {
 		return nil, err
 	}
-	var t0 Time
+	var t0 runtime.Time
 	if h != nil {
 		if start, ok := h.UnixStartTime(); ok {
-			t0 = Time(start)
+			t0 = runtime.Time(start)
 		}
 	}
 	res := &ReplayResult{TotalSlots: total, Sim: sim, Reasons: map[int]string{}}
@@ -117,7 +118,7 @@ func Replay(policy *compile.Policy, h *swf.Header, jobs []swf.Job, opts ReplayOp
 
 // poolSeries converts the samples of slot pools for simstats, their
 // times from t0; the slices of names, shares and slots are shared.
-func poolSeries(pools []PoolSeries, t0 Time) []simstats.PoolSeries {
+func poolSeries(pools []PoolSeries, t0 runtime.Time) []simstats.PoolSeries {
 	if pools == nil {
 		return nil
 	}
@@ -157,11 +158,11 @@ func userOf(j swf.Job) string {
 // classAttainment returns the goal attainment of the cluster's time-based
 // service classes: per goal, the seconds it was active and delayed, and
 // its control actions.
-func classAttainment(c *Cluster) []simstats.ServiceClass {
+func classAttainment(c *runtime.Cluster) []simstats.ServiceClass {
 	var out []simstats.ServiceClass
 	for _, s := range c.SLAs {
-		if !s.timeBased() {
-			continue
+		if len(s.Goals) == 0 {
+			continue // not time-based
 		}
 		sc := simstats.ServiceClass{Name: s.Name, Priority: s.Priority, Jobs: s.NJobs, Finished: s.Finished}
 		for _, g := range s.Goals {
