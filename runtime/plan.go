@@ -90,7 +90,7 @@ func (p *Plan) localReason(j *Job) Reason {
 	if j.dep != nil {
 		// A job the cycle did not reach (its class had no room) shows
 		// its dependency first, as LSF does.
-		if r := (dependFilter{}).Check(nil, j); r != ReasonNone {
+		if r := (dependFilter{}).Check(CycleState{}, JobInfo{j}); r != ReasonNone {
 			return r
 		}
 	}

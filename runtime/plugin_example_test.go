@@ -1,0 +1,222 @@
+package runtime_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/internal/testkit"
+	"github.com/lsfc/lsfc/runtime"
+	"golang.org/x/tools/txtar"
+)
+
+// hostPrefixFilter is a site's host filter: the hosts whose name starts
+// with prefix take no job of one queue.
+type hostPrefixFilter struct{ prefix, queue string }
+
+func (f hostPrefixFilter) Name() string { return "site-host-prefix" }
+func (f hostPrefixFilter) Filter(_ runtime.CycleState, k runtime.ClassInfo, h runtime.HostInfo) runtime.Reason {
+	if k.Queue().Name() == f.queue && strings.HasPrefix(h.Name(), f.prefix) {
+		return runtime.ReasonHostNotInQueue
+	}
+	return runtime.ReasonNone
+}
+
+// userSlotCap is a site's job filter: a user's jobs of one queue hold at
+// most max slots, counting those the cycle in progress dispatched.
+type userSlotCap struct {
+	queue string
+	max   int
+}
+
+func (f userSlotCap) Name() string { return "site-user-slot-cap" }
+func (f userSlotCap) Check(s runtime.CycleState, j runtime.JobInfo) runtime.Reason {
+	q := j.Queue()
+	if q.Name() != f.queue {
+		return runtime.ReasonNone
+	}
+	if q.UserSlots(j.User())+s.QueueUserPlanned(q, j.User())+j.Slots() > f.max {
+		return runtime.ReasonUserLimit
+	}
+	return runtime.ReasonNone
+}
+
+const pluginConf = `
+-- lsf.shared --
+Begin Cluster
+ClusterName
+test
+End Cluster
+-- lsf.cluster.test --
+Begin Host
+HOSTNAME  model  type  server  RESOURCES
+gpu1      !      !     1       ()
+gpu2      !      !     1       ()
+cpu1      !      !     1       ()
+End Host
+-- lsb.hosts --
+Begin Host
+HOST_NAME  MXJ
+default    1
+End Host
+-- lsb.params --
+Begin Parameters
+JOB_ACCEPT_INTERVAL = 0
+End Parameters
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = short
+PRIORITY   = 40
+End Queue
+
+Begin Queue
+QUEUE_NAME = normal
+PRIORITY   = 30
+End Queue
+`
+
+// sitePlugins returns LSF's plugins with the site's two added, built the
+// way any caller builds them: the built-in registry, the site's plugins
+// added to it, and the default profile extended by their names.
+func sitePlugins(t *testing.T) runtime.Plugins {
+	t.Helper()
+	reg := runtime.Builtins()
+	reg.AddHostFilter(hostPrefixFilter{prefix: "gpu", queue: "short"})
+	reg.AddJobFilter(userSlotCap{queue: "normal", max: 1})
+	prof := runtime.DefaultProfile()
+	prof.HostFilters = append(prof.HostFilters, "site-host-prefix")
+	prof.JobFilters = append(prof.JobFilters, "site-user-slot-cap")
+	p, err := reg.Plugins(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestExternalPlugins runs a host filter and a job filter defined outside
+// the runtime package through real cycles: short jobs never land on the
+// gpu hosts, and a user's second normal job waits for the site's slot cap,
+// with the reasons bjobs -p shows. Without them, the same workload runs
+// everywhere.
+func TestExternalPlugins(t *testing.T) {
+	for _, site := range []bool{true, false} {
+		t.Run(fmt.Sprintf("site=%v", site), func(t *testing.T) {
+			tree, opts := testkit.ArchiveTree(t, txtar.Parse([]byte(pluginConf)), true)
+			p, ds := compile.Compile(tree, opts)
+			if ds.HasErrors() {
+				t.Fatal(ds.Err())
+			}
+			c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := runtime.NewEngine(c, &runtime.VirtualClock{T: 1000}, nil)
+			if site {
+				e.Scheduler = runtime.NewScheduler(sitePlugins(t))
+			}
+			submit := func(queue, user string) *runtime.Job {
+				t.Helper()
+				j, err := e.Submit(runtime.Submission{User: user, Slots: 1, Queue: queue})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return j
+			}
+			// Two short jobs first (their queue's priority is higher):
+			// with the site's filter only cpu1 takes them.
+			s1, s2 := submit("short", "user1"), submit("short", "user1")
+			e.Schedule()
+			if !site {
+				for _, j := range []*runtime.Job{s1, s2} {
+					if j.State != runtime.Run {
+						t.Errorf("without the site's plugins, short job %d is %s, want RUN", j.ID, j.State)
+					}
+				}
+				n1, n2 := submit("normal", "user2"), submit("normal", "user2")
+				e.Schedule()
+				if n1.State != runtime.Run || n2.State == runtime.Run {
+					t.Errorf("without the site's plugins, normal jobs are %s and %s, want RUN and PEND (one free host)", n1.State, n2.State)
+				}
+				return
+			}
+			if got := hostsOf(s1); s1.State != runtime.Run || got != "cpu1" {
+				t.Fatalf("short job %d is %s on %q, want RUN on cpu1", s1.ID, s1.State, got)
+			}
+			if s2.State != runtime.Pend {
+				t.Fatalf("short job %d is %s, want PEND", s2.ID, s2.State)
+			}
+			if got := e.Reason(s2); got != runtime.ReasonSlots {
+				t.Errorf("short job %d pends for %q, want %q", s2.ID, got, runtime.ReasonSlots)
+			}
+			why, hosts := e.WhyPending(s2)
+			if why != runtime.ReasonNone {
+				t.Errorf("short job %d: job-level reason %q, want none", s2.ID, why)
+			}
+			var got []string
+			for _, h := range hosts {
+				got = append(got, fmt.Sprintf("%s: %s", h.Host, h.Reason))
+			}
+			want := []string{
+				"cpu1: Job slot limit reached",
+				"gpu1: Not specified in the queue's HOSTS",
+				"gpu2: Not specified in the queue's HOSTS",
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("host reasons of short job %d:\n%s\nwant:\n%s", s2.ID, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			// Two normal jobs of one user: the gpu hosts are free for
+			// them, but the site's cap lets one run; the other pends
+			// with the cap's reason, counted within the one cycle.
+			n1, n2 := submit("normal", "user2"), submit("normal", "user2")
+			plan := e.Schedule()
+			if n1.State != runtime.Run || !strings.HasPrefix(hostsOf(n1), "gpu") {
+				t.Errorf("normal job %d is %s on %q, want RUN on a gpu host", n1.ID, n1.State, hostsOf(n1))
+			}
+			if n2.State != runtime.Pend {
+				t.Fatalf("normal job %d is %s, want PEND", n2.ID, n2.State)
+			}
+			if got := plan.Reason(n2); got != runtime.ReasonUserLimit {
+				t.Errorf("normal job %d pends for %q, want %q", n2.ID, got, runtime.ReasonUserLimit)
+			}
+			if why, _ := e.WhyPending(n2); why != runtime.ReasonUserLimit {
+				t.Errorf("normal job %d: job-level reason %q, want %q", n2.ID, why, runtime.ReasonUserLimit)
+			}
+			// Another user is not capped, and takes the last gpu host.
+			n3 := submit("normal", "user3")
+			e.Schedule()
+			if n3.State != runtime.Run || !strings.HasPrefix(hostsOf(n3), "gpu") {
+				t.Errorf("normal job %d of user3 is %s on %q, want RUN on a gpu host", n3.ID, n3.State, hostsOf(n3))
+			}
+		})
+	}
+}
+
+// hostsOf returns the hosts a job runs on, joined by spaces.
+func hostsOf(j *runtime.Job) string {
+	var names []string
+	for _, a := range j.Allocs {
+		names = append(names, a.Host.Name)
+	}
+	return strings.Join(names, " ")
+}
+
+// TestRegistryProfile checks that a profile naming a plugin the registry
+// lacks is an error that names it, and that the default profile picks
+// every built-in in LSF's order.
+func TestRegistryProfile(t *testing.T) {
+	prof := runtime.DefaultProfile()
+	prof.HostLimiters = append(prof.HostLimiters, "no-such-limiter")
+	if _, err := runtime.Builtins().Plugins(prof); err == nil || !strings.Contains(err.Error(), `"no-such-limiter"`) {
+		t.Errorf("Plugins with an unknown limiter: error %v, want one naming it", err)
+	}
+	p := runtime.DefaultPlugins()
+	var names []string
+	for _, f := range p.JobFilters {
+		names = append(names, f.Name())
+	}
+	if want := runtime.DefaultProfile().JobFilters; !slices.Equal(names, want) {
+		t.Errorf("default job filters %q, want %q", names, want)
+	}
+}

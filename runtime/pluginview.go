@@ -1,0 +1,173 @@
+package runtime
+
+// The views a scheduling cycle gives its plugins. Each is a small value
+// around the cycle's own records, so passing one costs no allocation;
+// none has a method that changes the cluster or the plan, but for
+// CycleState.WakeAt, which only asks for an earlier cycle.
+//
+// The contract of every plugin: it reads what the views show and changes
+// nothing (it is given no way to, and must not reach around them), and it
+// keeps no view past the call it was given to: the cycle reuses its
+// records, and a kept view shows whatever they hold later.
+
+// CycleState is a plugin's view of the cycle in progress: its time, and
+// what the plan has taken so far on top of what the cluster holds. Its
+// zero value (outside a cycle) reports time 0 and nothing taken.
+type CycleState struct{ c *cycle }
+
+// Now returns the time the cycle schedules at.
+func (s CycleState) Now() Time {
+	if s.c == nil {
+		return 0
+	}
+	return s.c.now
+}
+
+// WakeAt asks for a cycle at t, for a plugin whose answer changes then
+// with nothing else happening (a window opening); a time not after Now is
+// ignored.
+func (s CycleState) WakeAt(t Time) {
+	if s.c != nil {
+		s.c.wakeAt(t)
+	}
+}
+
+// HostPlanned returns the slots the cycle has given the host so far.
+func (s CycleState) HostPlanned(h HostInfo) int {
+	if s.c == nil {
+		return 0
+	}
+	return s.c.hostUsed[h.h.Index]
+}
+
+// QueuePlanned returns the slots the cycle has given the queue's jobs so
+// far.
+func (s CycleState) QueuePlanned(q QueueInfo) int {
+	if s.c == nil {
+		return 0
+	}
+	return s.c.queueUsed[q.q]
+}
+
+// QueueUserPlanned returns the slots the cycle has given a user's jobs of
+// the queue so far.
+func (s CycleState) QueueUserPlanned(q QueueInfo, user string) int {
+	if s.c == nil {
+		return 0
+	}
+	return s.c.queueUser[queueUser{q.q, user}]
+}
+
+// UserPlanned returns the slots the cycle has given a user's jobs so far.
+func (s CycleState) UserPlanned(user string) int {
+	if s.c == nil {
+		return 0
+	}
+	return s.c.userUsed[user]
+}
+
+// JobInfo is a plugin's view of one pending job. The zero JobInfo stands
+// for any job of a class (see HostLimiter); its methods must not be
+// called then.
+type JobInfo struct{ j *Job }
+
+// IsZero reports whether the view stands for no job in particular.
+func (v JobInfo) IsZero() bool { return v.j == nil }
+
+// ID returns the job's ID.
+func (v JobInfo) ID() int64 { return v.j.ID }
+
+// Name returns the job's name (bsub -J).
+func (v JobInfo) Name() string { return v.j.Name }
+
+// User returns the job's user.
+func (v JobInfo) User() string { return v.j.User }
+
+// Group returns the job's user group (bsub -G), "" for none.
+func (v JobInfo) Group() string { return v.j.Group }
+
+// Queue returns the job's queue.
+func (v JobInfo) Queue() QueueInfo { return QueueInfo{v.j.Queue} }
+
+// Slots returns the job slots the job asks for.
+func (v JobInfo) Slots() int { return v.j.Slots }
+
+// Priority returns the job's user priority (bsub -sp).
+func (v JobInfo) Priority() int { return v.j.Priority }
+
+// Submit returns when the job was submitted.
+func (v JobInfo) Submit() Time { return v.j.Submit }
+
+// ResReq returns the job's own resource requirement string (bsub -R), ""
+// for none.
+func (v JobInfo) ResReq() string { return v.j.ResReq }
+
+// Exclusive reports whether the job asked for its hosts alone (bsub -x).
+func (v JobInfo) Exclusive() bool { return v.j.Sub.Exclusive }
+
+// QueueInfo is a plugin's view of a queue.
+type QueueInfo struct{ q *Queue }
+
+// Name returns the queue's name.
+func (v QueueInfo) Name() string { return v.q.Name }
+
+// Priority returns the queue's PRIORITY.
+func (v QueueInfo) Priority() int { return v.q.Priority }
+
+// Used returns the slots the queue's started jobs hold.
+func (v QueueInfo) Used() int { return v.q.Used }
+
+// UserSlots returns the slots a user's started jobs of the queue hold.
+func (v QueueInfo) UserSlots(user string) int { return v.q.UserSlots(user) }
+
+// ClassInfo is a plugin's view of a job class: the pending jobs of one
+// queue that ask for the same things (requirement, -m hosts, -x, service
+// class), which every host filter answers for together.
+type ClassInfo struct{ k *jobClass }
+
+// Queue returns the class's queue.
+func (v ClassInfo) Queue() QueueInfo { return QueueInfo{v.k.queue} }
+
+// Exclusive reports whether the class's jobs are exclusive (bsub -x).
+func (v ClassInfo) Exclusive() bool { return v.k.exclusive }
+
+// Asks reports whether the class's jobs may run on the named host as far
+// as their -m list goes: true for any host when they gave none.
+func (v ClassInfo) Asks(host string) bool { return v.k.asked == nil || v.k.asked[host] }
+
+// HostInfo is a plugin's view of a host.
+type HostInfo struct{ h *Host }
+
+// Name returns the host's name.
+func (v HostInfo) Name() string { return v.h.Name }
+
+// Type returns the host's type (lsf.cluster's type column).
+func (v HostInfo) Type() string { return v.h.Facts.Type }
+
+// Model returns the host's model.
+func (v HostInfo) Model() string { return v.h.Facts.Model }
+
+// Ncpus returns the host's ncpus, as resource requirements read it.
+func (v HostInfo) Ncpus() float64 { return v.h.Facts.Ncpus }
+
+// Status returns the host's status as bhosts shows it.
+func (v HostInfo) Status() HostStatus { return v.h.State() }
+
+// MaxSlots returns the host's job slot limit (MXJ), -1 for none.
+func (v HostInfo) MaxSlots() int { return v.h.MaxSlots }
+
+// Used returns the slots the host's started jobs hold.
+func (v HostInfo) Used() int { return v.h.Used }
+
+// UserSlots returns the slots a user's started jobs hold on the host.
+func (v HostInfo) UserSlots(user string) int { return v.h.UserSlots(user) }
+
+// QueueSlots returns the slots the queue's started jobs hold on the host.
+func (v HostInfo) QueueSlots(q QueueInfo) int { return v.h.QueueSlots(q.q) }
+
+// Load returns the value of a load index the host reports, by its name,
+// and whether it reports it.
+func (v HostInfo) Load(index string) (float64, bool) {
+	x, ok := v.h.Facts.Load[index]
+	return x, ok
+}
