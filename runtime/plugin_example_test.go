@@ -43,6 +43,32 @@ func (f userSlotCap) Check(s runtime.CycleState, j runtime.JobInfo) runtime.Reas
 	return runtime.ReasonNone
 }
 
+// longRunCheck is a site's exception check: a job of one queue that has
+// run longer than limit seconds is overrun, whatever the queue's
+// JOB_OVERRUN says.
+type longRunCheck struct {
+	queue string
+	limit float64
+}
+
+func (x longRunCheck) Name() string { return "site-long-run" }
+func (x longRunCheck) Detect(s runtime.CycleState) {
+	for i := range s.NumHosts() {
+		h := s.Host(i)
+		for k := range h.NumJobs() {
+			j := h.Job(k)
+			if j.Queue().Name() != x.queue || j.State() != runtime.Run || j.Exceptions()&runtime.ExcOverrun != 0 {
+				continue
+			}
+			if run := float64(s.Now() - j.Start()); run >= x.limit {
+				s.ReportJobException(j, runtime.ExcOverrun, run/60, x.limit/60)
+			} else {
+				s.WakeAt(j.Start().Add(x.limit))
+			}
+		}
+	}
+}
+
 const pluginConf = `
 -- lsf.shared --
 Begin Cluster
@@ -85,9 +111,11 @@ func sitePlugins(t *testing.T) runtime.Plugins {
 	reg := runtime.Builtins()
 	reg.AddHostFilter(hostPrefixFilter{prefix: "gpu", queue: "short"})
 	reg.AddJobFilter(userSlotCap{queue: "normal", max: 1})
+	reg.AddExceptionCheck(longRunCheck{queue: "short", limit: 600})
 	prof := runtime.DefaultProfile()
 	prof.HostFilters = append(prof.HostFilters, "site-host-prefix")
 	prof.JobFilters = append(prof.JobFilters, "site-user-slot-cap")
+	prof.ExceptionChecks = append(prof.ExceptionChecks, "site-long-run")
 	p, err := reg.Plugins(prof)
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +140,8 @@ func TestExternalPlugins(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := runtime.NewEngine(c, &runtime.VirtualClock{T: 1000}, nil)
+			clock := &runtime.VirtualClock{T: 1000}
+			e := runtime.NewEngine(c, clock, nil)
 			if site {
 				e.Scheduler = runtime.NewScheduler(sitePlugins(t))
 			}
@@ -128,7 +157,18 @@ func TestExternalPlugins(t *testing.T) {
 			// with the site's filter only cpu1 takes them.
 			s1, s2 := submit("short", "user1"), submit("short", "user1")
 			e.Schedule()
+			overrun := func() []string {
+				clock.T = 1600
+				var got []string
+				for _, ev := range e.Schedule().Exceptions {
+					got = append(got, ev.String())
+				}
+				return got
+			}
 			if !site {
+				if got := overrun(); len(got) != 0 {
+					t.Errorf("without the site's plugins, exceptions %q, want none", got)
+				}
 				for _, j := range []*runtime.Job{s1, s2} {
 					if j.State != runtime.Run {
 						t.Errorf("without the site's plugins, short job %d is %s, want RUN", j.ID, j.State)
@@ -147,6 +187,7 @@ func TestExternalPlugins(t *testing.T) {
 			if s2.State != runtime.Pend {
 				t.Fatalf("short job %d is %s, want PEND", s2.ID, s2.State)
 			}
+
 			if got := e.Reason(s2); got != runtime.ReasonSlots {
 				t.Errorf("short job %d pends for %q, want %q", s2.ID, got, runtime.ReasonSlots)
 			}
@@ -177,6 +218,11 @@ func TestExternalPlugins(t *testing.T) {
 			if n2.State != runtime.Pend {
 				t.Fatalf("normal job %d is %s, want PEND", n2.ID, n2.State)
 			}
+			if plan.Wake != 1600 {
+				// The short job started in the cycle before, which the
+				// checks ran ahead of: this one sees it.
+				t.Errorf("cycle wakes at %v, want 1600 (the site's long-run check)", plan.Wake)
+			}
 			if got := plan.Reason(n2); got != runtime.ReasonUserLimit {
 				t.Errorf("normal job %d pends for %q, want %q", n2.ID, got, runtime.ReasonUserLimit)
 			}
@@ -188,6 +234,17 @@ func TestExternalPlugins(t *testing.T) {
 			e.Schedule()
 			if n3.State != runtime.Run || !strings.HasPrefix(hostsOf(n3), "gpu") {
 				t.Errorf("normal job %d of user3 is %s on %q, want RUN on a gpu host", n3.ID, n3.State, hostsOf(n3))
+			}
+			// Ten minutes on, the site's check finds the short job
+			// overrun, once.
+			if got := overrun(); len(got) != 1 || !strings.Contains(got[0], fmt.Sprintf("job %d", s1.ID)) || !strings.Contains(got[0], "overrun") {
+				t.Errorf("exceptions at 1600: %q, want job %d overrun", got, s1.ID)
+			}
+			if s1.Exceptions&runtime.ExcOverrun == 0 {
+				t.Errorf("short job %d exceptions %q, want overrun", s1.ID, s1.Exceptions)
+			}
+			if got := overrun(); len(got) != 0 {
+				t.Errorf("exceptions on the next cycle: %q, want none", got)
 			}
 		})
 	}

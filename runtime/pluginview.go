@@ -1,72 +1,68 @@
 package runtime
 
 // The views a scheduling cycle gives its plugins. Each is a small value
-// around the cycle's own records, so passing one costs no allocation;
-// none has a method that changes the cluster or the plan, but for
-// CycleState.WakeAt, which only asks for an earlier cycle.
+// around the cycle's own records, so passing one costs no allocation.
+// None has a method that changes the cluster; CycleState's WakeAt and
+// Report methods add to the plan, which the engine applies as it applies
+// the rest.
 //
 // The contract of every plugin: it reads what the views show and changes
-// nothing (it is given no way to, and must not reach around them), and it
-// keeps no view past the call it was given to: the cycle reuses its
+// nothing else (it is given no way to, and must not reach around them),
+// and it keeps no view past the call it was given: the cycle reuses its
 // records, and a kept view shows whatever they hold later.
 
 // CycleState is a plugin's view of the cycle in progress: its time, and
-// what the plan has taken so far on top of what the cluster holds. Its
-// zero value (outside a cycle) reports time 0 and nothing taken.
+// what the plan has taken so far on top of what the cluster holds. Only
+// the cycle makes one: the zero CycleState is for plugins' own tests at
+// most, and its methods must not be called.
 type CycleState struct{ c *cycle }
 
 // Now returns the time the cycle schedules at.
-func (s CycleState) Now() Time {
-	if s.c == nil {
-		return 0
-	}
-	return s.c.now
-}
+func (s CycleState) Now() Time { return s.c.now }
 
 // WakeAt asks for a cycle at t, for a plugin whose answer changes then
 // with nothing else happening (a window opening); a time not after Now is
 // ignored.
-func (s CycleState) WakeAt(t Time) {
-	if s.c != nil {
-		s.c.wakeAt(t)
-	}
-}
+func (s CycleState) WakeAt(t Time) { s.c.wakeAt(t) }
 
 // HostPlanned returns the slots the cycle has given the host so far.
-func (s CycleState) HostPlanned(h HostInfo) int {
-	if s.c == nil {
-		return 0
-	}
-	return s.c.hostUsed[h.h.Index]
-}
+func (s CycleState) HostPlanned(h HostInfo) int { return s.c.hostUsed[h.h.Index] }
 
 // QueuePlanned returns the slots the cycle has given the queue's jobs so
 // far.
-func (s CycleState) QueuePlanned(q QueueInfo) int {
-	if s.c == nil {
-		return 0
-	}
-	return s.c.queueUsed[q.q]
-}
+func (s CycleState) QueuePlanned(q QueueInfo) int { return s.c.queueUsed[q.q] }
 
 // QueueUserPlanned returns the slots the cycle has given a user's jobs of
 // the queue so far.
 func (s CycleState) QueueUserPlanned(q QueueInfo, user string) int {
-	if s.c == nil {
-		return 0
-	}
 	return s.c.queueUser[queueUser{q.q, user}]
 }
 
 // UserPlanned returns the slots the cycle has given a user's jobs so far.
-func (s CycleState) UserPlanned(user string) int {
-	if s.c == nil {
-		return 0
-	}
-	return s.c.userUsed[user]
+func (s CycleState) UserPlanned(user string) int { return s.c.userUsed[user] }
+
+// NumHosts returns the number of the cluster's hosts, for Host.
+func (s CycleState) NumHosts() int { return len(s.c.cluster.Hosts) }
+
+// Host returns the cluster's i-th host, in the order bhosts lists them;
+// i is in [0, NumHosts).
+func (s CycleState) Host(i int) HostInfo { return HostInfo{s.c.cluster.Hosts[i]} }
+
+// ReportJobException adds to the plan that a started job is in one
+// exception (overrun, underrun or idle), with what was measured and what
+// it was held against; the engine then marks, logs and acts on it as on
+// LSF's own (see ExceptionEvent). For an ExceptionCheck.
+func (s CycleState) ReportJobException(j JobInfo, kind Exception, value, threshold float64) {
+	s.c.plan.Exceptions = append(s.c.plan.Exceptions, ExceptionEvent{Job: j.j, Kind: kind, Value: value, Threshold: threshold})
 }
 
-// JobInfo is a plugin's view of one pending job. The zero JobInfo stands
+// ReportHostException adds to the plan that a host's job exit rate is
+// beyond its threshold, which closes the host. For an ExceptionCheck.
+func (s CycleState) ReportHostException(h HostInfo, value, threshold float64) {
+	s.c.plan.Exceptions = append(s.c.plan.Exceptions, ExceptionEvent{Host: h.h, Value: value, Threshold: threshold})
+}
+
+// JobInfo is a plugin's view of one job. The zero JobInfo stands
 // for any job of a class (see HostLimiter); its methods must not be
 // called then.
 type JobInfo struct{ j *Job }
@@ -104,6 +100,15 @@ func (v JobInfo) ResReq() string { return v.j.ResReq }
 
 // Exclusive reports whether the job asked for its hosts alone (bsub -x).
 func (v JobInfo) Exclusive() bool { return v.j.Sub.Exclusive }
+
+// State returns the job's state.
+func (v JobInfo) State() JobState { return v.j.State }
+
+// Start returns when a started job started.
+func (v JobInfo) Start() Time { return v.j.Start }
+
+// Exceptions returns the exceptions a started job is marked with.
+func (v JobInfo) Exceptions() Exception { return v.j.Exceptions }
 
 // QueueInfo is a plugin's view of a queue.
 type QueueInfo struct{ q *Queue }
@@ -164,6 +169,13 @@ func (v HostInfo) UserSlots(user string) int { return v.h.UserSlots(user) }
 
 // QueueSlots returns the slots the queue's started jobs hold on the host.
 func (v HostInfo) QueueSlots(q QueueInfo) int { return v.h.QueueSlots(q.q) }
+
+// NumJobs returns the number of the host's started jobs, for Job.
+func (v HostInfo) NumJobs() int { return len(v.h.jobs) }
+
+// Job returns the host's i-th started job, in start order; i is in [0,
+// NumJobs). A job on several hosts is a job of each.
+func (v HostInfo) Job(i int) JobInfo { return JobInfo{v.h.jobs[i]} }
 
 // Load returns the value of a load index the host reports, by its name,
 // and whether it reports it.
