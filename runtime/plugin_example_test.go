@@ -69,6 +69,32 @@ func (x longRunCheck) Detect(s runtime.CycleState) {
 	}
 }
 
+// maintenance is a site's load controller: the running jobs of one queue
+// are suspended from one time until another, and resume then.
+type maintenance struct {
+	queue    string
+	from, to runtime.Time
+}
+
+func (m maintenance) Name() string { return "site-maintenance" }
+func (m maintenance) Control(s runtime.CycleState) {
+	now := s.Now()
+	for i := range s.NumHosts() {
+		h := s.Host(i)
+		for k := range h.NumJobs() {
+			switch j := h.Job(k); {
+			case j.Queue().Name() != m.queue:
+			case j.State() == runtime.Run && now >= m.from && now < m.to:
+				s.ReportSuspend(j, runtime.ReasonLoadStop)
+			case j.State() == runtime.SSusp && now >= m.to:
+				s.ReportLoadResume(j)
+			}
+		}
+	}
+	s.WakeAt(m.from)
+	s.WakeAt(m.to)
+}
+
 const pluginConf = `
 -- lsf.shared --
 Begin Cluster
@@ -112,10 +138,12 @@ func sitePlugins(t *testing.T) runtime.Plugins {
 	reg.AddHostFilter(hostPrefixFilter{prefix: "gpu", queue: "short"})
 	reg.AddJobFilter(userSlotCap{queue: "normal", max: 1})
 	reg.AddExceptionCheck(longRunCheck{queue: "short", limit: 600})
+	reg.AddLoadController(maintenance{queue: "short", from: 2000, to: 3000})
 	prof := runtime.DefaultProfile()
 	prof.HostFilters = append(prof.HostFilters, "site-host-prefix")
 	prof.JobFilters = append(prof.JobFilters, "site-user-slot-cap")
 	prof.ExceptionChecks = append(prof.ExceptionChecks, "site-long-run")
+	prof.LoadControllers = append(prof.LoadControllers, "site-maintenance")
 	p, err := reg.Plugins(prof)
 	if err != nil {
 		t.Fatal(err)
@@ -123,11 +151,12 @@ func sitePlugins(t *testing.T) runtime.Plugins {
 	return p
 }
 
-// TestExternalPlugins runs a host filter and a job filter defined outside
-// the runtime package through real cycles: short jobs never land on the
-// gpu hosts, and a user's second normal job waits for the site's slot cap,
-// with the reasons bjobs -p shows. Without them, the same workload runs
-// everywhere.
+// TestExternalPlugins runs plugins of each kind defined outside the
+// runtime package through real cycles: short jobs never land on the gpu
+// hosts, a user's second normal job waits for the site's slot cap, with
+// the reasons bjobs -p shows, a short job is found overrun after ten
+// minutes and suspended during maintenance. Without them, the same
+// workload runs everywhere and raises nothing.
 func TestExternalPlugins(t *testing.T) {
 	for _, site := range []bool{true, false} {
 		t.Run(fmt.Sprintf("site=%v", site), func(t *testing.T) {
@@ -245,6 +274,19 @@ func TestExternalPlugins(t *testing.T) {
 			}
 			if got := overrun(); len(got) != 0 {
 				t.Errorf("exceptions on the next cycle: %q, want none", got)
+			}
+			// The site's maintenance suspends the short job from 2000
+			// and resumes it at 3000; the normal jobs run on.
+			clock.T = 2000
+			e.Schedule()
+			if s1.State != runtime.SSusp || s1.Reason != runtime.ReasonLoadStop || n1.State != runtime.Run {
+				t.Errorf("at 2000: short job %d is %s (%q), normal job %d %s; want SSUSP for loadStop, RUN",
+					s1.ID, s1.State, s1.Reason, n1.ID, n1.State)
+			}
+			clock.T = 3000
+			e.Schedule()
+			if s1.State != runtime.Run {
+				t.Errorf("at 3000: short job %d is %s, want RUN", s1.ID, s1.State)
 			}
 		})
 	}

@@ -49,6 +49,9 @@ type Plugins struct {
 	JobFilters   []JobFilter
 	HostFilters  []HostFilter
 	HostLimiters []HostLimiter
+	// LoadControllers suspend and resume started jobs for the state of
+	// their hosts, before the cycle dispatches.
+	LoadControllers []LoadController
 	// ExceptionChecks detect job and host exceptions.
 	ExceptionChecks []ExceptionCheck
 }
@@ -70,18 +73,20 @@ type Registry struct {
 	JobFilters      map[string]JobFilter
 	HostFilters     map[string]HostFilter
 	HostLimiters    map[string]HostLimiter
+	LoadControllers map[string]LoadController
 	ExceptionChecks map[string]ExceptionCheck
 }
 
 // A Profile names, for each kind of plugin, those a scheduler runs, in
 // the order they run.
 type Profile struct {
-	JobFilters, HostFilters, HostLimiters, ExceptionChecks []string
+	JobFilters, HostFilters, HostLimiters, LoadControllers, ExceptionChecks []string
 }
 
 // Builtins returns a new registry of LSF's rules: the job filters, host
-// filters, host limiters and exception checks behind queues, hosts,
-// users, lsb.resources, slot pools, service classes and exclusive jobs.
+// filters, host limiters, load control and exception checks behind
+// queues, hosts, users, lsb.resources, slot pools, service classes and
+// exclusive jobs.
 func Builtins() Registry {
 	var r Registry
 	for _, f := range []JobFilter{holdFilter{}, dependFilter{}, queueStateFilter{}, queueLimitFilter{},
@@ -95,6 +100,7 @@ func Builtins() Registry {
 		userProcLimiter{}, acceptLimiter{}, hostResourceLimiter{}, exclusiveLimiter{}} {
 		r.AddHostLimiter(l)
 	}
+	r.AddLoadController(loadStopController{})
 	for _, x := range []ExceptionCheck{jobExceptionCheck{}, exitRateCheck{}} {
 		r.AddExceptionCheck(x)
 	}
@@ -110,6 +116,7 @@ func DefaultProfile() Profile {
 		HostFilters: []string{"HOSTS", "-m", "status", "loadSched", "select"},
 		HostLimiters: []string{"DISPATCH_WINDOW", "MXJ", "HJOB_LIMIT", "PJOB_LIMIT", "JL/U", "JL/P",
 			"JOB_ACCEPT_INTERVAL", "lsb.resources", "EXCLUSIVE"},
+		LoadControllers: []string{"loadStop"},
 		ExceptionChecks: []string{"job exceptions", "exit rate"},
 	}
 }
@@ -125,6 +132,10 @@ func (r *Registry) AddHostFilter(f HostFilter) { add(&r.HostFilters, f.Name(), f
 // AddHostLimiter registers a host limiter under its name, replacing one
 // of the same name.
 func (r *Registry) AddHostLimiter(l HostLimiter) { add(&r.HostLimiters, l.Name(), l) }
+
+// AddLoadController registers a load controller under its name,
+// replacing one of the same name.
+func (r *Registry) AddLoadController(l LoadController) { add(&r.LoadControllers, l.Name(), l) }
 
 // AddExceptionCheck registers an exception check under its name,
 // replacing one of the same name.
@@ -146,6 +157,7 @@ func (r Registry) Plugins(p Profile) (Plugins, error) {
 	out.JobFilters, err = pick(r.JobFilters, p.JobFilters, "job filter", err)
 	out.HostFilters, err = pick(r.HostFilters, p.HostFilters, "host filter", err)
 	out.HostLimiters, err = pick(r.HostLimiters, p.HostLimiters, "host limiter", err)
+	out.LoadControllers, err = pick(r.LoadControllers, p.LoadControllers, "load controller", err)
 	out.ExceptionChecks, err = pick(r.ExceptionChecks, p.ExceptionChecks, "exception check", err)
 	return out, err
 }

@@ -1,5 +1,7 @@
 package runtime
 
+import "slices"
+
 // The views a scheduling cycle gives its plugins. Each is a small value
 // around the cycle's own records, so passing one costs no allocation.
 // None has a method that changes the cluster; CycleState's WakeAt and
@@ -62,6 +64,37 @@ func (s CycleState) ReportHostException(h HostInfo, value, threshold float64) {
 	s.c.plan.Exceptions = append(s.c.plan.Exceptions, ExceptionEvent{Host: h.h, Value: value, Threshold: threshold})
 }
 
+// ReportSuspend adds to the plan that a running job is suspended (SSUSP)
+// for the state of its hosts, with why: ReasonLoadStop or ReasonStopCond,
+// the reasons of the jobs ReportLoadResume takes. A job not running, or
+// one suspended or resumed already this cycle, is left alone. For a
+// LoadController.
+func (s CycleState) ReportSuspend(j JobInfo, why Reason) {
+	if j.j.State == Run && !s.c.loadDecided(j.j) {
+		s.c.plan.Suspends = append(s.c.plan.Suspends, Suspension{Job: j.j, Reason: why})
+	}
+}
+
+// ReportLoadResume adds to the plan that a job suspended for the state of
+// its hosts resumes. A job not suspended so, or one suspended or resumed
+// already this cycle, is left alone. For a LoadController.
+func (s CycleState) ReportLoadResume(j JobInfo) {
+	if j.j.State == SSusp && (j.j.Reason == ReasonLoadStop || j.j.Reason == ReasonStopCond) && !s.c.loadDecided(j.j) {
+		s.c.plan.LoadResumes = append(s.c.plan.LoadResumes, j.j)
+	}
+}
+
+// loadDecided reports whether the cycle suspends or resumes a job for
+// load already.
+func (c *cycle) loadDecided(j *Job) bool {
+	for _, s := range c.plan.Suspends {
+		if s.Job == j {
+			return true
+		}
+	}
+	return slices.Contains(c.plan.LoadResumes, j)
+}
+
 // JobInfo is a plugin's view of one job. The zero JobInfo stands
 // for any job of a class (see HostLimiter); its methods must not be
 // called then.
@@ -106,6 +139,10 @@ func (v JobInfo) State() JobState { return v.j.State }
 
 // Start returns when a started job started.
 func (v JobInfo) Start() Time { return v.j.Start }
+
+// Reason returns why a pending or suspended job waits, as the last cycle
+// left it.
+func (v JobInfo) Reason() Reason { return v.j.Reason }
 
 // Exceptions returns the exceptions a started job is marked with.
 func (v JobInfo) Exceptions() Exception { return v.j.Exceptions }
