@@ -1,7 +1,8 @@
 package runtime
 
 // A Snapshot is what one scheduling cycle sees: the cluster at a time.
-// The cycle reads it and never changes it.
+// The cycle reads it and never changes it. Its plugins never see it: they
+// get CycleState and the views it leads to.
 type Snapshot struct {
 	Cluster *Cluster
 	Now     Time

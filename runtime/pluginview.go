@@ -53,8 +53,12 @@ func (s CycleState) Host(i int) HostInfo { return HostInfo{s.c.cluster.Hosts[i]}
 // ReportJobException adds to the plan that a started job is in one
 // exception (overrun, underrun or idle), with what was measured and what
 // it was held against; the engine then marks, logs and acts on it as on
-// LSF's own (see ExceptionEvent). For an ExceptionCheck.
+// LSF's own (see ExceptionEvent). A job not started is left alone. For
+// an ExceptionCheck.
 func (s CycleState) ReportJobException(j JobInfo, kind Exception, value, threshold float64) {
+	if !j.j.State.Started() {
+		return
+	}
 	s.c.plan.Exceptions = append(s.c.plan.Exceptions, ExceptionEvent{Job: j.j, Kind: kind, Value: value, Threshold: threshold})
 }
 
@@ -95,9 +99,9 @@ func (c *cycle) loadDecided(j *Job) bool {
 	return slices.Contains(c.plan.LoadResumes, j)
 }
 
-// JobInfo is a plugin's view of one job. The zero JobInfo stands
-// for any job of a class (see HostLimiter); its methods must not be
-// called then.
+// JobInfo is a plugin's view of one job. The zero JobInfo stands for
+// any job of a class (see HostLimiter); its methods but IsZero must not
+// be called then.
 type JobInfo struct{ j *Job }
 
 // IsZero reports whether the view stands for no job in particular.
