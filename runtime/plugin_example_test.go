@@ -310,6 +310,13 @@ func TestRegistryProfile(t *testing.T) {
 	if _, err := runtime.Builtins().Plugins(prof); err == nil || !strings.Contains(err.Error(), `"no-such-limiter"`) {
 		t.Errorf("Plugins with an unknown limiter: error %v, want one naming it", err)
 	}
+	// A plugin added under a built-in's name takes its place.
+	reg := runtime.Builtins()
+	repl := renamed{userSlotCap{queue: "normal", max: 1}, "hold"}
+	reg.AddJobFilter(repl)
+	if p, err := reg.Plugins(runtime.DefaultProfile()); err != nil || p.JobFilters[0] != runtime.JobFilter(repl) {
+		t.Errorf("Plugins after replacing %q: job filters %v, error %v; want the replacement first", "hold", p.JobFilters, err)
+	}
 	p := runtime.DefaultPlugins()
 	var names []string
 	for _, f := range p.JobFilters {
@@ -318,4 +325,35 @@ func TestRegistryProfile(t *testing.T) {
 	if want := runtime.DefaultProfile().JobFilters; !slices.Equal(names, want) {
 		t.Errorf("default job filters %q, want %q", names, want)
 	}
+}
+
+// renamed is a job filter under another name.
+type renamed struct {
+	runtime.JobFilter
+	name string
+}
+
+func (r renamed) Name() string { return r.name }
+
+// ExampleBuiltins adds a site's host filter to LSF's, after them.
+func ExampleBuiltins() {
+	reg := runtime.Builtins()
+	reg.AddHostFilter(hostPrefixFilter{prefix: "gpu", queue: "short"})
+	prof := runtime.DefaultProfile()
+	prof.HostFilters = append(prof.HostFilters, "site-host-prefix")
+	p, err := reg.Plugins(prof)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, f := range p.HostFilters {
+		fmt.Println(f.Name())
+	}
+	// Output:
+	// HOSTS
+	// -m
+	// status
+	// loadSched
+	// select
+	// site-host-prefix
 }
