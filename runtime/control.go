@@ -56,7 +56,8 @@ func (c *Cluster) askedHosts(q *Queue, names []string, strict bool) (map[string]
 type askedHostsFilter struct{}
 
 func (askedHostsFilter) Name() string { return "-m" }
-func (askedHostsFilter) Filter(c *cycle, k *jobClass, h *Host) Reason {
+func (askedHostsFilter) Filter(_ CycleState, kv ClassInfo, hv HostInfo) Reason {
+	k, h := kv.k, hv.h
 	if k.asked != nil && !k.asked[h.Name] {
 		return ReasonHostNotAsked
 	}
@@ -268,7 +269,8 @@ func (c *Cluster) SetQueueActive(q *Queue, active bool) { q.Active = active }
 type exclusiveLimiter struct{}
 
 func (exclusiveLimiter) Name() string { return "EXCLUSIVE" }
-func (exclusiveLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason) {
+func (exclusiveLimiter) Room(st CycleState, kv ClassInfo, _ JobInfo, hv HostInfo) (int, Reason) {
+	c, k, h := st.c, kv.k, hv.h
 	if h.exclusive > 0 || c.exclusiveOn[h.Index] {
 		return 0, ReasonHostExclusive
 	}

@@ -338,7 +338,7 @@ func (c *cycle) closeQueue(q *Queue) {
 // tryJob dispatches one job if it can, and returns why not otherwise.
 func (c *cycle) tryJob(r *classRun, j *Job) Reason {
 	for _, f := range c.s.Plugins.JobFilters {
-		if reason := f.Check(c, j); reason != ReasonNone {
+		if reason := f.Check(CycleState{c}, JobInfo{j}); reason != ReasonNone {
 			return reason
 		}
 	}
@@ -467,7 +467,7 @@ func (c *cycle) classRoom(r *classRun, h *Host) (free, room int) {
 func (c *cycle) limitersRoom(r *classRun, h *Host) int {
 	room := math.MaxInt32
 	for _, l := range c.s.Plugins.HostLimiters {
-		n, _ := l.Room(c, r.k, nil, h)
+		n, _ := l.Room(CycleState{c}, ClassInfo{r.k}, JobInfo{}, HostInfo{h})
 		room = min(room, n)
 	}
 	return max(0, room)
@@ -478,7 +478,7 @@ func (c *cycle) limitersRoom(r *classRun, h *Host) int {
 func (c *cycle) jobRoom(r *classRun, j *Job, h *Host) (int, Reason) {
 	room, why := math.MaxInt32, ReasonNone
 	for _, l := range c.s.Plugins.HostLimiters {
-		if n, reason := l.Room(c, r.k, j, h); n < room {
+		if n, reason := l.Room(CycleState{c}, ClassInfo{r.k}, JobInfo{j}, HostInfo{h}); n < room {
 			room, why = n, reason
 		}
 	}
@@ -526,7 +526,7 @@ func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
 	c.planSLAs()
 	var jobReason Reason
 	for _, f := range s.Plugins.JobFilters {
-		if jobReason = f.Check(c, j); jobReason != ReasonNone {
+		if jobReason = f.Check(CycleState{c}, JobInfo{j}); jobReason != ReasonNone {
 			break
 		}
 	}

@@ -27,6 +27,14 @@
 // into host classes on which each select is evaluated once, and the
 // filters' results are kept until the hosts change.
 //
+// The plugins — job filters, host filters, host limiters, load
+// controllers and exception checks — see the cycle through read-only
+// views (CycleState, JobInfo, ClassInfo, QueueInfo, HostInfo), never the
+// cluster itself, so that a caller can add its own: Builtins is the
+// registry of LSF's rules by name, DefaultProfile their order, and a
+// caller adds its plugins to the registry, names them in its profile and
+// hands the Plugins to NewScheduler, as LSF's own are given.
+//
 // Preemption, fairshare and load control are further plugins of the same
 // cycle. A queue may preempt another of lower priority when it is
 // PREEMPTIVE (for every lower queue, or those it lists, preferring those

@@ -348,16 +348,17 @@ func (c *Cluster) applyExceptions(evs []ExceptionEvent, now Time) {
 }
 
 // An ExceptionCheck looks, once a cycle, for exceptional conditions of
-// started jobs or of hosts and adds what it finds to the plan.
+// started jobs or of hosts and adds what it finds to the plan, with
+// CycleState's ReportJobException and ReportHostException.
 type ExceptionCheck interface {
 	Name() string
-	Detect(c *cycle)
+	Detect(s CycleState)
 }
 
 // detectExceptions runs the exception checks.
 func (c *cycle) detectExceptions() {
 	for _, x := range c.s.Plugins.ExceptionChecks {
-		x.Detect(c)
+		x.Detect(CycleState{c})
 	}
 }
 
@@ -368,7 +369,8 @@ func (c *cycle) detectExceptions() {
 type jobExceptionCheck struct{}
 
 func (jobExceptionCheck) Name() string { return "job exceptions" }
-func (jobExceptionCheck) Detect(c *cycle) {
+func (jobExceptionCheck) Detect(s CycleState) {
+	c := s.c
 	cl := c.cluster
 	if !cl.jobExceptions {
 		return
@@ -381,8 +383,7 @@ func (jobExceptionCheck) Detect(c *cycle) {
 		run := j.runTime(c.now)
 		if q.Overrun > 0 && j.Exceptions&ExcOverrun == 0 {
 			if run >= q.Overrun {
-				c.plan.Exceptions = append(c.plan.Exceptions, ExceptionEvent{Job: j, Kind: ExcOverrun,
-					Value: run / 60, Threshold: q.Overrun / 60})
+				s.ReportJobException(JobInfo{j}, ExcOverrun, run/60, q.Overrun/60)
 			} else {
 				c.wakeAt(c.now.Add(q.Overrun - run))
 			}
@@ -396,8 +397,7 @@ func (jobExceptionCheck) Detect(c *cycle) {
 			f, known := j.IdleFactor(c.now)
 			switch {
 			case known && f < q.IdleFactor:
-				c.plan.Exceptions = append(c.plan.Exceptions, ExceptionEvent{Job: j, Kind: ExcIdle,
-					Value: f, Threshold: q.IdleFactor})
+				s.ReportJobException(JobInfo{j}, ExcIdle, f, q.IdleFactor)
 			case j.Sub.CPUTime > 0 && j.Runtime > 0:
 				// Its factor does not change: once is enough.
 			default:
@@ -426,7 +426,8 @@ func (c *cycle) wakeForExceptions(j *Job) {
 type exitRateCheck struct{}
 
 func (exitRateCheck) Name() string { return "exit rate" }
-func (exitRateCheck) Detect(c *cycle) {
+func (exitRateCheck) Detect(s CycleState) {
+	c := s.c
 	cl := c.cluster
 	for _, h := range cl.exitHosts {
 		if h.State() != HostOK || h.ExitRate <= 0 {
@@ -434,7 +435,7 @@ func (exitRateCheck) Detect(c *cycle) {
 		}
 		// The rate only falls as time passes: there is nothing to wake for.
 		if rate := cl.ExitRateLoad(h, c.now); rate > h.ExitRate {
-			c.plan.Exceptions = append(c.plan.Exceptions, ExceptionEvent{Host: h, Value: rate, Threshold: h.ExitRate})
+			s.ReportHostException(HostInfo{h}, rate, h.ExitRate)
 		}
 	}
 }

@@ -175,7 +175,7 @@ func (s *Scheduler) candidatesFor(c *cycle, k *jobClass) *candidates {
 	for _, h := range cl.Hosts {
 		cd.pos[h.Index] = -1
 		for _, f := range s.Plugins.HostFilters {
-			if r := f.Filter(c, k, h); r != ReasonNone {
+			if r := f.Filter(CycleState{c}, ClassInfo{k}, HostInfo{h}); r != ReasonNone {
 				cd.reasons[h.Index] = r
 				break
 			}

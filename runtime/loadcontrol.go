@@ -43,9 +43,29 @@ func (c *Cluster) readLoadControl() {
 	}
 }
 
-// loadControl decides, for each host due for a look, which job to suspend
-// or resume.
+// A LoadController looks, once a cycle before any dispatch, at the
+// started jobs and decides which to suspend or resume for the state of
+// their hosts, with CycleState's ReportSuspend and ReportLoadResume:
+// LSF's load control (loadStop, STOP_COND, RESUME_COND) is one.
+type LoadController interface {
+	Name() string
+	Control(s CycleState)
+}
+
+// loadControl runs the load controllers.
 func (c *cycle) loadControl() {
+	for _, l := range c.s.Plugins.LoadControllers {
+		l.Control(CycleState{c})
+	}
+}
+
+// loadStopController decides, for each host due for a look, which job to
+// suspend or resume.
+type loadStopController struct{}
+
+func (loadStopController) Name() string { return "loadStop" }
+func (loadStopController) Control(s CycleState) {
+	c := s.c
 	cl := c.cluster
 	if !cl.loadControl {
 		return
@@ -59,12 +79,12 @@ func (c *cycle) loadControl() {
 			continue
 		}
 		if j, why := c.toSuspend(h); j != nil {
-			c.plan.Suspends = append(c.plan.Suspends, Suspension{Job: j, Reason: why})
+			s.ReportSuspend(JobInfo{j}, why)
 			c.wakeAt(c.now.Add(cl.SbdSleep))
 			continue
 		}
 		if j := c.toResume(h); j != nil {
-			c.plan.LoadResumes = append(c.plan.LoadResumes, j)
+			s.ReportLoadResume(JobInfo{j})
 			c.wakeAt(c.now.Add(cl.SbdSleep))
 		}
 	}

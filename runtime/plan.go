@@ -1,7 +1,8 @@
 package runtime
 
 // A Snapshot is what one scheduling cycle sees: the cluster at a time.
-// The cycle reads it and never changes it.
+// The cycle reads it and never changes it. Its plugins never see it: they
+// get CycleState and the views it leads to.
 type Snapshot struct {
 	Cluster *Cluster
 	Now     Time
@@ -90,7 +91,7 @@ func (p *Plan) localReason(j *Job) Reason {
 	if j.dep != nil {
 		// A job the cycle did not reach (its class had no room) shows
 		// its dependency first, as LSF does.
-		if r := (dependFilter{}).Check(nil, j); r != ReasonNone {
+		if r := (dependFilter{}).Check(CycleState{}, JobInfo{j}); r != ReasonNone {
 			return r
 		}
 	}

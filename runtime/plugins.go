@@ -1,56 +1,182 @@
 package runtime
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/lsfc/lsfc/compile"
 )
 
 // A JobFilter decides whether a pending job may be dispatched at all this
-// cycle: holds, windows, and the limits that do not depend on a host.
+// cycle: holds, windows, and the limits that do not depend on a host. It
+// runs for every job the cycle looks at.
 type JobFilter interface {
 	Name() string
-	// Check returns ReasonNone to let the job through, or why not.
-	Check(c *cycle, j *Job) Reason
+	// Check returns ReasonNone to let the job through, or why not: the
+	// job then pends with that reason for this cycle.
+	Check(s CycleState, j JobInfo) Reason
 }
 
 // A HostFilter decides whether a host may take the jobs of a class (one
 // queue, one requirement) this cycle: its HOSTS, status, windows, load
 // thresholds and the requirement's select. It does not look at one job,
 // so it runs once per class and host (and select once per host class).
+// Its answers are kept between cycles while the hosts stay as they are
+// (status, load, configuration): it answers from the class and the host
+// alone, never from the time or from what the cycle planned; what
+// changes with those is a HostLimiter's.
 type HostFilter interface {
 	Name() string
-	Filter(c *cycle, k *jobClass, h *Host) Reason
+	// Filter returns ReasonNone to let the host take the class's jobs,
+	// or the host-level reason why it may not.
+	Filter(s CycleState, k ClassInfo, h HostInfo) Reason
 }
 
 // A HostLimiter says how many slots a host can still give: the job slot
-// limits. With j nil it answers for any job of the class (limits that
+// limits. With j zero it answers for any job of the class (limits that
 // depend on the job's user answer "no limit" then).
 type HostLimiter interface {
 	Name() string
-	Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason)
+	// Room returns the slots the host can still give, and the reason
+	// that stands when they are fewer than a job needs.
+	Room(s CycleState, k ClassInfo, j JobInfo, h HostInfo) (int, Reason)
 }
 
-// Plugins is the registry of the cycle's stages, in the order they run.
+// Plugins are the cycle's stages, in the order they run. Every plugin
+// follows the views' contract (see CycleState): it reads, changes
+// nothing, and keeps no view past its call.
 type Plugins struct {
 	JobFilters   []JobFilter
 	HostFilters  []HostFilter
 	HostLimiters []HostLimiter
+	// LoadControllers suspend and resume started jobs for the state of
+	// their hosts, before the cycle dispatches.
+	LoadControllers []LoadController
 	// ExceptionChecks detect job and host exceptions.
 	ExceptionChecks []ExceptionCheck
 }
 
-// DefaultPlugins returns LSF's rules, as a new registry the caller may
-// change.
+// DefaultPlugins returns LSF's rules, as a new value the caller may
+// change: Builtins under DefaultProfile.
 func DefaultPlugins() Plugins {
-	return Plugins{
-		JobFilters: []JobFilter{holdFilter{}, dependFilter{}, queueStateFilter{}, queueLimitFilter{}, userQueueLimitFilter{},
-			userMaxJobsFilter{}, resourceLimitFilter{}, slotPoolFilter{}, slaFilter{}},
-		HostFilters: []HostFilter{queueHostsFilter{}, askedHostsFilter{}, hostStatusFilter{}, loadFilter{}, selectFilter{}},
-		HostLimiters: []HostLimiter{hostWindowLimiter{}, mxjLimiter{}, queueHostLimiter{}, procLimiter{}, userHostLimiter{},
-			userProcLimiter{}, acceptLimiter{}, hostResourceLimiter{}, exclusiveLimiter{}},
-		ExceptionChecks: []ExceptionCheck{jobExceptionCheck{}, exitRateCheck{}},
+	p, err := Builtins().Plugins(DefaultProfile())
+	if err != nil {
+		panic(err) // the built-in registry holds every name of the default profile
 	}
+	return p
+}
+
+// A Registry holds plugins by name, a map for each kind, for a Profile
+// to pick from. Builtins returns LSF's; a caller adds its own with the
+// Add methods (or to the maps) and names them in its profile.
+type Registry struct {
+	JobFilters      map[string]JobFilter
+	HostFilters     map[string]HostFilter
+	HostLimiters    map[string]HostLimiter
+	LoadControllers map[string]LoadController
+	ExceptionChecks map[string]ExceptionCheck
+}
+
+// A Profile names, for each kind of plugin, those a scheduler runs, in
+// the order they run.
+type Profile struct {
+	JobFilters, HostFilters, HostLimiters, LoadControllers, ExceptionChecks []string
+}
+
+// Builtins returns a new registry of LSF's rules: the job filters, host
+// filters, host limiters, load control and exception checks behind
+// queues, hosts, users, lsb.resources, slot pools, service classes and
+// exclusive jobs.
+func Builtins() Registry {
+	var r Registry
+	for _, f := range []JobFilter{holdFilter{}, dependFilter{}, queueStateFilter{}, queueLimitFilter{},
+		userQueueLimitFilter{}, userMaxJobsFilter{}, resourceLimitFilter{}, slotPoolFilter{}, slaFilter{}} {
+		r.AddJobFilter(f)
+	}
+	for _, f := range []HostFilter{queueHostsFilter{}, askedHostsFilter{}, hostStatusFilter{}, loadFilter{}, selectFilter{}} {
+		r.AddHostFilter(f)
+	}
+	for _, l := range []HostLimiter{hostWindowLimiter{}, mxjLimiter{}, queueHostLimiter{}, procLimiter{}, userHostLimiter{},
+		userProcLimiter{}, acceptLimiter{}, hostResourceLimiter{}, exclusiveLimiter{}} {
+		r.AddHostLimiter(l)
+	}
+	r.AddLoadController(loadStopController{})
+	for _, x := range []ExceptionCheck{jobExceptionCheck{}, exitRateCheck{}} {
+		r.AddExceptionCheck(x)
+	}
+	return r
+}
+
+// DefaultProfile returns LSF's order of the built-in plugins, as a new
+// profile the caller may change.
+func DefaultProfile() Profile {
+	return Profile{
+		JobFilters: []string{"hold", "dependency", "queue-state", "QJOB_LIMIT", "UJOB_LIMIT", "MAX_JOBS",
+			"lsb.resources", "SLOT_SHARE", "SLA"},
+		HostFilters: []string{"HOSTS", "-m", "status", "loadSched", "select"},
+		HostLimiters: []string{"DISPATCH_WINDOW", "MXJ", "HJOB_LIMIT", "PJOB_LIMIT", "JL/U", "JL/P",
+			"JOB_ACCEPT_INTERVAL", "lsb.resources", "EXCLUSIVE"},
+		LoadControllers: []string{"loadStop"},
+		ExceptionChecks: []string{"job exceptions", "exit rate"},
+	}
+}
+
+// AddJobFilter registers a job filter under its name, replacing one of
+// the same name.
+func (r *Registry) AddJobFilter(f JobFilter) { add(&r.JobFilters, f.Name(), f) }
+
+// AddHostFilter registers a host filter under its name, replacing one of
+// the same name.
+func (r *Registry) AddHostFilter(f HostFilter) { add(&r.HostFilters, f.Name(), f) }
+
+// AddHostLimiter registers a host limiter under its name, replacing one
+// of the same name.
+func (r *Registry) AddHostLimiter(l HostLimiter) { add(&r.HostLimiters, l.Name(), l) }
+
+// AddLoadController registers a load controller under its name,
+// replacing one of the same name.
+func (r *Registry) AddLoadController(l LoadController) { add(&r.LoadControllers, l.Name(), l) }
+
+// AddExceptionCheck registers an exception check under its name,
+// replacing one of the same name.
+func (r *Registry) AddExceptionCheck(x ExceptionCheck) { add(&r.ExceptionChecks, x.Name(), x) }
+
+// add puts v in *m under name, making the map on first use.
+func add[V any](m *map[string]V, name string, v V) {
+	if *m == nil {
+		*m = map[string]V{}
+	}
+	(*m)[name] = v
+}
+
+// Plugins returns the registry's plugins that the profile names, in its
+// order; a name the registry does not hold is an error.
+func (r Registry) Plugins(p Profile) (Plugins, error) {
+	var out Plugins
+	var err error
+	out.JobFilters, err = pick(r.JobFilters, p.JobFilters, "job filter", err)
+	out.HostFilters, err = pick(r.HostFilters, p.HostFilters, "host filter", err)
+	out.HostLimiters, err = pick(r.HostLimiters, p.HostLimiters, "host limiter", err)
+	out.LoadControllers, err = pick(r.LoadControllers, p.LoadControllers, "load controller", err)
+	out.ExceptionChecks, err = pick(r.ExceptionChecks, p.ExceptionChecks, "exception check", err)
+	return out, err
+}
+
+// pick returns the plugins of m by the names, in order; the first name m
+// lacks becomes the error, unless err is set already.
+func pick[V any](m map[string]V, names []string, kind string, err error) ([]V, error) {
+	out := make([]V, 0, len(names))
+	for _, n := range names {
+		v, ok := m[n]
+		if !ok {
+			if err == nil {
+				err = fmt.Errorf("no %s %q in the registry", kind, n)
+			}
+			continue
+		}
+		out = append(out, v)
+	}
+	return out, err
 }
 
 // Job filters.
@@ -58,7 +184,8 @@ func DefaultPlugins() Plugins {
 type holdFilter struct{}
 
 func (holdFilter) Name() string { return "hold" }
-func (holdFilter) Check(c *cycle, j *Job) Reason {
+func (holdFilter) Check(_ CycleState, jv JobInfo) Reason {
+	j := jv.j
 	if j.State == PSusp {
 		return ReasonHeld
 	}
@@ -71,7 +198,8 @@ func (holdFilter) Check(c *cycle, j *Job) Reason {
 type dependFilter struct{}
 
 func (dependFilter) Name() string { return "dependency" }
-func (dependFilter) Check(c *cycle, j *Job) Reason {
+func (dependFilter) Check(_ CycleState, jv JobInfo) Reason {
+	j := jv.j
 	if j.dep == nil {
 		return ReasonNone
 	}
@@ -87,7 +215,8 @@ func (dependFilter) Check(c *cycle, j *Job) Reason {
 type queueStateFilter struct{}
 
 func (queueStateFilter) Name() string { return "queue-state" }
-func (queueStateFilter) Check(c *cycle, j *Job) Reason {
+func (queueStateFilter) Check(st CycleState, jv JobInfo) Reason {
+	c, j := st.c, jv.j
 	q := j.Queue
 	switch {
 	case !q.Active:
@@ -105,7 +234,8 @@ func (queueStateFilter) Check(c *cycle, j *Job) Reason {
 type queueLimitFilter struct{}
 
 func (queueLimitFilter) Name() string { return "QJOB_LIMIT" }
-func (queueLimitFilter) Check(c *cycle, j *Job) Reason {
+func (queueLimitFilter) Check(st CycleState, jv JobInfo) Reason {
+	c, j := st.c, jv.j
 	q := j.Queue
 	if q.QJobLimit > 0 && q.Used+c.queueUsed[q]+j.Slots > q.QJobLimit {
 		return ReasonQueueLimit
@@ -116,7 +246,8 @@ func (queueLimitFilter) Check(c *cycle, j *Job) Reason {
 type userQueueLimitFilter struct{}
 
 func (userQueueLimitFilter) Name() string { return "UJOB_LIMIT" }
-func (userQueueLimitFilter) Check(c *cycle, j *Job) Reason {
+func (userQueueLimitFilter) Check(st CycleState, jv JobInfo) Reason {
+	c, j := st.c, jv.j
 	q := j.Queue
 	if q.UJobLimit > 0 && q.UserSlots(j.User)+c.queueUser[queueUser{q, j.User}]+j.Slots > q.UJobLimit {
 		return ReasonUserLimit
@@ -127,7 +258,8 @@ func (userQueueLimitFilter) Check(c *cycle, j *Job) Reason {
 type resourceLimitFilter struct{}
 
 func (resourceLimitFilter) Name() string { return "lsb.resources" }
-func (resourceLimitFilter) Check(c *cycle, j *Job) Reason {
+func (resourceLimitFilter) Check(st CycleState, jv JobInfo) Reason {
+	c, j := st.c, jv.j
 	for _, r := range c.cluster.limits {
 		if r.hostBound() || !r.applies(j, nil) {
 			continue
@@ -146,7 +278,8 @@ func (resourceLimitFilter) Check(c *cycle, j *Job) Reason {
 type queueHostsFilter struct{}
 
 func (queueHostsFilter) Name() string { return "HOSTS" }
-func (queueHostsFilter) Filter(c *cycle, k *jobClass, h *Host) Reason {
+func (queueHostsFilter) Filter(_ CycleState, kv ClassInfo, hv HostInfo) Reason {
+	k, h := kv.k, hv.h
 	if !k.queue.UsesHost(h) {
 		return ReasonHostNotInQueue
 	}
@@ -156,7 +289,8 @@ func (queueHostsFilter) Filter(c *cycle, k *jobClass, h *Host) Reason {
 type hostStatusFilter struct{}
 
 func (hostStatusFilter) Name() string { return "status" }
-func (hostStatusFilter) Filter(c *cycle, k *jobClass, h *Host) Reason {
+func (hostStatusFilter) Filter(_ CycleState, _ ClassInfo, hv HostInfo) Reason {
+	h := hv.h
 	if h.State() != HostOK || h.MaxSlots == 0 {
 		return ReasonHostClosed
 	}
@@ -170,7 +304,8 @@ func (hostStatusFilter) Filter(c *cycle, k *jobClass, h *Host) Reason {
 type loadFilter struct{}
 
 func (loadFilter) Name() string { return "loadSched" }
-func (loadFilter) Filter(c *cycle, k *jobClass, h *Host) Reason {
+func (loadFilter) Filter(st CycleState, kv ClassInfo, hv HostInfo) Reason {
+	c, k, h := st.c, kv.k, hv.h
 	for _, ths := range [2]map[string]compile.Threshold{h.Thresholds, k.queue.Thresholds} {
 		for name, th := range ths {
 			if th.Sched == nil {
@@ -198,7 +333,8 @@ func (loadFilter) Filter(c *cycle, k *jobClass, h *Host) Reason {
 type selectFilter struct{}
 
 func (selectFilter) Name() string { return "select" }
-func (selectFilter) Filter(c *cycle, k *jobClass, h *Host) Reason {
+func (selectFilter) Filter(st CycleState, kv ClassInfo, hv HostInfo) Reason {
+	c, k, h := st.c, kv.k, hv.h
 	if k.req == nil {
 		return ReasonNone
 	}
@@ -218,7 +354,8 @@ func (selectFilter) Filter(c *cycle, k *jobClass, h *Host) Reason {
 type hostWindowLimiter struct{}
 
 func (hostWindowLimiter) Name() string { return "DISPATCH_WINDOW" }
-func (hostWindowLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason) {
+func (hostWindowLimiter) Room(st CycleState, _ ClassInfo, _ JobInfo, hv HostInfo) (int, Reason) {
+	c, h := st.c, hv.h
 	if !windowOpen(h.DispatchWindow, c.now) {
 		c.wakeAt(nextWindowChange(h.DispatchWindow, c.now))
 		return 0, ReasonHostWindow
@@ -229,7 +366,8 @@ func (hostWindowLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reas
 type mxjLimiter struct{}
 
 func (mxjLimiter) Name() string { return "MXJ" }
-func (mxjLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason) {
+func (mxjLimiter) Room(st CycleState, kv ClassInfo, _ JobInfo, hv HostInfo) (int, Reason) {
+	c, k, h := st.c, kv.k, hv.h
 	if h.MaxSlots < 0 {
 		return math.MaxInt32, ReasonNone
 	}
@@ -245,7 +383,8 @@ func (mxjLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason) {
 type queueHostLimiter struct{}
 
 func (queueHostLimiter) Name() string { return "HJOB_LIMIT" }
-func (queueHostLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason) {
+func (queueHostLimiter) Room(st CycleState, kv ClassInfo, _ JobInfo, hv HostInfo) (int, Reason) {
+	c, k, h := st.c, kv.k, hv.h
 	q := k.queue
 	if q.HJobLimit <= 0 {
 		return math.MaxInt32, ReasonNone
@@ -256,7 +395,8 @@ func (queueHostLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reaso
 type procLimiter struct{}
 
 func (procLimiter) Name() string { return "PJOB_LIMIT" }
-func (procLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason) {
+func (procLimiter) Room(st CycleState, kv ClassInfo, _ JobInfo, hv HostInfo) (int, Reason) {
+	c, k, h := st.c, kv.k, hv.h
 	q := k.queue
 	if q.PJobLimit <= 0 {
 		return math.MaxInt32, ReasonNone
@@ -268,7 +408,8 @@ func (procLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason) {
 type userHostLimiter struct{}
 
 func (userHostLimiter) Name() string { return "JL/U" }
-func (userHostLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason) {
+func (userHostLimiter) Room(st CycleState, _ ClassInfo, jv JobInfo, hv HostInfo) (int, Reason) {
+	c, j, h := st.c, jv.j, hv.h
 	if h.JLU <= 0 || j == nil {
 		return math.MaxInt32, ReasonNone
 	}
@@ -285,7 +426,8 @@ func (userHostLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason
 type acceptLimiter struct{}
 
 func (acceptLimiter) Name() string { return "JOB_ACCEPT_INTERVAL" }
-func (acceptLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason) {
+func (acceptLimiter) Room(st CycleState, kv ClassInfo, _ JobInfo, hv HostInfo) (int, Reason) {
+	c, k, h := st.c, kv.k, hv.h
 	iv := k.queue.AcceptInterval
 	if iv <= 0 {
 		return math.MaxInt32, ReasonNone
@@ -306,7 +448,8 @@ func (acceptLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason) 
 type hostResourceLimiter struct{}
 
 func (hostResourceLimiter) Name() string { return "lsb.resources" }
-func (hostResourceLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason) {
+func (hostResourceLimiter) Room(st CycleState, _ ClassInfo, jv JobInfo, hv HostInfo) (int, Reason) {
+	c, j, h := st.c, jv.j, hv.h
 	room := math.MaxInt32
 	if j == nil {
 		return room, ReasonNone

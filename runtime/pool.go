@@ -267,7 +267,8 @@ func (p *Plan) PoolTarget(q *Queue) (int, bool) {
 type slotPoolFilter struct{}
 
 func (slotPoolFilter) Name() string { return "SLOT_SHARE" }
-func (slotPoolFilter) Check(c *cycle, j *Job) Reason {
+func (slotPoolFilter) Check(st CycleState, jv JobInfo) Reason {
+	c, j := st.c, jv.j
 	q := j.Queue
 	if q.pool == nil {
 		return ReasonNone

@@ -426,7 +426,8 @@ func (c *cycle) slaTook(j *Job) {
 type slaFilter struct{}
 
 func (slaFilter) Name() string { return "SLA" }
-func (slaFilter) Check(c *cycle, j *Job) Reason {
+func (slaFilter) Check(st CycleState, jv JobInfo) Reason {
+	c, j := st.c, jv.j
 	if s := j.SLA; s != nil && len(c.slaRoom) > s.index && c.slaRoom[s.index] == 0 {
 		return ReasonSLAOptimum
 	}

@@ -89,7 +89,8 @@ func (c *Cluster) groupsOf(user string) []*userLimit {
 type userMaxJobsFilter struct{}
 
 func (userMaxJobsFilter) Name() string { return "MAX_JOBS" }
-func (userMaxJobsFilter) Check(c *cycle, j *Job) Reason {
+func (userMaxJobsFilter) Check(st CycleState, jv JobInfo) Reason {
+	c, j := st.c, jv.j
 	cl := c.cluster
 	if l := cl.limitFor(j.User); l != nil && l.maxJobs > 0 {
 		used := cl.userJobs[j.User] + c.userUsed[j.User]
@@ -122,7 +123,8 @@ func (userMaxJobsFilter) Check(c *cycle, j *Job) Reason {
 type userProcLimiter struct{}
 
 func (userProcLimiter) Name() string { return "JL/P" }
-func (userProcLimiter) Room(c *cycle, k *jobClass, j *Job, h *Host) (int, Reason) {
+func (userProcLimiter) Room(st CycleState, _ ClassInfo, jv JobInfo, hv HostInfo) (int, Reason) {
+	c, j, h := st.c, jv.j, hv.h
 	cl := c.cluster
 	room := math.MaxInt32
 	if j == nil || (len(cl.userLimits) == 0 && len(cl.memberLimits) == 0 && cl.defaultLimit == nil && len(cl.groupLimits) == 0) {
