@@ -15,10 +15,6 @@ const (
 	NcpusThreads = "threads" // processors times cores times threads per core
 )
 
-// ncpusDefinerPrefix begins the names of the resources that select a
-// host's ncpus count.
-const ncpusDefinerPrefix = "define_ncpus_"
-
 // ncpusDefiners are the resource names LSF keeps for selecting how ncpus
 // is counted, with the count each selects; define_ncpus_sockets, which
 // some releases' lsf.shared also declares, selects none that
