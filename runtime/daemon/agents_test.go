@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -31,7 +32,7 @@ func startMaster(t testing.TB, state, listen string, lost time.Duration) *daemon
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		MinInterval: 5 * time.Millisecond, Listen: listen, Secret: "s3cret", HostLost: lost, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +44,7 @@ func startMaster(t testing.TB, state, listen string, lost time.Duration) *daemon
 // addr.
 func startAgent(t testing.TB, addr, host, dir string) *sbatchd.Agent {
 	t.Helper()
-	a, err := sbatchd.Start(sbatchd.Config{Master: api.DialTCP(addr, "s3cret", "boss"), Host: host, StateDir: dir,
+	a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: api.DialTCP(addr, "s3cret", "boss"), Host: host, StateDir: dir,
 		Interval: agentInterval, WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
@@ -334,7 +335,7 @@ func BenchmarkAgentBurst(b *testing.B) {
 	d := startMaster(b, state, "127.0.0.1:0", time.Hour)
 	defer d.Close()
 	for _, h := range []string{"hostA", "hostB"} {
-		a, err := sbatchd.Start(sbatchd.Config{Master: api.DialTCP(d.Addr(), "s3cret", "boss"), Host: h, StateDir: b.TempDir(),
+		a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: api.DialTCP(d.Addr(), "s3cret", "boss"), Host: h, StateDir: b.TempDir(),
 			Interval: time.Second, WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: func(string, ...any) {}})
 		if err != nil {
 			b.Fatal(err)
@@ -442,7 +443,7 @@ func TestAgentUnreachNotLost(t *testing.T) {
 	}
 	var mu sync.Mutex
 	lost := 0
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		MinInterval: 5 * time.Millisecond, Listen: "127.0.0.1:0", Secret: "s3cret", HostLost: lostAfter,
 		Logf: func(format string, args ...any) {
 			msg := fmt.Sprintf(format, args...)
@@ -626,7 +627,7 @@ End Queue
 		t.Fatal(diags.Err())
 	}
 	state := t.TempDir()
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		MinInterval: 5 * time.Millisecond, Listen: "127.0.0.1:0", Secret: "s3cret", HostLost: time.Hour, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)

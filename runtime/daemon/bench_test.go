@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -24,7 +25,7 @@ func benchDaemon(b *testing.B) (*daemon.Daemon, string) {
 		b.Fatal(err)
 	}
 	state := b.TempDir()
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		Logf: func(string, ...any) {}})
 	if err != nil {
 		b.Fatal(err)

@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -30,7 +31,7 @@ func TestCleanPeriod(t *testing.T) {
 	}
 	state := t.TempDir()
 	start := func() *daemon.Daemon {
-		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 			MinInterval: 5 * time.Millisecond, Logf: t.Logf})
 		if err != nil {
 			t.Fatal(err)

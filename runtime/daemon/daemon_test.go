@@ -48,7 +48,7 @@ func serveForTest(conf, state string) int {
 	if addr := os.Getenv("LSFC_TEST_SERVE_LISTEN"); addr != "" {
 		cfg.Listen, cfg.Secret, cfg.MCInterval = addr, "s3cret", 100*time.Millisecond
 	}
-	d, err := daemon.Start(cfg)
+	d, err := daemon.Start(context.Background(), cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -123,7 +123,7 @@ func startDaemon(t *testing.T, state string) (*daemon.Daemon, string) {
 	if state == "" {
 		state = t.TempDir()
 	}
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		MinInterval: 5 * time.Millisecond, Listen: "127.0.0.1:0", Secret: "s3cret", Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
@@ -253,6 +253,43 @@ func TestRunJob(t *testing.T) {
 	want := fmt.Sprintf("job %d in normal on %s: hello\n%s\n", sub.ID, strings.Join(j.ExecHosts, " "), work)
 	if string(out) != want {
 		t.Errorf("output %q, want %q", out, want)
+	}
+}
+
+// TestStartContext stops a daemon by ending the context it was started
+// with: it stops as Close stops it (Done closed, no error, the state
+// directory free for the next daemon), and Close after then returns at
+// once.
+func TestStartContext(t *testing.T) {
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	d, err := daemon.Start(ctx, daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := unixClient(state)
+	id := c.submit(t, api.SubmitRequest{Command: "true", Hold: true}).ID
+	cancel()
+	select {
+	case <-d.Done():
+	case <-time.After(20 * time.Second):
+		t.Fatal("the daemon still runs after its context ended")
+	}
+	if err := d.Err(); err != nil {
+		t.Errorf("Err after the context ended: %v, want nil", err)
+	}
+	if err := d.Close(); err != nil {
+		t.Errorf("Close after the context ended: %v, want nil", err)
+	}
+	d2, _ := startDaemon(t, state)
+	defer d2.Close()
+	if j := c.job(t, id); j.State != "PSUSP" {
+		t.Errorf("job %d is %s in the next daemon, want PSUSP", id, j.State)
 	}
 }
 
@@ -387,7 +424,7 @@ func TestLogDamage(t *testing.T) {
 	}
 	state := t.TempDir()
 	start := func(dir string) (*daemon.Daemon, error) {
-		return daemon.Start(daemon.Config{Policy: p, StateDir: dir, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		return daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: dir, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 			Logf: func(string, ...any) {}})
 	}
 	d, err := start(state)
@@ -459,7 +496,7 @@ func TestCompaction(t *testing.T) {
 	}
 	state := t.TempDir()
 	start := func() *daemon.Daemon {
-		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 			MinInterval: 5 * time.Millisecond, CompactEvery: 4, Logf: t.Logf})
 		if err != nil {
 			t.Fatal(err)
@@ -531,7 +568,7 @@ func TestSubmitToken(t *testing.T) {
 	}
 	state := t.TempDir()
 	start := func() *daemon.Daemon {
-		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 			MinInterval: 5 * time.Millisecond, CompactEvery: 3, Logf: t.Logf})
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -187,7 +188,7 @@ func (c *mcCluster) start(t *testing.T) {
 		waitSocket(t, unixClient(c.state), cmd, &stderr)
 		return
 	}
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: c.state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: c.state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		MinInterval: 5 * time.Millisecond, Listen: fmt.Sprintf("127.0.0.1:%d", c.port), Secret: "s3cret",
 		MCInterval: 100 * time.Millisecond, Logf: func(f string, a ...any) { t.Logf(c.name+": "+f, a...) }})
 	if err != nil {
@@ -713,7 +714,7 @@ End Queue
 	var mu sync.Mutex
 	var called []string
 	state := t.TempDir()
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		MinInterval: 5 * time.Millisecond, MCInterval: 10 * time.Millisecond,
 		Logf: func(f string, a ...any) { t.Logf(f, a...) },
 		PeerClient: func(addr, self string) *api.Client {

@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -48,7 +49,7 @@ func startReloading(t testing.TB, conf string, watch bool) (*daemon.Daemon, *cli
 	if tt, ok := t.(*testing.T); ok {
 		logf = tt.Logf
 	}
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		MinInterval: 5 * time.Millisecond, Load: loader(conf), Watch: watch, Dirs: []string{conf}, Logf: logf})
 	if err != nil {
 		t.Fatal(err)
@@ -362,7 +363,7 @@ func TestRetiredHostAcrossRestart(t *testing.T) {
 	}
 	state := t.TempDir()
 	start := func() *daemon.Daemon {
-		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 			MinInterval: 5 * time.Millisecond, Load: loader(conf), Logf: t.Logf})
 		if err != nil {
 			t.Fatal(err)
@@ -424,7 +425,7 @@ func TestReconfigKeepsJobsAcrossRestart(t *testing.T) {
 	var mu sync.Mutex
 	var logged []string
 	start := func() *daemon.Daemon {
-		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 			MinInterval: 5 * time.Millisecond, Load: loader(conf), Logf: func(format string, args ...any) {
 				mu.Lock()
 				logged = append(logged, fmt.Sprintf(format, args...))
@@ -524,7 +525,7 @@ func TestQueueGoneAtStart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 			MinInterval: 5 * time.Millisecond, Logf: func(format string, args ...any) {
 				mu.Lock()
 				logged = append(logged, fmt.Sprintf(format, args...))

@@ -65,6 +65,11 @@ type Agent struct {
 	ctx  context.Context
 	stop context.CancelFunc
 	wg   sync.WaitGroup
+	// stopAfter undoes the shutdown registered on Start's context;
+	// closeOnce makes the shutdown happen once, closeErr is its error.
+	stopAfter func() bool
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // A run is one run of a job on this host.
@@ -85,8 +90,9 @@ type record struct {
 }
 
 // Start takes the state directory (its lock), recovers the runs it holds,
-// and starts reporting to the master.
-func Start(cfg Config) (*Agent, error) {
+// and starts reporting to the master, until ctx ends or Close is called,
+// whichever comes first; either way it stops as Close says.
+func Start(ctx context.Context, cfg Config) (*Agent, error) {
 	if cfg.Master == nil || cfg.Host == "" || cfg.StateDir == "" {
 		return nil, errors.New("an agent needs its master, its host name and a state directory")
 	}
@@ -125,22 +131,35 @@ func Start(cfg Config) (*Agent, error) {
 		lock.Close()
 		return nil, err
 	}
-	a.ctx, a.stop = context.WithCancel(context.Background())
+	a.ctx, a.stop = context.WithCancel(ctx)
 	a.wg.Add(2)
 	go a.loadLoop()
 	go a.syncLoop()
+	a.stopAfter = context.AfterFunc(ctx, func() { a.shutdown() })
 	return a, nil
 }
 
-// Close stops reporting and starting jobs, and releases the state
-// directory; the jobs run on, and the next agent on the directory reports
-// them. Orders whose run was not yet recorded are left to the master,
-// which sends them again.
+// Close stops reporting and starting jobs, as the end of Start's context
+// does, and releases the state directory; the jobs run on, and the next
+// agent on the directory reports them. Orders whose run was not yet
+// recorded are left to the master, which sends them again. Close waits
+// until the agent has stopped; after the context ended it only waits,
+// and returns the same error.
 func (a *Agent) Close() error {
-	a.stop()
-	a.wg.Wait()
-	a.exec.Close()
-	return a.lock.Close()
+	a.stopAfter()
+	return a.shutdown()
+}
+
+// shutdown stops the agent, once, and returns the error of releasing its
+// state directory.
+func (a *Agent) shutdown() error {
+	a.closeOnce.Do(func() {
+		a.stop()
+		a.wg.Wait()
+		a.exec.Close()
+		a.closeErr = a.lock.Close()
+	})
+	return a.closeErr
 }
 
 // recover reads the runs held and asks the executor about them.

@@ -1,6 +1,7 @@
 package sbatchd_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -172,7 +173,7 @@ func TestBurstWhileStarting(t *testing.T) {
 	orders = append(orders, killed, api.AgentOrder{AgentRun: killed.AgentRun, Signal: "KILL"})
 	m.give("s1", slices.Clone(orders))
 	state := t.TempDir()
-	a, err := sbatchd.Start(sbatchd.Config{Master: client, Host: "hostA", StateDir: state, Interval: 100 * time.Millisecond,
+	a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: client, Host: "hostA", StateDir: state, Interval: 100 * time.Millisecond,
 		Launchers: launchers, WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
@@ -243,7 +244,7 @@ func TestOutputID(t *testing.T) {
 	o := jobOrder(3, 100, "echo $LSB_JOBID")
 	o.Spec.Cwd, o.Spec.Stdout, o.Spec.OutputID = cwd, "fw.%J.out", 7
 	m.give("s1", []api.AgentOrder{o})
-	a, err := sbatchd.Start(sbatchd.Config{Master: client, Host: "hostA", StateDir: t.TempDir(), Interval: 100 * time.Millisecond,
+	a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: client, Host: "hostA", StateDir: t.TempDir(), Interval: 100 * time.Millisecond,
 		WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
@@ -256,5 +257,32 @@ func TestOutputID(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(cwd, "fw.7.out")); err != nil || string(b) != "3\n" {
 		entries, _ := os.ReadDir(cwd)
 		t.Errorf("fw.7.out = %q, %v; want \"3\\n\" (the directory holds %v)", b, err, entries)
+	}
+}
+
+// TestStartContext stops an agent by ending the context it was started
+// with: it stops exchanging and releases its state directory, as Close
+// does, so that the next agent takes the directory; Close after then
+// returns at once.
+func TestStartContext(t *testing.T) {
+	m, client := newFakeMaster(t)
+	state := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	a, err := sbatchd.Start(ctx, sbatchd.Config{Master: client, Host: "hostA", StateDir: state, Interval: 100 * time.Millisecond,
+		WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a first exchange", func() bool { return len(m.exchanges()) > 0 })
+	cancel()
+	var next *sbatchd.Agent
+	waitFor(t, "the state directory to be released", func() bool {
+		next, err = sbatchd.Start(context.Background(), sbatchd.Config{Master: client, Host: "hostA", StateDir: state,
+			Interval: 100 * time.Millisecond, WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
+		return err == nil
+	})
+	defer next.Close()
+	if err := a.Close(); err != nil {
+		t.Errorf("Close after the context ended: %v, want nil", err)
 	}
 }
