@@ -151,10 +151,14 @@ func TestAgentMemLimit(t *testing.T) {
 // TestAgentLost kills an agent: its host goes unavail and its jobs UNKWN;
 // once the host is lost, the rerunnable job reruns on the other host and
 // the other one exits; the agent, back, is told to kill what it still
-// runs.
+// runs. The master runs on a testing clock: a step of a millisecond
+// while the agent runs (it reports on the real clock, and must not seem
+// silent), of a tenth of a second once it is gone.
 func TestAgentLost(t *testing.T) {
+	const lostAfter = 1500 * time.Millisecond
 	state := t.TempDir()
-	d := startMaster(t, state, "127.0.0.1:0", 1500*time.Millisecond)
+	clk := testclock.NewFakeClock(time.Unix(1_700_000_000, 0))
+	d := startMasterClock(t, state, "127.0.0.1:0", lostAfter, clk)
 	defer d.Close()
 	c := unixClient(state)
 	boss := tcpClient(d.Addr(), "s3cret", "boss")
@@ -166,10 +170,12 @@ func TestAgentLost(t *testing.T) {
 	c.waitHost(t, "hostA", "ok")
 	rerun := c.submit(t, api.SubmitRequest{Command: "sleep 30", Rerunnable: true, Umask: -1}).ID
 	plain := c.submit(t, api.SubmitRequest{Command: "sleep 30", Umask: -1}).ID
-	c.waitState(t, rerun, "RUN")
-	c.waitState(t, plain, "RUN")
+	stepUntil(t, clk, time.Millisecond, "both jobs to run", func() bool {
+		return c.job(t, rerun).State == "RUN" && c.job(t, plain).State == "RUN"
+	})
 	a.Close() // as if killed: the jobs run on, nobody reports them
-	c.waitHost(t, "hostA", "unavail")
+	gone := clk.Now()
+	stepUntil(t, clk, 100*time.Millisecond, "hostA to be unavail", func() bool { return c.host(t, "hostA").Status == "unavail" })
 	for _, id := range []int64{rerun, plain} {
 		if j := c.job(t, id); j.State != "UNKWN" {
 			t.Errorf("job %d is %s on an unavail host: want UNKWN", id, j.State)
@@ -178,11 +184,21 @@ func TestAgentLost(t *testing.T) {
 	if code, err := boss.call("POST", "/v1/hosts/hostB/open", nil, nil); err != nil || code != http.StatusOK {
 		t.Fatalf("hopen: %d %v", code, err)
 	}
-	j := c.waitState(t, plain, "EXIT")
+	var j api.Job
+	stepUntil(t, clk, 100*time.Millisecond, fmt.Sprintf("job %d of the lost host to exit", plain), func() bool {
+		j = c.job(t, plain)
+		return j.State == "EXIT"
+	})
 	if j.ExitCode != 255 {
 		t.Errorf("job %d on the lost host: exit code %d, want 255", plain, j.ExitCode)
 	}
-	j = c.waitState(t, rerun, "RUN")
+	if silent := clk.Since(gone); silent < lostAfter {
+		t.Errorf("hostA lost %v after its agent stopped, before HostLost (%v)", silent, lostAfter)
+	}
+	stepUntil(t, clk, 10*time.Millisecond, fmt.Sprintf("job %d to rerun", rerun), func() bool {
+		j = c.job(t, rerun)
+		return j.State == "RUN"
+	})
 	if j.ExecHosts[0] != "hostB" {
 		t.Errorf("rerunnable job %d reran on %v: want hostB", rerun, j.ExecHosts)
 	}
@@ -195,16 +211,18 @@ func TestAgentLost(t *testing.T) {
 	if code, err := c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", rerun), nil, nil); err != nil || code != http.StatusOK {
 		t.Fatalf("bkill: %d %v", code, err)
 	}
-	c.waitState(t, rerun, "EXIT")
+	stepUntil(t, clk, 10*time.Millisecond, fmt.Sprintf("job %d to exit", rerun), func() bool { return c.job(t, rerun).State == "EXIT" })
 }
 
 // TestAgentZombie kills jobs whose host does not answer: they are ZOMBI.
 // When the agent answers again the kill reaches the job, which exits
 // (TERM_OWNER); when the host is lost instead, a killed rerunnable job
-// exits rather than rerun.
+// exits rather than rerun. The master runs on a testing clock, stepped
+// as in TestAgentLost.
 func TestAgentZombie(t *testing.T) {
 	state := t.TempDir()
-	d := startMaster(t, state, "127.0.0.1:0", 2*time.Second)
+	clk := testclock.NewFakeClock(time.Unix(1_700_000_000, 0))
+	d := startMasterClock(t, state, "127.0.0.1:0", 2*time.Second, clk)
 	defer d.Close()
 	c := unixClient(state)
 	adir, bdir := t.TempDir(), t.TempDir()
@@ -214,12 +232,14 @@ func TestAgentZombie(t *testing.T) {
 	c.waitHost(t, "hostB", "ok")
 	onA := c.submit(t, api.SubmitRequest{Command: "sleep 30", Hosts: []string{"hostA"}, Umask: -1}).ID
 	onB := c.submit(t, api.SubmitRequest{Command: "sleep 30", Hosts: []string{"hostB"}, Rerunnable: true, Umask: -1}).ID
-	c.waitState(t, onA, "RUN")
-	c.waitState(t, onB, "RUN")
+	stepUntil(t, clk, time.Millisecond, "both jobs to run", func() bool {
+		return c.job(t, onA).State == "RUN" && c.job(t, onB).State == "RUN"
+	})
 	a.Close()
 	b.Close()
-	c.waitState(t, onA, "UNKWN")
-	c.waitState(t, onB, "UNKWN")
+	stepUntil(t, clk, 100*time.Millisecond, "both jobs to be UNKWN", func() bool {
+		return c.job(t, onA).State == "UNKWN" && c.job(t, onB).State == "UNKWN"
+	})
 	for _, id := range []int64{onA, onB} {
 		if code, err := c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", id), nil, nil); err != nil || code != http.StatusOK {
 			t.Fatalf("bkill %d: %d %v", id, code, err)
@@ -235,8 +255,14 @@ func TestAgentZombie(t *testing.T) {
 		t.Errorf("the ZOMBI job of hostA ended %s, want TERM_OWNER", j.Term)
 	}
 	// hostB stays silent until it is lost: its killed job exits, though
-	// rerunnable.
-	if j := c.waitState(t, onB, "EXIT", "PEND", "RUN"); j.State != "EXIT" {
+	// rerunnable. (hostA's agent, back, reports on the real clock: short
+	// steps keep it from seeming silent.)
+	var j api.Job
+	stepUntil(t, clk, 20*time.Millisecond, fmt.Sprintf("job %d of the lost hostB to end", onB), func() bool {
+		j = c.job(t, onB)
+		return j.State == "EXIT" || j.State == "PEND" || j.State == "RUN"
+	})
+	if j.State != "EXIT" {
 		t.Errorf("the ZOMBI rerunnable job of the lost hostB is %s, want EXIT", j.State)
 	}
 }
