@@ -16,6 +16,7 @@ import (
 
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/localexec"
+	"k8s.io/utils/clock"
 )
 
 // Config configures an agent.
@@ -37,6 +38,10 @@ type Config struct {
 	WrapperPath []string
 	// Logf receives the agent's messages (nil: standard error).
 	Logf func(format string, args ...any)
+	// Clock times the agent's reports and its waits between exchanges
+	// (nil: the real clock); tests give a testing clock and step it. A
+	// request to the master is bounded in real time all the same.
+	Clock clock.WithTicker
 }
 
 // An Agent is a running execution agent.
@@ -104,6 +109,9 @@ func Start(ctx context.Context, cfg Config) (*Agent, error) {
 	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "lsfc sbatchd: "+format+"\n", args...) }
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.RealClock{}
 	}
 	a := &Agent{cfg: cfg, sampler: localexec.NewSampler(), runsDir: filepath.Join(cfg.StateDir, "runs"), runs: map[int64]*run{},
 		progress: make(chan struct{}, 1)}
@@ -242,7 +250,7 @@ func (a *Agent) kick() {
 func (a *Agent) loadLoop() {
 	defer a.wg.Done()
 	facts := a.sampler.Facts()
-	t := time.NewTicker(a.cfg.Interval)
+	t := a.cfg.Clock.NewTicker(a.cfg.Interval)
 	defer t.Stop()
 	failing := false
 	for {
@@ -263,7 +271,7 @@ func (a *Agent) loadLoop() {
 		select {
 		case <-a.ctx.Done():
 			return
-		case <-t.C:
+		case <-t.C():
 		}
 	}
 }
@@ -277,7 +285,8 @@ func (a *Agent) syncLoop() {
 	// taken is the last order of the session taken in hand.
 	var taken uint64
 	failing := false
-	wait := time.NewTimer(0)
+	wait := a.cfg.Clock.NewTimer(a.cfg.Interval)
+	wait.Stop()
 	defer wait.Stop()
 	for a.ctx.Err() == nil {
 		req := a.request(session)
@@ -307,7 +316,7 @@ func (a *Agent) syncLoop() {
 			}
 			select {
 			case <-a.ctx.Done():
-			case <-time.After(min(a.cfg.Interval, time.Second)):
+			case <-a.cfg.Clock.After(min(a.cfg.Interval, time.Second)):
 			}
 			continue
 		}
@@ -338,11 +347,13 @@ func (a *Agent) syncLoop() {
 			select {
 			case <-a.ctx.Done():
 			case <-a.progress:
-			case <-wait.C:
+			case <-wait.C():
 			}
+			// A tick nobody took is dropped: a testing clock's timer
+			// keeps it, and would block on the next.
 			if !wait.Stop() {
 				select {
-				case <-wait.C:
+				case <-wait.C():
 				default:
 				}
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/localexec"
 	"github.com/lsfc/lsfc/runtime/sbatchd"
+	testclock "k8s.io/utils/clock/testing"
 )
 
 // gateEnv names a file the job wrappers of these tests wait for before
@@ -49,6 +50,8 @@ type fakeMaster struct {
 	syncs []api.AgentSync
 	ends  map[int64][]api.AgentEnd
 	wake  chan struct{}
+	// loads counts the load reports received.
+	loads int
 }
 
 func newFakeMaster(t *testing.T) (*fakeMaster, *api.Client) {
@@ -61,6 +64,11 @@ func newFakeMaster(t *testing.T) (*fakeMaster, *api.Client) {
 func (m *fakeMaster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	if r.URL.Path != "/v1/agent/sync" {
+		if r.URL.Path == "/v1/agent/load" {
+			m.mu.Lock()
+			m.loads++
+			m.mu.Unlock()
+		}
 		w.Write([]byte("{}"))
 		return
 	}
@@ -284,5 +292,29 @@ func TestStartContext(t *testing.T) {
 	defer next.Close()
 	if err := a.Close(); err != nil {
 		t.Errorf("Close after the context ended: %v, want nil", err)
+	}
+}
+
+// TestAgentClock: the agent reports its load every interval of its
+// clock: on a testing clock, once more each time the clock is stepped by
+// an interval (a minute, longer than the test waits in real time).
+func TestAgentClock(t *testing.T) {
+	m, client := newFakeMaster(t)
+	clk := testclock.NewFakeClock(time.Unix(1_700_000_000, 0))
+	a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: client, Host: "hostA", StateDir: t.TempDir(),
+		Interval: time.Minute, WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf, Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	loads := func() int {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return m.loads
+	}
+	waitFor(t, "the first load report", func() bool { return loads() == 1 })
+	for want := 2; want <= 4; want++ {
+		clk.Step(time.Minute)
+		waitFor(t, fmt.Sprintf("load report %d after a step of an interval", want), func() bool { return loads() == want })
 	}
 }
