@@ -55,7 +55,7 @@ Invoked as sbatchd (a link to lsfc), lsfc acts as lsfc sbatchd.`,
 			if secret == "" {
 				return usageError("no shared secret: give --secret-file, or set LSFC_SECRET")
 			}
-			a, err := sbatchd.Start(sbatchd.Config{Master: api.DialTCP(master, secret, currentUser()), Host: host, StateDir: state,
+			a, err := sbatchd.Start(cmd.Context(), sbatchd.Config{Master: api.DialTCP(master, secret, currentUser()), Host: host, StateDir: state,
 				Interval: interval, Logf: func(format string, args ...any) {
 					fmt.Fprintf(e.stderr, "lsfc sbatchd: "+format+"\n", args...)
 				}})

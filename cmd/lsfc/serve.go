@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/signal"
@@ -136,9 +137,9 @@ and the next serve on the same state directory takes them back.`,
 			signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 			defer signal.Stop(sig)
 			if ef.endpoints != "" {
-				return serveCandidate(e, ef, cfg, sig)
+				return serveCandidate(cmd.Context(), e, ef, cfg, sig)
 			}
-			d, err := daemon.Start(cfg)
+			d, err := daemon.Start(cmd.Context(), cfg)
 			if err != nil {
 				return exit(exitUsage, err)
 			}
@@ -190,7 +191,7 @@ func (ef *etcdFlags) register(cmd *cobra.Command) {
 }
 
 // serveCandidate runs serve as a master candidate until a signal.
-func serveCandidate(e env, ef etcdFlags, cfg daemon.Config, sig <-chan os.Signal) error {
+func serveCandidate(ctx context.Context, e env, ef etcdFlags, cfg daemon.Config, sig <-chan os.Signal) error {
 	if cfg.Listen == "" || cfg.Secret == "" {
 		return usageError("--etcd needs --listen and the shared secret (--secret-file or LSFC_SECRET): clients and agents reach the master over TCP")
 	}
@@ -207,7 +208,7 @@ func serveCandidate(e env, ef etcdFlags, cfg daemon.Config, sig <-chan os.Signal
 		return exit(exitUsage, fmt.Errorf("etcd: %w", err))
 	}
 	defer cli.Close()
-	c, err := failover.Start(failover.Config{Client: cli, Prefix: ef.prefix, TTL: ef.ttl, Advertise: ef.advertise, Daemon: cfg})
+	c, err := failover.Start(ctx, failover.Config{Client: cli, Prefix: ef.prefix, TTL: ef.ttl, Advertise: ef.advertise, Daemon: cfg})
 	if err != nil {
 		return exit(exitUsage, err)
 	}

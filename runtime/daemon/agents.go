@@ -366,11 +366,11 @@ func (d *Daemon) handleAgentLoad(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, err)
 		return
 	}
-	_, err := d.do(func() (any, []Record, func(), error) {
+	_, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		h := d.cluster.Host(req.Host)
 		a := d.agents.get(req.Host)
 		d.agents.mu.Lock()
-		a.lastLoad = time.Now()
+		a.lastLoad = d.clk.Now()
 		a.interval = agentInterval(req.Interval)
 		a.lost = false
 		down, _ := d.hostDown(a, a.lastLoad)
@@ -426,7 +426,7 @@ func (d *Daemon) handleAgentSync(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, err)
 		return
 	}
-	v, err := d.do(func() (any, []Record, func(), error) { return d.agentSync(&req) })
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) { return d.agentSync(&req) })
 	if err != nil {
 		reply(w, nil, err)
 		return
@@ -434,16 +434,16 @@ func (d *Daemon) handleAgentSync(w http.ResponseWriter, r *http.Request) {
 	out := v.(*api.AgentOrders)
 	if len(out.Orders) == 0 && len(out.Kill) == 0 && req.Wait > 0 {
 		a := d.agents.get(req.Host)
-		t := time.NewTimer(min(time.Duration(req.Wait*float64(time.Second)), maxAgentWait))
+		t := d.clk.NewTimer(min(time.Duration(req.Wait*float64(time.Second)), maxAgentWait))
 		select {
 		case <-a.wake:
-		case <-t.C:
+		case <-t.C():
 		case <-r.Context().Done():
 		case <-d.done:
 		}
 		t.Stop()
 		d.agents.mu.Lock()
-		a.lastSync = time.Now()
+		a.lastSync = d.clk.Now()
 		out.Orders = slices.Clone(a.outbox)
 		d.agents.mu.Unlock()
 	}
@@ -455,7 +455,7 @@ func (d *Daemon) handleAgentSync(w http.ResponseWriter, r *http.Request) {
 func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 	h := d.cluster.Host(req.Host)
 	a := d.agents.get(req.Host)
-	wall := time.Now()
+	wall := d.clk.Now()
 	as := d.agents
 	as.mu.Lock()
 	a.lastSync, a.lost = wall, false

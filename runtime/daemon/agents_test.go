@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"github.com/lsfc/lsfc/runtime/localexec"
 	"github.com/lsfc/lsfc/runtime/sbatchd"
 	"golang.org/x/tools/txtar"
+	testclock "k8s.io/utils/clock/testing"
 )
 
 // agentInterval is the agents' interval in these tests: a host is
@@ -27,12 +29,22 @@ const agentInterval = 50 * time.Millisecond
 // port) whose silent hosts are lost after lost.
 func startMaster(t testing.TB, state, listen string, lost time.Duration) *daemon.Daemon {
 	t.Helper()
+	return startMasterClock(t, state, listen, lost, nil)
+}
+
+// startMasterClock is startMaster on a testing clock.
+func startMasterClock(t testing.TB, state, listen string, lost time.Duration, clk *testclock.FakeClock) *daemon.Daemon {
+	t.Helper()
 	p, err := compileTree(writeConf(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
-		MinInterval: 5 * time.Millisecond, Listen: listen, Secret: "s3cret", HostLost: lost, Logf: t.Logf})
+	cfg := daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: 5 * time.Millisecond, Listen: listen, Secret: "s3cret", HostLost: lost, Logf: t.Logf}
+	if clk != nil {
+		cfg.Clock = clk
+	}
+	d, err := daemon.Start(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +55,7 @@ func startMaster(t testing.TB, state, listen string, lost time.Duration) *daemon
 // addr.
 func startAgent(t testing.TB, addr, host, dir string) *sbatchd.Agent {
 	t.Helper()
-	a, err := sbatchd.Start(sbatchd.Config{Master: api.DialTCP(addr, "s3cret", "boss"), Host: host, StateDir: dir,
+	a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: api.DialTCP(addr, "s3cret", "boss"), Host: host, StateDir: dir,
 		Interval: agentInterval, WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
@@ -70,17 +82,14 @@ func (c *client) host(t testing.TB, name string) api.Host {
 // waitHost polls a host until its status is status.
 func (c *client) waitHost(t testing.TB, name, status string) api.Host {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		h := c.host(t, name)
-		if h.Status == status {
-			return h
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("host %s is %s, not %s", name, h.Status, status)
-		}
-		time.Sleep(10 * time.Millisecond)
+	var h api.Host
+	if !eventually(func() bool {
+		h = c.host(t, name)
+		return h.Status == status
+	}) {
+		t.Fatalf("host %s is %s, not %s", name, h.Status, status)
 	}
+	return h
 }
 
 func TestAgentRunsJobs(t *testing.T) {
@@ -94,11 +103,10 @@ func TestAgentRunsJobs(t *testing.T) {
 	c := unixClient(state)
 	for _, h := range []string{"hostA", "hostB"} {
 		got := c.waitHost(t, h, "ok")
-		deadline := time.Now().Add(10 * time.Second)
-		for len(got.Load) == 0 && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
+		eventually(func() bool {
 			got = c.host(t, h)
-		}
+			return len(got.Load) > 0
+		})
 		if _, ok := got.Load["r1m"]; !ok || got.Ncpus <= 0 {
 			t.Errorf("host %s reports load %v and %g CPUs: want its agent's r1m and CPUs", h, got.Load, got.Ncpus)
 		}
@@ -143,10 +151,14 @@ func TestAgentMemLimit(t *testing.T) {
 // TestAgentLost kills an agent: its host goes unavail and its jobs UNKWN;
 // once the host is lost, the rerunnable job reruns on the other host and
 // the other one exits; the agent, back, is told to kill what it still
-// runs.
+// runs. The master runs on a testing clock: a step of a millisecond
+// while the agent runs (it reports on the real clock, and must not seem
+// silent), of a tenth of a second once it is gone.
 func TestAgentLost(t *testing.T) {
+	const lostAfter = 1500 * time.Millisecond
 	state := t.TempDir()
-	d := startMaster(t, state, "127.0.0.1:0", 1500*time.Millisecond)
+	clk := testclock.NewFakeClock(time.Unix(1_700_000_000, 0))
+	d := startMasterClock(t, state, "127.0.0.1:0", lostAfter, clk)
 	defer d.Close()
 	c := unixClient(state)
 	boss := tcpClient(d.Addr(), "s3cret", "boss")
@@ -158,10 +170,12 @@ func TestAgentLost(t *testing.T) {
 	c.waitHost(t, "hostA", "ok")
 	rerun := c.submit(t, api.SubmitRequest{Command: "sleep 30", Rerunnable: true, Umask: -1}).ID
 	plain := c.submit(t, api.SubmitRequest{Command: "sleep 30", Umask: -1}).ID
-	c.waitState(t, rerun, "RUN")
-	c.waitState(t, plain, "RUN")
+	stepUntil(t, clk, time.Millisecond, "both jobs to run", func() bool {
+		return c.job(t, rerun).State == "RUN" && c.job(t, plain).State == "RUN"
+	})
 	a.Close() // as if killed: the jobs run on, nobody reports them
-	c.waitHost(t, "hostA", "unavail")
+	gone := clk.Now()
+	stepUntil(t, clk, 100*time.Millisecond, "hostA to be unavail", func() bool { return c.host(t, "hostA").Status == "unavail" })
 	for _, id := range []int64{rerun, plain} {
 		if j := c.job(t, id); j.State != "UNKWN" {
 			t.Errorf("job %d is %s on an unavail host: want UNKWN", id, j.State)
@@ -170,11 +184,21 @@ func TestAgentLost(t *testing.T) {
 	if code, err := boss.call("POST", "/v1/hosts/hostB/open", nil, nil); err != nil || code != http.StatusOK {
 		t.Fatalf("hopen: %d %v", code, err)
 	}
-	j := c.waitState(t, plain, "EXIT")
+	var j api.Job
+	stepUntil(t, clk, 100*time.Millisecond, fmt.Sprintf("job %d of the lost host to exit", plain), func() bool {
+		j = c.job(t, plain)
+		return j.State == "EXIT"
+	})
 	if j.ExitCode != 255 {
 		t.Errorf("job %d on the lost host: exit code %d, want 255", plain, j.ExitCode)
 	}
-	j = c.waitState(t, rerun, "RUN")
+	if silent := clk.Since(gone); silent < lostAfter {
+		t.Errorf("hostA lost %v after its agent stopped, before HostLost (%v)", silent, lostAfter)
+	}
+	stepUntil(t, clk, 10*time.Millisecond, fmt.Sprintf("job %d to rerun", rerun), func() bool {
+		j = c.job(t, rerun)
+		return j.State == "RUN"
+	})
 	if j.ExecHosts[0] != "hostB" {
 		t.Errorf("rerunnable job %d reran on %v: want hostB", rerun, j.ExecHosts)
 	}
@@ -187,16 +211,18 @@ func TestAgentLost(t *testing.T) {
 	if code, err := c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", rerun), nil, nil); err != nil || code != http.StatusOK {
 		t.Fatalf("bkill: %d %v", code, err)
 	}
-	c.waitState(t, rerun, "EXIT")
+	stepUntil(t, clk, 10*time.Millisecond, fmt.Sprintf("job %d to exit", rerun), func() bool { return c.job(t, rerun).State == "EXIT" })
 }
 
 // TestAgentZombie kills jobs whose host does not answer: they are ZOMBI.
 // When the agent answers again the kill reaches the job, which exits
 // (TERM_OWNER); when the host is lost instead, a killed rerunnable job
-// exits rather than rerun.
+// exits rather than rerun. The master runs on a testing clock, stepped
+// as in TestAgentLost.
 func TestAgentZombie(t *testing.T) {
 	state := t.TempDir()
-	d := startMaster(t, state, "127.0.0.1:0", 2*time.Second)
+	clk := testclock.NewFakeClock(time.Unix(1_700_000_000, 0))
+	d := startMasterClock(t, state, "127.0.0.1:0", 2*time.Second, clk)
 	defer d.Close()
 	c := unixClient(state)
 	adir, bdir := t.TempDir(), t.TempDir()
@@ -206,12 +232,14 @@ func TestAgentZombie(t *testing.T) {
 	c.waitHost(t, "hostB", "ok")
 	onA := c.submit(t, api.SubmitRequest{Command: "sleep 30", Hosts: []string{"hostA"}, Umask: -1}).ID
 	onB := c.submit(t, api.SubmitRequest{Command: "sleep 30", Hosts: []string{"hostB"}, Rerunnable: true, Umask: -1}).ID
-	c.waitState(t, onA, "RUN")
-	c.waitState(t, onB, "RUN")
+	stepUntil(t, clk, time.Millisecond, "both jobs to run", func() bool {
+		return c.job(t, onA).State == "RUN" && c.job(t, onB).State == "RUN"
+	})
 	a.Close()
 	b.Close()
-	c.waitState(t, onA, "UNKWN")
-	c.waitState(t, onB, "UNKWN")
+	stepUntil(t, clk, 100*time.Millisecond, "both jobs to be UNKWN", func() bool {
+		return c.job(t, onA).State == "UNKWN" && c.job(t, onB).State == "UNKWN"
+	})
 	for _, id := range []int64{onA, onB} {
 		if code, err := c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", id), nil, nil); err != nil || code != http.StatusOK {
 			t.Fatalf("bkill %d: %d %v", id, code, err)
@@ -227,8 +255,14 @@ func TestAgentZombie(t *testing.T) {
 		t.Errorf("the ZOMBI job of hostA ended %s, want TERM_OWNER", j.Term)
 	}
 	// hostB stays silent until it is lost: its killed job exits, though
-	// rerunnable.
-	if j := c.waitState(t, onB, "EXIT", "PEND", "RUN"); j.State != "EXIT" {
+	// rerunnable. (hostA's agent, back, reports on the real clock: short
+	// steps keep it from seeming silent.)
+	var j api.Job
+	stepUntil(t, clk, 20*time.Millisecond, fmt.Sprintf("job %d of the lost hostB to end", onB), func() bool {
+		j = c.job(t, onB)
+		return j.State == "EXIT" || j.State == "PEND" || j.State == "RUN"
+	})
+	if j.State != "EXIT" {
 		t.Errorf("the ZOMBI rerunnable job of the lost hostB is %s, want EXIT", j.State)
 	}
 }
@@ -250,12 +284,23 @@ func TestAgentReconciles(t *testing.T) {
 	long := c.submit(t, api.SubmitRequest{Command: "sleep 2", Hosts: []string{"hostA"}, Umask: -1}).ID
 	c.waitState(t, quick, "RUN")
 	c.waitState(t, long, "RUN")
+	// RUN is the master's word: wait until the agent runs both jobs.
+	waitFor(t, "the agent to start both jobs", func() bool {
+		_, qerr := os.Stat(fmt.Sprintf("%s/jobs/%d.pid", adir, quick))
+		_, lerr := os.Stat(fmt.Sprintf("%s/jobs/%d.pid", adir, long))
+		return qerr == nil && lerr == nil
+	})
 	a.Close()
 	c.waitHost(t, "hostA", "unavail")
 	if j := c.job(t, quick); j.State != "UNKWN" {
 		t.Errorf("job %d is %s: want UNKWN", quick, j.State)
 	}
-	time.Sleep(700 * time.Millisecond) // the quick job ends while nobody reports
+	// The quick job ends while nobody reports: its wrapper writes its
+	// status for the next agent.
+	waitFor(t, "the quick job to end while no agent runs", func() bool {
+		_, err := os.Stat(fmt.Sprintf("%s/jobs/%d.status", adir, quick))
+		return err == nil
+	})
 	a = startAgent(t, d.Addr(), "hostA", adir)
 	defer a.Close()
 	j := c.waitState(t, quick, "DONE", "EXIT")
@@ -268,25 +313,36 @@ func TestAgentReconciles(t *testing.T) {
 	c.waitState(t, long, "DONE")
 }
 
-// TestAgentMasterRestart stops the master while an agent's job runs and
-// while another is dispatched; the job that ended meanwhile is reported
-// to the new master, with its exit status.
+// TestAgentMasterRestart stops the master while an agent's job runs; the
+// job ends while no master runs, and is reported to the new master, with
+// its exit status.
 func TestAgentMasterRestart(t *testing.T) {
 	state := t.TempDir()
 	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
 	addr := d.Addr()
 	c := unixClient(state)
-	a := startAgent(t, addr, "hostA", t.TempDir())
+	adir := t.TempDir()
+	a := startAgent(t, addr, "hostA", adir)
 	defer a.Close()
 	b := startAgent(t, addr, "hostB", t.TempDir())
 	defer b.Close()
 	c.waitHost(t, "hostA", "ok")
 	id := c.submit(t, api.SubmitRequest{Command: "sleep 0.5; exit 4", Hosts: []string{"hostA"}, Umask: -1}).ID
 	c.waitState(t, id, "RUN")
+	// RUN is the master's word; the agent starts the job once it has its
+	// order: wait until its wrapper runs it.
+	waitFor(t, "the agent to start the job", func() bool {
+		_, err := os.Stat(fmt.Sprintf("%s/jobs/%d.pid", adir, id))
+		return err == nil
+	})
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(800 * time.Millisecond)
+	// The job ends while no master runs: the agent holds its end.
+	waitFor(t, "the job to end while no master runs", func() bool {
+		_, err := os.Stat(fmt.Sprintf("%s/jobs/%d.status", adir, id))
+		return err == nil
+	})
 	d = startMaster(t, state, addr, time.Hour)
 	defer d.Close()
 	j := c.waitState(t, id, "EXIT")
@@ -334,7 +390,7 @@ func BenchmarkAgentBurst(b *testing.B) {
 	d := startMaster(b, state, "127.0.0.1:0", time.Hour)
 	defer d.Close()
 	for _, h := range []string{"hostA", "hostB"} {
-		a, err := sbatchd.Start(sbatchd.Config{Master: api.DialTCP(d.Addr(), "s3cret", "boss"), Host: h, StateDir: b.TempDir(),
+		a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: api.DialTCP(d.Addr(), "s3cret", "boss"), Host: h, StateDir: b.TempDir(),
 			Interval: time.Second, WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: func(string, ...any) {}})
 		if err != nil {
 			b.Fatal(err)
@@ -365,16 +421,13 @@ func BenchmarkAgentBurst(b *testing.B) {
 		}()
 	}
 	wg.Wait()
-	for {
+	waitFor(b, "every job to end", func() bool {
 		var st api.Status
 		if code, err := c.call("GET", "/v1/status", nil, &st); err != nil || code != http.StatusOK {
 			b.Fatalf("status: %d %v", code, err)
 		}
-		if st.Pending == 0 && st.Running == 0 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return st.Pending == 0 && st.Running == 0
+	})
 	elapsed := time.Since(start)
 	b.StopTimer()
 	var jobs []api.Job
@@ -397,10 +450,12 @@ func BenchmarkAgentBurst(b *testing.B) {
 }
 
 // TestAgentUnreach: a host whose load reports come but whose exchange
-// does not is unreach; with neither, unavail.
+// does not is unreach after three of its intervals; with neither,
+// unavail. The master runs on a testing clock.
 func TestAgentUnreach(t *testing.T) {
 	state := t.TempDir()
-	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
+	clk := testclock.NewFakeClock(time.Unix(1_700_000_000, 0))
+	d := startMasterClock(t, state, "127.0.0.1:0", time.Hour, clk)
 	defer d.Close()
 	c := unixClient(state)
 	agent := tcpClient(d.Addr(), "s3cret", "boss")
@@ -412,18 +467,24 @@ func TestAgentUnreach(t *testing.T) {
 		}
 	}
 	report()
-	deadline := time.Now().Add(20 * time.Second)
-	for c.host(t, "hostA").Status != "unreach" {
-		if time.Now().After(deadline) {
-			t.Fatalf("hostA is %s with load reports and no exchange: want unreach", c.host(t, "hostA").Status)
+	// Load reports every half interval, no exchange: ok for three
+	// intervals, then unreach.
+	for step := agentInterval / 2; clk.Since(time.Unix(1_700_000_000, 0)) <= 3*agentInterval; {
+		if h := c.host(t, "hostA"); h.Status != "ok" {
+			t.Fatalf("hostA is %s %v after the master started, with load reports: want ok for three intervals", h.Status,
+				clk.Since(time.Unix(1_700_000_000, 0)))
 		}
+		clk.Step(step)
 		report()
-		time.Sleep(agentInterval / 2)
+	}
+	if h := c.host(t, "hostA"); h.Status != "unreach" {
+		t.Fatalf("hostA is %s with load reports and no exchange for three intervals: want unreach", h.Status)
 	}
 	if h := c.host(t, "hostA"); h.Load["r1m"] != 0.5 {
 		t.Errorf("hostA's load: %v, want r1m 0.5 as reported", h.Load)
 	}
-	c.waitHost(t, "hostA", "unavail")
+	// The load reports stop: housekeeping (every second) finds it unavail.
+	stepUntil(t, clk, time.Second, "hostA to be unavail", func() bool { return c.host(t, "hostA").Status == "unavail" })
 	if h := c.host(t, "hostB"); h.Status != "ok" {
 		t.Errorf("hostB, with no agent, is %s: want ok", h.Status)
 	}
@@ -432,18 +493,23 @@ func TestAgentUnreach(t *testing.T) {
 // TestAgentUnreachNotLost: a host whose agent sends load reports but no
 // exchange stays unreach, its job UNKWN, for many times HostLost: it is
 // never lost. Once the load reports stop too, the host is unavail and
-// lost once: its job exits.
+// lost once: its job exits. The master runs on a testing clock, stepped
+// a second (a housekeeping) at a time.
 func TestAgentUnreachNotLost(t *testing.T) {
-	const lostAfter = 400 * time.Millisecond
+	const lostAfter = 10 * time.Second
+	// reportEvery is the interval the load reports after the agent's
+	// stop give: the host is unavail after three without one.
+	const reportEvery = 2 * time.Second
 	state := t.TempDir()
+	clk := testclock.NewFakeClock(time.Unix(1_700_000_000, 0))
 	p, err := compileTree(writeConf(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
 	lost := 0
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
-		MinInterval: 5 * time.Millisecond, Listen: "127.0.0.1:0", Secret: "s3cret", HostLost: lostAfter,
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: 5 * time.Millisecond, Listen: "127.0.0.1:0", Secret: "s3cret", HostLost: lostAfter, Clock: clk,
 		Logf: func(format string, args ...any) {
 			msg := fmt.Sprintf(format, args...)
 			if strings.HasPrefix(msg, "host hostA:") && strings.Contains(msg, "the host is lost") {
@@ -467,47 +533,63 @@ func TestAgentUnreachNotLost(t *testing.T) {
 	a := startAgent(t, d.Addr(), "hostA", adir)
 	c.waitHost(t, "hostA", "ok")
 	id := c.submit(t, api.SubmitRequest{Command: "sleep 60", Hosts: []string{"hostA"}, Umask: -1}).ID
-	c.waitState(t, id, "RUN")
+	// The cycle that dispatches the job needs the clock to move; a step
+	// of a millisecond leaves the agent, which reports on the real clock,
+	// in time.
+	stepUntil(t, clk, time.Millisecond, fmt.Sprintf("job %d to run", id), func() bool { return c.job(t, id).State == "RUN" })
 	a.Close() // the exchange stops; the load reports go on, from here
 	agent := tcpClient(d.Addr(), "s3cret", "boss")
-	stop := make(chan struct{})
-	reporting := make(chan struct{})
-	go func() {
-		defer close(reporting)
-		for {
-			code, err := agent.call("POST", "/v1/agent/load", api.AgentLoad{Host: "hostA", Interval: agentInterval.Seconds(),
-				Load: map[string]float64{"r1m": 0.5}}, nil)
-			if err != nil || code != http.StatusOK {
-				t.Errorf("load report: %d %v", code, err)
-				return
+	report := func() {
+		t.Helper()
+		code, err := agent.call("POST", "/v1/agent/load", api.AgentLoad{Host: "hostA", Interval: reportEvery.Seconds(),
+			Load: map[string]float64{"r1m": 0.5}}, nil)
+		if err != nil || code != http.StatusOK {
+			t.Fatalf("load report: %d %v", code, err)
+		}
+	}
+	// A load report every second for eight times HostLost: the host is
+	// unreach once three intervals pass without an exchange, its job
+	// UNKWN, and it is never lost.
+	closed := clk.Now()
+	var stopped time.Time // the last load report
+	for clk.Since(closed) < 8*lostAfter {
+		report()
+		stopped = clk.Now()
+		if clk.Since(closed) > 3*reportEvery {
+			if h := c.host(t, "hostA"); h.Status != "unreach" {
+				t.Fatalf("hostA, with load reports and no exchange for %v, is %s: want unreach", clk.Since(closed), h.Status)
 			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(agentInterval / 2):
+			if j := c.job(t, id); j.State != "UNKWN" {
+				t.Fatalf("job %d on the unreach host is %s, want UNKWN", id, j.State)
 			}
 		}
-	}()
-	stopReports := sync.OnceFunc(func() {
-		close(stop)
-		<-reporting
-	})
-	defer stopReports()
-	c.waitHost(t, "hostA", "unreach")
-	for deadline := time.Now().Add(8 * lostAfter); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if j := c.job(t, id); j.State != "UNKWN" {
-			t.Fatalf("job %d on the unreach host is %s, want UNKWN", id, j.State)
-		}
+		clk.Step(time.Second)
 	}
 	if n := losses(); n != 0 {
 		t.Fatalf("the unreach host, whose load reports come, was lost %d times", n)
 	}
-	stopReports()
-	c.waitHost(t, "hostA", "unavail")
-	if j := c.waitState(t, id, "EXIT"); j.ExitCode != 255 {
+	// The load reports stop: unavail after three intervals, lost after
+	// HostLost.
+	stepUntil(t, clk, time.Second, "hostA to be unavail", func() bool { return c.host(t, "hostA").Status == "unavail" })
+	if silent := clk.Since(stopped); silent <= 3*reportEvery-time.Second {
+		t.Errorf("hostA unavail %v after its last load report, want after three intervals (%v)", silent, 3*reportEvery)
+	}
+	var j api.Job
+	stepUntil(t, clk, time.Second, fmt.Sprintf("job %d of the lost host to exit", id), func() bool {
+		j = c.job(t, id)
+		return j.State == "EXIT"
+	})
+	if j.ExitCode != 255 {
 		t.Errorf("job %d of the lost host: exit code %d, want 255", id, j.ExitCode)
 	}
-	time.Sleep(3 * lostAfter)
+	if silent := clk.Since(stopped); silent <= lostAfter {
+		t.Errorf("hostA lost %v after its last load report, want after HostLost (%v)", silent, lostAfter)
+	}
+	// Three times HostLost more, a housekeeping a second: lost once.
+	for range 3 * lostAfter / time.Second {
+		clk.Step(time.Second)
+		c.status(t)
+	}
 	if n := losses(); n != 1 {
 		t.Errorf("the silent host was lost %d times, want once", n)
 	}
@@ -574,16 +656,12 @@ func TestAgentStaleExchange(t *testing.T) {
 // no run: those the master told it to kill are killed and forgotten.
 func waitRunsForgotten(t *testing.T, adir string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		left, _ := os.ReadDir(adir + "/runs")
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the agent still holds %d runs the master told it to kill", len(left))
-		}
-		time.Sleep(20 * time.Millisecond)
+	var left []os.DirEntry
+	if !eventually(func() bool {
+		left, _ = os.ReadDir(adir + "/runs")
+		return len(left) == 0
+	}) {
+		t.Fatalf("the agent still holds %d runs the master told it to kill", len(left))
 	}
 }
 
@@ -626,7 +704,7 @@ End Queue
 		t.Fatal(diags.Err())
 	}
 	state := t.TempDir()
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		MinInterval: 5 * time.Millisecond, Listen: "127.0.0.1:0", Secret: "s3cret", HostLost: time.Hour, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)

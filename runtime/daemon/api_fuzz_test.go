@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"os"
@@ -22,7 +23,7 @@ func FuzzAPI(f *testing.F) {
 		f.Fatal(err)
 	}
 	state := f.TempDir()
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		MinInterval: time.Millisecond, Logf: func(string, ...any) {}})
 	if err != nil {
 		f.Fatal(err)
@@ -82,7 +83,7 @@ func FuzzMCAPI(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: f.TempDir(), WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: f.TempDir(), WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		MinInterval: time.Millisecond, Listen: "127.0.0.1:0", Secret: "s3cret", Logf: func(string, ...any) {}})
 	if err != nil {
 		f.Fatal(err)

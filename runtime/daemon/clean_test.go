@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -12,15 +13,16 @@ import (
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
 	"github.com/lsfc/lsfc/runtime/localexec"
+	testclock "k8s.io/utils/clock/testing"
 )
 
 // cleanPeriod is the CLEAN_PERIOD of TestCleanPeriod, in seconds.
 const cleanPeriod = 4
 
-// TestCleanPeriod follows a finished job through CLEAN_PERIOD: it can be
-// asked for by id before the period ends, also after a restart, is gone
-// once it has ended, stays gone after another restart, and its number is
-// not given again.
+// TestCleanPeriod follows a finished job through CLEAN_PERIOD, on a
+// testing clock: it can be asked for by id until the period ends, also
+// after a restart, is gone once it has ended, stays gone after another
+// restart, and its number is not given again.
 func TestCleanPeriod(t *testing.T) {
 	conf := strings.Replace(testConf, "JOB_ACCEPT_INTERVAL = 0\n",
 		fmt.Sprintf("JOB_ACCEPT_INTERVAL = 0\nCLEAN_PERIOD = %d\n", cleanPeriod), 1)
@@ -29,9 +31,10 @@ func TestCleanPeriod(t *testing.T) {
 		t.Fatal(err)
 	}
 	state := t.TempDir()
+	clk := testclock.NewFakeClock(time.Unix(1_700_000_000, 0))
 	start := func() *daemon.Daemon {
-		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
-			MinInterval: 5 * time.Millisecond, Logf: t.Logf})
+		d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+			MinInterval: 5 * time.Millisecond, Logf: t.Logf, Clock: clk})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,9 +44,16 @@ func TestCleanPeriod(t *testing.T) {
 	c := unixClient(state)
 	finished := c.submit(t, api.SubmitRequest{Command: "true", Cwd: state, Stdout: "/dev/null"}).ID
 	held := c.submit(t, api.SubmitRequest{Command: "true", Hold: true}).ID
-	j := c.waitState(t, finished, "DONE")
-	// The job ended at End or later (End is in whole seconds), so it is
-	// kept at least until this.
+	// The job's process is real; the cycles that start it and record its
+	// end need the clock to move.
+	var j api.Job
+	stepUntil(t, clk, time.Millisecond, "the job to end", func() bool {
+		j = c.job(t, finished)
+		return j.State == "DONE"
+	})
+	// End is in whole seconds: the job ended at End or later, so it is
+	// kept at least until keptUntil, and gone a second later at most
+	// (housekeeping looks every second).
 	keptUntil := time.Unix(j.End+cleanPeriod, 0)
 
 	// shown reports whether the finished job is found by id and in the
@@ -67,14 +77,12 @@ func TestCleanPeriod(t *testing.T) {
 		}
 		return code == http.StatusOK
 	}
-	// checkKept checks the job is shown, unless CLEAN_PERIOD ended while
-	// the machine was too slow to ask in time.
+	// checkKept checks the job is shown.
 	checkKept := func(when string) {
 		t.Helper()
-		asked := time.Now()
-		if !shown(when) && asked.Before(keptUntil) {
+		if !shown(when) {
 			t.Errorf("%s, %v after its end and within CLEAN_PERIOD (%d s): job %d is gone", when,
-				asked.Sub(time.Unix(j.End, 0)).Round(time.Millisecond), cleanPeriod, finished)
+				clk.Since(time.Unix(j.End, 0)), cleanPeriod, finished)
 		}
 	}
 
@@ -83,16 +91,17 @@ func TestCleanPeriod(t *testing.T) {
 	d = start()
 	checkKept("after a restart")
 
-	deadline := keptUntil.Add(15 * time.Second)
-	for shown("waiting for CLEAN_PERIOD") {
-		if time.Now().After(deadline) {
-			t.Fatalf("job %d still shown %d s after it ended, with CLEAN_PERIOD = %d", finished,
-				time.Now().Unix()-j.End, cleanPeriod)
-		}
-		time.Sleep(100 * time.Millisecond)
+	// Up to the end of CLEAN_PERIOD, second by second (each second a
+	// housekeeping), the job is kept.
+	for clk.Now().Add(time.Second).Before(keptUntil) {
+		clk.Step(time.Second)
+		checkKept(fmt.Sprintf("at %v", clk.Now().Format(time.TimeOnly)))
 	}
-	if gone := time.Now(); gone.Before(keptUntil) {
-		t.Errorf("job %d gone %v before CLEAN_PERIOD ended", finished, keptUntil.Sub(gone))
+	stepUntil(t, clk, time.Second, "CLEAN_PERIOD to forget the job", func() bool {
+		return !shown("waiting for CLEAN_PERIOD")
+	})
+	if gone := clk.Now(); gone.Before(keptUntil) || gone.After(keptUntil.Add(2*time.Second)) {
+		t.Errorf("job %d gone at %v, want at the end of CLEAN_PERIOD, %v", finished, gone, keptUntil)
 	}
 	if hj := c.job(t, held); hj.State != "PSUSP" {
 		t.Errorf("the held job is %s, want PSUSP: only finished jobs are cleaned", hj.State)

@@ -98,6 +98,8 @@ func TestCrash(t *testing.T) {
 				}
 			}(w)
 		}
+		// A real wait: the daemon is another process, killed at a
+		// random moment of its real work.
 		time.Sleep(time.Duration(50+rng.IntN(250)) * time.Millisecond)
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
@@ -162,6 +164,8 @@ func TestCrash(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d jobs still unfinished, and none ended for 30 s", unfinished)
 		}
+		// A real wait: the jobs are real processes, and the deadline
+		// is renewed each time one ends, which eventually does not do.
 		time.Sleep(100 * time.Millisecond)
 	}
 }
@@ -169,14 +173,10 @@ func TestCrash(t *testing.T) {
 // waitSocket waits until the daemon answers.
 func waitSocket(t *testing.T, c *client, cmd *exec.Cmd, stderr *strings.Builder) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if st, err := c.call("GET", "/v1/status", nil, nil); err == nil && st == http.StatusOK {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the daemon does not answer: %s", stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !eventually(func() bool {
+		st, err := c.call("GET", "/v1/status", nil, nil)
+		return err == nil && st == http.StatusOK
+	}) {
+		t.Fatalf("the daemon does not answer: %s", stderr.String())
 	}
 }

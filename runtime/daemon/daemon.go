@@ -37,6 +37,7 @@ import (
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/localexec"
+	"k8s.io/utils/clock"
 )
 
 // Config configures a daemon.
@@ -91,6 +92,12 @@ type Config struct {
 	// lsb.events (lsfc serve --etcd); with one, every host's jobs run
 	// through its execution agent.
 	Store Store
+	// Clock is the daemon's time: its cycles, housekeeping and run
+	// limits, CLEAN_PERIOD, its agents' silences, the MultiCluster
+	// rounds, and the times of its records (nil: the real clock). Tests
+	// give a testing clock and step it. The response times badmin
+	// perfmon shows are measured on the real clock all the same.
+	Clock clock.WithTicker
 }
 
 // A Daemon is a running lsfc serve.
@@ -102,7 +109,8 @@ type Daemon struct {
 	mcDown   map[string]string
 	cluster  *runtime.Cluster
 	engine   *runtime.Engine
-	clock    runtime.RealClock
+	clk      clock.WithTicker
+	clock    engineClock
 	store    Store
 	log      Journal
 	exec     *localexec.Executor
@@ -158,6 +166,8 @@ type Daemon struct {
 	mcUncertain map[int64]bool
 	mcDone      chan struct{}
 	mcCancel    context.CancelFunc
+	// stopAfter undoes the stop registered on Start's context.
+	stopAfter func() bool
 }
 
 type serverCloser interface{ Close() error }
@@ -180,8 +190,10 @@ var errShutdown = errors.New("the daemon is shutting down")
 
 // Start opens the state directory (taking its lock), replays the event
 // log, recovers the jobs, and starts serving. It returns once the daemon
-// answers on its socket.
-func Start(cfg Config) (*Daemon, error) {
+// answers on its socket. The daemon runs until ctx ends or Close is
+// called, whichever comes first; either way it stops as Close says, and
+// Done is closed once it has.
+func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	if cfg.Logf == nil {
 		cfg.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "lsfc serve: "+format+"\n", args...) }
 	}
@@ -192,8 +204,12 @@ func Start(cfg Config) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.RealClock{}
+	}
 	d := &Daemon{cfg: cfg, lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
-		quit: make(chan struct{}), done: make(chan struct{}), started: time.Now(), killed: map[int64]bool{},
+		clk: cfg.Clock, clock: engineClock{cfg.Clock},
+		quit: make(chan struct{}), done: make(chan struct{}), started: cfg.Clock.Now(), killed: map[int64]bool{},
 		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, mcPeers: map[string]*mcPeerState{},
 		mcDone: make(chan struct{}), watchDirs: slices.Clone(cfg.Dirs), rewatch: make(chan struct{}, 1), watchDone: make(chan struct{})}
 	fail := func(err error) (*Daemon, error) {
@@ -281,9 +297,10 @@ func Start(cfg Config) (*Daemon, error) {
 		close(d.watchDone)
 	}
 	go d.loop()
-	ctx, cancel := context.WithCancel(context.Background())
+	mcCtx, cancel := context.WithCancel(ctx)
 	d.mcCancel = cancel
-	go d.mcLoop(ctx)
+	go d.mcLoop(mcCtx)
+	d.stopAfter = context.AfterFunc(ctx, d.stop)
 	return d, nil
 }
 
@@ -455,6 +472,30 @@ func (d *Daemon) noteToken(token string, id int64) string {
 // now returns the time on the daemon's clock.
 func (d *Daemon) now() runtime.Time { return d.clock.Now() }
 
+// engineClock is the daemon's clock as the engine reads it (nil: the
+// real clock).
+type engineClock struct{ c clock.PassiveClock }
+
+// Now returns the clock's time.
+func (e engineClock) Now() runtime.Time {
+	if e.c == nil {
+		return runtime.RealClock{}.Now()
+	}
+	return runtime.Time(float64(e.c.Now().UnixNano()) / 1e9)
+}
+
+// resetTimer makes t fire after dt, dropping a tick it gave that nobody
+// took (a testing clock's timer keeps it, and would block on the next).
+func resetTimer(t clock.Timer, dt time.Duration) {
+	if !t.Stop() {
+		select {
+		case <-t.C():
+		default:
+		}
+	}
+	t.Reset(dt)
+}
+
 // append writes records, and the pending notices after them, as one
 // transaction of the log.
 func (d *Daemon) append(recs []Record) (Committed, error) {
@@ -470,16 +511,16 @@ func (d *Daemon) append(recs []Record) (Committed, error) {
 	return d.log.Append(payloads)
 }
 
-// Close stops the daemon: it stops answering, ends its goroutine and
+// Close stops the daemon, as the end of Start's context does, and waits
+// until it has stopped: it stops answering, ends its goroutines and
 // releases the state directory. Jobs keep running; the next daemon
-// recovers them.
+// recovers them. Close after the context ended only waits, and returns
+// the same error.
 func (d *Daemon) Close() error {
-	d.once.Do(func() {
-		close(d.quit)
-		if d.mcCancel != nil {
-			d.mcCancel()
-		}
-	})
+	if d.stopAfter != nil {
+		d.stopAfter()
+	}
+	d.stop()
 	<-d.done
 	<-d.watchDone
 	if d.mcCancel != nil {
@@ -488,11 +529,22 @@ func (d *Daemon) Close() error {
 	return d.err
 }
 
-// Done is closed when the daemon has stopped (Close, or a failure of its
-// log); Err then tells why.
+// stop tells the daemon's goroutines to end (once).
+func (d *Daemon) stop() {
+	d.once.Do(func() {
+		close(d.quit)
+		if d.mcCancel != nil {
+			d.mcCancel()
+		}
+	})
+}
+
+// Done is closed when the daemon has stopped (Close, the end of Start's
+// context, or a failure of its log); Err then tells why.
 func (d *Daemon) Done() <-chan struct{} { return d.done }
 
-// Err returns why the daemon stopped, nil after Close.
+// Err returns why the daemon stopped, nil after Close or the end of
+// Start's context.
 func (d *Daemon) Err() error {
 	select {
 	case <-d.done:
@@ -522,11 +574,12 @@ func (d *Daemon) closeResources() {
 func (d *Daemon) loop() {
 	defer close(d.done)
 	defer d.closeResources()
-	tick := time.NewTicker(time.Second)
+	tick := d.clk.NewTicker(time.Second)
 	defer tick.Stop()
-	timer := time.NewTimer(0)
-	defer timer.Stop()
+	// The first cycle runs at once; then the timer brings the next.
 	d.dirty = true
+	timer := d.clk.NewTimer(d.maybeSchedule())
+	defer timer.Stop()
 	for {
 		select {
 		case <-d.quit:
@@ -536,9 +589,9 @@ func (d *Daemon) loop() {
 			d.run(c)
 		case r := <-d.exits:
 			d.exited(r)
-		case <-tick.C:
+		case <-tick.C():
 			d.housekeep()
-		case <-timer.C:
+		case <-timer.C():
 		}
 		if d.err != nil {
 			d.cfg.Logf("stopping: %v", d.err)
@@ -557,8 +610,7 @@ func (d *Daemon) loop() {
 				more = false
 			}
 		}
-		next := d.maybeSchedule()
-		timer.Reset(next)
+		resetTimer(timer, d.maybeSchedule())
 	}
 }
 
@@ -575,16 +627,26 @@ func (d *Daemon) drain() {
 }
 
 // do runs fn on the owning goroutine and waits for its result, durable.
-func (d *Daemon) do(fn func() (any, []Record, func(), error)) (any, error) {
+// When ctx ends first, do stops waiting and returns ctx's error: a call
+// not yet queued is not made, and one queued runs and commits all the
+// same, its result unread.
+func (d *Daemon) do(ctx context.Context, fn func() (any, []Record, func(), error)) (any, error) {
 	c := &call{fn: fn, reply: make(chan callResult, 1)}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	select {
 	case d.calls <- c:
 	case <-d.done:
 		return nil, errShutdown
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 	select {
 	case r := <-c.reply:
 		return r.v, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	case <-d.done:
 		// The loop stopped; a call it took before has its answer, one
 		// that reached the queue after its last drain never will.
@@ -662,9 +724,9 @@ func (d *Daemon) commitThen(recs []Record, after func()) {
 // maybeSchedule runs a cycle when something changed and the least
 // interval has passed, and returns how long to sleep.
 func (d *Daemon) maybeSchedule() time.Duration {
-	now := time.Now()
+	now := d.clk.Now()
 	if !d.dirty && d.wake > d.now() {
-		return min(time.Until(d.wake.Std()), time.Second)
+		return min(d.wake.Std().Sub(now), time.Second)
 	}
 	if !d.dirty && d.wake == 0 {
 		return time.Second
@@ -676,7 +738,7 @@ func (d *Daemon) maybeSchedule() time.Duration {
 	d.lastCycle = now
 	d.dirty = false
 	if d.wake > 0 && d.wake < runtime.Never {
-		return max(time.Until(d.wake.Std()), d.cfg.MinInterval)
+		return max(d.wake.Std().Sub(d.clk.Now()), d.cfg.MinInterval)
 	}
 	return time.Second
 }
@@ -917,14 +979,14 @@ func (d *Daemon) housekeep() {
 			acts = append(acts, d.killAct(j.ID))
 		}
 	}
-	recs = append(recs, d.checkAgents(time.Now())...)
+	recs = append(recs, d.checkAgents(d.clk.Now())...)
 	d.commitThen(recs, func() {
 		for _, a := range acts {
 			a()
 		}
 	})
-	if every := time.Duration(min(max(d.cluster.SbdSleep, 1), 15) * float64(time.Second)); d.cfg.Store == nil && time.Since(d.loadAt) >= every {
-		d.loadAt = time.Now()
+	if every := time.Duration(min(max(d.cluster.SbdSleep, 1), 15) * float64(time.Second)); d.cfg.Store == nil && d.clk.Since(d.loadAt) >= every {
+		d.loadAt = d.clk.Now()
 		if load, ok := d.load.Sample(); ok {
 			// This machine's load is that of the host named like it. The
 			// other hosts of the configuration report none: their load
@@ -936,8 +998,8 @@ func (d *Daemon) housekeep() {
 			}
 		}
 	}
-	if every := time.Duration(d.cluster.Exceptions.CheckEvery * float64(time.Second)); time.Since(d.cpuAt) >= every {
-		d.cpuAt = time.Now()
+	if every := time.Duration(d.cluster.Exceptions.CheckEvery * float64(time.Second)); d.clk.Since(d.cpuAt) >= every {
+		d.cpuAt = d.clk.Now()
 		d.sampleCPU()
 	}
 	d.clean(now)

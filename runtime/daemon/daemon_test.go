@@ -48,7 +48,7 @@ func serveForTest(conf, state string) int {
 	if addr := os.Getenv("LSFC_TEST_SERVE_LISTEN"); addr != "" {
 		cfg.Listen, cfg.Secret, cfg.MCInterval = addr, "s3cret", 100*time.Millisecond
 	}
-	d, err := daemon.Start(cfg)
+	d, err := daemon.Start(context.Background(), cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -123,7 +123,7 @@ func startDaemon(t *testing.T, state string) (*daemon.Daemon, string) {
 	if state == "" {
 		state = t.TempDir()
 	}
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		MinInterval: 5 * time.Millisecond, Listen: "127.0.0.1:0", Secret: "s3cret", Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
@@ -216,19 +216,14 @@ func (c *client) job(t *testing.T, id int64) api.Job {
 // waitState polls a job until it reaches one of the states.
 func (c *client) waitState(t *testing.T, id int64, states ...string) api.Job {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		j := c.job(t, id)
-		for _, s := range states {
-			if j.State == s {
-				return j
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("job %d is %s (%s), not %v", id, j.State, j.Reason, states)
-		}
-		time.Sleep(20 * time.Millisecond)
+	var j api.Job
+	if !eventually(func() bool {
+		j = c.job(t, id)
+		return slices.Contains(states, j.State)
+	}) {
+		t.Fatalf("job %d is %s (%s), not %v", id, j.State, j.Reason, states)
 	}
+	return j
 }
 
 func TestRunJob(t *testing.T) {
@@ -256,9 +251,47 @@ func TestRunJob(t *testing.T) {
 	}
 }
 
+// TestStartContext stops a daemon by ending the context it was started
+// with: it stops as Close stops it (Done closed, no error, the state
+// directory free for the next daemon), and Close after then returns at
+// once.
+func TestStartContext(t *testing.T) {
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	d, err := daemon.Start(ctx, daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := unixClient(state)
+	id := c.submit(t, api.SubmitRequest{Command: "true", Hold: true}).ID
+	cancel()
+	select {
+	case <-d.Done():
+	case <-time.After(20 * time.Second):
+		t.Fatal("the daemon still runs after its context ended")
+	}
+	if err := d.Err(); err != nil {
+		t.Errorf("Err after the context ended: %v, want nil", err)
+	}
+	if err := d.Close(); err != nil {
+		t.Errorf("Close after the context ended: %v, want nil", err)
+	}
+	d2, _ := startDaemon(t, state)
+	defer d2.Close()
+	if j := c.job(t, id); j.State != "PSUSP" {
+		t.Errorf("job %d is %s in the next daemon, want PSUSP", id, j.State)
+	}
+}
+
 // TestRestartRecovers stops the daemon while a job runs and another is
-// pending; the next daemon on the same state directory finds both, and
-// the running job ends with its real status.
+// pending; the job ends while no daemon runs. The next daemon on the same
+// state directory finds both, and the job that ended has its real status
+// as the recovery read it, before the daemon answers.
 func TestRestartRecovers(t *testing.T) {
 	d, state := startDaemon(t, "")
 	c := unixClient(state)
@@ -268,11 +301,18 @@ func TestRestartRecovers(t *testing.T) {
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond) // the job ends while no daemon runs
+	// The job ends while no daemon runs: its wrapper writes its status.
+	status := filepath.Join(state, "jobs", fmt.Sprintf("%d.status", running.ID))
+	waitFor(t, "the status file of the job that ends while no daemon runs", func() bool {
+		_, err := os.Stat(status)
+		return err == nil
+	})
 	d2, _ := startDaemon(t, state)
 	defer d2.Close()
-	if j := c.waitState(t, running.ID, "EXIT", "DONE"); j.ExitCode != 7 {
-		t.Errorf("job %d ended %s %d, want EXIT 7", running.ID, j.State, j.ExitCode)
+	// Start recovered the job from its status file: at the first
+	// question it has ended, not only once a watch saw it end.
+	if j := c.job(t, running.ID); j.State != "EXIT" || j.ExitCode != 7 {
+		t.Errorf("job %d is %s %d after a restart that found its status file, want EXIT 7", running.ID, j.State, j.ExitCode)
 	}
 	if j := c.job(t, held.ID); j.State != "PSUSP" {
 		t.Errorf("held job is %s after restart", j.State)
@@ -387,7 +427,7 @@ func TestLogDamage(t *testing.T) {
 	}
 	state := t.TempDir()
 	start := func(dir string) (*daemon.Daemon, error) {
-		return daemon.Start(daemon.Config{Policy: p, StateDir: dir, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		return daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: dir, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 			Logf: func(string, ...any) {}})
 	}
 	d, err := start(state)
@@ -459,7 +499,7 @@ func TestCompaction(t *testing.T) {
 	}
 	state := t.TempDir()
 	start := func() *daemon.Daemon {
-		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 			MinInterval: 5 * time.Millisecond, CompactEvery: 4, Logf: t.Logf})
 		if err != nil {
 			t.Fatal(err)
@@ -531,7 +571,7 @@ func TestSubmitToken(t *testing.T) {
 	}
 	state := t.TempDir()
 	start := func() *daemon.Daemon {
-		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 			MinInterval: 5 * time.Millisecond, CompactEvery: 3, Logf: t.Logf})
 		if err != nil {
 			t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
 )
@@ -27,15 +26,16 @@ func TestKillRunning(t *testing.T) {
 		Stdout: "/dev/null", Env: []string{"PATH=" + os.Getenv("PATH")}}).ID
 	c.waitState(t, id, "RUN")
 	var pid int
-	for deadline := time.Now().Add(20 * time.Second); pid == 0; time.Sleep(20 * time.Millisecond) {
-		if b, err := os.ReadFile(pidFile); err == nil {
-			if pid, err = strconv.Atoi(strings.TrimSpace(string(b))); err != nil {
-				t.Fatalf("the job wrote %q as its pid", b)
-			}
-		} else if time.Now().After(deadline) {
-			t.Fatalf("the job did not start its process: %v", err)
+	waitFor(t, "the job to start its process", func() bool {
+		b, err := os.ReadFile(pidFile)
+		if err != nil {
+			return false
 		}
-	}
+		if pid, err = strconv.Atoi(strings.TrimSpace(string(b))); err != nil {
+			t.Fatalf("the job wrote %q as its pid", b)
+		}
+		return true
+	})
 
 	var resp api.ActionResponse
 	code, err := c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", id), nil, &resp)

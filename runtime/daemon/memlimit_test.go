@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -84,7 +85,7 @@ func TestMemLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	state := t.TempDir()
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		MinInterval: 5 * time.Millisecond, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +110,7 @@ func TestMemLimit(t *testing.T) {
 func testMemLimitEnforced(t *testing.T, p *compile.Policy) {
 	state := t.TempDir()
 	start := func() *daemon.Daemon {
-		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 			MinInterval: 5 * time.Millisecond, Logf: t.Logf})
 		if err != nil {
 			t.Fatal(err)

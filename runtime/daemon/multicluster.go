@@ -115,15 +115,15 @@ type mcDelivery struct {
 // mcLoop runs the rounds of the link until the daemon stops.
 func (d *Daemon) mcLoop(ctx context.Context) {
 	defer close(d.mcDone)
-	t := time.NewTimer(0)
+	t := d.clk.NewTimer(time.Hour)
 	defer t.Stop()
 	for {
+		resetTimer(t, d.mcRound(ctx))
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-t.C():
 		}
-		t.Reset(d.mcRound(ctx))
 	}
 }
 
@@ -145,7 +145,7 @@ func (d *Daemon) mcRound(ctx context.Context) time.Duration {
 		self  string
 		every time.Duration
 	}
-	v, err := d.do(func() (any, []Record, func(), error) {
+	v, err := d.do(ctx, func() (any, []Record, func(), error) {
 		return plan{d.mcWorkList(), d.cfg.Policy.Cluster, d.mcInterval()}, nil, nil, nil
 	})
 	if err != nil {
@@ -208,7 +208,7 @@ func (d *Daemon) mcRound(ctx context.Context) time.Duration {
 			delete(d.mcDown, w.peer.Name)
 			d.cfg.Logf("cluster %s answers again", w.peer.Name)
 		}
-		v, err := d.do(func() (any, []Record, func(), error) {
+		v, err := d.do(ctx, func() (any, []Record, func(), error) {
 			kills, recs := d.mcReconcile(res)
 			return kills, recs, nil, nil
 		})
@@ -610,7 +610,7 @@ func (d *Daemon) handleMCForward(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, err)
 		return
 	}
-	v, err := d.do(func() (any, []Record, func(), error) {
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		c := d.cluster
 		sent := runtime.Time(req.Sent)
 		for _, j := range c.Inbound(req.From) {
@@ -676,7 +676,7 @@ func (d *Daemon) handleMCPoll(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, errorf(http.StatusBadRequest, "bad cluster name %q", truncate(req.From)))
 		return
 	}
-	v, err := d.do(func() (any, []Record, func(), error) {
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		c := d.cluster
 		out := api.MCPoll{Queues: []api.MCQueue{}, Jobs: []api.MCJob{}}
 		for _, q := range c.Queues {
@@ -721,7 +721,7 @@ func (d *Daemon) handleMCWithdraw(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, errorf(http.StatusBadRequest, "bad cluster name or job id"))
 		return
 	}
-	v, err := d.do(func() (any, []Record, func(), error) {
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		now := d.now()
 		for _, j := range d.cluster.Inbound(req.From) {
 			switch {

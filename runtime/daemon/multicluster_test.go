@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -18,6 +19,7 @@ import (
 	"github.com/lsfc/lsfc/runtime/daemon"
 	"github.com/lsfc/lsfc/runtime/eventlog"
 	"github.com/lsfc/lsfc/runtime/localexec"
+	testclock "k8s.io/utils/clock/testing"
 )
 
 // mcShared is the lsf.shared of the three test clusters; %d are the
@@ -187,7 +189,7 @@ func (c *mcCluster) start(t *testing.T) {
 		waitSocket(t, unixClient(c.state), cmd, &stderr)
 		return
 	}
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: c.state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: c.state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		MinInterval: 5 * time.Millisecond, Listen: fmt.Sprintf("127.0.0.1:%d", c.port), Secret: "s3cret",
 		MCInterval: 100 * time.Millisecond, Logf: func(f string, a ...any) { t.Logf(c.name+": "+f, a...) }})
 	if err != nil {
@@ -270,18 +272,6 @@ func logRecords(t *testing.T, state string) []map[string]any {
 	}
 	l.Close()
 	return out
-}
-
-// waitFor polls until cond holds.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // TestMultiCluster runs three clusters on loopback, each its own daemon
@@ -713,8 +703,10 @@ End Queue
 	var mu sync.Mutex
 	var called []string
 	state := t.TempDir()
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
-		MinInterval: 5 * time.Millisecond, MCInterval: 10 * time.Millisecond,
+	const every = 10 * time.Millisecond
+	clk := testclock.NewFakeClock(time.Unix(1_700_000_000, 0))
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: 5 * time.Millisecond, MCInterval: every, Clock: clk,
 		Logf: func(f string, a ...any) { t.Logf(f, a...) },
 		PeerClient: func(addr, self string) *api.Client {
 			mu.Lock()
@@ -732,13 +724,21 @@ End Queue
 		defer mu.Unlock()
 		return slices.Clone(called)
 	}
-	// Many rounds pass with nothing to forward: no peer is contacted.
-	time.Sleep(300 * time.Millisecond)
+	// Many rounds pass with nothing to forward: no peer is contacted. The
+	// daemon waits on three timers of its clock once a round is over
+	// (housekeeping's, the next cycle's, the next round's): each step
+	// ends a round, and the next step waits until it is over.
+	settled := func() bool { return clk.Waiters() == 3 }
+	for range 30 {
+		waitFor(t, "a MultiCluster round to end", settled)
+		clk.Step(every)
+	}
+	waitFor(t, "the last MultiCluster round to end", settled)
 	if got := contacted(); len(got) > 0 {
 		t.Fatalf("the daemon contacted %q with no job to forward", got)
 	}
 	unixClient(state).submit(t, api.SubmitRequest{Queue: "send", Command: "true"})
-	waitFor(t, "the link to contact east", func() bool { return len(contacted()) > 0 })
+	stepUntil(t, clk, every, "the link to contact east", func() bool { return len(contacted()) > 0 })
 	if got := contacted(); got[0] != "peermaster.invalid:6881" {
 		t.Errorf("the link contacted %q, want east's server peermaster.invalid:6881", got[0])
 	}

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -24,11 +25,12 @@ import (
 // errors: the cluster of the new Policy, with every job of the old one,
 // is swapped in between two cycles and the generation goes up. A
 // configuration with errors is refused and the old one keeps serving.
-// Either way the outcome is kept (Status), logged, and returned.
+// Either way the outcome is kept (Status), logged, and returned. A reload
+// once begun runs to its end: it takes no context.
 func (d *Daemon) Reload(trigger string) api.Reload {
 	d.reloadMu.Lock()
 	defer d.reloadMu.Unlock()
-	start := time.Now()
+	start := d.clk.Now()
 	out := api.Reload{Time: start.Unix(), Trigger: trigger}
 	var p *compile.Policy
 	var diags lang.Diagnostics
@@ -48,7 +50,7 @@ func (d *Daemon) Reload(trigger string) api.Reload {
 		out.Diagnostics = append(out.Diagnostics, err.Error())
 	}
 	adopt := err == nil && p != nil && !diags.HasErrors()
-	v, derr := d.do(func() (any, []Record, func(), error) {
+	v, derr := d.do(context.Background(), func() (any, []Record, func(), error) {
 		var recs []Record
 		if adopt {
 			n, warnings, rerr := d.cluster.Reconfigure(p, runtime.ClusterOptions{SlotsPerHost: d.cpus})
@@ -68,7 +70,7 @@ func (d *Daemon) Reload(trigger string) api.Reload {
 			}
 		}
 		out.Generation = d.generation
-		out.Took = time.Since(start).Seconds()
+		out.Took = d.clk.Since(start).Seconds()
 		// The status shows a copy of its own: out goes on changing here.
 		kept := out
 		kept.Diagnostics = slices.Clone(out.Diagnostics)
@@ -105,7 +107,7 @@ func (d *Daemon) Reload(trigger string) api.Reload {
 // when the configuration is refused.
 func (d *Daemon) handleReconfig(w http.ResponseWriter, r *http.Request) {
 	id := who(r)
-	if _, err := d.do(func() (any, []Record, func(), error) {
+	if _, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		if !d.isAdmin(id) {
 			return nil, nil, nil, errorf(http.StatusForbidden, "reconfig: User permission denied")
 		}
@@ -114,7 +116,16 @@ func (d *Daemon) handleReconfig(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, err)
 		return
 	}
-	out := d.Reload("badmin reconfig")
+	// The reload runs to its end even when the client leaves; the
+	// handler only stops waiting for it.
+	done := make(chan api.Reload, 1)
+	go func() { done <- d.Reload("badmin reconfig") }()
+	var out api.Reload
+	select {
+	case out = <-done:
+	case <-r.Context().Done():
+		return
+	}
 	code := http.StatusOK
 	if !out.OK {
 		code = http.StatusConflict
@@ -208,7 +219,7 @@ func (d *Daemon) watch(w *confwatch.Watcher, lastHash [32]byte) {
 		lastHash = h
 		out := d.Reload(changed + " changed")
 		if !out.OK {
-			retry = time.After(retryAfter)
+			retry = d.clk.After(retryAfter)
 		}
 		d.rewatchDirs(w)
 	}

@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -48,7 +49,7 @@ func startReloading(t testing.TB, conf string, watch bool) (*daemon.Daemon, *cli
 	if tt, ok := t.(*testing.T); ok {
 		logf = tt.Logf
 	}
-	d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		MinInterval: 5 * time.Millisecond, Load: loader(conf), Watch: watch, Dirs: []string{conf}, Logf: logf})
 	if err != nil {
 		t.Fatal(err)
@@ -84,33 +85,28 @@ func (c *client) status(t testing.TB) api.Status {
 // least gen, and returns its status.
 func (c *client) waitGeneration(t testing.TB, gen uint64) api.Status {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		st := c.status(t)
-		if st.Generation >= gen {
-			return st
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("generation %d, want %d; last reload %+v", st.Generation, gen, st.LastReload)
-		}
-		time.Sleep(5 * time.Millisecond)
+	var st api.Status
+	if !eventually(func() bool {
+		st = c.status(t)
+		return st.Generation >= gen
+	}) {
+		t.Fatalf("generation %d, want %d; last reload %+v", st.Generation, gen, st.LastReload)
 	}
+	return st
 }
 
 // waitRefused waits until the last reload is a refused one after since.
 func (c *client) waitRefused(t testing.TB, since time.Time) api.Status {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		st := c.status(t)
-		if r := st.LastReload; r != nil && !r.OK && r.Time >= since.Unix() {
-			return st
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no refused reload; last %+v", st.LastReload)
-		}
-		time.Sleep(5 * time.Millisecond)
+	var st api.Status
+	if !eventually(func() bool {
+		st = c.status(t)
+		r := st.LastReload
+		return r != nil && !r.OK && r.Time >= since.Unix()
+	}) {
+		t.Fatalf("no refused reload; last %+v", st.LastReload)
 	}
+	return st
 }
 
 const queuesGood = `Begin Queue
@@ -218,6 +214,9 @@ func TestWatch(t *testing.T) {
 		}
 		files["lsb.queues"] = []byte(queuesGood + "\nBegin Queue\nQUEUE_NAME = newdir\nPRIORITY = 10\nEnd Queue\n")
 		os.RemoveAll(conf)
+		// A real wait: the directory is gone for a moment, as when a
+		// configuration manager replaces it, and the watch, on the
+		// file system's real events, must see it come back.
 		time.Sleep(50 * time.Millisecond)
 		os.Mkdir(conf, 0o755)
 		for name, b := range files {
@@ -362,7 +361,7 @@ func TestRetiredHostAcrossRestart(t *testing.T) {
 	}
 	state := t.TempDir()
 	start := func() *daemon.Daemon {
-		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 			MinInterval: 5 * time.Millisecond, Load: loader(conf), Logf: t.Logf})
 		if err != nil {
 			t.Fatal(err)
@@ -376,14 +375,10 @@ func TestRetiredHostAcrossRestart(t *testing.T) {
 	c.waitState(t, job.ID, "RUN")
 	// RUN is the scheduler's word; the process starts once the start is
 	// durable. Wait for it, so that the daemon stops with the job running.
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(filepath.Join(cwd, "started")); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the job's process did not start")
-		}
-	}
+	waitFor(t, "the job's process to start", func() bool {
+		_, err := os.Stat(filepath.Join(cwd, "started"))
+		return err == nil
+	})
 	cluster := filepath.Join(conf, "lsf.cluster.test")
 	text, _ := os.ReadFile(cluster)
 	os.WriteFile(cluster, []byte(strings.Replace(string(text), "hostB     !      !     1       ()\n", "", 1)), 0o644)
@@ -424,7 +419,7 @@ func TestReconfigKeepsJobsAcrossRestart(t *testing.T) {
 	var mu sync.Mutex
 	var logged []string
 	start := func() *daemon.Daemon {
-		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 			MinInterval: 5 * time.Millisecond, Load: loader(conf), Logf: func(format string, args ...any) {
 				mu.Lock()
 				logged = append(logged, fmt.Sprintf(format, args...))
@@ -444,14 +439,10 @@ func TestReconfigKeepsJobsAcrossRestart(t *testing.T) {
 	running := c.submit(t, api.SubmitRequest{Command: "touch started; sleep 3", Queue: "owned", Cwd: cwd})
 	pending := c.submit(t, api.SubmitRequest{Command: "true", Queue: "owned", Hold: true})
 	c.waitState(t, running.ID, "RUN")
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(filepath.Join(cwd, "started")); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the job's process did not start")
-		}
-	}
+	waitFor(t, "the job's process to start", func() bool {
+		_, err := os.Stat(filepath.Join(cwd, "started"))
+		return err == nil
+	})
 	before := map[int64]api.Job{done.ID: c.job(t, done.ID), pending.ID: c.job(t, pending.ID)}
 	if hosts := before[done.ID].ExecHosts; !slices.Equal(hosts, []string{"hostB"}) {
 		t.Fatalf("finished job ran on %q, want hostB", hosts)
@@ -524,7 +515,7 @@ func TestQueueGoneAtStart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := daemon.Start(daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 			MinInterval: 5 * time.Millisecond, Logf: func(format string, args ...any) {
 				mu.Lock()
 				logged = append(logged, fmt.Sprintf(format, args...))

@@ -305,7 +305,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := who(r)
-	v, err := d.do(func() (any, []Record, func(), error) {
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		if j := d.cluster.Job(d.tokens[req.Token]); req.Token != "" && j != nil {
 			// The same submission again: its job.
 			return api.SubmitResponse{ID: j.ID, Queue: j.Queue.Name, Default: req.Queue == ""}, nil, nil, nil
@@ -335,7 +335,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 func (d *Daemon) handleJobs(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	id := who(r)
-	v, err := d.do(func() (any, []Record, func(), error) {
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		var out []api.Job
 		ids := map[int64]bool{}
 		for _, s := range q["id"] {
@@ -377,7 +377,7 @@ func (d *Daemon) handleJob(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("bad job id %q", truncate(r.PathValue("id"))))
 		return
 	}
-	v, err := d.do(func() (any, []Record, func(), error) {
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		j := d.cluster.Job(n)
 		if j == nil {
 			return nil, nil, nil, errorf(http.StatusNotFound, "Job <%d> is not found", n)
@@ -451,7 +451,7 @@ func (d *Daemon) handleJobAction(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	id := who(r)
-	v, err := d.do(func() (any, []Record, func(), error) {
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		j := d.cluster.Job(n)
 		if j == nil {
 			return nil, nil, nil, errorf(http.StatusNotFound, "Job <%d>: No matching job found", n)
@@ -609,7 +609,7 @@ func modification(s *api.SubmitRequest) runtime.Modification {
 }
 
 func (d *Daemon) handleQueues(w http.ResponseWriter, r *http.Request) {
-	v, err := d.do(func() (any, []Record, func(), error) {
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		out := []api.Queue{}
 		for _, q := range d.cluster.Queues {
 			out = append(out, d.queueInfo(q))
@@ -670,7 +670,7 @@ func (d *Daemon) queueInfo(q *runtime.Queue) api.Queue {
 func (d *Daemon) handleQueueOp(w http.ResponseWriter, r *http.Request) {
 	name, op := r.PathValue("name"), r.PathValue("op")
 	id := who(r)
-	v, err := d.do(func() (any, []Record, func(), error) {
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		q := d.cluster.Queue(name)
 		if q == nil {
 			return nil, nil, nil, errorf(http.StatusNotFound, "%s: No such queue", truncate(name))
@@ -702,7 +702,7 @@ func (d *Daemon) handleQueueOp(w http.ResponseWriter, r *http.Request) {
 }
 
 func (d *Daemon) handleHosts(w http.ResponseWriter, r *http.Request) {
-	v, err := d.do(func() (any, []Record, func(), error) {
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		out := []api.Host{}
 		for _, h := range d.cluster.Hosts {
 			out = append(out, d.hostInfo(h))
@@ -748,7 +748,7 @@ func (d *Daemon) hostInfo(h *runtime.Host) api.Host {
 func (d *Daemon) handleHostOp(w http.ResponseWriter, r *http.Request) {
 	name, op := r.PathValue("name"), r.PathValue("op")
 	id := who(r)
-	v, err := d.do(func() (any, []Record, func(), error) {
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		h := d.cluster.Host(name)
 		if h == nil {
 			return nil, nil, nil, errorf(http.StatusNotFound, "%s: No such host", truncate(name))
@@ -774,14 +774,14 @@ func (d *Daemon) handleHostOp(w http.ResponseWriter, r *http.Request) {
 }
 
 func (d *Daemon) handleStatus(w http.ResponseWriter, r *http.Request) {
-	v, err := d.do(func() (any, []Record, func(), error) { return d.status(), nil, nil, nil })
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) { return d.status(), nil, nil, nil })
 	reply(w, v, err)
 }
 
 // handleConf answers lsadmin showconf: the settings of lsf.conf as they
 // are written there.
 func (d *Daemon) handleConf(w http.ResponseWriter, r *http.Request) {
-	v, err := d.do(func() (any, []Record, func(), error) {
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		out := map[string]string{}
 		for name, st := range d.cfg.Policy.Conf {
 			out[name] = st.Raw
@@ -800,7 +800,7 @@ func (d *Daemon) handlePerf(w http.ResponseWriter, r *http.Request) {
 // handleParams answers bparams -a: the lsb.params the scheduler applies,
 // with the documented defaults of the keys it reads.
 func (d *Daemon) handleParams(w http.ResponseWriter, r *http.Request) {
-	v, err := d.do(func() (any, []Record, func(), error) {
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		out := map[string]string{}
 		for name, st := range d.cfg.Policy.Params {
 			out[name] = st.Raw
@@ -825,7 +825,7 @@ func (d *Daemon) handleParams(w http.ResponseWriter, r *http.Request) {
 
 // handleSLA lists the service classes and their state (bsla).
 func (d *Daemon) handleSLA(w http.ResponseWriter, r *http.Request) {
-	v, err := d.do(func() (any, []Record, func(), error) {
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		now := d.now()
 		out := []api.ServiceClass{}
 		for _, s := range d.cluster.SLAs {

@@ -25,7 +25,7 @@ func BenchmarkSubmitEtcd(b *testing.B) {
 		b.Fatal(err)
 	}
 	addr := freeAddrs(b, 1)[0]
-	c, err := failover.Start(candidateConfig(p, e.Client(), b.TempDir(), addr, func(string, ...any) {}))
+	c, err := failover.Start(context.Background(), candidateConfig(p, e.Client(), b.TempDir(), addr, func(string, ...any) {}))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -76,8 +76,9 @@ type Candidate struct {
 
 // Start starts a candidate: it answers on Daemon.Listen at once (with
 // the leader's address while it does not lead) and campaigns until ctx
-// ends or Close.
-func Start(cfg Config) (*Candidate, error) {
+// ends or Close, whichever comes first. Either way it stops as Close
+// says, and Done is closed once it has.
+func Start(ctx context.Context, cfg Config) (*Candidate, error) {
 	if cfg.Client == nil {
 		return nil, errors.New("a master candidate needs etcd")
 	}
@@ -105,7 +106,7 @@ func Start(cfg Config) (*Candidate, error) {
 		logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "lsfc serve: "+format+"\n", args...) }
 		cfg.Daemon.Logf = logf
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(ctx)
 	c := &Candidate{cfg: cfg, name: name, logf: logf, cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
@@ -128,7 +129,8 @@ func advertised(listen string) string {
 	return net.JoinHostPort(host, port)
 }
 
-// Close stops the candidate: a leader resigns at once, so that another
+// Close stops the candidate, as the end of Start's context does, and
+// waits until it has stopped: a leader resigns at once, so that another
 // takes over without waiting for its lease. Jobs keep running on their
 // agents.
 func (c *Candidate) Close() error {
@@ -248,7 +250,7 @@ func (c *Candidate) term(ctx context.Context, elected func()) error {
 	var d *daemon.Daemon
 	// The address may take a moment to be free of the standby's server.
 	for i := 0; ; i++ {
-		d, err = daemon.Start(cfg)
+		d, err = daemon.Start(ctx, cfg)
 		if err == nil || i == 20 || !errors.Is(err, syscall.EADDRINUSE) {
 			break
 		}

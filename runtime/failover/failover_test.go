@@ -129,7 +129,7 @@ func candidateMain(conf string) int {
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(os.Stderr, "%s %s: "+format+"\n", append([]any{time.Now().Format("15:04:05.000"), os.Getenv("LSFC_TEST_LISTEN")}, args...)...)
 	}
-	c, err := failover.Start(candidateConfig(p, cli, os.Getenv("LSFC_TEST_STATE"), os.Getenv("LSFC_TEST_LISTEN"), logf))
+	c, err := failover.Start(context.Background(), candidateConfig(p, cli, os.Getenv("LSFC_TEST_STATE"), os.Getenv("LSFC_TEST_LISTEN"), logf))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -224,7 +224,7 @@ func (r *rig) startCandidate(addr string) {
 }
 
 func (r *rig) startAgent(host, dir string) {
-	a, err := sbatchd.Start(sbatchd.Config{Master: api.DialTCP(strings.Join(r.addrs, ","), secret, me), Host: host,
+	a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: api.DialTCP(strings.Join(r.addrs, ","), secret, me), Host: host,
 		StateDir: dir, Interval: agentInterval, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		Logf: func(string, ...any) {}})
 	if err != nil {
@@ -469,13 +469,13 @@ func TestPartitionedLeaderStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cliA.Close()
-	a, err := failover.Start(candidateConfig(p, cliA, t.TempDir(), addrs[0], t.Logf))
+	a, err := failover.Start(context.Background(), candidateConfig(p, cliA, t.TempDir(), addrs[0], t.Logf))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
 	waitFor(t, "candidate A to lead", func() bool { return a.Leading() != nil })
-	b, err := failover.Start(candidateConfig(p, e.Client(), t.TempDir(), addrs[1], t.Logf))
+	b, err := failover.Start(context.Background(), candidateConfig(p, e.Client(), t.TempDir(), addrs[1], t.Logf))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -515,7 +515,7 @@ func TestFencedLeaderRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr := freeAddrs(t, 1)[0]
-	a, err := failover.Start(candidateConfig(p, e.Client(), t.TempDir(), addr, t.Logf))
+	a, err := failover.Start(context.Background(), candidateConfig(p, e.Client(), t.TempDir(), addr, t.Logf))
 	if err != nil {
 		t.Fatal(err)
 	}

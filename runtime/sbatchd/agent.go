@@ -16,6 +16,7 @@ import (
 
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/localexec"
+	"k8s.io/utils/clock"
 )
 
 // Config configures an agent.
@@ -37,6 +38,10 @@ type Config struct {
 	WrapperPath []string
 	// Logf receives the agent's messages (nil: standard error).
 	Logf func(format string, args ...any)
+	// Clock times the agent's reports and its waits between exchanges
+	// (nil: the real clock); tests give a testing clock and step it. A
+	// request to the master is bounded in real time all the same.
+	Clock clock.WithTicker
 }
 
 // An Agent is a running execution agent.
@@ -65,6 +70,11 @@ type Agent struct {
 	ctx  context.Context
 	stop context.CancelFunc
 	wg   sync.WaitGroup
+	// stopAfter undoes the shutdown registered on Start's context;
+	// closeOnce makes the shutdown happen once, closeErr is its error.
+	stopAfter func() bool
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // A run is one run of a job on this host.
@@ -85,8 +95,9 @@ type record struct {
 }
 
 // Start takes the state directory (its lock), recovers the runs it holds,
-// and starts reporting to the master.
-func Start(cfg Config) (*Agent, error) {
+// and starts reporting to the master, until ctx ends or Close is called,
+// whichever comes first; either way it stops as Close says.
+func Start(ctx context.Context, cfg Config) (*Agent, error) {
 	if cfg.Master == nil || cfg.Host == "" || cfg.StateDir == "" {
 		return nil, errors.New("an agent needs its master, its host name and a state directory")
 	}
@@ -98,6 +109,9 @@ func Start(cfg Config) (*Agent, error) {
 	}
 	if cfg.Logf == nil {
 		cfg.Logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "lsfc sbatchd: "+format+"\n", args...) }
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.RealClock{}
 	}
 	a := &Agent{cfg: cfg, sampler: localexec.NewSampler(), runsDir: filepath.Join(cfg.StateDir, "runs"), runs: map[int64]*run{},
 		progress: make(chan struct{}, 1)}
@@ -125,22 +139,35 @@ func Start(cfg Config) (*Agent, error) {
 		lock.Close()
 		return nil, err
 	}
-	a.ctx, a.stop = context.WithCancel(context.Background())
+	a.ctx, a.stop = context.WithCancel(ctx)
 	a.wg.Add(2)
 	go a.loadLoop()
 	go a.syncLoop()
+	a.stopAfter = context.AfterFunc(ctx, func() { a.shutdown() })
 	return a, nil
 }
 
-// Close stops reporting and starting jobs, and releases the state
-// directory; the jobs run on, and the next agent on the directory reports
-// them. Orders whose run was not yet recorded are left to the master,
-// which sends them again.
+// Close stops reporting and starting jobs, as the end of Start's context
+// does, and releases the state directory; the jobs run on, and the next
+// agent on the directory reports them. Orders whose run was not yet
+// recorded are left to the master, which sends them again. Close waits
+// until the agent has stopped; after the context ended it only waits,
+// and returns the same error.
 func (a *Agent) Close() error {
-	a.stop()
-	a.wg.Wait()
-	a.exec.Close()
-	return a.lock.Close()
+	a.stopAfter()
+	return a.shutdown()
+}
+
+// shutdown stops the agent, once, and returns the error of releasing its
+// state directory.
+func (a *Agent) shutdown() error {
+	a.closeOnce.Do(func() {
+		a.stop()
+		a.wg.Wait()
+		a.exec.Close()
+		a.closeErr = a.lock.Close()
+	})
+	return a.closeErr
 }
 
 // recover reads the runs held and asks the executor about them.
@@ -223,7 +250,7 @@ func (a *Agent) kick() {
 func (a *Agent) loadLoop() {
 	defer a.wg.Done()
 	facts := a.sampler.Facts()
-	t := time.NewTicker(a.cfg.Interval)
+	t := a.cfg.Clock.NewTicker(a.cfg.Interval)
 	defer t.Stop()
 	failing := false
 	for {
@@ -244,7 +271,7 @@ func (a *Agent) loadLoop() {
 		select {
 		case <-a.ctx.Done():
 			return
-		case <-t.C:
+		case <-t.C():
 		}
 	}
 }
@@ -258,7 +285,8 @@ func (a *Agent) syncLoop() {
 	// taken is the last order of the session taken in hand.
 	var taken uint64
 	failing := false
-	wait := time.NewTimer(0)
+	wait := a.cfg.Clock.NewTimer(a.cfg.Interval)
+	wait.Stop()
 	defer wait.Stop()
 	for a.ctx.Err() == nil {
 		req := a.request(session)
@@ -288,7 +316,7 @@ func (a *Agent) syncLoop() {
 			}
 			select {
 			case <-a.ctx.Done():
-			case <-time.After(min(a.cfg.Interval, time.Second)):
+			case <-a.cfg.Clock.After(min(a.cfg.Interval, time.Second)):
 			}
 			continue
 		}
@@ -319,11 +347,13 @@ func (a *Agent) syncLoop() {
 			select {
 			case <-a.ctx.Done():
 			case <-a.progress:
-			case <-wait.C:
+			case <-wait.C():
 			}
+			// A tick nobody took is dropped: a testing clock's timer
+			// keeps it, and would block on the next.
 			if !wait.Stop() {
 				select {
-				case <-wait.C:
+				case <-wait.C():
 				default:
 				}
 			}

@@ -1,6 +1,7 @@
 package sbatchd_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/localexec"
 	"github.com/lsfc/lsfc/runtime/sbatchd"
+	testclock "k8s.io/utils/clock/testing"
 )
 
 // gateEnv names a file the job wrappers of these tests wait for before
@@ -48,6 +50,8 @@ type fakeMaster struct {
 	syncs []api.AgentSync
 	ends  map[int64][]api.AgentEnd
 	wake  chan struct{}
+	// loads counts the load reports received.
+	loads int
 }
 
 func newFakeMaster(t *testing.T) (*fakeMaster, *api.Client) {
@@ -60,6 +64,11 @@ func newFakeMaster(t *testing.T) (*fakeMaster, *api.Client) {
 func (m *fakeMaster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	if r.URL.Path != "/v1/agent/sync" {
+		if r.URL.Path == "/v1/agent/load" {
+			m.mu.Lock()
+			m.loads++
+			m.mu.Unlock()
+		}
 		w.Write([]byte("{}"))
 		return
 	}
@@ -172,7 +181,7 @@ func TestBurstWhileStarting(t *testing.T) {
 	orders = append(orders, killed, api.AgentOrder{AgentRun: killed.AgentRun, Signal: "KILL"})
 	m.give("s1", slices.Clone(orders))
 	state := t.TempDir()
-	a, err := sbatchd.Start(sbatchd.Config{Master: client, Host: "hostA", StateDir: state, Interval: 100 * time.Millisecond,
+	a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: client, Host: "hostA", StateDir: state, Interval: 100 * time.Millisecond,
 		Launchers: launchers, WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
@@ -243,7 +252,7 @@ func TestOutputID(t *testing.T) {
 	o := jobOrder(3, 100, "echo $LSB_JOBID")
 	o.Spec.Cwd, o.Spec.Stdout, o.Spec.OutputID = cwd, "fw.%J.out", 7
 	m.give("s1", []api.AgentOrder{o})
-	a, err := sbatchd.Start(sbatchd.Config{Master: client, Host: "hostA", StateDir: t.TempDir(), Interval: 100 * time.Millisecond,
+	a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: client, Host: "hostA", StateDir: t.TempDir(), Interval: 100 * time.Millisecond,
 		WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
@@ -256,5 +265,56 @@ func TestOutputID(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(cwd, "fw.7.out")); err != nil || string(b) != "3\n" {
 		entries, _ := os.ReadDir(cwd)
 		t.Errorf("fw.7.out = %q, %v; want \"3\\n\" (the directory holds %v)", b, err, entries)
+	}
+}
+
+// TestStartContext stops an agent by ending the context it was started
+// with: it stops exchanging and releases its state directory, as Close
+// does, so that the next agent takes the directory; Close after then
+// returns at once.
+func TestStartContext(t *testing.T) {
+	m, client := newFakeMaster(t)
+	state := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	a, err := sbatchd.Start(ctx, sbatchd.Config{Master: client, Host: "hostA", StateDir: state, Interval: 100 * time.Millisecond,
+		WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a first exchange", func() bool { return len(m.exchanges()) > 0 })
+	cancel()
+	var next *sbatchd.Agent
+	waitFor(t, "the state directory to be released", func() bool {
+		next, err = sbatchd.Start(context.Background(), sbatchd.Config{Master: client, Host: "hostA", StateDir: state,
+			Interval: 100 * time.Millisecond, WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
+		return err == nil
+	})
+	defer next.Close()
+	if err := a.Close(); err != nil {
+		t.Errorf("Close after the context ended: %v, want nil", err)
+	}
+}
+
+// TestAgentClock: the agent reports its load every interval of its
+// clock: on a testing clock, once more each time the clock is stepped by
+// an interval (a minute, longer than the test waits in real time).
+func TestAgentClock(t *testing.T) {
+	m, client := newFakeMaster(t)
+	clk := testclock.NewFakeClock(time.Unix(1_700_000_000, 0))
+	a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: client, Host: "hostA", StateDir: t.TempDir(),
+		Interval: time.Minute, WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf, Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	loads := func() int {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return m.loads
+	}
+	waitFor(t, "the first load report", func() bool { return loads() == 1 })
+	for want := 2; want <= 4; want++ {
+		clk.Step(time.Minute)
+		waitFor(t, fmt.Sprintf("load report %d after a step of an interval", want), func() bool { return loads() == want })
 	}
 }
