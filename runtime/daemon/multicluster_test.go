@@ -338,13 +338,18 @@ func TestMultiCluster(t *testing.T) {
 	})
 
 	t.Run("output named for the home id", func(t *testing.T) {
-		// A job west took for itself moves west's numbering past home's.
+		// Jobs west takes for itself move west's numbering past home's
+		// next id, which a held job at home tells, so that the two ids of
+		// the forwarded job differ.
+		probe := hc.submit(t, api.SubmitRequest{Queue: "send", Command: "true", Hold: true}).ID
+		hc.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", probe), nil, nil)
 		wc := tcpClient(fmt.Sprintf("127.0.0.1:%d", west.port), "s3cret", "boss")
-		var own api.SubmitResponse
-		if code, err := wc.call("POST", "/v1/jobs", api.SubmitRequest{Queue: "recv", Command: "true", Hold: true}, &own); err != nil || code != 200 {
-			t.Fatalf("submit at west: %d %v", code, err)
+		for own := (api.SubmitResponse{}); own.ID <= probe+1; {
+			if code, err := wc.call("POST", "/v1/jobs", api.SubmitRequest{Queue: "recv", Command: "true", Hold: true}, &own); err != nil || code != 200 {
+				t.Fatalf("submit at west: %d %v", code, err)
+			}
+			wc.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", own.ID), nil, nil)
 		}
-		wc.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", own.ID), nil, nil)
 		// %J in -o and the files of an -e directory are the job's id at
 		// home, the one its owner knows; LSB_JOBID is its id at west.
 		cwd := t.TempDir()
