@@ -65,7 +65,7 @@ func FuzzCompileResReq(f *testing.F) {
 				}
 				for _, v := range table.Values {
 					if fast, ref := sel.Match(v), sel.MatchCEL(env, v); fast != ref {
-						t.Fatalf("%s on %s: closures %v, cel-go %v (CEL %s)", sel.Text, v.Name, fast, ref, sel.CEL)
+						t.Fatalf("%s on %s: closures %v, cel-go %v (CEL %s)", sel.Text, v.Name, fast, ref, sel.CELString())
 					}
 				}
 			}
