@@ -84,6 +84,10 @@ type lowerer struct {
 	owner []int32
 	diags lang.Diagnostics
 	refs  map[int]bool
+	// wild are the ids of constants that a static verdict leaves open:
+	// a comparison with a "local" that stands for each job's submission
+	// host, and one with "any" that never matches (type!=any).
+	wild map[int64]bool
 }
 
 func newLowerer(e *Env, opts SelectOptions) *lowerer {
@@ -358,13 +362,13 @@ func (l *lowerer) compareWord(e *lang.Binary, str lang.Expr, word *lang.Ident, o
 		}
 		switch {
 		case value == "any":
-			return l.anyLocal(op), tyBool
+			return l.anyLocal(op, false), tyBool
 		case value == "local" && local == "" && l.opts.InConfig:
-			return l.anyLocal(op), tyBool
+			return l.anyLocal(op, true), tyBool
 		case value == "local" && local == "":
 			l.diags.Add(lang.Warning, CodeLocalType, word.Span,
 				"%s==local: the submission host's %s is not known here; every %s matches (give it with --from-type)", res, res, res)
-			return l.anyLocal(op), tyBool
+			return l.anyLocal(op, true), tyBool
 		case value == "local":
 			value = local
 		case res == "type" && !l.env.IsType(value), res == "model" && !l.env.IsModel(value):
@@ -387,9 +391,18 @@ func (l *lowerer) compareWord(e *lang.Binary, str lang.Expr, word *lang.Ident, o
 	return out, tyBool
 }
 
-// anyLocal lowers the constant a comparison with "any" has.
-func (l *lowerer) anyLocal(op string) celast.Expr {
-	return l.boolLit(op == "==" || op == "<=" || op == ">=")
+// anyLocal lowers the constant a comparison with "any" has, or with a
+// "local" that matches any host (local set).
+func (l *lowerer) anyLocal(op string, local bool) celast.Expr {
+	match := op == "==" || op == "<=" || op == ">="
+	x := l.boolLit(match)
+	if local || !match {
+		if l.wild == nil {
+			l.wild = map[int64]bool{}
+		}
+		l.wild[x.ID()] = true
+	}
+	return x
 }
 
 // literal lowers a number or string; a memory unit is converted to the

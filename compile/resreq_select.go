@@ -33,8 +33,10 @@ type SelectProgram struct {
 	// that a host failing the select can never pass it.
 	Static bool
 
-	ast  *celast.AST // checked
-	fast evalFunc
+	ast    *celast.AST // checked
+	wild   map[int64]bool
+	fast   evalFunc
+	static staticEval
 }
 
 // A Clause is one top-level && operand of a select expression.
@@ -44,7 +46,9 @@ type Clause struct {
 	Refs   []int
 	Static bool
 	ast    *celast.AST // checked
+	wild   map[int64]bool
 	fast   evalFunc
+	static staticEval
 }
 
 // programCache holds compiled programs by text and options.
@@ -166,12 +170,12 @@ func (e *Env) compileSelect(expr lang.Expr, opts SelectOptions) (*SelectProgram,
 	if err != nil {
 		panic(fmt.Sprintf("compile: closures for %q: %v", lang.ExprString(expr), err))
 	}
-	p := &SelectProgram{Expr: expr, Text: lang.ExprString(expr), ast: checked, fast: fast}
+	p := &SelectProgram{Expr: expr, Text: lang.ExprString(expr), ast: checked, wild: l.wild, fast: fast}
 	p.Refs = sortedKeys(l.refs)
 	p.Static = e.allStatic(p.Refs)
 	parts := Conjuncts(expr)
 	if len(parts) == 1 {
-		p.Clauses = []*Clause{{Expr: expr, Text: p.Text, Refs: p.Refs, Static: p.Static, ast: checked, fast: fast}}
+		p.Clauses = []*Clause{{Expr: expr, Text: p.Text, Refs: p.Refs, Static: p.Static, ast: checked, wild: l.wild, fast: fast}}
 		return p, l.diags
 	}
 	for _, c := range parts {
@@ -185,7 +189,7 @@ func (e *Env) compileSelect(expr lang.Expr, opts SelectOptions) (*SelectProgram,
 			panic(fmt.Sprintf("compile: closures for clause %q: %v", lang.ExprString(c), err))
 		}
 		refs := sortedKeys(cl.refs)
-		p.Clauses = append(p.Clauses, &Clause{Expr: c, Text: lang.ExprString(c), Refs: refs, Static: e.allStatic(refs), ast: cchecked, fast: cfast})
+		p.Clauses = append(p.Clauses, &Clause{Expr: c, Text: lang.ExprString(c), Refs: refs, Static: e.allStatic(refs), ast: cchecked, wild: cl.wild, fast: cfast})
 	}
 	return p, l.diags
 }
