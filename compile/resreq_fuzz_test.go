@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/lang"
@@ -67,6 +68,12 @@ func FuzzCompileResReq(f *testing.F) {
 					continue
 				}
 				for _, v := range table.Values {
+					// cel-go's strings are UTF-8: a requirement holding
+					// other bytes has no reference program.
+					if !utf8.ValidString(s) {
+						checkStatic(t, env, sel, v, rng)
+						continue
+					}
 					if fast, ref := sel.Match(v), sel.MatchCEL(env, v); fast != ref {
 						t.Fatalf("%s on %s: closures %v, cel-go %v (CEL %s)", sel.Text, v.Name, fast, ref, sel.CELString())
 					}

@@ -113,13 +113,14 @@ func (e *Env) NewStaticValues(name string) *StaticValues {
 	return v
 }
 
-// Judge evaluates the select on what v knows of a host, with the closures
+// Judge evaluates the select on what v knows of a host, with closures
 // compiled from the same checked CEL AST Match runs, read three-valued:
-// False means no value of what is unknown makes the host match, True that
-// every value does. A value the host does not define, or a division by
-// zero, is unknown rather than an error, and strings that differ only in
-// case (host names also by a domain) are unknown, as are orderings of
-// strings. e must be the Env that compiled p.
+// False means that whatever the unknowns are, the host does not match;
+// True that it matches whatever values the unknowns take, provided it
+// defines every number and string the select reads (reading one it does
+// not define fails the host at run time). A division by zero is unknown,
+// strings that differ only in case (host names also by a domain) are
+// unknown, as are orderings of strings. e must be the Env that compiled p.
 func (p *SelectProgram) Judge(e *Env, v *StaticValues) Truth {
 	p.static.once.Do(func() { p.static.fn = compileStatic(p.ast, p.wild, e) })
 	return p.static.fn(v)
