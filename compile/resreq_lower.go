@@ -79,6 +79,11 @@ type lowerer struct {
 	fac   celast.ExprFactory
 	next  int64 // the next CEL node id
 	nodes []srcNode
+	// cur is the requirement node being lowered; origin maps each CEL
+	// node id to the one it was built for, so that every node leads
+	// back to its bytes of the requirement.
+	cur    lang.Expr
+	origin []lang.Expr
 	// owner maps a CEL node id to the index in nodes of the smallest
 	// requirement node it belongs to (-1: none).
 	owner []int32
@@ -91,7 +96,7 @@ type lowerer struct {
 }
 
 func newLowerer(e *Env, opts SelectOptions) *lowerer {
-	return &lowerer{env: e, opts: opts, fac: celast.NewExprFactory(), next: 1, owner: []int32{-1}, refs: map[int]bool{}}
+	return &lowerer{env: e, opts: opts, fac: celast.NewExprFactory(), next: 1, owner: []int32{-1}, origin: []lang.Expr{nil}, refs: map[int]bool{}}
 }
 
 // celName is the CEL variable holding the value of the resource in slot
@@ -104,6 +109,7 @@ func (l *lowerer) id() int64 {
 	id := l.next
 	l.next++
 	l.owner = append(l.owner, -1)
+	l.origin = append(l.origin, l.cur)
 	return id
 }
 
@@ -131,8 +137,17 @@ func (l *lowerer) record(start int64, e lang.Expr, x, y ty) {
 	}
 }
 
+// at makes e the node the CEL nodes built next are for, until the
+// returned function restores the previous one.
+func (l *lowerer) at(e lang.Expr) func() {
+	outer := l.cur
+	l.cur = e
+	return func() { l.cur = outer }
+}
+
 // cond lowers e as a CEL bool.
 func (l *lowerer) cond(e lang.Expr) celast.Expr {
+	defer l.at(e)()
 	start := l.next
 	x, t := l.expr(e)
 	switch t {
@@ -149,6 +164,7 @@ func (l *lowerer) cond(e lang.Expr) celast.Expr {
 
 // num lowers e as a CEL double.
 func (l *lowerer) num(e lang.Expr) (celast.Expr, ty) {
+	defer l.at(e)()
 	if l.peekType(e) == tyBool {
 		x, _ := l.expr(e)
 		return l.call(operators.Conditional, x, l.numLit(1), l.numLit(0)), tyNum
@@ -225,6 +241,7 @@ var celOps = map[string]string{
 
 // expr lowers e and returns its type.
 func (l *lowerer) expr(e lang.Expr) (celast.Expr, ty) {
+	defer l.at(e)()
 	start := l.next
 	switch e := e.(type) {
 	case *lang.Paren:
@@ -386,7 +403,10 @@ func (l *lowerer) compareWord(e *lang.Binary, str lang.Expr, word *lang.Ident, o
 		}
 	}
 	x, xk := l.expr(str)
-	out := l.call(celOps[op], x, l.strLit(value))
+	restore := l.at(word)
+	y := l.strLit(value)
+	restore()
+	out := l.call(celOps[op], x, y)
 	l.record(start, e, xk, tyStr)
 	return out, tyBool
 }
@@ -408,6 +428,7 @@ func (l *lowerer) anyLocal(op string, local bool) celast.Expr {
 // literal lowers a number or string; a memory unit is converted to the
 // unit of the resource the literal is compared with (or of bare numbers).
 func (l *lowerer) literal(e *lang.Literal, other lang.Expr) (celast.Expr, ty) {
+	defer l.at(e)()
 	if e.Kind != lang.LitNumber {
 		return l.strLit(e.Str), tyStr
 	}
@@ -460,8 +481,15 @@ func (l *lowerer) unknown(name string, sp lang.Span) {
 // celIssue turns an issue the CEL checker reported at a node into a
 // diagnostic at the node of the requirement that produced it.
 func (l *lowerer) celIssue(ce *common.Error) *lang.Diagnostic {
-	if ce.ExprID <= 0 || ce.ExprID >= int64(len(l.owner)) || l.owner[ce.ExprID] < 0 {
+	if ce.ExprID <= 0 || ce.ExprID >= int64(len(l.owner)) {
 		return &lang.Diagnostic{Severity: lang.Error, Code: CodeResReqType, Message: "the select expression does not type-check"}
+	}
+	if l.owner[ce.ExprID] < 0 {
+		d := &lang.Diagnostic{Severity: lang.Error, Code: CodeResReqType, Message: "the select expression does not type-check"}
+		if e := l.origin[ce.ExprID]; e != nil {
+			d.Span = lang.ExprSpan(e)
+		}
+		return d
 	}
 	sp, msg := l.typeMessage(&l.nodes[l.owner[ce.ExprID]])
 	return &lang.Diagnostic{Severity: lang.Error, Code: CodeResReqType, Span: sp, Message: msg}
