@@ -1,7 +1,9 @@
 package runtime
 
 import (
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/lsfc/lsfc/compile"
@@ -109,4 +111,29 @@ func TestPrecompiledRequirement(t *testing.T) {
 			t.Errorf("precompiled %v: error %v, want the unknown resource at -R:1:8", pre != nil, err)
 		}
 	}
+}
+
+// TestReqCompilerConcurrent compiles requirements merged with a queue's
+// RES_REQ from several goroutines at once (run it with -race).
+func TestReqCompilerConcurrent(t *testing.T) {
+	rc := precompileCluster(t).ReqCompiler()
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 20 {
+				r := fmt.Sprintf("select[mem>%d] order[r1m] rusage[mem=%d]", i%3, k%4)
+				pre := rc.Compile("normal", "", r, "hostA")
+				if pre == nil || len(pre.entries) != 1 || pre.entries[0].req == nil {
+					t.Errorf("-R %q: nothing compiled", r)
+					return
+				}
+				if !strings.Contains(pre.entries[0].req.Text, "ssd") {
+					t.Errorf("-R %q: merged %q lacks the queue's select", r, pre.entries[0].req.Text)
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
