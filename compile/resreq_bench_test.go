@@ -40,7 +40,7 @@ func benchPrograms(b *testing.B, env *compile.Env) []*compile.SelectProgram {
 
 // BenchmarkSelectEval evaluates ten representative selects over 10,000
 // hosts; one op is one host evaluation. "fast" is the closure compiled from
-// the checked CEL program, "cel" cel-go's interpreter on the same program
+// the checked CEL AST, "cel" cel-go's interpreter on the same checked AST
 // with the slot activation.
 func BenchmarkSelectEval(b *testing.B) {
 	env := testEnv()

@@ -6,12 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"cel.dev/cel-go/cel"
 	celast "cel.dev/cel-go/common/ast"
 	"cel.dev/cel-go/common/operators"
 	"cel.dev/cel-go/common/types"
-	"cel.dev/cel-go/common/types/ref"
-	"cel.dev/cel-go/interpreter"
 )
 
 // HostValues is one host's value table: the value of every resource of an
@@ -30,8 +27,6 @@ type HostValues struct {
 	// tells whether its status lets it take jobs (ok or busy).
 	FreeSlots int
 	Usable    bool
-
-	boxed []ref.Val // CEL values for the reference interpreter, by slot
 }
 
 // Values builds the value table of h for the resources of e. Memory
@@ -120,65 +115,8 @@ func (e *Env) fill(h *Host, v *HostValues) {
 	}
 }
 
-// box fills the CEL values of v once.
-func (v *HostValues) box(e *Env) {
-	if v.boxed != nil {
-		return
-	}
-	v.boxed = make([]ref.Val, len(v.Num))
-	for i, r := range e.res {
-		switch r.Type {
-		case Boolean:
-			v.boxed[i] = types.Bool(v.Has[i])
-		case Numeric:
-			v.boxed[i] = types.Double(v.Num[i])
-		case String:
-			v.boxed[i] = types.String(v.Str[i])
-		}
-	}
-}
-
-// hostActivation resolves CEL variables from a host's value table: no map
-// and no allocation per host.
-type hostActivation struct {
-	env *Env
-	h   *HostValues
-}
-
-func (a hostActivation) ResolveName(name string) (any, bool) {
-	if len(name) < 2 {
-		return nil, false
-	}
-	slot, err := strconv.Atoi(name[1:])
-	if err != nil || slot < 0 || slot >= len(a.h.Has) {
-		return nil, false
-	}
-	if name[0] == 'd' {
-		return types.Bool(a.h.Has[slot]), true
-	}
-	if a.env.res[slot].Type != Boolean && !a.h.Has[slot] {
-		return nil, false // undefined on this host: reading it is an error
-	}
-	return a.h.boxed[slot], true
-}
-
-func (hostActivation) Parent() interpreter.Activation { return nil }
-
-// Match reports whether host h satisfies the select, using the compiled
-// closures.
+// Match reports whether host h satisfies the select.
 func (p *SelectProgram) Match(h *HostValues) bool { return p.fast(h) == triTrue }
-
-// MatchCEL reports whether h satisfies the select, using cel-go's
-// interpreter (the reference for Match); e must be the Env that compiled p.
-func (p *SelectProgram) MatchCEL(e *Env, h *HostValues) bool {
-	h.box(e)
-	out, _, err := p.prog.Eval(hostActivation{env: e, h: h})
-	if err != nil {
-		return false
-	}
-	b, ok := out.(types.Bool)
-	return ok && bool(b)
-}
 
 // Match reports whether h satisfies the clause.
 func (c *Clause) Match(h *HostValues) bool { return c.fast(h) == triTrue }
@@ -206,8 +144,8 @@ type (
 // closures that read a host's value table directly. It follows CEL's
 // semantics: && and || absorb an error when the other side decides, every
 // other operator propagates it.
-func compileClosure(a *cel.Ast, e *Env) (evalFunc, error) {
-	c := &closureCompiler{env: e, ast: a.NativeRep()}
+func compileClosure(a *celast.AST, e *Env) (evalFunc, error) {
+	c := &closureCompiler{env: e, ast: a}
 	return c.boolean(c.ast.Expr())
 }
 

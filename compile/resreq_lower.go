@@ -5,9 +5,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
-	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/common"
+	celast "cel.dev/cel-go/common/ast"
+	"cel.dev/cel-go/common/operators"
+	"cel.dev/cel-go/common/types"
 
 	"github.com/lsfc/lsfc/lang"
 )
@@ -56,26 +58,45 @@ const (
 	tyStr
 )
 
-// srcNode records where a piece of CEL text came from, so that an issue
-// CEL reports inside it is shown at the right byte of the requirement.
+// srcNode records which piece of the requirement a CEL node came from, so
+// that an issue CEL reports at the node is shown at the right byte of the
+// requirement.
 type srcNode struct {
-	start, end int // CEL text range
-	span       lang.Span
-	expr       lang.Expr
-	x, y       ty // operand types of an operator node
+	span lang.Span
+	expr lang.Expr
+	x, y ty // operand types of an operator node
 }
 
-// lowerer turns a select expression into CEL text, inferring types to
-// insert LSF's conversions: any non-zero number is true, booleans are 0
-// or 1 in arithmetic, a bare word compared with a string resource is a
-// string, type==any always matches.
+// lowerer builds the CEL AST of a select expression directly from the
+// requirement's AST, inferring types to insert LSF's conversions: any
+// non-zero number is true, booleans are 0 or 1 in arithmetic, a bare word
+// compared with a string resource is a string, type==any always matches.
+// CEL node ids are handed out in order, so the nodes built for one
+// requirement node are a contiguous range of ids.
 type lowerer struct {
 	env   *Env
 	opts  SelectOptions
-	b     strings.Builder
+	fac   celast.ExprFactory
+	next  int64 // the next CEL node id
 	nodes []srcNode
+	// cur is the requirement node being lowered; origin maps each CEL
+	// node id to the one it was built for, so that every node leads
+	// back to its bytes of the requirement.
+	cur    lang.Expr
+	origin []lang.Expr
+	// owner maps a CEL node id to the index in nodes of the smallest
+	// requirement node it belongs to (-1: none).
+	owner []int32
 	diags lang.Diagnostics
 	refs  map[int]bool
+	// wild are the ids of constants that a static verdict leaves open:
+	// a comparison with a "local" that stands for each job's submission
+	// host, and one with "any" that never matches (type!=any).
+	wild map[int64]bool
+}
+
+func newLowerer(e *Env, opts SelectOptions) *lowerer {
+	return &lowerer{env: e, opts: opts, fac: celast.NewExprFactory(), next: 1, owner: []int32{-1}, origin: []lang.Expr{nil}, refs: map[int]bool{}}
 }
 
 // celName is the CEL variable holding the value of the resource in slot
@@ -83,40 +104,70 @@ type lowerer struct {
 func celName(i int) string    { return "r" + strconv.Itoa(i) }
 func celDefined(i int) string { return "d" + strconv.Itoa(i) }
 
-func (l *lowerer) write(s string) { l.b.WriteString(s) }
-
-// record remembers that CEL text from start to the current end came from e.
-func (l *lowerer) record(start int, e lang.Expr, x, y ty) {
-	l.nodes = append(l.nodes, srcNode{start: start, end: l.b.Len(), span: lang.ExprSpan(e), expr: e, x: x, y: y})
+// id hands out the next CEL node id.
+func (l *lowerer) id() int64 {
+	id := l.next
+	l.next++
+	l.owner = append(l.owner, -1)
+	l.origin = append(l.origin, l.cur)
+	return id
 }
 
-// cond emits e as a CEL bool.
-func (l *lowerer) cond(e lang.Expr) ty {
-	start := l.b.Len()
-	l.write("(")
-	t := l.expr(e)
+func (l *lowerer) call(fn string, args ...celast.Expr) celast.Expr {
+	return l.fac.NewCall(l.id(), fn, args...)
+}
+
+func (l *lowerer) ident(name string) celast.Expr { return l.fac.NewIdent(l.id(), name) }
+
+func (l *lowerer) boolLit(b bool) celast.Expr { return l.fac.NewLiteral(l.id(), types.Bool(b)) }
+
+func (l *lowerer) numLit(v float64) celast.Expr { return l.fac.NewLiteral(l.id(), types.Double(v)) }
+
+func (l *lowerer) strLit(s string) celast.Expr { return l.fac.NewLiteral(l.id(), types.String(s)) }
+
+// record remembers that the CEL nodes from id start on came from e: those
+// not already claimed by a smaller node of the requirement.
+func (l *lowerer) record(start int64, e lang.Expr, x, y ty) {
+	n := int32(len(l.nodes))
+	l.nodes = append(l.nodes, srcNode{span: lang.ExprSpan(e), expr: e, x: x, y: y})
+	for id := start; id < l.next; id++ {
+		if l.owner[id] < 0 {
+			l.owner[id] = n
+		}
+	}
+}
+
+// at makes e the node the CEL nodes built next are for, until the
+// returned function restores the previous one.
+func (l *lowerer) at(e lang.Expr) func() {
+	outer := l.cur
+	l.cur = e
+	return func() { l.cur = outer }
+}
+
+// cond lowers e as a CEL bool.
+func (l *lowerer) cond(e lang.Expr) celast.Expr {
+	defer l.at(e)()
+	start := l.next
+	x, t := l.expr(e)
 	switch t {
 	case tyNum:
-		l.write(" != 0.0")
+		return l.call(operators.NotEquals, x, l.numLit(0))
 	case tyStr:
 		// Left for CEL to reject: a string is no condition.
-		l.write(" && true")
-	}
-	l.write(")")
-	if t == tyStr {
+		out := l.call(operators.LogicalAnd, x, l.boolLit(true))
 		l.record(start, e, tyStr, tyBool)
+		return out
 	}
-	return tyBool
+	return x
 }
 
-// num emits e as a CEL double.
-func (l *lowerer) num(e lang.Expr) ty {
-	switch t := l.peekType(e); t {
-	case tyBool:
-		l.write("(")
-		l.expr(e)
-		l.write(" ? 1.0 : 0.0)")
-		return tyNum
+// num lowers e as a CEL double.
+func (l *lowerer) num(e lang.Expr) (celast.Expr, ty) {
+	defer l.at(e)()
+	if l.peekType(e) == tyBool {
+		x, _ := l.expr(e)
+		return l.call(operators.Conditional, x, l.numLit(1), l.numLit(0)), tyNum
 	}
 	return l.expr(e)
 }
@@ -180,106 +231,87 @@ func resTy(t ResType) ty {
 	return tyBad
 }
 
-// expr emits e and returns its type.
-func (l *lowerer) expr(e lang.Expr) ty {
-	start := l.b.Len()
+// celOps are the CEL functions of the requirement's operators.
+var celOps = map[string]string{
+	"&&": operators.LogicalAnd, "||": operators.LogicalOr,
+	"+": operators.Add, "-": operators.Subtract, "*": operators.Multiply,
+	"==": operators.Equals, "!=": operators.NotEquals,
+	"<": operators.Less, "<=": operators.LessEquals, ">": operators.Greater, ">=": operators.GreaterEquals,
+}
+
+// expr lowers e and returns its type.
+func (l *lowerer) expr(e lang.Expr) (celast.Expr, ty) {
+	defer l.at(e)()
+	start := l.next
 	switch e := e.(type) {
 	case *lang.Paren:
-		l.write("(")
-		t := l.expr(e.X)
-		l.write(")")
-		return t
+		return l.expr(e.X)
 	case *lang.Ident:
 		r, slot, ok := l.env.Lookup(e.Name)
 		if !ok {
 			l.unknown(e.Name, e.Span)
-			l.write("0.0")
-			return tyBad
+			return l.numLit(0), tyBad
 		}
 		l.refs[slot] = true
-		l.write(celName(slot))
-		return resTy(r.Type)
+		return l.ident(celName(slot)), resTy(r.Type)
 	case *lang.Defined:
 		_, slot, ok := l.env.Lookup(e.Name.Text)
 		if !ok {
 			l.unknown(e.Name.Text, e.Name.Span)
-			l.write("false")
-			return tyBool
+			return l.boolLit(false), tyBool
 		}
 		l.refs[slot] = true
-		l.write(celDefined(slot))
-		return tyBool
+		return l.ident(celDefined(slot)), tyBool
 	case *lang.Literal:
 		return l.literal(e, nil)
 	case *lang.Unary:
 		if e.Op == "!" {
-			switch t := l.peekType(e.X); t {
-			case tyNum:
+			x, t := l.expr(e.X)
+			if t == tyNum {
 				// !x is 1 when x is 0.
-				l.write("(")
-				l.expr(e.X)
-				l.write(" == 0.0)")
-			case tyStr:
-				l.write("!(")
-				l.expr(e.X)
-				l.write(")")
-				l.record(start, e, tyStr, tyBad)
-			default:
-				l.write("!(")
-				l.expr(e.X)
-				l.write(")")
+				return l.call(operators.Equals, x, l.numLit(0)), tyBool
 			}
-			return tyBool
+			out := l.call(operators.LogicalNot, x)
+			if t == tyStr {
+				l.record(start, e, tyStr, tyBad)
+			}
+			return out, tyBool
 		}
-		l.write("-(")
-		t := l.num(e.X)
-		l.write(")")
+		x, t := l.num(e.X)
+		out := l.call(operators.Negate, x)
 		if t == tyStr {
 			l.record(start, e, tyStr, tyBad)
 		}
-		return tyNum
+		return out, tyNum
 	case *lang.Binary:
 		return l.binary(e, start)
 	}
-	l.write("0.0")
-	return tyBad
+	return l.numLit(0), tyBad
 }
 
-func (l *lowerer) binary(e *lang.Binary, start int) ty {
+func (l *lowerer) binary(e *lang.Binary, start int64) (celast.Expr, ty) {
 	switch e.Op {
 	case "&&", "||":
-		l.write("(")
-		l.cond(e.X)
-		l.write(" " + e.Op + " ")
-		l.cond(e.Y)
-		l.write(")")
-		return tyBool
+		return l.call(celOps[e.Op], l.cond(e.X), l.cond(e.Y)), tyBool
 	case "+", "-", "*", "/":
-		l.write("(")
-		var x, y ty
+		fn := celOps[e.Op]
 		if e.Op == "/" {
 			// LSF fails a host on division by zero; lsf_div errors then.
-			l.write("lsf_div(")
-			x = l.num(e.X)
-			l.write(", ")
-			y = l.num(e.Y)
-			l.write(")")
-		} else {
-			x = l.num(e.X)
-			l.write(" " + e.Op + " ")
-			y = l.num(e.Y)
+			fn = "lsf_div"
 		}
-		l.write(")")
-		l.record(start, e, x, y)
-		return tyNum
+		x, xt := l.num(e.X)
+		y, yt := l.num(e.Y)
+		out := l.call(fn, x, y)
+		l.record(start, e, xt, yt)
+		return out, tyNum
 	}
 	return l.compare(e, start)
 }
 
-// compare emits a comparison. A bare word facing a string resource is a
+// compare lowers a comparison. A bare word facing a string resource is a
 // string; "any" matches every type or model, "local" the submission
 // host's.
-func (l *lowerer) compare(e *lang.Binary, start int) ty {
+func (l *lowerer) compare(e *lang.Binary, start int64) (celast.Expr, ty) {
 	op := e.Op
 	if op == "=" {
 		op = "=="
@@ -295,46 +327,43 @@ func (l *lowerer) compare(e *lang.Binary, start int) ty {
 	case yt == tyStr && yIsWord && xIsWord && xt != tyStr:
 		return l.compareWord(e, e.Y, xw, lang.Mirror(op), start)
 	}
-	l.write("(")
-	var x, y ty
+	var x, y celast.Expr
+	var xk, yk ty
 	switch {
 	case xt == tyStr || yt == tyStr:
 		// Strings compare as strings; a mismatch is left to CEL.
-		x = l.expr(e.X)
-		l.write(" " + op + " ")
-		y = l.operand(e.Y, e.X)
+		x, xk = l.expr(e.X)
+		y, yk = l.operand(e.Y, e.X)
 	case xt == tyBool && yt == tyBool && (op == "==" || op == "!="):
-		x = l.expr(e.X)
-		l.write(" " + op + " ")
-		y = l.expr(e.Y)
+		x, xk = l.expr(e.X)
+		y, yk = l.expr(e.Y)
 	default:
-		x = l.numOperand(e.X, e.Y)
-		l.write(" " + op + " ")
-		y = l.numOperand(e.Y, e.X)
+		x, xk = l.numOperand(e.X, e.Y)
+		y, yk = l.numOperand(e.Y, e.X)
 	}
-	l.write(")")
-	l.record(start, e, x, y)
-	return tyBool
+	out := l.call(celOps[op], x, y)
+	l.record(start, e, xk, yk)
+	return out, tyBool
 }
 
-// operand emits a literal with its unit converted for the resource it is
+// operand lowers a literal with its unit converted for the resource it is
 // compared with.
-func (l *lowerer) operand(e, other lang.Expr) ty {
+func (l *lowerer) operand(e, other lang.Expr) (celast.Expr, ty) {
 	if lit, ok := e.(*lang.Literal); ok {
 		return l.literal(lit, other)
 	}
 	return l.expr(e)
 }
 
-func (l *lowerer) numOperand(e, other lang.Expr) ty {
+func (l *lowerer) numOperand(e, other lang.Expr) (celast.Expr, ty) {
 	if lit, ok := e.(*lang.Literal); ok {
 		return l.literal(lit, other)
 	}
 	return l.num(e)
 }
 
-// compareWord emits str op "word".
-func (l *lowerer) compareWord(e *lang.Binary, str lang.Expr, word *lang.Ident, op string, start int) ty {
+// compareWord lowers str op "word".
+func (l *lowerer) compareWord(e *lang.Binary, str lang.Expr, word *lang.Ident, op string, start int64) (celast.Expr, ty) {
 	id, isIdent := str.(*lang.Ident)
 	res := ""
 	if isIdent {
@@ -350,16 +379,13 @@ func (l *lowerer) compareWord(e *lang.Binary, str lang.Expr, word *lang.Ident, o
 		}
 		switch {
 		case value == "any":
-			l.anyLocal(e, op)
-			return tyBool
+			return l.anyLocal(op, false), tyBool
 		case value == "local" && local == "" && l.opts.InConfig:
-			l.anyLocal(e, op)
-			return tyBool
+			return l.anyLocal(op, true), tyBool
 		case value == "local" && local == "":
 			l.diags.Add(lang.Warning, CodeLocalType, word.Span,
 				"%s==local: the submission host's %s is not known here; every %s matches (give it with --from-type)", res, res, res)
-			l.anyLocal(e, op)
-			return tyBool
+			return l.anyLocal(op, true), tyBool
 		case value == "local":
 			value = local
 		case res == "type" && !l.env.IsType(value), res == "model" && !l.env.IsModel(value):
@@ -376,29 +402,35 @@ func (l *lowerer) compareWord(e *lang.Binary, str lang.Expr, word *lang.Ident, o
 			l.diags = append(l.diags, &lang.Diagnostic{Severity: lang.Error, Code: CodeUnknownResource, Span: word.Span, Message: msg})
 		}
 	}
-	l.write("(")
-	x := l.expr(str)
-	l.write(" " + op + " " + strconv.Quote(value) + ")")
-	l.record(start, e, x, tyStr)
-	return tyBool
+	x, xk := l.expr(str)
+	restore := l.at(word)
+	y := l.strLit(value)
+	restore()
+	out := l.call(celOps[op], x, y)
+	l.record(start, e, xk, tyStr)
+	return out, tyBool
 }
 
-// anyLocal emits the constant a comparison with "any" has.
-func (l *lowerer) anyLocal(e *lang.Binary, op string) {
-	switch op {
-	case "==", "<=", ">=":
-		l.write("true")
-	default:
-		l.write("false")
+// anyLocal lowers the constant a comparison with "any" has, or with a
+// "local" that matches any host (local set).
+func (l *lowerer) anyLocal(op string, local bool) celast.Expr {
+	match := op == "==" || op == "<=" || op == ">="
+	x := l.boolLit(match)
+	if local || !match {
+		if l.wild == nil {
+			l.wild = map[int64]bool{}
+		}
+		l.wild[x.ID()] = true
 	}
+	return x
 }
 
-// literal emits a number or string; a memory unit is converted to the unit
-// of the resource the literal is compared with (or of bare numbers).
-func (l *lowerer) literal(e *lang.Literal, other lang.Expr) ty {
+// literal lowers a number or string; a memory unit is converted to the
+// unit of the resource the literal is compared with (or of bare numbers).
+func (l *lowerer) literal(e *lang.Literal, other lang.Expr) (celast.Expr, ty) {
+	defer l.at(e)()
 	if e.Kind != lang.LitNumber {
-		l.write(strconv.Quote(e.Str))
-		return tyStr
+		return l.strLit(e.Str), tyStr
 	}
 	v := e.Num
 	if math.IsInf(v, 0) || math.IsNaN(v) {
@@ -424,8 +456,7 @@ func (l *lowerer) literal(e *lang.Literal, other lang.Expr) ty {
 			v = mb / target.Megabytes()
 		}
 	}
-	l.write(celDouble(v))
-	return tyNum
+	return l.numLit(v), tyNum
 }
 
 func keysOf(m map[string]bool) []string {
@@ -438,15 +469,6 @@ func keysOf(m map[string]bool) []string {
 
 func isTmp(name string) bool { return name == "tmp" || name == "maxtmp" }
 
-// celDouble formats v as a CEL double literal.
-func celDouble(v float64) string {
-	s := strconv.FormatFloat(v, 'g', -1, 64)
-	if !strings.ContainsAny(s, ".eEn") {
-		s += ".0"
-	}
-	return s
-}
-
 // unknown reports a name that is no resource, suggesting the closest one.
 func (l *lowerer) unknown(name string, sp lang.Span) {
 	msg := fmt.Sprintf("unknown resource %q", name)
@@ -456,26 +478,20 @@ func (l *lowerer) unknown(name string, sp lang.Span) {
 	l.diags = append(l.diags, &lang.Diagnostic{Severity: lang.Error, Code: CodeUnknownResource, Span: sp, Message: msg})
 }
 
-// celIssue turns an issue CEL reported into a diagnostic at the node of
-// the requirement that produced the offending CEL text.
-func (l *lowerer) celIssue(text string, e *cel.Error) *lang.Diagnostic {
-	// CEL columns count code points from 0.
-	off := 0
-	for col := 0; off < len(text) && col < e.Location.Column(); col++ {
-		_, size := utf8.DecodeRuneInString(text[off:])
-		off += size
-	}
-	var best *srcNode
-	for i := range l.nodes {
-		n := &l.nodes[i]
-		if n.start <= off && off < n.end && (best == nil || n.end-n.start < best.end-best.start) {
-			best = n
-		}
-	}
-	if best == nil {
+// celIssue turns an issue the CEL checker reported at a node into a
+// diagnostic at the node of the requirement that produced it.
+func (l *lowerer) celIssue(ce *common.Error) *lang.Diagnostic {
+	if ce.ExprID <= 0 || ce.ExprID >= int64(len(l.owner)) {
 		return &lang.Diagnostic{Severity: lang.Error, Code: CodeResReqType, Message: "the select expression does not type-check"}
 	}
-	sp, msg := l.typeMessage(best)
+	if l.owner[ce.ExprID] < 0 {
+		d := &lang.Diagnostic{Severity: lang.Error, Code: CodeResReqType, Message: "the select expression does not type-check"}
+		if e := l.origin[ce.ExprID]; e != nil {
+			d.Span = lang.ExprSpan(e)
+		}
+		return d
+	}
+	sp, msg := l.typeMessage(&l.nodes[l.owner[ce.ExprID]])
 	return &lang.Diagnostic{Severity: lang.Error, Code: CodeResReqType, Span: sp, Message: msg}
 }
 

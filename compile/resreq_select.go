@@ -5,25 +5,26 @@ import (
 	"strings"
 	"sync"
 
-	"cel.dev/cel-go/cel"
+	"cel.dev/cel-go/checker"
+	celast "cel.dev/cel-go/common/ast"
+	"cel.dev/cel-go/common/containers"
+	"cel.dev/cel-go/common/decls"
+	"cel.dev/cel-go/common/stdlib"
 	"cel.dev/cel-go/common/types"
-	"cel.dev/cel-go/common/types/ref"
 
 	"github.com/lsfc/lsfc/lang"
 )
 
-// A SelectProgram is a select expression checked by CEL and compiled
-// twice: into cel-go's program (the reference) and into Go closures over a
-// host's value table (the fast path, which allocates nothing per host).
-// Both follow LSF's semantics for values a host does not define: reading
+// A SelectProgram is a select expression whose CEL AST, built directly
+// from the requirement's AST, passed CEL's type checker, compiled into Go
+// closures over a host's value table (which allocate nothing per host).
+// They follow LSF's semantics for values a host does not define: reading
 // one fails the comparison, unless the other side of && or || decides.
 type SelectProgram struct {
 	// Expr is the expression, with the legacy colon syntax rewritten.
 	Expr lang.Expr
 	// Text is the expression in canonical form.
 	Text string
-	// CEL is the CEL text the expression was lowered to.
-	CEL string
 	// Clauses are the top-level && operands, for explanations.
 	Clauses []*Clause
 	// Refs are the slots of the resources the expression reads.
@@ -32,8 +33,10 @@ type SelectProgram struct {
 	// that a host failing the select can never pass it.
 	Static bool
 
-	prog cel.Program
-	fast evalFunc
+	ast    *celast.AST // checked
+	wild   map[int64]bool
+	fast   evalFunc
+	static staticEval
 }
 
 // A Clause is one top-level && operand of a select expression.
@@ -42,13 +45,16 @@ type Clause struct {
 	Text   string
 	Refs   []int
 	Static bool
+	ast    *celast.AST // checked
+	wild   map[int64]bool
 	fast   evalFunc
+	static staticEval
 }
 
 // programCache holds compiled programs by text and options.
 type programCache struct {
 	mu      sync.Mutex
-	env     *cel.Env
+	env     *checker.Env
 	envErr  error
 	once    sync.Once
 	selects map[string]*selectEntry
@@ -61,34 +67,49 @@ type selectEntry struct {
 
 func newProgramCache() *programCache { return &programCache{selects: map[string]*selectEntry{}} }
 
-// celEnv returns the CEL environment declaring every resource of e.
-func (e *Env) celEnv() (*cel.Env, error) {
+// checker returns the CEL type checker's environment declaring every
+// resource of e: rN, the value of the resource in slot N (double, bool or
+// string), and dN, whether the host defines it; with CEL's standard
+// functions and lsf_div, a division that fails on zero.
+func (e *Env) checker() (*checker.Env, error) {
 	c := e.cache
 	c.once.Do(func() {
-		opts := []cel.EnvOption{
-			cel.Function("lsf_div", cel.Overload("lsf_div_double_double",
-				[]*cel.Type{cel.DoubleType, cel.DoubleType}, cel.DoubleType,
-				cel.BinaryBinding(func(a, b ref.Val) ref.Val {
-					d := b.(types.Double)
-					if d == 0 {
-						return types.NewErr("division by zero")
-					}
-					return a.(types.Double) / d
-				}))),
+		c.env, c.envErr = checker.NewEnv(containers.DefaultContainer, types.NewEmptyRegistry())
+		if c.envErr != nil {
+			return
 		}
+		fns := append(stdlib.Functions(), lsfDiv())
+		if c.envErr = c.env.AddFunctions(fns...); c.envErr != nil {
+			return
+		}
+		vars := make([]*decls.VariableDecl, 0, 2*len(e.res))
 		for i, r := range e.res {
-			t := cel.DoubleType
-			switch r.Type {
-			case Boolean:
-				t = cel.BoolType
-			case String:
-				t = cel.StringType
-			}
-			opts = append(opts, cel.Variable(celName(i), t), cel.Variable(celDefined(i), cel.BoolType))
+			vars = append(vars, decls.NewVariable(celName(i), celType(r.Type)), decls.NewVariable(celDefined(i), types.BoolType))
 		}
-		c.env, c.envErr = cel.NewEnv(opts...)
+		c.envErr = c.env.AddIdents(vars...)
 	})
 	return c.env, c.envErr
+}
+
+// lsfDiv declares lsf_div(double, double) double.
+func lsfDiv() *decls.FunctionDecl {
+	fn, err := decls.NewFunction("lsf_div", decls.Overload("lsf_div_double_double",
+		[]*types.Type{types.DoubleType, types.DoubleType}, types.DoubleType))
+	if err != nil {
+		panic(fmt.Sprintf("compile: declaring lsf_div: %v", err)) // a bug, not input
+	}
+	return fn
+}
+
+// celType is the CEL type of a resource's value.
+func celType(t ResType) *types.Type {
+	switch t {
+	case Boolean:
+		return types.BoolType
+	case String:
+		return types.StringType
+	}
+	return types.DoubleType
 }
 
 // CompileSelect checks and compiles a select section body. Programs are
@@ -125,56 +146,50 @@ func (e *Env) CompileSelect(sel *lang.Select, opts SelectOptions) (*SelectProgra
 }
 
 func (e *Env) compileSelect(expr lang.Expr, opts SelectOptions) (*SelectProgram, lang.Diagnostics) {
-	env, err := e.celEnv()
+	env, err := e.checker()
 	if err != nil {
 		panic(fmt.Sprintf("compile: building the CEL environment: %v", err)) // a bug, not input
 	}
-	l := &lowerer{env: e, opts: opts, refs: map[int]bool{}}
-	l.cond(expr)
-	text := l.b.String()
+	l := newLowerer(e, opts)
+	parsed := celast.NewAST(l.cond(expr), nil)
 	if l.diags.HasErrors() {
 		return nil, l.diags
 	}
-	ast, iss := env.Compile(text)
-	if iss != nil && iss.Err() != nil {
+	checked, errs := checker.Check(parsed, nil, env)
+	if errs := errs.GetErrors(); len(errs) > 0 {
 		diags := l.diags
-		for _, ce := range iss.Errors() {
-			diags = append(diags, l.celIssue(text, ce))
+		for _, ce := range errs {
+			diags = append(diags, l.celIssue(ce))
 		}
 		return nil, dedupe(diags)
 	}
-	if !ast.OutputType().IsExactType(cel.BoolType) {
-		panic(fmt.Sprintf("compile: select lowered to %v, not bool: %s", ast.OutputType(), text))
+	if t := checked.GetType(checked.Expr().ID()); !t.IsExactType(types.BoolType) {
+		panic(fmt.Sprintf("compile: select %q lowered to %v, not bool", lang.ExprString(expr), t))
 	}
-	prog, err := env.Program(ast, cel.EvalOptions(cel.OptOptimize))
+	fast, err := compileClosure(checked, e)
 	if err != nil {
-		panic(fmt.Sprintf("compile: CEL program for %q: %v", text, err))
+		panic(fmt.Sprintf("compile: closures for %q: %v", lang.ExprString(expr), err))
 	}
-	fast, err := compileClosure(ast, e)
-	if err != nil {
-		panic(fmt.Sprintf("compile: closures for %q: %v", text, err))
-	}
-	p := &SelectProgram{Expr: expr, Text: lang.ExprString(expr), CEL: text, prog: prog, fast: fast}
+	p := &SelectProgram{Expr: expr, Text: lang.ExprString(expr), ast: checked, wild: l.wild, fast: fast}
 	p.Refs = sortedKeys(l.refs)
 	p.Static = e.allStatic(p.Refs)
 	parts := Conjuncts(expr)
 	if len(parts) == 1 {
-		p.Clauses = []*Clause{{Expr: expr, Text: p.Text, Refs: p.Refs, Static: p.Static, fast: fast}}
+		p.Clauses = []*Clause{{Expr: expr, Text: p.Text, Refs: p.Refs, Static: p.Static, ast: checked, wild: l.wild, fast: fast}}
 		return p, l.diags
 	}
 	for _, c := range parts {
-		cl := &lowerer{env: e, opts: opts, refs: map[int]bool{}}
-		cl.cond(c)
-		cast, iss := env.Compile(cl.b.String())
-		if iss != nil && iss.Err() != nil {
-			panic(fmt.Sprintf("compile: a clause of a checked select does not check: %v", iss.Err()))
+		cl := newLowerer(e, opts)
+		cchecked, errs := checker.Check(celast.NewAST(cl.cond(c), nil), nil, env)
+		if errs := errs.GetErrors(); len(errs) > 0 {
+			panic(fmt.Sprintf("compile: a clause of a checked select does not check: %v", errs[0].Message))
 		}
-		cfast, err := compileClosure(cast, e)
+		cfast, err := compileClosure(cchecked, e)
 		if err != nil {
-			panic(fmt.Sprintf("compile: closures for clause %q: %v", cl.b.String(), err))
+			panic(fmt.Sprintf("compile: closures for clause %q: %v", lang.ExprString(c), err))
 		}
 		refs := sortedKeys(cl.refs)
-		p.Clauses = append(p.Clauses, &Clause{Expr: c, Text: lang.ExprString(c), Refs: refs, Static: e.allStatic(refs), fast: cfast})
+		p.Clauses = append(p.Clauses, &Clause{Expr: c, Text: lang.ExprString(c), Refs: refs, Static: e.allStatic(refs), ast: cchecked, wild: cl.wild, fast: cfast})
 	}
 	return p, l.diags
 }

@@ -73,7 +73,7 @@ func selected(t *testing.T, env *compile.Env, req *compile.Requirement, hosts []
 		sel := req.Simple().Select
 		fast, ref := sel.Match(v), sel.MatchCEL(env, v)
 		if fast != ref {
-			t.Fatalf("%s on %s: closures say %v, cel-go says %v (CEL %s)", sel.Text, h.Name, fast, ref, sel.CEL)
+			t.Fatalf("%s on %s: closures say %v, cel-go says %v (CEL %s)", sel.Text, h.Name, fast, ref, sel.CELString())
 		}
 		if fast {
 			out = append(out, h.Name)
@@ -145,7 +145,7 @@ func TestSelectEvaluation(t *testing.T) {
 			req := compileReq(t, env, "select["+tt.sel+"]", tt.opts)
 			got := strings.Join(selected(t, env, req, hosts), " ")
 			if got != tt.want {
-				t.Errorf("select[%s] = %q, want %q (CEL %s)", tt.sel, got, tt.want, req.Simple().Select.CEL)
+				t.Errorf("select[%s] = %q, want %q (CEL %s)", tt.sel, got, tt.want, req.Simple().Select.CELString())
 			}
 		})
 	}
@@ -389,7 +389,7 @@ func TestSelectDifferential(t *testing.T) {
 			v := env.Values(h)
 			p := req.Simple().Select
 			if fast, ref := p.Match(v), p.MatchCEL(env, v); fast != ref {
-				t.Fatalf("select[%s] on %s: closures %v, cel-go %v (CEL %s)", s, h.Name, fast, ref, p.CEL)
+				t.Fatalf("select[%s] on %s: closures %v, cel-go %v (CEL %s)", s, h.Name, fast, ref, p.CELString())
 			}
 		}
 	}

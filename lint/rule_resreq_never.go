@@ -77,7 +77,7 @@ func (f *staticFacts) reportNever(p *Pass, owner string, r *compile.Requirement)
 	}
 	h := f.hosts[0]
 	p.Report(t.sec.Span.Root(), "%s: no host of lsf.cluster satisfies select[%s] of its RES_REQ, so %s pend forever; on %s, for example, %s",
-		owner, lang.ExprString(t.expr), who, h.def.Name, f.explain(t.expr, h))
+		owner, t.prog.Text, who, h.def.Name, f.explain(t.prog, h))
 }
 
 // queueRemote reports whether a queue's jobs may run outside the local

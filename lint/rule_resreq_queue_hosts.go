@@ -3,6 +3,7 @@ package lint
 import (
 	"strings"
 
+	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/lang"
 )
 
@@ -74,7 +75,7 @@ the requirement.`,
 				}
 				var others []string
 				for _, h := range f.hosts {
-					if !inQueue[h] && f.eval(t.expr, h) != triFalse {
+					if !inQueue[h] && f.judge(t.prog, h) != compile.False {
 						others = append(others, h.def.Name)
 					}
 				}
@@ -87,7 +88,7 @@ the requirement.`,
 				}
 				h := own[0]
 				p.Report(t.sec.Span.Root(), "queue %s: none of its %d hosts satisfies select[%s] of its RES_REQ%s; on %s, for example, %s",
-					q.Name, len(own), lang.ExprString(t.expr), elsewhere, h.def.Name, f.explain(t.expr, h)).
+					q.Name, len(own), t.prog.Text, elsewhere, h.def.Name, f.explain(t.prog, h)).
 					Note(st.Span(), "HOSTS of queue %s", q.Name)
 			}
 		},

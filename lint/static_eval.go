@@ -10,8 +10,10 @@ import (
 	"github.com/lsfc/lsfc/lang"
 )
 
-// This file judges select expressions on what the configuration alone
-// says about each host, without a running cluster. Only facts the files
+// This file gathers what the configuration alone says about each host,
+// without a running cluster, into the partial value table a select's
+// compiled form judges (compile.SelectProgram.Judge): the same closures
+// that match hosts at run time, read three-valued. Only facts the files
 // fix are used: a host's type, model and name, its Boolean resources
 // (present in RESOURCES is 1, absent is 0, as LSF reads them), the static
 // values of RESOURCES (res=value) and of the ResourceMap. Everything else
@@ -21,126 +23,30 @@ import (
 //
 // A static Numeric value is only an upper bound: rusage[] may reserve
 // any site Numeric resource, and the scheduler compares what is left.
-// Numbers are therefore intervals: ngpus=4 is at most 4, so ngpus>8 is
+// Numbers are therefore bounds: ngpus=4 is at most 4, so ngpus>8 is
 // false but ngpus>2 unknown.
 
-// A tri is a three-valued truth: false, true or unknown.
-type tri uint8
-
-const (
-	triFalse tri = iota
-	triTrue
-	triUnknown
-)
-
-func (t tri) String() string {
-	switch t {
-	case triFalse:
-		return "false"
-	case triTrue:
-		return "true"
-	}
-	return "unknown"
-}
-
-func triOf(b bool) tri {
-	if b {
-		return triTrue
-	}
-	return triFalse
-}
-
-func (t tri) not() tri {
-	switch t {
-	case triFalse:
-		return triTrue
-	case triTrue:
-		return triFalse
-	}
-	return triUnknown
-}
-
-// and and or are Kleene's: a known false (true) decides && (||) whatever
-// the other side is.
-func (t tri) and(u tri) tri {
-	switch {
-	case t == triFalse || u == triFalse:
-		return triFalse
-	case t == triTrue && u == triTrue:
-		return triTrue
-	}
-	return triUnknown
-}
-
-func (t tri) or(u tri) tri {
-	switch {
-	case t == triTrue || u == triTrue:
-		return triTrue
-	case t == triFalse && u == triFalse:
-		return triFalse
-	}
-	return triUnknown
-}
-
-// A valKind is the type of a value in a select expression.
-type valKind uint8
-
-const (
-	kindBad valKind = iota // not a resource: unknown
-	kindBool
-	kindNum
-	kindStr
-)
-
-func kindOf(t compile.ResType) valKind {
-	switch t {
-	case compile.Boolean:
-		return kindBool
-	case compile.Numeric:
-		return kindNum
-	case compile.String:
-		return kindStr
-	}
-	return kindBad
-}
-
-// An interval holds the numbers a value may take: [lo, hi], each bound
-// possibly infinite.
-type interval struct{ lo, hi float64 }
-
-func point(x float64) interval { return interval{x, x} }
-
-// anyNumber is the interval of a number nothing is known about.
-func anyNumber() interval { return interval{math.Inf(-1), math.Inf(1)} }
-
-// atMost is the interval of a static value that reservations may lower.
-func atMost(x float64) interval { return interval{math.Inf(-1), x} }
-
-func (i interval) isPoint() bool { return i.lo == i.hi }
-
-// A staticVal is the value of an expression on one host, when known: a
-// Boolean or string when known is set, a number as an interval.
+// A staticVal is what the files say of a resource's value on one host: a
+// Boolean or string when known is set, a number as bounds.
 type staticVal struct {
-	kind  valKind
+	typ   compile.ResType
 	known bool
 	b     bool
-	iv    interval
+	iv    compile.Bounds
 	s     string
-	// hostName marks the value of hname, whose comparisons tolerate case
-	// and domain differences.
-	hostName bool
 	// undefined marks a resource no fact gives the host; its value is
 	// unknown, but defined() of it is false.
 	undefined bool
 }
 
-func boolVal(t tri) staticVal {
-	return staticVal{kind: kindBool, known: t != triUnknown, b: t == triTrue}
+func boolVal(t compile.Truth) staticVal {
+	return staticVal{typ: compile.Boolean, known: t != compile.Unknown, b: t == compile.True}
 }
 
-func unknownVal(k valKind) staticVal { return staticVal{kind: k, iv: anyNumber()} }
+func unknownVal(t compile.ResType) staticVal { return staticVal{typ: t, iv: compile.AnyNumber()} }
 
-func numVal(i interval) staticVal { return staticVal{kind: kindNum, iv: i} }
+// atMost is the bounds of a static value that reservations may lower.
+func atMost(x float64) compile.Bounds { return compile.Bounds{Lo: math.Inf(-1), Hi: x} }
 
 // A staticHost is one host of lsf.cluster with the facts its row gives.
 type staticHost struct {
@@ -150,6 +56,9 @@ type staticHost struct {
 	booleans map[string]bool
 	// values are the res=value items of RESOURCES.
 	values map[string]string
+	// table is the partial value table selects are judged on, made on
+	// first use.
+	table *compile.StaticValues
 }
 
 // staticFacts are the facts of a Policy a select is judged on.
@@ -282,14 +191,14 @@ func (f *staticFacts) mapped(name string, h *staticHost) (covered bool, values [
 
 // resolve returns the resource named name, its value on h, and whether
 // defined(name) holds there.
-func (f *staticFacts) resolve(name string, h *staticHost) (*compile.Resource, staticVal, tri) {
+func (f *staticFacts) resolve(name string, h *staticHost) (*compile.Resource, staticVal, compile.Truth) {
 	r, _, ok := f.env.Lookup(name)
 	if !ok {
-		return nil, unknownVal(kindBad), triUnknown
+		return nil, unknownVal(0), compile.Unknown
 	}
-	k := kindOf(r.Type)
+	k := r.Type
 	if r.Dynamic {
-		return r, unknownVal(k), triUnknown
+		return r, unknownVal(k), compile.Unknown
 	}
 	if r.Builtin {
 		switch r.Name {
@@ -299,26 +208,26 @@ func (f *staticFacts) resolve(name string, h *staticHost) (*compile.Resource, st
 				v = h.def.Model
 			}
 			if v == "" || strings.EqualFold(v, "default") {
-				return r, unknownVal(k), triTrue
+				return r, unknownVal(k), compile.True
 			}
-			return r, staticVal{kind: kindStr, known: true, s: v}, triTrue
+			return r, staticVal{typ: compile.String, known: true, s: v}, compile.True
 		case "hname":
-			return r, staticVal{kind: kindStr, known: true, s: h.def.Name, hostName: true}, triTrue
+			return r, staticVal{typ: compile.String, known: true, s: h.def.Name}, compile.True
 		case "server":
-			t := triOf(h.def.Server)
+			t := compile.TruthOf(h.def.Server)
 			return r, boolVal(t), t
 		}
-		return r, unknownVal(k), triUnknown
+		return r, unknownVal(k), compile.Unknown
 	}
 	covered, mapValues, allValued := f.mapped(r.Name, h)
 	switch r.Type {
 	case compile.Boolean:
-		t := triFalse
+		t := compile.False
 		switch {
 		case h.booleans[r.Name]:
-			t = triTrue
+			t = compile.True
 		case covered:
-			t = triUnknown
+			t = compile.Unknown
 		}
 		return r, boolVal(t), t
 	case compile.Numeric, compile.String:
@@ -331,266 +240,62 @@ func (f *staticFacts) resolve(name string, h *staticHost) (*compile.Resource, st
 		if len(values) == 0 && !covered {
 			v := unknownVal(k)
 			v.undefined = true
-			return r, v, triFalse
+			return r, v, compile.False
 		}
 		if !allValued || len(values) == 0 {
-			return r, unknownVal(k), triTrue
+			return r, unknownVal(k), compile.True
 		}
 		for _, v := range values[1:] {
 			if v != values[0] {
-				return r, unknownVal(k), triTrue
+				return r, unknownVal(k), compile.True
 			}
 		}
 		if r.Type == compile.String {
-			return r, staticVal{kind: kindStr, known: true, s: values[0]}, triTrue
+			return r, staticVal{typ: compile.String, known: true, s: values[0]}, compile.True
 		}
 		x, err := strconv.ParseFloat(values[0], 64)
 		if err != nil {
-			return r, unknownVal(k), triTrue
+			return r, unknownVal(k), compile.True
 		}
-		return r, numVal(atMost(x)), triTrue
+		return r, staticVal{typ: compile.Numeric, iv: atMost(x)}, compile.True
 	}
-	return r, unknownVal(k), triUnknown
+	return r, unknownVal(k), compile.Unknown
 }
 
-// eval returns the truth of a select expression on host h.
-func (f *staticFacts) eval(e lang.Expr, h *staticHost) tri {
-	return f.cond(f.value(e, h))
-}
-
-// cond reads a value as a condition: a number is true when not 0.
-func (f *staticFacts) cond(v staticVal) tri {
-	switch {
-	case v.kind == kindNum:
-		return compareNumbers(v.iv, point(0), "!=")
-	case v.kind == kindBool && v.known:
-		return triOf(v.b)
+// table returns the partial value table of h, made once.
+func (f *staticFacts) table(h *staticHost) *compile.StaticValues {
+	if h.table != nil {
+		return h.table
 	}
-	return triUnknown
-}
-
-// asNum reads a value as a number: a Boolean is 1 or 0.
-func asNum(v staticVal) interval {
-	switch {
-	case v.kind == kindNum:
-		return v.iv
-	case v.kind == kindBool && v.known && v.b:
-		return point(1)
-	case v.kind == kindBool && v.known:
-		return point(0)
-	case v.kind == kindBool:
-		return interval{0, 1}
-	}
-	return anyNumber()
-}
-
-// peek returns the type of e as the compiler infers it, without values.
-func (f *staticFacts) peek(e lang.Expr) valKind {
-	if t, ok := f.env.TypeOf(e); ok {
-		return kindOf(t)
-	}
-	return kindBad
-}
-
-// value evaluates e on h.
-func (f *staticFacts) value(e lang.Expr, h *staticHost) staticVal {
-	switch e := e.(type) {
-	case *lang.Paren:
-		return f.value(e.X, h)
-	case *lang.Ident:
-		_, v, _ := f.resolve(e.Name, h)
-		return v
-	case *lang.Defined:
-		_, _, d := f.resolve(e.Name.Text, h)
-		return boolVal(d)
-	case *lang.Literal:
+	v := f.env.NewStaticValues(h.def.Name)
+	for slot, r := range f.env.Resources() {
+		_, val, def := f.resolve(r.Name, h)
+		v.Def[slot] = def
 		switch {
-		case e.Kind != lang.LitNumber:
-			return staticVal{kind: kindStr, known: true, s: e.Str}
-		case e.Unit != "":
-			// A memory unit is converted for the resource it is compared
-			// with; memory resources are never known here anyway.
-			return unknownVal(kindNum)
+		case r.Type == compile.Numeric:
+			v.Num[slot] = val.iv
+		case r.Type == compile.String && val.known:
+			v.Str[slot], v.StrKnown[slot] = val.s, true
 		}
-		return numVal(point(e.Num))
-	case *lang.Unary:
-		x := f.value(e.X, h)
-		if e.Op == "!" {
-			if x.kind == kindStr {
-				return unknownVal(kindBool)
-			}
-			return boolVal(f.cond(x).not())
-		}
-		n := asNum(x)
-		return numVal(interval{-n.hi, -n.lo})
-	case *lang.Binary:
-		return f.binary(e, h)
 	}
-	return unknownVal(kindBad)
+	h.table = v
+	return v
 }
 
-func (f *staticFacts) binary(e *lang.Binary, h *staticHost) staticVal {
-	switch e.Op {
-	case "&&":
-		return boolVal(f.eval(e.X, h).and(f.eval(e.Y, h)))
-	case "||":
-		return boolVal(f.eval(e.X, h).or(f.eval(e.Y, h)))
-	case "+", "-", "*", "/":
-		x, y := asNum(f.value(e.X, h)), asNum(f.value(e.Y, h))
-		switch e.Op {
-		case "+":
-			return numVal(interval{x.lo + y.lo, x.hi + y.hi})
-		case "-":
-			return numVal(interval{x.lo - y.hi, x.hi - y.lo})
-		}
-		// Products and quotients are judged on exact values only.
-		if !x.isPoint() || !y.isPoint() || math.IsInf(x.lo, 0) || math.IsInf(y.lo, 0) {
-			return unknownVal(kindNum)
-		}
-		if e.Op == "*" {
-			return numVal(point(x.lo * y.lo))
-		}
-		if y.lo == 0 {
-			return unknownVal(kindNum) // LSF fails the host; say nothing
-		}
-		return numVal(point(x.lo / y.lo))
-	}
-	return boolVal(f.compare(e, h))
+// judge returns the truth of a select on host h.
+func (f *staticFacts) judge(p *compile.SelectProgram, h *staticHost) compile.Truth {
+	return p.Judge(f.env, f.table(h))
 }
 
-// compare judges a comparison the way the compiler lowers it: a bare word
-// facing a String resource is a string, "any" matches every type or
-// model, and "local" (the submission host's) is unknown here.
-func (f *staticFacts) compare(e *lang.Binary, h *staticHost) tri {
-	op := e.Op
-	if op == "=" {
-		op = "=="
-	}
-	xt, yt := f.peek(e.X), f.peek(e.Y)
-	xw, xIsWord := e.X.(*lang.Ident)
-	yw, yIsWord := e.Y.(*lang.Ident)
-	switch {
-	case xt == kindStr && yIsWord && yt != kindStr:
-		return f.compareWord(e.X, yw.Name, op, h)
-	case yt == kindStr && xIsWord && xt != kindStr:
-		return f.compareWord(e.Y, xw.Name, lang.Mirror(op), h)
-	}
-	x, y := f.value(e.X, h), f.value(e.Y, h)
-	switch {
-	case xt == kindStr || yt == kindStr:
-		if x.kind != kindStr || y.kind != kindStr || !x.known || !y.known {
-			return triUnknown
-		}
-		return compareStrings(x, y, op)
-	case xt == kindBool && yt == kindBool && (op == "==" || op == "!="):
-		t := f.cond(x)
-		u := f.cond(y)
-		if t == triUnknown || u == triUnknown {
-			return triUnknown
-		}
-		return triOf((t == u) == (op == "=="))
-	}
-	return compareNumbers(asNum(x), asNum(y), op)
-}
-
-// compareNumbers judges x op y for numbers that lie in two intervals: known
-// when every pair of values gives the same answer.
-func compareNumbers(x, y interval, op string) tri {
-	switch op {
-	case "<":
-		switch {
-		case x.hi < y.lo:
-			return triTrue
-		case x.lo >= y.hi:
-			return triFalse
-		}
-	case "<=":
-		switch {
-		case x.hi <= y.lo:
-			return triTrue
-		case x.lo > y.hi:
-			return triFalse
-		}
-	case ">":
-		return compareNumbers(y, x, "<")
-	case ">=":
-		return compareNumbers(y, x, "<=")
-	case "==":
-		switch {
-		case x.isPoint() && y.isPoint() && x.lo == y.lo && !math.IsInf(x.lo, 0):
-			return triTrue
-		case x.hi < y.lo || y.hi < x.lo:
-			return triFalse
-		}
-	case "!=":
-		return compareNumbers(x, y, "==").not()
-	}
-	return triUnknown
-}
-
-// compareWord judges str op word. Only a String resource facing a word is
-// judged: a word facing a quoted string ("location=='cloud'" where
-// location is no resource) says nothing about hosts.
-func (f *staticFacts) compareWord(str lang.Expr, word, op string, h *staticHost) tri {
-	id, ok := str.(*lang.Ident)
-	if !ok {
-		return triUnknown
-	}
-	if r, _, ok := f.env.Lookup(id.Name); ok && (r.Name == "type" || r.Name == "model") {
-		switch word {
-		case "any":
-			if op == "==" || op == "<=" || op == ">=" {
-				return triTrue
-			}
-			return triUnknown
-		case "local":
-			return triUnknown
-		}
-	}
-	x := f.value(str, h)
-	if x.kind != kindStr || !x.known {
-		return triUnknown
-	}
-	return compareStrings(x, staticVal{kind: kindStr, known: true, s: word}, op)
-}
-
-// compareStrings judges equality of two known strings. Only an exact match
-// or a clear difference is known: values that differ in case only (or, for
-// host names, by a domain) are unknown, and ordering is never judged.
-func compareStrings(x, y staticVal, op string) tri {
-	if op != "==" && op != "!=" {
-		return triUnknown
-	}
-	eq := triFalse
-	switch {
-	case x.s == y.s:
-		eq = triTrue
-	case strings.EqualFold(x.s, y.s):
-		eq = triUnknown
-	case (x.hostName || y.hostName) && sameHost(x.s, y.s):
-		eq = triUnknown
-	}
-	if op == "!=" {
-		return eq.not()
-	}
-	return eq
-}
-
-// sameHost reports whether two host names may name one host: one is the
-// other with a domain.
-func sameHost(a, b string) bool {
-	a, b = strings.ToLower(a), strings.ToLower(b)
-	return strings.HasPrefix(a, b+".") || strings.HasPrefix(b, a+".")
-}
-
-// explain says why e is false on h: the first top-level && operand that
-// is false there, with the facts of h it reads ("type==X86_64 is false:
-// type is \"AARCH64\"").
-func (f *staticFacts) explain(e lang.Expr, h *staticHost) string {
-	part := e
-	for _, c := range compile.Conjuncts(e) {
-		if f.eval(c, h) == triFalse {
-			part = c
+// explain says why select p is false on h: the first top-level &&
+// operand that is false there, with the facts of h it reads
+// ("type==X86_64 is false: type is \"AARCH64\"").
+func (f *staticFacts) explain(p *compile.SelectProgram, h *staticHost) string {
+	part := p.Expr
+	parts := compile.Conjuncts(p.Expr)
+	for i, c := range p.Clauses {
+		if c.Judge(f.env, f.table(h)) == compile.False && i < len(parts) {
+			part = parts[i]
 			break
 		}
 	}
@@ -631,10 +336,10 @@ func (f *staticFacts) names(e lang.Expr) []string {
 			xt, yt := f.peek(e.X), f.peek(e.Y)
 			_, xIsWord := e.X.(*lang.Ident)
 			_, yIsWord := e.Y.(*lang.Ident)
-			if !(xIsWord && yt == kindStr && xt != kindStr) {
+			if !(xIsWord && yt == compile.String && xt != compile.String) {
 				walk(e.X)
 			}
-			if !(yIsWord && xt == kindStr && yt != kindStr) {
+			if !(yIsWord && xt == compile.String && yt != compile.String) {
 				walk(e.Y)
 			}
 		}
@@ -652,8 +357,8 @@ func (f *staticFacts) describe(name string, h *staticHost) string {
 	switch {
 	case v.undefined:
 		return fmt.Sprintf("%s is not defined there", r.Name)
-	case v.kind == kindNum && !math.IsInf(v.iv.hi, 0):
-		return fmt.Sprintf("%s is at most %s", r.Name, f.env.FormatValue(r, v.iv.hi))
+	case v.typ == compile.Numeric && !math.IsInf(v.iv.Hi, 0):
+		return fmt.Sprintf("%s is at most %s", r.Name, f.env.FormatValue(r, v.iv.Hi))
 	case !v.known:
 		return ""
 	case r.Name == "server":
@@ -661,11 +366,11 @@ func (f *staticFacts) describe(name string, h *staticHost) string {
 			return "it is a server host"
 		}
 		return "it is a client host"
-	case v.kind == kindBool && v.b:
+	case v.typ == compile.Boolean && v.b:
 		return fmt.Sprintf("it has %s", r.Name)
-	case v.kind == kindBool:
+	case v.typ == compile.Boolean:
 		return fmt.Sprintf("it lacks %s", r.Name)
-	case v.kind == kindStr:
+	case v.typ == compile.String:
 		return fmt.Sprintf("%s is %q", r.Name, v.s)
 	}
 	return ""
@@ -673,7 +378,7 @@ func (f *staticFacts) describe(name string, h *staticHost) string {
 
 // A selectTerm is the select of one term of a requirement.
 type selectTerm struct {
-	expr lang.Expr
+	prog *compile.SelectProgram
 	sec  *lang.ReqSection
 }
 
@@ -697,7 +402,7 @@ func selects(r *compile.Requirement) [][]selectTerm {
 			if sec == nil {
 				continue
 			}
-			terms = append(terms, selectTerm{expr: t.Simple.Select.Expr, sec: sec})
+			terms = append(terms, selectTerm{prog: t.Simple.Select, sec: sec})
 		}
 		out = append(out, terms)
 	}
@@ -715,7 +420,7 @@ func (f *staticFacts) failing(r *compile.Requirement, hosts []*staticHost) (sele
 	for i, terms := range selects(r) {
 		found := false
 		for _, t := range terms {
-			if f.falseOnAll(t.expr, hosts) {
+			if f.falseOnAll(t.prog, hosts) {
 				if i == 0 {
 					first = t
 				}
@@ -730,12 +435,18 @@ func (f *staticFacts) failing(r *compile.Requirement, hosts []*staticHost) (sele
 	return first, true
 }
 
-// falseOnAll reports whether e is false on every host.
-func (f *staticFacts) falseOnAll(e lang.Expr, hosts []*staticHost) bool {
+// falseOnAll reports whether select p is false on every host.
+func (f *staticFacts) falseOnAll(p *compile.SelectProgram, hosts []*staticHost) bool {
 	for _, h := range hosts {
-		if f.eval(e, h) != triFalse {
+		if f.judge(p, h) != compile.False {
 			return false
 		}
 	}
 	return true
+}
+
+// peek returns the type the compiler gives e, or 0 for none.
+func (f *staticFacts) peek(e lang.Expr) compile.ResType {
+	t, _ := f.env.TypeOf(e)
+	return t
 }

@@ -95,107 +95,89 @@ func TestStaticEval(t *testing.T) {
 	p, f := staticPass(t)
 	tests := []struct {
 		sel  string
-		want map[string]tri // by host; hosts not named are not checked
+		want map[string]compile.Truth // by host; hosts not named are not checked
 	}{
 		// Booleans: present 1, absent 0; exclusive (!name) is present;
 		// one the ResourceMap locates, or an elim reports, is unknown.
-		{"gpu", map[string]tri{"cn1": triFalse, "arm1": triTrue}},
-		{"!gpu", map[string]tri{"cn1": triTrue, "arm1": triFalse}},
-		{"bigmem", map[string]tri{"cn1": triFalse, "cn2": triTrue}},
-		{"fpga", map[string]tri{"arm1": triUnknown, "cn1": triFalse}},
-		{"dynbool", map[string]tri{"cn1": triUnknown}},
-		{"server", map[string]tri{"cn1": triTrue, "login1": triFalse}},
-		{"gpu == bigmem", map[string]tri{"cn1": triTrue, "arm1": triFalse}},
+		{"gpu", map[string]compile.Truth{"cn1": compile.False, "arm1": compile.True}},
+		{"!gpu", map[string]compile.Truth{"cn1": compile.True, "arm1": compile.False}},
+		{"bigmem", map[string]compile.Truth{"cn1": compile.False, "cn2": compile.True}},
+		{"fpga", map[string]compile.Truth{"arm1": compile.Unknown, "cn1": compile.False}},
+		{"dynbool", map[string]compile.Truth{"cn1": compile.Unknown}},
+		{"server", map[string]compile.Truth{"cn1": compile.True, "login1": compile.False}},
+		{"gpu == bigmem", map[string]compile.Truth{"cn1": compile.True, "arm1": compile.False}},
 
 		// Type, model and name; "!" in lsf.cluster is unknown.
-		{"type==X86_64", map[string]tri{"cn1": triTrue, "arm1": triFalse, "cn2": triUnknown}},
-		{"type!=X86_64", map[string]tri{"cn1": triFalse, "arm1": triTrue}},
-		{"model==Xeon", map[string]tri{"cn1": triTrue, "cn2": triUnknown}},
-		{"type==any", map[string]tri{"cn1": triTrue, "cn2": triTrue}},
-		{"type!=any", map[string]tri{"cn1": triUnknown}},
-		{"type==local", map[string]tri{"cn1": triUnknown, "arm1": triUnknown}},
-		{"type<X86_64", map[string]tri{"cn1": triUnknown}},
-		{"hname==cn1", map[string]tri{"cn1": triTrue, "cn2": triFalse}},
-		{"hname==CN1", map[string]tri{"cn1": triUnknown, "cn2": triFalse}},
-		{`hname=="cn1.example.com"`, map[string]tri{"cn1": triUnknown, "cn2": triFalse}},
+		{"type==X86_64", map[string]compile.Truth{"cn1": compile.True, "arm1": compile.False, "cn2": compile.Unknown}},
+		{"type!=X86_64", map[string]compile.Truth{"cn1": compile.False, "arm1": compile.True}},
+		{"model==Xeon", map[string]compile.Truth{"cn1": compile.True, "cn2": compile.Unknown}},
+		{"type==any", map[string]compile.Truth{"cn1": compile.True, "cn2": compile.True}},
+		{"type!=any", map[string]compile.Truth{"cn1": compile.Unknown}},
+		{"type==local", map[string]compile.Truth{"cn1": compile.Unknown, "arm1": compile.Unknown}},
+		{"type<X86_64", map[string]compile.Truth{"cn1": compile.Unknown}},
+		{"hname==cn1", map[string]compile.Truth{"cn1": compile.True, "cn2": compile.False}},
+		{"hname==CN1", map[string]compile.Truth{"cn1": compile.Unknown, "cn2": compile.False}},
+		{`hname=="cn1.example.com"`, map[string]compile.Truth{"cn1": compile.Unknown, "cn2": compile.False}},
 
 		// Static values: RESOURCES before the ResourceMap; a shared
 		// value; an instance without a value (elim) is unknown; a host
 		// no fact gives a value has it undefined: comparisons unknown,
 		// defined() false. A number is at most its configured value, as
 		// reservations lower it.
-		{"ngpus<=2", map[string]tri{"cn1": triTrue, "cn2": triUnknown}},
-		{"ngpus==4", map[string]tri{"cn1": triFalse, "cn2": triUnknown}},
-		{"ngpus==8", map[string]tri{"cn1": triFalse, "cn2": triFalse, "arm1": triUnknown}},
-		{"ngpus!=8", map[string]tri{"cn1": triTrue, "arm1": triUnknown}},
-		{"ngpus", map[string]tri{"cn1": triUnknown}},
-		{"ngpus>0", map[string]tri{"arm1": triUnknown, "cn1": triUnknown}},
-		{"defined(ngpus)", map[string]tri{"cn1": triTrue, "arm1": triFalse}},
-		{"lic>=10", map[string]tri{"cn1": triUnknown}},
-		{"lic>10", map[string]tri{"cn1": triFalse, "arm1": triFalse}},
-		{"scratch>0", map[string]tri{"cn1": triUnknown}},
-		{"defined(scratch)", map[string]tri{"cn1": triTrue}},
-		{"rack==r1", map[string]tri{"cn1": triTrue, "cn2": triFalse, "arm1": triFalse}},
-		{`rack=="r2"`, map[string]tri{"cn2": triTrue}},
-		{"osrel==el8", map[string]tri{"cn1": triTrue, "cn2": triUnknown, "arm1": triUnknown}},
-		{"defined(osrel)", map[string]tri{"arm1": triFalse}},
+		{"ngpus<=2", map[string]compile.Truth{"cn1": compile.True, "cn2": compile.Unknown}},
+		{"ngpus==4", map[string]compile.Truth{"cn1": compile.False, "cn2": compile.Unknown}},
+		{"ngpus==8", map[string]compile.Truth{"cn1": compile.False, "cn2": compile.False, "arm1": compile.Unknown}},
+		{"ngpus!=8", map[string]compile.Truth{"cn1": compile.True, "arm1": compile.Unknown}},
+		{"ngpus", map[string]compile.Truth{"cn1": compile.Unknown}},
+		{"ngpus>0", map[string]compile.Truth{"arm1": compile.Unknown, "cn1": compile.Unknown}},
+		{"defined(ngpus)", map[string]compile.Truth{"cn1": compile.True, "arm1": compile.False}},
+		{"lic>=10", map[string]compile.Truth{"cn1": compile.Unknown}},
+		{"lic>10", map[string]compile.Truth{"cn1": compile.False, "arm1": compile.False}},
+		{"scratch>0", map[string]compile.Truth{"cn1": compile.Unknown}},
+		{"defined(scratch)", map[string]compile.Truth{"cn1": compile.True}},
+		{"rack==r1", map[string]compile.Truth{"cn1": compile.True, "cn2": compile.False, "arm1": compile.False}},
+		{`rack=="r2"`, map[string]compile.Truth{"cn2": compile.True}},
+		{"osrel==el8", map[string]compile.Truth{"cn1": compile.True, "cn2": compile.Unknown, "arm1": compile.Unknown}},
+		{"defined(osrel)", map[string]compile.Truth{"arm1": compile.False}},
 
 		// Load indices, dynamic site resources and static facts lsf.cluster
 		// does not give are unknown.
-		{"mem>1000", map[string]tri{"cn1": triUnknown}},
-		{"load2<1", map[string]tri{"cn1": triUnknown}},
-		{"ncpus>=1 && maxmem>0", map[string]tri{"cn1": triUnknown}},
-		{"defined(r15s)", map[string]tri{"cn1": triUnknown}},
+		{"mem>1000", map[string]compile.Truth{"cn1": compile.Unknown}},
+		{"load2<1", map[string]compile.Truth{"cn1": compile.Unknown}},
+		{"ncpus>=1 && maxmem>0", map[string]compile.Truth{"cn1": compile.Unknown}},
+		{"defined(r15s)", map[string]compile.Truth{"cn1": compile.Unknown}},
 
 		// Kleene's && || !: a known side decides.
-		{"gpu && mem>1000", map[string]tri{"cn1": triFalse, "arm1": triUnknown}},
-		{"gpu || mem>1000", map[string]tri{"cn1": triUnknown, "arm1": triTrue}},
-		{"!(gpu && mem>1000)", map[string]tri{"cn1": triTrue, "arm1": triUnknown}},
-		{"(type==AARCH64 || bigmem) && !server", map[string]tri{"arm1": triFalse, "login1": triFalse}},
+		{"gpu && mem>1000", map[string]compile.Truth{"cn1": compile.False, "arm1": compile.Unknown}},
+		{"gpu || mem>1000", map[string]compile.Truth{"cn1": compile.Unknown, "arm1": compile.True}},
+		{"!(gpu && mem>1000)", map[string]compile.Truth{"cn1": compile.True, "arm1": compile.Unknown}},
+		{"(type==AARCH64 || bigmem) && !server", map[string]compile.Truth{"arm1": compile.False, "login1": compile.False}},
 
 		// Arithmetic; division by zero and memory units are unknown.
-		{"2*3 == 6 && 3 > 2", map[string]tri{"cn1": triTrue}},
-		{"ngpus*2 == 8", map[string]tri{"cn2": triUnknown}},
-		{"ngpus + 10 > 14", map[string]tri{"cn1": triFalse, "cn2": triFalse}},
-		{"ngpus - lic > 5", map[string]tri{"cn1": triUnknown}},
-		{"lic/0 > 1", map[string]tri{"cn1": triUnknown}},
-		{"-ngpus < -3", map[string]tri{"cn2": triUnknown, "cn1": triFalse}},
-		{"gpu + bigmem >= 1", map[string]tri{"cn1": triFalse, "cn2": triTrue}},
-		{"maxmem > 4G", map[string]tri{"cn1": triUnknown}},
+		{"2*3 == 6 && 3 > 2", map[string]compile.Truth{"cn1": compile.True}},
+		{"ngpus*2 == 8", map[string]compile.Truth{"cn2": compile.Unknown}},
+		{"ngpus + 10 > 14", map[string]compile.Truth{"cn1": compile.False, "cn2": compile.False}},
+		{"ngpus - lic > 5", map[string]compile.Truth{"cn1": compile.Unknown}},
+		{"lic/0 > 1", map[string]compile.Truth{"cn1": compile.Unknown}},
+		{"-ngpus < -3", map[string]compile.Truth{"cn2": compile.Unknown, "cn1": compile.False}},
+		{"gpu + bigmem >= 1", map[string]compile.Truth{"cn1": compile.False, "cn2": compile.True}},
+		{"maxmem > 4G", map[string]compile.Truth{"cn1": compile.Unknown}},
 
 		// The legacy colon syntax, rewritten by the compiler.
-		{"gpu:type=X86_64", map[string]tri{"arm1": triFalse, "cn1": triFalse}},
+		{"gpu:type=X86_64", map[string]compile.Truth{"arm1": compile.False, "cn1": compile.False}},
 	}
 	for _, tc := range tests {
 		req := requirement(t, p, tc.sel)
-		expr := req.Simple().Select.Expr
+		sel := req.Simple().Select
 		for host, want := range tc.want {
 			h := f.host(host)
 			if h == nil {
 				t.Fatalf("no host %s", host)
 			}
-			if got := f.eval(expr, h); got != want {
+			if got := f.judge(sel, h); got != want {
 				t.Errorf("%q on %s = %v, want %v", tc.sel, host, got, want)
 			}
 		}
-	}
-}
-
-func TestTriLogic(t *testing.T) {
-	all := []tri{triFalse, triTrue, triUnknown}
-	for _, a := range all {
-		for _, b := range all {
-			// Kleene's logic is De Morgan's.
-			if a.and(b).not() != a.not().or(b.not()) {
-				t.Errorf("!(%v && %v) != !%v || !%v", a, b, a, b)
-			}
-			if a.and(b) != b.and(a) || a.or(b) != b.or(a) {
-				t.Errorf("%v, %v: not commutative", a, b)
-			}
-		}
-	}
-	if triFalse.and(triUnknown) != triFalse || triTrue.or(triUnknown) != triTrue || triTrue.and(triUnknown) != triUnknown {
-		t.Error("a known side does not decide")
 	}
 }
 
@@ -224,11 +206,11 @@ func TestStaticFailing(t *testing.T) {
 		if !never {
 			continue
 		}
-		if got := lang.ExprString(term.expr); got != tc.culprit {
+		if got := term.prog.Text; got != tc.culprit {
 			t.Errorf("%q: culprit %q, want %q", tc.req, got, tc.culprit)
 		}
 		if tc.why != "" {
-			if got := f.explain(term.expr, f.hosts[0]); !strings.Contains(got, tc.why) {
+			if got := f.explain(term.prog, f.hosts[0]); !strings.Contains(got, tc.why) {
 				t.Errorf("%q: explanation %q, want %q", tc.req, got, tc.why)
 			}
 		}

@@ -456,6 +456,9 @@ type Submission struct {
 	// Home is, for a job another cluster forwarded here, its submission
 	// cluster and its ID there; nil for a job submitted here.
 	Home *Home `json:",omitempty"`
+	// Pre is the requirement compiled before the submission reached the
+	// cluster's owner (ReqCompiler.Compile), or nil; the job keeps none.
+	Pre *Precompiled `json:"-"`
 }
 
 // A Rejection is why a job was not accepted, as bsub reports it.
@@ -511,7 +514,7 @@ func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.Queue = q.Name
+	s.Queue, s.Pre = q.Name, nil
 	j := &Job{ID: c.nextID, Seq: c.nextSeq, Name: s.Name, User: s.User, Group: s.Group, Queue: q, App: a.app, Sub: s,
 		Slots: s.Slots, ResReq: s.ResReq, Req: a.req, Priority: a.priority, Submit: now, FromType: s.FromType,
 		State: Pend, Reason: ReasonNew, Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode,
@@ -616,7 +619,7 @@ func (c *Cluster) check(q *Queue, s Submission) (*acceptance, error) {
 	case s.Priority < 0 || s.Priority > c.MaxUserPriority:
 		return nil, reject("job priority %d is out of range: MAX_USER_PRIORITY is %d", s.Priority, c.MaxUserPriority)
 	}
-	req, diags := c.requirement(q, a.app, s.ResReq, s.FromType)
+	req, diags := c.requirement(q, a.app, s.ResReq, s.FromType, s.Pre)
 	if diags.HasErrors() {
 		return nil, &Rejection{Queue: q.Name, Reason: "bad resource requirement: " + diags.Err().Error(), Diags: diags}
 	}

@@ -1,6 +1,8 @@
 package runtime
 
 import (
+	"sync"
+
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/lang"
 )
@@ -121,15 +123,10 @@ func (r reservation) nextChange(elapsed float64) (at float64, decaying bool) {
 
 // requirement returns the effective requirement of a job submitted to q
 // with profile app and -R text, compiled once per distinct text; nil when
-// none of the three asks for anything.
-func (c *Cluster) requirement(q *Queue, app *App, jobR, fromType string) (*Requirement, lang.Diagnostics) {
-	var queueReq, appReq *lang.ResReq
-	if q.Def != nil && q.Def.ResReq != nil {
-		queueReq = q.Def.ResReq.AST
-	}
-	if app != nil && app.Def.ResReq != nil {
-		appReq = app.Def.ResReq.AST
-	}
+// none of the three asks for anything. pre, when it holds the requirement
+// compiled from the same inputs, spares compiling it here.
+func (c *Cluster) requirement(q *Queue, app *App, jobR, fromType string, pre ...*Precompiled) (*Requirement, lang.Diagnostics) {
+	queueReq, appReq := resReqs(q, app)
 	key := q.Name + "\x00" + fromType + "\x00" + jobR
 	if app != nil {
 		key += "\x00" + app.Name
@@ -137,35 +134,25 @@ func (c *Cluster) requirement(q *Queue, app *App, jobR, fromType string) (*Requi
 	if r, ok := c.reqs[key]; ok {
 		return r, nil
 	}
-	var jobReq *lang.ResReq
+	in := reqInputs{env: c.Env, queue: queueReq, app: appReq, jobR: jobR, fromType: fromType}
+	var r *Requirement
 	var diags lang.Diagnostics
-	if jobR != "" {
-		jobReq, diags = lang.ParseResReq(lang.NewSource("-R", jobR))
-		if diags.HasErrors() {
-			return nil, diags
+	found := false
+	for _, p := range pre {
+		if r, diags, found = p.lookup(in); found {
+			break
 		}
 	}
-	if queueReq == nil && appReq == nil && jobReq == nil {
-		if fromType == "" {
-			c.reqs[key] = nil
-			return nil, nil
-		}
-		// A job that asks for nothing runs on hosts of its submission
-		// host's type, as bsub's default select[type==local] says.
-		jobReq, _ = lang.ParseResReq(lang.NewSource("-R", "select[type==local]"))
+	if !found {
+		r, diags = in.compile()
 	}
-	merged, ds := c.Env.Merge(queueReq, appReq, jobReq)
-	diags = append(diags, ds...)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	compiled, ds := c.Env.CompileResReq(merged, compile.SelectOptions{FromType: fromType, InConfig: fromType == "",
-		LocalTypeDefault: fromType != ""})
-	diags = append(diags, ds...)
-	if compiled == nil || diags.HasErrors() {
+	if r == nil {
+		c.reqs[key] = nil
 		return nil, diags
 	}
-	r := &Requirement{Text: merged.String(), C: compiled}
 	// Jobs whose merged text is the same share one Requirement.
 	for _, old := range c.reqs {
 		if old != nil && old.Text == r.Text {
@@ -175,4 +162,158 @@ func (c *Cluster) requirement(q *Queue, app *App, jobR, fromType string) (*Requi
 	}
 	c.reqs[key] = r
 	return r, diags
+}
+
+// resReqs returns the RES_REQ of q and of app, each nil when unset.
+func resReqs(q *Queue, app *App) (queueReq, appReq *lang.ResReq) {
+	if q.Def != nil && q.Def.ResReq != nil {
+		queueReq = q.Def.ResReq.AST
+	}
+	if app != nil && app.Def.ResReq != nil {
+		appReq = app.Def.ResReq.AST
+	}
+	return queueReq, appReq
+}
+
+// reqInputs are what an effective requirement is compiled from.
+type reqInputs struct {
+	env        *compile.Env
+	queue, app *lang.ResReq
+	jobR       string
+	fromType   string
+}
+
+// compile merges and compiles the requirement; nil without errors when
+// nothing is asked for. It reads only its inputs, which are immutable,
+// so it may run on any goroutine.
+func (in reqInputs) compile() (*Requirement, lang.Diagnostics) {
+	var jobReq *lang.ResReq
+	var diags lang.Diagnostics
+	if in.jobR != "" {
+		jobReq, diags = lang.ParseResReq(lang.NewSource("-R", in.jobR))
+		if diags.HasErrors() {
+			return nil, diags
+		}
+	}
+	if in.queue == nil && in.app == nil && jobReq == nil {
+		if in.fromType == "" {
+			return nil, nil
+		}
+		// A job that asks for nothing runs on hosts of its submission
+		// host's type, as bsub's default select[type==local] says.
+		jobReq, _ = lang.ParseResReq(lang.NewSource("-R", "select[type==local]"))
+	}
+	merged, ds := in.env.Merge(in.queue, in.app, jobReq)
+	diags = append(diags, ds...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	compiled, ds := in.env.CompileResReq(merged, compile.SelectOptions{FromType: in.fromType, InConfig: in.fromType == "",
+		LocalTypeDefault: in.fromType != ""})
+	diags = append(diags, ds...)
+	if compiled == nil || diags.HasErrors() {
+		return nil, diags
+	}
+	return &Requirement{Text: merged.String(), C: compiled}, diags
+}
+
+// A ReqCompiler compiles the -R of submissions away from the goroutine
+// that owns the cluster, so that a new requirement does not hold up
+// scheduling. It holds what compiling reads, as Cluster.ReqCompiler found
+// it; it is immutable (but for its cache) and safe for concurrent use.
+type ReqCompiler struct {
+	env      *compile.Env
+	queues   map[string]*lang.ResReq // every queue, nil without RES_REQ
+	defaults []string
+	apps     map[string]*lang.ResReq
+	types    map[string]string // host name → type
+	cache    sync.Map          // reqInputs without env → *precompiledReq
+}
+
+// ReqCompiler returns a compiler of the cluster's requirements as its
+// configuration stands now. It must be called by the owner of c; the
+// compiler may then be used anywhere.
+func (c *Cluster) ReqCompiler() *ReqCompiler {
+	rc := &ReqCompiler{env: c.Env, queues: map[string]*lang.ResReq{}, apps: map[string]*lang.ResReq{}, types: map[string]string{}}
+	for _, q := range c.Queues {
+		rc.queues[q.Name], _ = resReqs(q, nil)
+	}
+	for _, q := range c.DefaultQueues {
+		rc.defaults = append(rc.defaults, q.Name)
+	}
+	for name, a := range c.Apps {
+		_, rc.apps[name] = resReqs(&Queue{}, a)
+	}
+	for _, h := range c.Hosts {
+		if h.Facts != nil {
+			rc.types[h.Name] = h.Facts.Type
+		}
+	}
+	return rc
+}
+
+// A Precompiled holds a submission's requirement compiled by a
+// ReqCompiler for each queue the submission may go to. The cluster uses
+// it only when the inputs it was compiled from are still the cluster's;
+// otherwise it compiles the requirement itself.
+type Precompiled struct {
+	entries []*precompiledReq
+}
+
+type precompiledReq struct {
+	in    reqInputs
+	req   *Requirement
+	diags lang.Diagnostics
+}
+
+// Compile compiles the requirement of a job submitted with -R jobR to
+// queue (the default queues when empty) with profile app from host
+// fromHost. It returns nil when there is nothing to compile: no -R, or
+// names the cluster does not know (the owner rejects those).
+func (rc *ReqCompiler) Compile(queue, app, jobR, fromHost string) *Precompiled {
+	if rc == nil || jobR == "" {
+		return nil
+	}
+	appReq, ok := rc.apps[app]
+	if app != "" && !ok {
+		return nil
+	}
+	names := rc.defaults
+	if queue != "" {
+		names = []string{queue}
+	}
+	pre := &Precompiled{}
+	for _, name := range names {
+		queueReq, ok := rc.queues[name]
+		if !ok {
+			continue
+		}
+		in := reqInputs{queue: queueReq, app: appReq, jobR: jobR, fromType: rc.types[fromHost]}
+		if e, ok := rc.cache.Load(in); ok {
+			pre.entries = append(pre.entries, e.(*precompiledReq))
+			continue
+		}
+		full := in
+		full.env = rc.env
+		r, diags := full.compile()
+		e, _ := rc.cache.LoadOrStore(in, &precompiledReq{in: full, req: r, diags: diags})
+		pre.entries = append(pre.entries, e.(*precompiledReq))
+	}
+	if len(pre.entries) == 0 {
+		return nil
+	}
+	return pre
+}
+
+// lookup returns the requirement compiled from in, when p holds it.
+func (p *Precompiled) lookup(in reqInputs) (*Requirement, lang.Diagnostics, bool) {
+	if p == nil {
+		return nil, nil, false
+	}
+	for _, e := range p.entries {
+		if e.in == in {
+			return e.req, e.diags, true
+		}
+	}
+	return nil, nil, false
 }

@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -104,6 +105,11 @@ type Config struct {
 type Daemon struct {
 	cfg  Config
 	perf *perf
+	// reqc compiles the requirements of submissions for the current
+	// cluster; request handlers read it, the owner replaces it with
+	// the cluster.
+	reqc atomic.Pointer[runtime.ReqCompiler]
+
 	// mcDown holds, for each peer cluster that does not answer, the
 	// error last logged; only the MultiCluster goroutine uses it.
 	mcDown   map[string]string
@@ -239,6 +245,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	if d.cluster, err = runtime.NewCluster(cfg.Policy, runtime.ClusterOptions{SlotsPerHost: d.cpus, Retired: retired}); err != nil {
 		return fail(err)
 	}
+	d.reqc.Store(d.cluster.ReqCompiler())
 	if cfg.MinInterval <= 0 {
 		cfg.MinInterval = 100 * time.Millisecond
 		if cfg.Policy.Parameters.JobSchedulingInterval.Set {
@@ -285,6 +292,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 			return fail(err)
 		}
 		d.cluster, d.engine = n, runtime.NewEngine(n, d.clock, nil)
+		d.reqc.Store(n.ReqCompiler())
 	}
 	if err := d.listen(); err != nil {
 		return fail(err)

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -608,5 +609,56 @@ func TestSubmitToken(t *testing.T) {
 	}
 	if code, _ := c.call("POST", "/v1/jobs", api.SubmitRequest{Command: "true", Token: strings.Repeat("x", 129)}, nil); code != http.StatusBadRequest {
 		t.Errorf("a token of 129 bytes: %d, want 400", code)
+	}
+}
+
+// TestSubmitResReq submits jobs with -R from several clients at once,
+// before and after a reconfiguration: each is compiled by its request's
+// handler and accepted, a bad one is refused.
+func TestSubmitResReq(t *testing.T) {
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: 5 * time.Millisecond, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	c := unixClient(state)
+	submitAll := func() {
+		var wg sync.WaitGroup
+		for i := range 6 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for k := range 3 {
+					r := fmt.Sprintf("select[mem>%d] rusage[mem=%d]", 10*(i%3), k)
+					var out api.SubmitResponse
+					if code, err := c.call("POST", "/v1/jobs", api.SubmitRequest{Command: "true", Hold: true, ResReq: r}, &out); code != http.StatusOK || err != nil {
+						t.Errorf("submit -R %q: %d %v", r, code, err)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if code, _ := c.call("POST", "/v1/jobs", api.SubmitRequest{Command: "true", Hold: true, ResReq: "select[nosuch > 1]"}, nil); code != http.StatusBadRequest {
+			t.Errorf("a -R naming no resource: %d, want 400", code)
+		}
+	}
+	submitAll()
+	d.Reload("test")
+	submitAll()
+	var all []api.Job
+	c.call("GET", "/v1/jobs?user=all&all=1", nil, &all)
+	if len(all) != 36 {
+		t.Errorf("%d jobs, want 36", len(all))
+	}
+	for _, j := range all {
+		if !strings.HasPrefix(j.ResReq, "select[mem>") {
+			t.Errorf("job %d: -R %q", j.ID, j.ResReq)
+		}
 	}
 }

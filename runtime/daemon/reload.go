@@ -63,6 +63,7 @@ func (d *Daemon) Reload(trigger string) api.Reload {
 				// restart finds the jobs where this daemon put them.
 				recs = lostRecords(d.cluster, n, d.now())
 				d.cluster, d.engine = n, runtime.NewEngine(n, d.clock, nil)
+				d.reqc.Store(n.ReqCompiler())
 				d.cfg.Policy = p
 				d.generation++
 				d.dirty = true

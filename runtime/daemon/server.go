@@ -305,6 +305,12 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := who(r)
+	// A new -R is compiled here, not by the cluster's owner.
+	fromHost := req.FromHost
+	if fromHost == "" {
+		fromHost = d.host
+	}
+	pre := d.reqc.Load().Compile(req.Queue, req.App, req.ResReq, fromHost)
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		if j := d.cluster.Job(d.tokens[req.Token]); req.Token != "" && j != nil {
 			// The same submission again: its job.
@@ -314,7 +320,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			ResReq: req.ResReq, Priority: req.Priority, RunLimit: req.RunLimit, Hold: req.Hold, Depend: req.Depend,
 			Command: req.Command, Env: req.Env, Cwd: req.Cwd, Umask: req.Umask, Stdout: req.Stdout,
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
-			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, Sla: req.Sla}
+			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, Sla: req.Sla, Pre: pre}
 		if sub.FromHost == "" {
 			sub.FromHost = d.host
 		}
