@@ -17,6 +17,9 @@ type Requirement struct {
 	// res caches amounts.
 	res     []reservation
 	resDone bool
+	// users counts the unfinished jobs whose requirement this is (see
+	// useRequirement); one none uses leaves the cluster's cache.
+	users int
 }
 
 // alts returns the requirement's alternatives, each a list of terms.
@@ -121,7 +124,8 @@ func (r reservation) nextChange(elapsed float64) (at float64, decaying bool) {
 
 // requirement returns the effective requirement of a job submitted to q
 // with profile app and -R text, compiled once per distinct text; nil when
-// none of the three asks for anything.
+// none of the three asks for anything. The cache holds it until no
+// unfinished job uses it (see dropUnusedRequirements).
 func (c *Cluster) requirement(q *Queue, app *App, jobR, fromType string) (*Requirement, lang.Diagnostics) {
 	var queueReq, appReq *lang.ResReq
 	if q.Def != nil && q.Def.ResReq != nil {
@@ -165,14 +169,60 @@ func (c *Cluster) requirement(q *Queue, app *App, jobR, fromType string) (*Requi
 	if compiled == nil || diags.HasErrors() {
 		return nil, diags
 	}
-	r := &Requirement{Text: merged.String(), C: compiled}
-	// Jobs whose merged text is the same share one Requirement.
-	for _, old := range c.reqs {
-		if old != nil && old.Text == r.Text {
-			r = old
-			break
-		}
+	// Jobs whose merged text is the same share one Requirement, whatever
+	// the queue, profile and -R that led there ("select[mem>1]" and
+	// "select[ mem > 1 ]" alike): its amounts are worked out once, and the
+	// scheduler's outcomes of its selects, kept by program, serve them
+	// all. The shared one is found by its text.
+	r := c.reqByText[merged.String()]
+	if r == nil {
+		r = &Requirement{Text: merged.String(), C: compiled}
+		c.reqByText[r.Text] = r
 	}
 	c.reqs[key] = r
 	return r, diags
+}
+
+// useRequirement keeps the count of the unfinished jobs that use each
+// requirement right for a job whose Req or state may have changed: a job
+// counts for its Req from its submission (or restoration) until it
+// finishes. Called wherever a job's Req is set or it finishes; calling it
+// again changes nothing.
+func (c *Cluster) useRequirement(j *Job) {
+	r := j.Req
+	if j.State.Finished() {
+		r = nil
+	}
+	if j.reqUsed == r {
+		return
+	}
+	if j.reqUsed != nil {
+		j.reqUsed.users--
+	}
+	if r != nil {
+		r.users++
+	}
+	j.reqUsed = r
+}
+
+// dropUnusedRequirements forgets the compiled requirements no unfinished
+// job uses (those of jobs that finished, and those compiled only to check
+// a submission), once the cache has doubled since it was last swept: a
+// daemon that sees a new -R string now and then keeps a cache the size of
+// what its jobs use, at an amortized cost of O(1) per entry. A job
+// submitted later with a forgotten text compiles it anew.
+func (c *Cluster) dropUnusedRequirements() {
+	if len(c.reqs) < 2*c.reqsKept+64 {
+		return
+	}
+	for key, r := range c.reqs {
+		// A nil entry (nothing asked for) is one per queue and profile.
+		if r != nil && r.users == 0 {
+			delete(c.reqs, key)
+			if c.reqByText[r.Text] == r {
+				delete(c.reqByText, r.Text)
+			}
+		}
+	}
+	c.reqsKept = len(c.reqs)
 }
