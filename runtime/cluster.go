@@ -96,11 +96,12 @@ type Cluster struct {
 	// on: facts, load, status.
 	gen uint64
 	// reqs holds the effective requirements by queue, submission host
-	// type, -R and profile; reqByText the one shared by all of them whose
-	// merged text is the same. reqsKept is the size of reqs after it was
-	// last swept of requirements no unfinished job uses.
+	// type, -R and profile; reqShared, by Requirement.key, the one shared
+	// by those of one type whose merged text is the same. reqsKept is the
+	// size of reqs after it was last swept of requirements no unfinished
+	// job uses.
 	reqs      map[string]*Requirement
-	reqByText map[string]*Requirement
+	reqShared map[string]*Requirement
 	reqsKept  int
 	// byUser holds each user's named jobs in submission order, for
 	// dependencies on job names.
@@ -161,7 +162,7 @@ type ClusterOptions struct {
 func NewCluster(p *compile.Policy, opts ClusterOptions) (*Cluster, error) {
 	c := &Cluster{Policy: p, Env: p.Env(), Apps: map[string]*App{}, hostByName: map[string]*Host{},
 		queueByName: map[string]*Queue{}, jobs: map[int64]*Job{}, forwarded: map[int64]*Job{}, nextID: 1, classes: map[string]*jobClass{},
-		reqs: map[string]*Requirement{}, reqByText: map[string]*Requirement{}, userLimits: map[string]*userLimit{}, userJobs: map[string]int{},
+		reqs: map[string]*Requirement{}, reqShared: map[string]*Requirement{}, userLimits: map[string]*userLimit{}, userJobs: map[string]int{},
 		groupJobs: map[string]int{}, userPreempted: map[string]int{}, groupPreempted: map[string]int{}}
 	if c.Env == nil {
 		c.Env = compile.NewEnv(compile.EnvConfig{Unit: compile.MB})
@@ -773,13 +774,13 @@ func (c *Cluster) countUsableSlots(q *Queue) int {
 	return n
 }
 
-// classOf returns the pending class of a queue, requirement, share
-// account (nil outside fairshare queues), asked hosts (-m) and
-// exclusiveness (-x).
+// classOf returns the pending class of a queue, requirement (by its key:
+// a text compiled for one submission host type), share account (nil
+// outside fairshare queues), asked hosts (-m) and exclusiveness (-x).
 func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string]bool, exclusive bool, sla *SLA) *jobClass {
 	key := q.Name + "\x00"
 	if r != nil {
-		key += r.Text
+		key += r.key
 	}
 	if a != nil {
 		key += "\x00" + a.path

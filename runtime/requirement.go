@@ -13,6 +13,11 @@ type Requirement struct {
 	// requirement in caches and messages.
 	Text string
 	C    *compile.Requirement
+	// key names the requirement among the cluster's: the submission host
+	// type it was compiled for and its Text. The same text compiled for
+	// another type is another requirement: its type==local (bsub's
+	// default select) is that type.
+	key string
 
 	// res caches amounts.
 	res     []reservation
@@ -169,15 +174,17 @@ func (c *Cluster) requirement(q *Queue, app *App, jobR, fromType string) (*Requi
 	if compiled == nil || diags.HasErrors() {
 		return nil, diags
 	}
-	// Jobs whose merged text is the same share one Requirement, whatever
-	// the queue, profile and -R that led there ("select[mem>1]" and
-	// "select[ mem > 1 ]" alike): its amounts are worked out once, and the
-	// scheduler's outcomes of its selects, kept by program, serve them
-	// all. The shared one is found by its text.
-	r := c.reqByText[merged.String()]
+	// Jobs from hosts of one type whose merged text is the same share one
+	// Requirement, whatever the queue, profile and -R that led there
+	// ("select[mem>1]" and "select[ mem > 1 ]" alike): its amounts are
+	// worked out once, its jobs are one class, and the scheduler's
+	// outcomes of its selects, kept by program, serve them all. The
+	// shared one is found by its key.
+	shared := fromType + "\x00" + merged.String()
+	r := c.reqShared[shared]
 	if r == nil {
-		r = &Requirement{Text: merged.String(), C: compiled}
-		c.reqByText[r.Text] = r
+		r = &Requirement{Text: merged.String(), C: compiled, key: shared}
+		c.reqShared[shared] = r
 	}
 	c.reqs[key] = r
 	return r, diags
@@ -219,8 +226,8 @@ func (c *Cluster) dropUnusedRequirements() {
 		// A nil entry (nothing asked for) is one per queue and profile.
 		if r != nil && r.users == 0 {
 			delete(c.reqs, key)
-			if c.reqByText[r.Text] == r {
-				delete(c.reqByText, r.Text)
+			if c.reqShared[r.key] == r {
+				delete(c.reqShared, r.key)
 			}
 		}
 	}

@@ -38,12 +38,12 @@ func cacheTestCluster(t *testing.T) *Cluster {
 // cacheSizes are the sizes of the caches that follow the requirements
 // and classes of the jobs.
 type cacheSizes struct {
-	classes, classList, reqs, reqByText, cands, memo int
+	classes, classList, reqs, reqShared, cands, memo int
 }
 
 func sizesOf(e *Engine) cacheSizes {
 	c := e.Cluster
-	return cacheSizes{len(c.classes), len(c.classList), len(c.reqs), len(c.reqByText), len(e.Scheduler.cands),
+	return cacheSizes{len(c.classes), len(c.classList), len(c.reqs), len(c.reqShared), len(e.Scheduler.cands),
 		len(e.Scheduler.classes.memo)}
 }
 
@@ -122,14 +122,14 @@ func TestCachesForgetFinishedJobs(t *testing.T) {
 	for _, s := range []struct {
 		name      string
 		got, base int
-	}{{"requirements", got.reqs, base.reqs}, {"merged requirements", got.reqByText, base.reqByText},
+	}{{"requirements", got.reqs, base.reqs}, {"merged requirements", got.reqShared, base.reqShared},
 		{"class candidates", got.cands, base.cands}, {"select outcomes", got.memo, base.memo}} {
 		if s.got > 2*s.base+64 {
 			t.Errorf("after %d jobs of distinct requirements ended, %d %s are kept, want at most %d (%d with only the held job)",
 				n, s.got, s.name, 2*s.base+64, s.base)
 		}
 	}
-	if keep.class == nil || c.classes[keep.class.key] != keep.class || keep.Req == nil || c.reqByText[keep.Req.Text] != keep.Req ||
+	if keep.class == nil || c.classes[keep.class.key] != keep.class || keep.Req == nil || c.reqShared[keep.Req.key] != keep.Req ||
 		keep.Req.users != 1 {
 		t.Errorf("the held job's class or requirement was forgotten (class %p, requirement %p with %d users)",
 			keep.class, keep.Req, keep.Req.users)
@@ -186,5 +186,28 @@ func TestRequirementShared(t *testing.T) {
 	}
 	if a.class != b.class {
 		t.Errorf("%q and %q: classes %p and %p, want one", a.ResReq, b.ResReq, a.class, b.class)
+	}
+}
+
+// TestRequirementLocalType checks that jobs that ask for nothing from
+// hosts of two types each get bsub's default select[type==local] for
+// their own type: the job from a type no host has waits, in a class of
+// its own, while the other runs.
+func TestRequirementLocalType(t *testing.T) {
+	c := cacheTestCluster(t)
+	arm, err := c.Submit(Submission{User: "u", FromType: "AARCH64"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x86, err := c.Submit(Submission{User: "u", FromType: "X86_64"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if arm.Req == x86.Req || arm.class == x86.class {
+		t.Errorf("jobs from AARCH64 and X86_64 share requirement %p %q and class %p, want one each", arm.Req, arm.Req.Text, arm.class)
+	}
+	NewEngine(c, &VirtualClock{}, nil).Schedule()
+	if arm.State != Pend || x86.State != Run {
+		t.Errorf("on X86_64 hosts: the job from AARCH64 is %s, want PEND; the job from X86_64 is %s, want RUN", arm.State, x86.State)
 	}
 }
