@@ -51,14 +51,27 @@ type Clause struct {
 	static staticEval
 }
 
-// programCache holds compiled programs by text and options.
+// programCache holds compiled programs by text and options: those of
+// the last selectGeneration distinct selects compiled or met again, and
+// of the generation before. A select met again moves to the current
+// generation; when it is full, the one before is dropped. An Env that
+// lives long (a daemon's, which compiles the -R of every job) thus keeps
+// the selects in use, not every select it ever saw; one met again after
+// it was dropped is compiled anew, to the same program.
 type programCache struct {
-	mu      sync.Mutex
-	env     *checker.Env
-	envErr  error
-	once    sync.Once
-	selects map[string]*selectEntry
+	mu     sync.Mutex
+	env    *checker.Env
+	envErr error
+	once   sync.Once
+	// selects is the current generation, older the one before.
+	selects, older map[string]*selectEntry
 }
+
+// selectGeneration is the number of selects in a generation of the
+// program cache: room for those a configuration and the jobs of the
+// moment share, few enough that two generations of programs (a few KB
+// each) stay a few MB.
+const selectGeneration = 1024
 
 type selectEntry struct {
 	prog  *SelectProgram
@@ -114,8 +127,9 @@ func celType(t ResType) *types.Type {
 
 // CompileSelect checks and compiles a select section body. Programs are
 // cached by the expression's canonical text and opts, so each distinct
-// select is compiled once per Env. The diagnostics point into the Source
-// the body was parsed from. The program is nil when there are errors.
+// select in use is compiled once per Env (see programCache). The
+// diagnostics point into the Source the body was parsed from. The
+// program is nil when there are errors.
 func (e *Env) CompileSelect(sel *lang.Select, opts SelectOptions) (*SelectProgram, lang.Diagnostics) {
 	expr := sel.Expr
 	var diags lang.Diagnostics
@@ -125,7 +139,7 @@ func (e *Env) CompileSelect(sel *lang.Select, opts SelectOptions) (*SelectProgra
 	key := lang.ExprString(expr) + "\x00" + opts.FromType + "\x00" + opts.FromModel
 	c := e.cache
 	c.mu.Lock()
-	ent, ok := c.selects[key]
+	ent, ok := c.lookup(key)
 	c.mu.Unlock()
 	if ok && !diags.HasErrors() {
 		// Diagnostics hold spans of the first text compiled; report this
@@ -140,9 +154,32 @@ func (e *Env) CompileSelect(sel *lang.Select, opts SelectOptions) (*SelectProgra
 		prog = nil
 	}
 	c.mu.Lock()
-	c.selects[key] = &selectEntry{prog: prog, diags: diags}
+	c.store(key, &selectEntry{prog: prog, diags: diags})
 	c.mu.Unlock()
 	return prog, diags
+}
+
+// lookup returns the entry of a select, moving it to the current
+// generation when it is of the one before. The caller holds mu.
+func (c *programCache) lookup(key string) (*selectEntry, bool) {
+	if ent, ok := c.selects[key]; ok {
+		return ent, true
+	}
+	ent, ok := c.older[key]
+	if ok {
+		delete(c.older, key)
+		c.store(key, ent)
+	}
+	return ent, ok
+}
+
+// store puts an entry in the current generation, which becomes the one
+// before when full. The caller holds mu.
+func (c *programCache) store(key string, ent *selectEntry) {
+	if _, ok := c.selects[key]; !ok && len(c.selects) >= selectGeneration {
+		c.older, c.selects = c.selects, map[string]*selectEntry{}
+	}
+	c.selects[key] = ent
 }
 
 func (e *Env) compileSelect(expr lang.Expr, opts SelectOptions) (*SelectProgram, lang.Diagnostics) {

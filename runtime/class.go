@@ -13,7 +13,8 @@ import (
 // their slot demands, so that "the next job that asks for at most N slots"
 // is found in O(log n) however many jobs wait.
 type jobClass struct {
-	id    int
+	// key names the class in its cluster's classes (see classOf).
+	key   string
 	queue *Queue
 	req   *Requirement
 	jobs  []*Job // in order; nil where a job left
@@ -28,6 +29,34 @@ type jobClass struct {
 	exclusive bool
 	// sla is the service class of the class's jobs, or nil.
 	sla *SLA
+	// dropped is set once the cluster forgot the class (no pending job
+	// was left in it); a job with its key joins a new one.
+	dropped bool
+}
+
+// dropIdleClasses forgets the classes no pending job is in, so that a
+// cycle walks the classes of the jobs that wait rather than those of
+// every queue, requirement, account and -m ever seen. The classes left
+// keep their order; one made again later for the same key comes after
+// them, which changes no schedule: a cycle orders classes by their next
+// jobs. Nothing else is lost: a class holds nothing but its pending jobs
+// (share accounts, service classes and queues keep their own state). The
+// engine calls it just before a cycle, whose plan replaces the last one,
+// so that no reason the last plan gave a dropped class is asked for
+// again: a job that comes later waits in a new class, as it would have
+// in the old one, of which the new plan says nothing either.
+func (c *Cluster) dropIdleClasses() {
+	live := c.classList[:0]
+	for _, k := range c.classList {
+		if k.live > 0 {
+			live = append(live, k)
+			continue
+		}
+		delete(c.classes, k.key)
+		k.dropped = true
+	}
+	clear(c.classList[len(live):])
+	c.classList = live
 }
 
 // before orders two pending jobs of one queue: higher user priority first,

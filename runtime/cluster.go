@@ -90,12 +90,22 @@ type Cluster struct {
 	nextID    int64
 	nextSeq   float64
 	minSeq    float64 // the lowest Seq given by btop
+	// classes holds the job classes by key, classList in the order they
+	// were made; a class no pending job is in is dropped from both before
+	// the next cycle (see dropIdleClasses).
 	classes   map[string]*jobClass
 	classList []*jobClass
 	// gen counts the changes to hosts that the scheduler's caches depend
 	// on: facts, load, status.
-	gen  uint64
-	reqs map[string]*Requirement
+	gen uint64
+	// reqs holds the effective requirements by queue, submission host
+	// type, -R and profile; reqShared, by Requirement.key, the one shared
+	// by those of one type whose merged text is the same. reqsKept is the
+	// size of reqs after it was last swept of requirements no unfinished
+	// job uses.
+	reqs      map[string]*Requirement
+	reqShared map[string]*Requirement
+	reqsKept  int
 	// byUser holds each user's named jobs in submission order, for
 	// dependencies on job names.
 	byUser map[string][]*Job
@@ -156,7 +166,7 @@ type ClusterOptions struct {
 func NewCluster(p *compile.Policy, opts ClusterOptions) (*Cluster, error) {
 	c := &Cluster{Policy: p, Env: p.Env(), Apps: map[string]*App{}, hostByName: map[string]*Host{},
 		queueByName: map[string]*Queue{}, jobs: map[int64]*Job{}, forwarded: map[int64]*Job{}, nextID: 1, classes: map[string]*jobClass{},
-		reqs: map[string]*Requirement{}, userLimits: map[string]*userLimit{}, userJobs: map[string]int{},
+		reqs: map[string]*Requirement{}, reqShared: map[string]*Requirement{}, userLimits: map[string]*userLimit{}, userJobs: map[string]int{},
 		groupJobs: map[string]int{}, userPreempted: map[string]int{}, groupPreempted: map[string]int{}}
 	if c.Env == nil {
 		c.Env = compile.NewEnv(compile.EnvConfig{Unit: compile.MB})
@@ -526,6 +536,7 @@ func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
 	c.nextSeq++
 	c.attachSLA(j)
 	c.add(j)
+	c.useRequirement(j)
 	return j, nil
 }
 
@@ -748,13 +759,13 @@ func (c *Cluster) countUsableSlots(q *Queue) int {
 	return n
 }
 
-// classOf returns the pending class of a queue, requirement, share
-// account (nil outside fairshare queues), asked hosts (-m) and
-// exclusiveness (-x).
+// classOf returns the pending class of a queue, requirement (by its key:
+// a text compiled for one submission host type), share account (nil
+// outside fairshare queues), asked hosts (-m) and exclusiveness (-x).
 func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string]bool, exclusive bool, sla *SLA) *jobClass {
 	key := q.Name + "\x00"
 	if r != nil {
-		key += r.Text
+		key += r.key
 	}
 	if a != nil {
 		key += "\x00" + a.path
@@ -770,7 +781,7 @@ func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string
 	}
 	k := c.classes[key]
 	if k == nil {
-		k = &jobClass{id: len(c.classList), queue: q, req: r, acct: a, asked: asked, exclusive: exclusive, sla: sla}
+		k = &jobClass{key: key, queue: q, req: r, acct: a, asked: asked, exclusive: exclusive, sla: sla}
 		c.classes[key] = k
 		c.classList = append(c.classList, k)
 	}
@@ -966,6 +977,7 @@ func (c *Cluster) finish(j *Job, state JobState, now Time) {
 	}
 	j.slaFinish(now)
 	j.State, j.End = state, now
+	c.useRequirement(j)
 }
 
 // leaveHosts releases what a started job holds: its slots, reservations

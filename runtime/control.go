@@ -149,6 +149,7 @@ func (c *Cluster) Switch(j *Job, name string, now Time) error {
 		c.accrue(now)
 		c.leaveHosts(j, now)
 		j.Queue, j.Req, j.Sub.Queue = q, req, q.Name
+		c.useRequirement(j)
 		j.acct = nil
 		if q.fair != nil {
 			j.acct = q.fair.accountFor(j.User)
@@ -161,6 +162,7 @@ func (c *Cluster) Switch(j *Job, name string, now Time) error {
 	}
 	c.dequeue(j)
 	j.Queue, j.Req, j.Sub.Queue = q, req, q.Name
+	c.useRequirement(j)
 	j.acct = nil
 	if q.fair != nil {
 		j.acct = q.fair.accountFor(j.User)
@@ -245,6 +247,7 @@ func (c *Cluster) Modify(j *Job, m Modification) error {
 	c.dequeue(j)
 	j.Name, j.ResReq, j.Slots, j.Depend, j.Sub = sub.Name, sub.ResReq, sub.Slots, sub.Depend, sub
 	j.Req, j.dep, j.Priority, j.RunLimit = a.req, a.dep, a.priority, a.runLimit
+	c.useRequirement(j)
 	if j.Name != "" && !slices.Contains(c.byUser[j.User], j) {
 		if c.byUser == nil {
 			c.byUser = map[string][]*Job{}

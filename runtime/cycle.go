@@ -18,7 +18,9 @@ type Scheduler struct {
 	gen     uint64
 	classes hostClasses
 	cands   map[*jobClass]*candidates
-	scratch *cycle
+	// candsKept is the size of cands after it was last pruned.
+	candsKept int
+	scratch   *cycle
 }
 
 // NewScheduler returns a scheduler with the given plugins.
@@ -206,6 +208,7 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 	cl := snap.Cluster
 	c := s.newCycle(snap)
 	s.refresh(cl)
+	s.prune(cl)
 	c.plan.Stats.HostClasses = len(s.classes.reps)
 	if cl.preemptedJobs > 0 {
 		c.resumable = cl.resumableJobs()

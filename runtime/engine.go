@@ -81,10 +81,15 @@ func (e *Engine) Submit(s Submission) (*Job, error) {
 
 // Schedule runs one scheduling cycle now and applies its plan: the
 // dispatched jobs start, the others keep their reasons. It returns the
-// plan.
+// plan. Before the cycle, the cluster forgets the job classes no pending
+// job is in and the requirements no unfinished job uses, so that neither
+// the cycle's time nor the memory grows with the distinct requirements
+// seen over time.
 func (e *Engine) Schedule() *Plan {
 	now := e.Clock.Now()
 	cl := e.Cluster
+	cl.dropIdleClasses()
+	cl.dropUnusedRequirements()
 	cl.accrue(now)
 	resChange := cl.ageReservations(now)
 	p := e.Scheduler.Cycle(Snapshot{Cluster: cl, Now: now, Explain: e.Explain, Forward: e.Forward})

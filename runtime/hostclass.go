@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -49,8 +50,55 @@ func (s *Scheduler) refresh(cl *Cluster) {
 		return
 	}
 	s.cluster, s.gen = cl, cl.gen
-	s.cands = map[*jobClass]*candidates{}
+	s.cands, s.candsKept = map[*jobClass]*candidates{}, 0
 	s.classes = buildHostClasses(cl)
+}
+
+// prune forgets the candidates of the job classes the cluster dropped,
+// and the outcomes of the selects that neither a class left nor a queue's
+// STOP_COND or RESUME_COND has, once the candidates have doubled since
+// they were last pruned: while the hosts stay the same, these caches
+// would otherwise keep every requirement ever seen. The cost is O(1)
+// amortized per class; a select forgotten and met again is evaluated
+// anew, to the same outcome.
+func (s *Scheduler) prune(cl *Cluster) {
+	if len(s.cands) < 2*s.candsKept+64 {
+		return
+	}
+	keep := map[*compile.SelectProgram]bool{}
+	for k := range s.cands {
+		if k.dropped {
+			delete(s.cands, k)
+			continue
+		}
+		if k.req != nil {
+			selectsOf(k.req.C, keep)
+		}
+	}
+	for _, q := range cl.Queues {
+		if q.Def != nil {
+			selectsOf(q.Def.StopCond, keep)
+			selectsOf(q.Def.ResumeCond, keep)
+		}
+	}
+	unkept := func(p *compile.SelectProgram, _ []int8) bool { return !keep[p] }
+	maps.DeleteFunc(s.classes.memo, unkept)
+	maps.DeleteFunc(s.classes.byHost, unkept)
+	s.candsKept = len(s.cands)
+}
+
+// selectsOf adds to set the select programs of a requirement's terms.
+func selectsOf(r *compile.Requirement, set map[*compile.SelectProgram]bool) {
+	if r == nil {
+		return
+	}
+	for _, alt := range r.Alts {
+		for _, t := range alt {
+			if t.Simple != nil && t.Simple.Select != nil {
+				set[t.Simple.Select] = true
+			}
+		}
+	}
 }
 
 // buildHostClasses groups the hosts by their values.

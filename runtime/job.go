@@ -233,6 +233,9 @@ type Job struct {
 	// class and classPos place a pending job in its class.
 	class    *jobClass
 	classPos int
+	// reqUsed is the requirement the job counts as a user of (its Req
+	// until it finishes; see useRequirement).
+	reqUsed *Requirement
 }
 
 // A heldAmount is an amount of a resource a started job reserves on a

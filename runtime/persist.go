@@ -266,6 +266,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		allocs = append(allocs, Alloc{Host: h, Slots: a.Slots})
 	}
 	c.jobs[j.ID] = j
+	c.useRequirement(j)
 	if j.Name != "" {
 		if c.byUser == nil {
 			c.byUser = map[string][]*Job{}

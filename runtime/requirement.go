@@ -15,10 +15,18 @@ type Requirement struct {
 	// requirement in caches and messages.
 	Text string
 	C    *compile.Requirement
+	// key names the requirement among the cluster's: the submission host
+	// type it was compiled for and its Text. The same text compiled for
+	// another type is another requirement: its type==local (bsub's
+	// default select) is that type.
+	key string
 
 	// res caches amounts.
 	res     []reservation
 	resDone bool
+	// users counts the unfinished jobs whose requirement this is (see
+	// useRequirement); one none uses leaves the cluster's cache.
+	users int
 }
 
 // alts returns the requirement's alternatives, each a list of terms.
@@ -124,7 +132,8 @@ func (r reservation) nextChange(elapsed float64) (at float64, decaying bool) {
 // requirement returns the effective requirement of a job submitted to q
 // with profile app and -R text, compiled once per distinct text; nil when
 // none of the three asks for anything. pre, when it holds the requirement
-// compiled from the same inputs, spares compiling it here.
+// compiled from the same inputs, spares compiling it here. The cache holds
+// it until no unfinished job uses it (see dropUnusedRequirements).
 func (c *Cluster) requirement(q *Queue, app *App, jobR, fromType string, pre ...*Precompiled) (*Requirement, lang.Diagnostics) {
 	queueReq, appReq := resReqs(q, app)
 	key := q.Name + "\x00" + fromType + "\x00" + jobR
@@ -153,12 +162,19 @@ func (c *Cluster) requirement(q *Queue, app *App, jobR, fromType string, pre ...
 		c.reqs[key] = nil
 		return nil, diags
 	}
-	// Jobs whose merged text is the same share one Requirement.
-	for _, old := range c.reqs {
-		if old != nil && old.Text == r.Text {
-			r = old
-			break
-		}
+	// Jobs from hosts of one type whose merged text is the same share one
+	// Requirement, whatever the queue, profile and -R that led there
+	// ("select[mem>1]" and "select[ mem > 1 ]" alike): its amounts are
+	// worked out once, its jobs are one class, and the scheduler's
+	// outcomes of its selects, kept by program, serve them all. The
+	// shared one is found by its key. The cluster's own copy is made, as
+	// a precompiled requirement may be handed to other submissions.
+	shared := fromType + "\x00" + r.Text
+	if old := c.reqShared[shared]; old != nil {
+		r = old
+	} else {
+		r = &Requirement{Text: r.Text, C: r.C, key: shared}
+		c.reqShared[shared] = r
 	}
 	c.reqs[key] = r
 	return r, diags
@@ -227,7 +243,57 @@ type ReqCompiler struct {
 	defaults []string
 	apps     map[string]*lang.ResReq
 	types    map[string]string // host name → type
-	cache    sync.Map          // reqInputs without env → *precompiledReq
+	cache    precompiledCache
+}
+
+// precompiledCache holds the requirements a ReqCompiler compiled, keyed by
+// their inputs without the Env: those of the last precompiledGeneration
+// distinct inputs compiled or met again, and of the generation before, so
+// that a daemon that sees ever new -R strings keeps only those in use.
+type precompiledCache struct {
+	mu             sync.Mutex
+	current, older map[reqInputs]*precompiledReq
+}
+
+// precompiledGeneration is the number of entries in a generation of a
+// ReqCompiler's cache.
+const precompiledGeneration = 1024
+
+// load returns the entry of in, moving it to the current generation when
+// it is of the one before.
+func (pc *precompiledCache) load(in reqInputs) (*precompiledReq, bool) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if e, ok := pc.current[in]; ok {
+		return e, true
+	}
+	e, ok := pc.older[in]
+	if ok {
+		pc.storeLocked(in, e)
+	}
+	return e, ok
+}
+
+// loadOrStore returns the entry of in, storing e when there is none.
+func (pc *precompiledCache) loadOrStore(in reqInputs, e *precompiledReq) *precompiledReq {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if old, ok := pc.current[in]; ok {
+		return old
+	}
+	if old, ok := pc.older[in]; ok {
+		e = old
+	}
+	pc.storeLocked(in, e)
+	return e
+}
+
+func (pc *precompiledCache) storeLocked(in reqInputs, e *precompiledReq) {
+	if pc.current == nil || len(pc.current) >= precompiledGeneration {
+		pc.older, pc.current = pc.current, map[reqInputs]*precompiledReq{}
+	}
+	delete(pc.older, in)
+	pc.current[in] = e
 }
 
 // ReqCompiler returns a compiler of the cluster's requirements as its
@@ -289,15 +355,14 @@ func (rc *ReqCompiler) Compile(queue, app, jobR, fromHost string) *Precompiled {
 			continue
 		}
 		in := reqInputs{queue: queueReq, app: appReq, jobR: jobR, fromType: rc.types[fromHost]}
-		if e, ok := rc.cache.Load(in); ok {
-			pre.entries = append(pre.entries, e.(*precompiledReq))
+		if e, ok := rc.cache.load(in); ok {
+			pre.entries = append(pre.entries, e)
 			continue
 		}
 		full := in
 		full.env = rc.env
 		r, diags := full.compile()
-		e, _ := rc.cache.LoadOrStore(in, &precompiledReq{in: full, req: r, diags: diags})
-		pre.entries = append(pre.entries, e.(*precompiledReq))
+		pre.entries = append(pre.entries, rc.cache.loadOrStore(in, &precompiledReq{in: full, req: r, diags: diags}))
 	}
 	if len(pre.entries) == 0 {
 		return nil
@@ -316,4 +381,48 @@ func (p *Precompiled) lookup(in reqInputs) (*Requirement, lang.Diagnostics, bool
 		}
 	}
 	return nil, nil, false
+}
+
+// useRequirement keeps the count of the unfinished jobs that use each
+// requirement right for a job whose Req or state may have changed: a job
+// counts for its Req from its submission (or restoration) until it
+// finishes. Called wherever a job's Req is set or it finishes; calling it
+// again changes nothing.
+func (c *Cluster) useRequirement(j *Job) {
+	r := j.Req
+	if j.State.Finished() {
+		r = nil
+	}
+	if j.reqUsed == r {
+		return
+	}
+	if j.reqUsed != nil {
+		j.reqUsed.users--
+	}
+	if r != nil {
+		r.users++
+	}
+	j.reqUsed = r
+}
+
+// dropUnusedRequirements forgets the compiled requirements no unfinished
+// job uses (those of jobs that finished, and those compiled only to check
+// a submission), once the cache has doubled since it was last swept: a
+// daemon that sees a new -R string now and then keeps a cache the size of
+// what its jobs use, at an amortized cost of O(1) per entry. A job
+// submitted later with a forgotten text compiles it anew.
+func (c *Cluster) dropUnusedRequirements() {
+	if len(c.reqs) < 2*c.reqsKept+64 {
+		return
+	}
+	for key, r := range c.reqs {
+		// A nil entry (nothing asked for) is one per queue and profile.
+		if r != nil && r.users == 0 {
+			delete(c.reqs, key)
+			if c.reqShared[r.key] == r {
+				delete(c.reqShared, r.key)
+			}
+		}
+	}
+	c.reqsKept = len(c.reqs)
 }
