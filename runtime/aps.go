@@ -293,16 +293,6 @@ func (c *cycle) orderAPS() {
 	}
 }
 
-// apsLess reports whether the next job of one APS class goes before the
-// next job of another: by APS value as the cycle leaves their share
-// accounts, then submission order.
-func apsLess(c *cycle, a, b *Job) bool {
-	if d := compareAPS(c.apsOf(a), c.apsOf(b)); d != 0 {
-		return d < 0
-	}
-	return before(a, b) < 0
-}
-
 // apsBefore orders two pending jobs of an APS queue by the values the
 // cycle computed last, then as before does.
 func apsBefore(a, b *Job) int {

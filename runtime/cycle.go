@@ -65,6 +65,9 @@ type cycle struct {
 	freed        []int
 	resumable    []*Job
 	resumeNext   int
+	// current is the class run whose job the preemptors are asked to
+	// place.
+	current *classRun
 	// pools holds each slot pool's targets for this cycle.
 	pools map[*slotPool]*poolTargets
 	// fairExtra holds the slots the cycle dispatched per share account.
@@ -200,10 +203,12 @@ type classRun struct {
 }
 
 // Cycle runs one scheduling cycle over a snapshot and returns its plan.
-// Jobs are taken in order — queue priority (queues of equal priority
-// together, first come first served), user priority, submission order —
-// and each is dispatched if some hosts can take it; a job no host can
-// take is passed over, and later jobs may use hosts it could not.
+// Jobs are taken in the order of the scheduler's orderers (LSF's: queue
+// priority, queues of equal priority together, user priority, submission
+// order, as service classes, APS, slot pools and fairshare move them),
+// and each is dispatched if some hosts can take it, by preemption when
+// its free slots cannot; a job no host can take is passed over, and
+// later jobs may use hosts it could not.
 func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 	cl := snap.Cluster
 	c := s.newCycle(snap)
@@ -233,7 +238,7 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 		}
 		r.room = make([]int, len(r.cand.hosts))
 		r.free = r.room
-		if k.queue.preempts != nil {
+		if c.preemptive(k.queue) {
 			r.free = make([]int, len(r.cand.hosts))
 		}
 		for i, host := range r.cand.hosts {
@@ -350,8 +355,14 @@ func (c *cycle) tryJob(r *classRun, j *Job) Reason {
 	if j.Slots <= r.freeCapacity {
 		allocs, reason = c.allocate(r, j)
 	}
-	if allocs == nil {
-		allocs = c.preempt(r, j)
+	if allocs == nil && c.preemptive(j.Queue) {
+		c.current = r
+		for _, p := range c.s.Plugins.Preemptors {
+			if allocs = p.Preempt(CycleState{c}, ClassInfo{r.k}, JobInfo{j}); allocs != nil {
+				break
+			}
+		}
+		c.current = nil
 	}
 	if allocs == nil {
 		if c.snap.Explain {
@@ -456,7 +467,7 @@ func (c *cycle) planLimit(l *limitRule, j *Job, allocs []Alloc) {
 // preempt.
 func (c *cycle) classRoom(r *classRun, h *Host) (free, room int) {
 	free = c.limitersRoom(r, h)
-	if r.k.queue.preempts == nil {
+	if !c.preemptive(r.k.queue) {
 		return free, free
 	}
 	c.probe = true
@@ -537,15 +548,8 @@ func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
 	return jobReason, c.hostReasons(r, j, ReasonNone)
 }
 
-// runHeap orders class runs by their next job: queue priority (a slot
-// pool's queues all at the highest of theirs, and among them the queue
-// that holds least of its share first; an APS queue group's queues all at
-// the highest of theirs, and among them by APS value, which counts
-// fairshare in); among queues of equal priority,
-// a fairshare queue on its own in file order and the others together; in
-// a fairshare queue, the dynamic priorities of the job's share account
-// and the groups above it, from the top of the share tree;
-// then user priority and submission order.
+// runHeap orders class runs by their next job, as the scheduler's
+// orderers compare them (see Orderer).
 type runHeap struct {
 	c    *cycle
 	runs []*classRun
@@ -556,43 +560,9 @@ type runHeap struct {
 func (h *runHeap) Len() int { return len(h.runs) }
 func (h *runHeap) Less(a, b int) bool {
 	ra, rb := h.runs[a], h.runs[b]
-	if d := h.c.slaBefore(ra.k, rb.k); d != 0 {
-		// Active service classes come before any queue.
-		return d < 0
-	}
-	qa, qb := ra.k.queue, rb.k.queue
-	if pa, pb := qa.orderPriority(), qb.orderPriority(); pa != pb {
-		return pa > pb
-	}
 	ja, jb := ra.k.jobs[ra.next], rb.k.jobs[rb.next]
-	if qa.aps != nil && qa.aps == qb.aps {
-		// One APS queue group: by APS value, whatever the queues'
-		// priorities and policies.
-		return apsLess(h.c, ja, jb)
-	}
-	if qa != qb && qa.pool != nil && qa.pool == qb.pool {
-		// Queues of one pool: the one that holds least of its share
-		// first, then queue priority, then the one that used least of its
-		// share in the past.
-		if da, db := h.c.poolHeld(qa), h.c.poolHeld(qb); da != db {
-			return da < db
-		}
-		if qa.Priority != qb.Priority {
-			return qa.Priority > qb.Priority
-		}
-		if ua, ub := h.c.poolUse(qa), h.c.poolUse(qb); ua != ub {
-			return ua < ub
-		}
-	}
-	if qa.segment != qb.segment {
-		return qa.segment < qb.segment
-	}
-	if qa.aps != nil && qb.aps != nil {
-		// APS queues of the same priority: by APS value.
-		return apsLess(h.c, ja, jb)
-	}
-	if qa == qb && ra.fair != rb.fair && ra.fair != nil && rb.fair != nil {
-		if d := compareLines(ra.fair, rb.fair, h.c.fairPriority); d != 0 {
+	for _, o := range h.c.s.Plugins.Orderers {
+		if d := o.Compare(CycleState{h.c}, JobInfo{ja}, JobInfo{jb}); d != 0 {
 			return d < 0
 		}
 	}

@@ -325,6 +325,21 @@ func TestRegistryProfile(t *testing.T) {
 	if want := runtime.DefaultProfile().JobFilters; !slices.Equal(names, want) {
 		t.Errorf("default job filters %q, want %q", names, want)
 	}
+	names = names[:0]
+	for _, o := range p.Orderers {
+		names = append(names, o.Name())
+	}
+	for _, x := range p.Preemptors {
+		names = append(names, x.Name())
+	}
+	if want := []string{"SLA", "LSF", "preemption"}; !slices.Equal(names, want) {
+		t.Errorf("default orderers and preemptors %q, want %q", names, want)
+	}
+	prof = runtime.DefaultProfile()
+	prof.Orderers = append(prof.Orderers, "no-such-orderer")
+	if _, err := runtime.Builtins().Plugins(prof); err == nil || !strings.Contains(err.Error(), `orderer "no-such-orderer"`) {
+		t.Errorf("Plugins with an unknown orderer: error %v, want one naming it", err)
+	}
 }
 
 // renamed is a job filter under another name.
@@ -356,4 +371,191 @@ func ExampleBuiltins() {
 	// loadSched
 	// select
 	// site-host-prefix
+}
+
+// queueFirst is a site's orderer: the jobs of one queue go before every
+// other's, whatever the queues' priorities.
+type queueFirst struct{ queue string }
+
+func (o queueFirst) Name() string { return "site-queue-first" }
+func (o queueFirst) Compare(_ runtime.CycleState, a, b runtime.JobInfo) int {
+	switch fa, fb := a.Queue().Name() == o.queue, b.Queue().Name() == o.queue; {
+	case fa && !fb:
+		return -1
+	case fb && !fa:
+		return 1
+	}
+	return 0
+}
+
+// TestExternalOrderer runs a site's orderer ahead of LSF's: on three
+// hosts of one slot, two normal and two short jobs, the normal ones go
+// first and a short one pends, where by queue priority the short ones go
+// first and a normal one pends.
+func TestExternalOrderer(t *testing.T) {
+	for _, site := range []bool{true, false} {
+		t.Run(fmt.Sprintf("site=%v", site), func(t *testing.T) {
+			e := pluginEngine(t, pluginConf)
+			if site {
+				reg := runtime.Builtins()
+				reg.AddOrderer(queueFirst{queue: "normal"})
+				prof := runtime.DefaultProfile()
+				prof.Orderers = append([]string{"site-queue-first"}, prof.Orderers...)
+				p, err := reg.Plugins(prof)
+				if err != nil {
+					t.Fatal(err)
+				}
+				e.Scheduler = runtime.NewScheduler(p)
+			}
+			var jobs []*runtime.Job
+			for _, q := range []string{"normal", "normal", "short", "short"} {
+				j, err := e.Submit(runtime.Submission{User: "user1", Slots: 1, Queue: q})
+				if err != nil {
+					t.Fatal(err)
+				}
+				jobs = append(jobs, j)
+			}
+			var got []int64
+			for _, d := range e.Schedule().Dispatches {
+				got = append(got, d.Job.ID)
+			}
+			order, pending := []*runtime.Job{jobs[2], jobs[3], jobs[0]}, jobs[1]
+			if site {
+				order, pending = []*runtime.Job{jobs[0], jobs[1], jobs[2]}, jobs[3]
+			}
+			var want []int64
+			for _, j := range order {
+				want = append(want, j.ID)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("dispatch order %v, want %v", got, want)
+			}
+			if pending.State != runtime.Pend {
+				t.Errorf("%s job %d is %s, want PEND", pending.Queue.Name, pending.ID, pending.State)
+			}
+		})
+	}
+}
+
+const preemptConf = `
+-- lsf.shared --
+Begin Cluster
+ClusterName
+test
+End Cluster
+-- lsf.cluster.test --
+Begin Host
+HOSTNAME  model  type  server  RESOURCES
+host1     !      !     1       ()
+End Host
+-- lsb.hosts --
+Begin Host
+HOST_NAME  MXJ
+default    1
+End Host
+-- lsb.params --
+Begin Parameters
+JOB_ACCEPT_INTERVAL = 0
+End Parameters
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = high
+PRIORITY   = 40
+PREEMPTION = PREEMPTIVE
+End Queue
+
+Begin Queue
+QUEUE_NAME = low
+PRIORITY   = 20
+End Queue
+`
+
+// userPreemptor is a site's preemptor: it lets one user's jobs preempt,
+// by LSF's rules, and no one else's.
+type userPreemptor struct {
+	user    string
+	builtin runtime.Preemptor
+}
+
+func (p userPreemptor) Name() string { return "site-user-preempts" }
+func (p userPreemptor) Preempt(s runtime.CycleState, k runtime.ClassInfo, j runtime.JobInfo) []runtime.Alloc {
+	if j.User() != p.user {
+		return nil
+	}
+	return p.builtin.Preempt(s, k, j)
+}
+
+// TestProfileWithoutPreemption checks that a profile leaving out the
+// "preemption" preemptor turns preemption off: a job of a preemptive
+// queue pends for slots where LSF's profile suspends the job in its way.
+// A site's preemptor wrapping the built-in preempts for its user alone.
+func TestProfileWithoutPreemption(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		preempt bool
+		prof    func(reg *runtime.Registry, prof *runtime.Profile)
+	}{
+		{"default", true, nil},
+		{"none", false, func(_ *runtime.Registry, prof *runtime.Profile) { prof.Preemptors = nil }},
+		{"site-user2", true, func(reg *runtime.Registry, prof *runtime.Profile) {
+			reg.AddPreemptor(userPreemptor{"user2", reg.Preemptors["preemption"]})
+			prof.Preemptors = []string{"site-user-preempts"}
+		}},
+		{"site-user3", false, func(reg *runtime.Registry, prof *runtime.Profile) {
+			reg.AddPreemptor(userPreemptor{"user3", reg.Preemptors["preemption"]})
+			prof.Preemptors = []string{"site-user-preempts"}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			preempt := tc.preempt
+			e := pluginEngine(t, preemptConf)
+			if tc.prof != nil {
+				reg, prof := runtime.Builtins(), runtime.DefaultProfile()
+				tc.prof(&reg, &prof)
+				p, err := reg.Plugins(prof)
+				if err != nil {
+					t.Fatal(err)
+				}
+				e.Scheduler = runtime.NewScheduler(p)
+			}
+			low, err := e.Submit(runtime.Submission{User: "user1", Slots: 1, Queue: "low"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.Schedule()
+			high, err := e.Submit(runtime.Submission{User: "user2", Slots: 1, Queue: "high"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan := e.Schedule()
+			if preempt {
+				if low.State != runtime.SSusp || low.Reason != runtime.ReasonPreempted || high.State != runtime.Run {
+					t.Errorf("low job %s (%q), high job %s; want SSUSP (preempted), RUN", low.State, low.Reason, high.State)
+				}
+				return
+			}
+			if low.State != runtime.Run || high.State != runtime.Pend || len(plan.Preemptions) != 0 {
+				t.Errorf("low job %s, high job %s, %d preemptions; want RUN, PEND, none", low.State, high.State, len(plan.Preemptions))
+			}
+			if got := e.Reason(high); got != runtime.ReasonSlots {
+				t.Errorf("high job pends for %q, want %q", got, runtime.ReasonSlots)
+			}
+		})
+	}
+}
+
+// pluginEngine returns an engine with LSF's plugins over the cluster of
+// a configuration archive, at time 1000.
+func pluginEngine(t *testing.T, conf string) *runtime.Engine {
+	t.Helper()
+	tree, opts := testkit.ArchiveTree(t, txtar.Parse([]byte(conf)), true)
+	p, ds := compile.Compile(tree, opts)
+	if ds.HasErrors() {
+		t.Fatal(ds.Err())
+	}
+	c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runtime.NewEngine(c, &runtime.VirtualClock{T: 1000}, nil)
 }

@@ -42,6 +42,46 @@ type HostLimiter interface {
 	Room(s CycleState, k ClassInfo, j JobInfo, h HostInfo) (int, Reason)
 }
 
+// An Orderer compares the next pending jobs of two job classes for the
+// order the cycle tries them in. The cycle asks the orderers in turn, and
+// the first that prefers one job decides; jobs no orderer separates go by
+// user priority (bsub -sp), then submission order (as btop and bbot leave
+// it). It orders classes, not the jobs within one: the jobs of one queue
+// that share a requirement, a share account, -m, -x and a service class
+// are one class, and keep its order (user priority and submission order,
+// or APS value), so an orderer can tell classes apart by any of those.
+//
+// The cycle keeps its classes in a heap, and reorders it when what LSF's
+// own orderers read changes (a share account's priority, a slot pool
+// queue's holding); so an Orderer's answers must be a strict weak order
+// that changes within a cycle only with those, as the built-ins' do: one
+// that reads the job alone (its user, queue or slots) qualifies.
+type Orderer interface {
+	Name() string
+	// Compare returns a negative number when job a goes before job b, a
+	// positive one when after, and 0 when it prefers neither.
+	Compare(s CycleState, a, b JobInfo) int
+}
+
+// A Preemptor makes room for a job of a preemptive queue that the free
+// slots of its hosts cannot take, by suspending started jobs. The cycle
+// asks the preemptors in turn, and the first that returns an allocation
+// decides; with none in the profile, no job preempts, and a preemptive
+// queue's jobs take only free slots (not those of jobs preempted
+// before, which resume when their slots are free).
+//
+// The built-in "preemption" chooses and records its victims within the
+// cycle (LSF's PREEMPTIVE, PREEMPTABLE, PREEMPT_FOR and MAX_JOB_PREEMPT).
+// The views give no way to suspend a job for preemption, so a site's
+// Preemptor decides whether and when the built-in runs: it declines
+// (returns nil) or calls the built-in it took from Builtins.
+type Preemptor interface {
+	Name() string
+	// Preempt returns where job j of class k runs once the jobs it
+	// preempts are suspended, or nil when preemption cannot place it.
+	Preempt(s CycleState, k ClassInfo, j JobInfo) []Alloc
+}
+
 // Plugins are the cycle's stages, in the order they run. Every plugin
 // follows the views' contract (see CycleState): it reads, changes
 // nothing, and keeps no view past its call.
@@ -54,6 +94,10 @@ type Plugins struct {
 	LoadControllers []LoadController
 	// ExceptionChecks detect job and host exceptions.
 	ExceptionChecks []ExceptionCheck
+	// Orderers order the pending jobs of the classes.
+	Orderers []Orderer
+	// Preemptors place a job of a preemptive queue by preemption.
+	Preemptors []Preemptor
 }
 
 // DefaultPlugins returns LSF's rules, as a new value the caller may
@@ -75,18 +119,28 @@ type Registry struct {
 	HostLimiters    map[string]HostLimiter
 	LoadControllers map[string]LoadController
 	ExceptionChecks map[string]ExceptionCheck
+	Orderers        map[string]Orderer
+	Preemptors      map[string]Preemptor
 }
 
 // A Profile names, for each kind of plugin, those a scheduler runs, in
 // the order they run.
 type Profile struct {
 	JobFilters, HostFilters, HostLimiters, LoadControllers, ExceptionChecks []string
+	Orderers, Preemptors                                                    []string
 }
 
 // Builtins returns a new registry of LSF's rules: the job filters, host
 // filters, host limiters, load control and exception checks behind
 // queues, hosts, users, lsb.resources, slot pools, service classes and
-// exclusive jobs.
+// exclusive jobs; the order of pending work; and preemption.
+//
+// The order is two orderers: "SLA", which puts the jobs of service
+// classes that need to run ahead of any queue's, and "LSF", one
+// comparison of queue priority, APS, slot pools and fairshare share trees
+// as the queues configure them (they are not separable: an APS queue
+// group or a slot pool overrides queue priority). A site replaces or
+// wraps either under its name, or adds its own before or after them.
 func Builtins() Registry {
 	var r Registry
 	for _, f := range []JobFilter{holdFilter{}, dependFilter{}, queueStateFilter{}, queueLimitFilter{},
@@ -104,6 +158,9 @@ func Builtins() Registry {
 	for _, x := range []ExceptionCheck{jobExceptionCheck{}, exitRateCheck{}} {
 		r.AddExceptionCheck(x)
 	}
+	r.AddOrderer(slaOrderer{})
+	r.AddOrderer(lsfOrderer{})
+	r.AddPreemptor(preemptor{})
 	return r
 }
 
@@ -118,6 +175,8 @@ func DefaultProfile() Profile {
 			"JOB_ACCEPT_INTERVAL", "lsb.resources", "EXCLUSIVE"},
 		LoadControllers: []string{"loadStop"},
 		ExceptionChecks: []string{"job exceptions", "exit rate"},
+		Orderers:        []string{"SLA", "LSF"},
+		Preemptors:      []string{"preemption"},
 	}
 }
 
@@ -141,6 +200,14 @@ func (r *Registry) AddLoadController(l LoadController) { add(&r.LoadControllers,
 // replacing one of the same name.
 func (r *Registry) AddExceptionCheck(x ExceptionCheck) { add(&r.ExceptionChecks, x.Name(), x) }
 
+// AddOrderer registers an orderer under its name, replacing one of the
+// same name.
+func (r *Registry) AddOrderer(o Orderer) { add(&r.Orderers, o.Name(), o) }
+
+// AddPreemptor registers a preemptor under its name, replacing one of the
+// same name.
+func (r *Registry) AddPreemptor(p Preemptor) { add(&r.Preemptors, p.Name(), p) }
+
 // add puts v in *m under name, making the map on first use.
 func add[V any](m *map[string]V, name string, v V) {
 	if *m == nil {
@@ -159,6 +226,8 @@ func (r Registry) Plugins(p Profile) (Plugins, error) {
 	out.HostLimiters, err = pick(r.HostLimiters, p.HostLimiters, "host limiter", err)
 	out.LoadControllers, err = pick(r.LoadControllers, p.LoadControllers, "load controller", err)
 	out.ExceptionChecks, err = pick(r.ExceptionChecks, p.ExceptionChecks, "exception check", err)
+	out.Orderers, err = pick(r.Orderers, p.Orderers, "orderer", err)
+	out.Preemptors, err = pick(r.Preemptors, p.Preemptors, "preemptor", err)
 	return out, err
 }
 

@@ -219,9 +219,9 @@ func (h *Host) preemptedSlots() int {
 
 // usable returns the slots on a host held by preempted jobs that jobs of
 // queue q may take: those of the queues q can preempt, as the cycle
-// leaves them.
+// leaves them; none when the cycle does not let q preempt.
 func (c *cycle) usable(q *Queue, h *Host) int {
-	if q.preempts == nil {
+	if !c.preemptive(q) {
 		return 0
 	}
 	n := 0
@@ -276,6 +276,25 @@ func (j *Job) SlotsOn(h *Host) int {
 		}
 	}
 	return 0
+}
+
+// preemptor is the built-in Preemptor: the job of the class the cycle is
+// placing takes the slots of jobs its queue may preempt.
+type preemptor struct{}
+
+func (preemptor) Name() string { return "preemption" }
+func (preemptor) Preempt(st CycleState, k ClassInfo, j JobInfo) []Alloc {
+	c := st.c
+	if r := c.current; r != nil && r.k == k.k {
+		return c.preempt(r, j.j)
+	}
+	return nil
+}
+
+// preemptive reports whether the cycle lets jobs of queue q preempt: the
+// queue may preempt some queue, and the scheduler has a preemptor.
+func (c *cycle) preemptive(q *Queue) bool {
+	return q.preempts != nil && len(c.s.Plugins.Preemptors) > 0
 }
 
 // preempt tries to place a job of a preemptive queue by taking the slots
