@@ -28,7 +28,7 @@ func newServeCmd(e env) *cobra.Command {
 		conf, state, listen string
 		secretFile, host    string
 		interval, hostLost  time.Duration
-		noWatch             bool
+		noWatch, newCluster bool
 		ef                  etcdFlags
 	)
 	cmd := &cobra.Command{
@@ -129,7 +129,7 @@ and the next serve on the same state directory takes them back.`,
 			}
 			cfg := daemon.Config{Policy: p, StateDir: dir, Listen: listen, Secret: secret,
 				MinInterval: interval, Version: version(), Load: load, Watch: !noWatch, Dirs: dirs, Host: host,
-				HostLost: hostLost,
+				HostLost: hostLost, New: newCluster,
 				Logf: func(format string, args ...any) {
 					fmt.Fprintf(e.stderr, "lsfc serve: "+format+"\n", args...)
 				}}
@@ -166,6 +166,7 @@ and the next serve on the same state directory takes them back.`,
 	f.DurationVar(&interval, "interval", 0, "least time between two scheduling cycles (default: JOB_SCHEDULING_INTERVAL, else 100ms)")
 	f.StringVar(&host, "host", "", "the configuration's name of this machine, whose load indices (read from /proc) its host reports (default: the machine's host name)")
 	f.DurationVar(&hostLost, "host-lost", 0, "how long a host whose execution agent is silent stays unavail, its jobs UNKWN, before it is lost: rerunnable jobs rerun elsewhere, the others exit (default 10m)")
+	f.BoolVar(&newCluster, "new", false, "start a new, empty cluster in a state directory that held one but whose event log is missing or empty (refused without it; a new or empty directory needs no --new)")
 	f.BoolVar(&noWatch, "no-watch", false, "do not reload the configuration when its files change (badmin reconfig still does)")
 	_ = cmd.RegisterFlagCompletionFunc("host", completeTreeNames(e, hostNames))
 	ef.register(cmd)

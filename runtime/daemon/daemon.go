@@ -48,6 +48,11 @@ type Config struct {
 	// StateDir holds the lock, the event log, the socket and the jobs'
 	// files.
 	StateDir string
+	// New lets the daemon start an empty cluster where the state
+	// directory shows a daemon ran before (a lock, job files, a kept
+	// log) but its event log is missing or empty. Without it that is an
+	// error; a state directory that is new or empty needs no New.
+	New bool
 	// Listen, when set, is a TCP address to listen on as well; Secret is
 	// the shared secret its clients must present.
 	Listen string
@@ -206,6 +211,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	if cfg.CompactEvery <= 0 {
 		cfg.CompactEvery = 20000
 	}
+	used := usedBy(cfg.StateDir)
 	lock, err := LockDir(cfg.StateDir)
 	if err != nil {
 		return nil, err
@@ -224,7 +230,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	}
 	d.store = cfg.Store
 	if d.store == nil {
-		d.store = newFileStore(cfg.StateDir)
+		d.store = newFileStore(cfg.StateDir, used != "" && !cfg.New)
 	}
 	d.host = cfg.Host
 	if d.host == "" {

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -36,8 +37,12 @@ type Store interface {
 	String() string
 }
 
-// fileStore is the default: lsb.events in the state directory.
-type fileStore struct{ path string }
+// fileStore is the default: lsb.events in the state directory. With
+// existing, a missing or empty log is refused (see Config.New).
+type fileStore struct {
+	path     string
+	existing bool
+}
 
 type fileJournal struct{ *eventlog.Log }
 
@@ -46,7 +51,11 @@ func (j fileJournal) Append(records [][]byte) (Committed, error) { return j.Log.
 func (s fileStore) String() string { return s.path }
 
 func (s fileStore) Open(replay func(uint64, [][]byte) error) (Journal, string, error) {
-	l, rec, err := eventlog.Open(s.path, eventlog.Options{Replay: replay})
+	l, rec, err := eventlog.Open(s.path, eventlog.Options{Replay: replay, Existing: s.existing})
+	if errors.Is(err, eventlog.ErrNoLog) {
+		dir := filepath.Dir(s.path)
+		return nil, "", fmt.Errorf("state directory %s has held a cluster but its event log %s is missing or empty: restore the log, or start a new empty cluster with lsfc serve --new", dir, filepath.Base(s.path))
+	}
 	if err != nil {
 		return nil, "", err
 	}
@@ -57,6 +66,6 @@ func (s fileStore) Open(replay func(uint64, [][]byte) error) (Journal, string, e
 	return fileJournal{l}, note, nil
 }
 
-func newFileStore(stateDir string) fileStore {
-	return fileStore{path: filepath.Join(stateDir, "lsb.events")}
+func newFileStore(stateDir string, existing bool) fileStore {
+	return fileStore{path: filepath.Join(stateDir, "lsb.events"), existing: existing}
 }

@@ -105,3 +105,19 @@ func (l *Lock) Release() error {
 	l.f = nil
 	return err
 }
+
+// usedMarks are the names a daemon leaves in its state directory once it
+// has run there: the lock, the event log (even an empty one), what a
+// compaction leaves, the jobs' files and the agents' registrations.
+var usedMarks = []string{"lsb.events", "lsb.events.1", "lsb.events.tmp", "lock", "jobs", "agents"}
+
+// usedBy returns the first name in dir that shows a daemon has run there
+// ("" when there is none, or dir does not exist).
+func usedBy(dir string) string {
+	for _, name := range usedMarks {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			return name
+		}
+	}
+	return ""
+}

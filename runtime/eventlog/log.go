@@ -14,6 +14,10 @@ import (
 // ErrClosed is returned, wrapped with the path, by calls on a closed Log.
 var ErrClosed = errors.New("event log is closed")
 
+// ErrNoLog is returned, wrapped with the path, by Open with
+// Options.Existing when the file is missing or empty.
+var ErrNoLog = errors.New("event log is missing or empty")
+
 const (
 	// tempSuffix names the file a new log or a compaction is written to
 	// before it is renamed over the log.
@@ -41,6 +45,9 @@ type Options struct {
 	// KeepPrevious keeps the file a compaction replaces as lsb.events.1
 	// (the log's path with ".1" added), replacing an older one.
 	KeepPrevious bool
+	// Existing refuses a missing or empty file with ErrNoLog instead of
+	// creating an empty log: the caller knows a log was kept there.
+	Existing bool
 
 	// sync makes written data durable; nil means datasync.
 	sync func(*os.File) error
@@ -132,7 +139,8 @@ type Stats struct {
 }
 
 // Open opens the log at path, creating an empty one if there is no file
-// or the file is empty. Otherwise it replays the log through
+// or the file is empty (unless opts.Existing is set: then that is
+// ErrNoLog, and nothing is created). Otherwise it replays the log through
 // opts.Replay, truncates a torn tail and removes a leftover temporary
 // file; the Recovery says what it found and did. Corruption other than a
 // torn tail is a *CorruptError, and the file is left as it was. On any
@@ -140,6 +148,9 @@ type Stats struct {
 func Open(path string, opts Options) (*Log, *Recovery, error) {
 	rec := &Recovery{}
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) && opts.Existing {
+		return nil, nil, fmt.Errorf("%s: %w", path, ErrNoLog)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		f, err = create(path)
 		rec.Created = true
@@ -150,6 +161,9 @@ func Open(path string, opts Options) (*Log, *Recovery, error) {
 	st, err := f.Stat()
 	if err == nil && st.Size() == 0 && !rec.Created {
 		f.Close()
+		if opts.Existing {
+			return nil, nil, fmt.Errorf("%s: %w", path, ErrNoLog)
+		}
 		f, err = create(path)
 		rec.Created = true
 		if err == nil {

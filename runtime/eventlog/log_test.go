@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -111,6 +112,44 @@ func TestOpenCreates(t *testing.T) {
 	// A missing directory is an error.
 	if _, _, err := Open(filepath.Join(dir, "missing", "lsb.events"), Options{}); err == nil {
 		t.Error("Open in a missing directory succeeded")
+	}
+}
+
+// TestOpenExisting checks that Options.Existing refuses a missing or
+// empty file and creates nothing.
+func TestOpenExisting(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "lsb.events")
+	if _, _, err := Open(path, Options{Existing: true}); !errors.Is(err, ErrNoLog) {
+		t.Errorf("Open(missing, Existing) error = %v, want ErrNoLog", err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Open(missing, Existing) made the file: %v", err)
+	}
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Open(path, Options{Existing: true}); !errors.Is(err, ErrNoLog) {
+		t.Errorf("Open(empty, Existing) error = %v, want ErrNoLog", err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Size() != 0 {
+		t.Errorf("Open(empty, Existing) changed the file: %v", err)
+	}
+	l, _, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendWait(t, l, "a")
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	l, rec, err := Open(path, Options{Existing: true})
+	if err != nil {
+		t.Fatalf("Open(log, Existing): %v", err)
+	}
+	defer l.Close()
+	if rec.LastSeq != 1 {
+		t.Errorf("Open(log, Existing) last sequence = %d, want 1", rec.LastSeq)
 	}
 }
 
