@@ -163,7 +163,10 @@ func startFakeServe(t *testing.T) (*fakeServe, string) {
 		t.Cleanup(func() { os.RemoveAll(d) })
 		dir = d
 	}
-	ln, err := net.Listen("unix", filepath.Join(dir, api.SocketName))
+	if err := os.MkdirAll(api.RunDir(dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("unix", api.SocketPath(dir))
 	if err != nil {
 		t.Fatal(err)
 	}

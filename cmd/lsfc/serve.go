@@ -50,12 +50,17 @@ untouched, pending jobs taken again by it.
 The state directory is --state, else $LSFC_STATE, else LSB_SHAREDIR/<cluster>
 from lsf.conf when it can be written, else $XDG_STATE_HOME/lsfc/<cluster>;
 clients find the daemon the same way. Only one daemon runs on a state
-directory. The daemon answers on a Unix socket there, where each caller
+directory, which is private to the daemon's user (0700, files 0600). The
+daemon answers on the Unix socket lsfc.sock of the run directory, the state
+directory's sibling with .run added (DIR.run), where each caller
 is known by its credentials: a user controls their own jobs, and the
 cluster's administrators (ClusterAdmins, queue ADMINISTRATORS, root and the
 daemon's own user) control all and may close queues and hosts. --listen
 adds a TCP listener whose clients must present the shared secret of
 --secret-file (or $LSFC_SECRET).
+
+A state directory a daemon ran in whose event log is missing or empty is
+refused, not started as an empty cluster; --new starts a new one there.
 
 MultiCluster job forwarding: the clusters of lsf.shared are each their own
 lsfc serve, listening (--listen) at an address of their Servers entry
@@ -144,7 +149,7 @@ and the next serve on the same state directory takes them back.`,
 				return exit(exitUsage, err)
 			}
 			fmt.Fprintf(e.stderr, "lsfc serve: cluster %s, state directory %s, socket %s\n", p.Cluster, dir,
-				filepath.Join(dir, api.SocketName))
+				api.SocketPath(dir))
 			select {
 			case s := <-sig:
 				fmt.Fprintf(e.stderr, "lsfc serve: %v: stopping; running jobs keep running\n", s)

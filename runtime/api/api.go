@@ -1,5 +1,5 @@
 // Package api defines what lsfc serve and its clients exchange: HTTP with
-// JSON bodies, on a Unix socket in the state directory (the caller is
+// JSON bodies, on a Unix socket beside the state directory (the caller is
 // known by the socket's peer credentials) or on a TCP listener that
 // requires the cluster's shared secret.
 //
@@ -22,6 +22,8 @@
 // are Unix seconds; zero means unset.
 package api
 
+import "path/filepath"
+
 // The HTTP headers of the TCP listener: the shared secret, as a bearer
 // token, and the user the request acts for.
 const (
@@ -36,9 +38,24 @@ const (
 // MaxRequestBytes bounds every request body.
 const MaxRequestBytes = 1 << 20
 
-// SocketName is the name of the daemon's Unix socket in the state
-// directory.
+// SocketName is the name of the daemon's Unix socket in its run
+// directory (see RunDir).
 const SocketName = "lsfc.sock"
+
+// RunDir returns the run directory of the daemon whose state directory
+// is stateDir: its sibling named like it with ".run" added
+// (/var/lib/lsfc/demo.run for /var/lib/lsfc/demo). The state directory
+// is private to the daemon's user; the run directory, which anyone may
+// enter, holds only the socket.
+func RunDir(stateDir string) string {
+	return filepath.Clean(stateDir) + ".run"
+}
+
+// SocketPath returns the path of the Unix socket of the daemon whose
+// state directory is stateDir: SocketName in RunDir(stateDir).
+func SocketPath(stateDir string) string {
+	return filepath.Join(RunDir(stateDir), SocketName)
+}
 
 // Error is the body of an error response.
 type Error struct {

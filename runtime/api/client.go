@@ -13,7 +13,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -68,9 +67,10 @@ type APIError struct {
 func (e *APIError) Error() string { return e.Message }
 
 // Dial returns a client of the daemon whose state directory is stateDir:
-// HTTP on stateDir/lsfc.sock. It does not connect; the first request does.
+// HTTP on SocketPath(stateDir). It does not connect; the first request
+// does.
 func Dial(stateDir string) *Client {
-	sock := filepath.Join(stateDir, SocketName)
+	sock := SocketPath(stateDir)
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 			var d net.Dialer

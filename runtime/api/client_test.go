@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -65,10 +64,14 @@ func (f *fakeDaemon) handler() http.Handler {
 	return mux
 }
 
-// startFake serves a fakeDaemon on dir/lsfc.sock until the test ends.
+// startFake serves a fakeDaemon on the socket of state directory dir
+// until the test ends.
 func startFake(t *testing.T, dir string) *fakeDaemon {
 	t.Helper()
-	ln, err := net.Listen("unix", filepath.Join(dir, api.SocketName))
+	if err := os.MkdirAll(api.RunDir(dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("unix", api.SocketPath(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +218,10 @@ func TestClientNoDaemon(t *testing.T) {
 	}
 
 	// A socket file nobody listens on (a daemon that died) is the same.
-	ln, err := net.Listen("unix", filepath.Join(dir, api.SocketName))
+	if err := os.MkdirAll(api.RunDir(dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("unix", api.SocketPath(dir))
 	if err != nil {
 		t.Fatal(err)
 	}

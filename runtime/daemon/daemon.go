@@ -45,8 +45,9 @@ import (
 type Config struct {
 	// Policy is the compiled configuration.
 	Policy *compile.Policy
-	// StateDir holds the lock, the event log, the socket and the jobs'
-	// files.
+	// StateDir holds the lock, the event log and the jobs' files, all
+	// private to the daemon's user (the directory is made 0700). The
+	// socket is in its sibling run directory (api.RunDir).
 	StateDir string
 	// New lets the daemon start an empty cluster where the state
 	// directory shows a daemon ran before (a lock, job files, a kept

@@ -141,7 +141,7 @@ type client struct {
 }
 
 func unixClient(state string) *client {
-	sock := filepath.Join(state, api.SocketName)
+	sock := api.SocketPath(state)
 	return &client{base: "http://lsfc", http: &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 			return (&net.Dialer{}).DialContext(ctx, "unix", sock)

@@ -51,6 +51,12 @@ func (j fileJournal) Append(records [][]byte) (Committed, error) { return j.Log.
 func (s fileStore) String() string { return s.path }
 
 func (s fileStore) Open(replay func(uint64, [][]byte) error) (Journal, string, error) {
+	// A log made before logs were private is made so.
+	for _, p := range []string{s.path, s.path + ".1"} {
+		if err := private(p); err != nil {
+			return nil, "", fmt.Errorf("event log: %w", err)
+		}
+	}
 	l, rec, err := eventlog.Open(s.path, eventlog.Options{Replay: replay, Existing: s.existing})
 	if errors.Is(err, eventlog.ErrNoLog) {
 		dir := filepath.Dir(s.path)

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"os/user"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,9 +33,14 @@ type identity struct {
 type identityKey struct{}
 
 // listen opens the Unix socket (0666: anyone may connect, and is known by
-// their credentials) and, when configured, the TCP listener.
+// their credentials) in the run directory (0755: anyone may enter it, as
+// the state directory only its owner may) and, when configured, the TCP
+// listener.
 func (d *Daemon) listen() error {
-	sock := filepath.Join(d.cfg.StateDir, api.SocketName)
+	if err := makeRunDir(api.RunDir(d.cfg.StateDir)); err != nil {
+		return err
+	}
+	sock := api.SocketPath(d.cfg.StateDir)
 	if err := os.Remove(sock); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("socket: %w", err)
 	}

@@ -57,10 +57,14 @@ type Lock struct {
 }
 
 // LockDir takes the lock of a state directory, creating the directory
-// (0700) if needed. It fails, after a few seconds, when another process
-// holds it.
+// (0700) if needed and taking group and others' access away from one
+// that has it. It fails, after a few seconds, when another process holds
+// it.
 func LockDir(dir string) (*Lock, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("state directory: %w", err)
+	}
+	if err := private(dir); err != nil {
 		return nil, fmt.Errorf("state directory: %w", err)
 	}
 	path := filepath.Join(dir, "lock")
@@ -120,4 +124,44 @@ func usedBy(dir string) string {
 		}
 	}
 	return ""
+}
+
+// private takes group and others' access away from path, when it exists.
+func private(path string) error {
+	st, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if st.Mode()&os.ModeSymlink != 0 || st.Mode().Perm()&0o077 == 0 {
+		return nil
+	}
+	return os.Chmod(path, st.Mode().Perm()&^0o077)
+}
+
+// makeRunDir makes the run directory, where the socket is, 0755 whatever
+// the umask. One that is there already must be a directory of this
+// process's user: another user's could hand clients a socket of theirs.
+func makeRunDir(dir string) error {
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("run directory: %w", err)
+	}
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("run directory: %w", err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("run directory %s is not a directory", dir)
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Getuid() {
+		return fmt.Errorf("run directory %s belongs to user %d, not to this daemon's user %d", dir, sys.Uid, os.Getuid())
+	}
+	if st.Mode().Perm() != 0o755 {
+		if err := os.Chmod(dir, 0o755); err != nil {
+			return fmt.Errorf("run directory: %w", err)
+		}
+	}
+	return nil
 }

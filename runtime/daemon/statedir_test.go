@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,5 +65,55 @@ func TestLostLogRefused(t *testing.T) {
 	}
 	if len(list) != 0 {
 		t.Errorf("new cluster has %d jobs, want none", len(list))
+	}
+}
+
+// TestStatePrivate checks that the state directory, its log and its job
+// files are private to the daemon's user, also when they were made open
+// before, while the socket, in the run directory, is open to all.
+func TestStatePrivate(t *testing.T) {
+	d, state := startDaemon(t, "")
+	d.Close()
+	// Made open by an older daemon.
+	if err := os.Chmod(state, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(state, "lsb.events"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, _ = startDaemon(t, state)
+	defer d.Close()
+	c := unixClient(state)
+	j := c.submit(t, api.SubmitRequest{Command: "sleep 30", Cwd: t.TempDir(), Env: []string{"SECRET=1"}})
+	c.waitState(t, j.ID, "RUN")
+	defer c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", j.ID), nil, nil)
+	spec := filepath.Join(state, "jobs", fmt.Sprintf("%d.spec", j.ID))
+	waitFor(t, "the job's spec file", func() bool {
+		_, err := os.Stat(spec)
+		return err == nil
+	})
+	for _, f := range []struct {
+		path string
+		want os.FileMode
+	}{
+		{state, 0o700},
+		{filepath.Join(state, "lsb.events"), 0o600},
+		{filepath.Join(state, "lock"), 0o600},
+		{filepath.Join(state, "jobs"), 0o700},
+		{spec, 0o600},
+		{api.RunDir(state), 0o755},
+		{api.SocketPath(state), 0o666},
+	} {
+		st, err := os.Stat(f.path)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if got := st.Mode().Perm(); got != f.want {
+			t.Errorf("%s has mode %#o, want %#o", f.path, got, f.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(state, api.SocketName)); err == nil {
+		t.Errorf("the socket is in the state directory")
 	}
 }

@@ -31,7 +31,7 @@ const (
 	maxSpare = 4 << 20
 	// newFileMode is the mode of a log Open creates; a compaction keeps
 	// the mode of the file it replaces.
-	newFileMode = 0o644
+	newFileMode = 0o600
 )
 
 // Options configures Open. The zero value is usable: transactions are
