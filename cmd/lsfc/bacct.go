@@ -65,6 +65,7 @@ error and bacct exits 255.` + lsfStateHelp,
 // writeAccounting prints one job as bacct does: with long, its history
 // and completion, then its times.
 func writeAccounting(w io.Writer, j *api.Job, long bool, loc *time.Location) {
+	j = &textJobs([]api.Job{*j})[0]
 	fmt.Fprintf(w, "\nJob <%d>, Job Name <%s>, User <%s>, Project <default>, Status <%s>, Queue <%s>, Command <%s>\n",
 		j.ID, jobName(j), j.User, j.State, j.Queue, oneLine(j.Command))
 	if !long {

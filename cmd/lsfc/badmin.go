@@ -159,6 +159,7 @@ func badminOp(sub string) (op string, onQueue, ok bool) {
 
 // writeShowStatus prints badmin showstatus.
 func writeShowStatus(w io.Writer, st *api.Status, loc *time.Location) {
+	st = textSafe(st)
 	fmt.Fprintln(w, "lsfc serve runtime information")
 	row := func(k, v string) { fmt.Fprintf(w, "  %-28s%s\n", k+":", v) }
 	row("Cluster name", st.Cluster)
@@ -203,6 +204,7 @@ func writeShowStatus(w io.Writer, st *api.Status, loc *time.Location) {
 
 // writePerfmon prints badmin perfmon view.
 func writePerfmon(w io.Writer, p *api.Perf, loc *time.Location) {
+	p = textSafe(p)
 	fmt.Fprintf(w, "Requests served since %s\n\n", time.Unix(p.Since, 0).In(loc).Format("Mon Jan _2 15:04:05 2006"))
 	ms := func(s float64) string { return strconv.FormatFloat(s*1000, 'f', 2, 64) }
 	const row = "%-14s %9s %9s %9s %9s %9s\n"
@@ -216,6 +218,7 @@ func writePerfmon(w io.Writer, p *api.Perf, loc *time.Location) {
 // with verbose the warnings) on stderr, then the changes and the verdict;
 // it reports whether the configuration was adopted.
 func writeReconfig(stdout, stderr io.Writer, r *api.Reload, verbose bool) bool {
+	r = textSafe(r)
 	for _, d := range r.Diagnostics {
 		if verbose || !strings.Contains(d, ": warning: ") {
 			fmt.Fprintln(stderr, d)

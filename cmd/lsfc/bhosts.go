@@ -81,6 +81,7 @@ const (
 // writeBhosts prints bhosts's table; names longer than 18 are cut unless
 // wide.
 func writeBhosts(w io.Writer, hs []api.Host, wide bool) {
+	hs = textSafe(hs)
 	fmt.Fprintln(w, bhostsHeader)
 	for _, h := range hs {
 		name := h.Name
@@ -95,6 +96,7 @@ func writeBhosts(w io.Writer, hs []api.Host, wide bool) {
 // rate threshold and load when the host has one, and the comment of the
 // action that closed it.
 func writeBhostsLong(w io.Writer, hs []api.Host) {
+	hs = textSafe(hs)
 	for i, h := range hs {
 		if i > 0 {
 			fmt.Fprintln(w)

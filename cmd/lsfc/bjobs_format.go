@@ -32,6 +32,7 @@ const (
 
 // writeDefault prints the default layout.
 func (v jobsView) writeDefault(w io.Writer, jobs []api.Job) {
+	jobs = textJobs(jobs)
 	if !v.noHeader {
 		fmt.Fprintln(w, jobsHeader)
 	}
@@ -50,6 +51,7 @@ const (
 // writeForwarded prints bjobs -fwd: the jobs forwarded to other
 // clusters.
 func (v jobsView) writeForwarded(w io.Writer, jobs []api.Job) {
+	jobs = textJobs(jobs)
 	if !v.noHeader {
 		fmt.Fprintln(w, fwdHeader)
 	}
@@ -68,6 +70,7 @@ func (v jobsView) writeForwarded(w io.Writer, jobs []api.Job) {
 // calculated value, highest first, then the others ("-"); equal values in
 // submission order.
 func (v jobsView) writeAPS(w io.Writer, jobs []api.Job) {
+	jobs = textJobs(jobs)
 	sorted := sortAPS(jobs)
 	if !v.noHeader {
 		fmt.Fprintln(w, jobsHeader+"    APS")
@@ -94,6 +97,7 @@ func (v jobsView) writeAPS(w io.Writer, jobs []api.Job) {
 // the dynamic priority of the job's share account). A system value
 // replaces the calculation: its factors are "-".
 func (v jobsView) writePrio(w io.Writer, jobs []api.Job) {
+	jobs = textJobs(jobs)
 	const row = "%-7s %-10s %-10s %10s %9s %6s %9s %9s %9s %9s %9s\n"
 	if !v.noHeader {
 		fmt.Fprintf(w, row, "JOBID", "QUEUE", "USER", "APS", "FS", "PROC", "MEM", "SWAP", "JPRIORITY", "QPRIORITY", "ADMIN")
@@ -174,6 +178,7 @@ func (v jobsView) writeRow(w io.Writer, j *api.Job, exec bool) {
 // writePending prints pending jobs in the default layout, each followed by
 // its pending reason and the hosts' reasons, counted, as bjobs -p does.
 func (v jobsView) writePending(w io.Writer, jobs []api.Job) {
+	jobs = textJobs(jobs)
 	if !v.noHeader {
 		fmt.Fprintln(w, jobsHeader)
 	}
@@ -191,6 +196,7 @@ func (v jobsView) writePending(w io.Writer, jobs []api.Job) {
 
 // writeLong prints the jobs as bjobs -l does, without wrapping lines.
 func (v jobsView) writeLong(w io.Writer, jobs []api.Job) {
+	jobs = textJobs(jobs)
 	for i := range jobs {
 		if i > 0 {
 			fmt.Fprintln(w, strings.Repeat("-", 78))
@@ -391,6 +397,7 @@ func parseJobColumns(spec string) ([]jobColumn, string, error) {
 // to it (a job name keeps its end, after "*") and padded; "-" stands for
 // no value.
 func (v jobsView) writeColumns(w io.Writer, cols []jobColumn, delim string, jobs []api.Job) {
+	jobs = textJobs(jobs)
 	line := func(cell func(c jobColumn) string) {
 		parts := make([]string, len(cols))
 		for i, c := range cols {

@@ -43,6 +43,7 @@ CLEAN_PERIOD ...); without -a, a summary.` + lsfStateHelp,
 
 // writeParamsAll prints bparams -a: KEY = VALUE, sorted by key.
 func writeParamsAll(w io.Writer, params map[string]string) {
+	params = textSafe(params)
 	keys := make([]string, 0, len(params))
 	for k := range params {
 		keys = append(keys, k)
@@ -56,6 +57,7 @@ func writeParamsAll(w io.Writer, params map[string]string) {
 // writeParamsSummary prints bparams without -a: the default queues and
 // the scheduling intervals.
 func writeParamsSummary(w io.Writer, params map[string]string) {
+	params = textSafe(params)
 	get := func(k, def string) string {
 		if v := params[k]; v != "" {
 			return v

@@ -85,6 +85,7 @@ const (
 // writeQueues prints bqueues's table; names longer than 15 are cut unless
 // wide.
 func writeQueues(w io.Writer, qs []api.Queue, wide bool) {
+	qs = textSafe(qs)
 	fmt.Fprintln(w, queuesHeader)
 	for _, q := range qs {
 		name := q.Name
@@ -101,6 +102,7 @@ func writeQueues(w io.Writer, qs []api.Queue, wide bool) {
 // level of it when recursive, -r), then its users, hosts and
 // requirements.
 func writeQueuesLong(w io.Writer, qs []api.Queue, recursive bool) {
+	qs = textSafe(qs)
 	for i, q := range qs {
 		if i > 0 {
 			fmt.Fprintln(w, "-------------------------------------------------------------------------------")

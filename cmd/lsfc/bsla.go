@@ -58,6 +58,7 @@ and the optimum number of running jobs; then the class's jobs by state.
 
 // writeServiceClasses prints bsla's long form, one class after another.
 func writeServiceClasses(w io.Writer, classes []api.ServiceClass) {
+	classes = textSafe(classes)
 	if len(classes) == 0 {
 		fmt.Fprintln(w, "No service class found")
 		return

@@ -61,6 +61,7 @@ const (
 // writeLshosts prints lshosts's table; long names, types and models are
 // cut unless wide.
 func writeLshosts(w io.Writer, hs []api.Host, wide bool) {
+	hs = textSafe(hs)
 	fmt.Fprintln(w, lshostsHeader)
 	for _, h := range hs {
 		name, typ, model := h.Name, orDash(h.Type), orDash(h.Model)
@@ -75,6 +76,7 @@ func writeLshosts(w io.Writer, hs []api.Host, wide bool) {
 // writeLshostsLong prints lshosts -l: for each host its name, a row of
 // its static facts under their headings, and its Boolean resources.
 func writeLshostsLong(w io.Writer, hs []api.Host) {
+	hs = textSafe(hs)
 	for _, h := range hs {
 		fmt.Fprintf(w, "\nHOST_NAME:  %s\n", h.Name)
 		fmt.Fprintf(w, "%-16s %12s %6s %5s %6s %6s %6s\n", "type", "model", "cpuf", "ncpus", "maxmem", "maxswp", "server")

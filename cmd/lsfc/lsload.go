@@ -64,6 +64,7 @@ func lsloadIndices() []string {
 // writeLsload prints lsload's table; names longer than 15 are cut unless
 // wide.
 func writeLsload(w io.Writer, hs []api.Host, wide bool) {
+	hs = textSafe(hs)
 	fmt.Fprintln(w, lsloadHeader)
 	for _, h := range hs {
 		name := h.Name

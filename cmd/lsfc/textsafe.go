@@ -1,0 +1,151 @@
+package main
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/lsfc/lsfc/runtime/api"
+)
+
+// textSafe returns a deep copy of v (the daemon's answer: a job, a list
+// of queues, ...) whose every string, map keys included, is shown by
+// escapeText, for the text layouts: a name a user chose cannot add a row
+// to a listing or send a terminal control sequence. JSON output is
+// written from the answer itself.
+func textSafe[T any](v T) T {
+	return safeValue(reflect.ValueOf(&v).Elem()).Interface().(T)
+}
+
+// safeValue returns a copy of v with its strings escaped. Unexported
+// fields (those of a time.Time) are copied as they are.
+func safeValue(v reflect.Value) reflect.Value {
+	switch v.Kind() {
+	case reflect.String:
+		s := v.String()
+		if e := escapeText(s); e != s {
+			return reflect.ValueOf(e).Convert(v.Type())
+		}
+		return v
+	case reflect.Struct:
+		n := reflect.New(v.Type()).Elem()
+		n.Set(v)
+		for i := range n.NumField() {
+			if f := n.Field(i); f.CanSet() {
+				f.Set(safeValue(v.Field(i)))
+			}
+		}
+		return n
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		n := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			n.Index(i).Set(safeValue(v.Index(i)))
+		}
+		return n
+	case reflect.Array:
+		n := reflect.New(v.Type()).Elem()
+		for i := range v.Len() {
+			n.Index(i).Set(safeValue(v.Index(i)))
+		}
+		return n
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		n := reflect.New(v.Type().Elem())
+		n.Elem().Set(safeValue(v.Elem()))
+		return n
+	case reflect.Map:
+		if v.IsNil() {
+			return v
+		}
+		n := reflect.MakeMapWithSize(v.Type(), v.Len())
+		it := v.MapRange()
+		for it.Next() {
+			n.SetMapIndex(safeValue(it.Key()), safeValue(it.Value()))
+		}
+		return n
+	case reflect.Interface:
+		if v.IsNil() {
+			return v
+		}
+		n := reflect.New(v.Type()).Elem()
+		n.Set(safeValue(v.Elem()))
+		return n
+	}
+	return v
+}
+
+// textJobs returns textSafe(jobs), each command first put on one line as
+// the layouts show it (oneLine), so that a job script's lines are joined
+// by ";" rather than shown as \n.
+func textJobs(jobs []api.Job) []api.Job {
+	jobs = slices.Clone(jobs)
+	for i := range jobs {
+		jobs[i].Command = oneLine(jobs[i].Command)
+	}
+	return textSafe(jobs)
+}
+
+// escapeText returns s with what a terminal would act on shown as text,
+// as ls -b does: a newline, carriage return or tab as \n, \r, \t, another
+// control character or a byte that is not UTF-8 as a backslash and three
+// octal digits (ESC is \033), and the Unicode controls and bidirectional
+// overrides as \u and four hex digits. Other text, backslashes included,
+// is left as it is, so escaping twice changes nothing more.
+func escapeText(s string) string {
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unsafeRune(r, size) {
+			break
+		}
+		i += size
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString(s[:i])
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case !unsafeRune(r, size):
+			b.WriteString(s[i : i+size])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == utf8.RuneError || r < 0x80:
+			fmt.Fprintf(&b, `\%03o`, s[i])
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// unsafeRune reports whether the rune r, size bytes long in its string,
+// must be escaped: a byte that is not UTF-8, a C0 or C1 control or DEL,
+// a line or paragraph separator, or a bidirectional control.
+func unsafeRune(r rune, size int) bool {
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return true
+	case r < 0x20 || r >= 0x7f && r < 0xa0:
+		return true
+	case r == 0x2028 || r == 0x2029: // line and paragraph separators
+		return true
+	case r == 0x200e || r == 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069: // bidirectional controls
+		return true
+	}
+	return false
+}
