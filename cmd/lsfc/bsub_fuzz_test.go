@@ -32,7 +32,7 @@ func FuzzBsubArgs(f *testing.F) {
 		if err != nil {
 			return
 		}
-		a, err := parseLSFArgs(nil, bsubOptionList(), true)
+		a, err := parseLSFArgs(nil, bsubOptionList(), bsubRefusedOptions(), true)
 		if err != nil {
 			t.Fatal(err)
 		}

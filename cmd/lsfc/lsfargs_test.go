@@ -8,7 +8,7 @@ import (
 
 func TestParseLSFArgs(t *testing.T) {
 	opts := []lsfOption{{"a", ""}, {"u", "user"}, {"o", "fields"}, {"noheader", ""}, {"json", ""}}
-	a, err := parseLSFArgs([]string{"-json", "12", "-o", "jobid stat", "--state", "/s", "-uall", "-noheader", "13", "-h"}, opts, false)
+	a, err := parseLSFArgs([]string{"-json", "12", "-o", "jobid stat", "--state", "/s", "-uall", "-noheader", "13", "-h"}, opts, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,7 +19,7 @@ func TestParseLSFArgs(t *testing.T) {
 		t.Errorf("operands %q, state %q, help %v", a.operands, a.state, a.help)
 	}
 
-	a, err = parseLSFArgs([]string{"--state=/x", "-a", "cmd", "-a"}, opts, true)
+	a, err = parseLSFArgs([]string{"--state=/x", "-a", "cmd", "-a"}, opts, nil, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestParseLSFArgs(t *testing.T) {
 		"-u":      "-u needs an argument (user)",
 		"--state": "--state needs a directory",
 	} {
-		if _, err := parseLSFArgs(strings.Fields(argv), opts, false); err == nil || err.Error() != want {
+		if _, err := parseLSFArgs(strings.Fields(argv), opts, nil, false); err == nil || err.Error() != want {
 			t.Errorf("parseLSFArgs(%q) error = %v, want %q", argv, err, want)
 		}
 	}

@@ -30,6 +30,9 @@ type lsfSpec struct {
 	name, short, long, example string
 	operands                   string // the operands in the usage line: "[JOBID ...]"
 	options                    []lsfOption
+	// refused are the options LSF 10.1 documents for the command that
+	// lsfc does not implement: given, they are refused with exit 255.
+	refused []lsfOption
 	// stopAtOperand ends the options at the first operand, as bsub does.
 	stopAtOperand bool
 }
@@ -56,7 +59,10 @@ func newLSFCmd(e env, s lsfSpec, run func(ctx context.Context, a *lsfArgs) error
 		ValidArgsFunction:  lsfCompletion(e, s),
 	}
 	cmd.RunE = func(cmd *cobra.Command, argv []string) error {
-		a, err := parseLSFArgs(argv, s.options, s.stopAtOperand)
+		a, err := parseLSFArgs(argv, s.options, s.refused, s.stopAtOperand)
+		if _, ok := errors.AsType[*unsupportedOptionError](err); ok {
+			return lsfFailed(e, s.name, err)
+		}
 		if err != nil {
 			return usageError("%s: %v (lsfc %s -h lists the options)", s.name, err, s.name)
 		}
