@@ -108,9 +108,9 @@ func writeAccounting(w io.Writer, j *api.Job, long bool, loc *time.Location) {
 func bacctRefusedOptions() []lsfOption {
 	return []lsfOption{
 		{"aff", ""}, {"app", "application_profile"}, {"b", ""}, {"C", "time0,time1"}, {"cname", ""},
-		{"D", "time0,time1"}, {"d", ""}, {"e", ""}, {"f", "logfile"}, {"gpu", ""}, {"Lp", "license_project"},
-		{"M", "host_group"}, {"m", "host"}, {"N", "host_spec"}, {"P", "project"}, {"q", "queue"},
-		{"S", "time0,time1"}, {"sla", "service_class"}, {"U", "reservation_id"}, {"u", "user"},
+		{"D", "time0,time1"}, {"d", ""}, {"E", ""}, {"e", ""}, {"f", "logfile"}, {"gpu", ""}, {"Lp", "license_project"},
+		{"M", "host_group"}, {"m", "host"}, {"N", "host_spec"}, {"P", "project"}, {"q", "queue"}, {"rcacct", "accounts"}, {"rcalloc", "accounts"},
+		{"S", "time0,time1"}, {"sla", "service_class"}, {"U", "reservation_id"}, {"UF", ""}, {"u", "user"},
 		{"V", ""}, {"w", ""}, {"x", ""},
 	}
 }

@@ -141,7 +141,7 @@ func hostLimit(n int) string {
 // not implement, each with the shape of its argument ("" for a switch).
 func bhostsRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"a", ""}, {"aff", ""}, {"alloc", ""}, {"attr", ""}, {"cname", ""}, {"e", ""}, {"gpu", ""},
+		{"a", ""}, {"aff", ""}, {"alloc", ""}, {"attr", ""}, {"e", ""}, {"gpu", ""},
 		{"loc", ""}, {"noheader", ""}, {"o", "format"}, {"R", "res_req"}, {"rc", ""}, {"rconly", ""},
 		{"s", ""}, {"sl", ""}, {"V", ""}, {"X", ""}, {"x", ""},
 	}

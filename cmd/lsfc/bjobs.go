@@ -245,8 +245,8 @@ func bjobsRefusedOptions() []lsfOption {
 		{"A", ""}, {"aff", ""}, {"app", "application_profile"}, {"cname", ""}, {"data", ""},
 		{"env", ""}, {"G", "user_group"}, {"g", "job_group"}, {"gpu", ""}, {"hms", ""}, {"hostfile", ""},
 		{"J", "job_name"}, {"Jd", "description"}, {"Lp", "license_project"}, {"m", "host"}, {"N", "host_spec"},
-		{"P", "project"}, {"p0", ""}, {"p1", ""}, {"p2", ""}, {"p3", ""}, {"plan", ""}, {"psum", ""},
-		{"rusage", "resource"}, {"script", ""}, {"sla", "service_class"}, {"ss", ""}, {"sum", ""},
+		{"P", "project"}, {"pe", ""}, {"pei", ""}, {"pi", ""}, {"pn", ""}, {"p0", ""}, {"p1", ""}, {"p2", ""}, {"p3", ""}, {"plan", ""}, {"psum", ""},
+		{"rusage", "resource"}, {"script", ""}, {"sla", "service_class"}, {"sum", ""},
 		{"U", "reservation_id"}, {"UF", ""}, {"V", ""}, {"W", ""}, {"WF", ""}, {"WL", ""}, {"WP", ""}, {"X", ""},
 	}
 }

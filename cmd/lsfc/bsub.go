@@ -100,12 +100,10 @@ with the options of its leading "#BSUB" lines (the command line wins).
   -x            exclusive use of its hosts
   -sla NAME     service class of lsb.serviceclasses (see bsla)
 
-Every other option LSF documents for bsub (-P, -G, -g, -env, -gpu,
--outdir, -We, the -I family ...) is refused, with "bsub: option -X is not
-supported by lsfc" and exit 255: nothing is submitted. Options are
-matched on the whole word: -env is never -e with "nv". A one-letter
-option may have its argument in the same word (-n4, -qnormal) unless
-the word begins a longer option's name.` + lsfStateHelp,
+Options are matched on the whole word: -env is never -e with "nv". A
+one-letter option may have its argument in the same word (-n4, -qnormal)
+unless the word begins a longer option's name. The other options LSF
+documents (listed below) are refused, and nothing is submitted.` + lsfStateHelp,
 		example: `  lsfc bsub -q normal -n 4 -R "select[mem>200MB] rusage[mem=200MB]" -o out.%J sleep 60
   bsub -cwd . -J step1 -M 2147MB ./run.sh input.txt
   bsub -K -o log.%J "make -j4 all"`,

@@ -108,8 +108,8 @@ func TestParseLSFArgsRefused(t *testing.T) {
 // lsfDocumented is, for each LSF command lsfc provides besides bsub, the
 // options LSF 10.1 documents for it and the ones lsfc implements.
 var lsfDocumented = map[string]struct{ documented, implemented string }{
-	"bjobs": {"A a aff app aps cname d data env fwd G g gpu hms hostfile J Jd json Lp l m N noheader o P p p0 p1 p2 p3 " +
-		"plan prio psum q r rusage s script sla ss sum U u UF V W WF WL WP w X x", "a aps d fwd json l noheader o p prio q r s u w x"},
+	"bjobs": {"A a aff app aps cname d data env fwd G g gpu hms hostfile J Jd json Lp l m N noheader o P p pe pei pi pn " +
+		"p0 p1 p2 p3 plan prio psum q r rusage s script sla sum U u UF V W WF WL WP w X x", "a aps d fwd json l noheader o p prio q r s u w x"},
 	"bkill":   {"app b C d g J l m q r s sla stat u V", ""},
 	"bstop":   {"a app C g J m q sla u V", ""},
 	"bresume": {"app C g J m q sla u V", ""},
@@ -120,16 +120,17 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 		"freq G g gpu hl hostfile i is Jd k L Lp mig N Ne network notify outdir P p ptl Q rn rnc S s smt stage T t ti " +
 		"U u ul v We wa wt Zs Z appn arn Bn bn Cn cn cwdn Dn En Epn en eptln extn Fn fn freqn Gn gn gpun hostfilen in " +
 		"isn Jdn Jn kn Ln Lpn Mn mn mign Nn Nen notifyn on outdirn Pn pn ptln Qn Rn rncn Sn sn slan smtn spn stagen " +
-		"Tn tn Un un uln vn Wn Wen wn wan wtn Zsn V", "R n J W sp w m aps apsn"},
+		"Tn tn Un un uln vn Wn Wen wn wan wtn Zsn V clusters cn_cu cn_mem core_isolation csm data datachk datagrp datan " +
+		"jobaff ln_mem ln_slots nnodes step_cgroup", "R n J W sp w m aps apsn"},
 	"bqueues": {"alloc json l lr m noheader o r u V w", "json l r w"},
-	"bhosts":  {"a aff alloc attr cname e gpu json l loc noheader o R rc rconly s sl V w X x", "json l w"},
+	"bhosts":  {"a aff alloc attr e gpu json l loc noheader o R rc rconly s sl V w X x", "json l w"},
 	"bparams": {"a l V", "a"},
 	"badmin":  {"C f V v", "v"},
-	"bacct":   {"aff app b C cname D d e f gpu l Lp M m N P q S sla U u V w x", "l"},
+	"bacct":   {"aff app b C cname D d E e f gpu l Lp M m N P q rcacct rcalloc S sla U UF u V w x", "l"},
 	"lsid":    {"V", ""},
 	"lsadmin": {"V", ""},
-	"lshosts": {"a alloc cname gpu json l loc R s T V w", "json l w"},
-	"lsload":  {"a cname E gpu gpuload I json l loc N n o R s V w", "json w"},
+	"lshosts": {"a alloc cname gpu json l loc o R s T V w", "json l w"},
+	"lsload":  {"a E gpu gpuload I json l loc N n o R s V w", "json w"},
 	"bsla":    {"json N V", "json"},
 }
 
@@ -153,6 +154,33 @@ func TestLSFOptionTables(t *testing.T) {
 					t.Errorf("%s -%s: exit %d, stdout %q, stderr %q; want %d and %q", cmd, name, code, stdout, stderr, exitLSF, refusal)
 				}
 			})
+		}
+	}
+}
+
+// TestLSFRefusedOptionsDocumented checks that each command refuses only
+// options LSF documents for it, and none that lsfc implements.
+func TestLSFRefusedOptionsDocumented(t *testing.T) {
+	for cmd, refused := range map[string]func() []lsfOption{
+		"bjobs": bjobsRefusedOptions, "bkill": bkillRefusedOptions, "bstop": bstopRefusedOptions,
+		"bresume": bresumeRefusedOptions, "bswitch": bswitchRefusedOptions, "btop": btopRefusedOptions,
+		"bbot": bbotRefusedOptions, "bmod": bmodRefusedOptions, "bqueues": bqueuesRefusedOptions,
+		"bhosts": bhostsRefusedOptions, "bparams": bparamsRefusedOptions, "badmin": badminRefusedOptions,
+		"bacct": bacctRefusedOptions, "lsid": lsidRefusedOptions, "lsadmin": lsadminRefusedOptions,
+		"lshosts": lshostsRefusedOptions, "lsload": lsloadRefusedOptions, "bsla": bslaRefusedOptions,
+	} {
+		tc := lsfDocumented[cmd]
+		seen := map[string]bool{}
+		for _, o := range refused() {
+			switch {
+			case seen[o.name]:
+				t.Errorf("%s refuses -%s twice", cmd, o.name)
+			case !slices.Contains(strings.Fields(tc.documented), o.name):
+				t.Errorf("%s refuses -%s, which is not documented for it", cmd, o.name)
+			case slices.Contains(strings.Fields(tc.implemented), o.name):
+				t.Errorf("%s refuses -%s, which lsfc implements", cmd, o.name)
+			}
+			seen[o.name] = true
 		}
 	}
 }

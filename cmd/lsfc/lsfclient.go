@@ -52,7 +52,7 @@ func newLSFCmd(e env, s lsfSpec, run func(ctx context.Context, a *lsfArgs) error
 	cmd := &cobra.Command{
 		Use:                use,
 		Short:              s.short,
-		Long:               s.long,
+		Long:               s.long + refusedHelp(s),
 		Example:            s.example,
 		GroupID:            lsfGroup,
 		DisableFlagParsing: true,
@@ -72,6 +72,41 @@ func newLSFCmd(e env, s lsfSpec, run func(ctx context.Context, a *lsfArgs) error
 		return run(cmd.Context(), a)
 	}
 	return cmd
+}
+
+// refusedHelp returns the part of an LSF command's help that names the
+// options LSF documents for it and lsfc refuses, or "" when there are
+// none.
+func refusedHelp(s lsfSpec) string {
+	if len(s.refused) == 0 {
+		return ""
+	}
+	names := make([]string, len(s.refused))
+	for i, o := range s.refused {
+		names[i] = "-" + o.name
+	}
+	return "\n\n" + wrapWords(fmt.Sprintf("The options LSF documents for %s that lsfc does not implement are refused (\"%s: option -X is not supported by lsfc\", exit 255): %s.",
+		s.name, s.name, strings.Join(names, ", ")), 75)
+}
+
+// wrapWords breaks text into lines of at most width bytes, at blanks.
+func wrapWords(text string, width int) string {
+	var b strings.Builder
+	line := 0
+	for i, w := range strings.Fields(text) {
+		if i > 0 {
+			if line+1+len(w) > width {
+				b.WriteByte('\n')
+				line = 0
+			} else {
+				b.WriteByte(' ')
+				line++
+			}
+		}
+		b.WriteString(w)
+		line += len(w)
+	}
+	return b.String()
 }
 
 // lsfStateHelp is the part of each LSF command's help that tells how it

@@ -130,7 +130,7 @@ func hostMaxmem(h api.Host) string {
 // not implement, each with the shape of its argument ("" for a switch).
 func lshostsRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"a", ""}, {"alloc", ""}, {"cname", ""}, {"gpu", ""}, {"loc", ""}, {"R", "res_req"},
+		{"a", ""}, {"alloc", ""}, {"cname", ""}, {"gpu", ""}, {"loc", ""}, {"o", "format"}, {"R", "res_req"},
 		{"s", ""}, {"T", ""}, {"V", ""},
 	}
 }

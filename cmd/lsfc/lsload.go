@@ -124,7 +124,7 @@ func loadValue(h api.Host, idx string) string {
 // not implement, each with the shape of its argument ("" for a switch).
 func lsloadRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"a", ""}, {"cname", ""}, {"E", ""}, {"gpu", ""}, {"gpuload", ""}, {"I", "load_index"},
+		{"a", ""}, {"E", ""}, {"gpu", ""}, {"gpuload", ""}, {"I", "load_index"},
 		{"l", ""}, {"loc", ""}, {"N", ""}, {"n", "num_hosts"}, {"o", "format"}, {"R", "res_req"},
 		{"s", ""}, {"V", ""},
 	}
