@@ -15,6 +15,7 @@ import (
 func newBacctCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "bacct",
+		refused:  bacctRefusedOptions(),
 		short:    "Show the accounting of finished jobs of lsfc serve",
 		operands: "JOBID ...",
 		options:  []lsfOption{{"l", ""}},
@@ -101,4 +102,16 @@ func writeAccounting(w io.Writer, j *api.Job, long bool, loc *time.Location) {
 	}
 	fmt.Fprintf(w, "  %-10s %-10s %-10s %-10s %-10s %s\n", "CPU_T", "WAIT", "TURNAROUND", "RUN", "EXIT_CODE", "MAX_MEM")
 	fmt.Fprintf(w, "  %-10.2f %-10.0f %-10.0f %-10.0f %-10d %s\n", j.CPUTime, wait, float64(j.End-j.Submit), run, j.ExitCode, mem)
+}
+
+// bacctRefusedOptions returns the options LSF 10.1 documents for bacct that lsfc does
+// not implement, each with the shape of its argument ("" for a switch).
+func bacctRefusedOptions() []lsfOption {
+	return []lsfOption{
+		{"aff", ""}, {"app", "application_profile"}, {"b", ""}, {"C", "time0,time1"}, {"cname", ""},
+		{"D", "time0,time1"}, {"d", ""}, {"E", ""}, {"e", ""}, {"f", "logfile"}, {"gpu", ""}, {"Lp", "license_project"},
+		{"M", "host_group"}, {"m", "host"}, {"N", "host_spec"}, {"P", "project"}, {"q", "queue"}, {"rcacct", "accounts"}, {"rcalloc", "accounts"},
+		{"S", "time0,time1"}, {"sla", "service_class"}, {"U", "reservation_id"}, {"UF", ""}, {"u", "user"},
+		{"V", ""}, {"w", ""}, {"x", ""},
+	}
 }

@@ -15,6 +15,7 @@ import (
 func newBadminCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "badmin",
+		refused:  badminRefusedOptions(),
 		short:    "Administer lsfc serve: open and close queues and hosts, show its status",
 		operands: "SUBCOMMAND [NAME ...]",
 		long: `badmin administers the daemon, as LSF's badmin does for mbatchd:
@@ -236,4 +237,12 @@ func writeReconfig(stdout, stderr io.Writer, r *api.Reload, verbose bool) bool {
 	}
 	fmt.Fprintf(stdout, "Reconfiguration initiated: generation %d, %d changes.\n", r.Generation, len(r.Changes))
 	return true
+}
+
+// badminRefusedOptions returns the options LSF 10.1 documents for badmin and its subcommands that lsfc does
+// not implement, each with the shape of its argument ("" for a switch).
+func badminRefusedOptions() []lsfOption {
+	return []lsfOption{
+		{"C", "comment"}, {"f", ""}, {"V", ""},
+	}
 }

@@ -9,6 +9,7 @@ import (
 func newBbotCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "bbot",
+		refused:  bbotRefusedOptions(),
 		short:    "Move a pending job to the bottom of its queue",
 		operands: "JOBID [1]",
 		long: `bbot moves a pending job behind the other pending jobs of its queue and
@@ -23,4 +24,12 @@ prints "Job <ID> has been moved to position 1 from bottom.". Only position
 		}
 		return runJobAction(ctx, e, a, "bbot", "bottom", nil, ids)
 	})
+}
+
+// bbotRefusedOptions returns the options LSF 10.1 documents for bbot that lsfc does
+// not implement, each with the shape of its argument ("" for a switch).
+func bbotRefusedOptions() []lsfOption {
+	return []lsfOption{
+		{"u", ""}, {"V", ""},
+	}
 }

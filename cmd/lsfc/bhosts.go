@@ -13,6 +13,7 @@ import (
 func newBhostsCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "bhosts",
+		refused:  bhostsRefusedOptions(),
 		short:    "List the batch hosts of lsfc serve",
 		operands: "[HOST ...]",
 		options:  []lsfOption{{"w", ""}, {"l", ""}, {"json", ""}},
@@ -136,4 +137,14 @@ func hostLimit(n int) string {
 		return "-"
 	}
 	return strconv.Itoa(n)
+}
+
+// bhostsRefusedOptions returns the options LSF 10.1 documents for bhosts that lsfc does
+// not implement, each with the shape of its argument ("" for a switch).
+func bhostsRefusedOptions() []lsfOption {
+	return []lsfOption{
+		{"a", ""}, {"aff", ""}, {"alloc", ""}, {"attr", ""}, {"e", ""}, {"gpu", ""},
+		{"loc", ""}, {"noheader", ""}, {"o", "format"}, {"R", "res_req"}, {"rc", ""}, {"rconly", ""},
+		{"s", ""}, {"sl", ""}, {"V", ""}, {"X", ""}, {"x", ""},
+	}
 }

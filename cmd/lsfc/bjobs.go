@@ -22,6 +22,7 @@ func bjobsOptionList() []lsfOption {
 func newBjobsCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "bjobs",
+		refused:  bjobsRefusedOptions(),
 		short:    "List jobs of lsfc serve",
 		operands: "[JOBID ...]",
 		options:  bjobsOptionList(),
@@ -235,4 +236,17 @@ func noJobMessage(a *lsfArgs) string {
 		return "No job found"
 	}
 	return "No unfinished job found"
+}
+
+// bjobsRefusedOptions returns the options LSF 10.1 documents for bjobs that lsfc does
+// not implement, each with the shape of its argument ("" for a switch).
+func bjobsRefusedOptions() []lsfOption {
+	return []lsfOption{
+		{"A", ""}, {"aff", ""}, {"app", "application_profile"}, {"cname", ""}, {"data", ""},
+		{"env", ""}, {"G", "user_group"}, {"g", "job_group"}, {"gpu", ""}, {"hms", ""}, {"hostfile", ""},
+		{"J", "job_name"}, {"Jd", "description"}, {"Lp", "license_project"}, {"m", "host"}, {"N", "host_spec"},
+		{"P", "project"}, {"pe", ""}, {"pei", ""}, {"pi", ""}, {"pn", ""}, {"p0", ""}, {"p1", ""}, {"p2", ""}, {"p3", ""}, {"plan", ""}, {"psum", ""},
+		{"rusage", "resource"}, {"script", ""}, {"sla", "service_class"}, {"sum", ""},
+		{"U", "reservation_id"}, {"UF", ""}, {"V", ""}, {"W", ""}, {"WF", ""}, {"WL", ""}, {"WP", ""}, {"X", ""},
+	}
 }

@@ -9,6 +9,7 @@ import (
 func newBkillCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "bkill",
+		refused:  bkillRefusedOptions(),
 		short:    "Kill jobs of lsfc serve",
 		operands: "JOBID ... | 0",
 		long: `bkill kills jobs: a pending job ends at once (EXIT), a running one is sent
@@ -27,4 +28,14 @@ taken for its job id.` + lsfStateHelp,
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		return runJobAction(ctx, e, a, "bkill", "kill", nil, a.operands)
 	})
+}
+
+// bkillRefusedOptions returns the options LSF 10.1 documents for bkill that lsfc does
+// not implement, each with the shape of its argument ("" for a switch).
+func bkillRefusedOptions() []lsfOption {
+	return []lsfOption{
+		{"app", "application_profile"}, {"b", ""}, {"C", "kill_reason"}, {"d", ""}, {"g", "job_group"},
+		{"J", "job_name"}, {"l", ""}, {"m", "host"}, {"q", "queue"}, {"r", ""}, {"s", "signal"},
+		{"sla", "service_class"}, {"stat", "run|pend|susp"}, {"u", "user"}, {"V", ""},
+	}
 }

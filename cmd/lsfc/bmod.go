@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/lsfc/lsfc/runtime/api"
@@ -22,6 +23,7 @@ func newBmodCmd(e env) *cobra.Command {
 		short:    "Change the options of a submitted job",
 		operands: "JOBID",
 		options:  bmodOptionList(),
+		refused:  bmodRefusedOptions(),
 		long: `bmod changes what a job asked for at submission: its resource requirement
 (-R), slots (-n), name (-J), run limit (-W), user priority (-sp),
 dependency (-w) or hosts (-m), with bsub's syntax. In a queue with
@@ -64,4 +66,34 @@ func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 	m := r.sub
 	m.ResReq = strings.TrimSpace(m.ResReq)
 	return &m, nil
+}
+
+// bmodRefusedOptions returns the options LSF 10.1 documents for bmod that
+// lsfc does not implement: bsub's options that a submitted job can change,
+// the forms ending in "n" that cancel one (-Rn, -Wn ...), and -Z.
+func bmodRefusedOptions() []lsfOption {
+	submissionOnly := []string{"I", "Ip", "IS", "ISp", "ISs", "Is", "IX", "K", "H", "pack",
+		"jsdl", "jsdl_strict", "json", "yaml", "tty", "XF"}
+	implemented := bmodOptionList()
+	var out []lsfOption
+	add := func(o lsfOption) {
+		if slices.Contains(submissionOnly, o.name) ||
+			slices.ContainsFunc(implemented, func(x lsfOption) bool { return x.name == o.name }) ||
+			slices.ContainsFunc(out, func(x lsfOption) bool { return x.name == o.name }) {
+			return
+		}
+		out = append(out, o)
+	}
+	for _, o := range slices.Concat(bsubOptionList(), bsubRefusedOptions()) {
+		add(o)
+	}
+	for _, name := range []string{"appn", "arn", "Bn", "bn", "Cn", "cn", "cwdn", "Dn", "datan", "En", "Epn",
+		"en", "eptln", "extn", "Fn", "fn", "freqn", "Gn", "gn", "gpun", "hostfilen", "in", "isn", "Jdn", "Jn",
+		"kn", "Ln", "Lpn", "Mn", "mn", "mign", "Nn", "Nen", "notifyn", "on", "outdirn", "Pn", "pn", "ptln",
+		"Qn", "Rn", "rn", "rncn", "Sn", "sn", "slan", "smtn", "spn", "stagen", "Tn", "tn", "Un", "un",
+		"uln", "vn", "Wn", "Wen", "wn", "wan", "wtn", "Zsn"} {
+		add(lsfOption{name, ""})
+	}
+	add(lsfOption{"Z", "new_command"})
+	return out
 }

@@ -12,6 +12,7 @@ import (
 func newBparamsCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:    "bparams",
+		refused: bparamsRefusedOptions(),
 		short:   "Show the lsb.params lsfc serve applies",
 		options: []lsfOption{{"a", ""}},
 		long: `bparams shows the batch parameters the daemon applies. -a prints every one
@@ -68,4 +69,12 @@ func writeParamsSummary(w io.Writer, params map[string]string) {
 	fmt.Fprintf(w, "MBD_SLEEP_TIME used for calculations:  %s seconds\n", get("MBD_SLEEP_TIME", "-"))
 	fmt.Fprintf(w, "Job Checking Interval:  %s seconds\n", get("SBD_SLEEP_TIME", "-"))
 	fmt.Fprintf(w, "Job Accepting Interval:  %s\n", get("JOB_ACCEPT_INTERVAL", "-"))
+}
+
+// bparamsRefusedOptions returns the options LSF 10.1 documents for bparams that lsfc does
+// not implement, each with the shape of its argument ("" for a switch).
+func bparamsRefusedOptions() []lsfOption {
+	return []lsfOption{
+		{"l", ""}, {"V", ""},
+	}
 }

@@ -15,6 +15,7 @@ import (
 func newBqueuesCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "bqueues",
+		refused:  bqueuesRefusedOptions(),
 		short:    "List the queues of lsfc serve",
 		operands: "[QUEUE ...]",
 		options:  []lsfOption{{"l", ""}, {"r", ""}, {"w", ""}, {"json", ""}},
@@ -319,4 +320,12 @@ func noLimit(s string) string {
 		return ""
 	}
 	return s
+}
+
+// bqueuesRefusedOptions returns the options LSF 10.1 documents for bqueues that lsfc does
+// not implement, each with the shape of its argument ("" for a switch).
+func bqueuesRefusedOptions() []lsfOption {
+	return []lsfOption{
+		{"alloc", ""}, {"lr", ""}, {"m", "host"}, {"noheader", ""}, {"o", "format"}, {"u", "user"}, {"V", ""},
+	}
 }

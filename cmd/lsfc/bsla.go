@@ -15,6 +15,7 @@ import (
 func newBslaCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "bsla",
+		refused:  bslaRefusedOptions(),
 		short:    "Show the service classes of lsfc serve and their goals",
 		operands: "[service_class_name ...]",
 		options:  []lsfOption{{"json", ""}},
@@ -134,4 +135,12 @@ func slaRecords(classes []api.ServiceClass) []lsfRecord {
 		})
 	}
 	return out
+}
+
+// bslaRefusedOptions returns the options LSF 10.1 documents for bsla that lsfc does
+// not implement, each with the shape of its argument ("" for a switch).
+func bslaRefusedOptions() []lsfOption {
+	return []lsfOption{
+		{"N", ""}, {"V", ""},
+	}
 }

@@ -18,17 +18,41 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// bsubOptionList returns bsub's options. The last few (but -sla) are
-// accepted for compatibility and have no effect: they only label or
-// notify.
+// bsubOptionList returns the options of bsub that lsfc implements.
 func bsubOptionList() []lsfOption {
 	return []lsfOption{
 		{"q", "queue"}, {"R", "res_req"}, {"n", "slots"}, {"J", "job_name"},
 		{"o", "out_file"}, {"oo", "out_file"}, {"e", "err_file"}, {"eo", "err_file"},
 		{"cwd", "dir"}, {"r", ""}, {"app", "profile"}, {"sp", "priority"}, {"m", `"host ..."`},
 		{"W", "[hh:]mm"}, {"M", "mem_limit"}, {"H", ""}, {"w", "dependency"}, {"K", ""}, {"x", ""},
-		{"P", "project"}, {"G", "user_group"}, {"g", "job_group"}, {"Jd", "description"},
-		{"sla", "service_class"}, {"u", "mail_user"}, {"N", ""}, {"B", ""},
+		{"sla", "service_class"},
+	}
+}
+
+// bsubRefusedOptions returns the options LSF 10.1 documents for bsub that
+// lsfc does not implement, each with the shape of its argument ("" for a
+// switch).
+func bsubRefusedOptions() []lsfOption {
+	return []lsfOption{
+		{"a", "esub_application"}, {"alloc_flags", "flags"}, {"ar", ""}, {"B", ""}, {"b", "begin_time"},
+		{"C", "core_limit"}, {"c", "cpu_limit"}, {"clusters", "clusters"}, {"cn_cu", "cu_string"},
+		{"cn_mem", "mem_size"}, {"core_isolation", "0|1|2"}, {"csm", "y|n"}, {"D", "data_limit"},
+		{"data", "data_spec"}, {"datachk", ""}, {"datagrp", "user_group"}, {"E", "pre_exec_command"},
+		{"Ep", "post_exec_command"}, {"env", "variables"}, {"eptl", "[hh:]mm"}, {"ext", "scheduler_options"},
+		{"F", "file_limit"}, {"f", "file_transfer"}, {"freq", "cpu_frequency"}, {"G", "user_group"},
+		{"g", "job_group"}, {"gpu", "gpu_req"}, {"hl", ""}, {"hostfile", "file"},
+		{"I", ""}, {"Ip", ""}, {"IS", ""}, {"ISp", ""}, {"ISs", ""}, {"Is", ""}, {"IX", ""},
+		{"i", "input_file"}, {"is", "input_file"}, {"Jd", "description"}, {"jobaff", "affinity"},
+		{"jsdl", "file"}, {"jsdl_strict", "file"}, {"json", "file"}, {"k", "checkpoint"},
+		{"L", "login_shell"}, {"Lp", "license_project"}, {"ln_mem", "mem_size"}, {"ln_slots", "slots"},
+		{"mig", "threshold"}, {"N", ""}, {"Ne", ""}, {"network", "network_res_req"}, {"nnodes", "nodes"},
+		{"notify", "events"}, {"outdir", "dir"}, {"P", "project"}, {"p", "process_limit"},
+		{"pack", "job_submission_file"}, {"ptl", "[hh:]mm"}, {"Q", "requeue_exit_values"}, {"rn", ""},
+		{"rnc", "resize_notification_cmd"}, {"S", "stack_limit"}, {"s", "signal"}, {"smt", "smt_value"},
+		{"stage", "stage_options"}, {"step_cgroup", "y|n"}, {"T", "thread_limit"}, {"t", "term_time"},
+		{"ti", ""}, {"tty", ""}, {"U", "reservation_id"}, {"u", "mail_user"}, {"ul", ""}, {"V", ""},
+		{"v", "swap_limit"}, {"We", "[hh:]mm"}, {"wa", "signal"}, {"wt", "[hh:]mm"}, {"XF", ""},
+		{"yaml", "file"}, {"Zs", ""},
 	}
 }
 
@@ -38,6 +62,7 @@ func newBsubCmd(e env) *cobra.Command {
 		short:         "Submit a job to lsfc serve",
 		operands:      "command [argument ...]",
 		options:       bsubOptionList(),
+		refused:       bsubRefusedOptions(),
 		stopAtOperand: true,
 		long: `bsub submits a job: the command, run by /bin/sh with the submitter's whole
 environment, working directory (-cwd, "." for the current one) and umask.
@@ -75,7 +100,10 @@ with the options of its leading "#BSUB" lines (the command line wins).
   -x            exclusive use of its hosts
   -sla NAME     service class of lsb.serviceclasses (see bsla)
 
--P, -G, -g, -Jd, -u, -N and -B are accepted and have no effect.` + lsfStateHelp,
+Options are matched on the whole word: -env is never -e with "nv". A
+one-letter option may have its argument in the same word (-n4, -qnormal)
+unless the word begins a longer option's name. The other options LSF
+documents (listed below) are refused, and nothing is submitted.` + lsfStateHelp,
 		example: `  lsfc bsub -q normal -n 4 -R "select[mem>200MB] rusage[mem=200MB]" -o out.%J sleep 60
   bsub -cwd . -J step1 -M 2147MB ./run.sh input.txt
   bsub -K -o log.%J "make -j4 all"`,
@@ -116,7 +144,7 @@ func joinResReqOptions(texts []string) (string, error) {
 
 // parseBsub reads a bsub command line (the words after "bsub").
 func parseBsub(argv []string) (*bsubRequest, error) {
-	a, err := parseLSFArgs(argv, bsubOptionList(), true)
+	a, err := parseLSFArgs(argv, bsubOptionList(), bsubRefusedOptions(), true)
 	if err != nil {
 		return nil, err
 	}
@@ -293,6 +321,9 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 			return usageError("bsub: %v", err)
 		}
 		if a, err = withScriptOptions(a, script); err != nil {
+			if _, ok := errors.AsType[*unsupportedOptionError](err); ok {
+				return lsfFailed(e, "bsub", err)
+			}
 			return usageError("bsub: %v", err)
 		}
 	}
@@ -445,9 +476,9 @@ func withScriptOptions(a *lsfArgs, script string) (*lsfArgs, error) {
 		}
 		words = append(words, w...)
 	}
-	sa, err := parseLSFArgs(words, bsubOptionList(), false)
+	sa, err := parseLSFArgs(words, bsubOptionList(), bsubRefusedOptions(), false)
 	if err != nil {
-		return nil, fmt.Errorf("#BSUB: %v", err)
+		return nil, fmt.Errorf("#BSUB: %w", err)
 	}
 	if len(sa.operands) > 0 {
 		return nil, fmt.Errorf("#BSUB: unexpected word %q", sa.operands[0])
@@ -455,11 +486,11 @@ func withScriptOptions(a *lsfArgs, script string) (*lsfArgs, error) {
 	out := &lsfArgs{opts: map[string][]string{}, operands: []string{script}, state: a.state, help: a.help}
 	merge := func(from *lsfArgs, skip func(string) bool) {
 		next := map[string]int{}
-		for _, name := range from.seq {
+		for j, name := range from.seq {
 			i := next[name]
 			next[name]++
 			if !skip(name) {
-				out.add(name, from.opts[name][i])
+				out.add(from.words[j], name, from.opts[name][i])
 			}
 		}
 	}

@@ -50,8 +50,8 @@ func TestParseBsub(t *testing.T) {
 				RunLimit: 2700}},
 		},
 		{
-			name: "-M without a unit, -oo, ignored options",
-			argv: []string{"-M", "100", "-o", "a", "-oo", "b", "-P", "proj", "-G", "grp", "-N", "-B", "true"},
+			name: "-M without a unit, -oo",
+			argv: []string{"-M", "100", "-o", "a", "-oo", "b", "true"},
 			want: bsubRequest{bareMem: 100, sub: api.SubmitRequest{Command: "true", Stdout: "b"}},
 		},
 		{
@@ -159,7 +159,7 @@ func TestSubmittedMessage(t *testing.T) {
 
 func TestJobScriptOptions(t *testing.T) {
 	script := "#!/bin/sh\n#BSUB -J \"my job\" -n 2\n#BSUB -q night\n# a comment\n#BSUBX -q ignored\n\necho start\n#BSUB -q late\n"
-	a, err := parseLSFArgs([]string{"-q", "normal"}, bsubOptionList(), true)
+	a, err := parseLSFArgs([]string{"-q", "normal"}, bsubOptionList(), bsubRefusedOptions(), true)
 	if err != nil {
 		t.Fatal(err)
 	}

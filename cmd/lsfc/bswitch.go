@@ -10,6 +10,7 @@ import (
 func newBswitchCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "bswitch",
+		refused:  bswitchRefusedOptions(),
 		short:    "Move jobs to another queue",
 		operands: "QUEUE JOBID ...",
 		long: `bswitch moves jobs to another queue, which must accept them as it would a
@@ -24,4 +25,12 @@ why it cannot on standard error, and exits 255 when any job failed.` + lsfStateH
 		req := &api.ActionRequest{Queue: a.operands[0]}
 		return runJobAction(ctx, e, a, "bswitch", "switch", req, a.operands[1:])
 	})
+}
+
+// bswitchRefusedOptions returns the options LSF 10.1 documents for bswitch that lsfc does
+// not implement, each with the shape of its argument ("" for a switch).
+func bswitchRefusedOptions() []lsfOption {
+	return []lsfOption{
+		{"a", "application"}, {"J", "job_name"}, {"m", "host"}, {"q", "queue"}, {"u", "user"}, {"V", ""},
+	}
 }

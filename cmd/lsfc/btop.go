@@ -9,6 +9,7 @@ import (
 func newBtopCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "btop",
+		refused:  btopRefusedOptions(),
 		short:    "Move a pending job to the top of its queue",
 		operands: "JOBID [1]",
 		long: `btop moves a pending job ahead of the other pending jobs of its queue and
@@ -37,4 +38,12 @@ func positionOperands(name string, operands []string) ([]string, error) {
 		return nil, usageError("%s: position %q: only position 1 is supported", name, operands[1])
 	}
 	return operands[:1], nil
+}
+
+// btopRefusedOptions returns the options LSF 10.1 documents for btop that lsfc does
+// not implement, each with the shape of its argument ("" for a switch).
+func btopRefusedOptions() []lsfOption {
+	return []lsfOption{
+		{"u", ""}, {"V", ""},
+	}
 }

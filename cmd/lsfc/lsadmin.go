@@ -9,6 +9,7 @@ import (
 func newLsadminCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "lsadmin",
+		refused:  lsadminRefusedOptions(),
 		short:    "Show the lsf.conf settings lsfc serve runs with",
 		operands: "showconf lim",
 		long: `lsadmin showconf lim prints the settings of the daemon's lsf.conf as
@@ -33,4 +34,12 @@ here). lsfc has no separate LIM: the one daemon reads lsf.conf, so
 		writeParamsAll(e.stdout, conf)
 		return nil
 	})
+}
+
+// lsadminRefusedOptions returns the options LSF 10.1 documents for lsadmin that lsfc does
+// not implement, each with the shape of its argument ("" for a switch).
+func lsadminRefusedOptions() []lsfOption {
+	return []lsfOption{
+		{"V", ""},
+	}
 }

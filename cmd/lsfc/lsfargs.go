@@ -18,17 +18,18 @@ type lsfOption struct {
 type lsfArgs struct {
 	opts     map[string][]string // option name → its arguments, in order ("" for a switch)
 	seq      []string            // the option names, once per time given, in order
+	words    []string            // the word each of seq was read from ("-n4", "-q")
 	operands []string
 	state    string // --state DIR
 	help     bool   // -h, --help
 }
 
-// add records that the option was given, with its arguments.
-func (a *lsfArgs) add(name string, args ...string) {
-	a.opts[name] = append(a.opts[name], args...)
-	for range args {
-		a.seq = append(a.seq, name)
-	}
+// add records that the option was given, read from word, with its
+// argument.
+func (a *lsfArgs) add(word, name, arg string) {
+	a.opts[name] = append(a.opts[name], arg)
+	a.seq = append(a.seq, name)
+	a.words = append(a.words, word)
 }
 
 // last returns whichever of the options was given last, or "".
@@ -58,19 +59,38 @@ func (a *lsfArgs) value(name string) string {
 // values returns every argument the option was given, in order.
 func (a *lsfArgs) values(name string) []string { return a.opts[name] }
 
+// An unsupportedOptionError is an option LSF documents for a command and
+// lsfc does not implement: refused, never accepted and dropped.
+type unsupportedOptionError struct {
+	option string // as LSF spells it, with its dash: "-gpu"
+}
+
+func (e *unsupportedOptionError) Error() string {
+	return fmt.Sprintf("option %s is not supported by lsfc", e.option)
+}
+
 // parseLSFArgs reads an LSF command line the way LSF's commands do: options
-// start with one dash and may have names longer than one letter; an option
-// that takes an argument reads the next word, or, for a name that is not
-// an option itself, the rest of the word after the longest option name it
-// starts with ("-n4", "-qnormal"). "--" ends the options. With
-// stopAtOperand, as bsub does, the first word that is not an option ends
-// them too; otherwise options and operands may be mixed. --state DIR
-// (or --state=DIR) and -h/--help are known to every command.
-func parseLSFArgs(argv []string, known []lsfOption, stopAtOperand bool) (*lsfArgs, error) {
+// start with one dash and may have names longer than one letter, matched
+// on the whole word (-env is never -e with "nv"). known are the options
+// lsfc implements; refused are those LSF documents for the command that
+// lsfc does not, and one of them given is an *unsupportedOptionError. An
+// option that takes an argument reads the next word; a one-letter one may
+// also have it in the same word ("-n4", "-qnormal"), unless the word's
+// first two letters begin a longer option name of the command, known or
+// refused ("-oout" is refused as unknown, never -o "out" nor -oo "ut").
+// "--" ends the options. With stopAtOperand, as bsub does, the first word
+// that is not an option ends them too; otherwise options and operands may
+// be mixed. --state DIR (or --state=DIR) and -h/--help are known to every
+// command.
+func parseLSFArgs(argv []string, known, refused []lsfOption, stopAtOperand bool) (*lsfArgs, error) {
 	a := &lsfArgs{opts: map[string][]string{}}
 	byName := map[string]lsfOption{}
 	for _, o := range known {
 		byName[o.name] = o
+	}
+	isRefused := map[string]bool{}
+	for _, o := range refused {
+		isRefused[o.name] = true
 	}
 	for i := 0; i < len(argv); i++ {
 		w := argv[i]
@@ -100,37 +120,53 @@ func parseLSFArgs(argv []string, known []lsfOption, stopAtOperand bool) (*lsfArg
 			continue
 		}
 		name := w[1:]
+		if isRefused[name] {
+			return nil, &unsupportedOptionError{option: w}
+		}
 		if o, ok := byName[name]; ok {
 			if o.arg == "" {
-				a.add(name, "")
+				a.add(w, name, "")
 				continue
 			}
 			if i+1 >= len(argv) {
 				return nil, fmt.Errorf("-%s needs an argument (%s)", name, o.arg)
 			}
 			i++
-			a.add(name, argv[i])
+			a.add(w, name, argv[i])
 			continue
 		}
-		o, ok := attachedOption(name, known)
-		if !ok {
+		short, ok := attachedOption(name, known, refused)
+		switch {
+		case !ok:
 			return nil, fmt.Errorf("unknown option %q", w)
+		case isRefused[short]:
+			return nil, &unsupportedOptionError{option: "-" + short}
 		}
-		a.add(o.name, name[len(o.name):])
+		a.add(w, short, name[len(short):])
 	}
 	return a, nil
 }
 
-// attachedOption returns the option taking an argument whose name is the
-// longest prefix of word, for an argument written in the same word.
-func attachedOption(word string, known []lsfOption) (lsfOption, bool) {
-	var best lsfOption
-	for _, o := range known {
-		if o.arg != "" && len(o.name) < len(word) && strings.HasPrefix(word, o.name) && len(o.name) > len(best.name) {
-			best = o
+// attachedOption returns the name of the one-letter option taking an
+// argument that word (an option word without its dash) starts with, for
+// an argument written in the same word. There is none when the word's
+// first two letters begin a longer option name, known or refused: such a
+// word is never split.
+func attachedOption(word string, known, refused []lsfOption) (string, bool) {
+	if len(word) < 2 {
+		return "", false
+	}
+	for _, o := range slices.Concat(known, refused) {
+		if len(o.name) >= 2 && strings.HasPrefix(o.name, word[:2]) {
+			return "", false
 		}
 	}
-	return best, best.name != ""
+	for _, o := range slices.Concat(known, refused) {
+		if len(o.name) == 1 && o.name[0] == word[0] && o.arg != "" {
+			return o.name, true
+		}
+	}
+	return "", false
 }
 
 // lsfUsage returns the synopsis of an LSF command's options, as a usage

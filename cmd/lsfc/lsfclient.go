@@ -30,6 +30,9 @@ type lsfSpec struct {
 	name, short, long, example string
 	operands                   string // the operands in the usage line: "[JOBID ...]"
 	options                    []lsfOption
+	// refused are the options LSF 10.1 documents for the command that
+	// lsfc does not implement: given, they are refused with exit 255.
+	refused []lsfOption
 	// stopAtOperand ends the options at the first operand, as bsub does.
 	stopAtOperand bool
 }
@@ -49,14 +52,17 @@ func newLSFCmd(e env, s lsfSpec, run func(ctx context.Context, a *lsfArgs) error
 	cmd := &cobra.Command{
 		Use:                use,
 		Short:              s.short,
-		Long:               s.long,
+		Long:               s.long + refusedHelp(s),
 		Example:            s.example,
 		GroupID:            lsfGroup,
 		DisableFlagParsing: true,
 		ValidArgsFunction:  lsfCompletion(e, s),
 	}
 	cmd.RunE = func(cmd *cobra.Command, argv []string) error {
-		a, err := parseLSFArgs(argv, s.options, s.stopAtOperand)
+		a, err := parseLSFArgs(argv, s.options, s.refused, s.stopAtOperand)
+		if _, ok := errors.AsType[*unsupportedOptionError](err); ok {
+			return lsfFailed(e, s.name, err)
+		}
 		if err != nil {
 			return usageError("%s: %v (lsfc %s -h lists the options)", s.name, err, s.name)
 		}
@@ -66,6 +72,41 @@ func newLSFCmd(e env, s lsfSpec, run func(ctx context.Context, a *lsfArgs) error
 		return run(cmd.Context(), a)
 	}
 	return cmd
+}
+
+// refusedHelp returns the part of an LSF command's help that names the
+// options LSF documents for it and lsfc refuses, or "" when there are
+// none.
+func refusedHelp(s lsfSpec) string {
+	if len(s.refused) == 0 {
+		return ""
+	}
+	names := make([]string, len(s.refused))
+	for i, o := range s.refused {
+		names[i] = "-" + o.name
+	}
+	return "\n\n" + wrapWords(fmt.Sprintf("The options LSF documents for %s that lsfc does not implement are refused (\"%s: option -X is not supported by lsfc\", exit 255): %s.",
+		s.name, s.name, strings.Join(names, ", ")), 75)
+}
+
+// wrapWords breaks text into lines of at most width bytes, at blanks.
+func wrapWords(text string, width int) string {
+	var b strings.Builder
+	line := 0
+	for i, w := range strings.Fields(text) {
+		if i > 0 {
+			if line+1+len(w) > width {
+				b.WriteByte('\n')
+				line = 0
+			} else {
+				b.WriteByte(' ')
+				line++
+			}
+		}
+		b.WriteString(w)
+		line += len(w)
+	}
+	return b.String()
 }
 
 // lsfStateHelp is the part of each LSF command's help that tells how it

@@ -15,6 +15,7 @@ import (
 func newLshostsCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "lshosts",
+		refused:  lshostsRefusedOptions(),
 		short:    "List the hosts of lsfc serve with their static resources",
 		operands: "[HOST ...]",
 		options:  []lsfOption{{"w", ""}, {"l", ""}, {"json", ""}},
@@ -125,4 +126,13 @@ func hostMaxmem(h api.Host) string {
 		return ""
 	}
 	return compile.FormatMemory(h.Maxmem)
+}
+
+// lshostsRefusedOptions returns the options LSF 10.1 documents for lshosts that lsfc does
+// not implement, each with the shape of its argument ("" for a switch).
+func lshostsRefusedOptions() []lsfOption {
+	return []lsfOption{
+		{"a", ""}, {"alloc", ""}, {"cname", ""}, {"gpu", ""}, {"loc", ""}, {"o", "format"}, {"R", "res_req"},
+		{"s", ""}, {"T", ""}, {"V", ""},
+	}
 }

@@ -17,8 +17,9 @@ const lsfLevel = "10.1.0.13"
 
 func newLsidCmd(e env) *cobra.Command {
 	s := lsfSpec{
-		name:  "lsid",
-		short: "Show the LSF level lsfc follows, the cluster and the master of lsfc serve",
+		name:    "lsid",
+		refused: lsidRefusedOptions(),
+		short:   "Show the LSF level lsfc follows, the cluster and the master of lsfc serve",
 		long: `lsid prints what LSF's lsid prints: the LSF release whose commands lsfc
 follows and the date of this lsfc build, the version of lsfc where LSF
 prints its copyright, then the cluster's name and the master host's:
@@ -77,4 +78,12 @@ func buildTime() time.Time {
 		}
 	}
 	return time.Time{}
+}
+
+// lsidRefusedOptions returns the options LSF 10.1 documents for lsid that lsfc does
+// not implement, each with the shape of its argument ("" for a switch).
+func lsidRefusedOptions() []lsfOption {
+	return []lsfOption{
+		{"V", ""},
+	}
 }

@@ -16,6 +16,7 @@ import (
 func newLsloadCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "lsload",
+		refused:  lsloadRefusedOptions(),
 		short:    "List the load of the hosts of lsfc serve",
 		operands: "[HOST ...]",
 		options:  []lsfOption{{"w", ""}, {"json", ""}},
@@ -118,4 +119,14 @@ func loadValue(h api.Host, idx string) string {
 		return compile.FormatMemory(v)
 	}
 	return strconv.FormatFloat(v, 'f', 1, 64)
+}
+
+// lsloadRefusedOptions returns the options LSF 10.1 documents for lsload that lsfc does
+// not implement, each with the shape of its argument ("" for a switch).
+func lsloadRefusedOptions() []lsfOption {
+	return []lsfOption{
+		{"a", ""}, {"E", ""}, {"gpu", ""}, {"gpuload", ""}, {"I", "load_index"},
+		{"l", ""}, {"loc", ""}, {"N", ""}, {"n", "num_hosts"}, {"o", "format"}, {"R", "res_req"},
+		{"s", ""}, {"V", ""},
+	}
 }

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lsfc/lsfc/runtime/api"
+)
+
+// bsubDocumented is every option LSF 10.1 documents for bsub, with
+// whether it takes an argument.
+var bsubDocumented = map[string]bool{
+	"a": true, "alloc_flags": true, "app": true, "ar": false, "B": false, "b": true, "C": true, "c": true,
+	"clusters": true, "cn_cu": true, "cn_mem": true, "core_isolation": true, "csm": true, "cwd": true,
+	"D": true, "data": true, "datachk": false, "datagrp": true, "E": true, "Ep": true, "e": true, "eo": true,
+	"env": true, "eptl": true, "ext": true, "F": true, "f": true, "freq": true, "G": true, "g": true,
+	"gpu": true, "H": false, "hl": false, "hostfile": true, "I": false, "Ip": false, "Is": false, "IS": false,
+	"ISp": false, "ISs": false, "IX": false, "i": true, "is": true, "J": true, "Jd": true, "jobaff": true,
+	"jsdl": true, "jsdl_strict": true, "json": true, "K": false, "k": true, "L": true, "Lp": true,
+	"ln_mem": true, "ln_slots": true, "M": true, "m": true, "mig": true, "N": false, "Ne": false, "n": true,
+	"network": true, "nnodes": true, "notify": true, "o": true, "oo": true, "outdir": true, "P": true,
+	"p": true, "pack": true, "ptl": true, "Q": true, "q": true, "R": true, "r": false, "rn": false,
+	"rnc": true, "S": true, "s": true, "sla": true, "smt": true, "sp": true, "stage": true,
+	"step_cgroup": true, "T": true, "t": true, "ti": false, "tty": false, "U": true, "u": true, "ul": false,
+	"V": false, "v": true, "W": true, "We": true, "w": true, "wa": true, "wt": true, "x": false, "XF": false,
+	"yaml": true, "Zs": false,
+}
+
+// bsubImplemented gives, for each option lsfc implements, an argument and
+// what the request must hold with it.
+var bsubImplemented = map[string]struct {
+	arg  string
+	want func(r *bsubRequest) bool
+}{
+	"q":   {"night", func(r *bsubRequest) bool { return r.sub.Queue == "night" }},
+	"R":   {"select[mem>1]", func(r *bsubRequest) bool { return r.sub.ResReq == "select[mem>1]" }},
+	"n":   {"3", func(r *bsubRequest) bool { return r.sub.Slots == 3 }},
+	"J":   {"j1", func(r *bsubRequest) bool { return r.sub.Name == "j1" }},
+	"o":   {"out", func(r *bsubRequest) bool { return r.sub.Stdout == "out" }},
+	"oo":  {"out2", func(r *bsubRequest) bool { return r.sub.Stdout == "out2" }},
+	"e":   {"err", func(r *bsubRequest) bool { return r.sub.Stderr == "err" }},
+	"eo":  {"err2", func(r *bsubRequest) bool { return r.sub.Stderr == "err2" }},
+	"cwd": {"/w", func(r *bsubRequest) bool { return r.cwd == "/w" }},
+	"r":   {"", func(r *bsubRequest) bool { return r.sub.Rerunnable }},
+	"app": {"big", func(r *bsubRequest) bool { return r.sub.App == "big" }},
+	"sp":  {"7", func(r *bsubRequest) bool { return r.sub.Priority == 7 }},
+	"m":   {"hostA hostB", func(r *bsubRequest) bool { return slices.Equal(r.sub.Hosts, []string{"hostA", "hostB"}) }},
+	"W":   {"5", func(r *bsubRequest) bool { return r.sub.RunLimit == 300 }},
+	"M":   {"2GB", func(r *bsubRequest) bool { return r.sub.MemLimit == 2048 }},
+	"H":   {"", func(r *bsubRequest) bool { return r.sub.Hold }},
+	"w":   {"done(1)", func(r *bsubRequest) bool { return r.sub.Depend == "done(1)" }},
+	"K":   {"", func(r *bsubRequest) bool { return r.wait }},
+	"x":   {"", func(r *bsubRequest) bool { return r.sub.Exclusive }},
+	"sla": {"gold", func(r *bsubRequest) bool { return r.sub.Sla == "gold" }},
+}
+
+// TestBsubOptionTable goes through every option LSF documents for bsub:
+// an implemented one sets its field; any other is refused with exit 255,
+// and nothing is submitted.
+func TestBsubOptionTable(t *testing.T) {
+	known := map[string]bool{}
+	for _, o := range slices.Concat(bsubOptionList(), bsubRefusedOptions()) {
+		if known[o.name] {
+			t.Errorf("-%s is listed twice", o.name)
+		}
+		known[o.name] = true
+		takesArg, ok := bsubDocumented[o.name]
+		switch {
+		case !ok:
+			t.Errorf("-%s is listed but not documented for bsub", o.name)
+		case takesArg != (o.arg != ""):
+			t.Errorf("-%s: takes an argument = %v, LSF documents %v", o.name, o.arg != "", takesArg)
+		}
+	}
+	for name := range bsubDocumented {
+		if !known[name] {
+			t.Errorf("-%s is documented for bsub but neither implemented nor refused", name)
+		}
+	}
+
+	f, dir := startFakeServe(t)
+	for name, takesArg := range bsubDocumented {
+		t.Run(name, func(t *testing.T) {
+			impl, ok := bsubImplemented[name]
+			argv := []string{"-" + name}
+			if takesArg {
+				argv = append(argv, "value")
+				if ok {
+					argv[1] = impl.arg
+				}
+			}
+			argv = append(argv, "true")
+			if ok {
+				r, err := parseBsub(argv)
+				if err != nil {
+					t.Fatalf("parseBsub(%q): %v", argv, err)
+				}
+				if !impl.want(r) || r.sub.Command != "true" {
+					t.Errorf("parseBsub(%q) = %+v, wrong field", argv, *r)
+				}
+				return
+			}
+			before := f.submitted()
+			code, stdout, stderr := runLSF(t, nil, append([]string{"bsub", "--state", dir}, argv...)...)
+			want := "bsub: option -" + name + " is not supported by lsfc\n"
+			if code != exitLSF || stdout != "" || stderr != want {
+				t.Errorf("bsub %q: exit %d, stdout %q, stderr %q; want %d and %q", argv, code, stdout, stderr, exitLSF, want)
+			}
+			if f.submitted() != before {
+				t.Errorf("bsub %q submitted a job", argv)
+			}
+		})
+	}
+	for name := range bsubImplemented {
+		if _, ok := bsubDocumented[name]; !ok {
+			t.Errorf("-%s is tested as implemented but not documented", name)
+		}
+	}
+}
+
+// TestBsubReportedOptions holds the command lines that were once read as
+// a shorter option with an argument, and ran a command nobody wrote.
+func TestBsubReportedOptions(t *testing.T) {
+	f, dir := startFakeServe(t)
+	for _, tc := range []struct {
+		argv   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"-env", "all", "-o", "/dev/null", "true"}, exitLSF, "bsub: option -env is not supported by lsfc\n"},
+		{[]string{"-outdir", "/tmp/x", "true"}, exitLSF, "bsub: option -outdir is not supported by lsfc\n"},
+		{[]string{"-gpu", "num=1", "true"}, exitLSF, "bsub: option -gpu is not supported by lsfc\n"},
+		{[]string{"-We", "10", "true"}, exitLSF, "bsub: option -We is not supported by lsfc\n"},
+		{[]string{"-P", "proj", "true"}, exitLSF, "bsub: option -P is not supported by lsfc\n"},
+		{[]string{"-Pproj", "true"}, exitLSF, "bsub: option -P is not supported by lsfc\n"},
+		{[]string{"-G", "grp", "true"}, exitLSF, "bsub: option -G is not supported by lsfc\n"},
+		{[]string{"-g", "/grp", "true"}, exitLSF, "bsub: option -g is not supported by lsfc\n"},
+		{[]string{"-q", "normal", "-Is", "bash"}, exitLSF, "bsub: option -Is is not supported by lsfc\n"},
+		// Words that begin a longer option are never split.
+		{[]string{"-envall", "true"}, exitUsage, `bsub: unknown option "-envall"`},
+		{[]string{"-oout.log", "true"}, exitUsage, `bsub: unknown option "-oout.log"`},
+		{[]string{"-Jdfoo", "true"}, exitUsage, `bsub: unknown option "-Jdfoo"`},
+		{[]string{"-Wen", "true"}, exitUsage, `bsub: unknown option "-Wen"`},
+		{[]string{"-gpux", "true"}, exitUsage, `bsub: unknown option "-gpux"`},
+	} {
+		code, stdout, stderr := runLSF(t, nil, append([]string{"bsub", "--state", dir}, tc.argv...)...)
+		ok := stderr == tc.stderr || tc.code != exitLSF && strings.Contains(stderr, tc.stderr)
+		if code != tc.code || stdout != "" || !ok {
+			t.Errorf("bsub %q: exit %d, stdout %q, stderr %q; want %d and %q", tc.argv, code, stdout, stderr, tc.code, tc.stderr)
+		}
+	}
+	if n := f.submitted(); n != 0 {
+		t.Errorf("submitted %d jobs, want none", n)
+	}
+
+	// The attached forms that cannot be mistaken still work.
+	r, err := parseBsub([]string{"-n4", "-qnormal", "-ohello.out", "-W10", "true"})
+	want := bsubRequest{sub: api.SubmitRequest{Command: "true", Slots: 4, Queue: "normal", Stdout: "hello.out", RunLimit: 600}}
+	if err != nil || !reflect.DeepEqual(*r, want) {
+		t.Errorf("attached forms: %+v, %v; want %+v", r, err, want)
+	}
+}
+
+// TestBsubScriptRefusedOption checks that a #BSUB line with an option
+// lsfc does not implement refuses the job script too.
+func TestBsubScriptRefusedOption(t *testing.T) {
+	f, dir := startFakeServe(t)
+	var stdout, stderr strings.Builder
+	e := env{stdin: strings.NewReader("#!/bin/sh\n#BSUB -q normal\n#BSUB -gpu num=1\nnvidia-smi\n"), stdout: &stdout, stderr: &stderr,
+		getenv: func(string) string { return "" }}
+	code := run([]string{"bsub", "--state", dir}, e)
+	want := "bsub: #BSUB: option -gpu is not supported by lsfc\n"
+	if code != exitLSF || stdout.String() != "" || stderr.String() != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want %d and %q", code, stdout.String(), stderr.String(), exitLSF, want)
+	}
+	if n := f.submitted(); n != 0 {
+		t.Errorf("submitted %d jobs, want none", n)
+	}
+}
+
+// submitted returns how many jobs were submitted so far.
+func (f *fakeServe) submitted() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.subs)
+}
