@@ -215,21 +215,35 @@ func (c *compiler) resolve(dst any, kind lang.FileKind, section string, set Sett
 		if !ok {
 			continue
 		}
+		// A setting whose value could not be read (its error is reported
+		// where it was read) holds no value, or a nil one of its type:
+		// the default stands for it.
 		var val any
 		st := set[key]
+		given := st != nil && !nilValue(st.Value)
 		switch {
-		case st != nil && st.Value != nil:
+		case given:
 			val = st.Value
 		case !noDefault:
 			val = c.p.defaultOf(kind, section, key)
 		}
-		if val != nil && !assignTyped(rv.Field(i), val) {
+		if !nilValue(val) && !assignTyped(rv.Field(i), val) {
 			panic(fmt.Sprintf("compile: %s of %s: field of type %s cannot hold a %T", key, kind, rv.Field(i).Type(), val))
 		}
 		if si, ok := rv.Field(i).Addr().Interface().(*SchedulingInterval); ok {
-			si.Set = st != nil
+			si.Set = given
 		}
 	}
+}
+
+// nilValue reports whether a setting's value is nil, or a nil pointer of
+// its type.
+func nilValue(v any) bool {
+	if v == nil {
+		return true
+	}
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 var durationType = reflect.TypeFor[time.Duration]()
