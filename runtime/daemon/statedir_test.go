@@ -86,7 +86,12 @@ func TestStatePrivate(t *testing.T) {
 	c := unixClient(state)
 	j := c.submit(t, api.SubmitRequest{Command: "sleep 30", Cwd: t.TempDir(), Env: []string{"SECRET=1"}})
 	c.waitState(t, j.ID, "RUN")
-	defer c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", j.ID), nil, nil)
+	// The job ends, its status written, before the daemon stops and the
+	// state directory is removed.
+	defer func() {
+		c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", j.ID), nil, nil)
+		c.waitState(t, j.ID, "EXIT")
+	}()
 	spec := filepath.Join(state, "jobs", fmt.Sprintf("%d.spec", j.ID))
 	waitFor(t, "the job's spec file", func() bool {
 		_, err := os.Stat(spec)
