@@ -1,0 +1,93 @@
+package lsbacct
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// benchFile writes size bytes of records shaped like LSF 10.1's (a few
+// execution hosts, an effective requirement, submission extensions) to a
+// file in dir and returns its path and number of records.
+func benchFile(b *testing.B, dir string, size int64) (string, int) {
+	b.Helper()
+	path := filepath.Join(dir, "lsb.acct")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	r := sample()
+	r.SubmitExt = []IntValue{{1110, "default"}, {1041, "jfincache"}, {1086, "-1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 "}, {1032, "0"}, {1033, "0"}}
+	r.Command = "/tools/run_regression.sh --suite nightly --seed 1234 --out /scratch/results"
+	var written int64
+	var buf []byte
+	n := 0
+	for written < size {
+		n++
+		r.JobID = int64(n)
+		r.SubmitTime = 1700000000 + int64(n)
+		r.StartTime = r.SubmitTime + int64(n%97)
+		r.EventTime = r.StartTime + int64(n%3600)
+		r.UserName = fmt.Sprintf("user%03d", n%200)
+		hosts := 1 + n%4
+		r.ExecHosts = r.ExecHosts[:0]
+		for i := 0; i < hosts; i++ {
+			r.ExecHosts = append(r.ExecHosts, fmt.Sprintf("node%04d.example.com", (n+i)%2000))
+		}
+		r.AllocSlots = r.ExecHosts
+		buf = Append(buf[:0], r)
+		w.Write(buf)
+		written += int64(len(buf))
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return path, n
+}
+
+// BenchmarkReadAcct reads a generated lsb.acct of 64 MB (LSFC_ACCT_MB
+// sets another size) and reports its throughput; the 1 GB target scales
+// from it.
+func BenchmarkReadAcct(b *testing.B) {
+	size := int64(64)
+	if s := os.Getenv("LSFC_ACCT_MB"); s != "" {
+		fmt.Sscan(s, &size)
+	}
+	path, n := benchFile(b, b.TempDir(), size<<20)
+	st, _ := os.Stat(path)
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := NewScanner(f, path)
+		got := 0
+		for s.Scan() {
+			got++
+		}
+		f.Close()
+		if got != n || s.NumProblems() != 0 || s.Err() != nil {
+			b.Fatalf("read %d records of %d, problems %v, err %v", got, n, s.Problems(), s.Err())
+		}
+	}
+	b.ReportMetric(float64(n), "records")
+}
+
+func BenchmarkAppend(b *testing.B) {
+	r := sample()
+	var buf []byte
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		buf = Append(buf[:0], r)
+	}
+	b.SetBytes(int64(len(buf)))
+}

@@ -1,0 +1,373 @@
+package lsbacct
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// MaxLineLen is the longest line a Scanner reads; a longer one is reported
+// and skipped. LSF bounds each string field to 4 KB, so a real record is
+// well within it.
+const MaxLineLen = 4 << 20
+
+// A ParseError is a line of an lsb.acct file that is not a good record.
+type ParseError struct {
+	File  string // the name given to NewScanner
+	Line  int    // from 1
+	Field string // the field at fault, "" for the line as a whole
+	Msg   string
+}
+
+func (e *ParseError) Error() string {
+	if e.Field == "" {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg)
+}
+
+// A Scanner reads the records of an lsb.acct file one at a time, in
+// bounded memory.
+type Scanner struct {
+	br       *bufio.Reader
+	name     string
+	line     int
+	rec      Record
+	problems []*ParseError
+	err      error
+	d        decoder
+	long     []byte
+	// Other counts the records of LSF's other types (JOB_RESIZE,
+	// EVENT_ADRSV_FINISH), which are skipped.
+	Other map[string]int
+	// MaxProblems bounds the problems kept (the count goes on); 0 keeps
+	// 1000.
+	MaxProblems int
+	nproblems   int
+}
+
+// NewScanner returns a Scanner of r, whose problems name the file name.
+func NewScanner(r io.Reader, name string) *Scanner {
+	return &Scanner{br: bufio.NewReaderSize(r, 256<<10), name: name, Other: map[string]int{}}
+}
+
+// Scan reads up to the next good JOB_FINISH record and reports whether it
+// found one; bad lines on the way are kept as problems. It returns false
+// at the end of the input or on a read error (Err).
+func (s *Scanner) Scan() bool {
+	for s.err == nil {
+		line, err := s.readLine()
+		if err != nil {
+			if err != io.EOF {
+				s.err = err
+			}
+			if line == nil {
+				s.err = errOr(s.err, io.EOF)
+				break
+			}
+		}
+		s.line++
+		if len(line) > MaxLineLen {
+			s.problem(&ParseError{File: s.name, Line: s.line, Msg: fmt.Sprintf("line longer than %d bytes", MaxLineLen)})
+			continue
+		}
+		t := trimLine(line)
+		if len(t) == 0 || t[0] == '#' {
+			continue
+		}
+		s.rec = Record{}
+		typ, perr := s.d.decode(string(t), &s.rec)
+		switch {
+		case perr != nil:
+			perr.File, perr.Line = s.name, s.line
+			s.problem(perr)
+		case typ != "JOB_FINISH":
+			s.Other[typ]++
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+func errOr(err, alt error) error {
+	if err != nil {
+		return err
+	}
+	return alt
+}
+
+// readLine returns the next line without its ending, or nil at the end of
+// the input. A line longer than MaxLineLen is returned cut short but
+// still longer than MaxLineLen, so the caller can report it.
+func (s *Scanner) readLine() ([]byte, error) {
+	line, err := s.br.ReadSlice('\n')
+	if err == nil || (err == io.EOF && len(line) > 0) {
+		return line, err
+	}
+	if err == io.EOF {
+		return nil, err
+	}
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, err
+	}
+	s.long = append(s.long[:0], line...)
+	for {
+		line, err = s.br.ReadSlice('\n')
+		if len(s.long) <= MaxLineLen {
+			s.long = append(s.long, line...)
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			if err == io.EOF {
+				err = nil
+			}
+			return s.long, err
+		}
+	}
+}
+
+func trimLine(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	return b
+}
+
+func (s *Scanner) problem(e *ParseError) {
+	s.nproblems++
+	max := s.MaxProblems
+	if max == 0 {
+		max = 1000
+	}
+	if len(s.problems) < max {
+		s.problems = append(s.problems, e)
+	}
+}
+
+// Record returns the record Scan found. It is overwritten by the next
+// call to Scan: keep a copy.
+func (s *Scanner) Record() *Record { return &s.rec }
+
+// Line is the number of the line Scan read last, from 1.
+func (s *Scanner) Line() int { return s.line }
+
+// Problems are the bad lines met so far, in file order, up to MaxProblems.
+func (s *Scanner) Problems() []*ParseError { return s.problems }
+
+// NumProblems counts the bad lines met so far, kept or not.
+func (s *Scanner) NumProblems() int { return s.nproblems }
+
+// Err is the error that stopped the reading, nil at the end of the input.
+func (s *Scanner) Err() error {
+	if s.err == io.EOF {
+		return nil
+	}
+	return s.err
+}
+
+// ParseLine decodes one line holding a JOB_FINISH record.
+func ParseLine(line string) (*Record, error) {
+	var d decoder
+	r := &Record{}
+	typ, err := d.decode(strings.TrimSpace(line), r)
+	if err != nil {
+		err.File, err.Line = "line", 1
+		return nil, err
+	}
+	if typ != "JOB_FINISH" {
+		return nil, &ParseError{File: "line", Line: 1, Msg: fmt.Sprintf("record type %q is not JOB_FINISH", typ)}
+	}
+	return r, nil
+}
+
+// A decoder takes the fields of one line in order.
+type decoder struct {
+	s     string
+	pos   int
+	n     int // fields taken
+	field string
+	err   *ParseError
+	buf   strings.Builder
+}
+
+// errEnd marks the end of the line where a field was wanted.
+var errEnd = &ParseError{Msg: "end of record"}
+
+func (d *decoder) fail(field, format string, args ...any) {
+	if d.err == nil {
+		d.err = &ParseError{Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+// more reports whether the line holds another field.
+func (d *decoder) more() bool {
+	for d.pos < len(d.s) && (d.s[d.pos] == ' ' || d.s[d.pos] == '\t') {
+		d.pos++
+	}
+	return d.err == nil && d.pos < len(d.s)
+}
+
+// token returns the next field as written and whether it is quoted, with
+// its quotes removed and doubled quotes undone.
+func (d *decoder) token(field string) (string, bool) {
+	if d.err != nil {
+		return "", false
+	}
+	if !d.more() {
+		if d.err == nil {
+			d.err = &ParseError{Field: field, Msg: "missing: the record ends before it"}
+		}
+		return "", false
+	}
+	d.n++
+	s, i := d.s, d.pos
+	if s[i] != '"' {
+		j := i
+		for j < len(s) && s[j] != ' ' && s[j] != '\t' {
+			if s[j] == '"' {
+				d.fail(field, "quote inside the unquoted field %q", clip(s[i:]))
+				return "", false
+			}
+			j++
+		}
+		d.pos = j
+		return s[i:j], false
+	}
+	j := i + 1
+	escaped := false
+	for {
+		k := strings.IndexByte(s[j:], '"')
+		if k < 0 {
+			d.fail(field, "string %q is not closed", clip(s[i:]))
+			return "", false
+		}
+		j += k
+		if j+1 < len(s) && s[j+1] == '"' {
+			escaped = true
+			j += 2
+			continue
+		}
+		break
+	}
+	// j is the closing quote.
+	if j+1 < len(s) && s[j+1] != ' ' && s[j+1] != '\t' {
+		d.fail(field, "no blank after the string %q", clip(s[i:j+2]))
+		return "", false
+	}
+	v := s[i+1 : j]
+	d.pos = j + 1
+	if escaped {
+		v = strings.ReplaceAll(v, `""`, `"`)
+	}
+	return v, true
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}
+
+func (d *decoder) str(field string) string {
+	v, quoted := d.token(field)
+	if d.err == nil && !quoted {
+		d.fail(field, "want a quoted string, got %q", clip(v))
+	}
+	return v
+}
+
+func (d *decoder) int(field string) int64 {
+	v, quoted := d.token(field)
+	if d.err != nil {
+		return 0
+	}
+	if quoted {
+		d.fail(field, "want a number, got the string %q", clip(v))
+		return 0
+	}
+	n, ok := atoi(v)
+	if !ok {
+		d.fail(field, "want an integer, got %q", clip(v))
+	}
+	return n
+}
+
+// atoi parses a decimal integer, with an optional sign, without
+// allocating.
+func atoi(s string) (int64, bool) {
+	neg := false
+	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if len(s) == 0 || len(s) > 18 {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if neg {
+			n = -n
+		}
+		return n, err == nil && len(s) > 0
+	}
+	var n int64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+func (d *decoder) float(field string) float64 {
+	v, quoted := d.token(field)
+	if d.err != nil {
+		return 0
+	}
+	if quoted {
+		d.fail(field, "want a number, got the string %q", clip(v))
+		return 0
+	}
+	if n, ok := atoi(v); ok {
+		return float64(n)
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		d.fail(field, "want a number, got %q", clip(v))
+	}
+	return f
+}
+
+// count reads a list's length, at most the fields left on the line.
+func (d *decoder) count(field string, per int) int {
+	n := d.int(field)
+	if d.err != nil {
+		return 0
+	}
+	if n < 0 || n*int64(per) > int64(len(d.s)-d.pos) {
+		d.fail(field, "count %d does not fit the record", n)
+		return 0
+	}
+	return int(n)
+}
+
+func (d *decoder) strs(countField, field string) []string {
+	n := d.count(countField, 2)
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = d.str(field)
+	}
+	return out
+}
