@@ -16,10 +16,9 @@ const (
 	ExceptIdle     = 0x80 // the job was idle (JOB_IDLE)
 )
 
-// Option bits of the options field that readers of the file look at.
-const (
-	SubExclusive = 0x40 // bsub -x: the job uses its hosts exclusively
-)
+// SubExclusive is the option bit of bsub -x: the job uses its hosts
+// exclusively.
+const SubExclusive = 0x40
 
 // A Record is one JOB_FINISH record of lsb.acct: a finished job. Its
 // fields are named after IBM's lsb.acct page, in the file's order. Times
