@@ -16,7 +16,7 @@ import (
 // AcctDir is the directory of lsb.acct in a state directory, as LSF keeps
 // it in LSB_SHAREDIR/<cluster>/logdir (the state directory is
 // LSB_SHAREDIR/<cluster> when lsf.conf sets it).
-func AcctDir(stateDir string) string { return filepath.Join(stateDir, "logdir") }
+func AcctDir(stateDir string) string { return filepath.Join(stateDir, lsbacct.LogDir) }
 
 // An acctWriter appends a JOB_FINISH record to lsb.acct for each job that
 // finishes, once its finish is durable in the event log: a batch waits

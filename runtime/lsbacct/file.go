@@ -12,6 +12,10 @@ import (
 	"time"
 )
 
+// LogDir is the directory of lsb.acct under LSB_SHAREDIR/<cluster>, the
+// daemon's state directory.
+const LogDir = "logdir"
+
 // FileName is the name of the accounting file in its directory; its
 // archives are FileName.1 (the newest), FileName.2, and so on.
 const FileName = "lsb.acct"
