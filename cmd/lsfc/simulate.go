@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/lsfc/lsfc/compile/inventory"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/lint"
+	"github.com/lsfc/lsfc/runtime/lsbacct"
 	"github.com/lsfc/lsfc/runtime/sim"
 	"github.com/lsfc/lsfc/runtime/simstats"
 	"github.com/lsfc/lsfc/runtime/swf"
@@ -137,12 +139,30 @@ func runSimulate(e env, f simFlags) error {
 		return usageError("--sla-map: %v", err)
 	}
 	wopts := sim.WorkloadOptions{QueueMap: queueMap, SlaMap: slaMap}
+	acct := isLSBAcct(f.workload)
 	if len(f.confs) > 1 {
+		if acct {
+			return usageError("--workload lsb.acct takes one --conf")
+		}
 		return runSimulateClusters(e, f, wopts)
 	}
-	header, jobs, err := readTrace(f.workload)
-	if err != nil {
-		return exit(exitFindings, fmt.Errorf("%s: %w", f.workload, err))
+	var replay func(*compile.Policy, sim.ReplayOptions) (*sim.ReplayResult, error)
+	if acct {
+		recs, err := readAcctWorkload(e, f.workload)
+		if err != nil {
+			return exit(exitFindings, fmt.Errorf("%s: %w", f.workload, err))
+		}
+		replay = func(p *compile.Policy, o sim.ReplayOptions) (*sim.ReplayResult, error) {
+			return sim.ReplayAcct(p, recs, o)
+		}
+	} else {
+		header, jobs, err := readTrace(f.workload)
+		if err != nil {
+			return exit(exitFindings, fmt.Errorf("%s: %w", f.workload, err))
+		}
+		replay = func(p *compile.Policy, o sim.ReplayOptions) (*sim.ReplayResult, error) {
+			return sim.Replay(p, header, jobs, o)
+		}
 	}
 	configs := []string{f.conf}
 	if f.compare != "" {
@@ -166,7 +186,7 @@ func runSimulate(e env, f simFlags) error {
 		if isTerminal(e.stderr) {
 			opts.Progress = progressBar(e.stderr, conf)
 		}
-		res, err := sim.Replay(p, header, jobs, opts)
+		res, err := replay(p, opts)
 		if err != nil {
 			return exit(exitFindings, fmt.Errorf("%s: %w", conf, err))
 		}
@@ -275,6 +295,52 @@ func readTrace(path string) (*swf.Header, []swf.Job, error) {
 		return nil, nil, err
 	}
 	return r.Header(), jobs, nil
+}
+
+// isLSBAcct reports whether a workload is an lsb.acct file: its name
+// begins with lsb.acct, or its first line that is not blank or a comment
+// is a JOB_FINISH record.
+func isLSBAcct(path string) bool {
+	if strings.HasPrefix(filepath.Base(path), lsbacct.FileName) {
+		return true
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		return strings.HasPrefix(line, `"JOB_FINISH" `)
+	}
+	return false
+}
+
+// readAcctWorkload reads the records of an lsb.acct; its bad lines are
+// reported on standard error and skipped.
+func readAcctWorkload(e env, path string) ([]lsbacct.Record, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	s := lsbacct.NewScanner(fh, path)
+	var recs []lsbacct.Record
+	for s.Scan() {
+		recs = append(recs, *s.Record())
+	}
+	for _, p := range s.Problems() {
+		fmt.Fprintf(e.stderr, "lsfc: warning: %v (skipped)\n", p)
+	}
+	if n := s.NumProblems() - len(s.Problems()); n > 0 {
+		fmt.Fprintf(e.stderr, "lsfc: warning: %s: %d more bad lines skipped\n", path, n)
+	}
+	return recs, s.Err()
 }
 
 // readHosts reads a host inventory, its memory amounts in the
