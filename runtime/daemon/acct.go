@@ -49,6 +49,9 @@ func archiveOf(p compile.Params) lsbacct.Archive {
 // matched by job and finish time from its end, so that a record is
 // neither lost nor written twice. It then starts the writer.
 func (d *Daemon) openAcct() error {
+	if d.cfg.noAcct {
+		return nil
+	}
 	dir := AcctDir(d.cfg.StateDir)
 	l, err := lsbacct.OpenLog(dir, archiveOf(d.cfg.Policy.Parameters), d.clk.Now)
 	if err != nil {

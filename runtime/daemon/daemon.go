@@ -105,6 +105,10 @@ type Config struct {
 	// give a testing clock and step it. The response times badmin
 	// perfmon shows are measured on the real clock all the same.
 	Clock clock.WithTicker
+
+	// noAcct leaves lsb.acct unwritten, for the benchmark that measures
+	// what writing it costs (export_test.go).
+	noAcct bool
 }
 
 // A Daemon is a running lsfc serve.
