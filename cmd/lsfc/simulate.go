@@ -59,6 +59,13 @@ queue's jobs to a service class (bsub -sla) the same way, and the report
 gives each goal's active and delayed time and the share of it on time.
 Jobs the trace cannot give,
 or that ask for more slots than the cluster has, are reported as skipped.
+
+--workload also takes an lsb.acct (LSF's, 10.1 or older, or lsfc serve's),
+told by its name (lsb.acct*) or its first record: each job that ran is
+submitted at its submission time with its queue (through --queue-map when
+the configuration lacks it), user, name, slots, effective requirement,
+-W, -m, -x and real run time (end - start), and ends as it did. Jobs that
+never started are reported as skipped, and so are bad lines.
 When the cluster cannot run a queue's jobs at all (its HOSTS name none
 of the simulated hosts, no host meets the jobs' requirements, or the
 hosts give a job fewer slots than it asks for), a warning on stderr and
@@ -94,7 +101,7 @@ there and its utilisation.`,
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.confs, "conf", nil, "configuration tree (an LSF_ENVDIR, a directory of lsb.* files, or files separated by commas); once per cluster for MultiCluster forwarding (required; no default)")
 	fl.StringVar(&f.partitionMap, "partition-map", "", "with several --conf: trace partitions to clusters, PARTITION=CLUSTER,... (default: partition N to the Nth cluster, round robin; a job without one to the first)")
-	fl.StringVar(&f.workload, "workload", "", "the trace, in Standard Workload Format (plain or gzip) (required; no default)")
+	fl.StringVar(&f.workload, "workload", "", "the trace, in Standard Workload Format (plain or gzip), or an lsb.acct (required; no default)")
 	fl.StringVar(&f.hosts, "hosts", "", "a host inventory (YAML or JSON) replacing the configuration's hosts (default: the hosts of lsf.cluster)")
 	fl.IntVar(&f.hostCount, "host-count", 0, "simulate N identical hosts, named sim00001 and on, instead of the configuration's; a queue whose HOSTS names hosts gets none of them (default 0: the configuration's hosts)")
 	fl.IntVar(&f.slotsPerHost, "slots-per-host", 0, "job slots of each --host-count host (required with it), and of each host whose lsb.hosts MXJ is \"!\" or unset and whose CPUs and slots no inventory gives (default 0: one slot for MXJ \"!\", no slot limit for MXJ unset)")
