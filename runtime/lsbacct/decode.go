@@ -172,6 +172,9 @@ var tailSteps = []step{
 	{"jobDescription", func(d *decoder, r *Record) { r.JobDescription = d.str("jobDescription") }},
 	{"submitEXT", func(d *decoder, r *Record) {
 		n := d.count("submitEXT", 2)
+		if n > 0 {
+			r.SubmitExt = make([]IntValue, 0, n)
+		}
 		for i := 0; i < n && d.err == nil; i++ {
 			k := d.int("submitEXT key")
 			r.SubmitExt = append(r.SubmitExt, IntValue{k, d.str("submitEXT value")})
@@ -179,6 +182,9 @@ var tailSteps = []step{
 	}},
 	{"numHostRusage", func(d *decoder, r *Record) {
 		n := d.count("numHostRusage", 5)
+		if n > 0 {
+			r.HostRusage = make([]HostRusage, 0, n)
+		}
 		for i := 0; i < n && d.err == nil; i++ {
 			h := HostRusage{Host: d.str("hostRusage hostname")}
 			h.Mem, h.Swap = d.int("hostRusage mem"), d.int("hostRusage swap")
@@ -221,6 +227,9 @@ var tailSteps = []step{
 	{"ineligiblePendTime", func(d *decoder, r *Record) { r.IneligiblePendTime = d.int("ineligiblePendTime") }},
 	{"indexRangeCnt", func(d *decoder, r *Record) {
 		n := d.count("indexRangeCnt", 6)
+		if n > 0 {
+			r.IndexRanges = make([]IndexRange, 0, n)
+		}
 		for i := 0; i < n && d.err == nil; i++ {
 			var x IndexRange
 			x.Start, x.End, x.Step = d.int("indexRangeStart"), d.int("indexRangeEnd"), d.int("indexRangeStep")
@@ -243,6 +252,9 @@ var tailSteps = []step{
 func (d *decoder) keyValues(field string) []KeyValue {
 	n := d.count(field, 4)
 	var out []KeyValue
+	if n > 0 {
+		out = make([]KeyValue, 0, n)
+	}
 	for i := 0; i < n && d.err == nil; i++ {
 		k := d.str("key")
 		out = append(out, KeyValue{k, d.str("value")})

@@ -315,7 +315,7 @@ func recentIn(name string, since int64, out map[Key]bool) (bool, error) {
 		older := false
 		for _, line := range bytes.Split(buf, []byte{'\n'}) {
 			var r Record
-			if typ, err := d.decode(string(trimLine(line)), &r); err != nil || typ != "JOB_FINISH" {
+			if typ, err := d.decode(trimLine(string(line)), &r); err != nil || typ != "JOB_FINISH" {
 				continue
 			}
 			if r.EventTime < since {

@@ -1,8 +1,6 @@
 package lsbacct
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -30,16 +28,20 @@ func (e *ParseError) Error() string {
 }
 
 // A Scanner reads the records of an lsb.acct file one at a time, in
-// bounded memory.
+// bounded memory: the input is read a block at a time, and a record's
+// strings share the block they were read from.
 type Scanner struct {
-	br       *bufio.Reader
+	r        io.Reader
+	block    string // text read, from off not yet consumed
+	off      int
+	eof      bool
+	tmp      []byte
 	name     string
 	line     int
 	rec      Record
 	problems []*ParseError
 	err      error
 	d        decoder
-	long     []byte
 	// Other counts the records of LSF's other types (JOB_RESIZE,
 	// EVENT_ADRSV_FINISH), which are skipped.
 	Other map[string]int
@@ -49,28 +51,25 @@ type Scanner struct {
 	nproblems   int
 }
 
+// blockSize is how much a Scanner reads at a time.
+const blockSize = 1 << 20
+
 // NewScanner returns a Scanner of r, whose problems name the file name.
 func NewScanner(r io.Reader, name string) *Scanner {
-	return &Scanner{br: bufio.NewReaderSize(r, 256<<10), name: name, Other: map[string]int{}}
+	return &Scanner{r: r, name: name, Other: map[string]int{}}
 }
 
 // Scan reads up to the next good JOB_FINISH record and reports whether it
 // found one; bad lines on the way are kept as problems. It returns false
 // at the end of the input or on a read error (Err).
 func (s *Scanner) Scan() bool {
-	for s.err == nil {
-		line, err := s.readLine()
-		if err != nil {
-			if err != io.EOF {
-				s.err = err
-			}
-			if line == nil {
-				s.err = errOr(s.err, io.EOF)
-				break
-			}
+	for {
+		line, long, ok := s.nextLine()
+		if !ok {
+			return false
 		}
 		s.line++
-		if len(line) > MaxLineLen {
+		if long {
 			s.problem(&ParseError{File: s.name, Line: s.line, Msg: fmt.Sprintf("line longer than %d bytes", MaxLineLen)})
 			continue
 		}
@@ -79,7 +78,7 @@ func (s *Scanner) Scan() bool {
 			continue
 		}
 		s.rec = Record{}
-		typ, perr := s.d.decode(string(t), &s.rec)
+		typ, perr := s.d.decode(t, &s.rec)
 		switch {
 		case perr != nil:
 			perr.File, perr.Line = s.name, s.line
@@ -90,47 +89,61 @@ func (s *Scanner) Scan() bool {
 			return true
 		}
 	}
-	return false
 }
 
-func errOr(err, alt error) error {
-	if err != nil {
-		return err
-	}
-	return alt
-}
-
-// readLine returns the next line without its ending, or nil at the end of
-// the input. A line longer than MaxLineLen is returned cut short but
-// still longer than MaxLineLen, so the caller can report it.
-func (s *Scanner) readLine() ([]byte, error) {
-	line, err := s.br.ReadSlice('\n')
-	if err == nil || (err == io.EOF && len(line) > 0) {
-		return line, err
-	}
-	if err == io.EOF {
-		return nil, err
-	}
-	if !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, err
-	}
-	s.long = append(s.long[:0], line...)
+// nextLine returns the next line, without its newline; long reports a
+// line longer than MaxLineLen, which is skipped; ok is false at the end
+// of the input or on a read error.
+func (s *Scanner) nextLine() (line string, long, ok bool) {
+	skipping := false
 	for {
-		line, err = s.br.ReadSlice('\n')
-		if len(s.long) <= MaxLineLen {
-			s.long = append(s.long, line...)
+		if i := strings.IndexByte(s.block[s.off:], '\n'); i >= 0 {
+			line = s.block[s.off : s.off+i]
+			s.off += i + 1
+			return line, skipping || len(line) > MaxLineLen, true
 		}
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			if err == io.EOF {
-				err = nil
+		if s.eof || s.err != nil {
+			if s.off < len(s.block) {
+				line = s.block[s.off:]
+				s.off = len(s.block)
+				return line, skipping || len(line) > MaxLineLen, true
 			}
-			return s.long, err
+			if skipping {
+				return "", true, true
+			}
+			return "", false, false
 		}
+		rest := s.block[s.off:]
+		if len(rest) > MaxLineLen {
+			// Too long: drop what is read of it, and the rest up to its
+			// newline.
+			skipping, rest = true, ""
+		}
+		// The next block is what is left of this one and up to size more
+		// bytes, made a string without a copy of its own.
+		size := int64(blockSize)
+		if s.line == 0 {
+			size = 64 << 10 // a small file stays small
+		}
+		if s.tmp == nil {
+			s.tmp = make([]byte, 32<<10)
+		}
+		var b strings.Builder
+		b.Grow(len(rest) + int(size))
+		b.WriteString(rest)
+		n, err := io.CopyBuffer(&b, io.LimitReader(s.r, size), s.tmp)
+		switch {
+		case err != nil:
+			s.err = err
+		case n < size:
+			s.eof = true
+		}
+		s.block, s.off = b.String(), 0
 	}
 }
 
-func trimLine(b []byte) []byte {
-	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r' || b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+func trimLine(b string) string {
+	for len(b) > 0 && (b[len(b)-1] == '\r' || b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
 		b = b[:len(b)-1]
 	}
 	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
@@ -164,12 +177,7 @@ func (s *Scanner) Problems() []*ParseError { return s.problems }
 func (s *Scanner) NumProblems() int { return s.nproblems }
 
 // Err is the error that stopped the reading, nil at the end of the input.
-func (s *Scanner) Err() error {
-	if s.err == io.EOF {
-		return nil
-	}
-	return s.err
-}
+func (s *Scanner) Err() error { return s.err }
 
 // ParseLine decodes one line holding a JOB_FINISH record.
 func ParseLine(line string) (*Record, error) {
