@@ -23,6 +23,10 @@
 // (which LSF does not write, but hand-edited files hold) are skipped.
 //
 // Append writes a Record as one line, in the 10.108 layout, the way LSF
-// writes it, so that what reads LSF's lsb.acct reads it too. The package
-// imports only the standard library: the lsf commands use it.
+// writes it, so that what reads LSF's lsb.acct reads it too. A Log
+// appends records to a directory's lsb.acct durably and archives it into
+// lsb.acct.1, lsb.acct.2, ... as lsb.params's ACCT_ARCHIVE_AGE,
+// ACCT_ARCHIVE_SIZE, ACCT_ARCHIVE_TIME and MAX_ACCT_ARCHIVE_FILE say;
+// Recent reads back the records of a recent period, from the end. The
+// package imports only the standard library: the LSF commands use it.
 package lsbacct

@@ -14,17 +14,21 @@ const MaxLineLen = 4 << 20
 
 // A ParseError is a line of an lsb.acct file that is not a good record.
 type ParseError struct {
-	File  string // the name given to NewScanner
+	File  string // the name given to NewScanner; "" for ParseLine
 	Line  int    // from 1
 	Field string // the field at fault, "" for the line as a whole
 	Msg   string
 }
 
 func (e *ParseError) Error() string {
-	if e.Field == "" {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	at := fmt.Sprintf("%s:%d", e.File, e.Line)
+	if e.File == "" {
+		at = fmt.Sprintf("line %d", e.Line)
 	}
-	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg)
+	if e.Field == "" {
+		return fmt.Sprintf("%s: %s", at, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s: %s", at, e.Field, e.Msg)
 }
 
 // A Scanner reads the records of an lsb.acct file one at a time, in
@@ -179,17 +183,18 @@ func (s *Scanner) NumProblems() int { return s.nproblems }
 // Err is the error that stopped the reading, nil at the end of the input.
 func (s *Scanner) Err() error { return s.err }
 
-// ParseLine decodes one line holding a JOB_FINISH record.
+// ParseLine decodes one line holding a JOB_FINISH record; its error, a
+// *ParseError, names line 1.
 func ParseLine(line string) (*Record, error) {
 	var d decoder
 	r := &Record{}
 	typ, err := d.decode(strings.TrimSpace(line), r)
 	if err != nil {
-		err.File, err.Line = "line", 1
+		err.Line = 1
 		return nil, err
 	}
 	if typ != "JOB_FINISH" {
-		return nil, &ParseError{File: "line", Line: 1, Msg: fmt.Sprintf("record type %q is not JOB_FINISH", typ)}
+		return nil, &ParseError{Line: 1, Msg: fmt.Sprintf("record type %q is not JOB_FINISH", typ)}
 	}
 	return r, nil
 }
