@@ -2,6 +2,7 @@ package lsbacct
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -113,14 +114,9 @@ func (u *Rusage) fields() [19]*float64 {
 // counted list; a record may end between steps once the steps its
 // version requires are read.
 func (d *decoder) tail(r *Record, major int) {
-	required := 0 // steps a version-10 record must hold
+	required := 0 // steps the record must hold
 	if major >= 10 {
-		required = len(tailSteps)
-		for i, st := range tailSteps {
-			if st.name == "requeueTime" {
-				required = i + 1
-			}
-		}
+		required = requiredV10
 	}
 	for i, st := range tailSteps {
 		if i >= required && !d.more() {
@@ -132,6 +128,10 @@ func (d *decoder) tail(r *Record, major int) {
 		}
 	}
 }
+
+// requiredV10 is the number of steps a record of version 10 or later
+// must hold: up to requeueTime.
+var requiredV10 = slices.IndexFunc(tailSteps, func(s step) bool { return s.name == "requeueTime" }) + 1
 
 type step struct {
 	name string
