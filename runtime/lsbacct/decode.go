@@ -13,7 +13,7 @@ var otherTypes = map[string]bool{"JOB_RESIZE": true, "EVENT_ADRSV_FINISH": true}
 
 // decode reads the line s into r and returns its record type.
 func (d *decoder) decode(s string, r *Record) (string, *ParseError) {
-	*d = decoder{s: s, buf: d.buf}
+	*d = decoder{s: s, strArena: d.strArena, extArena: d.extArena, kvArena: d.kvArena}
 	typ := d.str("type")
 	if d.err != nil {
 		return "", d.err
@@ -173,11 +173,11 @@ var tailSteps = []step{
 	{"submitEXT", func(d *decoder, r *Record) {
 		n := d.count("submitEXT", 2)
 		if n > 0 {
-			r.SubmitExt = make([]IntValue, 0, n)
+			r.SubmitExt = d.extArena.take(n)
 		}
 		for i := 0; i < n && d.err == nil; i++ {
-			k := d.int("submitEXT key")
-			r.SubmitExt = append(r.SubmitExt, IntValue{k, d.str("submitEXT value")})
+			r.SubmitExt[i].Key = d.int("submitEXT key")
+			r.SubmitExt[i].Value = d.str("submitEXT value")
 		}
 	}},
 	{"numHostRusage", func(d *decoder, r *Record) {
@@ -251,13 +251,13 @@ var tailSteps = []step{
 
 func (d *decoder) keyValues(field string) []KeyValue {
 	n := d.count(field, 4)
-	var out []KeyValue
-	if n > 0 {
-		out = make([]KeyValue, 0, n)
+	if n == 0 {
+		return nil
 	}
+	out := d.kvArena.take(n)
 	for i := 0; i < n && d.err == nil; i++ {
-		k := d.str("key")
-		out = append(out, KeyValue{k, d.str("value")})
+		out[i].Key = d.str("key")
+		out[i].Value = d.str("value")
 	}
 	return out
 }

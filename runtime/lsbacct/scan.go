@@ -206,7 +206,11 @@ type decoder struct {
 	n     int // fields taken
 	field string
 	err   *ParseError
-	buf   strings.Builder
+	// The lists of the records share arenas: a record's list is a
+	// slice of one, capped at its length.
+	strArena arena[string]
+	extArena arena[IntValue]
+	kvArena  arena[KeyValue]
 }
 
 // errEnd marks the end of the line where a field was wanted.
@@ -378,9 +382,24 @@ func (d *decoder) strs(countField, field string) []string {
 	if n == 0 {
 		return nil
 	}
-	out := make([]string, n)
+	out := d.strArena.take(n)
 	for i := range out {
 		out[i] = d.str(field)
 	}
 	return out
+}
+
+// An arena hands out slices of a shared array, a new one when it is used
+// up, so that short lists cost no allocation of their own.
+type arena[T any] struct{ buf []T }
+
+// take returns a slice of n zero items whose capacity is n: appending to
+// it copies it.
+func (a *arena[T]) take(n int) []T {
+	if len(a.buf)+n > cap(a.buf) {
+		a.buf = make([]T, 0, max(1024, n))
+	}
+	i := len(a.buf)
+	a.buf = a.buf[:i+n]
+	return a.buf[i : i+n : i+n]
 }
