@@ -155,8 +155,14 @@ type Daemon struct {
 	cpus       int
 	// killed holds the jobs a kill reached; killedMu guards it, as kills
 	// are sent after their records are durable, off the owning goroutine.
-	killedMu     sync.Mutex
-	killed       map[int64]bool
+	killedMu sync.Mutex
+	killed   map[int64]bool
+	// settled holds the local jobs whose finish is durable but may still
+	// be lost with the log's tail: their status files stay until a
+	// compaction seals the finish (see settle); settledMu guards it, as
+	// finishes become durable off the owning goroutine.
+	settledMu    sync.Mutex
+	settled      []int64
 	addr         string // the TCP listener's address
 	sinceCompact int
 	loadAt       time.Time // when this machine's load was last read
@@ -272,6 +278,9 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 		exec.WrapperPath = cfg.WrapperPath
 	}
 	d.exec = exec
+	if err := d.checkSpool(); err != nil {
+		return fail(err)
+	}
 	d.load = localexec.NewSampler()
 	var hosts []string
 	for _, h := range d.cluster.Hosts {
@@ -465,15 +474,25 @@ func (d *Daemon) recoverJobs() error {
 		return nil
 	}
 	var recs []Record
+	var ended []int64
 	now := d.now()
 	for _, r := range d.exec.Recover(ids) {
 		if rec, ok := d.ended(r, now); ok {
 			recs = append(recs, rec)
+			if rec.Type == "finish" {
+				ended = append(ended, rec.Job)
+			}
 		}
 	}
 	// A kill acknowledged before the daemon stopped may not have reached
 	// the job: housekeeping sends it again.
-	return d.commit(recs)
+	if err := d.commit(recs); err != nil {
+		return err
+	}
+	for _, id := range ended {
+		d.settle(id)
+	}
+	return nil
 }
 
 // noteToken remembers the token of a job's submission and returns it.
@@ -905,7 +924,11 @@ func (d *Daemon) exited(r localexec.Result) {
 	}
 	id := r.JobID
 	d.dirty = true
-	d.commitThen([]Record{rec}, func() { d.exec.Cleanup(id) })
+	if rec.Type != "finish" {
+		d.commitThen([]Record{rec}, nil)
+		return
+	}
+	d.commitThen([]Record{rec}, func() { d.settle(id) })
 }
 
 // ended applies the end of a job's processes to the cluster and returns
@@ -914,11 +937,18 @@ func (d *Daemon) exited(r localexec.Result) {
 func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 	j := d.cluster.Job(r.JobID)
 	if j == nil || !j.State.Started() {
+		if j != nil && j.State.Finished() && d.runsLocally(j) {
+			// Its end was recorded before its processes ended (a
+			// preemption that kills it): its files go like any other's.
+			d.settle(j.ID)
+		}
 		return Record{}, false
 	}
 	if r.NotStarted {
 		// Its start was logged but its processes never ran (the daemon
-		// died in between): it is still to be run.
+		// died in between): it is still to be run. What its start left
+		// goes first, so that a pending job never has files (checkSpool).
+		d.dropFiles(j.ID)
 		if err := d.cluster.Requeue(j, now); err != nil {
 			d.cfg.Logf("job %d: %v", j.ID, err)
 			return Record{}, false
@@ -930,6 +960,7 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		// rerunnable or not.
 		if j.Rerunnable() && j.Term == "" {
 			d.cfg.Logf("job %d: its processes are lost; it is rerunnable and goes back to pending", j.ID)
+			d.dropFiles(j.ID)
 			if err := d.cluster.Requeue(j, now); err != nil {
 				d.cfg.Logf("job %d: %v", j.ID, err)
 				return Record{}, false
@@ -1082,11 +1113,25 @@ func (d *Daemon) compact() {
 		d.fail(err)
 		return
 	}
+	d.settledMu.Lock()
+	sealed := d.settled
+	d.settled = nil
+	d.settledMu.Unlock()
 	if err := d.log.Compact(payloads); err != nil {
+		d.settledMu.Lock()
+		d.settled = append(sealed, d.settled...)
+		d.settledMu.Unlock()
 		d.fail(err)
 		return
 	}
 	d.sinceCompact = 0
+	// The snapshot holds the ends of the jobs settled before it: their
+	// files go.
+	for _, id := range sealed {
+		if err := d.exec.Cleanup(id); err != nil {
+			d.cfg.Logf("job %d: %v", id, err)
+		}
+	}
 }
 
 // checkName rejects names with characters LSF does not allow.

@@ -1,0 +1,193 @@
+package daemon_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/lsfc/lsfc/runtime/eventlog"
+	"github.com/lsfc/lsfc/runtime/localexec"
+)
+
+// logFrames returns the offsets of the frames of an event log, and the
+// end of the last one (see the framing in runtime/eventlog).
+func logFrames(t *testing.T, data []byte) []int {
+	t.Helper()
+	var offs []int
+	for off := 24; off < len(data); {
+		offs = append(offs, off)
+		off += 8 + int(binary.LittleEndian.Uint32(data[off:]))
+	}
+	return append(offs, len(data))
+}
+
+// TestFinishedRunsOnce damages the tail of a log whose last record is the
+// finish of a job that is not rerunnable, in every way confined to its
+// last three frames: each byte flipped, and the file cut at each offset.
+// Whatever the damage, the job never starts again: the daemon either
+// finds its end again (from the status file its executor keeps until a
+// compaction seals the finish) or refuses to start with a message saying
+// the log lost transactions. Each damaged log is first read by the event
+// log alone, which either refuses it or cuts it at a frame's end; a
+// daemon then starts once on each outcome.
+func TestFinishedRunsOnce(t *testing.T) {
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := func(dir string) (*daemon.Daemon, error) {
+		return daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: dir, MinInterval: 5 * time.Millisecond,
+			WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: func(string, ...any) {}})
+	}
+	state := t.TempDir()
+	counter := filepath.Join(t.TempDir(), "ran")
+	d, err := start(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := unixClient(state)
+	id := c.submit(t, api.SubmitRequest{Command: "echo ran >> " + counter + "; exit 3", Cwd: t.TempDir()}).ID
+	c.waitState(t, id, "EXIT")
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	full, err := os.ReadFile(filepath.Join(state, "lsb.events"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames := logFrames(t, full)
+	if len(frames) < 4 {
+		t.Fatalf("log has %d frames, want at least 3", len(frames)-1)
+	}
+	last := full[frames[len(frames)-2]+8+12+4:]
+	var rec daemon.Record
+	if err := json.Unmarshal(last, &rec); err != nil || rec.Type != "finish" || rec.Job != id {
+		t.Fatalf("the log's last record is %s (%v), want the finish of job %d", last, err, id)
+	}
+
+	// Every damage, read by the event log alone: refused, or cut.
+	type outcome struct {
+		size    int    // the length of the log after recovery, 0 if refused
+		damaged []byte // one damaged log of this outcome
+		count   int
+	}
+	outcomes := map[int]*outcome{}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "lsb.events")
+	try := func(data []byte) {
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		size := 0
+		l, rec, err := eventlog.Open(path, eventlog.Options{Existing: true})
+		var corrupt *eventlog.CorruptError
+		switch {
+		case errors.As(err, &corrupt):
+		case err != nil:
+			t.Fatalf("damaged log: %v", err)
+		default:
+			size = int(rec.Size)
+			l.Close()
+		}
+		o := outcomes[size]
+		if o == nil {
+			o = &outcome{size: size, damaged: slices.Clone(data)}
+			outcomes[size] = o
+		}
+		o.count++
+	}
+	first := frames[len(frames)-4]
+	damages := 0
+	for off := first; off < len(full); off++ {
+		flipped := slices.Clone(full)
+		flipped[off] ^= 0xff
+		try(flipped)
+		try(full[:off])
+		damages += 2
+	}
+
+	// A daemon on each outcome, with the job's files as they were.
+	runs := 0
+	for _, size := range slices.Sorted(maps.Keys(outcomes)) {
+		o := outcomes[size]
+		st := t.TempDir()
+		copyTree(t, filepath.Join(state, "jobs"), filepath.Join(st, "jobs"))
+		log := o.damaged
+		if size > 0 {
+			log = full[:size]
+		}
+		if err := os.WriteFile(filepath.Join(st, "lsb.events"), log, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		what := fmt.Sprintf("log cut at %d", size)
+		if size == 0 {
+			what = "log refused as corrupt"
+		}
+		d, err := start(st)
+		if err != nil {
+			msg := err.Error()
+			if size == 0 && !strings.Contains(msg, "corrupt event log") ||
+				size > 0 && !strings.Contains(msg, "has lost transactions") {
+				t.Errorf("%s (%d damages): Start refused with %q, want a message saying the log is corrupt or lost transactions", what, o.count, msg)
+			}
+			t.Logf("%s (%d damages): the daemon refuses to start: %v", what, o.count, err)
+			continue
+		}
+		runs++
+		c := unixClient(st)
+		// Cycles run meanwhile: a job wrongly pending would start.
+		time.Sleep(100 * time.Millisecond)
+		j := c.job(t, id)
+		if j.State != "EXIT" || j.ExitCode != 3 {
+			t.Errorf("%s (%d damages): job %d is %s %d, want EXIT 3 as it ended", what, o.count, id, j.State, j.ExitCode)
+		}
+		d.Close()
+		t.Logf("%s (%d damages): job %d found again as %s %d", what, o.count, id, j.State, j.ExitCode)
+	}
+	if runs == 0 {
+		t.Error("no damage left the daemon a log to start on")
+	}
+	data, err := os.ReadFile(counter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(data, []byte("ran")); n != 1 {
+		t.Errorf("the job ran %d times after %d damages, want once", n, damages)
+	}
+}
+
+// copyTree copies the regular files of directory from into to.
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.MkdirAll(to, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
