@@ -331,7 +331,9 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 // openLog opens the event log and replays it on the cluster.
 func (d *Daemon) openLog() error {
 	var warnings []string
+	replayed := 0
 	replay := func(seq uint64, payloads [][]byte) error {
+		replayed++
 		for _, p := range payloads {
 			r, err := decode(p)
 			if err != nil {
@@ -363,6 +365,10 @@ func (d *Daemon) openLog() error {
 	d.noteRecovery(note)
 	for _, w := range warnings {
 		d.cfg.Logf("replay: %s", w)
+	}
+	if replayed == 0 {
+		// A new log starts with the format of its records.
+		return d.commit([]Record{formatRecord()})
 	}
 	return nil
 }
@@ -441,7 +447,7 @@ func (d *Daemon) moveLost() error {
 	now := d.now()
 	for _, j := range d.cluster.MoveLost() {
 		d.cfg.Logf("replay: job %d: queue %s is gone: job moved to %s", j.ID, from[j.ID], runtime.LostAndFound)
-		recs = append(recs, Record{Type: "lost", At: now, Job: j.ID})
+		recs = append(recs, Record{Type: KindLost, At: now, Job: j.ID})
 	}
 	return d.commit(recs)
 }
@@ -479,7 +485,7 @@ func (d *Daemon) recoverJobs() error {
 	for _, r := range d.exec.Recover(ids) {
 		if rec, ok := d.ended(r, now); ok {
 			recs = append(recs, rec)
-			if rec.Type == "finish" {
+			if rec.Type == KindFinish {
 				ended = append(ended, rec.Job)
 			}
 		}
@@ -785,17 +791,17 @@ func (d *Daemon) schedule() {
 	var acts []func()
 	suspended, resumed, windowNext := d.engine.ApplyRunWindows()
 	for _, j := range suspended {
-		recs = append(recs, Record{Type: "suspend", At: now, Job: j.ID, Reason: j.Reason})
+		recs = append(recs, Record{Type: KindSuspend, At: now, Job: j.ID, Reason: j.Reason})
 		acts = append(acts, d.signalAct(j.ID, syscall.SIGSTOP))
 	}
 	for _, j := range resumed {
-		recs = append(recs, Record{Type: "resume", At: now, Job: j.ID})
+		recs = append(recs, Record{Type: KindResume, At: now, Job: j.ID})
 		acts = append(acts, d.signalAct(j.ID, syscall.SIGCONT))
 	}
 	d.engine.Forward = d.mcForwarder()
 	p := d.engine.Schedule()
 	for _, f := range p.Forwards {
-		recs = append(recs, Record{Type: "forward", At: now, Job: f.Job.ID, Cluster: f.Cluster, Queue: f.Queue})
+		recs = append(recs, Record{Type: KindForward, At: now, Job: f.Job.ID, Cluster: f.Cluster, Queue: f.Queue})
 	}
 	for _, ev := range p.Exceptions {
 		recs = append(recs, exceptionRecord(ev, now))
@@ -808,30 +814,30 @@ func (d *Daemon) schedule() {
 	for _, pr := range p.Preemptions {
 		v := pr.Victim
 		if pr.Kill {
-			recs = append(recs, Record{Type: "finish", At: now, Job: v.ID, State: "EXIT", Code: v.ExitCode, Term: v.Term})
+			recs = append(recs, Record{Type: KindFinish, At: now, Job: v.ID, State: "EXIT", Code: v.ExitCode, Term: v.Term})
 			acts = append(acts, d.killAct(v.ID))
 			continue
 		}
-		recs = append(recs, Record{Type: "suspend", At: now, Job: v.ID, Reason: runtime.ReasonPreempted})
+		recs = append(recs, Record{Type: KindSuspend, At: now, Job: v.ID, Reason: runtime.ReasonPreempted})
 		acts = append(acts, d.signalAct(v.ID, syscall.SIGSTOP))
 	}
 	for _, j := range p.Resumes {
-		recs = append(recs, Record{Type: "resume", At: now, Job: j.ID})
+		recs = append(recs, Record{Type: KindResume, At: now, Job: j.ID})
 		acts = append(acts, d.signalAct(j.ID, syscall.SIGCONT))
 	}
 	for _, s := range p.Suspends {
-		recs = append(recs, Record{Type: "suspend", At: now, Job: s.Job.ID, Reason: s.Reason})
+		recs = append(recs, Record{Type: KindSuspend, At: now, Job: s.Job.ID, Reason: s.Reason})
 		acts = append(acts, d.signalAct(s.Job.ID, syscall.SIGSTOP))
 	}
 	for _, j := range p.LoadResumes {
-		recs = append(recs, Record{Type: "resume", At: now, Job: j.ID})
+		recs = append(recs, Record{Type: KindResume, At: now, Job: j.ID})
 		acts = append(acts, d.signalAct(j.ID, syscall.SIGCONT))
 	}
 	for _, disp := range p.Dispatches {
 		j := disp.Job
 		// The start's time is the job's own, so that a replay gives the
 		// job the same start (an agent knows the run by it).
-		rec := Record{Type: "start", At: j.Start, Job: j.ID}
+		rec := Record{Type: KindStart, At: j.Start, Job: j.ID}
 		for _, a := range disp.Allocs {
 			rec.Allocs = append(rec.Allocs, runtime.AllocImage{Host: a.Host.Name, Slots: a.Slots})
 		}
@@ -924,7 +930,7 @@ func (d *Daemon) exited(r localexec.Result) {
 	}
 	id := r.JobID
 	d.dirty = true
-	if rec.Type != "finish" {
+	if rec.Type != KindFinish {
 		d.commitThen([]Record{rec}, nil)
 		return
 	}
@@ -953,7 +959,7 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 			d.cfg.Logf("job %d: %v", j.ID, err)
 			return Record{}, false
 		}
-		return Record{Type: "requeue", At: now, Job: j.ID}, true
+		return Record{Type: KindRequeue, At: now, Job: j.ID}, true
 	}
 	if r.Lost {
 		// A job killed while its host did not answer (ZOMBI) exits,
@@ -965,7 +971,7 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 				d.cfg.Logf("job %d: %v", j.ID, err)
 				return Record{}, false
 			}
-			return Record{Type: "requeue", At: now, Job: j.ID}, true
+			return Record{Type: KindRequeue, At: now, Job: j.ID}, true
 		}
 		d.cfg.Logf("job %d: its processes are lost; it exits", j.ID)
 	}
@@ -1002,7 +1008,7 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		d.notices = append(d.notices, exceptionRecord(ev, now))
 		d.cfg.Logf("exception: %s", ev)
 	}
-	return Record{Type: "finish", At: now, Job: j.ID, State: state.String(), Code: code, Term: term, CPU: cpu, Mem: mem}, true
+	return Record{Type: KindFinish, At: now, Job: j.ID, State: state.String(), Code: code, Term: term, CPU: cpu, Mem: mem}, true
 }
 
 // housekeep runs every second: run limits, this machine's load, and
@@ -1017,7 +1023,7 @@ func (d *Daemon) housekeep() {
 			// At another cluster, which enforces its limits.
 		case j.State == runtime.Run && j.RunLimit > 0 && j.Term == "" && j.Ran+float64(now-j.RunSince) >= j.RunLimit:
 			j.Term = "TERM_RUNLIMIT"
-			recs = append(recs, Record{Type: "kill", At: now, Job: j.ID, Term: j.Term})
+			recs = append(recs, Record{Type: KindKill, At: now, Job: j.ID, Term: j.Term})
 			acts = append(acts, d.killAct(j.ID))
 		case j.State.Started() && j.Term != "" && !d.wasKilled(j.ID):
 			// A kill logged but not delivered (the daemon restarted, or
@@ -1084,7 +1090,7 @@ func (d *Daemon) sampleCPU() {
 // compact replaces the log with a snapshot of the cluster: every job it
 // keeps, the queues' and hosts' states, and the next job number.
 func (d *Daemon) compact() {
-	var recs []Record
+	recs := []Record{formatRecord()}
 	tokens, tokenOf := map[string]int64{}, map[int64]string{}
 	for _, j := range d.cluster.Jobs() {
 		im := j.Image()
@@ -1092,22 +1098,22 @@ func (d *Daemon) compact() {
 		if t != "" {
 			tokens[t], tokenOf[j.ID] = j.ID, t
 		}
-		recs = append(recs, Record{Type: "job", Image: &im, Token: t})
+		recs = append(recs, Record{Type: KindJob, Image: &im, Token: t})
 	}
 	// The tokens of jobs forgotten go with them.
 	d.tokens, d.tokenOf = tokens, tokenOf
 	queues, hosts := d.cluster.Control()
 	for _, name := range slices.Sorted(maps.Keys(queues)) {
 		q := queues[name]
-		recs = append(recs, Record{Type: "queue", Queue: name, Open: q.Open, Active: q.Active})
+		recs = append(recs, Record{Type: KindQueue, Queue: name, Open: q.Open, Active: q.Active})
 	}
 	for _, name := range slices.Sorted(maps.Keys(hosts)) {
-		recs = append(recs, Record{Type: "host", Host: name, Text: hosts[name].String()})
+		recs = append(recs, Record{Type: KindHost, Host: name, Text: hosts[name].String()})
 		if h := d.cluster.Host(name); h != nil && h.ExitClosed {
-			recs = append(recs, Record{Type: "exception", Host: name, Text: exitRateText})
+			recs = append(recs, Record{Type: KindException, Host: name, Text: exitRateText})
 		}
 	}
-	recs = append(recs, Record{Type: "state", NextID: d.cluster.NextID()})
+	recs = append(recs, Record{Type: KindState, NextID: d.cluster.NextID()})
 	payloads, err := encode(recs)
 	if err != nil {
 		d.fail(err)
