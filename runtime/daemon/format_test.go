@@ -44,3 +44,22 @@ func TestStoredFieldsNamed(t *testing.T) {
 	}
 	walk(reflect.TypeOf(Record{}), "Record")
 }
+
+// TestKindsApplied checks that apply handles every kind of the table,
+// and refuses a kind it does not know and a format newer than its own.
+func TestKindsApplied(t *testing.T) {
+	c, _ := replayRelease(t)
+	for _, k := range Kinds() {
+		_, err := apply(c, Record{Type: k.Kind, Job: 7, Version: FormatVersion})
+		if err != nil && (strings.Contains(err.Error(), "not applied") || strings.Contains(err.Error(), "unknown record type")) {
+			t.Errorf("kind %s: %v", k.Kind, err)
+		}
+	}
+	if _, err := apply(c, Record{Type: "renamed"}); err == nil || !strings.Contains(err.Error(), `unknown record type "renamed"`) {
+		t.Errorf("unknown kind: %v, want an error naming it", err)
+	}
+	_, err := apply(c, Record{Type: KindFormat, Version: FormatVersion + 1})
+	if err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Errorf("format version %d: %v, want it refused as newer", FormatVersion+1, err)
+	}
+}

@@ -195,8 +195,11 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 	}
 	switch r.Type {
 	case KindFormat:
-		if r.Version < 1 || r.Version > FormatVersion {
-			return "", fmt.Errorf("records of format version %d: this lsfc reads versions 1 to %d; run a newer lsfc", r.Version, FormatVersion)
+		switch {
+		case r.Version > FormatVersion:
+			return "", fmt.Errorf("the log's records are of format version %d, newer than this lsfc reads (%d): run a newer lsfc", r.Version, FormatVersion)
+		case r.Version < 1:
+			return "", fmt.Errorf("format record of version %d: want 1 to %d", r.Version, FormatVersion)
 		}
 		return "", nil
 	case KindNew, KindJob:
