@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -61,5 +63,19 @@ func TestKindsApplied(t *testing.T) {
 	_, err := apply(c, Record{Type: KindFormat, Version: FormatVersion + 1})
 	if err == nil || !strings.Contains(err.Error(), "newer") {
 		t.Errorf("format version %d: %v, want it refused as newer", FormatVersion+1, err)
+	}
+}
+
+// TestRecordsDocumented checks that RECORDS.md, beside the event log's
+// framing, has a row for every kind of record.
+func TestRecordsDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "eventlog", "RECORDS.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range Kinds() {
+		if !strings.Contains(string(doc), "| `"+string(k.Kind)+"` |") {
+			t.Errorf("RECORDS.md has no row for records of kind %q", k.Kind)
+		}
 	}
 }

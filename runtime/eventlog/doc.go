@@ -3,8 +3,9 @@
 // each exactly once, through the Replay callback of the next Open.
 //
 // The log is one file (lsb.events in the state directory). A transaction
-// is a list of records (the daemon puts JSON in them) under a sequence
-// number; a transaction is durable, or absent, as a whole.
+// is a list of records (the daemon puts JSON in them: RECORDS.md beside
+// this file describes them) under a sequence number; a transaction is
+// durable, or absent, as a whole.
 //
 // # File format
 //
