@@ -84,6 +84,13 @@
 // write or sync the log refuses every further append with that error: the
 // state of the file is unknown until the next Open recovers it.
 //
+// A write or sync that fails for want of space (ENOSPC, EDQUOT) is the
+// exception: the writer cuts the file back to its durable length, reports
+// the error through Stalled, and tries the same group again every 200 ms.
+// Appends go on meanwhile and wait in memory, in order; their Commits
+// complete once space is back and they are written. Closing a stalled log
+// fails the groups never written with the error.
+//
 // # Compaction
 //
 // Compact replaces the log with a file holding one transaction, the
