@@ -153,6 +153,9 @@ type Daemon struct {
 	rewatch    chan struct{}
 	watchDone  chan struct{}
 	cpus       int
+	// noSpace is the refusal last logged for want of space ("" when the
+	// daemon takes work); owned by the loop.
+	noSpace string
 	// killed holds the jobs a kill reached; killedMu guards it, as kills
 	// are sent after their records are durable, off the owning goroutine.
 	killedMu sync.Mutex
@@ -774,6 +777,12 @@ func (d *Daemon) maybeSchedule() time.Duration {
 	if since := now.Sub(d.lastCycle); since < d.cfg.MinInterval {
 		return d.cfg.MinInterval - since
 	}
+	if err := d.cannotRecord(); err != nil {
+		// No start could be recorded: the cycle waits for space.
+		d.noteNoSpace(err)
+		return time.Second
+	}
+	d.noteNoSpace(nil)
 	d.schedule()
 	d.lastCycle = now
 	d.dirty = false
@@ -853,7 +862,7 @@ func (d *Daemon) schedule() {
 			act()
 		}
 	})
-	if d.sinceCompact >= d.cfg.CompactEvery {
+	if d.sinceCompact >= d.cfg.CompactEvery && d.cannotRecord() == nil {
 		d.compact()
 	}
 }
@@ -1127,6 +1136,13 @@ func (d *Daemon) compact() {
 		d.settledMu.Lock()
 		d.settled = append(sealed, d.settled...)
 		d.settledMu.Unlock()
+		if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+			// The log is as it was: the next compaction is tried after
+			// as many transactions again.
+			d.cfg.Logf("compaction: %v", err)
+			d.sinceCompact = 0
+			return
+		}
 		d.fail(err)
 		return
 	}

@@ -146,6 +146,12 @@ func (d *Daemon) routes(remote bool) http.Handler {
 			writeError(w, http.StatusForbidden, "the caller's credentials cannot be read")
 			return
 		}
+		if r.Method == http.MethodPost && pattern != "POST /v1/agent/load" {
+			if err := d.cannotRecord(); err != nil {
+				writeError(w, http.StatusInsufficientStorage, err.Error())
+				return
+			}
+		}
 		mux.ServeHTTP(w, r)
 	})
 }
