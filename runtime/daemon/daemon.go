@@ -153,6 +153,9 @@ type Daemon struct {
 	rewatch    chan struct{}
 	watchDone  chan struct{}
 	cpus       int
+	// used names what shows the state directory held a cluster before
+	// this start ("" for a new directory).
+	used string
 	// noSpace is the refusal last logged for want of space ("" when the
 	// daemon takes work); owned by the loop.
 	noSpace string
@@ -238,6 +241,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 		d.closeResources()
 		return nil, err
 	}
+	d.used = used
 	d.store = cfg.Store
 	if d.store == nil {
 		d.store = newFileStore(cfg.StateDir, used != "" && !cfg.New)
@@ -370,6 +374,13 @@ func (d *Daemon) openLog() error {
 		d.cfg.Logf("replay: %s", w)
 	}
 	if replayed == 0 {
+		if d.cfg.Store != nil && d.used != "" && !d.cfg.New {
+			// The file store refuses a missing log itself (Options.Existing).
+			log.Close()
+			d.log = nil
+			return fmt.Errorf("state directory %s has held a cluster (it has %s) but the event log %s is empty: restore the log, or start a new empty cluster with lsfc serve --new",
+				d.cfg.StateDir, d.used, d.store)
+		}
 		// A new log starts with the format of its records.
 		return d.commit([]Record{formatRecord()})
 	}
