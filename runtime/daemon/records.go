@@ -3,6 +3,7 @@ package daemon
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/mc"
@@ -106,50 +107,52 @@ type KindInfo struct {
 	WantJob bool
 }
 
+// kindTable is the table of record kinds, in the order RECORDS.md lists
+// them. It is never changed.
+var kindTable = [...]KindInfo{
+	{KindFormat, "Version", "the format of the records that follow; first in every log and snapshot", false},
+	{KindNew, "Image, Token", "a job was accepted; Token is its submission's, if any", false},
+	{KindStart, "Job, At, Allocs", "a job was dispatched on Allocs; At is its start", true},
+	{KindFinish, "Job, At, State, Code, Term, CPU, Mem", "a job ended: DONE or EXIT, its exit code, how it was ended, CPU seconds and most memory (MB) its processes used", true},
+	{KindSuspend, "Job, At, Reason", "a running job was suspended (Reason empty for USUSP)", true},
+	{KindResume, "Job, At", "a suspended job runs again", true},
+	{KindRequeue, "Job, At", "a started job went back to pending", true},
+	{KindTop, "Job", "btop of a pending job", true},
+	{KindBottom, "Job", "bbot of a pending job", true},
+	{KindHold, "Job", "bstop of a pending job", true},
+	{KindRelease, "Job", "bresume of a held job", true},
+	{KindSwitch, "Job, At, Queue", "bswitch", true},
+	{KindModify, "Job, Mod", "bmod", true},
+	{KindAPS, "Job, Text", `bmod -aps and -apsn: "system=v", "admin=v", "" to clear`, true},
+	{KindStatus, "Job, Text", "bstatus", true},
+	{KindKill, "Job, At, Term", "a started job is being killed; Term is how it ends", true},
+	{KindQueue, "Queue, Open, Active", "badmin qopen, qclose, qact, qinact", false},
+	{KindLost, "Job, At", "a pending job whose queue is gone went to lost_and_found", true},
+	{KindHost, "Host, Text", "badmin hopen, hclose: Text is the status", false},
+	{KindException, "Job or Host, At, Text", "a job exception (overrun, idle; underrun in the transaction of the job's finish, after it), or a host closed for its job exit rate (Host, \"exit_rate\")", false},
+	{KindJob, "Image, Token", "a job of a snapshot", false},
+	{KindState, "NextID", "a snapshot's cluster state", false},
+	{KindForward, "Job, At, Cluster, Queue", "MultiCluster: a pending job was sent to a receive-jobs queue", true},
+	{KindMCRecall, "Job, At, Cluster, Remote", "MultiCluster: a job another cluster forwarded here was recalled by it (Cluster, and Remote its ID there)", true},
+	{KindMCReject, "At, Cluster, Remote, Queue, Text", "MultiCluster: a job cluster Cluster forwarded (its ID there Remote) that receive queue Queue refused, for the reason Text; changes nothing", false},
+	{KindAccept, "Job, At, Remote", "MultiCluster: the remote queue took the job; Remote is its job ID there", true},
+	{KindReturn, "Job, Text, Reason, State", "MultiCluster: the job came back before starting there; Text is the cause (rejected, unreachable, recalled, start failed, no resources), State PEND or PSUSP past LSB_MC_INITFAIL_RETRY", true},
+	{KindRemoteStart, "Job, At, Hosts", "MultiCluster: the job started there, on Hosts (host@cluster)", true},
+	{KindRemoteState, "Job, State", "MultiCluster: the job runs, or is suspended, there (RUN, USUSP, SSUSP)", true},
+	{KindRemoteRequeue, "Job", "MultiCluster: the job pends there again after it started", true},
+	{KindRemoteFinish, "Job, At, State, Code, Term", "MultiCluster: the job ended there", true},
+}
+
 // Kinds returns the table of record kinds, in the order RECORDS.md lists
 // them.
-func Kinds() []KindInfo {
-	return []KindInfo{
-		{KindFormat, "Version", "the format of the records that follow; first in every log and snapshot", false},
-		{KindNew, "Image, Token", "a job was accepted; Token is its submission's, if any", false},
-		{KindStart, "Job, At, Allocs", "a job was dispatched on Allocs; At is its start", true},
-		{KindFinish, "Job, At, State, Code, Term, CPU, Mem", "a job ended: DONE or EXIT, its exit code, how it was ended, CPU seconds and most memory (MB) its processes used", true},
-		{KindSuspend, "Job, At, Reason", "a running job was suspended (Reason empty for USUSP)", true},
-		{KindResume, "Job, At", "a suspended job runs again", true},
-		{KindRequeue, "Job, At", "a started job went back to pending", true},
-		{KindTop, "Job", "btop of a pending job", true},
-		{KindBottom, "Job", "bbot of a pending job", true},
-		{KindHold, "Job", "bstop of a pending job", true},
-		{KindRelease, "Job", "bresume of a held job", true},
-		{KindSwitch, "Job, At, Queue", "bswitch", true},
-		{KindModify, "Job, Mod", "bmod", true},
-		{KindAPS, "Job, Text", `bmod -aps and -apsn: "system=v", "admin=v", "" to clear`, true},
-		{KindStatus, "Job, Text", "bstatus", true},
-		{KindKill, "Job, At, Term", "a started job is being killed; Term is how it ends", true},
-		{KindQueue, "Queue, Open, Active", "badmin qopen, qclose, qact, qinact", false},
-		{KindLost, "Job, At", "a pending job whose queue is gone went to lost_and_found", true},
-		{KindHost, "Host, Text", "badmin hopen, hclose: Text is the status", false},
-		{KindException, "Job or Host, At, Text", "a job exception (overrun, idle; underrun in the transaction of the job's finish, after it), or a host closed for its job exit rate (Host, \"exit_rate\")", false},
-		{KindJob, "Image, Token", "a job of a snapshot", false},
-		{KindState, "NextID", "a snapshot's cluster state", false},
-		{KindForward, "Job, At, Cluster, Queue", "MultiCluster: a pending job was sent to a receive-jobs queue", true},
-		{KindMCRecall, "Job, At, Cluster, Remote", "MultiCluster: a job another cluster forwarded here was recalled by it (Cluster, and Remote its ID there)", true},
-		{KindMCReject, "At, Cluster, Remote, Queue, Text", "MultiCluster: a job cluster Cluster forwarded (its ID there Remote) that receive queue Queue refused, for the reason Text; changes nothing", false},
-		{KindAccept, "Job, At, Remote", "MultiCluster: the remote queue took the job; Remote is its job ID there", true},
-		{KindReturn, "Job, Text, Reason, State", "MultiCluster: the job came back before starting there; Text is the cause (rejected, unreachable, recalled, start failed, no resources), State PEND or PSUSP past LSB_MC_INITFAIL_RETRY", true},
-		{KindRemoteStart, "Job, At, Hosts", "MultiCluster: the job started there, on Hosts (host@cluster)", true},
-		{KindRemoteState, "Job, State", "MultiCluster: the job runs, or is suspended, there (RUN, USUSP, SSUSP)", true},
-		{KindRemoteRequeue, "Job", "MultiCluster: the job pends there again after it started", true},
-		{KindRemoteFinish, "Job, At, State, Code, Term", "MultiCluster: the job ended there", true},
-	}
-}
+func Kinds() []KindInfo { return slices.Clone(kindTable[:]) }
 
 // formatRecord returns the record that starts every log and snapshot.
 func formatRecord() Record { return Record{Type: KindFormat, Version: FormatVersion} }
 
 // kindInfo returns the table's entry of k.
 func kindInfo(k Kind) (KindInfo, bool) {
-	for _, ki := range Kinds() {
+	for _, ki := range kindTable {
 		if ki.Kind == k {
 			return ki, true
 		}
