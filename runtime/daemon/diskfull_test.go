@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -89,11 +90,16 @@ func TestDiskFull(t *testing.T) {
 	flag := filepath.Join(cwd, "go")
 	early := c.submit(t, api.SubmitRequest{Command: "touch " + flag + "ran1; while [ ! -e " + flag + "1 ]; do sleep 0.05; done; exit 5", Cwd: cwd, Stdout: "/dev/null"}).ID
 	late := c.submit(t, api.SubmitRequest{Command: "touch " + flag + "ran2; while [ ! -e " + flag + "2 ]; do sleep 0.05; done; exit 7", Cwd: cwd, Stdout: "/dev/null"}).ID
-	waitFor(t, "both jobs to run", func() bool {
+	// Its run limit passes while there is no space at all: the daemon
+	// then has a kill to record and nowhere to write it.
+	limited := c.submit(t, api.SubmitRequest{Command: "touch " + flag + "ran3; sleep 30", RunLimit: 2, Cwd: cwd, Stdout: "/dev/null"}).ID
+	waitFor(t, "the jobs to run", func() bool {
 		_, err1 := os.Stat(flag + "ran1")
 		_, err2 := os.Stat(flag + "ran2")
-		return err1 == nil && err2 == nil
+		_, err3 := os.Stat(flag + "ran3")
+		return err1 == nil && err2 == nil && err3 == nil
 	})
+	ranAt := time.Now()
 
 	// Less than the daemon's reserve left: new work is refused.
 	filler := fill(t, state, 1<<20)
@@ -110,8 +116,8 @@ func TestDiskFull(t *testing.T) {
 	}
 	refused()
 	var jobs []api.Job
-	if code, err := c.call("GET", "/v1/jobs?user=all&all=1", nil, &jobs); err != nil || code != http.StatusOK || len(jobs) != 2 {
-		t.Errorf("bjobs with the disk full: %d %v, %d jobs, want 200 and 2", code, err, len(jobs))
+	if code, err := c.call("GET", "/v1/jobs?user=all&all=1", nil, &jobs); err != nil || code != http.StatusOK || len(jobs) != 3 {
+		t.Errorf("bjobs with the disk full: %d %v, %d jobs, want 200 and 3", code, err, len(jobs))
 	}
 	// A job ends while a little space is left: its end is recorded.
 	os.WriteFile(flag+"1", nil, 0o600)
@@ -122,10 +128,17 @@ func TestDiskFull(t *testing.T) {
 	// No space at all: a job that ends is seen running until its end
 	// can be written.
 	fill2 := fill(t, state, 0)
+	fullIn := time.Since(ranAt)
 	os.WriteFile(flag+"2", nil, 0o600)
-	time.Sleep(500 * time.Millisecond)
+	time.Sleep(time.Until(ranAt.Add(3500 * time.Millisecond)))
 	if j := c.job(t, late); j.State != "RUN" {
 		t.Errorf("job %d is %s %d while its end cannot be written, want RUN until it can", late, j.State, j.ExitCode)
+	}
+	// Its kill, or its end, waits for space: the job is seen running.
+	// (On a machine so loaded that its limit passed before the disk was
+	// full, it may have ended already.)
+	if j := c.job(t, limited); j.State != "RUN" && fullIn < 1500*time.Millisecond {
+		t.Errorf("job %d past its run limit is %s %d while its kill cannot be written, want RUN until it can", limited, j.State, j.ExitCode)
 	}
 	refused()
 
@@ -134,6 +147,9 @@ func TestDiskFull(t *testing.T) {
 	os.Remove(filler)
 	if j := c.waitState(t, late, "EXIT", "DONE"); j.ExitCode != 7 {
 		t.Errorf("job %d ended %s %d once space was back, want EXIT 7", late, j.State, j.ExitCode)
+	}
+	if j := c.waitState(t, limited, "EXIT", "DONE"); j.Term != "TERM_RUNLIMIT" {
+		t.Errorf("job %d ended %s %d %q once space was back, want EXIT TERM_RUNLIMIT", limited, j.State, j.ExitCode, j.Term)
 	}
 	after := c.submit(t, api.SubmitRequest{Command: "exit 0", Cwd: cwd, Stdout: "/dev/null"}).ID
 	c.waitState(t, after, "DONE")
@@ -150,7 +166,95 @@ func TestDiskFull(t *testing.T) {
 	for _, j := range jobs {
 		got = append(got, j.State+" "+itoa(j.ExitCode))
 	}
-	if want := "EXIT 5,EXIT 7,DONE 0"; strings.Join(got, ",") != want {
+	if want := "EXIT 5,EXIT 7,EXIT 130,DONE 0"; strings.Join(got, ",") != want {
 		t.Errorf("after a restart the jobs are %q, want %q", strings.Join(got, ","), want)
+	}
+}
+
+// stallStore is an event log kept in memory that can run out of space:
+// while full, its appends wait and Stalled reports ENOSPC, as
+// runtime/eventlog's do.
+type stallStore struct {
+	memStore
+	mu   sync.Mutex
+	full chan struct{} // closed when space is back; nil when not full
+}
+
+type stallJournal struct{ s *stallStore }
+
+type waitCommit struct{ ch chan struct{} }
+
+func (c waitCommit) Wait() error {
+	if c.ch != nil {
+		<-c.ch
+	}
+	return nil
+}
+
+func (s *stallStore) Open(replay func(uint64, [][]byte) error) (daemon.Journal, string, error) {
+	if _, _, err := s.memStore.Open(replay); err != nil {
+		return nil, "", err
+	}
+	return stallJournal{s}, "", nil
+}
+
+func (j stallJournal) Append(records [][]byte) (daemon.Committed, error) {
+	j.s.mu.Lock()
+	defer j.s.mu.Unlock()
+	j.s.txns = append(j.s.txns, records)
+	return waitCommit{j.s.full}, nil
+}
+
+func (j stallJournal) Compact(snapshot [][]byte) error {
+	return memJournal{&j.s.memStore}.Compact(snapshot)
+}
+func (j stallJournal) Close() error { return nil }
+
+func (j stallJournal) Stalled() error {
+	j.s.mu.Lock()
+	defer j.s.mu.Unlock()
+	if j.s.full != nil {
+		return &os.PathError{Op: "write", Path: "memory", Err: syscall.ENOSPC}
+	}
+	return nil
+}
+
+// TestLogStalled runs the daemon on a log that runs out of space: while
+// it is stalled, changes are refused with a clear error and queries
+// answered; a change acknowledged just before waits, and is answered once
+// space is back, when the daemon takes work again by itself.
+func TestLogStalled(t *testing.T) {
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := &stallStore{}
+	state := t.TempDir()
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, Store: store, MinInterval: 5 * time.Millisecond,
+		WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	c := unixClient(state)
+	first := c.submit(t, api.SubmitRequest{Command: "true", Hold: true}).ID
+	store.mu.Lock()
+	store.full = make(chan struct{})
+	store.mu.Unlock()
+	_, err = api.Dial(state).Submit(context.Background(), &api.SubmitRequest{Command: "true", Hold: true})
+	want := "the cluster cannot record new work: no space left on device"
+	if err == nil || err.Error() != want {
+		t.Errorf("a submission while the log is stalled: %v, want %q", err, want)
+	}
+	if j := c.job(t, first); j.State != "PSUSP" {
+		t.Errorf("a query while the log is stalled: job %d is %s, want PSUSP", first, j.State)
+	}
+	store.mu.Lock()
+	close(store.full)
+	store.full = nil
+	store.mu.Unlock()
+	next := c.submit(t, api.SubmitRequest{Command: "true", Hold: true}).ID
+	if next != first+1 {
+		t.Errorf("the submission after space came back is job %d, want %d: the refused one took a number", next, first+1)
 	}
 }
