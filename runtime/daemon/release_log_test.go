@@ -44,7 +44,8 @@ func TestMakeReleaseLog(t *testing.T) {
 	// does not.
 	d := start(4)
 	c := unixClient(state)
-	cwd := t.TempDir()
+	// Nothing of the machine that writes the log goes into it.
+	cwd := "/"
 	act := func(id int64, action string, req any) {
 		t.Helper()
 		if code, err := c.call("POST", fmt.Sprintf("/v1/jobs/%d/%s", id, action), req, nil); err != nil || code != 200 {
@@ -57,16 +58,16 @@ func TestMakeReleaseLog(t *testing.T) {
 			t.Fatalf("%s: %d %v", path, code, err)
 		}
 	}
-	done := c.submit(t, api.SubmitRequest{Command: "exit 0", Name: "done", Cwd: cwd, Stdout: "/dev/null"}).ID
+	done := c.submit(t, api.SubmitRequest{Command: "exit 0", Name: "done", Cwd: cwd, Stdout: "/dev/null", FromHost: "hostA"}).ID
 	c.waitState(t, done, "DONE")
-	failed := c.submit(t, api.SubmitRequest{Command: "exit 3", Name: "failed", Cwd: cwd, Stdout: "/dev/null"}).ID
+	failed := c.submit(t, api.SubmitRequest{Command: "exit 3", Name: "failed", Cwd: cwd, Stdout: "/dev/null", FromHost: "hostA"}).ID
 	c.waitState(t, failed, "EXIT")
 	time.Sleep(50 * time.Millisecond)
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
 	d = start(1000)
-	killed := c.submit(t, api.SubmitRequest{Command: "sleep 30", Name: "killed", Cwd: cwd, Stdout: "/dev/null"}).ID
+	killed := c.submit(t, api.SubmitRequest{Command: "sleep 30", Name: "killed", Cwd: cwd, Stdout: "/dev/null", FromHost: "hostA"}).ID
 	c.waitState(t, killed, "RUN")
 	act(killed, "stop", nil)
 	c.waitState(t, killed, "USUSP")
@@ -74,15 +75,15 @@ func TestMakeReleaseLog(t *testing.T) {
 	c.waitState(t, killed, "RUN")
 	act(killed, "kill", nil)
 	c.waitState(t, killed, "EXIT")
-	held := c.submit(t, api.SubmitRequest{Command: "exit 0", Name: "held", Cwd: cwd, Stdout: "/dev/null", Hold: true}).ID
+	held := c.submit(t, api.SubmitRequest{Command: "exit 0", Name: "held", Cwd: cwd, Stdout: "/dev/null", FromHost: "hostA", Hold: true}).ID
 	act(held, "switch", api.ActionRequest{Queue: "owned"})
 	act(held, "modify", api.ActionRequest{Modify: &api.SubmitRequest{Name: "renamed"}})
-	released := c.submit(t, api.SubmitRequest{Command: "exit 0", Name: "released", Cwd: cwd, Stdout: "/dev/null", Hold: true}).ID
+	released := c.submit(t, api.SubmitRequest{Command: "exit 0", Name: "released", Cwd: cwd, Stdout: "/dev/null", FromHost: "hostA", Hold: true}).ID
 	act(released, "resume", nil)
 	c.waitState(t, released, "DONE")
-	gone := c.submit(t, api.SubmitRequest{Command: "exit 0", Name: "gone", Hold: true}).ID
+	gone := c.submit(t, api.SubmitRequest{Command: "exit 0", Name: "gone", Cwd: cwd, FromHost: "hostA", Hold: true}).ID
 	act(gone, "kill", nil)
-	waiting := c.submit(t, api.SubmitRequest{Command: "exit 0", Name: "waiting", Queue: "owned", Hold: true}).ID
+	waiting := c.submit(t, api.SubmitRequest{Command: "exit 0", Name: "waiting", Queue: "owned", Cwd: cwd, FromHost: "hostA", Hold: true}).ID
 	op("/v1/queues/owned/inactivate")
 	act(waiting, "resume", nil)
 	op("/v1/queues/owned/close")
