@@ -12,6 +12,10 @@
 // recovered from the executor: those that finished while the daemon was
 // down end with their real exit status, those still running are watched
 // again, and those lost run again when they are rerunnable, else exit.
+// A job's files outlive its finish until a compaction seals it, so that
+// a finish cut off with a damaged tail of the log is found again rather
+// than the job run twice (jobfiles.go). A full disk stops nothing: new
+// work is refused until space is back (diskspace.go).
 //
 // One goroutine owns the cluster: API requests, job exits and timers are
 // its inputs, so the cluster is never shared. Reads answer from memory.
