@@ -36,13 +36,21 @@ func logFrames(t *testing.T, data []byte) []int {
 // TestFinishedRunsOnce damages the tail of a log whose last record is the
 // finish of a job that is not rerunnable, in every way confined to its
 // last three frames: each byte flipped, and the file cut at each offset.
-// Whatever the damage, the job never starts again: the daemon either
-// finds its end again (from the status file its executor keeps until a
-// compaction seals the finish) or refuses to start with a message saying
-// the log lost transactions. Each damaged log is first read by the event
-// log alone, which either refuses it or cuts it at a frame's end; a
-// daemon then starts once on each outcome.
+// The log is that of one job (its submission, start and finish are the
+// last three frames), or of three jobs that end one after the other (the
+// last three frames are their finishes). Whatever the damage, no job
+// starts again: the daemon either finds their ends again (from the status
+// files the executor keeps until a compaction seals the finishes) or
+// refuses to start with a message saying the log lost transactions. Each
+// damaged log is first read by the event log alone, which either refuses
+// it or cuts it at a frame's end; a daemon then starts once on each
+// outcome.
 func TestFinishedRunsOnce(t *testing.T) {
+	t.Run("one job", func(t *testing.T) { finishedRunsOnce(t, 1) })
+	t.Run("three finishes", func(t *testing.T) { finishedRunsOnce(t, 3) })
+}
+
+func finishedRunsOnce(t *testing.T, jobs int) {
 	p, err := compileTree(writeConf(t))
 	if err != nil {
 		t.Fatal(err)
@@ -52,14 +60,21 @@ func TestFinishedRunsOnce(t *testing.T) {
 			WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: func(string, ...any) {}})
 	}
 	state := t.TempDir()
-	counter := filepath.Join(t.TempDir(), "ran")
+	ran := t.TempDir()
 	d, err := start(state)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := unixClient(state)
-	id := c.submit(t, api.SubmitRequest{Command: "echo ran >> " + counter + "; exit 3", Cwd: t.TempDir()}).ID
-	c.waitState(t, id, "EXIT")
+	var ids []int64
+	for i := range jobs {
+		// Each ends in a transaction of its own, one after the other.
+		cmd := fmt.Sprintf("echo ran >> %s/%d; sleep %.1f; exit %d", ran, i, 0.3*float64(i), 3+i)
+		ids = append(ids, c.submit(t, api.SubmitRequest{Command: cmd, Cwd: t.TempDir(), Stdout: "/dev/null"}).ID)
+	}
+	for _, id := range ids {
+		c.waitState(t, id, "EXIT")
+	}
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -71,10 +86,16 @@ func TestFinishedRunsOnce(t *testing.T) {
 	if len(frames) < 4 {
 		t.Fatalf("log has %d frames, want at least 3", len(frames)-1)
 	}
-	last := full[frames[len(frames)-2]+8+12+4:]
-	var rec daemon.Record
-	if err := json.Unmarshal(last, &rec); err != nil || rec.Type != "finish" || rec.Job != id {
-		t.Fatalf("the log's last record is %s (%v), want the finish of job %d", last, err, id)
+	// The first record of each of the last frames (of three jobs: each
+	// of the last three) is a finish, of the last job for the last one.
+	for k := 1; k <= jobs; k++ {
+		f := frames[len(frames)-1-k]
+		n := int(binary.LittleEndian.Uint32(full[f+8+12:]))
+		first := full[f+8+12+4 : f+8+12+4+n]
+		var rec daemon.Record
+		if err := json.Unmarshal(first, &rec); err != nil || rec.Type != daemon.KindFinish || rec.Job != ids[jobs-k] {
+			t.Fatalf("the first record of the log's frame %d from the end is %s (%v), want the finish of job %d", k, first, err, ids[jobs-k])
+		}
 	}
 
 	// Every damage, read by the event log alone: refused, or cut.
@@ -124,7 +145,7 @@ func TestFinishedRunsOnce(t *testing.T) {
 		damages += 2
 	}
 
-	// A daemon on each outcome, with the job's files as they were.
+	// A daemon on each outcome, with the jobs' files as they were.
 	runs := 0
 	for _, size := range slices.Sorted(maps.Keys(outcomes)) {
 		o := outcomes[size]
@@ -155,23 +176,28 @@ func TestFinishedRunsOnce(t *testing.T) {
 		c := unixClient(st)
 		// Cycles run meanwhile: a job wrongly pending would start.
 		time.Sleep(100 * time.Millisecond)
-		j := c.job(t, id)
-		if j.State != "EXIT" || j.ExitCode != 3 {
-			t.Errorf("%s (%d damages): job %d is %s %d, want EXIT 3 as it ended", what, o.count, id, j.State, j.ExitCode)
+		for i, id := range ids {
+			j := c.job(t, id)
+			if j.State != "EXIT" || j.ExitCode != 3+i {
+				t.Errorf("%s (%d damages): job %d is %s %d, want EXIT %d as it ended", what, o.count, id, j.State, j.ExitCode, 3+i)
+			}
 		}
 		d.Close()
-		t.Logf("%s (%d damages): job %d found again as %s %d", what, o.count, id, j.State, j.ExitCode)
+		t.Logf("%s (%d damages): the daemon finds every job's end", what, o.count)
 	}
 	if runs == 0 {
 		t.Error("no damage left the daemon a log to start on")
 	}
-	data, err := os.ReadFile(counter)
-	if err != nil {
-		t.Fatal(err)
+	for i, id := range ids {
+		data, err := os.ReadFile(filepath.Join(ran, fmt.Sprint(i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := bytes.Count(data, []byte("ran")); n != 1 {
+			t.Errorf("job %d ran %d times after %d damages, want once", id, n, damages)
+		}
 	}
-	if n := bytes.Count(data, []byte("ran")); n != 1 {
-		t.Errorf("the job ran %d times after %d damages, want once", n, damages)
-	}
+	t.Logf("%d damages, %d outcomes: the jobs' ends found again on %d, the daemon refused to start on the others", damages, len(outcomes), runs)
 }
 
 // copyTree copies the regular files of directory from into to.
