@@ -173,6 +173,12 @@ func encode(recs []Record) ([][]byte, error) {
 	return out, nil
 }
 
+// DecodeRecord reads one record of the event log, as a transaction
+// replayed from runtime/eventlog (or runtime/etcdlog) holds it. It checks
+// the JSON only: whether the kind is known, and what the record means,
+// is apply's business.
+func DecodeRecord(b []byte) (Record, error) { return decode(b) }
+
 // decode reads one record.
 func decode(b []byte) (Record, error) {
 	var r Record

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -92,8 +91,8 @@ func finishedRunsOnce(t *testing.T, jobs int) {
 		f := frames[len(frames)-1-k]
 		n := int(binary.LittleEndian.Uint32(full[f+8+12:]))
 		first := full[f+8+12+4 : f+8+12+4+n]
-		var rec daemon.Record
-		if err := json.Unmarshal(first, &rec); err != nil || rec.Type != daemon.KindFinish || rec.Job != ids[jobs-k] {
+		rec, err := daemon.DecodeRecord(first)
+		if err != nil || rec.Type != daemon.KindFinish || rec.Job != ids[jobs-k] {
 			t.Fatalf("the first record of the log's frame %d from the end is %s (%v), want the finish of job %d", k, first, err, ids[jobs-k])
 		}
 	}
