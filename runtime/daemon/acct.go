@@ -102,7 +102,7 @@ func (d *Daemon) noteFinishes(c Committed, recs []Record) {
 	}
 	var out []*lsbacct.Record
 	for _, r := range recs {
-		if r.Type != "finish" && r.Type != "remote-finish" {
+		if r.Type != KindFinish && r.Type != KindRemoteFinish {
 			continue
 		}
 		if j := d.cluster.Job(r.Job); j != nil && j.State.Finished() {
