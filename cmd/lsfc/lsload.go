@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/units"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/spf13/cobra"
 )
@@ -116,7 +116,7 @@ func loadValue(h api.Host, idx string) string {
 	case "ls", "it":
 		return strconv.Itoa(int(math.Round(v)))
 	case "tmp", "swp", "mem":
-		return compile.FormatMemory(v)
+		return units.FormatMemory(v)
 	}
 	return strconv.FormatFloat(v, 'f', 1, 64)
 }

@@ -7,8 +7,6 @@ import (
 	"os"
 	"runtime/debug"
 
-	"github.com/lsfc/lsfc/compile"
-	"github.com/lsfc/lsfc/lint"
 	"github.com/spf13/cobra"
 )
 
@@ -42,6 +40,14 @@ func exit(code int, err error) error { return &exitError{code: code, err: err} }
 // usageError marks an error in how lsfc was called.
 func usageError(format string, args ...any) error {
 	return exit(exitUsage, fmt.Errorf(format, args...))
+}
+
+// plural returns n and what, with an s unless n is 1: "1 file", "2 files".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // env is what commands may take from the process: its streams and
@@ -120,18 +126,8 @@ where LSF's do.`,
 		return cmd.Help()
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
-	root.AddCommand(
-		newLintCmd(e),
-		newCheckCmd(e),
-		newCompileCmd(e),
-		newFmtCmd(e),
-		newResReqCmd(e),
-		newSimulateCmd(e),
-		newServeCmd(e),
-		newSbatchdCmd(e),
-		newVersionCmd(e),
-		newManCmd(e),
-	)
+	root.AddCommand(toolCommands(e)...)
+	root.AddCommand(newVersionCmd(e))
 	root.AddGroup(&cobra.Group{ID: lsfGroup, Title: "LSF commands (clients of lsfc serve):"})
 	root.AddCommand(
 		newBacctCmd(e),
@@ -155,29 +151,4 @@ where LSF's do.`,
 		newLsidCmd(e),
 	)
 	return root
-}
-
-// treeFlags are the flags of the commands that read a whole tree.
-type treeFlags struct {
-	cluster, dialect string
-}
-
-func (tf *treeFlags) register(cmd *cobra.Command) {
-	f := cmd.Flags()
-	f.StringVar(&tf.cluster, "cluster", "", "name of the local cluster, when lsf.shared lists several (default: the one lsf.cluster.<name> and lsf.shared tell)")
-	f.StringVar(&tf.dialect, "dialect", "lsf10", "LSF version whose documented behaviour applies: lsf10 or openlava")
-	_ = cmd.RegisterFlagCompletionFunc("dialect", completeWords("lsf10", "openlava"))
-	_ = cmd.RegisterFlagCompletionFunc("cluster", cobra.NoFileCompletions)
-}
-
-// options returns the lint options the flags describe.
-func (tf *treeFlags) options(e env) (lint.Options, error) {
-	d, err := compile.ParseDialect(tf.dialect)
-	if err != nil {
-		return lint.Options{}, usageError("--dialect: %v", err)
-	}
-	return lint.Options{
-		Load:    compile.LoadOptions{EnvDir: e.getenv("LSF_ENVDIR"), Cluster: tf.cluster},
-		Compile: compile.Options{Dialect: d},
-	}, nil
 }
