@@ -34,7 +34,7 @@ with the columns upper-cased as keys and string values ("" for none).` + lsfStat
   lshosts -json`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
-		hs, err := listHosts(ctx, e, a, "lshosts")
+		hs, _, err := listHosts(ctx, e, a, "lshosts")
 		if err != nil {
 			return err
 		}

@@ -34,7 +34,7 @@ as keys and the values as shown, as strings ("" for none).` + lsfStateHelp,
   lsload -json`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
-		hs, err := listHosts(ctx, e, a, "lsload")
+		hs, _, err := listHosts(ctx, e, a, "lsload")
 		if err != nil {
 			return err
 		}

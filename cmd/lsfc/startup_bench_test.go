@@ -149,3 +149,23 @@ func BenchmarkStartBjobs1000(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStartBhostsR times the what-if of a requirement on the live
+// state of an idle daemon, bhosts -R through lsfc-client, beside lsid (a
+// process start and one API round trip that evaluates nothing).
+func BenchmarkStartBhostsR(b *testing.B) {
+	bins := buildStartupBins(b)
+	state := startDemoDaemon(b)
+	env := append(os.Environ(), "LSFC_STATE="+state)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"bhosts-R", []string{"bhosts", "-R", "select[ssd && mem>1000] order[ut]"}},
+		{"lsid", []string{"lsid"}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			benchPair(b, env, []string{bins.empty}, append([]string{bins.client}, tc.args...))
+		})
+	}
+}
