@@ -209,7 +209,11 @@ func startEngine(t *testing.T) *engine {
 	// the README installs them.
 	buildClient(t, filepath.Join(bin, clientBinary))
 	for _, name := range lsfCommandNames() {
-		if err := os.Symlink(clientBinary, filepath.Join(bin, name)); err != nil {
+		target := clientBinary
+		if name == "sbatchd" { // the execution agent is lsfc's own
+			target = "lsfc"
+		}
+		if err := os.Symlink(target, filepath.Join(bin, name)); err != nil {
 			t.Fatal(err)
 		}
 	}
