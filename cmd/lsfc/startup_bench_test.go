@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,9 +17,10 @@ import (
 )
 
 // The start-up benchmarks run the built binaries as processes, each op
-// one run of a command after one run of an empty Go program built here:
-// absolute times on a shared machine vary several-fold, so each reports
-// the two medians and their ratio, measured side by side.
+// one run of a command after one run of a baseline (an empty Go program
+// built here, or lsfc version): absolute times on a shared machine vary
+// several-fold, so each reports the two medians (base-ms, cmd-ms) and
+// their ratio, measured side by side.
 
 // startupBins are the binaries the start-up benchmarks run.
 type startupBins struct {
@@ -102,7 +104,7 @@ func benchPair(b *testing.B, env []string, base []string, cmd []string) {
 		return float64(ds[len(ds)/2]) / float64(time.Millisecond)
 	}
 	mb, mc := median(bt), median(ct)
-	b.ReportMetric(mb, "empty-ms")
+	b.ReportMetric(mb, "base-ms")
 	b.ReportMetric(mc, "cmd-ms")
 	b.ReportMetric(mc/mb, "ratio")
 }
@@ -166,6 +168,38 @@ func BenchmarkStartBhostsR(b *testing.B) {
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			benchPair(b, env, []string{bins.empty}, append([]string{bins.client}, tc.args...))
+		})
+	}
+}
+
+// BenchmarkResReqMatchCached times lsfc resreq match --conf on the demo
+// tree against lsfc's own start (lsfc version): with the environment
+// cache warm, and with no cache directory to keep one in.
+func BenchmarkResReqMatchCached(b *testing.B) {
+	bins := buildStartupBins(b)
+	repo := filepath.Join("..", "..")
+	args := []string{bins.lsfc, "resreq", "match", "-R", "select[ssd && mem>1000] order[ut]",
+		"--hosts", filepath.Join(repo, "testdata", "hosts", "demo.yaml"), "--conf", filepath.Join(repo, "testdata", "clusters", "demo")}
+	var base []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "XDG_CACHE_HOME=") && !strings.HasPrefix(kv, "HOME=") {
+			base = append(base, kv)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		env  []string
+	}{
+		{"cached", append(slices.Clone(base), "XDG_CACHE_HOME="+b.TempDir())},
+		{"uncached", append(slices.Clone(base), "HOME="+filepath.Join(b.TempDir(), "absent"))},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			fill := exec.Command(args[0], args[1:]...) // fills the cache
+			fill.Env = tc.env
+			if out, err := fill.CombinedOutput(); err != nil {
+				b.Fatalf("lsfc resreq match: %v\n%s", err, out)
+			}
+			benchPair(b, tc.env, []string{bins.lsfc, "version"}, args)
 		})
 	}
 }
