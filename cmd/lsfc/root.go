@@ -73,7 +73,11 @@ func run(args []string, e env) (code int) {
 			code = exitInternal
 		}
 	}()
-	root := newRootCmd(e)
+	var only string
+	if len(args) > 0 {
+		only = args[0]
+	}
+	root := newRootCmdFor(e, only)
 	root.SetArgs(args)
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
@@ -95,7 +99,14 @@ func run(args []string, e env) (code int) {
 	return exitUsage
 }
 
-func newRootCmd(e env) *cobra.Command {
+func newRootCmd(e env) *cobra.Command { return newRootCmdFor(e, "") }
+
+// newRootCmdFor returns lsfc's root command. When only names an LSF
+// command (the first word of a command line, or the name lsfc was invoked
+// under), the root holds that command alone, besides version: a bsub or
+// bjobs run builds no other command's options and help, which the LSF
+// commands, started thousands of times, would pay for at each start.
+func newRootCmdFor(e env, only string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "lsfc",
 		Short: "Check, format and run IBM Spectrum LSF configuration",
@@ -126,29 +137,41 @@ where LSF's do.`,
 		return cmd.Help()
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
-	root.AddCommand(toolCommands(e)...)
+	lsf := []struct {
+		name   string
+		newCmd func(env) *cobra.Command
+	}{
+		{"bacct", newBacctCmd},
+		{"bsub", newBsubCmd},
+		{"bjobs", newBjobsCmd},
+		{"bkill", newBkillCmd},
+		{"bstop", newBstopCmd},
+		{"bresume", newBresumeCmd},
+		{"btop", newBtopCmd},
+		{"bbot", newBbotCmd},
+		{"bswitch", newBswitchCmd},
+		{"bmod", newBmodCmd},
+		{"bqueues", newBqueuesCmd},
+		{"bhosts", newBhostsCmd},
+		{"lshosts", newLshostsCmd},
+		{"lsload", newLsloadCmd},
+		{"badmin", newBadminCmd},
+		{"bparams", newBparamsCmd},
+		{"lsadmin", newLsadminCmd},
+		{"bsla", newBslaCmd},
+		{"lsid", newLsidCmd},
+	}
 	root.AddCommand(newVersionCmd(e))
 	root.AddGroup(&cobra.Group{ID: lsfGroup, Title: "LSF commands (clients of lsfc serve):"})
-	root.AddCommand(
-		newBacctCmd(e),
-		newBsubCmd(e),
-		newBjobsCmd(e),
-		newBkillCmd(e),
-		newBstopCmd(e),
-		newBresumeCmd(e),
-		newBtopCmd(e),
-		newBbotCmd(e),
-		newBswitchCmd(e),
-		newBmodCmd(e),
-		newBqueuesCmd(e),
-		newBhostsCmd(e),
-		newLshostsCmd(e),
-		newLsloadCmd(e),
-		newBadminCmd(e),
-		newBparamsCmd(e),
-		newLsadminCmd(e),
-		newBslaCmd(e),
-		newLsidCmd(e),
-	)
+	for _, c := range lsf {
+		if c.name == only {
+			root.AddCommand(c.newCmd(e))
+			return root
+		}
+	}
+	root.AddCommand(toolCommands(e)...)
+	for _, c := range lsf {
+		root.AddCommand(c.newCmd(e))
+	}
 	return root
 }
