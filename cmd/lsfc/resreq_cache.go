@@ -136,8 +136,14 @@ func cachedMatchEnv(e env, conf, cluster string) *compile.Env {
 			return nil
 		}
 	}
+	if _, err := compile.ParseUnit(ent.Env.Unit.String()); err != nil {
+		return nil // not a unit: a damaged entry
+	}
 	cfg := compile.EnvConfig{Unit: ent.Env.Unit, TmpUnit: ent.Env.TmpUnit, Types: ent.Env.Types, Models: ent.Env.Models}
 	for _, r := range ent.Env.Site {
+		if r.Type != compile.Boolean && r.Type != compile.Numeric && r.Type != compile.String {
+			return nil
+		}
 		cfg.Site = append(cfg.Site, compile.Resource{Name: r.Name, Type: r.Type, Dynamic: r.Dynamic, Increasing: r.Increasing,
 			Memory: r.Memory, Consumable: r.Consumable, Builtin: r.Builtin, Doc: r.Doc})
 	}

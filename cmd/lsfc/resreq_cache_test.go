@@ -12,7 +12,7 @@ import (
 )
 
 // copyTree copies the directory src to dst.
-func copyTree(t *testing.T, src, dst string) {
+func copyTree(t testing.TB, src, dst string) {
 	t.Helper()
 	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
 		if err != nil {
@@ -165,4 +165,50 @@ func TestResReqMatchCache(t *testing.T) {
 	if len(left) > 0 {
 		t.Errorf("temporary files left: %v", left)
 	}
+}
+
+// FuzzMatchEnvCache gives lsfc resreq match --conf arbitrary bytes as its
+// cache entry, seeded with a good entry: whatever the entry holds, the
+// match answers as with no cache (exit 0 and the same hosts) or, when the
+// entry passes its checks, without an internal error.
+func FuzzMatchEnvCache(f *testing.F) {
+	tmp := f.TempDir()
+	tree := filepath.Join(tmp, "demo")
+	copyTree(f, filepath.Join("..", "..", "testdata", "clusters", "demo"), tree)
+	hosts := filepath.Join("..", "..", "testdata", "hosts", "demo.yaml")
+	vars := map[string]string{"XDG_CACHE_HOME": filepath.Join(tmp, "cache")}
+	e := env{getenv: func(k string) string { return vars[k] }}
+	entryPath := envCachePath(e, tree, "")
+	match := func() (int, string, string) {
+		var stdout, stderr strings.Builder
+		ee := env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, getenv: e.getenv}
+		code := run([]string{"resreq", "match", "-R", "select[ssd] order[ut]", "--hosts", hosts, "--conf", tree}, ee)
+		return code, stdout.String(), stderr.String()
+	}
+	code, want, errOut := match()
+	if code != 0 {
+		f.Fatalf("match: exit %d: %s", code, errOut)
+	}
+	good, err := os.ReadFile(entryPath)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add([]byte(strings.Replace(string(good), `"unit":1`, `"unit":99`, 1)))
+	f.Add([]byte(strings.Replace(string(good), `"type":1`, `"type":7`, 1)))
+	f.Add([]byte("{}"))
+	f.Add([]byte(""))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(entryPath, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		rejected := cachedMatchEnv(e, tree, "") == nil
+		code, got, errOut := match()
+		if code == exitInternal {
+			t.Fatalf("internal error with entry %q: %s", data, errOut)
+		}
+		if rejected && (code != 0 || got != want) {
+			t.Fatalf("a rejected entry changed the answer: exit %d, stdout %q, stderr %q", code, got, errOut)
+		}
+	})
 }
