@@ -12,13 +12,6 @@ import (
 // when a command runs: the functions are registered on the commands and
 // read the configuration tree only when called.
 
-// completeWords returns a completion function that offers fixed words.
-func completeWords(words ...string) cobra.CompletionFunc {
-	return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		return words, cobra.ShellCompDirectiveNoFileComp
-	}
-}
-
 // A treeNameKind says which names of a configuration tree to complete.
 type treeNameKind int
 
@@ -26,21 +19,6 @@ const (
 	queueNames treeNameKind = iota
 	hostNames
 )
-
-// completeTreeNames returns a completion function that offers the queue
-// or host names of the tree the command's --conf flag names (of
-// $LSF_ENVDIR when the command has no such flag or it is not given).
-func completeTreeNames(e env, kind treeNameKind) cobra.CompletionFunc {
-	return func(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		conf := ""
-		if f := cmd.Flags().Lookup("conf"); f != nil {
-			conf = f.Value.String()
-			// A repeatable --conf (simulate) shows as "[a,b]".
-			conf = strings.Trim(conf, "[]")
-		}
-		return treeNames(e, conf, kind), cobra.ShellCompDirectiveNoFileComp
-	}
-}
 
 // lsfCompletion returns the completion function of an LSF command, whose
 // options cobra does not parse: after an option that takes a queue (-q)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/spf13/cobra"
 )
 
 // treeNames returns the queue or host names of the configuration tree at
@@ -42,4 +43,26 @@ func treeNames(e env, conf string, kind treeNameKind) []string {
 		}
 	}
 	return out
+}
+
+// completeWords returns a completion function that offers fixed words.
+func completeWords(words ...string) cobra.CompletionFunc {
+	return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return words, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// completeTreeNames returns a completion function that offers the queue
+// or host names of the tree the command's --conf flag names (of
+// $LSF_ENVDIR when the command has no such flag or it is not given).
+func completeTreeNames(e env, kind treeNameKind) cobra.CompletionFunc {
+	return func(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		conf := ""
+		if f := cmd.Flags().Lookup("conf"); f != nil {
+			conf = f.Value.String()
+			// A repeatable --conf (simulate) shows as "[a,b]".
+			conf = strings.Trim(conf, "[]")
+		}
+		return treeNames(e, conf, kind), cobra.ShellCompDirectiveNoFileComp
+	}
 }
