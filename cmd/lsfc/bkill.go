@@ -1,14 +1,21 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
+	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/spf13/cobra"
 )
 
 func newBkillCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "bkill",
+		options:  bkillOptions(),
 		refused:  bkillRefusedOptions(),
 		short:    "Kill jobs of lsfc serve",
 		operands: "JOBID ... | 0",
@@ -19,23 +26,246 @@ SIGTERM and ends as EXIT with TERM_OWNER. For each job it prints
 
 or why it cannot on standard error (Job <ID>: No matching job found,
 Job <ID>: User permission denied, Job <ID>: Job has already finished), and
-exits 255 when any job failed. 0 stands for all the caller's unfinished
-jobs. A whole "Job <ID> is submitted ..." line, as bsub prints it, is
-taken for its job id.` + lsfStateHelp,
+exits 255 when any job failed. A whole "Job <ID> is submitted ..." line,
+as bsub prints it, is taken for its job id.
+
+  -r          end the job at once as EXIT (TERM_FORCE_OWNER), without
+              waiting for its processes, which are killed
+  -s SIGNAL   send the signal (a name, with or without SIG, or a number)
+              instead of killing: "Job <ID> is being signaled". A pending
+              job takes only KILL, TERM and INT (it is killed), STOP (it
+              is held) and CONT (a held job is released); STOP and TSTP
+              suspend a running job and CONT resumes it
+  -u USER     jobs of that user (all: everyone's)
+  -J NAME     jobs of that name (* matches any characters)
+  -q QUEUE    jobs of that queue
+  -m HOST     jobs running on that host
+  -stat run|pend|susp
+              every job in that state (RUN; PEND; PSUSP, USUSP, SSUSP)
+              that the other options select, as -b does
+  -b          kill many jobs: with 0, the jobs that cannot be killed are
+              skipped in silence (ignored with -r and -s)
+
+Job ids given name the jobs, and -u -J -q -m are then ignored, as in LSF.
+0 stands for every unfinished job the options select (the caller's, unless
+-u says otherwise); with -u, -J, -q or -m and no job id, bkill acts on the
+last job submitted of those they select.` + lsfStateHelp,
 		example: `  lsfc bkill 1001
-  bkill 0`,
+  bkill 0
+  bkill -s USR1 1001
+  bkill -q normal -u all 0
+  bkill -r 1001`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
-		return runJobAction(ctx, e, a, "bkill", "kill", nil, a.operands)
+		return runBkill(ctx, e, a)
 	})
+}
+
+// bkillOptions returns the options of bkill lsfc implements.
+func bkillOptions() []lsfOption {
+	return []lsfOption{
+		{"b", ""}, {"J", "job_name"}, {"m", "host_name"}, {"q", "queue_name"}, {"r", ""},
+		{"s", "signal"}, {"stat", "run|pend|susp"}, {"u", "user_name|all"},
+	}
 }
 
 // bkillRefusedOptions returns the options LSF 10.1 documents for bkill that lsfc does
 // not implement, each with the shape of its argument ("" for a switch).
 func bkillRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"app", "application_profile"}, {"b", ""}, {"C", "kill_reason"}, {"d", ""}, {"g", "job_group"},
-		{"J", "job_name"}, {"l", ""}, {"m", "host"}, {"q", "queue"}, {"r", ""}, {"s", "signal"},
-		{"sla", "service_class"}, {"stat", "run|pend|susp"}, {"u", "user"}, {"V", ""},
+		{"app", "application_profile"}, {"C", "kill_reason"}, {"d", ""}, {"g", "job_group"},
+		{"l", ""}, {"sla", "service_class"}, {"V", ""},
 	}
+}
+
+// runBkill kills, or signals, the jobs bkill's operands and options name.
+func runBkill(ctx context.Context, e env, a *lsfArgs) error {
+	action, req := "kill", &api.ActionRequest{}
+	switch {
+	case a.has("r") && a.has("s"):
+		return usageError("bkill: -r and -s cannot be used together")
+	case a.has("b") && a.has("stat"):
+		return usageError("bkill: -b and -stat cannot be used together")
+	case a.has("r"):
+		req.Remove = true
+	case a.has("s"):
+		n, err := parseSignal(a.value("s"))
+		if err != nil {
+			return usageError("bkill: %v", err)
+		}
+		action, req.Signal = "signal", n
+	}
+	sel := jobSelection{user: a.value("u"), name: a.value("J"), queue: a.value("q"), host: a.value("m"),
+		stat: a.value("stat")}
+	if sel.stat != "" && !slices.Contains([]string{"run", "pend", "susp"}, sel.stat) {
+		return usageError("bkill: -stat takes run, pend or susp, not %q", sel.stat)
+	}
+	quiet := (a.has("b") || a.has("stat")) && !a.has("r") && !a.has("s")
+	operands := a.operands
+	if len(operands) == 0 {
+		switch {
+		case sel.stat != "":
+			operands = []string{"0"}
+		case sel.user == "" && sel.name == "" && sel.queue == "" && sel.host == "":
+			return usageError("bkill: no job id given")
+		}
+	}
+	c, err := dialDaemon(e, a)
+	if err != nil {
+		return lsfFailed(e, "bkill", err)
+	}
+	var ids []int64
+	failed := false
+	selected := func(last bool) error {
+		jobs, err := c.Jobs(ctx, api.JobQuery{User: sel.user, Queue: sel.queue})
+		if err != nil {
+			return err
+		}
+		jobs = sel.filter(jobs)
+		if len(jobs) == 0 {
+			fmt.Fprintln(e.stderr, sel.none())
+			failed = true
+			return nil
+		}
+		if last {
+			jobs = jobs[len(jobs)-1:]
+		}
+		for _, j := range jobs {
+			ids = append(ids, j.ID)
+		}
+		return nil
+	}
+	if len(operands) == 0 {
+		if err := selected(true); err != nil {
+			return lsfFailed(e, "bkill", err)
+		}
+	}
+	for _, s := range operands {
+		if s == "0" {
+			if err := selected(false); err != nil {
+				return lsfFailed(e, "bkill", err)
+			}
+			continue
+		}
+		id, err := parseJobID(s)
+		if err != nil {
+			fmt.Fprintln(e.stderr, err)
+			failed = true
+			continue
+		}
+		ids = append(ids, id)
+	}
+	for _, id := range ids {
+		resp, err := c.JobAction(ctx, id, action, req)
+		switch {
+		case err != nil && quiet:
+			// -b skips the jobs it cannot kill.
+		case err != nil:
+			printLSFError(e, "bkill", err)
+			failed = true
+		case resp.Message != "":
+			fmt.Fprintln(e.stdout, resp.Message)
+		}
+	}
+	if failed {
+		return exit(exitLSF, nil)
+	}
+	return nil
+}
+
+// A jobSelection is what -u, -J, -q, -m and -stat of bkill select.
+// The user and the queue are asked of the daemon; the rest is kept by
+// filter.
+type jobSelection struct {
+	user, name, queue, host, stat string
+}
+
+// filter returns the jobs of the selection's name, host and state, in
+// the order of their ids (submission order).
+func (s jobSelection) filter(jobs []api.Job) []api.Job {
+	var out []api.Job
+	for _, j := range jobs {
+		if s.name != "" && !matchJobName(s.name, j.Name) {
+			continue
+		}
+		if s.host != "" && !slices.Contains(j.ExecHosts, s.host) {
+			continue
+		}
+		if s.stat != "" && jobStatClass(j.State) != s.stat {
+			continue
+		}
+		out = append(out, j)
+	}
+	slices.SortFunc(out, func(x, y api.Job) int { return cmp.Compare(x.ID, y.ID) })
+	return out
+}
+
+// none is the message for a selection that found no job, as LSF words it.
+func (s jobSelection) none() string {
+	if s.name != "" || s.host != "" || s.stat != "" || s.queue != "" || (s.user != "" && s.user != "all") {
+		return "No matching job found"
+	}
+	return "No unfinished job found"
+}
+
+// jobStatClass returns the class of a job state bkill -stat names: run,
+// pend, susp, or "" for a state in none of them.
+func jobStatClass(state string) string {
+	switch state {
+	case "RUN":
+		return "run"
+	case "PEND":
+		return "pend"
+	case "PSUSP", "USUSP", "SSUSP":
+		return "susp"
+	}
+	return ""
+}
+
+// matchJobName reports whether a job's name matches a -J pattern, in
+// which * stands for any characters.
+func matchJobName(pattern, name string) bool {
+	parts := strings.Split(pattern, "*")
+	if len(parts) == 1 {
+		return pattern == name
+	}
+	if !strings.HasPrefix(name, parts[0]) {
+		return false
+	}
+	name = name[len(parts[0]):]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(name, p)
+		if i < 0 {
+			return false
+		}
+		name = name[i+len(p):]
+	}
+	return strings.HasSuffix(name, parts[len(parts)-1])
+}
+
+// signalNumbers returns the signals bkill -s takes by name, as Linux
+// numbers them.
+func signalNumbers() map[string]int {
+	return map[string]int{
+		"HUP": 1, "INT": 2, "QUIT": 3, "ILL": 4, "TRAP": 5, "ABRT": 6, "IOT": 6, "BUS": 7, "FPE": 8, "KILL": 9,
+		"USR1": 10, "SEGV": 11, "USR2": 12, "PIPE": 13, "ALRM": 14, "TERM": 15, "STKFLT": 16, "CHLD": 17,
+		"CONT": 18, "STOP": 19, "TSTP": 20, "TTIN": 21, "TTOU": 22, "URG": 23, "XCPU": 24, "XFSZ": 25,
+		"VTALRM": 26, "PROF": 27, "WINCH": 28, "IO": 29, "POLL": 29, "PWR": 30, "SYS": 31,
+	}
+}
+
+// parseSignal reads the signal of bkill -s: a name (KILL, SIGKILL, in
+// any case) or a number from 1 to 64.
+func parseSignal(s string) (int, error) {
+	if n, err := strconv.Atoi(s); err == nil {
+		if n < 1 || n > 64 {
+			return 0, fmt.Errorf("bad signal number %d (want 1 to 64)", n)
+		}
+		return n, nil
+	}
+	name := strings.TrimPrefix(strings.ToUpper(s), "SIG")
+	if n, ok := signalNumbers()[name]; ok {
+		return n, nil
+	}
+	return 0, fmt.Errorf("unknown signal %q", s)
 }

@@ -8,7 +8,7 @@
 //	POST /v1/jobs                  submit (SubmitRequest → SubmitResponse)
 //	GET  /v1/jobs?...              list (JobQuery as query parameters → []Job)
 //	GET  /v1/jobs/{id}             one job, with per-host reasons when pending (→ Job)
-//	POST /v1/jobs/{id}/{action}    kill, stop, resume, top, bottom, switch, modify (ActionRequest → ActionResponse)
+//	POST /v1/jobs/{id}/{action}    kill, signal, stop, resume, top, bottom, switch, modify (ActionRequest → ActionResponse)
 //	GET  /v1/queues                the queues (→ []Queue)
 //	POST /v1/queues/{name}/{op}    open, close, activate, inactivate (→ ActionResponse)
 //	GET  /v1/hosts                 the batch hosts (→ []Host)
@@ -160,6 +160,11 @@ type ActionRequest struct {
 	// APS is the argument of the aps action (bmod -aps): "system=value"
 	// or "admin=value"; "" clears the job's APS values (bmod -apsn).
 	APS string `json:"aps,omitempty"`
+	// Remove, for kill (bkill -r), ends a started job at once as EXIT
+	// with TERM_FORCE_OWNER, without waiting for its processes to end.
+	Remove bool `json:"remove,omitempty"`
+	// Signal is the signal number the signal action (bkill -s) sends.
+	Signal int `json:"signal,omitempty"`
 }
 
 // ActionResponse tells what an action did, in the words LSF's commands

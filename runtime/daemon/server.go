@@ -507,10 +507,21 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			return ok(fmt.Sprintf("Job <%d> is being terminated", j.ID),
 				Record{Type: KindFinish, At: now, Job: j.ID, State: "EXIT", Code: j.ExitCode, Term: j.Term})
 		}
-		j.Term = "TERM_OWNER"
 		id := j.ID
+		if req.Remove {
+			// bkill -r: the job ends here at once; its processes are
+			// killed, and their end, when it comes, changes nothing.
+			if err := c.Finish(j, runtime.Exit, 130, "TERM_FORCE_OWNER", now); err != nil {
+				return conflict(err)
+			}
+			return api.ActionResponse{Message: fmt.Sprintf("Job <%d> is being terminated", id)},
+				[]Record{{Type: KindFinish, At: now, Job: id, State: "EXIT", Code: j.ExitCode, Term: j.Term}}, d.killAct(id), nil
+		}
+		j.Term = "TERM_OWNER"
 		return api.ActionResponse{Message: fmt.Sprintf("Job <%d> is being terminated", id)},
 			[]Record{{Type: KindKill, At: now, Job: id, Term: j.Term}}, d.killAct(id), nil
+	case "signal":
+		return d.signalJob(id, j, req)
 	case "stop":
 		switch j.State {
 		case runtime.Pend:
@@ -595,6 +606,44 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			Record{Type: KindAPS, At: now, Job: j.ID, Text: req.APS})
 	}
 	return nil, nil, nil, errorf(http.StatusNotFound, "unknown action %q", truncate(action))
+}
+
+// signalJob sends a job the signal of bkill -s. A pending job takes only
+// what LSF lets it take: KILL, TERM or INT kill it, STOP holds it and
+// CONT releases a held one. A started job is sent the signal; STOP and
+// TSTP suspend it (USUSP) and CONT resumes a job its user suspended, as
+// bstop and bresume do.
+func (d *Daemon) signalJob(id identity, j *runtime.Job, req api.ActionRequest) (any, []Record, func(), error) {
+	sig := syscall.Signal(req.Signal)
+	if req.Signal <= 0 || req.Signal > 64 {
+		return nil, nil, nil, errorf(http.StatusBadRequest, "bad signal %d", req.Signal)
+	}
+	if j.State.Finished() {
+		//lint:ignore ST1005 LSF's own message, word for word
+		return nil, nil, nil, errorf(http.StatusConflict, "Job <%d>: Job has already finished", j.ID)
+	}
+	signaled := func(v any, recs []Record, act func(), err error) (any, []Record, func(), error) {
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return api.ActionResponse{Message: fmt.Sprintf("Job <%d> is being signaled", j.ID)}, recs, act, nil
+	}
+	var as string
+	switch {
+	case sig == syscall.SIGKILL || (j.State.Pending() && (sig == syscall.SIGTERM || sig == syscall.SIGINT)):
+		as = "kill"
+	case sig == syscall.SIGSTOP || (j.State.Started() && sig == syscall.SIGTSTP):
+		as = "stop"
+	case sig == syscall.SIGCONT && (j.State == runtime.PSusp || j.State == runtime.USusp):
+		as = "resume"
+	case j.State.Pending():
+		return nil, nil, nil, errorf(http.StatusConflict, "Job <%d>: a pending job can only be killed, stopped or resumed", j.ID)
+	case j.Remote != nil:
+		return nil, nil, nil, errorf(http.StatusConflict, "Job <%d>: the job is forwarded to cluster %s", j.ID, j.Remote.Cluster)
+	default:
+		return signaled(nil, nil, d.signalAct(j.ID, sig), nil)
+	}
+	return signaled(d.jobAction(id, j, as, api.ActionRequest{}))
 }
 
 // modification turns bmod's options into a Modification: the fields set
