@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"time"
 
@@ -15,7 +16,7 @@ func bjobsOptionList() []lsfOption {
 	return []lsfOption{
 		{"a", ""}, {"d", ""}, {"p", ""}, {"r", ""}, {"s", ""}, {"u", "user|all"}, {"q", "queue"},
 		{"l", ""}, {"w", ""}, {"o", `"field ..."`}, {"noheader", ""}, {"json", ""}, {"aps", ""}, {"prio", ""}, {"x", ""},
-		{"fwd", ""},
+		{"fwd", ""}, {"J", "job_name"}, {"UF", ""}, {"sum", ""}, {"X", ""},
 	}
 }
 
@@ -48,8 +49,17 @@ one N*host group per line (-w: on one line, joined by ":").
                 the CLUSTER they went to and their FORWARD_TIME
   -u USER|all   another user's jobs, or everyone's
   -q QUEUE      the jobs of one queue
+  -J NAME       the jobs of that name (* matches any characters); none
+                is "Job <NAME> is not found" on standard error, exit 255
   -l            long format: the job's history, limits, pending reasons
-                with the hosts named (lines are not wrapped)
+                with the hosts named; the job's line and the time-stamped
+                lines are wrapped at 80 columns, continued under the text
+                after the time stamp
+  -UF           the long format with no line wrapped
+  -sum          the slots of the jobs selected, by state: RUN SSUSP USUSP
+                UNKNOWN PEND FWD_PEND (forwarded to another cluster and
+                pending there) PSUSP
+  -X            accepted: execution hosts are always shown one by one
   -aps          the default layout with each job's APS value (absolute
                 priority scheduling): system values first, "(v)", then
                 calculated ones, highest first, then "-" for jobs outside
@@ -116,7 +126,16 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 	missing := missingJobs(ids, jobs)
 	jobs = filterJobs(jobs, a)
 	sortJobs(jobs)
-	if a.has("l") || a.has("p") {
+	if a.has("sum") {
+		writeJobSummary(e.stdout, jobs)
+		return nil
+	}
+	if a.has("J") && len(jobs) == 0 && len(ids) == 0 {
+		fmt.Fprintf(e.stderr, "Job <%s> is not found\n", a.value("J"))
+		return exit(exitLSF, nil)
+	}
+	long := a.has("l") || a.has("UF")
+	if long || a.has("p") {
 		// The list has no host reasons: ask for each pending job.
 		for i := range jobs {
 			if !pendingState(jobs[i].State) {
@@ -135,7 +154,7 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		}
 	}
 
-	v := jobsView{loc: time.Local, wide: a.has("w"), noHeader: a.has("noheader")}
+	v := jobsView{loc: time.Local, wide: a.has("w"), noHeader: a.has("noheader"), unformatted: a.has("UF")}
 	if a.has("json") {
 		if cols == nil {
 			cols = defaultJobColumns()
@@ -150,7 +169,7 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		if len(missing) == 0 || len(missing) < len(ids) {
 			fmt.Fprintln(e.stderr, noJobMessage(a))
 		}
-	case a.has("l"):
+	case long:
 		v.writeLong(e.stdout, jobs)
 	case a.has("aps"):
 		v.writeAPS(e.stdout, jobs)
@@ -190,10 +209,11 @@ func missingJobs(ids []int64, jobs []api.Job) []int64 {
 	return out
 }
 
-// filterJobs keeps the jobs -d, -p, -r and -s ask for.
+// filterJobs keeps the jobs -d, -p, -r, -s, -x, -fwd and -J ask for.
 func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
 	keep := func(j *api.Job) bool {
-		if a.has("x") && j.Exceptions == "" || a.has("fwd") && j.Forward == nil {
+		if a.has("x") && j.Exceptions == "" || a.has("fwd") && j.Forward == nil ||
+			a.has("J") && !matchJobName(a.value("J"), j.Name) {
 			return false
 		}
 		switch {
@@ -215,6 +235,34 @@ func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
 		}
 	}
 	return out
+}
+
+// writeJobSummary prints bjobs -sum: the slots of the unfinished jobs by
+// state, in LSF's columns. A forwarded job pending at the other cluster
+// counts as FWD_PEND.
+func writeJobSummary(w io.Writer, jobs []api.Job) {
+	var run, ssusp, ususp, unknown, pend, fwdPend, psusp int
+	for _, j := range jobs {
+		switch {
+		case j.State == "PEND" && j.Forward != nil:
+			fwdPend += j.Slots
+		case j.State == "PEND":
+			pend += j.Slots
+		case j.State == "RUN":
+			run += j.Slots
+		case j.State == "SSUSP":
+			ssusp += j.Slots
+		case j.State == "USUSP":
+			ususp += j.Slots
+		case j.State == "UNKWN":
+			unknown += j.Slots
+		case j.State == "PSUSP":
+			psusp += j.Slots
+		}
+	}
+	const row = "%-11v%-12v%-11v%-11v%-11v%-10v%-9v\n"
+	fmt.Fprintf(w, row, "RUN", "SSUSP", "USUSP", "UNKNOWN", "PEND", "FWD_PEND", "PSUSP")
+	fmt.Fprintf(w, row, run, ssusp, ususp, unknown, pend, fwdPend, psusp)
 }
 
 // noJobMessage is what bjobs says when no job matches.
@@ -244,9 +292,9 @@ func bjobsRefusedOptions() []lsfOption {
 	return []lsfOption{
 		{"A", ""}, {"aff", ""}, {"app", "application_profile"}, {"cname", ""}, {"data", ""},
 		{"env", ""}, {"G", "user_group"}, {"g", "job_group"}, {"gpu", ""}, {"hms", ""}, {"hostfile", ""},
-		{"J", "job_name"}, {"Jd", "description"}, {"Lp", "license_project"}, {"m", "host"}, {"N", "host_spec"},
+		{"Jd", "description"}, {"Lp", "license_project"}, {"m", "host"}, {"N", "host_spec"},
 		{"P", "project"}, {"pe", ""}, {"pei", ""}, {"pi", ""}, {"pn", ""}, {"p0", ""}, {"p1", ""}, {"p2", ""}, {"p3", ""}, {"plan", ""}, {"psum", ""},
-		{"rusage", "resource"}, {"script", ""}, {"sla", "service_class"}, {"sum", ""},
-		{"U", "reservation_id"}, {"UF", ""}, {"V", ""}, {"W", ""}, {"WF", ""}, {"WL", ""}, {"WP", ""}, {"X", ""},
+		{"rusage", "resource"}, {"script", ""}, {"sla", "service_class"},
+		{"U", "reservation_id"}, {"V", ""}, {"W", ""}, {"WF", ""}, {"WL", ""}, {"WP", ""},
 	}
 }

@@ -20,6 +20,8 @@ type jobsView struct {
 	loc      *time.Location // where times are shown
 	wide     bool           // -w: cut nothing
 	noHeader bool           // -noheader
+	// unformatted is -UF: bjobs -l's lines are not wrapped.
+	unformatted bool
 }
 
 // The default layout: each column's width, as LSF prints it.
@@ -194,15 +196,67 @@ func (v jobsView) writePending(w io.Writer, jobs []api.Job) {
 	}
 }
 
-// writeLong prints the jobs as bjobs -l does, without wrapping lines.
+// writeLong prints the jobs as bjobs -l does: the job's line and its
+// time-stamped lines wrapped at longWidth columns (wrapLong), unless
+// v.unformatted (-UF) keeps each whole.
 func (v jobsView) writeLong(w io.Writer, jobs []api.Job) {
 	jobs = textJobs(jobs)
 	for i := range jobs {
 		if i > 0 {
 			fmt.Fprintln(w, strings.Repeat("-", 78))
 		}
-		v.writeLongJob(w, &jobs[i])
+		if v.unformatted {
+			v.writeLongJob(w, &jobs[i])
+			continue
+		}
+		var b strings.Builder
+		v.writeLongJob(&b, &jobs[i])
+		for _, line := range strings.SplitAfter(b.String(), "\n") {
+			io.WriteString(w, wrapLong(line))
+		}
 	}
+}
+
+// The wrapping of bjobs -l: lines of at most longWidth columns, their
+// continuations indented by longIndent blanks, under the text after a
+// time stamp ("Mon Nov 21 23:38:02: ").
+const (
+	longWidth  = 80
+	longIndent = 21
+)
+
+// wrapLong wraps one line of bjobs -l (its newline included) as LSF
+// does: the job's first line and the time-stamped ones, which start with
+// no blank, break at blanks so that each piece's text ends by column
+// longWidth-1 with its blank kept after it, and each continuation starts
+// with longIndent blanks. A word too long for a line of its own is not
+// cut. Other lines (the indented sections, blank lines) are returned as
+// they are.
+func wrapLong(line string) string {
+	text, nl := strings.CutSuffix(line, "\n")
+	if len(text) < longWidth || text[0] == ' ' {
+		return line
+	}
+	var b strings.Builder
+	cur := 0 // the columns of the current output line
+	start := true
+	for _, word := range strings.SplitAfter(text, " ") {
+		bare := strings.TrimRight(word, " ")
+		if !start && bare != "" && cur+len(bare) > longWidth-1 {
+			b.WriteString("\n")
+			b.WriteString(strings.Repeat(" ", longIndent))
+			cur, start = longIndent, true
+		}
+		b.WriteString(word)
+		cur += len(word)
+		if bare != "" {
+			start = false
+		}
+	}
+	if nl {
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {

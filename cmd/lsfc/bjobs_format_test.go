@@ -64,13 +64,43 @@ func TestBjobsPending(t *testing.T) {
 	checkLayout(t, "bjobs -p", b.String())
 }
 
-// TestBjobsLong checks bjobs -l's long layout (the "bjobs -l" page of the
-// IBM Spectrum LSF 10.1 command reference): the job's line, its events,
-// its limits and its resource usage, each line whole (as with -UF).
+// TestBjobsLong checks bjobs -l's long layout (the "bjobs -l" and
+// "bjobs -UF" pages of the IBM Spectrum LSF 10.1 command reference): the
+// job's line, its events, its limits and its resource usage, the job's
+// line and the time-stamped ones wrapped at 80 columns, and with -UF each
+// line whole.
 func TestBjobsLong(t *testing.T) {
 	var b bytes.Buffer
 	jobsView{loc: time.UTC}.writeLong(&b, fixtureJobs())
 	checkLayout(t, "bjobs -l", b.String())
+	for i, line := range strings.Split(b.String(), "\n") {
+		if len(line) > longWidth {
+			t.Errorf("bjobs -l line %d has %d columns: %q", i+1, len(line), line)
+		}
+	}
+	b.Reset()
+	jobsView{loc: time.UTC, unformatted: true}.writeLong(&b, fixtureJobs())
+	checkLayout(t, "bjobs -UF", b.String())
+}
+
+// TestWrapLong checks how one line of bjobs -l is broken.
+func TestWrapLong(t *testing.T) {
+	indent := strings.Repeat(" ", longIndent)
+	long := strings.Repeat("x", 100)
+	for _, tc := range []struct{ in, want string }{
+		{"short line\n", "short line\n"},
+		{"", ""},
+		{" " + long + " y\n", " " + long + " y\n"},
+		{strings.Repeat("abc ", 19) + "abc\n", strings.Repeat("abc ", 19) + "abc\n"},
+		{strings.Repeat("abc ", 19) + "abcd\n", strings.Repeat("abc ", 19) + "\n" + indent + "abcd\n"},
+		{"Job <1>, " + long + ", next\n", "Job <1>, \n" + indent + long + ", \n" + indent + "next\n"},
+		{"Mon Nov  1 10:00:00: " + strings.Repeat("w ", 40) + "end", "Mon Nov  1 10:00:00: " + strings.Repeat("w ", 29) + "\n" +
+			indent + strings.Repeat("w ", 11) + "end"},
+	} {
+		if got := wrapLong(tc.in); got != tc.want {
+			t.Errorf("wrapLong(%q)\n got: %q\nwant: %q", tc.in, got, tc.want)
+		}
+	}
 }
 
 // TestBjobsColumns checks bjobs -o: widths, right justification, the
@@ -226,7 +256,7 @@ func TestBjobsLongForwarded(t *testing.T) {
 		{ID: 41, User: "ann", Queue: "recv", State: "PEND", Command: "sleep 60", Slots: 1, FromHost: "subhost",
 			Submit: 1669073884, Reason: "New job is waiting for scheduling", Home: &api.JobHome{Cluster: "home", ID: 8}},
 	}
-	jobsView{loc: time.UTC}.writeLong(&b, jobs)
+	jobsView{loc: time.UTC, unformatted: true}.writeLong(&b, jobs)
 	got := b.String()
 	for _, want := range []string{
 		"Mon Nov 21 23:38:03: Forwarded to cluster <west>, queue <recv>, remote job <41>;\n",
@@ -270,4 +300,17 @@ func TestBjobsForwarded(t *testing.T) {
 			t.Errorf("%s of job %d = %q, want %q", c.field, c.job.ID, got, c.want)
 		}
 	}
+}
+
+// TestBjobsSum checks bjobs -sum's table (the "bjobs -sum" page of the
+// IBM Spectrum LSF 10.1 command reference): slots by state, a forwarded
+// pending job apart.
+func TestBjobsSum(t *testing.T) {
+	jobs := append(fixtureJobs(),
+		api.Job{ID: 11, State: "PEND", Slots: 4, Forward: &api.JobForward{Cluster: "west", Queue: "recv"}},
+		api.Job{ID: 12, State: "SSUSP", Slots: 2}, api.Job{ID: 13, State: "USUSP", Slots: 1},
+		api.Job{ID: 14, State: "UNKWN", Slots: 8}, api.Job{ID: 15, State: "PSUSP", Slots: 16})
+	var b bytes.Buffer
+	writeJobSummary(&b, jobs)
+	checkLayout(t, "bjobs -sum", b.String())
 }
