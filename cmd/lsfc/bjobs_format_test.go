@@ -314,3 +314,17 @@ func TestBjobsSum(t *testing.T) {
 	writeJobSummary(&b, jobs)
 	checkLayout(t, "bjobs -sum", b.String())
 }
+
+// TestParamsLong checks bparams -l's layout (the "bparams" page of the
+// IBM Spectrum LSF 10.1 command reference): what each parameter is for,
+// then its value and unit indented by a tab.
+func TestParamsLong(t *testing.T) {
+	var b bytes.Buffer
+	writeParamsLong(&b, []api.Param{
+		{Name: "MBD_SLEEP_TIME", Value: "10", Set: true, Unit: "seconds", Doc: "Interval between scheduling sessions."},
+		{Name: "DEFAULT_QUEUE", Value: "normal short", Doc: "Queues a job goes to when it names none."},
+		{Name: "ACCT_ARCHIVE_AGE", Unit: "days", Doc: "Age of lsb.acct after which it is archived."},
+		{Name: "NO_DOC", Value: "Y"},
+	})
+	checkLayout(t, "bparams -l", b.String())
+}

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
+
+	"github.com/lsfc/lsfc/runtime/api"
 
 	"github.com/spf13/cobra"
 )
@@ -14,12 +17,16 @@ func newBparamsCmd(e env) *cobra.Command {
 		name:    "bparams",
 		refused: bparamsRefusedOptions(),
 		short:   "Show the lsb.params lsfc serve applies",
-		options: []lsfOption{{"a", ""}},
+		options: []lsfOption{{"a", ""}, {"l", ""}},
 		long: `bparams shows the batch parameters the daemon applies. -a prints every one
-as KEY = VALUE lines, sorted by key, including the defaults of the keys
-the scheduler reads (RESOURCE_RESERVE_PER_TASK = N or Y, MBD_SLEEP_TIME,
-CLEAN_PERIOD ...); without -a, a summary.` + lsfStateHelp,
-		example: `  lsfc bparams -a`,
+set as KEY = VALUE lines, sorted by key, including the defaults of the
+keys the scheduler reads (RESOURCE_RESERVE_PER_TASK = N or Y,
+MBD_SLEEP_TIME, CLEAN_PERIOD ...); -l every parameter of lsb.params, each
+as what it is for, then, indented by a tab, KEY = VALUE with its unit
+(the configured value, else the one in use, else the default; "(not set)"
+when there is none); without either, a summary.` + lsfStateHelp,
+		example: `  lsfc bparams -a
+  bparams -l`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		if len(a.operands) > 0 {
@@ -28,6 +35,14 @@ CLEAN_PERIOD ...); without -a, a summary.` + lsfStateHelp,
 		c, err := dialDaemon(e, a)
 		if err != nil {
 			return lsfFailed(e, "bparams", err)
+		}
+		if a.has("l") {
+			list, err := c.ParamsLong(ctx)
+			if err != nil {
+				return lsfFailed(e, "bparams", err)
+			}
+			writeParamsLong(e.stdout, list)
+			return nil
 		}
 		params, err := c.Params(ctx)
 		if err != nil {
@@ -55,6 +70,26 @@ func writeParamsAll(w io.Writer, params map[string]string) {
 	}
 }
 
+// writeParamsLong prints bparams -l: for each parameter, what it is for
+// as a heading ending in ":", then, after a tab, KEY = VALUE and the unit
+// in parentheses, then a blank line.
+func writeParamsLong(w io.Writer, list []api.Param) {
+	for _, p := range textSafe(list) {
+		doc := strings.TrimSuffix(p.Doc, ".")
+		if doc == "" {
+			doc = p.Name
+		}
+		value := p.Value
+		switch {
+		case value == "":
+			value = "(not set)"
+		case p.Unit != "":
+			value += " (" + p.Unit + ")"
+		}
+		fmt.Fprintf(w, "%s:\n\t%s = %s\n\n", doc, p.Name, value)
+	}
+}
+
 // writeParamsSummary prints bparams without -a: the default queues and
 // the scheduling intervals.
 func writeParamsSummary(w io.Writer, params map[string]string) {
@@ -75,6 +110,6 @@ func writeParamsSummary(w io.Writer, params map[string]string) {
 // not implement, each with the shape of its argument ("" for a switch).
 func bparamsRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"l", ""}, {"V", ""},
+		{"V", ""},
 	}
 }

@@ -124,7 +124,7 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 		"jobaff ln_mem ln_slots nnodes step_cgroup", "R n J W sp w m aps apsn"},
 	"bqueues": {"alloc json l lr m noheader o r u V w", "json l r w"},
 	"bhosts":  {"a aff alloc attr e gpu json l loc noheader o R rc rconly s sl V w X x", "json l R w"},
-	"bparams": {"a l V", "a"},
+	"bparams": {"a l V", "a l"},
 	"badmin":  {"C f V v", "v"},
 	"bacct":   {"aff app b C cname D d E e f gpu l Lp M m N P q rcacct rcalloc S sla U UF u V w x", "b C D d e f l m P q S u x"},
 	"lsid":    {"V", ""},

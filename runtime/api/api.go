@@ -16,6 +16,7 @@
 //	GET  /v1/status                the daemon (→ Status)
 //	POST /v1/reconfig              badmin reconfig (→ Reload; 409 when refused)
 //	GET  /v1/params                lsb.params as bparams -a shows it (→ map[string]string)
+//	GET  /v1/params/long           every lsb.params parameter, described (→ []Param)
 //	POST /v1/mc/...                between clusters, on the TCP listener only (see MCForward)
 //
 // Errors are answered with a 4xx or 5xx status and an Error body. Times
@@ -98,6 +99,19 @@ type SubmitRequest struct {
 	// again (a retry after a lost answer, or to a new master after a
 	// failover) gets the job the first one made, not a second job.
 	Token string `json:"token,omitempty"`
+}
+
+// A Param is one parameter of lsb.params as bparams -l shows it: its
+// value (the configuration's, else the one the daemon uses, else the
+// default; "" when it has none), the unit of a number ("seconds",
+// "MBD_SLEEP_TIME" ...), and what it is for. Set tells that the
+// configuration sets it.
+type Param struct {
+	Name  string `json:"name"`
+	Value string `json:"value,omitempty"`
+	Set   bool   `json:"set,omitempty"`
+	Unit  string `json:"unit,omitempty"`
+	Doc   string `json:"doc,omitempty"`
 }
 
 // A ServiceClass is a service class of lsb.serviceclasses and its state,

@@ -309,6 +309,16 @@ func (c *Client) Params(ctx context.Context) (map[string]string, error) {
 	return out, nil
 }
 
+// ParamsLong returns every parameter of lsb.params with its value and
+// description (bparams -l).
+func (c *Client) ParamsLong(ctx context.Context) ([]Param, error) {
+	var out []Param
+	if err := c.do(ctx, http.MethodGet, "/v1/params/long", nil, nil, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ServiceClasses returns the service classes and their state (bsla).
 func (c *Client) ServiceClasses(ctx context.Context) ([]ServiceClass, error) {
 	var out []ServiceClass

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/schema"
+	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/api"
 )
@@ -118,6 +120,7 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("POST /v1/hosts/{name}/{op}", d.handleHostOp)
 	mux.HandleFunc("GET /v1/status", d.handleStatus)
 	mux.HandleFunc("GET /v1/params", d.handleParams)
+	mux.HandleFunc("GET /v1/params/long", d.handleParamsLong)
 	mux.HandleFunc("GET /v1/conf", d.handleConf)
 	mux.HandleFunc("GET /v1/perf", d.handlePerf)
 	mux.HandleFunc("GET /v1/sla", d.handleSLA)
@@ -874,26 +877,60 @@ func (d *Daemon) handlePerf(w http.ResponseWriter, r *http.Request) {
 // with the documented defaults of the keys it reads.
 func (d *Daemon) handleParams(w http.ResponseWriter, r *http.Request) {
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
-		out := map[string]string{}
-		for name, st := range d.cfg.Policy.Params {
-			out[name] = st.Raw
-		}
-		yn := func(b bool) string {
-			if b {
-				return "Y"
-			}
-			return "N"
-		}
-		c := d.cluster
-		out["RESOURCE_RESERVE_PER_TASK"] = yn(c.ReservePerTask)
-		out["MBD_SLEEP_TIME"] = strconv.FormatFloat(c.SleepTime, 'g', -1, 64)
-		out["SBD_SLEEP_TIME"] = strconv.FormatFloat(c.SbdSleep, 'g', -1, 64)
-		if _, ok := out["CLEAN_PERIOD"]; !ok {
-			out["CLEAN_PERIOD"] = "3600"
-		}
-		return out, nil, nil, nil
+		return d.params(), nil, nil, nil
 	})
 	reply(w, v, err)
+}
+
+// params returns lsb.params as bparams -a shows it: the keys set, and
+// the values the scheduler uses of the keys it reads.
+func (d *Daemon) params() map[string]string {
+	out := map[string]string{}
+	for name, st := range d.cfg.Policy.Params {
+		out[name] = st.Raw
+	}
+	yn := func(b bool) string {
+		if b {
+			return "Y"
+		}
+		return "N"
+	}
+	c := d.cluster
+	out["RESOURCE_RESERVE_PER_TASK"] = yn(c.ReservePerTask)
+	out["MBD_SLEEP_TIME"] = strconv.FormatFloat(c.SleepTime, 'g', -1, 64)
+	out["SBD_SLEEP_TIME"] = strconv.FormatFloat(c.SbdSleep, 'g', -1, 64)
+	if _, ok := out["CLEAN_PERIOD"]; !ok {
+		out["CLEAN_PERIOD"] = "3600"
+	}
+	return out
+}
+
+// handleParamsLong lists every parameter of lsb.params with its value
+// and what it is for (bparams -l).
+func (d *Daemon) handleParamsLong(w http.ResponseWriter, r *http.Request) {
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
+		return paramList(d.params(), d.cfg.Policy.Params), nil, nil, nil
+	})
+	reply(w, v, err)
+}
+
+// paramList describes every key the schema knows for lsb.params, in its
+// order: its value in values, else its default; Set when the
+// configuration sets it.
+func paramList(values map[string]string, set compile.Settings) []api.Param {
+	out := []api.Param{}
+	sec := schema.Lookup(lang.KindLSBParams).Section("Parameters")
+	for _, k := range sec.Keys {
+		p := api.Param{Name: k.Name, Unit: k.Unit, Doc: k.Doc}
+		_, p.Set = set[k.Name]
+		if v, ok := values[k.Name]; ok {
+			p.Value = v
+		} else {
+			p.Value = k.Default
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // handleSLA lists the service classes and their state (bsla).
