@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/lsfc/lsfc/compile"
@@ -159,4 +160,25 @@ func (userProcLimiter) Room(st CycleState, _ ClassInfo, jv JobInfo, hv HostInfo)
 		room = min(room, int(g.jlp*cpus)-used)
 	}
 	return room, ReasonHostUserProcLimit
+}
+
+// UserJobLimits returns the limits lsb.users sets on one user on their
+// own, as busers shows them: MAX_JOBS (0: none) and JL/P (0: none), from
+// the user's row, else the first group@ row holding them, else default.
+func (c *Cluster) UserJobLimits(user string) (maxJobs int, jlp float64) {
+	if l := c.limitFor(user); l != nil {
+		return l.maxJobs, l.jlp
+	}
+	return 0, 0
+}
+
+// LimitedUsers returns, sorted, the users lsb.users names in rows of
+// their own.
+func (c *Cluster) LimitedUsers() []string {
+	out := make([]string, 0, len(c.userLimits))
+	for name := range c.userLimits {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
 }

@@ -328,3 +328,14 @@ func TestParamsLong(t *testing.T) {
 	})
 	checkLayout(t, "bparams -l", b.String())
 }
+
+// TestBusersLayout checks busers's table (the "busers" page of the IBM
+// Spectrum LSF 10.1 command reference): "-" for a limit not set.
+func TestBusersLayout(t *testing.T) {
+	var b bytes.Buffer
+	writeUsers(&b, []api.User{
+		{Name: "ann", JLP: 2, Max: 12, NJobs: 7, Pend: 2, Run: 4, USusp: 1},
+		{Name: "a_long_user_name_for_busers", NJobs: 1, SSusp: 1},
+	})
+	checkLayout(t, "busers", b.String())
+}

@@ -192,5 +192,5 @@ func isLSFCommand(name string) bool {
 // lsfCommandNames returns the names of the LSF commands lsfc provides.
 func lsfCommandNames() []string {
 	return []string{"bacct", "badmin", "bbot", "bhosts", "bjobs", "bkill", "bmod", "bparams", "bqueues", "bresume",
-		"bsla", "bstop", "bsub", "bswitch", "btop", "lsadmin", "lshosts", "lsid", "lsload", "sbatchd"}
+		"bsla", "bstop", "bsub", "bswitch", "btop", "busers", "lsadmin", "lshosts", "lsid", "lsload", "sbatchd"}
 }

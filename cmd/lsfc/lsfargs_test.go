@@ -132,6 +132,7 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"lshosts": {"a alloc cname gpu json l loc o R s T V w", "json l w"},
 	"lsload":  {"a E gpu gpuload I json l loc N n o R s V w", "json w"},
 	"bsla":    {"json N V", "json"},
+	"busers":  {"alloc json o V w", ""},
 }
 
 // TestLSFOptionTables gives each LSF command every option LSF documents
@@ -168,6 +169,7 @@ func TestLSFRefusedOptionsDocumented(t *testing.T) {
 		"bhosts": bhostsRefusedOptions, "bparams": bparamsRefusedOptions, "badmin": badminRefusedOptions,
 		"bacct": bacctRefusedOptions, "lsid": lsidRefusedOptions, "lsadmin": lsadminRefusedOptions,
 		"lshosts": lshostsRefusedOptions, "lsload": lsloadRefusedOptions, "bsla": bslaRefusedOptions,
+		"busers": busersRefusedOptions,
 	} {
 		tc := lsfDocumented[cmd]
 		seen := map[string]bool{}

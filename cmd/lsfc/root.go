@@ -159,6 +159,7 @@ where LSF's do.`,
 		{"bparams", newBparamsCmd},
 		{"lsadmin", newLsadminCmd},
 		{"bsla", newBslaCmd},
+		{"busers", newBusersCmd},
 		{"lsid", newLsidCmd},
 	}
 	root.AddCommand(newVersionCmd(e))

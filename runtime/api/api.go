@@ -17,6 +17,7 @@
 //	POST /v1/reconfig              badmin reconfig (→ Reload; 409 when refused)
 //	GET  /v1/params                lsb.params as bparams -a shows it (→ map[string]string)
 //	GET  /v1/params/long           every lsb.params parameter, described (→ []Param)
+//	GET  /v1/users?user=...        users' job counts and limits, as busers shows them (→ []User)
 //	POST /v1/mc/...                between clusters, on the TCP listener only (see MCForward)
 //
 // Errors are answered with a 4xx or 5xx status and an Error body. Times
@@ -99,6 +100,22 @@ type SubmitRequest struct {
 	// again (a retry after a lost answer, or to a new master after a
 	// failover) gets the job the first one made, not a second job.
 	Token string `json:"token,omitempty"`
+}
+
+// A User is a user's jobs and limits as busers shows them: JL/P and
+// MAX_JOBS of lsb.users (0: none), and the slots of the user's unfinished
+// jobs: NJobs in all, Pend (PEND and PSUSP), Run, SSusp, USusp, and Rsv
+// the slots reserved for pending jobs (lsfc reserves none: 0).
+type User struct {
+	Name  string  `json:"name"`
+	JLP   float64 `json:"jlp,omitempty"`
+	Max   int     `json:"max,omitempty"`
+	NJobs int     `json:"njobs"`
+	Pend  int     `json:"pend"`
+	Run   int     `json:"run"`
+	SSusp int     `json:"ssusp"`
+	USusp int     `json:"ususp"`
+	Rsv   int     `json:"rsv"`
 }
 
 // A Param is one parameter of lsb.params as bparams -l shows it: its

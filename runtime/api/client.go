@@ -309,6 +309,21 @@ func (c *Client) Params(ctx context.Context) (map[string]string, error) {
 	return out, nil
 }
 
+// Users returns the job counts and limits of the users named ("all":
+// every user with unfinished jobs or a row of their own in lsb.users;
+// none: the caller), as busers shows them.
+func (c *Client) Users(ctx context.Context, names []string) ([]User, error) {
+	q := url.Values{}
+	for _, n := range names {
+		q.Add("user", n)
+	}
+	var out []User
+	if err := c.do(ctx, http.MethodGet, "/v1/users", q, nil, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ParamsLong returns every parameter of lsb.params with its value and
 // description (bparams -l).
 func (c *Client) ParamsLong(ctx context.Context) ([]Param, error) {

@@ -121,6 +121,7 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("GET /v1/status", d.handleStatus)
 	mux.HandleFunc("GET /v1/params", d.handleParams)
 	mux.HandleFunc("GET /v1/params/long", d.handleParamsLong)
+	mux.HandleFunc("GET /v1/users", d.handleUsers)
 	mux.HandleFunc("GET /v1/conf", d.handleConf)
 	mux.HandleFunc("GET /v1/perf", d.handlePerf)
 	mux.HandleFunc("GET /v1/sla", d.handleSLA)
@@ -910,6 +911,68 @@ func (d *Daemon) params() map[string]string {
 func (d *Daemon) handleParamsLong(w http.ResponseWriter, r *http.Request) {
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		return paramList(d.params(), d.cfg.Policy.Params), nil, nil, nil
+	})
+	reply(w, v, err)
+}
+
+// handleUsers answers busers: the job slots of each user named, by
+// state, and the limits lsb.users sets on them.
+func (d *Daemon) handleUsers(w http.ResponseWriter, r *http.Request) {
+	names := r.URL.Query()["user"]
+	id := who(r)
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
+		c := d.cluster
+		counts := map[string]*api.User{}
+		all := false
+		for _, n := range names {
+			if n == "all" {
+				all = true
+			}
+		}
+		if len(names) == 0 {
+			names = []string{id.User}
+		}
+		row := func(name string) *api.User {
+			u := counts[name]
+			if u == nil {
+				u = &api.User{Name: name}
+				u.Max, u.JLP = c.UserJobLimits(name)
+				counts[name] = u
+			}
+			return u
+		}
+		for _, j := range c.Jobs() {
+			if j.State.Finished() || (!all && !slices.Contains(names, j.User)) {
+				continue
+			}
+			u := row(j.User)
+			u.NJobs += j.Slots
+			switch j.State {
+			case runtime.Pend, runtime.PSusp:
+				u.Pend += j.Slots
+			case runtime.Run:
+				u.Run += j.Slots
+			case runtime.SSusp:
+				u.SSusp += j.Slots
+			case runtime.USusp:
+				u.USusp += j.Slots
+			}
+		}
+		if all {
+			for _, n := range c.LimitedUsers() {
+				row(n)
+			}
+		} else {
+			for _, n := range names {
+				row(n)
+			}
+		}
+		out := []api.User{}
+		for _, u := range counts {
+			out = append(out, *u)
+		}
+		slices.SortFunc(out, func(a, b api.User) int { return strings.Compare(a.Name, b.Name) })
+		return out, nil, nil, nil
 	})
 	reply(w, v, err)
 }
