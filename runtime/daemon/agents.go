@@ -148,17 +148,24 @@ func (as *agents) get(host string) *agent {
 	return a
 }
 
-// register records, durably, that host has an agent.
+// register records, durably, that host has an agent. The file is
+// written and synced outside the lock, so that hosts registering at
+// once (a cluster's agents starting together) share the disk's time
+// rather than queue for it, and no other agent's request waits on it.
 func (as *agents) register(host string) error {
 	as.mu.Lock()
-	defer as.mu.Unlock()
 	if as.byHost[host] != nil {
+		as.mu.Unlock()
 		return nil
 	}
 	if as.all {
 		as.byHost[host] = newAgent(host)
+		as.mu.Unlock()
 		return nil
 	}
+	as.mu.Unlock()
+	// Two requests of one agent may both get here: both write the same
+	// empty file, and the first to finish adds the host.
 	f, err := os.OpenFile(filepath.Join(as.dir, host), os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("registering the agent of %s: %w", host, err)
@@ -167,7 +174,11 @@ func (as *agents) register(host string) error {
 	if err != nil {
 		return fmt.Errorf("registering the agent of %s: %w", host, err)
 	}
-	as.byHost[host] = newAgent(host)
+	as.mu.Lock()
+	if as.byHost[host] == nil {
+		as.byHost[host] = newAgent(host)
+	}
+	as.mu.Unlock()
 	return nil
 }
 
