@@ -78,7 +78,7 @@ func main() {
 	flag.IntVar(&cfg.submitters, "submitters", 8, "concurrent submitting clients")
 	flag.DurationVar(&cfg.interval, "interval", 5*time.Second, "the agents' report interval (lsfc sbatchd's default)")
 	flag.DurationVar(&runMean, "run", 30*time.Second, "mean run time of a job, drawn uniformly between half and 1.5 times it")
-	flag.DurationVar(&cfg.warmup, "warmup", 30*time.Second, "time from the last submission to the measurement")
+	flag.DurationVar(&cfg.warmup, "warmup", 30*time.Second, "time from the opening of the hosts (every job submitted, every agent registered) to the measurement")
 	flag.DurationVar(&cfg.measure, "measure", 60*time.Second, "length of the measurement")
 	flag.Uint64Var(&cfg.seed, "seed", 1, "seed of the drawn run times and loads")
 	flag.StringVar(&profile, "cpuprofile", "", "write the master's CPU profile over the measurement to this file (the agent count is added to its name)")
@@ -149,6 +149,8 @@ func measureSpawned(cfg config, profile string, keep, logs bool) (result, error)
 	}
 	cmd := exec.Command(self, "master", "-conf", conf, "-state", state, "-listen", addr, "-cpuprofile", prof)
 	cmd.Stdout = io.Discard
+	// The master ends with this program, however it ends.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
 	cmd.Stderr = io.Discard
 	if logs {
 		cmd.Stderr = os.Stderr
@@ -188,9 +190,9 @@ func measureSpawned(cfg config, profile string, keep, logs bool) (result, error)
 // hooks are called as the measurement starts and stops (nil: none).
 type hooks struct{ start, stop func() }
 
-// measure starts cfg.agents agents against m, waits until every one has
-// registered, submits cfg.jobs jobs, lets the cluster settle for
-// cfg.warmup and measures for cfg.measure.
+// measure submits cfg.jobs jobs to m with its hosts closed, starts
+// cfg.agents agents, opens the hosts once every agent has registered,
+// lets the cluster settle for cfg.warmup and measures for cfg.measure.
 func measure(ctx context.Context, cfg config, m master, h hooks) (result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -199,21 +201,13 @@ func measure(ctx context.Context, cfg config, m master, h hooks) (result, error)
 		wg.Wait()
 	}()
 	res := result{agents: cfg.agents, cpu: -1}
-	f := &fleet{addr: m.addr, secret: secret, interval: cfg.interval, runMin: cfg.runMin, runMax: cfg.runMax, seed: cfg.seed}
-	for i := range cfg.agents {
-		a := f.newAgent(i, hostName(i))
-		wg.Add(1)
-		go a.run(ctx, cfg.interval*time.Duration(i)/time.Duration(cfg.agents), &wg)
+	// The hosts are closed while the jobs are submitted and the agents
+	// register: no job starts before its host's agent has registered (it
+	// would run through the master's local executor), and submissions
+	// are measured on a quiet master.
+	if err := hostOps(ctx, m.state, cfg, "close"); err != nil {
+		return result{}, err
 	}
-	deadline := time.Now().Add(cfg.interval + 2*time.Minute)
-	for f.registered.Load() < int64(cfg.agents) {
-		if time.Now().After(deadline) {
-			return result{}, fmt.Errorf("%d of %d agents registered in time (last failure: %v)", f.registered.Load(), cfg.agents, f.lastErr.Load())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	// Every agent registers before the first job is submitted: a host
-	// without one would run its jobs through the master's local executor.
 	// Submissions over the socket, as bsub's, from a few clients at once.
 	t0 := time.Now()
 	var next atomic.Int64
@@ -237,6 +231,22 @@ func measure(ctx context.Context, cfg config, m master, h hooks) (result, error)
 		return result{}, fmt.Errorf("submit: %w", err)
 	}
 	res.submitRate = float64(cfg.jobs) / time.Since(t0).Seconds()
+	f := &fleet{addr: m.addr, secret: secret, interval: cfg.interval, runMin: cfg.runMin, runMax: cfg.runMax, seed: cfg.seed}
+	for i := range cfg.agents {
+		a := f.newAgent(i, hostName(i))
+		wg.Add(1)
+		go a.run(ctx, cfg.interval*time.Duration(i)/time.Duration(cfg.agents), &wg)
+	}
+	deadline := time.Now().Add(cfg.interval + 2*time.Minute)
+	for f.registered.Load() < int64(cfg.agents) {
+		if time.Now().After(deadline) {
+			return result{}, fmt.Errorf("%d of %d agents registered in time (last failure: %v)", f.registered.Load(), cfg.agents, f.lastErr.Load())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := hostOps(ctx, m.state, cfg, "open"); err != nil {
+		return result{}, err
+	}
 	time.Sleep(cfg.warmup)
 	f.errors.Store(0)
 	var cpu0 time.Duration
@@ -279,6 +289,31 @@ func measure(ctx context.Context, cfg config, m master, h hooks) (result, error)
 		res.heldRunning = st.Running
 	}
 	return res, nil
+}
+
+// hostOps applies op (badmin hclose or hopen) to every host.
+func hostOps(ctx context.Context, state string, cfg config, op string) error {
+	var next atomic.Int64
+	errs := make(chan error, cfg.submitters)
+	for range cfg.submitters {
+		go func() {
+			c := api.Dial(state)
+			for i := next.Add(1) - 1; i < int64(cfg.agents); i = next.Add(1) - 1 {
+				if _, err := c.HostOp(ctx, hostName(int(i)), op); err != nil {
+					errs <- fmt.Errorf("host %s: %s: %w", hostName(int(i)), op, err)
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	var first error
+	for range cfg.submitters {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // freeAddr returns a loopback address with a free TCP port.
