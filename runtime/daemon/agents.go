@@ -64,6 +64,14 @@ type agents struct {
 
 	mu     sync.Mutex
 	byHost map[string]*agent
+	// loads are the load reports the owner has yet to apply, the last of
+	// each host, and loaded is closed once it has applied them; ready
+	// tells the owner that some wait. A cluster's agents report every
+	// interval, thousands a second for thousands of hosts: the owner
+	// takes them a batch at a time, not a call each.
+	loads  map[string]*api.AgentLoad
+	loaded chan struct{}
+	ready  chan struct{}
 }
 
 // An agent is the master's view of one host's execution agent.
@@ -110,7 +118,8 @@ const defaultHostLost = 10 * time.Minute
 // openAgents reads the hosts whose agents registered; with all, every
 // host of hosts is an agent's.
 func openAgents(stateDir string, session string, all bool, hosts []string) (*agents, error) {
-	a := &agents{dir: filepath.Join(stateDir, "agents"), session: session, all: all, byHost: map[string]*agent{}}
+	a := &agents{dir: filepath.Join(stateDir, "agents"), session: session, all: all, byHost: map[string]*agent{},
+		loads: map[string]*api.AgentLoad{}, loaded: make(chan struct{}), ready: make(chan struct{}, 1)}
 	if all {
 		for _, h := range hosts {
 			a.byHost[h] = newAgent(h)
@@ -370,32 +379,65 @@ func (d *Daemon) loseJobs(h *runtime.Host) []Record {
 	return recs
 }
 
-// handleAgentLoad takes an agent's load report.
+// handleAgentLoad takes an agent's load report. It answers once the
+// owner has applied it, with the others that came meanwhile.
 func (d *Daemon) handleAgentLoad(w http.ResponseWriter, r *http.Request) {
 	var req api.AgentLoad
 	if err := d.agentRequest(r, &req, &req.Host); err != nil {
 		reply(w, nil, err)
 		return
 	}
-	_, err := d.do(r.Context(), func() (any, []Record, func(), error) {
-		h := d.cluster.Host(req.Host)
-		a := d.agents.get(req.Host)
-		d.agents.mu.Lock()
-		a.lastLoad = d.clk.Now()
-		a.interval = agentInterval(req.Interval)
-		a.lost = false
-		down, _ := d.hostDown(a, a.lastLoad)
-		d.agents.mu.Unlock()
-		ncpus := d.cluster.Policy.HostNcpus(req.Host, req.Ncpus, req.Nprocs, req.Ncores, req.Nthreads)
+	as := d.agents
+	a := as.get(req.Host)
+	as.mu.Lock()
+	a.lastLoad = d.clk.Now()
+	a.interval = agentInterval(req.Interval)
+	a.lost = false
+	as.loads[req.Host] = &req
+	loaded := as.loaded
+	as.mu.Unlock()
+	select {
+	case as.ready <- struct{}{}:
+	default:
+	}
+	select {
+	case <-loaded:
+		reply(w, struct{}{}, nil)
+	case <-r.Context().Done():
+		reply(w, nil, r.Context().Err())
+	case <-d.done:
+		reply(w, nil, errShutdown)
+	}
+}
+
+// applyLoads applies, on the owning goroutine, the load reports that
+// wait, and releases their requests.
+func (d *Daemon) applyLoads() {
+	as := d.agents
+	as.mu.Lock()
+	loads, loaded := as.loads, as.loaded
+	as.loads, as.loaded = map[string]*api.AgentLoad{}, make(chan struct{})
+	as.mu.Unlock()
+	defer close(loaded)
+	now := d.clk.Now()
+	for _, host := range slices.Sorted(maps.Keys(loads)) {
+		req := loads[host]
+		h := d.cluster.Host(host)
+		if h == nil {
+			continue // a reconfiguration removed it meanwhile
+		}
+		a := as.get(host)
+		as.mu.Lock()
+		down, _ := d.hostDown(a, now)
+		as.mu.Unlock()
+		ncpus := d.cluster.Policy.HostNcpus(host, req.Ncpus, req.Nprocs, req.Ncores, req.Nthreads)
 		d.cluster.SetFacts(h, req.Type, req.Model, ncpus, req.Maxmem, req.Maxswp, req.Maxtmp)
 		if req.Load != nil {
 			d.cluster.SetLoad(h, req.Load)
 		}
 		d.setHostDown(h, down)
 		d.dirty = true
-		return nil, nil, nil, nil
-	})
-	reply(w, struct{}{}, err)
+	}
 }
 
 // agentRequest reads an agent's request, checks who sends it (an

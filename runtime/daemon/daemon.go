@@ -604,6 +604,8 @@ func (d *Daemon) loop() {
 			d.run(c)
 		case r := <-d.exits:
 			d.exited(r)
+		case <-d.agents.ready:
+			d.applyLoads()
 		case <-tick.C():
 			d.housekeep()
 		case <-timer.C():
@@ -621,6 +623,8 @@ func (d *Daemon) loop() {
 				d.run(c)
 			case r := <-d.exits:
 				d.exited(r)
+			case <-d.agents.ready:
+				d.applyLoads()
 			default:
 				more = false
 			}
