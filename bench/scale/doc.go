@@ -6,8 +6,9 @@
 // loopback address of its own: a load report every interval, and a long
 // poll that carries its runs and ends and brings back its orders, cut
 // short when a job ends. A job "runs" for a time drawn from a seeded
-// source, without a process. With the pending jobs submitted, it reports
-// for each agent count the master's CPU (user and system time over wall
+// source, without a process. The jobs are submitted with every host
+// closed, the agents register, the hosts are opened; after a warm-up it
+// reports for each agent count the master's CPU (user and system time over wall
 // time), the dispatch latency (from the master's start of a job to the
 // order reaching its agent; p50 and p99) and the jobs started and
 // finished per minute.
