@@ -339,3 +339,23 @@ func TestBusersLayout(t *testing.T) {
 	})
 	checkLayout(t, "busers", b.String())
 }
+
+// TestGroupsLayout checks bugroup's and bmgroup's tables and long blocks
+// (the "bugroup" and "bmgroup" pages of the IBM Spectrum LSF 10.1 command
+// reference).
+func TestGroupsLayout(t *testing.T) {
+	users := []api.Group{
+		{Name: "chemists", Members: []string{"alice", "carol"}, Expanded: []string{"alice", "carol"}, Shares: "[alice, 2] [carol, 1]"},
+		{Name: "science", Members: []string{"chemists/", "~bob"}, Expanded: []string{"alice", "carol"}},
+	}
+	hosts := []api.Group{{Name: "gpu_hosts", Members: []string{"hostC", "big/"}, Expanded: []string{"hostA", "hostC"}}}
+	var b bytes.Buffer
+	writeGroups(&b, users, "user", false, false)
+	writeGroups(&b, users, "user", true, false)
+	writeGroups(&b, users, "user", false, true)
+	checkLayout(t, "bugroup", b.String())
+	b.Reset()
+	writeGroups(&b, hosts, "host", false, false)
+	writeGroups(&b, hosts, "host", true, true)
+	checkLayout(t, "bmgroup", b.String())
+}

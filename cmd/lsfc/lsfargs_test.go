@@ -133,6 +133,8 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"lsload":  {"a E gpu gpuload I json l loc N n o R s V w", "json w"},
 	"bsla":    {"json N V", "json"},
 	"busers":  {"alloc json o V w", ""},
+	"bugroup": {"l r V w", "l r w"},
+	"bmgroup": {"cu l r V w", "l r w"},
 }
 
 // TestLSFOptionTables gives each LSF command every option LSF documents
@@ -169,7 +171,7 @@ func TestLSFRefusedOptionsDocumented(t *testing.T) {
 		"bhosts": bhostsRefusedOptions, "bparams": bparamsRefusedOptions, "badmin": badminRefusedOptions,
 		"bacct": bacctRefusedOptions, "lsid": lsidRefusedOptions, "lsadmin": lsadminRefusedOptions,
 		"lshosts": lshostsRefusedOptions, "lsload": lsloadRefusedOptions, "bsla": bslaRefusedOptions,
-		"busers": busersRefusedOptions,
+		"busers": busersRefusedOptions, "bugroup": bugroupRefusedOptions, "bmgroup": bmgroupRefusedOptions,
 	} {
 		tc := lsfDocumented[cmd]
 		seen := map[string]bool{}

@@ -160,6 +160,8 @@ where LSF's do.`,
 		{"lsadmin", newLsadminCmd},
 		{"bsla", newBslaCmd},
 		{"busers", newBusersCmd},
+		{"bugroup", newBugroupCmd},
+		{"bmgroup", newBmgroupCmd},
 		{"lsid", newLsidCmd},
 	}
 	root.AddCommand(newVersionCmd(e))

@@ -18,6 +18,7 @@
 //	GET  /v1/params                lsb.params as bparams -a shows it (→ map[string]string)
 //	GET  /v1/params/long           every lsb.params parameter, described (→ []Param)
 //	GET  /v1/users?user=...        users' job counts and limits, as busers shows them (→ []User)
+//	GET  /v1/groups/{kind}         user or host groups (kind user or host), as bugroup and bmgroup show them (→ []Group)
 //	POST /v1/mc/...                between clusters, on the TCP listener only (see MCForward)
 //
 // Errors are answered with a 4xx or 5xx status and an Error body. Times
@@ -100,6 +101,18 @@ type SubmitRequest struct {
 	// again (a retry after a lost answer, or to a new master after a
 	// failover) gets the job the first one made, not a second job.
 	Token string `json:"token,omitempty"`
+}
+
+// A Group is a user group of lsb.users or a host group of lsb.hosts:
+// Members as written (a member group's name followed by "/", an
+// excluded member after "~"), Expanded the users or hosts it holds once
+// member groups are expanded, sorted ("all" stays as it is), and Shares
+// a user group's USER_SHARES, "[name, shares] ...", "" for none.
+type Group struct {
+	Name     string   `json:"name"`
+	Members  []string `json:"members"`
+	Expanded []string `json:"expanded"`
+	Shares   string   `json:"shares,omitempty"`
 }
 
 // A User is a user's jobs and limits as busers shows them: JL/P and

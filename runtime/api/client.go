@@ -339,6 +339,16 @@ func (c *Client) Users(ctx context.Context, names []string) ([]User, error) {
 	return out, nil
 }
 
+// Groups returns the user groups (kind "user") or host groups (kind
+// "host") of the configuration, as bugroup and bmgroup show them.
+func (c *Client) Groups(ctx context.Context, kind string) ([]Group, error) {
+	var out []Group
+	if err := c.do(ctx, http.MethodGet, "/v1/groups/"+url.PathEscape(kind), nil, nil, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ParamsLong returns every parameter of lsb.params with its value and
 // description (bparams -l).
 func (c *Client) ParamsLong(ctx context.Context) ([]Param, error) {

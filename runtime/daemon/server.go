@@ -122,6 +122,7 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("GET /v1/params", d.handleParams)
 	mux.HandleFunc("GET /v1/params/long", d.handleParamsLong)
 	mux.HandleFunc("GET /v1/users", d.handleUsers)
+	mux.HandleFunc("GET /v1/groups/{kind}", d.handleGroups)
 	mux.HandleFunc("GET /v1/conf", d.handleConf)
 	mux.HandleFunc("GET /v1/perf", d.handlePerf)
 	mux.HandleFunc("GET /v1/sla", d.handleSLA)
@@ -975,6 +976,106 @@ func (d *Daemon) handleUsers(w http.ResponseWriter, r *http.Request) {
 		return out, nil, nil, nil
 	})
 	reply(w, v, err)
+}
+
+// handleGroups lists the user groups (bugroup) or the host groups
+// (bmgroup) of the configuration the daemon runs.
+func (d *Daemon) handleGroups(w http.ResponseWriter, r *http.Request) {
+	kind := r.PathValue("kind")
+	if kind != "user" && kind != "host" {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown group kind %q (want user or host)", truncate(kind)))
+		return
+	}
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
+		if kind == "host" {
+			return hostGroups(d.cfg.Policy), nil, nil, nil
+		}
+		return userGroups(d.cfg.Policy), nil, nil, nil
+	})
+	reply(w, v, err)
+}
+
+// userGroups describes the user groups of lsb.users, in their order.
+func userGroups(p *compile.Policy) []api.Group {
+	byName := map[string]*compile.UserGroup{}
+	for i := range p.UserGroups {
+		byName[p.UserGroups[i].Name] = p.UserGroups[i]
+	}
+	// expand adds the users of group g, its member groups expanded;
+	// seen guards against a group that holds itself.
+	var expand func(g *compile.UserGroup, seen map[string]bool, into map[string]bool)
+	expand = func(g *compile.UserGroup, seen map[string]bool, into map[string]bool) {
+		if seen[g.Name] {
+			return
+		}
+		seen[g.Name] = true
+		for _, m := range g.Members {
+			if m.Exclude {
+				continue
+			}
+			if sub := byName[m.Name]; sub != nil {
+				expand(sub, seen, into)
+				continue
+			}
+			into[m.Name] = true
+		}
+	}
+	out := []api.Group{}
+	for i := range p.UserGroups {
+		g := p.UserGroups[i]
+		ag := api.Group{Name: g.Name, Members: []string{}}
+		for _, m := range g.Members {
+			name := m.Name
+			if byName[name] != nil {
+				name += "/"
+			}
+			if m.Exclude {
+				name = "~" + name
+			}
+			ag.Members = append(ag.Members, name)
+		}
+		users := map[string]bool{}
+		expand(g, map[string]bool{}, users)
+		ag.Expanded = sortedKeys(users)
+		var shares []string
+		for _, s := range g.Shares {
+			shares = append(shares, fmt.Sprintf("[%s, %s]", s.Name, strconv.FormatFloat(s.Shares, 'f', -1, 64)))
+		}
+		ag.Shares = strings.Join(shares, " ")
+		out = append(out, ag)
+	}
+	return out
+}
+
+// hostGroups describes the host groups of lsb.hosts (compute units
+// left out), in their order.
+func hostGroups(p *compile.Policy) []api.Group {
+	isGroup := map[string]bool{}
+	for _, g := range p.HostGroups {
+		isGroup[g.Name] = true
+	}
+	out := []api.Group{}
+	for _, g := range p.HostGroups {
+		if g.Type != "" {
+			continue
+		}
+		ag := api.Group{Name: g.Name, Members: []string{}, Expanded: slices.Clone(g.Hosts)}
+		if ag.Expanded == nil {
+			ag.Expanded = []string{}
+		}
+		for _, m := range g.Members {
+			name := m.Name
+			if isGroup[name] {
+				name += "/"
+			}
+			if m.Exclude {
+				name = "~" + name
+			}
+			ag.Members = append(ag.Members, name)
+		}
+		out = append(out, ag)
+	}
+	return out
 }
 
 // paramList describes every key the schema knows for lsb.params, in its

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+)
+
+func newBmgroupCmd(e env) *cobra.Command {
+	s := lsfSpec{
+		name:     "bmgroup",
+		refused:  bmgroupRefusedOptions(),
+		options:  groupOptions(),
+		short:    "Show the host groups of lsfc serve's configuration",
+		operands: "[host_group ...]",
+		long: `bmgroup shows the host groups of lsb.hosts (compute units left out), or
+those named:
+
+  GROUP_NAME    HOSTS
+
+with each group's members as written, a member group followed by "/" and
+an excluded member after "~".
+
+  -r   the hosts each group holds, member groups, wildcards and
+       exclusions resolved, sorted
+  -l   one block a group: GROUP_NAME: and HOSTS:
+  -w   accepted: names are never cut
+
+A name that is no host group is reported on standard error ("NAME: No
+such host group") and bmgroup exits 255.` + lsfStateHelp,
+		example: `  lsfc bmgroup
+  bmgroup -r gpu_hosts`,
+	}
+	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
+		return runGroups(ctx, e, a, "bmgroup", "host")
+	})
+}
+
+// bmgroupRefusedOptions returns the options LSF 10.1 documents for
+// bmgroup that lsfc does not implement.
+func bmgroupRefusedOptions() []lsfOption {
+	return []lsfOption{{"cu", ""}, {"V", ""}}
+}
