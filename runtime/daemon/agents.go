@@ -434,7 +434,9 @@ func (d *Daemon) handleAgentSync(w http.ResponseWriter, r *http.Request) {
 	out := v.(*api.AgentOrders)
 	if len(out.Orders) == 0 && len(out.Kill) == 0 && req.Wait > 0 {
 		a := d.agents.get(req.Host)
-		t := d.clk.NewTimer(min(time.Duration(req.Wait*float64(time.Second)), maxAgentWait))
+		wait := min(time.Duration(req.Wait*float64(time.Second)), maxAgentWait)
+		d.holdFor(w, wait)
+		t := d.clk.NewTimer(wait)
 		select {
 		case <-a.wake:
 		case <-t.C():

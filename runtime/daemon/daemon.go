@@ -58,6 +58,9 @@ type Config struct {
 	// the shared secret its clients must present.
 	Listen string
 	Secret string
+	// Conn bounds the connections of both listeners: their timeouts and
+	// how many one peer may hold (zero fields: the defaults).
+	Conn ConnLimits
 	// MinInterval is the least time between two scheduling cycles (0:
 	// JOB_SCHEDULING_INTERVAL's minimum when lsb.params sets it, else
 	// 100 ms).
@@ -109,8 +112,9 @@ type Config struct {
 
 // A Daemon is a running lsfc serve.
 type Daemon struct {
-	cfg  Config
-	perf *perf
+	cfg    Config
+	limits ConnLimits // cfg.Conn with its defaults
+	perf   *perf
 	// reqc compiles the requirements of submissions for the current
 	// cluster; request handlers read it, the owner replaces it with
 	// the cluster.
@@ -220,7 +224,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.RealClock{}
 	}
-	d := &Daemon{cfg: cfg, lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
+	d := &Daemon{cfg: cfg, limits: cfg.Conn.withDefaults(), lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
 		clk: cfg.Clock, clock: engineClock{cfg.Clock},
 		quit: make(chan struct{}), done: make(chan struct{}), started: cfg.Clock.Now(), killed: map[int64]bool{},
 		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, mcPeers: map[string]*mcPeerState{},

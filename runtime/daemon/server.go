@@ -52,15 +52,15 @@ func (d *Daemon) listen() error {
 		ln.Close()
 		return fmt.Errorf("socket: %w", err)
 	}
-	unixSrv := &http.Server{Handler: d.routes(false), ReadHeaderTimeout: 10 * time.Second,
-		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
-			if id, ok := peerIdentity(c); ok {
-				return context.WithValue(ctx, identityKey{}, id)
-			}
-			return ctx
-		}}
+	unixSrv := d.limits.server(d.routes(false))
+	unixSrv.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
+		if id, ok := peerIdentity(unwrapConn(c)); ok {
+			return context.WithValue(ctx, identityKey{}, id)
+		}
+		return ctx
+	}
 	d.servers = append(d.servers, unixSrv)
-	go unixSrv.Serve(ln)
+	go unixSrv.Serve(limitPeers(ln, d.limits.PerPeer, unixPeer))
 	if d.cfg.Listen != "" {
 		if d.cfg.Secret == "" {
 			return fmt.Errorf("--listen needs a shared secret (--secret-file or LSFC_SECRET)")
@@ -70,9 +70,9 @@ func (d *Daemon) listen() error {
 			return fmt.Errorf("listen %s: %w", d.cfg.Listen, err)
 		}
 		d.addr = tln.Addr().String()
-		tcpSrv := &http.Server{Handler: d.routes(true), ReadHeaderTimeout: 10 * time.Second}
+		tcpSrv := d.limits.server(d.routes(true))
 		d.servers = append(d.servers, tcpSrv)
-		go tcpSrv.Serve(tln)
+		go tcpSrv.Serve(limitPeers(tln, d.limits.PerPeer, tcpPeer))
 	}
 	return nil
 }
@@ -134,18 +134,25 @@ func (d *Daemon) routes(remote bool) http.Handler {
 		start := time.Now()
 		_, pattern := mux.Handler(r)
 		defer func() { d.perf.add(pattern, r.URL.Query(), time.Since(start)) }()
-		r.Body = http.MaxBytesReader(w, r.Body, api.MaxRequestBytes)
+		// The caller is known from the headers alone: a refusal is
+		// answered before any of the body is read, and closes the
+		// connection rather than wait for the rest of the body.
+		refuse := func(code int, msg string) {
+			w.Header().Set("Connection", "close")
+			writeError(w, code, msg)
+		}
 		if remote {
 			id, ok := d.remoteIdentity(r)
 			if !ok {
-				writeError(w, http.StatusUnauthorized, "the shared secret is missing or wrong")
+				refuse(http.StatusUnauthorized, "the shared secret is missing or wrong")
 				return
 			}
 			r = r.WithContext(context.WithValue(r.Context(), identityKey{}, id))
 		} else if _, ok := r.Context().Value(identityKey{}).(identity); !ok {
-			writeError(w, http.StatusForbidden, "the caller's credentials cannot be read")
+			refuse(http.StatusForbidden, "the caller's credentials cannot be read")
 			return
 		}
+		r.Body = http.MaxBytesReader(w, r.Body, api.MaxRequestBytes)
 		mux.ServeHTTP(w, r)
 	})
 }
