@@ -45,6 +45,9 @@ type Client struct {
 	unix         bool
 	// hint says how to start the daemon, after "no lsfc serve answers".
 	hint string
+	// retryWait is how long a request whose answer was lost is sent
+	// again (0: RetryWait).
+	retryWait time.Duration
 }
 
 // ErrNoDaemon is wrapped by the errors of requests that found no daemon:
@@ -317,12 +320,18 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		}
 		payload = b
 	}
+	// A request is safe to send again when sending it twice does what
+	// sending it once does: a query, an agent's report, a submission
+	// (which carries its token).
+	safe := method == http.MethodGet || strings.HasPrefix(path, "/v1/agent/") || path == "/v1/jobs" && method == http.MethodPost
 	if len(c.addrs) < 2 {
-		_, err := c.once(ctx, method, path, query, payload, out)
-		return err
+		if !safe {
+			_, err := c.once(ctx, method, path, query, payload, out)
+			return err
+		}
+		return c.resend(ctx, method, path, query, payload, out)
 	}
 	// Several candidates: find the leader.
-	safe := method == http.MethodGet || strings.HasPrefix(path, "/v1/agent/") || path == "/v1/jobs" && method == http.MethodPost
 	deadline := time.Now().Add(FailoverWait)
 	for {
 		where, err := c.once(ctx, method, path, query, payload, out)
@@ -354,6 +363,75 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 			return err
 		case <-time.After(100 * time.Millisecond):
 		}
+	}
+}
+
+// RetryWait is how long a client sends again a request that is safe to
+// send twice after the connection was lost with it (EOF, reset) before
+// it gives up; see Client.SetRetryWait.
+const RetryWait = 30 * time.Second
+
+// SetRetryWait sets how long the client sends again a request whose
+// answer was lost (0: RetryWait). It returns c. Call it before the
+// client's first request.
+func (c *Client) SetRetryWait(d time.Duration) *Client {
+	c.retryWait = d
+	return c
+}
+
+// ErrAnswerLost is wrapped by the error of a request that was sent, lost
+// its connection before the answer came, and could not be sent again
+// within the retry wait: it may have taken effect.
+var ErrAnswerLost = errors.New("the connection was lost before the answer came")
+
+// answerLostError says that a request may have taken effect.
+type answerLostError struct {
+	where string
+	wait  time.Duration
+	err   error // the last failure
+}
+
+func (e *answerLostError) Error() string {
+	return fmt.Sprintf("lsfc serve at %s: %v, and it did not answer again within %v (last: %v)",
+		e.where, ErrAnswerLost, e.wait, e.err)
+}
+
+func (e *answerLostError) Unwrap() []error { return []error{ErrAnswerLost, e.err} }
+
+// resend sends a request that is safe to send twice to the one daemon of
+// the client, and sends it again while the connection is lost with it
+// (the daemon may have restarted meanwhile), for up to the retry wait.
+// A request that never left (no daemon answers at all) is not tried
+// again; one that left and got no answer ends, after the wait, in an
+// error that wraps ErrAnswerLost.
+func (c *Client) resend(ctx context.Context, method, path string, query url.Values, payload []byte, out any) error {
+	wait := c.retryWait
+	if wait <= 0 {
+		wait = RetryWait
+	}
+	deadline := time.Now().Add(wait)
+	sent := false
+	delay := 50 * time.Millisecond
+	for {
+		where, err := c.once(ctx, method, path, query, payload, out)
+		var ae *APIError
+		if err == nil || where == "" || errors.As(err, &ae) {
+			return err
+		}
+		noDaemon := errors.Is(err, ErrNoDaemon)
+		if noDaemon && !sent {
+			return err
+		}
+		sent = sent || !noDaemon
+		if ctx.Err() != nil || time.Now().Add(delay).After(deadline) {
+			return &answerLostError{where: where, wait: wait, err: err}
+		}
+		select {
+		case <-ctx.Done():
+			return &answerLostError{where: where, wait: wait, err: err}
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, time.Second)
 	}
 }
 
