@@ -115,7 +115,10 @@ const lsfStateHelp = `
 The command talks to the lsfc serve of the state directory --state DIR;
 else, when $LSFC_MASTER is set, to the master at that TCP address (or the
 leader of the master candidates it lists, separated by commas), with the
-shared secret of $LSFC_SECRET or the file $LSFC_SECRET_FILE; else to the
+shared secret of $LSFC_SECRET or the file $LSFC_SECRET_FILE, over TLS
+when $LSFC_TLS_CA (the authorities of the master's certificate) or
+$LSFC_TLS_CERT and $LSFC_TLS_KEY (a client certificate, whose name is the
+user) are set; else to the
 one of $LSFC_STATE, else LSB_SHAREDIR/<cluster> of $LSF_ENVDIR/lsf.conf
 when it can be written, else $XDG_STATE_HOME/lsfc/<cluster> -- the
 directory lsfc serve itself picks. A request whose answer is lost (the
@@ -147,10 +150,19 @@ func dialClient(e env, a *lsfArgs) (*api.Client, error) {
 		if err != nil {
 			return nil, err
 		}
-		if secret == "" {
-			return nil, errors.New("LSFC_MASTER needs the shared secret: set LSFC_SECRET or LSFC_SECRET_FILE")
+		cert, key, ca := e.getenv("LSFC_TLS_CERT"), e.getenv("LSFC_TLS_KEY"), e.getenv("LSFC_TLS_CA")
+		if secret == "" && cert == "" {
+			return nil, errors.New("LSFC_MASTER needs the shared secret or a client certificate: set LSFC_SECRET, LSFC_SECRET_FILE or LSFC_TLS_CERT")
 		}
-		return api.DialTCP(master, secret, currentUser()), nil
+		c := api.DialTCP(master, secret, currentUser())
+		if cert != "" || key != "" || ca != "" {
+			cfg, err := api.ClientTLS(cert, key, ca)
+			if err != nil {
+				return nil, err
+			}
+			c.UseTLS(cfg)
+		}
+		return c, nil
 	}
 	dir, err := clientStateDir(e, a.state)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -48,6 +49,8 @@ type Client struct {
 	// retryWait is how long a request whose answer was lost is sent
 	// again (0: RetryWait).
 	retryWait time.Duration
+	// tls is set for a TCP client that speaks TLS (UseTLS).
+	tls bool
 }
 
 // ErrNoDaemon is wrapped by the errors of requests that found no daemon:
@@ -137,7 +140,27 @@ func (c *Client) target() (base, where string) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return "http://" + c.addrs[c.cur], c.addrs[c.cur]
+	return c.scheme() + c.addrs[c.cur], c.addrs[c.cur]
+}
+
+// scheme returns the scheme of the client's request URLs.
+func (c *Client) scheme() string {
+	if c.tls {
+		return "https://"
+	}
+	return "http://"
+}
+
+// UseTLS makes a TCP client (DialTCP) speak TLS with cfg: its certificate,
+// when cfg has one, names the user (the daemon then takes no user from
+// the client), and cfg's authorities verify the daemon's. It returns c.
+// Call it before the client's first request.
+func (c *Client) UseTLS(cfg *tls.Config) *Client {
+	c.tls = true
+	c.base = c.scheme() + c.addrs[0]
+	c.hc.Transport = &http.Transport{TLSClientConfig: cfg.Clone(), MaxIdleConns: 4, IdleConnTimeout: 30 * time.Second,
+		TLSHandshakeTimeout: 10 * time.Second}
+	return c
 }
 
 // follow moves the client off the candidate where: to leader when it is
@@ -419,8 +442,11 @@ func (c *Client) resend(ctx context.Context, method, path string, query url.Valu
 			return err
 		}
 		noDaemon := errors.Is(err, ErrNoDaemon)
-		if noDaemon && !sent {
-			return err
+		switch {
+		case noDaemon && !sent:
+			return err // it never left
+		case !noDaemon && !connectionLost(err):
+			return err // refused before it was sent, or not in transit
 		}
 		sent = sent || !noDaemon
 		if ctx.Err() != nil || time.Now().Add(delay).After(deadline) {
@@ -508,6 +534,13 @@ func apiError(status int, data []byte) *APIError {
 		msg += ": " + text
 	}
 	return &APIError{Status: status, Message: msg, body: data}
+}
+
+// connectionLost reports whether a transport error is the end of the
+// connection while a request was in transit: an EOF or a reset.
+func connectionLost(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNABORTED)
 }
 
 // noDaemon reports whether a transport error means that nothing answers:

@@ -400,6 +400,11 @@ func (d *Daemon) agentRequest(r *http.Request, v any, host *string) error {
 	if err := checkName("host", *host); err != nil {
 		return errorf(http.StatusBadRequest, "%v", err)
 	}
+	if id := who(r); id.Cert && id.User != *host && !d.isAdmin(id) {
+		// A certificate names a user: only an administrator's, or the
+		// host's own, acts as the host's agent.
+		return errorf(http.StatusForbidden, "the certificate of %q may not act as the execution agent of host %q", id.User, *host)
+	}
 	if d.cfg.Policy.Host(*host) == nil {
 		return errorf(http.StatusNotFound, "%s: No such host in the cluster", truncate(*host))
 	}

@@ -1,9 +1,11 @@
 package daemon
 
 import (
+	"log"
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -46,10 +48,19 @@ func (l ConnLimits) withDefaults() ConnLimits {
 	return l
 }
 
-// server returns an HTTP server of h bounded by l.
-func (l ConnLimits) server(h http.Handler) *http.Server {
+// server returns an HTTP server of h bounded by l, which logs its
+// connections' failures (TLS handshakes refused) with logf.
+func (l ConnLimits) server(h http.Handler, logf func(format string, args ...any)) *http.Server {
 	return &http.Server{Handler: h, ReadHeaderTimeout: l.ReadHeader, ReadTimeout: l.Read,
-		WriteTimeout: l.Write, IdleTimeout: l.Idle}
+		WriteTimeout: l.Write, IdleTimeout: l.Idle, ErrorLog: log.New(logWriter(logf), "", 0)}
+}
+
+// A logWriter passes each line written to it to a Logf.
+type logWriter func(format string, args ...any)
+
+func (w logWriter) Write(p []byte) (int, error) {
+	w("%s", strings.TrimSuffix(string(p), "\n"))
+	return len(p), nil
 }
 
 // holdFor extends the deadlines of the connection of a request that a

@@ -19,6 +19,7 @@ package daemon
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"maps"
@@ -58,6 +59,14 @@ type Config struct {
 	// the shared secret its clients must present.
 	Listen string
 	Secret string
+	// TLS, when set, makes the TCP listener speak TLS with it. A client
+	// certificate verified by its ClientCAs names the user, or the
+	// cluster of a MultiCluster peer; a client without one shows Secret.
+	// With ClientCAs, Secret may be "".
+	TLS *tls.Config
+	// PeerTLS, when set, is how the MultiCluster link speaks TLS to the
+	// peers' listeners, its certificate naming this cluster.
+	PeerTLS *tls.Config
 	// Conn bounds the connections of both listeners: their timeouts and
 	// how many one peer may hold (zero fields: the defaults).
 	Conn ConnLimits

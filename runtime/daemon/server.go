@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"crypto/subtle"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,11 +24,13 @@ import (
 )
 
 // An identity is who makes a request: from the Unix socket's peer
-// credentials, or the user a TCP client names after showing the secret.
+// credentials, the name of a TCP client's verified certificate (Cert),
+// or the user a TCP client names after showing the secret.
 type identity struct {
 	User     string
 	UID, GID int
 	Remote   bool
+	Cert     bool
 }
 
 type identityKey struct{}
@@ -52,7 +55,7 @@ func (d *Daemon) listen() error {
 		ln.Close()
 		return fmt.Errorf("socket: %w", err)
 	}
-	unixSrv := d.limits.server(d.routes(false))
+	unixSrv := d.limits.server(d.routes(false), d.cfg.Logf)
 	unixSrv.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
 		if id, ok := peerIdentity(unwrapConn(c)); ok {
 			return context.WithValue(ctx, identityKey{}, id)
@@ -62,17 +65,21 @@ func (d *Daemon) listen() error {
 	d.servers = append(d.servers, unixSrv)
 	go unixSrv.Serve(limitPeers(ln, d.limits.PerPeer, unixPeer))
 	if d.cfg.Listen != "" {
-		if d.cfg.Secret == "" {
-			return fmt.Errorf("--listen needs a shared secret (--secret-file or LSFC_SECRET)")
+		if d.cfg.Secret == "" && (d.cfg.TLS == nil || d.cfg.TLS.ClientCAs == nil) {
+			return fmt.Errorf("--listen needs a shared secret (--secret-file or LSFC_SECRET) or client certificates (--client-ca)")
 		}
 		tln, err := net.Listen("tcp", d.cfg.Listen)
 		if err != nil {
 			return fmt.Errorf("listen %s: %w", d.cfg.Listen, err)
 		}
 		d.addr = tln.Addr().String()
-		tcpSrv := d.limits.server(d.routes(true))
+		tcpSrv := d.limits.server(d.routes(true), d.cfg.Logf)
 		d.servers = append(d.servers, tcpSrv)
-		go tcpSrv.Serve(limitPeers(tln, d.limits.PerPeer, tcpPeer))
+		var ln net.Listener = limitPeers(tln, d.limits.PerPeer, tcpPeer)
+		if d.cfg.TLS != nil {
+			ln = tls.NewListener(ln, d.cfg.TLS.Clone())
+		}
+		go tcpSrv.Serve(ln)
 	}
 	return nil
 }
@@ -144,7 +151,7 @@ func (d *Daemon) routes(remote bool) http.Handler {
 		if remote {
 			id, ok := d.remoteIdentity(r)
 			if !ok {
-				refuse(http.StatusUnauthorized, "the shared secret is missing or wrong")
+				refuse(http.StatusUnauthorized, "the client certificate or the shared secret is missing or wrong")
 				return
 			}
 			r = r.WithContext(context.WithValue(r.Context(), identityKey{}, id))
@@ -157,9 +164,19 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	})
 }
 
-// remoteIdentity checks a TCP request's secret and reads the user it
-// acts for.
+// remoteIdentity reads who makes a TCP request: the name of its
+// verified client certificate, else the user it names after the secret.
 func (d *Daemon) remoteIdentity(r *http.Request) (identity, bool) {
+	if r.TLS != nil && len(r.TLS.VerifiedChains) > 0 && len(r.TLS.VerifiedChains[0]) > 0 {
+		name := api.CertName(r.TLS.VerifiedChains[0][0])
+		if checkName("user", name) != nil {
+			return identity{}, false
+		}
+		return identity{User: name, UID: -1, GID: -1, Remote: true, Cert: true}, true
+	}
+	if d.cfg.Secret == "" {
+		return identity{}, false
+	}
 	auth := r.Header.Get(api.HeaderAuthorization)
 	token, ok := strings.CutPrefix(auth, "Bearer ")
 	if !ok || subtle.ConstantTimeCompare([]byte(token), []byte(d.cfg.Secret)) != 1 {
