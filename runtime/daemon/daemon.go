@@ -163,6 +163,7 @@ type Daemon struct {
 	lastReload *api.Reload
 	watchMu    sync.Mutex
 	watchDirs  []string
+	confFiles  map[string]bool // the files the configuration was read from, absolute
 	rewatch    chan struct{}
 	watchDone  chan struct{}
 	cpus       int
