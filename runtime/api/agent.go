@@ -65,6 +65,8 @@ type AgentEnd struct {
 	MaxRSS     int64   `json:"maxRSS,omitempty"`
 	// MemLimitExceeded is set on a job killed past its memory limit.
 	MemLimitExceeded bool `json:"memLimitExceeded,omitempty"`
+	// Cwd is the directory the job ran in ("" when it did not run).
+	Cwd string `json:"cwd,omitempty"`
 }
 
 // AgentOrders is the master's answer to an AgentSync.

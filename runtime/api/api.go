@@ -207,6 +207,9 @@ type Job struct {
 	Priority    int          `json:"priority,omitempty"`
 	Preempted   int          `json:"preempted,omitempty"`
 	Rerunnable  bool         `json:"rerunnable,omitempty"`
+	// ExecCwd is, for a job that started, the directory it runs or ran
+	// in: Cwd, or where it went when it could not enter Cwd (/tmp).
+	ExecCwd string `json:"execCwd,omitempty"`
 	// APS is the job's absolute priority while it pends in an APS queue.
 	APS *JobAPS `json:"aps,omitempty"`
 	// Forward is, for a job forwarded to another cluster, where it is;

@@ -185,6 +185,10 @@ type Daemon struct {
 	// owned by the loop.
 	tokens  map[string]int64
 	tokenOf map[int64]string
+	// ranIn holds, for finished jobs that ran elsewhere than in the
+	// directory they asked for, the directory they ran in; owned by the
+	// loop.
+	ranIn map[int64]string
 	// MultiCluster forwarding: what each peer last reported, and the
 	// jobs whose last delivery may have reached its peer without an
 	// answer (both owned by the loop); the end of the link.
@@ -237,7 +241,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	d := &Daemon{cfg: cfg, limits: cfg.Conn.withDefaults(), lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
 		clk: cfg.Clock, clock: engineClock{cfg.Clock},
 		quit: make(chan struct{}), done: make(chan struct{}), started: cfg.Clock.Now(), killed: map[int64]bool{},
-		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, mcPeers: map[string]*mcPeerState{},
+		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, ranIn: map[int64]string{}, mcPeers: map[string]*mcPeerState{},
 		mcDone: make(chan struct{}), watchDirs: slices.Clone(cfg.Dirs), rewatch: make(chan struct{}, 1), watchDone: make(chan struct{})}
 	fail := func(err error) (*Daemon, error) {
 		d.closeResources()
@@ -353,6 +357,7 @@ func (d *Daemon) openLog() error {
 					d.noteToken(r.Token, r.Image.ID)
 				}
 			}
+			d.noteRanIn(r)
 			if w != "" {
 				warnings = append(warnings, w)
 			}
@@ -488,6 +493,20 @@ func (d *Daemon) recoverJobs() error {
 	// A kill acknowledged before the daemon stopped may not have reached
 	// the job: housekeeping sends it again.
 	return d.commit(recs)
+}
+
+// noteRanIn remembers, from a record replayed, the directory a finished
+// job ran in when it was not the one asked for; a job requeued forgets it.
+func (d *Daemon) noteRanIn(r Record) {
+	switch {
+	case r.Type == "requeue":
+		delete(d.ranIn, r.Job)
+	case r.Cwd == "":
+	case r.Job != 0:
+		d.ranIn[r.Job] = r.Cwd
+	case r.Image != nil:
+		d.ranIn[r.Image.ID] = r.Cwd
+	}
 }
 
 // noteToken remembers the token of a job's submission and returns it.
@@ -930,6 +949,7 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 	if j == nil || !j.State.Started() {
 		return Record{}, false
 	}
+	delete(d.ranIn, j.ID)
 	if r.NotStarted {
 		// Its start was logged but its processes never ran (the daemon
 		// died in between): it is still to be run.
@@ -985,7 +1005,12 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		d.notices = append(d.notices, exceptionRecord(ev, now))
 		d.cfg.Logf("exception: %s", ev)
 	}
-	return Record{Type: "finish", At: now, Job: j.ID, State: state.String(), Code: code, Term: term, CPU: cpu, Mem: mem}, true
+	rec := Record{Type: "finish", At: now, Job: j.ID, State: state.String(), Code: code, Term: term, CPU: cpu, Mem: mem}
+	if r.Cwd != "" && r.Cwd != j.Sub.Cwd {
+		rec.Cwd = r.Cwd
+		d.ranIn[j.ID] = r.Cwd
+	}
+	return rec, true
 }
 
 // housekeep runs every second: run limits, this machine's load, and
@@ -1068,17 +1093,21 @@ func (d *Daemon) sampleCPU() {
 // keeps, the queues' and hosts' states, and the next job number.
 func (d *Daemon) compact() {
 	var recs []Record
-	tokens, tokenOf := map[string]int64{}, map[int64]string{}
+	tokens, tokenOf, ranIn := map[string]int64{}, map[int64]string{}, map[int64]string{}
 	for _, j := range d.cluster.Jobs() {
 		im := j.Image()
 		t := d.tokenOf[j.ID]
 		if t != "" {
 			tokens[t], tokenOf[j.ID] = j.ID, t
 		}
-		recs = append(recs, Record{Type: "job", Image: &im, Token: t})
+		cwd := d.ranIn[j.ID]
+		if cwd != "" {
+			ranIn[j.ID] = cwd
+		}
+		recs = append(recs, Record{Type: "job", Image: &im, Token: t, Cwd: cwd})
 	}
-	// The tokens of jobs forgotten go with them.
-	d.tokens, d.tokenOf = tokens, tokenOf
+	// The tokens and directories of jobs forgotten go with them.
+	d.tokens, d.tokenOf, d.ranIn = tokens, tokenOf, ranIn
 	queues, hosts := d.cluster.Control()
 	for _, name := range slices.Sorted(maps.Keys(queues)) {
 		q := queues[name]

@@ -82,6 +82,10 @@ type Record struct {
 	// Token is, on a new job (or a snapshot's job), the token of its
 	// submission, which a retried submission is matched by.
 	Token string `json:"token,omitempty"`
+	// Cwd is, on a finish (or a snapshot's finished job), the directory
+	// the job ran in when it was not the one asked for: it could not
+	// enter that one.
+	Cwd string `json:"cwd,omitempty"`
 }
 
 // encode writes records as the log's payloads.

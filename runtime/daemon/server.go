@@ -436,6 +436,9 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 		ResReq: j.ResReq, Cwd: j.Sub.Cwd, Stdout: j.Sub.Stdout, Stderr: j.Sub.Stderr, Depend: j.Depend,
 		RunLimit: j.RunLimit, MemLimit: j.Sub.MemLimit, Priority: j.Priority, Preempted: j.PreemptCount,
 		Rerunnable: j.Rerunnable(), Exceptions: j.Exceptions.String(), CPUTime: j.CPUTime, MaxMem: j.MaxMem}
+	if j.Start != 0 {
+		out.ExecCwd = d.cwdOf(j)
+	}
 	if r := j.Remote; r != nil {
 		out.Forward = &api.JobForward{Cluster: r.Cluster, Queue: r.Queue, RemoteID: r.ID, Time: int64(r.SentAt)}
 	}
@@ -467,6 +470,20 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 		out.Reason = "The job was suspended by the user while running"
 	}
 	return out
+}
+
+// cwdOf returns the directory a job runs or ran in: where it went when it
+// could not enter the one it asked for (LSF's /tmp), else that one.
+func (d *Daemon) cwdOf(j *runtime.Job) string {
+	if cwd := d.ranIn[j.ID]; cwd != "" {
+		return cwd
+	}
+	if j.State.Started() && !j.State.Finished() && d.exec != nil {
+		if cwd := d.exec.Cwd(j.ID); cwd != "" {
+			return cwd
+		}
+	}
+	return j.Sub.Cwd
 }
 
 // jobAction applies bkill, bstop, bresume, btop, bbot, bswitch or bmod.

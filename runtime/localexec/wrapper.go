@@ -75,6 +75,7 @@ type wrapper struct {
 	dir       string
 	id        int64
 	handshake *os.File // nil once answered
+	cwd       string   // the directory the job runs in, once entered
 }
 
 // answer sends msg to Start, once.
@@ -175,6 +176,7 @@ func (w *wrapper) run() int {
 	}
 	cmd.Wait()
 	r := exitResult(w.id, cmd.ProcessState)
+	r.Cwd = w.cwd
 	if mem != nil {
 		peak, over := mem.end()
 		r.MaxRSS = max(r.MaxRSS, peak)
@@ -209,6 +211,7 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 		if err != nil {
 			return fmt.Errorf("cannot enter a working directory: %v", err)
 		}
+		w.cwd = cwd
 		if outName != "" {
 			p.stdout = absIn(cwd, outName)
 			if stdout, err = open(outName, 0o666); err != nil {
@@ -262,6 +265,9 @@ func (w *wrapper) handOver(u jobUser) (*os.File, error) {
 // writePids records the wrapper's and the job's process ids.
 func (w *wrapper) writePids(jobPID int) error {
 	rec := pidRecord{WrapperPID: os.Getpid(), JobPID: jobPID}
+	if jobPID > 0 {
+		rec.Cwd = w.cwd
+	}
 	var err error
 	if rec.WrapperStart, err = processStart(0); err != nil {
 		return err

@@ -1,0 +1,74 @@
+package daemon_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/lsfc/lsfc/runtime/localexec"
+)
+
+// TestCwdFallback: a job whose -cwd cannot be entered runs in /tmp, as
+// LSF runs it, and the job says so (bjobs -l's Execution CWD) while it
+// runs, once it ended, after a restart and after a compaction; the
+// directory it asked for stays its CWD.
+func TestCwdFallback(t *testing.T) {
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	start := func() *daemon.Daemon {
+		d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state,
+			WrapperPath: []string{os.Args[0], localexec.WrapperArg}, MinInterval: 5 * time.Millisecond,
+			CompactEvery: 4, Logf: t.Logf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	d := start()
+	c := unixClient(state)
+	out := filepath.Join(t.TempDir(), "pwd.out")
+	gone := filepath.Join(t.TempDir(), "removed")
+	gate := filepath.Join(t.TempDir(), "gate")
+	id := c.submit(t, api.SubmitRequest{Command: "pwd; while [ ! -e " + gate + " ]; do sleep 0.05; done", Cwd: gone,
+		Stdout: out, Umask: -1}).ID
+	c.waitState(t, id, "RUN")
+	waitFor(t, "the job to write its directory", func() bool {
+		b, _ := os.ReadFile(out)
+		return len(b) > 0
+	})
+	j := c.job(t, id)
+	if j.ExecCwd != "/tmp" || j.Cwd != gone {
+		t.Errorf("running job: CWD %q, Execution CWD %q; want %q and /tmp", j.Cwd, j.ExecCwd, gone)
+	}
+	ok := c.submit(t, api.SubmitRequest{Command: "true", Cwd: t.TempDir(), Umask: -1}).ID
+	os.WriteFile(gate, nil, 0o644)
+	j = c.waitState(t, id, "DONE")
+	if j.ExecCwd != "/tmp" {
+		t.Errorf("finished job: Execution CWD %q, want /tmp", j.ExecCwd)
+	}
+	if b, err := os.ReadFile(out); err != nil || strings.TrimSpace(string(b)) != "/tmp" {
+		t.Errorf("the job's pwd: %q %v, want /tmp", b, err)
+	}
+	if k := c.waitState(t, ok, "DONE"); k.ExecCwd != k.Cwd {
+		t.Errorf("a job that entered its CWD %q shows Execution CWD %q", k.Cwd, k.ExecCwd)
+	}
+	for _, when := range []string{"after a restart", "after a compaction"} {
+		d.Close()
+		d = start()
+		if j := c.job(t, id); j.ExecCwd != "/tmp" || j.Cwd != gone {
+			t.Errorf("%s: CWD %q, Execution CWD %q; want %q and /tmp", when, j.Cwd, j.ExecCwd, gone)
+		}
+		for range 5 { // past CompactEvery transactions
+			c.submit(t, api.SubmitRequest{Command: "true", Hold: true})
+		}
+	}
+	d.Close()
+}
