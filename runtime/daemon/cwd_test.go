@@ -40,13 +40,14 @@ func TestCwdFallback(t *testing.T) {
 	id := c.submit(t, api.SubmitRequest{Command: "pwd; while [ ! -e " + gate + " ]; do sleep 0.05; done", Cwd: gone,
 		Stdout: out, Umask: -1}).ID
 	c.waitState(t, id, "RUN")
-	waitFor(t, "the job to write its directory", func() bool {
-		b, _ := os.ReadFile(out)
-		return len(b) > 0
+	// The executor knows the directory once the job's wrapper answered.
+	var j api.Job
+	waitFor(t, "the running job's Execution CWD to be /tmp", func() bool {
+		j = c.job(t, id)
+		return j.ExecCwd == "/tmp"
 	})
-	j := c.job(t, id)
-	if j.ExecCwd != "/tmp" || j.Cwd != gone {
-		t.Errorf("running job: CWD %q, Execution CWD %q; want %q and /tmp", j.Cwd, j.ExecCwd, gone)
+	if j.State != "RUN" || j.Cwd != gone {
+		t.Errorf("running job: %s, CWD %q; want RUN and %q", j.State, j.Cwd, gone)
 	}
 	ok := c.submit(t, api.SubmitRequest{Command: "true", Cwd: t.TempDir(), Umask: -1}).ID
 	os.WriteFile(gate, nil, 0o644)
