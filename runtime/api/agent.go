@@ -44,6 +44,9 @@ type AgentSync struct {
 	Known []AgentRun `json:"known,omitempty"`
 	Ends  []AgentEnd `json:"ends,omitempty"`
 	Wait  float64    `json:"wait,omitempty"`
+	// Dirs are the directories the running jobs of Known run in, by
+	// job, as far as the agent knows them.
+	Dirs map[int64]string `json:"dirs,omitempty"`
 }
 
 // An AgentRun is one run of a job, known by the job's id and the time the

@@ -220,6 +220,9 @@ func (d *Daemon) runsLocally(j *runtime.Job) bool {
 // startAct returns the action that starts a dispatched job once its start
 // is durable: through its host's agent, else the local executor.
 func (d *Daemon) startAct(j *runtime.Job, spec localexec.Spec) func() {
+	// A new run: where an earlier one ran is no longer where it runs.
+	delete(d.ranIn, j.ID)
+	delete(d.runsIn, j.ID)
 	a := d.agentOf(j)
 	if a == nil {
 		return func() {
@@ -504,6 +507,8 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 		known[k.Job] = k.Start
 		if !reported[k.Job] && on(k.Job, k.Start) == nil {
 			out.Kill = append(out.Kill, k)
+		} else if dir := req.Dirs[k.Job]; dir != "" && !reported[k.Job] {
+			d.runsIn[k.Job] = dir
 		}
 	}
 	as.mu.Lock()

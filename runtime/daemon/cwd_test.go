@@ -73,3 +73,28 @@ func TestCwdFallback(t *testing.T) {
 	}
 	d.Close()
 }
+
+// TestCwdFallbackAgent: the same for a job an execution agent runs: its
+// agent reports where it runs, and its end where it ran.
+func TestCwdFallbackAgent(t *testing.T) {
+	state := t.TempDir()
+	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
+	defer d.Close()
+	a := startAgent(t, d.Addr(), "hostB", t.TempDir())
+	defer a.Close()
+	c := unixClient(state)
+	c.waitHost(t, "hostB", "ok")
+	gone := filepath.Join(t.TempDir(), "removed")
+	gate := filepath.Join(t.TempDir(), "gate")
+	id := c.submit(t, api.SubmitRequest{Command: "while [ ! -e " + gate + " ]; do sleep 0.05; done", Cwd: gone,
+		Hosts: []string{"hostB"}, Umask: -1}).ID
+	var j api.Job
+	waitFor(t, "the agent's job to run in /tmp", func() bool {
+		j = c.job(t, id)
+		return j.State == "RUN" && j.ExecCwd == "/tmp"
+	})
+	os.WriteFile(gate, nil, 0o644)
+	if j = c.waitState(t, id, "DONE"); j.ExecCwd != "/tmp" || j.Cwd != gone || j.ExecHosts[0] != "hostB" {
+		t.Errorf("finished on hostB: CWD %q, Execution CWD %q, hosts %v; want %q, /tmp, hostB", j.Cwd, j.ExecCwd, j.ExecHosts, gone)
+	}
+}

@@ -189,6 +189,9 @@ type Daemon struct {
 	// directory they asked for, the directory they ran in; owned by the
 	// loop.
 	ranIn map[int64]string
+	// runsIn holds the directories the jobs the agents run run in, as
+	// the agents last reported them; owned by the loop.
+	runsIn map[int64]string
 	// MultiCluster forwarding: what each peer last reported, and the
 	// jobs whose last delivery may have reached its peer without an
 	// answer (both owned by the loop); the end of the link.
@@ -241,7 +244,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	d := &Daemon{cfg: cfg, limits: cfg.Conn.withDefaults(), lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
 		clk: cfg.Clock, clock: engineClock{cfg.Clock},
 		quit: make(chan struct{}), done: make(chan struct{}), started: cfg.Clock.Now(), killed: map[int64]bool{},
-		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, ranIn: map[int64]string{}, mcPeers: map[string]*mcPeerState{},
+		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, ranIn: map[int64]string{}, runsIn: map[int64]string{}, mcPeers: map[string]*mcPeerState{},
 		mcDone: make(chan struct{}), watchDirs: slices.Clone(cfg.Dirs), rewatch: make(chan struct{}, 1), watchDone: make(chan struct{})}
 	fail := func(err error) (*Daemon, error) {
 		d.closeResources()
@@ -950,6 +953,7 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		return Record{}, false
 	}
 	delete(d.ranIn, j.ID)
+	delete(d.runsIn, j.ID)
 	if r.NotStarted {
 		// Its start was logged but its processes never ran (the daemon
 		// died in between): it is still to be run.

@@ -478,9 +478,14 @@ func (d *Daemon) cwdOf(j *runtime.Job) string {
 	if cwd := d.ranIn[j.ID]; cwd != "" {
 		return cwd
 	}
-	if j.State.Started() && !j.State.Finished() && d.exec != nil {
-		if cwd := d.exec.Cwd(j.ID); cwd != "" {
+	if j.State.Started() && !j.State.Finished() {
+		if cwd := d.runsIn[j.ID]; cwd != "" {
 			return cwd
+		}
+		if d.exec != nil {
+			if cwd := d.exec.Cwd(j.ID); cwd != "" {
+				return cwd
+			}
 		}
 	}
 	return j.Sub.Cwd

@@ -382,6 +382,11 @@ func (a *Agent) request(session string) *api.AgentSync {
 		req.Known = append(req.Known, api.AgentRun{Job: id, Start: r.Start})
 		if r.End != nil {
 			req.Ends = append(req.Ends, *r.End)
+		} else if dir := a.exec.Cwd(id); dir != "" {
+			if req.Dirs == nil {
+				req.Dirs = map[int64]string{}
+			}
+			req.Dirs[id] = dir
 		}
 	}
 	if len(req.Ends) == 0 {
