@@ -61,6 +61,12 @@ func TestCwdFallback(t *testing.T) {
 	if k := c.waitState(t, ok, "DONE"); k.ExecCwd != k.Cwd {
 		t.Errorf("a job that entered its CWD %q shows Execution CWD %q", k.Cwd, k.ExecCwd)
 	}
+	// With LSB_EXIT_IF_CWD_NOTEXIST=Y in its environment it exits with
+	// code 2 instead, as LSF's does.
+	strict := c.submit(t, api.SubmitRequest{Command: "true", Cwd: gone, Env: []string{"LSB_EXIT_IF_CWD_NOTEXIST=Y"}, Umask: -1}).ID
+	if j := c.waitState(t, strict, "EXIT", "DONE"); j.State != "EXIT" || j.ExitCode != 2 {
+		t.Errorf("a job with LSB_EXIT_IF_CWD_NOTEXIST=Y and no CWD: %s, exit code %d; want EXIT and 2", j.State, j.ExitCode)
+	}
 	for _, when := range []string{"after a restart", "after a compaction"} {
 		d.Close()
 		d = start()

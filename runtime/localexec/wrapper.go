@@ -207,7 +207,10 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 	outName := outputPath(s.Stdout, s.outputID(), s.Index, ".out")
 	errName := outputPath(s.Stderr, s.outputID(), s.Index, ".err")
 	err = u.do(func() error {
-		cwd, err := enterDir(s.Cwd, u.home, os.Chdir)
+		cwd, err := enterDir(s.Cwd, u.home, exitIfCwdMissing(s.Env), os.Chdir)
+		if errors.Is(err, errNoCwd) {
+			return err
+		}
 		if err != nil {
 			return fmt.Errorf("cannot enter a working directory: %v", err)
 		}
@@ -288,7 +291,11 @@ func (w *wrapper) endUnrun(err error) int {
 		return 1
 	}
 	w.answer("ok")
-	return w.record(Result{JobID: w.id, ExitCode: 1, Err: err.Error(), End: time.Now()})
+	code := 1
+	if errors.Is(err, errNoCwd) {
+		code = cwdExitCode
+	}
+	return w.record(Result{JobID: w.id, ExitCode: code, Err: err.Error(), End: time.Now()})
 }
 
 // record writes the job's status file.
