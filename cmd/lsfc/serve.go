@@ -142,6 +142,9 @@ and the next serve on the same state directory takes them back.`,
 			if err != nil {
 				return exit(exitUsage, err)
 			}
+			if serverTLS != nil && listen == "" {
+				return usageError("--tls-cert is the certificate of --listen: give --listen too")
+			}
 			cfg := daemon.Config{Policy: p, StateDir: dir, Listen: listen, Secret: secret, TLS: serverTLS, PeerTLS: peerTLS,
 				MinInterval: interval, Version: version(), Load: load, Watch: !noWatch, Dirs: dirs, Host: host,
 				HostLost: hostLost, New: newCluster,

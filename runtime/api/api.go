@@ -1,7 +1,8 @@
 // Package api defines what lsfc serve and its clients exchange: HTTP with
 // JSON bodies, on a Unix socket beside the state directory (the caller is
 // known by the socket's peer credentials) or on a TCP listener that
-// requires the cluster's shared secret.
+// requires the cluster's shared secret or, over TLS (ServerTLS,
+// ClientTLS), a client certificate, whose name is the caller.
 //
 // Routes (all under /v1):
 //
@@ -25,7 +26,8 @@ package api
 import "path/filepath"
 
 // The HTTP headers of the TCP listener: the shared secret, as a bearer
-// token, and the user the request acts for.
+// token, and the user the request acts for (not read from a client known
+// by its certificate).
 const (
 	HeaderAuthorization = "Authorization"
 	HeaderUser          = "X-Lsfc-User"
