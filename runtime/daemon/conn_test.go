@@ -242,7 +242,7 @@ func TestPeerLimit(t *testing.T) {
 		other                     func() bool
 	}{
 		{"tcp", "tcp", d.Addr(), "127.0.0.1", func() bool { return served("tcp", d.Addr(), "127.0.0.2") }},
-		{"unix", "unix", sock, "", func() bool { return served("tcp", d.Addr(), "127.0.0.1") }},
+		{"unix", "unix", sock, "", func() bool { return served("tcp", d.Addr(), "127.0.0.3") }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var held []net.Conn
