@@ -28,6 +28,7 @@ func newServeCmd(e env) *cobra.Command {
 		conf, state, listen string
 		secretFile, host    string
 		tlsf                tlsFlags
+		perPeer             int
 		interval, hostLost  time.Duration
 		noWatch, newCluster bool
 		ef                  etcdFlags
@@ -146,6 +147,7 @@ and the next serve on the same state directory takes them back.`,
 				return usageError("--tls-cert is the certificate of --listen: give --listen too")
 			}
 			cfg := daemon.Config{Policy: p, StateDir: dir, Listen: listen, Secret: secret, TLS: serverTLS, PeerTLS: peerTLS,
+				Conn:        daemon.ConnLimits{PerPeer: perPeer},
 				MinInterval: interval, Version: version(), Load: load, Watch: !noWatch, Dirs: dirs, Host: host,
 				HostLost: hostLost, New: newCluster,
 				Logf: func(format string, args ...any) {
@@ -182,6 +184,7 @@ and the next serve on the same state directory takes them back.`,
 	f.StringVar(&listen, "listen", "", "also listen on this TCP address (HOST:PORT); clients must present the shared secret or a client certificate")
 	f.StringVar(&secretFile, "secret-file", "", "file holding the shared secret of --listen (default $LSFC_SECRET)")
 	tlsf.registerServe(cmd)
+	f.IntVar(&perPeer, "max-peer-conns", 0, "connections one peer may hold at once: a user on the socket, an address on --listen (default 256)")
 	f.DurationVar(&interval, "interval", 0, "least time between two scheduling cycles (default: JOB_SCHEDULING_INTERVAL, else 100ms)")
 	f.StringVar(&host, "host", "", "the configuration's name of this machine, whose load indices (read from /proc) its host reports (default: the machine's host name)")
 	f.DurationVar(&hostLost, "host-lost", 0, "how long a host whose execution agent is silent stays unavail, its jobs UNKWN, before it is lost: rerunnable jobs rerun elsewhere, the others exit (default 10m)")
