@@ -355,10 +355,22 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		return c.resend(ctx, method, path, query, payload, out)
 	}
 	// Several candidates: find the leader.
-	deadline := time.Now().Add(FailoverWait)
+	wait := FailoverWait
+	if c.retryWait > 0 {
+		wait = c.retryWait
+	}
+	deadline := time.Now().Add(wait)
+	lost := false // a try that is safe to send again was sent and its answer lost
 	for {
 		where, err := c.once(ctx, method, path, query, payload, out)
 		if err == nil || where == "" {
+			return err
+		}
+		lost = lost || safe && connectionLost(err)
+		giveUp := func() error {
+			if lost {
+				return &answerLostError{where: where, wait: wait, err: err}
+			}
 			return err
 		}
 		var ae *APIError
@@ -368,7 +380,7 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		// send twice, after any failure while the caller still waits.
 		retry := notLeader || errors.Is(err, ErrNoDaemon) || safe && ctx.Err() == nil
 		if !retry {
-			return err
+			return giveUp()
 		}
 		if ae != nil && !notLeader {
 			return err // the leader answered
@@ -379,11 +391,11 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		}
 		c.follow(where, leader)
 		if time.Now().After(deadline) {
-			return err
+			return giveUp()
 		}
 		select {
 		case <-ctx.Done():
-			return err
+			return giveUp()
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -395,8 +407,9 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 const RetryWait = 30 * time.Second
 
 // SetRetryWait sets how long the client sends again a request whose
-// answer was lost (0: RetryWait). It returns c. Call it before the
-// client's first request.
+// answer was lost (0: RetryWait) and, for a client of several master
+// candidates, how long it looks for the leader (0: FailoverWait). It
+// returns c. Call it before the client's first request.
 func (c *Client) SetRetryWait(d time.Duration) *Client {
 	c.retryWait = d
 	return c
