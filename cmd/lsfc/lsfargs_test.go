@@ -126,7 +126,7 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"bhosts":  {"a aff alloc attr e gpu json l loc noheader o R rc rconly s sl V w X x", "json l w"},
 	"bparams": {"a l V", "a"},
 	"badmin":  {"C f V v", "v"},
-	"bacct":   {"aff app b C cname D d E e f gpu l Lp M m N P q rcacct rcalloc S sla U UF u V w x", "l"},
+	"bacct":   {"aff app b C cname D d E e f gpu l Lp M m N P q rcacct rcalloc S sla U UF u V w x", "b C D d e f l m P q S u x"},
 	"lsid":    {"V", ""},
 	"lsadmin": {"V", ""},
 	"lshosts": {"a alloc cname gpu json l loc o R s T V w", "json l w"},
