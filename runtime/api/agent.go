@@ -70,6 +70,9 @@ type AgentEnd struct {
 	MemLimitExceeded bool `json:"memLimitExceeded,omitempty"`
 	// Cwd is the directory the job ran in ("" when it did not run).
 	Cwd string `json:"cwd,omitempty"`
+	// CwdNotExist is set on a job that did not run for want of its
+	// working directory (LSB_EXIT_IF_CWD_NOTEXIST).
+	CwdNotExist bool `json:"cwdNotExist,omitempty"`
 }
 
 // AgentOrders is the master's answer to an AgentSync.

@@ -503,7 +503,7 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 			d.cluster.Known(j)
 			r := localexec.Result{JobID: e.Job, ExitCode: e.ExitCode, Signal: e.Signal, Lost: e.Lost, NotStarted: e.NotStarted,
 				Err: e.Err, CPUTime: time.Duration(e.CPU * float64(time.Second)), MaxRSS: e.MaxRSS,
-				MemLimitExceeded: e.MemLimitExceeded, Cwd: e.Cwd}
+				MemLimitExceeded: e.MemLimitExceeded, Cwd: e.Cwd, CwdNotExist: e.CwdNotExist}
 			if rec, ok := d.ended(r, now); ok {
 				recs = append(recs, rec)
 			}

@@ -64,8 +64,9 @@ func TestCwdFallback(t *testing.T) {
 	// With LSB_EXIT_IF_CWD_NOTEXIST=Y in its environment it exits with
 	// code 2 instead, as LSF's does.
 	strict := c.submit(t, api.SubmitRequest{Command: "true", Cwd: gone, Env: []string{"LSB_EXIT_IF_CWD_NOTEXIST=Y"}, Umask: -1}).ID
-	if j := c.waitState(t, strict, "EXIT", "DONE"); j.State != "EXIT" || j.ExitCode != 2 {
-		t.Errorf("a job with LSB_EXIT_IF_CWD_NOTEXIST=Y and no CWD: %s, exit code %d; want EXIT and 2", j.State, j.ExitCode)
+	if j := c.waitState(t, strict, "EXIT", "DONE"); j.State != "EXIT" || j.ExitCode != 2 || j.Term != "TERM_CWD_NOTEXIST" {
+		t.Errorf("a job with LSB_EXIT_IF_CWD_NOTEXIST=Y and no CWD: %s, exit code %d, %q; want EXIT, 2, TERM_CWD_NOTEXIST",
+			j.State, j.ExitCode, j.Term)
 	}
 	for _, when := range []string{"after a restart", "after a compaction"} {
 		d.Close()

@@ -1067,6 +1067,9 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		state = runtime.Exit
 	}
 	term := j.Term
+	if r.CwdNotExist && term == "" {
+		term = "TERM_CWD_NOTEXIST"
+	}
 	if r.MemLimitExceeded && term == "" {
 		term = "TERM_MEMLIMIT"
 		d.cfg.Logf("job %d: killed past its memory limit of %s", j.ID, compile.FormatMemory(float64(d.memLimitKB(j))/1024))

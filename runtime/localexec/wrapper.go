@@ -295,11 +295,11 @@ func (w *wrapper) endUnrun(err error) int {
 		return 1
 	}
 	w.answer("ok")
-	code := 1
+	r := Result{JobID: w.id, ExitCode: 1, Err: err.Error(), End: time.Now()}
 	if errors.Is(err, errNoCwd) {
-		code = cwdExitCode
+		r.ExitCode, r.CwdNotExist = cwdExitCode, true
 	}
-	return w.record(Result{JobID: w.id, ExitCode: code, Err: err.Error(), End: time.Now()})
+	return w.record(r)
 }
 
 // record writes the job's status file. While the file system has no

@@ -210,7 +210,7 @@ func (a *Agent) recover() error {
 func endOf(r localexec.Result, start float64) *api.AgentEnd {
 	return &api.AgentEnd{AgentRun: api.AgentRun{Job: r.JobID, Start: start}, ExitCode: r.ExitCode, Signal: r.Signal,
 		Lost: r.Lost, NotStarted: r.NotStarted, Err: r.Err, CPU: r.CPUTime.Seconds(), MaxRSS: r.MaxRSS,
-		MemLimitExceeded: r.MemLimitExceeded, Cwd: r.Cwd}
+		MemLimitExceeded: r.MemLimitExceeded, Cwd: r.Cwd, CwdNotExist: r.CwdNotExist}
 }
 
 // exited takes a job's end from the executor and cuts the exchange's wait
