@@ -173,8 +173,17 @@ func (c *Client) scheme() string {
 func (c *Client) UseTLS(cfg *tls.Config) *Client {
 	c.tls = true
 	c.base = c.scheme() + c.addrs[0]
-	c.hc.Transport = &http.Transport{TLSClientConfig: cfg.Clone(), MaxIdleConns: 4, IdleConnTimeout: 30 * time.Second,
-		TLSHandshakeTimeout: 10 * time.Second}
+	// The client's own transport (DialTCPFrom's source address) is kept.
+	tr, ok := c.hc.Transport.(*http.Transport)
+	if !ok {
+		tr = http.DefaultTransport.(*http.Transport)
+	}
+	tr = tr.Clone()
+	tr.TLSClientConfig = cfg.Clone()
+	if tr.TLSHandshakeTimeout == 0 {
+		tr.TLSHandshakeTimeout = 10 * time.Second
+	}
+	c.hc.Transport = tr
 	return c
 }
 
