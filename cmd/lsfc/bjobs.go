@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
@@ -49,8 +50,8 @@ one N*host group per line (-w: on one line, joined by ":").
                 the CLUSTER they went to and their FORWARD_TIME
   -u USER|all   another user's jobs, or everyone's
   -q QUEUE      the jobs of one queue
-  -J NAME       the jobs of that name (* matches any characters); none
-                is "Job <NAME> is not found" on standard error, exit 255
+  -J NAME       the jobs of that name (a job without -J is named by its
+                command); "*" in NAME matches any characters
   -l            long format: the job's history, limits, pending reasons
                 with the hosts named; the job's line and the time-stamped
                 lines are wrapped at 80 columns, continued under the text
@@ -130,10 +131,6 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		writeJobSummary(e.stdout, jobs)
 		return nil
 	}
-	if a.has("J") && len(jobs) == 0 && len(ids) == 0 {
-		fmt.Fprintf(e.stderr, "Job <%s> is not found\n", a.value("J"))
-		return exit(exitLSF, nil)
-	}
 	long := a.has("l") || a.has("UF")
 	if long || a.has("p") {
 		// The list has no host reasons: ask for each pending job.
@@ -212,8 +209,10 @@ func missingJobs(ids []int64, jobs []api.Job) []int64 {
 // filterJobs keeps the jobs -d, -p, -r, -s, -x, -fwd and -J ask for.
 func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
 	keep := func(j *api.Job) bool {
-		if a.has("x") && j.Exceptions == "" || a.has("fwd") && j.Forward == nil ||
-			a.has("J") && !matchJobName(a.value("J"), j.Name) {
+		if a.has("x") && j.Exceptions == "" || a.has("fwd") && j.Forward == nil {
+			return false
+		}
+		if a.has("J") && !matchJobName(a.value("J"), jobName(j)) {
 			return false
 		}
 		switch {
@@ -265,9 +264,33 @@ func writeJobSummary(w io.Writer, jobs []api.Job) {
 	fmt.Fprintf(w, row, run, ssusp, ususp, unknown, pend, fwdPend, psusp)
 }
 
+// matchJobName reports whether a job name matches the pattern of bjobs
+// -J: "*" matches any run of characters, everything else itself.
+func matchJobName(pattern, name string) bool {
+	parts := strings.Split(pattern, "*")
+	if len(parts) == 1 {
+		return pattern == name
+	}
+	first, last := parts[0], parts[len(parts)-1]
+	if !strings.HasPrefix(name, first) || !strings.HasSuffix(name[len(first):], last) {
+		return false
+	}
+	rest := name[len(first) : len(name)-len(last)]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(rest, p)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(p):]
+	}
+	return true
+}
+
 // noJobMessage is what bjobs says when no job matches.
 func noJobMessage(a *lsfArgs) string {
 	switch {
+	case a.has("J"):
+		return fmt.Sprintf("Job <%s> is not found", a.value("J"))
 	case a.has("x"):
 		return "No job with an exception found"
 	case a.has("fwd"):

@@ -37,7 +37,8 @@ as bsub prints it, is taken for its job id.
               is held) and CONT (a held job is released); STOP and TSTP
               suspend a running job and CONT resumes it
   -u USER     jobs of that user (all: everyone's)
-  -J NAME     jobs of that name (* matches any characters)
+  -J NAME     jobs of that name (a job without -J is named by its
+              command; * matches any characters)
   -q QUEUE    jobs of that queue
   -m HOST     jobs running on that host
   -stat run|pend|susp
@@ -185,7 +186,7 @@ type jobSelection struct {
 func (s jobSelection) filter(jobs []api.Job) []api.Job {
 	var out []api.Job
 	for _, j := range jobs {
-		if s.name != "" && !matchJobName(s.name, j.Name) {
+		if s.name != "" && !matchJobName(s.name, jobName(&j)) {
 			continue
 		}
 		if s.host != "" && !slices.Contains(j.ExecHosts, s.host) {
@@ -220,27 +221,6 @@ func jobStatClass(state string) string {
 		return "susp"
 	}
 	return ""
-}
-
-// matchJobName reports whether a job's name matches a -J pattern, in
-// which * stands for any characters.
-func matchJobName(pattern, name string) bool {
-	parts := strings.Split(pattern, "*")
-	if len(parts) == 1 {
-		return pattern == name
-	}
-	if !strings.HasPrefix(name, parts[0]) {
-		return false
-	}
-	name = name[len(parts[0]):]
-	for _, p := range parts[1 : len(parts)-1] {
-		i := strings.Index(name, p)
-		if i < 0 {
-			return false
-		}
-		name = name[i+len(p):]
-	}
-	return strings.HasSuffix(name, parts[len(parts)-1])
 }
 
 // signalNumbers returns the signals bkill -s takes by name, as Linux

@@ -218,8 +218,9 @@ func TestLSFCommands(t *testing.T) {
 		{"bjobs pending", []string{"bjobs", "-p", "-noheader", "-o", "jobid"}, 0, "1002\n", ""},
 		{"bjobs exceptions", []string{"bjobs", "-x", "-a", "-noheader", "-o", "jobid stat"}, 0, "1004 EXIT\n", ""},
 		{"bjobs no exception", []string{"bjobs", "-x"}, 0, "", "No job with an exception found\n"},
-		{"bjobs -J", []string{"bjobs", "-J", "toil*", "-noheader", "-o", "jobid"}, 0, "1001\n", ""},
-		{"bjobs -J none", []string{"bjobs", "-J", "nosuch"}, exitLSF, "", "Job <nosuch> is not found\n"},
+		{"bjobs -J", []string{"bjobs", "-a", "-J", "toil_job_*", "-noheader", "-o", "jobid"}, 0, "1001\n", ""},
+		{"bjobs -J command", []string{"bjobs", "-J", "python3 *.py*", "-noheader", "-o", "jobid"}, 0, "1002\n", ""},
+		{"bjobs -J none", []string{"bjobs", "-a", "-J", "nosuch"}, 0, "", "Job <nosuch> is not found\n"},
 		{"bjobs -sum", []string{"bjobs", "-sum"}, 0, "RUN        SSUSP       USUSP      UNKNOWN    PEND       FWD_PEND  PSUSP    \n" +
 			"3          0           0          0          1          0         0        \n", ""},
 		{"bkill", []string{"bkill", "1001", "1002"}, 0, "Job <1001> is being terminated\nJob <1002> is being terminated\n", ""},
