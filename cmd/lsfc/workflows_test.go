@@ -202,7 +202,7 @@ func startEngine(t *testing.T) *engine {
 		t.Fatal(err)
 	}
 	lsfc := filepath.Join(bin, "lsfc")
-	if out, err := exec.Command("go", "build", "-o", lsfc, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, ".", "../lsfc-job").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	for _, name := range lsfCommandNames() {

@@ -13,9 +13,10 @@
 //	42.status  the job's Result, written once the job has ended
 //	42.out     the job's output when it has no -o file
 //
-// Start writes the job and spec files and starts the wrapper: the lsfc
-// binary itself run with WrapperArg, in a session of its own, so that it
-// outlives the daemon. The wrapper sets the umask, enters the working
+// Start writes the job and spec files and starts the wrapper: the job
+// starter (StarterName, a small program that links this package alone,
+// installed beside lsfc), in a session of its own, so that it outlives
+// the daemon. The wrapper sets the umask, enters the working
 // directory (the user's home when none is given, /tmp when it cannot be
 // entered), opens the output files, starts /bin/sh on the job file in a
 // process group of its own (so that a signal sent to the job reaches all

@@ -31,9 +31,11 @@ const (
 // its fields before the first Start.
 type Executor struct {
 	// WrapperPath is the command that runs a job's wrapper, to which Start
-	// adds the directory and the job id. Nil means this program
-	// (os.Executable) with WrapperArg, which suits the lsfc binary; any
-	// other program must hand WrapperArg runs to WrapperMain likewise.
+	// adds the directory and the job id. Nil means the job starter,
+	// StarterName, found next to this program (os.Executable) or else on
+	// PATH; Start fails with an error naming both places when it is in
+	// neither. Any other program must hand its runs to WrapperMain, as
+	// the starter does.
 	WrapperPath []string
 	// KillGrace is the pause between the signals of Kill; zero means
 	// DefaultKillGrace.
@@ -44,6 +46,10 @@ type Executor struct {
 
 	dir    string
 	onExit func(Result)
+
+	starterOnce sync.Once
+	starter     string // the job starter found, or "" with starterErr
+	starterErr  error
 
 	mu     sync.Mutex
 	jobs   map[int64]*job // jobs started or adopted and not yet ended
@@ -160,11 +166,11 @@ func (e *Executor) launch(s *Spec) (*exec.Cmd, error) {
 	}
 	argv := e.WrapperPath
 	if len(argv) == 0 {
-		self, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("cannot start job %d: cannot find the lsfc binary: %v", id, err)
+		e.starterOnce.Do(func() { e.starter, e.starterErr = findStarter() })
+		if e.starterErr != nil {
+			return nil, fmt.Errorf("cannot start job %d: %v", id, e.starterErr)
 		}
-		argv = []string{self, WrapperArg}
+		argv = []string{e.starter}
 	}
 	r, w, err := os.Pipe()
 	if err != nil {

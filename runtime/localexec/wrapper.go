@@ -14,9 +14,10 @@ import (
 	"time"
 )
 
-// WrapperArg is the hidden first argument with which the lsfc binary runs
-// as a job's wrapper. The binary's main must hand such a run to
-// WrapperMain before anything else:
+// WrapperArg is the hidden first argument with which a program other
+// than the job starter (StarterName), such as a test binary given as an
+// Executor's WrapperPath, runs as a job's wrapper. Such a program's main
+// hands the run to WrapperMain before anything else:
 //
 //	if len(os.Args) > 1 && os.Args[1] == localexec.WrapperArg {
 //		os.Exit(localexec.WrapperMain(os.Args[2:]))
@@ -31,8 +32,9 @@ const handshakeFD = 3
 // for its whole life (see lockHeld).
 const lockFD = 4
 
-// WrapperMain runs one job's wrapper; args are the arguments after
-// WrapperArg: the Executor's directory and the job id. It returns the
+// WrapperMain runs one job's wrapper; args are the Executor's directory
+// and the job id, the arguments of the job starter (or those after
+// WrapperArg). It returns the
 // wrapper's exit status: 0 once the job's status file is written, 1 when
 // the job could not start or its status could not be written, 2 for bad
 // arguments.
@@ -45,7 +47,7 @@ func WrapperMain(args []string) int {
 	}
 	w := &wrapper{handshake: openHandshake()}
 	if len(args) != 2 {
-		w.refuse(fmt.Errorf("usage: %s DIR JOBID", WrapperArg))
+		w.refuse(fmt.Errorf("usage: %s DIR JOBID", StarterName))
 		return 2
 	}
 	id, err := strconv.ParseInt(args[1], 10, 64)
@@ -91,7 +93,7 @@ func (w *wrapper) answer(msg string) {
 // the job cannot start.
 func (w *wrapper) refuse(err error) {
 	if w.handshake == nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", WrapperArg, err)
+		fmt.Fprintf(os.Stderr, "%s: %v\n", StarterName, err)
 		return
 	}
 	w.answer("error: " + err.Error())
@@ -288,7 +290,7 @@ func (w *wrapper) endUnrun(err error) int {
 // record writes the job's status file.
 func (w *wrapper) record(r Result) int {
 	if err := writeJSON(w.path(statusExt), r, 0o600); err != nil {
-		fmt.Fprintf(os.Stderr, "%s: cannot record the exit status of job %d: %v\n", WrapperArg, w.id, err)
+		fmt.Fprintf(os.Stderr, "%s: cannot record the exit status of job %d: %v\n", StarterName, w.id, err)
 		return 1
 	}
 	return 0
