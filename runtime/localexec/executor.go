@@ -158,10 +158,13 @@ func (e *Executor) launch(s *Spec) (*exec.Cmd, error) {
 			return nil, fmt.Errorf("cannot start job %d: %v", id, err)
 		}
 	}
-	if err := writeFileDurable(e.path(id, jobFileExt), jobScript(s), 0o700); err != nil {
+	// The job and spec files are read by the wrapper, which starts next,
+	// and by the job's shell; nothing reads them after a crash of the
+	// machine, which ends the job too: they need not be synced.
+	if err := replaceFile(e.path(id, jobFileExt), jobScript(s), 0o700, false); err != nil {
 		return nil, fmt.Errorf("cannot write the job file of job %d: %v", id, err)
 	}
-	if err := writeJSON(e.path(id, specExt), s, 0o600); err != nil {
+	if err := replaceJSON(e.path(id, specExt), s, 0o600, false); err != nil {
 		return nil, fmt.Errorf("cannot write the spec file of job %d: %v", id, err)
 	}
 	argv := e.WrapperPath

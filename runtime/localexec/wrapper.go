@@ -164,6 +164,12 @@ func (w *wrapper) run() int {
 		return 1
 	}
 	w.answer("ok")
+	// The pid file, written for Start to read, is made durable once Start
+	// has its answer, off the path of the job's start: after a crash of
+	// the machine it tells a job that ran (lost) from one that never did
+	// (run again). A job whose pid file cannot be synced runs on: a crash
+	// within this moment may only make it run again.
+	syncFile(w.path(pidExt))
 	go func() {
 		for sig := range sigs {
 			if sig != syscall.SIGPIPE {
@@ -261,7 +267,8 @@ func (w *wrapper) handOver(u jobUser) (*os.File, error) {
 	return os.Open(w.path(jobFileExt))
 }
 
-// writePids records the wrapper's and the job's process ids.
+// writePids records the wrapper's and the job's process ids, for Start to
+// read; the record is not yet durable (see run).
 func (w *wrapper) writePids(jobPID int) error {
 	rec := pidRecord{WrapperPID: os.Getpid(), JobPID: jobPID}
 	var err error
@@ -273,7 +280,7 @@ func (w *wrapper) writePids(jobPID int) error {
 			return err
 		}
 	}
-	return writeJSON(w.path(pidExt), rec, 0o600)
+	return replaceJSON(w.path(pidExt), rec, 0o600, false)
 }
 
 // endUnrun ends a job that could not run because of err: the job counts as
