@@ -1020,12 +1020,16 @@ func (d *Daemon) housekeep() {
 	d.clean(now)
 }
 
-// clean forgets the jobs finished longer than CLEAN_PERIOD ago.
+// clean forgets the jobs finished longer than CLEAN_PERIOD ago, and what
+// the daemon kept of them.
 func (d *Daemon) clean(now runtime.Time) {
 	clean := d.cfg.Policy.Parameters.CleanPeriod.Seconds()
 	for _, j := range d.cluster.Jobs() {
 		if j.State.Finished() && float64(now-j.End) > clean {
 			d.cluster.Forget(j)
+			d.killedMu.Lock()
+			delete(d.killed, j.ID)
+			d.killedMu.Unlock()
 		}
 	}
 }
