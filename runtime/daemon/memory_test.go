@@ -129,11 +129,11 @@ func killForget(t *testing.T, c *client, ids []int64) {
 
 // TestMemoryFlat measures the daemon's memory after 27,000 submissions
 // (the jobs held, so that only the daemon's own state counts), then
-// checks that it stays flat over rounds of 9,000 jobs submitted, killed
+// checks that it stays flat over rounds of 5,000 jobs submitted, killed
 // and forgotten: what the daemon keeps of a job must go when it forgets
 // the job. The figures are logged (go test -v) for BENCHMARKS.md.
 func TestMemoryFlat(t *testing.T) {
-	testkit.Long(t, "27,000 submissions and five rounds of 9,000")
+	testkit.Long(t, "27,000 submissions and four rounds of 5,000")
 	res, err := lint.Run([]string{testkit.WriteArchive(t, memoryConf)}, lint.Options{})
 	if err != nil || res.Diagnostics.HasErrors() {
 		t.Fatalf("configuration: %v %v", err, res.Diagnostics.Err())
@@ -153,11 +153,11 @@ func TestMemoryFlat(t *testing.T) {
 		time.Since(start).Round(time.Millisecond), float64(processRSS(t))/1024, float64(heapAlloc())/(1<<20), float64(base)/(1<<20))
 	killForget(t, c, ids)
 	var heaps []uint64
-	for round := range 5 {
-		killForget(t, c, submitHeld(t, c, 9000))
+	for round := range 4 {
+		killForget(t, c, submitHeld(t, c, 5000))
 		h := heapAlloc()
 		heaps = append(heaps, h)
-		t.Logf("round %d: 9000 jobs submitted, killed and forgotten: RSS %.1f MiB, live heap %.1f MiB", round+1,
+		t.Logf("round %d: 5000 jobs submitted, killed and forgotten: RSS %.1f MiB, live heap %.1f MiB", round+1,
 			float64(processRSS(t))/1024, float64(h)/(1<<20))
 	}
 	// Every round ends with no job known: the first may still grow the
