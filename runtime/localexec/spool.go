@@ -46,13 +46,6 @@ func spoolPath(dir string, id int64, ext string) string {
 	return filepath.Join(dir, strconv.FormatInt(id, 10)+ext)
 }
 
-// writeFileDurable replaces path with data so that a reader sees either the
-// old file or the whole new one, and the new one survives a crash once it
-// returns: see replaceFile.
-func writeFileDurable(path string, data []byte, perm os.FileMode) error {
-	return replaceFile(path, data, perm, true)
-}
-
 // replaceFile replaces path with data so that a reader sees either the old
 // file or the whole new one: it writes a temporary file in the same
 // directory and renames it over path. When durable is set, the new file
