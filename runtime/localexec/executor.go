@@ -47,14 +47,11 @@ type Executor struct {
 	dir    string
 	onExit func(Result)
 
-	starterOnce sync.Once
-	starter     string // the job starter found, or "" with starterErr
-	starterErr  error
-
-	mu     sync.Mutex
-	jobs   map[int64]*job // jobs started or adopted and not yet ended
-	closed bool
-	quit   chan struct{} // closed by Close
+	mu      sync.Mutex
+	starter string         // the job starter once found; looked for again until then
+	jobs    map[int64]*job // jobs started or adopted and not yet ended
+	closed  bool
+	quit    chan struct{} // closed by Close
 
 	deliverMu sync.Mutex // serialises calls of onExit
 }
@@ -169,11 +166,19 @@ func (e *Executor) launch(s *Spec) (*exec.Cmd, error) {
 	}
 	argv := e.WrapperPath
 	if len(argv) == 0 {
-		e.starterOnce.Do(func() { e.starter, e.starterErr = findStarter() })
-		if e.starterErr != nil {
-			return nil, fmt.Errorf("cannot start job %d: %v", id, e.starterErr)
+		e.mu.Lock()
+		starter := e.starter
+		e.mu.Unlock()
+		if starter == "" {
+			var err error
+			if starter, err = findStarter(); err != nil {
+				return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+			}
+			e.mu.Lock()
+			e.starter = starter
+			e.mu.Unlock()
 		}
-		argv = []string{e.starter}
+		argv = []string{starter}
 	}
 	r, w, err := os.Pipe()
 	if err != nil {

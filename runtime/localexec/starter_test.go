@@ -35,9 +35,11 @@ func TestStarterOnPath(t *testing.T) {
 
 // TestStarterMissing checks that a job does not start, with an error
 // naming the starter and where it was looked for, when the starter is
-// neither next to this program nor on PATH.
+// neither next to this program nor on PATH; and that the same Executor
+// starts jobs once the starter is installed.
 func TestStarterMissing(t *testing.T) {
-	t.Setenv("PATH", t.TempDir())
+	bin := t.TempDir()
+	t.Setenv("PATH", bin)
 	h := newHarness(t, t.TempDir())
 	h.e.WrapperPath = nil
 	err := h.e.Start(Spec{JobID: 1, Command: "true", Umask: -1})
@@ -53,4 +55,16 @@ func TestStarterMissing(t *testing.T) {
 		t.Errorf("Running() = %v after a failed start, want none", ids)
 	}
 	h.noResult()
+
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(self, filepath.Join(bin, StarterName)); err != nil {
+		t.Fatal(err)
+	}
+	h.start(Spec{JobID: 2, Command: "exit 4", Umask: -1})
+	if r := h.result(2); r.ExitCode != 4 || r.Lost {
+		t.Errorf("job 2 ended %+v, want exit code 4", r)
+	}
 }
