@@ -24,8 +24,9 @@
 // answer, off the path of the start), waits, and writes the status file
 // durably (a temporary file, synced, renamed, and the directory synced)
 // before it exits. The job and spec files are not synced: a crash of the
-// machine ends the job they describe, and nothing reads them after it. When the daemon runs as root and the job's UID
-// is not 0, the job runs as that user, who also owns the output files.
+// machine ends the job they describe, and nothing reads them after it.
+// When the daemon runs as root and the job's UID is not 0, the job runs
+// as that user, who also owns the output files.
 //
 // While the wrapper is the daemon's child, the Executor waits on it; jobs
 // adopted by Recover after a restart are watched by polling their status
@@ -33,6 +34,11 @@
 // the callback given to New exactly once. A job whose wrapper is gone
 // without having written a status is lost (Result.Lost), and whatever is
 // left of its processes is killed, since nothing could report their end.
+//
+// Cleanup removes a job's files once its end is recorded for good;
+// Release removes all but its status and pid files, from which Recover
+// gives the job's Result again, for a caller whose record of the end may
+// still be lost; Spooled lists the jobs that have files.
 //
 // A job with a memory limit (Spec.MemLimit) is watched by its wrapper,
 // which reads the resident memory of the job's process group every second
