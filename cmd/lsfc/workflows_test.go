@@ -94,7 +94,7 @@ func TestWorkflowEngines(t *testing.T) {
 			t.Errorf("Toil polled without bjobs -json: %d job lists, %d single-job queries", lists, queries)
 		}
 		// The daemon is fresh, so the quantiles are the workflow's.
-		j := stats(after, "job list json")
+		j := requestStats(after, "job list json")
 		t.Logf("Toil workflow: %.1f s wall time, %d jobs; the daemon served %d bjobs requests (%d bjobs -json, %d other "+
 			"job lists, %d single-job queries); bjobs -json response time p50 %.2f ms, p99 %.2f ms, max %.2f ms",
 			wall.Seconds(), len(jobs), jsonLists+lists+queries, jsonLists, lists, queries, j.P50*1000, j.P99*1000, j.Max*1000)
@@ -192,9 +192,9 @@ func TestWorkflowEngines(t *testing.T) {
 	}
 }
 
-// startEngine builds lsfc, links the LSF command names to it and starts
-// lsfc serve on the workflow example cluster, its host wf01 standing for
-// this machine.
+// startEngine builds lsfc and lsfc-client, links the LSF command names to
+// lsfc-client and starts lsfc serve on the workflow example cluster, its
+// host wf01 standing for this machine.
 func startEngine(t *testing.T) *engine {
 	root := t.TempDir()
 	bin := filepath.Join(root, "bin")
@@ -205,8 +205,15 @@ func startEngine(t *testing.T) *engine {
 	if out, err := exec.Command("go", "build", "-o", bin, ".", "../lsfc-job").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	// The LSF command names are links to the LSF commands' own build, as
+	// the README installs them.
+	buildClient(t, filepath.Join(bin, clientBinary))
 	for _, name := range lsfCommandNames() {
-		if err := os.Symlink("lsfc", filepath.Join(bin, name)); err != nil {
+		target := clientBinary
+		if name == "sbatchd" { // the execution agent is lsfc's own
+			target = "lsfc"
+		}
+		if err := os.Symlink(target, filepath.Join(bin, name)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -362,7 +369,7 @@ func (e *engine) perf(t *testing.T) *api.Perf {
 }
 
 // stats returns the figures of one kind of request.
-func stats(p *api.Perf, kind string) api.RequestStats {
+func requestStats(p *api.Perf, kind string) api.RequestStats {
 	for _, r := range p.Requests {
 		if r.Kind == kind {
 			return r
@@ -371,7 +378,7 @@ func stats(p *api.Perf, kind string) api.RequestStats {
 	return api.RequestStats{Kind: kind}
 }
 
-func count(p *api.Perf, kind string) int64 { return stats(p, kind).Count }
+func count(p *api.Perf, kind string) int64 { return requestStats(p, kind).Count }
 
 // pytestSummary returns the names of the tests pytest -rA reports with a word
 // (PASSED, FAILED), in its order.
