@@ -368,7 +368,7 @@ func (e *engine) perf(t *testing.T) *api.Perf {
 	return p
 }
 
-// stats returns the figures of one kind of request.
+// requestStats returns the figures of one kind of request.
 func requestStats(p *api.Perf, kind string) api.RequestStats {
 	for _, r := range p.Requests {
 		if r.Kind == kind {
