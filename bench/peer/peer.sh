@@ -3,7 +3,8 @@
 # machine, by the same shell loops, and printed side by side.
 #
 # lsfc runs a one-host tree of 64 slots (the host named like this machine)
-# under `lsfc serve`, built from this checkout with its job starter. Slurm
+# under `lsfc serve`, built from this checkout with its job starter; the
+# LSF command names run `lsfc-client`, the LSF commands' own build. Slurm
 # runs one node of 64 CPUs on loopback from Debian's packages (slurmctld,
 # slurmd, slurm-client, munge; installed with apt-get when missing), in a
 # private network and pid namespace when unshare allows it. Each side gets
@@ -91,9 +92,16 @@ if [ -z "${PEER_INSIDE:-}" ]; then
 	mkdir -p "$work"/{bin,lsfc,slurm} || exit 1
 	if [ "$sides" != slurm ]; then
 		say "building lsfc and its job starter from $repo"
-		# Every command of the repository, whatever it is split into.
+		# Every command of the repository (lsfc, lsfc-job ...), and the LSF
+		# commands' own build when the sources have one, as the README
+		# installs them.
 		(cd "$repo" && go build -o "$work/bin" ./cmd/...) || exit 1
-		for c in bsub bjobs bkill badmin bhosts lshosts lsload; do ln -sf lsfc "$work/bin/$c"; done
+		client=lsfc
+		if grep -qs '^//go:build.*lsfclient' "$repo"/cmd/lsfc/*.go; then
+			(cd "$repo" && go build -tags lsfclient,netgo,osusergo -o "$work/bin/lsfc-client" ./cmd/lsfc) || exit 1
+			client=lsfc-client
+		fi
+		for c in bsub bjobs bkill badmin bhosts lshosts lsload; do ln -sf "$client" "$work/bin/$c"; done
 	fi
 	export PEER_WORK=$work
 else
