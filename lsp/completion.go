@@ -1,0 +1,160 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/lsfc/lsfc/compile/schema"
+	"github.com/lsfc/lsfc/lang"
+	"go.lsp.dev/protocol"
+)
+
+func (s *Server) completion(_ context.Context, p protocol.CompletionParams) (any, error) {
+	d, err := s.doc(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	text, path := d.text, d.path
+	off := d.offset(p.Position)
+	s.mu.Unlock()
+	c := contextAt(text, kindOf(path, text), off)
+	var items []protocol.CompletionItem
+	sch := schema.Lookup(c.kind)
+	switch {
+	case sch == nil:
+	case c.sectionLine:
+		for _, sec := range sch.Sections {
+			if sec.Name != "" {
+				items = append(items, protocol.CompletionItem{Label: sec.Name, Kind: protocol.CompletionItemKindModule, Detail: sec.Doc})
+			}
+		}
+	case c.section == "" && c.kind != lang.KindLSFConf:
+		for i := range sch.Sections {
+			if sec := &sch.Sections[i]; sec.Name != "" {
+				items = append(items, sectionSnippet(sec))
+			}
+		}
+	case c.inValue:
+		items = s.valueItems(d, c)
+	default:
+		sec := c.schemaSection()
+		if sec == nil {
+			break
+		}
+		if c.section != "" && !c.headerLine {
+			items = append(items, protocol.CompletionItem{Label: "End " + c.section, Kind: protocol.CompletionItemKindKeyword})
+		}
+		sep := " = "
+		if c.kind == lang.KindLSFConf {
+			sep = "="
+		}
+		for _, k := range sec.Keys {
+			it := protocol.CompletionItem{Label: k.Name, Kind: protocol.CompletionItemKindProperty, Detail: k.Type.String(), Documentation: k.Doc}
+			if !c.table && !c.headerLine {
+				it.InsertText = k.Name + sep
+			}
+			items = append(items, it)
+		}
+	}
+	if items == nil {
+		items = []protocol.CompletionItem{}
+	}
+	return protocol.CompletionList{Items: items}, nil
+}
+
+// sectionSnippet returns a Begin/End block for a section; a table's
+// snippet holds a header of its required columns.
+func sectionSnippet(sec *schema.Section) protocol.CompletionItem {
+	var body string
+	if sec.Form == schema.Table {
+		var cols []string
+		for _, k := range sec.Keys {
+			if k.Required {
+				cols = append(cols, k.Name)
+			}
+		}
+		if len(cols) == 0 && len(sec.Keys) > 0 {
+			cols = append(cols, sec.Keys[0].Name)
+		}
+		body = strings.Join(cols, "   ") + "\n$0"
+	} else {
+		body = "$0"
+		for _, k := range sec.Keys {
+			if k.Required {
+				body = k.Name + " = ${1}\n$0"
+				break
+			}
+		}
+	}
+	return protocol.CompletionItem{
+		Label:            "Begin " + sec.Name,
+		Kind:             protocol.CompletionItemKindSnippet,
+		Detail:           sec.Doc,
+		InsertText:       fmt.Sprintf("Begin %s\n%s\nEnd %s", sec.Name, body, sec.Name),
+		InsertTextFormat: protocol.InsertTextFormatSnippet,
+	}
+}
+
+// queueKeys are the keys whose values name queues.
+var queueKeys = map[string]bool{
+	"SNDJOBS_TO": true, "RCVJOBS_FROM": true, "PREEMPTION": true, "DEFAULT_QUEUE": true,
+	"QUEUES": true, "PER_QUEUE": true, "DEFAULT_JOBGROUP": false,
+}
+
+// builtinIndices are LSF's built-in load indices and resources, offered
+// inside resource requirements beside the site's.
+var builtinIndices = []string{
+	"r15s", "r1m", "r15m", "ut", "pg", "io", "ls", "it", "tmp", "swp", "mem",
+	"ncpus", "ndisks", "maxmem", "maxswp", "maxtmp", "cpuf", "type", "model", "hname", "server", "slots",
+	"select", "order", "rusage", "span", "same", "cu", "affinity",
+}
+
+// valueItems offers the values a key takes: its enumerated words, or the
+// names defined in the tree that it may name.
+func (s *Server) valueItems(d *document, c lineContext) []protocol.CompletionItem {
+	k := c.schemaKey()
+	var items []protocol.CompletionItem
+	word := func(w string, kind protocol.CompletionItemKind, detail string) {
+		items = append(items, protocol.CompletionItem{Label: w, Kind: kind, Detail: detail})
+	}
+	if k != nil {
+		for _, e := range k.Enum {
+			word(e, protocol.CompletionItemKindEnumMember, "")
+		}
+		if k.Type == schema.Bool {
+			word("Y", protocol.CompletionItemKindEnumMember, "")
+			word("N", protocol.CompletionItemKindEnumMember, "")
+		}
+	}
+	snap := s.latest(d)
+	if snap == nil {
+		return items
+	}
+	names := func(kind nameKind) {
+		for _, n := range snap.index.names[kind] {
+			word(n, protocol.CompletionItemKindValue, kind.String())
+		}
+	}
+	key := strings.ToUpper(c.key)
+	switch {
+	case queueKeys[key] || strings.Contains(key, "QUEUE"):
+		names(kindQueue)
+	case k != nil && k.Type == schema.Hosts, key == "HOSTS", key == "GROUP_MEMBER" && c.kind == lang.KindLSBHosts:
+		for _, w := range []string{"all", "others", "none"} {
+			word(w, protocol.CompletionItemKindKeyword, "")
+		}
+		names(kindHostGroup)
+		names(kindHost)
+	case k != nil && k.Type == schema.Users, key == "USERS", key == "GROUP_MEMBER" && c.kind == lang.KindLSBUsers:
+		word("all", protocol.CompletionItemKindKeyword, "")
+		names(kindUserGroup)
+	case k != nil && (k.Type == schema.ResReq || k.Type == schema.Threshold), key == "RESOURCE":
+		names(kindResource)
+		for _, w := range builtinIndices {
+			word(w, protocol.CompletionItemKindKeyword, "built-in")
+		}
+	}
+	return items
+}
