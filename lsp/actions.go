@@ -169,7 +169,6 @@ func trimFinalNewline(s string) string {
 	return s
 }
 
-
 // sourceFixAll is the protocol's kind of an action fixing every problem
 // of a document that can be fixed safely (LSP 3.15 and later).
 const sourceFixAll protocol.CodeActionKind = "source.fixAll"

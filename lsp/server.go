@@ -54,7 +54,7 @@ type treeState struct {
 	// pending is the path of the document the tree was looked for.
 	pending string
 	paths   []string
-	snap  *snapshot
+	snap    *snapshot
 	// gen counts the edits to the tree's documents; built is the gen the
 	// snapshot was made at.
 	gen, built int
@@ -190,24 +190,24 @@ func (s *Server) methods() map[string]method {
 			close(s.exited)
 			return nil, nil
 		},
-		"textDocument/didOpen":               on(s.didOpen),
-		"textDocument/didChange":             on(s.didChange),
-		"textDocument/didClose":              on(s.didClose),
-		"textDocument/didSave":               on(s.didSave),
-		"workspace/didChangeWatchedFiles":    on(s.didChangeWatchedFiles),
-		"textDocument/hover":                 on(s.hover),
-		"textDocument/completion":            on(s.completion),
-		"textDocument/definition":            on(s.definition),
-		"textDocument/references":            on(s.references),
-		"textDocument/rename":                on(s.rename),
-		"textDocument/prepareRename":         on(s.prepareRename),
-		"textDocument/documentSymbol":        on(s.documentSymbol),
-		"textDocument/foldingRange":          on(s.foldingRange),
-		"textDocument/codeAction":            on(s.codeAction),
-		"textDocument/formatting":            on(s.formatting),
-		"textDocument/rangeFormatting":       on(s.rangeFormatting),
-		"textDocument/semanticTokens/full":   on(s.semanticTokens),
-		"workspace/didChangeConfiguration":   func(context.Context, json.RawMessage) (any, error) { return nil, nil },
+		"textDocument/didOpen":                on(s.didOpen),
+		"textDocument/didChange":              on(s.didChange),
+		"textDocument/didClose":               on(s.didClose),
+		"textDocument/didSave":                on(s.didSave),
+		"workspace/didChangeWatchedFiles":     on(s.didChangeWatchedFiles),
+		"textDocument/hover":                  on(s.hover),
+		"textDocument/completion":             on(s.completion),
+		"textDocument/definition":             on(s.definition),
+		"textDocument/references":             on(s.references),
+		"textDocument/rename":                 on(s.rename),
+		"textDocument/prepareRename":          on(s.prepareRename),
+		"textDocument/documentSymbol":         on(s.documentSymbol),
+		"textDocument/foldingRange":           on(s.foldingRange),
+		"textDocument/codeAction":             on(s.codeAction),
+		"textDocument/formatting":             on(s.formatting),
+		"textDocument/rangeFormatting":        on(s.rangeFormatting),
+		"textDocument/semanticTokens/full":    on(s.semanticTokens),
+		"workspace/didChangeConfiguration":    func(context.Context, json.RawMessage) (any, error) { return nil, nil },
 		"workspace/didChangeWorkspaceFolders": func(context.Context, json.RawMessage) (any, error) { return nil, nil },
 	}
 }
