@@ -96,16 +96,19 @@ func position(text string, lines []int, off int) protocol.Position {
 	off = max(0, min(off, len(text)))
 	line := sort.Search(len(lines), func(i int) bool { return lines[i] > off }) - 1
 	start := lines[line]
-	end := min(off, lineEnd(text, lines, line))
+	end := lineEnd(text, lines, line)
 	units := 0
+	// An offset inside a character (or its line ending) maps to its start.
 	for i := start; i < end; {
 		r, size := utf8.DecodeRuneInString(text[i:end])
-		if r == utf8.RuneError && size <= 1 {
-			units++
-			i += max(size, 1)
-			continue
+		if i+size > off {
+			break
 		}
-		units += max(utf16.RuneLen(r), 1)
+		n := 1
+		if r != utf8.RuneError || size != 1 {
+			n = max(utf16.RuneLen(r), 1)
+		}
+		units += n
 		i += size
 	}
 	return protocol.Position{Line: uint32(line), Character: uint32(units)}
