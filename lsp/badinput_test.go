@@ -43,7 +43,7 @@ func TestBadInput(t *testing.T) {
 	c.mustCall("textDocument/definition", protocol.DefinitionParams{TextDocumentPositionParams: textDoc(half, far)}, &locs)
 	// A change whose range ends before it starts is refused, the text kept.
 	c.notify("textDocument/didChange", map[string]any{
-		"textDocument": protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: half}, Version: 2},
+		"textDocument":   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: half}, Version: 2},
 		"contentChanges": []map[string]any{{"range": protocol.Range{Start: protocol.Position{Line: 2}, End: protocol.Position{Line: 0}}, "text": "x"}},
 	})
 	var syms []protocol.DocumentSymbol
