@@ -37,7 +37,7 @@ func (s *Server) completion(_ context.Context, p protocol.CompletionParams) (any
 			}
 		}
 	case c.inValue:
-		items = s.valueItems(d, c)
+		items = s.valueItems(d, c, text[c.start:max(c.start, off)])
 	default:
 		sec := c.schemaSection()
 		if sec == nil {
@@ -58,10 +58,34 @@ func (s *Server) completion(_ context.Context, p protocol.CompletionParams) (any
 			items = append(items, it)
 		}
 	}
-	if items == nil {
-		items = []protocol.CompletionItem{}
+	prefix := text[c.start:max(c.start, off)]
+	items, incomplete := narrow(items, prefix)
+	return protocol.CompletionList{Items: items, IsIncomplete: incomplete}, nil
+}
+
+// maxItems bounds a completion list: a tree of 20,000 hosts offers them
+// all only once the typed prefix narrows them down.
+const maxItems = 1000
+
+// narrow keeps, of a long list, the items starting with prefix (ignoring
+// case), at most maxItems of them; incomplete says some were left out.
+func narrow(items []protocol.CompletionItem, prefix string) ([]protocol.CompletionItem, bool) {
+	if len(items) <= maxItems {
+		if items == nil {
+			items = []protocol.CompletionItem{}
+		}
+		return items, false
 	}
-	return protocol.CompletionList{Items: items}, nil
+	out := []protocol.CompletionItem{}
+	for _, it := range items {
+		if hasPrefixFold(it.Label, prefix) {
+			if len(out) == maxItems {
+				return out, true
+			}
+			out = append(out, it)
+		}
+	}
+	return out, false
 }
 
 // sectionSnippet returns a Begin/End block for a section; a table's
@@ -113,11 +137,15 @@ var builtinIndices = []string{
 
 // valueItems offers the values a key takes: its enumerated words, or the
 // names defined in the tree that it may name.
-func (s *Server) valueItems(d *document, c lineContext) []protocol.CompletionItem {
+func (s *Server) valueItems(d *document, c lineContext, prefix string) []protocol.CompletionItem {
 	k := c.schemaKey()
 	var items []protocol.CompletionItem
+	// Names not starting with the prefix are left out before they cost
+	// anything; narrow bounds the list.
 	word := func(w string, kind protocol.CompletionItemKind, detail string) {
-		items = append(items, protocol.CompletionItem{Label: w, Kind: kind, Detail: detail})
+		if len(items) <= maxItems && hasPrefixFold(w, prefix) {
+			items = append(items, protocol.CompletionItem{Label: w, Kind: kind, Detail: detail})
+		}
 	}
 	if k != nil {
 		for _, e := range k.Enum {
@@ -157,4 +185,8 @@ func (s *Server) valueItems(d *document, c lineContext) []protocol.CompletionIte
 		}
 	}
 	return items
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/lsfc/lsfc/compile"
@@ -17,8 +18,8 @@ import (
 const slowCheck = 100 * time.Millisecond
 
 // edited records that d's text changed: its tree is checked again, and,
-// when that tree is slow to check, d's own findings are published at
-// once.
+// when that tree is slow to check, d's findings are published at once,
+// those of the sections the edit touched checked anew (see quickFindings).
 func (s *Server) edited(d *document) {
 	s.mu.Lock()
 	t := s.treeOfLocked(d.path)
@@ -27,31 +28,28 @@ func (s *Server) edited(d *document) {
 		s.trees = append(s.trees, t)
 	}
 	t.gen++
-	slow := t.took > slowCheck
-	var text string
-	var version int32
-	if slow {
-		text, version = d.text, d.version
+	var prev *lang.File
+	var prevDiags lang.Diagnostics
+	if t.took > slowCheck && t.snap != nil {
+		prev = t.snap.file(d.path)
+		prevDiags = t.snap.res.Diagnostics
 	}
+	text, version := d.text, d.version
 	s.mu.Unlock()
-	if slow {
-		s.publishFast(d, text, version)
+	if prev != nil {
+		s.publishQuick(d, prev, prevDiags, text, version)
 	}
 	s.poke()
 }
 
-// publishFast publishes the findings of one document checked alone:
-// syntax, keys and values, and the rules that need no other file.
-func (s *Server) publishFast(d *document, text string, version int32) {
-	f, diags := lang.ConfigParser{Limits: s.opts.Load.Limits}.Parse(lang.NewSource(d.path, text), kindOf(d.path, text))
-	tree := &compile.Tree{Files: []*lang.File{f}}
-	res := lint.CheckLoaded(tree, diags, lint.Options{Compile: s.opts.Compile})
-	var own lang.Diagnostics
-	for _, x := range res.Diagnostics {
-		if x.Span.Root().Src == f.Src {
-			own = append(own, x)
-		}
-	}
+// publishQuick publishes d's findings without checking the whole tree:
+// those of the last check outside the edited region, moved to where the
+// edit put them, and those of the sections the edit touched, checked on
+// their own (syntax, keys and values, and the rules that need no other
+// file). The whole tree's findings follow when its check ends.
+func (s *Server) publishQuick(d *document, prev *lang.File, prevDiags lang.Diagnostics, text string, version int32) {
+	src := lang.NewSource(d.path, text)
+	own := quickFindings(prev, prevDiags, src, s.opts)
 	s.mu.Lock()
 	stale := d.version != version || s.docs[d.uri] != d
 	s.mu.Unlock()
@@ -61,6 +59,115 @@ func (s *Server) publishFast(d *document, text string, version int32) {
 	conv := newConverter(s)
 	params := protocol.PublishDiagnosticsParams{URI: d.uri, Version: uint32(version), Diagnostics: conv.diagnostics(own)}
 	_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", params)
+}
+
+// quickFindings returns the findings of src, the new text of the file
+// prev, from prevDiags (the last check's findings, which hold prev's)
+// and from a check of the region of src that differs from prev's text,
+// widened to whole sections.
+func quickFindings(prev *lang.File, prevDiags lang.Diagnostics, src *lang.Source, opts Options) lang.Diagnostics {
+	old, text := prev.Src.Text, src.Text
+	// The changed region: [a, oldEnd) of old became [a, newEnd) of text.
+	a := 0
+	for a < len(old) && a < len(text) && old[a] == text[a] {
+		a++
+	}
+	sfx := 0
+	for sfx < len(old)-a && sfx < len(text)-a && old[len(old)-1-sfx] == text[len(text)-1-sfx] {
+		sfx++
+	}
+	oldEnd, newEnd := len(old)-sfx, len(text)-sfx
+	ra, rb := sectionAround(text, a, newEnd)
+	// The same region in the old text: its ends moved by the edit.
+	oa, ob := ra, rb+(oldEnd-newEnd)
+	shift := newEnd - oldEnd
+	var out lang.Diagnostics
+	for _, x := range prevDiags {
+		r := x.Span.Root()
+		if r.Src != prev.Src {
+			continue
+		}
+		switch {
+		case r.End < oa || r.End == oa && r.Start < oa:
+			out = append(out, moved(x, src, 0))
+		case r.Start > ob || r.Start == ob && r.End > ob:
+			out = append(out, moved(x, src, shift))
+		}
+	}
+	part := src.Derive(text[ra:rb], []lang.Segment{{Off: 0, ParentOff: ra}})
+	f, diags := lang.ConfigParser{Limits: opts.Load.Limits}.Parse(part, prev.Kind)
+	res := lint.CheckLoaded(&compile.Tree{Files: []*lang.File{f}}, diags, lint.Options{Compile: opts.Compile})
+	for _, x := range res.Diagnostics {
+		if x.Span.Root().Src == src {
+			out = append(out, x)
+		}
+	}
+	out.Sort()
+	return out
+}
+
+// moved returns a copy of d placed in src, its span and those of its
+// notes in the same file moved by shift bytes. A finding that names
+// another file keeps its place there.
+func moved(d *lang.Diagnostic, src *lang.Source, shift int) *lang.Diagnostic {
+	cp := *d
+	from := d.Span.Root().Src
+	move := func(sp lang.Span) lang.Span {
+		r := sp.Root()
+		if r.Src != from {
+			return sp
+		}
+		return src.SpanOf(min(r.Start+shift, len(src.Text)), min(r.End+shift, len(src.Text)))
+	}
+	cp.Span = move(d.Span)
+	cp.Related = nil
+	for _, r := range d.Related {
+		cp.Related = append(cp.Related, lang.Related{Span: move(r.Span), Message: r.Message})
+	}
+	return &cp
+}
+
+// sectionAround widens [a, b) of text to whole lines and to the Begin
+// and End lines of a section it lies in.
+func sectionAround(text string, a, b int) (int, int) {
+	a = strings.LastIndexByte(text[:a], '\n') + 1
+	if i := strings.IndexByte(text[b:], '\n'); i >= 0 {
+		b += i + 1
+	} else {
+		b = len(text)
+	}
+	// Up to the nearest Begin, unless an End comes first.
+	for p := a; p > 0; {
+		q := strings.LastIndexByte(text[:p-1], '\n') + 1
+		w := firstWord(text[q : p-1])
+		if isKeyword(w, "End") {
+			break
+		}
+		if isKeyword(w, "Begin") {
+			a = q
+			break
+		}
+		p = q
+	}
+	// Down to the nearest End, unless a Begin comes first.
+	for p := b; p < len(text); {
+		q := strings.IndexByte(text[p:], '\n')
+		if q < 0 {
+			q = len(text) - p
+		} else {
+			q++
+		}
+		w := firstWord(text[p : p+q])
+		if isKeyword(w, "Begin") {
+			break
+		}
+		p += q
+		if isKeyword(w, "End") {
+			b = p
+			break
+		}
+	}
+	return a, b
 }
 
 func kindOf(path, text string) lang.FileKind {

@@ -17,7 +17,7 @@ import (
 
 // A client drives a Server through a real JSON-RPC connection.
 type client struct {
-	t    *testing.T
+	t    testing.TB
 	conn jsonrpc2.Conn
 	done chan error
 
@@ -26,7 +26,7 @@ type client struct {
 	got   chan struct{}
 }
 
-func startClient(t *testing.T, opts Options) *client {
+func startClient(t testing.TB, opts Options) *client {
 	t.Helper()
 	a, b := net.Pipe()
 	c := &client{t: t, done: make(chan error, 1), diags: map[protocol.DocumentURI][]protocol.Diagnostic{}, got: make(chan struct{}, 1)}
@@ -158,7 +158,7 @@ func demoTree(t *testing.T) (string, string) {
 	return dst, filepath.Join(dst, "lsbatch", "demo", "configdir")
 }
 
-func readFile(t *testing.T, p string) string {
+func readFile(t testing.TB, p string) string {
 	t.Helper()
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -169,7 +169,7 @@ func readFile(t *testing.T, p string) string {
 
 // pos returns the position of the n-th (0-based) occurrence of sub in
 // text, plus delta bytes.
-func pos(t *testing.T, text, sub string, n, delta int) protocol.Position {
+func pos(t testing.TB, text, sub string, n, delta int) protocol.Position {
 	t.Helper()
 	off := -1
 	for i := 0; i <= n; i++ {
