@@ -27,6 +27,7 @@ func openSynthetic(b *testing.B) (*client, protocol.DocumentURI, string) {
 	c.waitDiags(uriOf(filepath.Join(dir, "lsbatch", "synth", "configdir", "lsb.hosts")), "for lsb.hosts", func([]protocol.Diagnostic) bool { return true })
 	return c, u, text
 }
+
 // BenchmarkKeystroke types one character into a value of lsb.queues of
 // the synthetic tree and waits for the diagnostics of lsb.queues (ms/key)
 // and for those of the whole tree (full-ms).

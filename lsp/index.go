@@ -117,6 +117,37 @@ func freeText(k *schema.Key) bool {
 	return strings.EqualFold(k.Name, "DESCRIPTION")
 }
 
+// kindsFor returns the kinds of name a value of the given key may hold;
+// nil when the key says nothing and any defined name counts.
+func kindsFor(file lang.FileKind, section, key string, k *schema.Key) []nameKind {
+	hosts := []nameKind{kindHost, kindHostGroup}
+	key = strings.ToUpper(key)
+	switch {
+	case key == "GROUP_MEMBER" && file == lang.KindLSBUsers, key == "USERS", key == "PER_USER":
+		return []nameKind{kindUserGroup}
+	case key == "GROUP_MEMBER" && file == lang.KindLSBHosts, key == "HOSTS", key == "PER_HOST", key == "HOST_NAME":
+		return hosts
+	case key == "APPS", key == "PER_APP", strings.Contains(key, "APPLICATION"):
+		return []nameKind{kindApplication}
+	case queueKeys[key], strings.Contains(key, "QUEUE"):
+		return []nameKind{kindQueue}
+	case key == "RESOURCES", key == "RESOURCE", strings.EqualFold(section, "ResourceMap"):
+		return []nameKind{kindResource}
+	}
+	if k == nil {
+		return nil
+	}
+	switch k.Type {
+	case schema.Hosts:
+		return hosts
+	case schema.Users:
+		return []nameKind{kindUserGroup}
+	case schema.ResReq, schema.Threshold:
+		return []nameKind{kindResource}
+	}
+	return nil
+}
+
 // A valueRef is one value of the tree: the text of an assignment or of a
 // table cell, with the key or column it belongs to.
 type valueRef struct {
@@ -203,13 +234,21 @@ func buildIndex(tree *compile.Tree) *index {
 			if _, ok := definerOf(f.Kind, v.section, v.key); ok {
 				return
 			}
+			var k *schema.Key
 			if sch != nil {
-				if sec := sch.Section(v.section); sec != nil && freeText(sec.Key(v.key, f.Kind == lang.KindLSFConf)) {
-					return
+				if sec := sch.Section(v.section); sec != nil {
+					k = sec.Key(v.key, f.Kind == lang.KindLSFConf)
 				}
 			}
+			if freeText(k) {
+				return
+			}
+			allowed := kindsFor(f.Kind, v.section, v.key, k)
 			words(v.text, func(s, e int) {
 				kinds := byName[v.text[s:e]]
+				if allowed != nil {
+					kinds = slices.DeleteFunc(slices.Clone(kinds), func(k nameKind) bool { return !slices.Contains(allowed, k) })
+				}
 				if len(kinds) == 0 {
 					return
 				}
