@@ -65,7 +65,9 @@ func FuzzRequests(f *testing.F) {
 func checkRange(t *testing.T, d *document, r protocol.Range) {
 	t.Helper()
 	end := d.position(len(d.text))
-	after := func(a, b protocol.Position) bool { return a.Line > b.Line || a.Line == b.Line && a.Character > b.Character }
+	after := func(a, b protocol.Position) bool {
+		return a.Line > b.Line || a.Line == b.Line && a.Character > b.Character
+	}
 	if after(r.Start, r.End) || after(r.End, end) {
 		t.Fatalf("range %+v outside the text (end %+v)", r, end)
 	}
