@@ -58,4 +58,3 @@ func TestVSCodeExtension(t *testing.T) {
 		t.Errorf("extension.js does not start lsfc lsp (err %v)", err)
 	}
 }
-
