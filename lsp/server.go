@@ -35,6 +35,12 @@ type Options struct {
 // DefaultMaxDocumentSize is the default of Options.MaxDocumentSize.
 const DefaultMaxDocumentSize = 8 << 20
 
+// MemoryLimit is the soft memory limit lsfc lsp gives the Go runtime
+// unless GOMEMLIMIT sets one: a check of a large tree builds its new
+// snapshot beside the old, and the limit makes the collector reclaim
+// the old one's garbage before the process grows past it.
+const MemoryLimit = 450 << 20
+
 // A Server answers one editor over one connection.
 type Server struct {
 	opts Options

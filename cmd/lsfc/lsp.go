@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"runtime/debug"
 
 	"github.com/lsfc/lsfc/lsp"
 	"github.com/spf13/cobra"
@@ -23,13 +24,19 @@ from lint's fixes, formatting with fmt's layout and semantic tokens.
 A file belongs to the tree lint would read for it: the nearest LSF_ENVDIR
 above it (or $LSF_ENVDIR) whose configuration includes it, else its
 directory of lsb.* files, else the file alone. Unsaved text in the editor
-counts instead of the file on disk.`,
+counts instead of the file on disk.
+
+The server keeps its memory under 450 MiB where it can (a soft limit of
+the Go runtime); GOMEMLIMIT sets another.`,
 		Example: `  lsfc lsp        # started by the editor; see editors/ for VS Code and Neovim`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := tf.options(e)
 			if err != nil {
 				return err
+			}
+			if e.getenv("GOMEMLIMIT") == "" {
+				debug.SetMemoryLimit(lsp.MemoryLimit)
 			}
 			rwc := stdio{Reader: e.stdin, Writer: e.stdout}
 			return lsp.Serve(context.Background(), rwc, lsp.Options{Load: opts.Load, Compile: opts.Compile, Version: version()})
