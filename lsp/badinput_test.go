@@ -61,6 +61,13 @@ func TestBadInput(t *testing.T) {
 	var edits []protocol.TextEdit
 	c.call("textDocument/formatting", protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: notes}}, &edits)
 
+	// An unsaved buffer is checked alone, its findings under its own URI.
+	untitled := protocol.DocumentURI("untitled:Untitled-1")
+	c.notify("textDocument/didOpen", protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: untitled, LanguageID: "lsf", Version: 1, Text: "Begin Queue\nQUEUE_NAME = q\nPRIORTY = 1\nEnd Queue\n",
+	}})
+	c.waitDiags(untitled, "with LSF201", func(ds []protocol.Diagnostic) bool { return hasCode(ds, "LSF201") != nil })
+
 	// A 50 MB document is refused with one finding, quickly.
 	start := time.Now()
 	huge := c.open(filepath.Join(dir, "lsb.hosts"), strings.Repeat("# padding of a very large file\n", 50<<20/31))

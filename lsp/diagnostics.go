@@ -50,13 +50,15 @@ func (s *Server) edited(d *document) {
 func (s *Server) publishQuick(d *document, prev *lang.File, prevDiags lang.Diagnostics, text string, version int32) {
 	src := lang.NewSource(d.path, text)
 	own := quickFindings(prev, prevDiags, src, s.opts)
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
 	s.mu.Lock()
 	stale := d.version != version || s.docs[d.uri] != d
+	conv := s.converterLocked()
 	s.mu.Unlock()
 	if stale {
 		return
 	}
-	conv := newConverter(s)
 	params := protocol.PublishDiagnosticsParams{URI: d.uri, Version: uint32(version), Diagnostics: conv.diagnostics(own)}
 	_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", params)
 }
@@ -230,31 +232,45 @@ func (s *Server) checkOne() bool {
 	snap.paths = paths
 	took := time.Since(start)
 
+	// Publications go out one at a time, in the order their staleness
+	// was judged, and without holding s.mu while the editor reads them.
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	t.paths, t.snap, t.built, t.took = paths, snap, gen, took
-	// Another state waiting for a document this tree holds joins it.
+	// Another state waiting for a document this tree holds joins it; an
+	// edit of that document since the overlay was taken is checked anew.
 	s.trees = slices.DeleteFunc(s.trees, func(o *treeState) bool {
-		if o == t || !snap.contains(o.pending) {
+		if o == t || !snap.contains(o.pending) || o.snap != nil && !slices.Equal(o.paths, paths) {
 			return false
 		}
-		return o.snap == nil || slices.Equal(o.paths, paths)
+		for _, d := range s.docs {
+			if d.path == o.pending && d.text != snap.file(d.path).Src.Text {
+				t.gen++
+			}
+		}
+		return true
 	})
+	var out []protocol.PublishDiagnosticsParams
 	if t.gen == gen {
-		s.publishLocked(t)
+		out = s.publicationsLocked(t)
+	}
+	s.mu.Unlock()
+	for _, p := range out {
+		_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", p)
 	}
 	return true
 }
 
-// publishLocked publishes the findings of t's snapshot for every file of
-// the tree, and clears those of files that no longer have any. The
-// caller holds s.mu.
-func (s *Server) publishLocked(t *treeState) {
+// publicationsLocked returns the findings of t's snapshot for every file
+// of the tree, and empty lists for the files that had some and no longer
+// have. The caller holds s.mu.
+func (s *Server) publicationsLocked(t *treeState) []protocol.PublishDiagnosticsParams {
 	snap := t.snap
-	conv := newConverter(s)
+	conv := s.converterLocked()
 	byURI := map[protocol.DocumentURI][]protocol.Diagnostic{}
 	for path := range snap.files {
-		byURI[uriOf(path)] = nil
+		byURI[conv.uri(path)] = nil
 	}
 	all := append(append(lang.Diagnostics{}, snap.res.Diagnostics...), snap.config...)
 	for _, d := range all {
@@ -262,7 +278,7 @@ func (s *Server) publishLocked(t *treeState) {
 		if r.Src == nil {
 			continue
 		}
-		u := uriOf(r.Src.Name)
+		u := conv.uri(r.Src.Name)
 		byURI[u] = append(byURI[u], conv.diagnostic(d))
 	}
 	for u := range t.published {
@@ -276,6 +292,7 @@ func (s *Server) publishLocked(t *treeState) {
 		uris = append(uris, u)
 	}
 	slices.Sort(uris)
+	out := make([]protocol.PublishDiagnosticsParams, 0, len(uris))
 	for _, u := range uris {
 		ds := byURI[u]
 		if ds == nil {
@@ -287,17 +304,43 @@ func (s *Server) publishLocked(t *treeState) {
 		if d := s.docs[u]; d != nil {
 			params.Version = uint32(d.version)
 		}
-		_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics", params)
+		out = append(out, params)
 	}
+	return out
 }
 
 // A converter maps lsfc's spans to protocol ranges, keeping the line
 // table of each file it meets.
 type converter struct {
 	lines map[*lang.Source][]int
+	// uris are the URIs of the open documents by path: the editor's own
+	// spelling of them, and the only name of an unsaved buffer.
+	uris map[string]protocol.DocumentURI
 }
 
-func newConverter(*Server) *converter { return &converter{lines: map[*lang.Source][]int{}} }
+// newConverter returns a converter knowing the open documents of s.
+func newConverter(s *Server) *converter {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.converterLocked()
+}
+
+// converterLocked is newConverter for a caller holding s.mu.
+func (s *Server) converterLocked() *converter {
+	c := &converter{lines: map[*lang.Source][]int{}, uris: make(map[string]protocol.DocumentURI, len(s.docs))}
+	for u, d := range s.docs {
+		c.uris[d.path] = u
+	}
+	return c
+}
+
+// uri returns the URI of the file at path.
+func (c *converter) uri(path string) protocol.DocumentURI {
+	if u, ok := c.uris[path]; ok {
+		return u
+	}
+	return uriOf(path)
+}
 
 // rangeOf returns the URI and range of a span's root.
 func (c *converter) rangeOf(sp lang.Span) (protocol.DocumentURI, protocol.Range, bool) {
@@ -310,7 +353,7 @@ func (c *converter) rangeOf(sp lang.Span) (protocol.DocumentURI, protocol.Range,
 		lines = lineStarts(r.Src.Text)
 		c.lines[r.Src] = lines
 	}
-	return uriOf(r.Src.Name), protocol.Range{Start: position(r.Src.Text, lines, r.Start), End: position(r.Src.Text, lines, r.End)}, true
+	return c.uri(r.Src.Name), protocol.Range{Start: position(r.Src.Text, lines, r.Start), End: position(r.Src.Text, lines, r.End)}, true
 }
 
 var severities = map[lang.Severity]protocol.DiagnosticSeverity{

@@ -175,7 +175,12 @@ func (s *Server) semanticTokens(_ context.Context, p protocol.SemanticTokensPara
 	slices.SortFunc(toks, func(a, b tok) int { return a.start - b.start })
 	data := []uint32{}
 	var prevLine, prevChar uint32
+	prevEnd := 0
 	for _, t := range toks {
+		if t.start < prevEnd {
+			continue // tokens never overlap
+		}
+		prevEnd = t.end
 		// A token never spans lines in the protocol: keep its first line.
 		end := t.end
 		if i := strings.IndexAny(d.text[t.start:end], "\r\n"); i >= 0 {

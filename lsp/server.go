@@ -46,6 +46,9 @@ type Server struct {
 	opts Options
 	conn jsonrpc2.Conn
 
+	// pubMu orders the publications of diagnostics; it is taken before
+	// mu, never after.
+	pubMu    sync.Mutex
 	mu       sync.Mutex
 	docs     map[protocol.DocumentURI]*document
 	trees    []*treeState
