@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/compile/schema"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/lint"
@@ -38,7 +39,7 @@ func (s *Server) hover(_ context.Context, p protocol.HoverParams) (any, error) {
 			writeNameDoc(&b, snap, c.word)
 		}
 		if k := c.schemaKey(); k != nil && k.Type == schema.ResReq {
-			writeResReq(&b, text, c, off)
+			writeResReq(&b, text, c, off, snap, s.opts.Hosts)
 		}
 	}
 	if snap != nil {
@@ -184,8 +185,9 @@ func listSome(names []string, n int) string {
 }
 
 // writeResReq writes the canonical form of the resource requirement
-// under the offset.
-func writeResReq(b *strings.Builder, text string, c lineContext, off int) {
+// under the offset and, given the hosts of an inventory, how many of them
+// it matches.
+func writeResReq(b *strings.Builder, text string, c lineContext, off int, snap *snapshot, hosts []*compile.Host) {
 	end := strings.IndexByte(text[off:], '\n')
 	if end < 0 {
 		end = len(text) - off
@@ -216,6 +218,16 @@ func writeResReq(b *strings.Builder, text string, c lineContext, off int) {
 		return
 	}
 	fmt.Fprintf(b, "resource requirement, canonical form:\n\n```\n%s\n```\n", r.String())
+	if len(hosts) == 0 || snap == nil || snap.res.Policy == nil || snap.res.Policy.Env() == nil {
+		return
+	}
+	env := snap.res.Policy.Env()
+	req, cds := env.CompileResReq(r, compile.SelectOptions{})
+	if cds.HasErrors() || req == nil {
+		return
+	}
+	res := env.Match(req, env.Table(hosts), compile.MatchOptions{})
+	fmt.Fprintf(b, "\nmatches %d of the %d hosts of the inventory\n", len(res.Matched), len(hosts))
 }
 
 func firstCell(s string) string {

@@ -1,10 +1,14 @@
 package lsp
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/inventory"
+	"github.com/lsfc/lsfc/lang"
 	"go.lsp.dev/protocol"
 )
 
@@ -151,5 +155,28 @@ func TestRequests(t *testing.T) {
 			t.Errorf("formatting a broken file: err = %v, want a syntax error", err)
 		}
 	})
+	c.shutdown()
+}
+
+// TestHoverInventory: given an inventory, the hover of a resource
+// requirement counts the hosts it matches.
+func TestHoverInventory(t *testing.T) {
+	_, conf := demoTree(t)
+	src := lang.NewSource("demo.yaml", readFile(t, filepath.Join("..", "testdata", "hosts", "demo.yaml")))
+	inv, ds := inventory.Read(src, compile.MB)
+	if err := ds.Err(); err != nil {
+		t.Fatal(err)
+	}
+	c := startClient(t, Options{Hosts: inv.Hosts})
+	qpath := filepath.Join(conf, "lsb.queues")
+	text := readFile(t, qpath)
+	u := c.open(qpath, text)
+	c.waitDiags(u, "", func([]protocol.Diagnostic) bool { return true })
+	var h *protocol.Hover
+	c.mustCall("textDocument/hover", protocol.HoverParams{TextDocumentPositionParams: textDoc(u, pos(t, text, "select[gpu]", 0, 8))}, &h)
+	want := fmt.Sprintf("of the %d hosts of the inventory", len(inv.Hosts))
+	if h == nil || !strings.Contains(h.Contents.Value, want) || strings.Contains(h.Contents.Value, "matches 0 ") {
+		t.Errorf("hover of select[gpu] = %+v, want it to match some %s", h, want)
+	}
 	c.shutdown()
 }

@@ -30,6 +30,9 @@ type Options struct {
 	MaxDocumentSize int
 	// Version is the version reported to the editor.
 	Version string
+	// Hosts, when not empty, are the hosts of an inventory: the hover of
+	// a resource requirement tells how many of them it matches.
+	Hosts []*compile.Host
 }
 
 // DefaultMaxDocumentSize is the default of Options.MaxDocumentSize.

@@ -2,15 +2,24 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/inventory"
+	"github.com/lsfc/lsfc/lang"
 
 	"github.com/lsfc/lsfc/lsp"
 	"github.com/spf13/cobra"
 )
 
 func newLSPCmd(e env) *cobra.Command {
-	var tf treeFlags
+	var (
+		tf    treeFlags
+		hosts string
+	)
 	cmd := &cobra.Command{
 		Use:   "lsp",
 		Short: "Serve editors as a language server for LSF configuration files",
@@ -28,8 +37,9 @@ counts instead of the file on disk.
 
 The server keeps its memory under 450 MiB where it can (a soft limit of
 the Go runtime); GOMEMLIMIT sets another.`,
-		Example: `  lsfc lsp        # started by the editor; see editors/ for VS Code and Neovim`,
-		Args:    cobra.NoArgs,
+		Example: `  lsfc lsp                          # started by the editor; see editors/ for VS Code and Neovim
+  lsfc lsp --hosts inventory.yaml   # the hover of a -R string counts the hosts it matches`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := tf.options(e)
 			if err != nil {
@@ -38,11 +48,24 @@ the Go runtime); GOMEMLIMIT sets another.`,
 			if e.getenv("GOMEMLIMIT") == "" {
 				debug.SetMemoryLimit(lsp.MemoryLimit)
 			}
+			lo := lsp.Options{Load: opts.Load, Compile: opts.Compile, Version: version()}
+			if hosts != "" {
+				b, err := os.ReadFile(hosts)
+				if err != nil {
+					return exit(exitUsage, fmt.Errorf("--hosts: %w", err))
+				}
+				inv, ds := inventory.Read(lang.NewSource(hosts, string(b)), compile.MB)
+				if err := ds.Err(); err != nil {
+					return exit(exitUsage, fmt.Errorf("--hosts: %w", err))
+				}
+				lo.Hosts = inv.Hosts
+			}
 			rwc := stdio{Reader: e.stdin, Writer: e.stdout}
-			return lsp.Serve(context.Background(), rwc, lsp.Options{Load: opts.Load, Compile: opts.Compile, Version: version()})
+			return lsp.Serve(context.Background(), rwc, lo)
 		},
 	}
 	tf.register(cmd)
+	cmd.Flags().StringVar(&hosts, "hosts", "", "host inventory (YAML or JSON, as lsfc resreq match --hosts reads): the hover of a resource requirement tells how many of its hosts it matches")
 	return cmd
 }
 
