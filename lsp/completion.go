@@ -165,24 +165,24 @@ func (s *Server) valueItems(d *document, c lineContext, prefix string) []protoco
 			word(n, protocol.CompletionItemKindValue, kind.String())
 		}
 	}
-	key := strings.ToUpper(c.key)
-	switch {
-	case queueKeys[key] || strings.Contains(key, "QUEUE"):
-		names(kindQueue)
-	case k != nil && k.Type == schema.Hosts, key == "HOSTS", key == "GROUP_MEMBER" && c.kind == lang.KindLSBHosts:
-		for _, w := range []string{"all", "others", "none"} {
-			word(w, protocol.CompletionItemKindKeyword, "")
+	kinds := kindsFor(c.kind, c.section, c.key, k)
+	if kinds == nil {
+		return items // a key whose value names nothing of the tree
+	}
+	for _, kind := range kinds {
+		switch kind {
+		case kindHostGroup:
+			for _, w := range []string{"all", "others", "none"} {
+				word(w, protocol.CompletionItemKindKeyword, "")
+			}
+		case kindUserGroup:
+			word("all", protocol.CompletionItemKindKeyword, "")
+		case kindResource:
+			for _, w := range builtinIndices {
+				word(w, protocol.CompletionItemKindKeyword, "built-in")
+			}
 		}
-		names(kindHostGroup)
-		names(kindHost)
-	case k != nil && k.Type == schema.Users, key == "USERS", key == "GROUP_MEMBER" && c.kind == lang.KindLSBUsers:
-		word("all", protocol.CompletionItemKindKeyword, "")
-		names(kindUserGroup)
-	case k != nil && (k.Type == schema.ResReq || k.Type == schema.Threshold), key == "RESOURCE":
-		names(kindResource)
-		for _, w := range builtinIndices {
-			word(w, protocol.CompletionItemKindKeyword, "built-in")
-		}
+		names(kind)
 	}
 	return items
 }

@@ -120,7 +120,7 @@ func freeText(k *schema.Key) bool {
 // kindsFor returns the kinds of name a value of the given key may hold;
 // nil when the key says nothing and any defined name counts.
 func kindsFor(file lang.FileKind, section, key string, k *schema.Key) []nameKind {
-	hosts := []nameKind{kindHost, kindHostGroup}
+	hosts := []nameKind{kindHostGroup, kindHost} // groups first: fewer, and kept when a list is cut
 	key = strings.ToUpper(key)
 	switch {
 	case key == "GROUP_MEMBER" && file == lang.KindLSBUsers, key == "USERS", key == "PER_USER":
