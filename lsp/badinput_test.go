@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"go.lsp.dev/protocol"
 )
@@ -68,17 +67,14 @@ func TestBadInput(t *testing.T) {
 	}})
 	c.waitDiags(untitled, "with LSF201", func(ds []protocol.Diagnostic) bool { return hasCode(ds, "LSF201") != nil })
 
-	// A 50 MB document is refused with one finding, quickly.
-	start := time.Now()
+	// A 50 MB document is refused with one finding (waitDiags bounds the
+	// wait: a hang fails the test).
 	huge := c.open(filepath.Join(dir, "lsb.hosts"), strings.Repeat("# padding of a very large file\n", 50<<20/31))
 	ds := c.waitDiags(huge, "with LSF102", func(ds []protocol.Diagnostic) bool { return hasCode(ds, "LSF102") != nil })
 	if len(ds) != 1 {
 		t.Errorf("a 50 MB document got %d findings, want the one saying it is too large", len(ds))
 	}
 	c.mustCall("textDocument/foldingRange", protocol.FoldingRangeParams{TextDocumentPositionParams: textDoc(huge, protocol.Position{})}, &[]protocol.FoldingRange{})
-	if d := time.Since(start); d > 20*time.Second {
-		t.Errorf("a 50 MB document took %v", d)
-	}
 	c.shutdown()
 	// After shutdown, requests are refused.
 }
