@@ -124,7 +124,7 @@ func sectionSnippet(sec *schema.Section) protocol.CompletionItem {
 // queueKeys are the keys whose values name queues.
 var queueKeys = map[string]bool{
 	"SNDJOBS_TO": true, "RCVJOBS_FROM": true, "PREEMPTION": true, "DEFAULT_QUEUE": true,
-	"QUEUES": true, "PER_QUEUE": true, "DEFAULT_JOBGROUP": false,
+	"QUEUES": true, "PER_QUEUE": true,
 }
 
 // builtinIndices are LSF's built-in load indices and resources, offered

@@ -35,7 +35,9 @@ type lineContext struct {
 	start, end int
 }
 
-// physical lines of text: the offsets of each line's start.
+// contextAt returns the context of offset off of text, a file of the
+// given kind. It reads only the lines around off (up to the section's
+// Begin line above), so it holds for text being typed.
 func contextAt(text string, kind lang.FileKind, off int) lineContext {
 	c := lineContext{kind: kind}
 	off = max(0, min(off, len(text)))
