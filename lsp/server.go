@@ -58,6 +58,8 @@ type Server struct {
 	shutdown bool
 	exited   chan struct{}
 	wake     chan struct{}
+	// table maps each method to its handler.
+	table map[string]method
 }
 
 // A treeState is one tree some open document belongs to: its latest
@@ -93,6 +95,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 		exited: make(chan struct{}),
 		wake:   make(chan struct{}, 1),
 	}
+	s.table = s.methods()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go s.checker(ctx)
@@ -142,7 +145,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 		return nil
 	}
-	h, ok := s.methods()[req.Method()]
+	h, ok := s.table[req.Method()]
 	if !ok {
 		if isCall {
 			return reply(ctx, nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method %q is not supported", req.Method()))
