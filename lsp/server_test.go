@@ -266,3 +266,30 @@ func TestDiagnosticsAndEdits(t *testing.T) {
 	})
 	c.shutdown()
 }
+
+// TestSettings: the .lsfc.yaml above the tree and suppression comments
+// apply as they do for lsfc lint.
+func TestSettings(t *testing.T) {
+	root, conf := demoTree(t)
+	if err := os.WriteFile(filepath.Join(root, ".lsfc.yaml"), []byte("rules:\n  LSF201: info\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startClient(t, Options{})
+	qpath := filepath.Join(conf, "lsb.queues")
+	text := strings.Replace(readFile(t, qpath), "QUEUE_NAME  = gpu\n", "QUEUE_NAME  = gpu\nPRIORTY = 40\n# lsfc:ignore LSF201 kept for the old scheduler\nMEMLIMT = 4\n", 1)
+	u := c.open(qpath, text)
+	ds := c.waitDiags(u, "with LSF201", func(ds []protocol.Diagnostic) bool { return hasCode(ds, "LSF201") != nil })
+	n := 0
+	for _, d := range ds {
+		if d.Code == "LSF201" {
+			n++
+			if d.Severity != protocol.DiagnosticSeverityInformation || !strings.Contains(d.Message, "PRIORTY") {
+				t.Errorf("LSF201 %q at severity %v, want PRIORTY's at info (.lsfc.yaml)", d.Message, d.Severity)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d LSF201 findings, want 1: MEMLIMT's is suppressed", n)
+	}
+	c.shutdown()
+}
