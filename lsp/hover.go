@@ -158,7 +158,15 @@ func resolved(snap *snapshot, kind nameKind, name string) string {
 	case kindUserGroup:
 		for _, g := range pol.UserGroups {
 			if g.Name == name {
-				fmt.Fprintf(&b, "%d members\n", len(g.Members))
+				var members []string
+				for _, m := range g.Members {
+					if m.Exclude {
+						members = append(members, "~"+m.Name)
+					} else {
+						members = append(members, m.Name)
+					}
+				}
+				fmt.Fprintf(&b, "%d members: %s\n", len(members), listSome(members, 20))
 			}
 		}
 	case kindResource:

@@ -51,6 +51,9 @@ func TestRequests(t *testing.T) {
 		if got := hover(pos(t, text, "select[gpu]", 0, 8)); !strings.Contains(got, "canonical form") {
 			t.Errorf("hover in RES_REQ = %q, want its canonical form", got)
 		}
+		if got := hover(pos(t, text, "= chemists", 0, 3)); !strings.Contains(got, "**user group** `chemists`") || !strings.Contains(got, "members: ") {
+			t.Errorf("hover on chemists = %q, want the user group and its members", got)
+		}
 		if got := hover(pos(t, text, "QUEUE_NAME  = short", 0, 15)); !strings.Contains(got, "**queue** `short`") || !strings.Contains(got, "priority") {
 			t.Errorf("hover on a queue name = %q, want the queue's resolved settings", got)
 		}
