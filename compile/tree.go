@@ -58,6 +58,11 @@ type LoadOptions struct {
 	// instead of what the disk holds: an editor's unsaved buffers. A file
 	// is still found only where it exists on disk.
 	Overlay map[string]string
+	// Parse, when not nil, parses the text of each file instead of
+	// lang.ConfigParser with Limits: a caller that loads the same tree
+	// again can keep the files that did not change. It is called from
+	// several goroutines at once.
+	Parse func(path, text string, kind lang.FileKind) (*lang.File, lang.Diagnostics)
 }
 
 // ErrNoConfig is returned (wrapped) when a directory holds no LSF
@@ -524,7 +529,7 @@ func (l *loader) readIf(path string, kind lang.FileKind) (*lang.File, error) {
 func parseFile(path string, kind lang.FileKind, opts LoadOptions) (*lang.File, lang.Diagnostics, error) {
 	lim := opts.Limits
 	if text, ok := opts.Overlay[path]; ok {
-		f, diags := parseText(path, text, kind, lim)
+		f, diags := parseText(path, text, kind, opts)
 		return f, diags, nil
 	}
 	max := lim.MaxFileSize
@@ -546,19 +551,23 @@ func parseFile(path string, kind lang.FileKind, opts LoadOptions) (*lang.File, l
 	if err != nil {
 		return nil, nil, err
 	}
-	f, diags := parseText(path, string(buf), kind, lim)
+	f, diags := parseText(path, string(buf), kind, opts)
 	return f, diags, nil
 }
 
-// parseText parses the text of the file at path; kind as parseFile's.
-func parseText(path, text string, kind lang.FileKind, lim lang.Limits) (*lang.File, lang.Diagnostics) {
+// parseText parses the text of the file at path, with opts.Parse when
+// set; kind as parseFile's.
+func parseText(path, text string, kind lang.FileKind, opts LoadOptions) (*lang.File, lang.Diagnostics) {
 	if kind == lang.KindUnknown {
 		kind = lang.KindOf(path)
 	}
 	if kind == lang.KindUnknown {
 		kind = lang.SniffKind(text[:min(len(text), 64<<10)])
 	}
-	return lang.ConfigParser{Limits: lim}.Parse(lang.NewSource(path, text), kind)
+	if opts.Parse != nil {
+		return opts.Parse(path, text, kind)
+	}
+	return lang.ConfigParser{Limits: opts.Limits}.Parse(lang.NewSource(path, text), kind)
 }
 
 // sortFiles orders files: lsf.conf, lsf.shared, lsf.cluster, lsf.task,

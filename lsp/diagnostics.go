@@ -212,6 +212,7 @@ func (s *Server) checkOne() bool {
 	gen := t.gen
 	opts := s.opts.Load
 	opts.Overlay = s.overlayLocked()
+	opts.Parse = s.parses.parse
 	paths, pending := t.paths, t.pending
 	s.mu.Unlock()
 

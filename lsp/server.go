@@ -60,6 +60,8 @@ type Server struct {
 	wake     chan struct{}
 	// table maps each method to its handler.
 	table map[string]method
+	// parses keeps the files parsed by the last checks.
+	parses *parseCache
 }
 
 // A treeState is one tree some open document belongs to: its latest
@@ -96,6 +98,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 		wake:   make(chan struct{}, 1),
 	}
 	s.table = s.methods()
+	s.parses = &parseCache{limits: opts.Load.Limits}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go s.checker(ctx)
