@@ -238,6 +238,11 @@ func (s *Server) checkOne() bool {
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
 	s.mu.Lock()
+	if !slices.Contains(s.trees, t) {
+		// Its last document was closed during the check.
+		s.mu.Unlock()
+		return true
+	}
 	t.paths, t.snap, t.built, t.took = paths, snap, gen, took
 	// Another state waiting for a document this tree holds joins it; an
 	// edit of that document since the overlay was taken is checked anew.

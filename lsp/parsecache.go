@@ -46,3 +46,12 @@ func (c *parseCache) parse(path, text string, kind lang.FileKind) (*lang.File, l
 	}
 	return p.file, out
 }
+
+// forget drops the files of a tree no longer checked.
+func (c *parseCache) forget(files map[string]*lang.File) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for path := range files {
+		delete(c.files, path)
+	}
+}

@@ -311,15 +311,52 @@ func (s *Server) didChange(_ context.Context, p didChangeParams) (any, error) {
 }
 
 func (s *Server) didClose(_ context.Context, p protocol.DidCloseTextDocumentParams) (any, error) {
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
 	s.mu.Lock()
 	d := s.docs[p.TextDocument.URI]
 	delete(s.docs, p.TextDocument.URI)
+	if d == nil {
+		s.mu.Unlock()
+		return nil, nil
+	}
+	t := s.treeOfLocked(d.path)
+	if t == nil || s.treeOpenLocked(t) {
+		// The disk's text counts again for the tree's other documents.
+		if t != nil {
+			t.gen++
+		}
+		s.mu.Unlock()
+		s.poke()
+		return nil, nil
+	}
+	// The tree's last document: forget the tree and clear its findings.
+	s.trees = slices.DeleteFunc(s.trees, func(o *treeState) bool { return o == t })
+	if t.snap != nil {
+		s.parses.forget(t.snap.files)
+	}
+	var clear []protocol.DocumentURI
+	for u := range t.published {
+		clear = append(clear, u)
+	}
 	s.mu.Unlock()
-	if d != nil {
-		// The disk's text counts again.
-		s.dirty(d.path)
+	slices.Sort(clear)
+	for _, u := range clear {
+		_ = s.conn.Notify(context.Background(), "textDocument/publishDiagnostics",
+			protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}})
 	}
 	return nil, nil
+}
+
+// treeOpenLocked reports whether a document of t is open. The caller
+// holds s.mu.
+func (s *Server) treeOpenLocked(t *treeState) bool {
+	for _, d := range s.docs {
+		if s.treeOfLocked(d.path) == t {
+			return true
+		}
+	}
+	return false
 }
 
 // didSave changes nothing: the document's text already counted, and the

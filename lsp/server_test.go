@@ -264,6 +264,9 @@ func TestDiagnosticsAndEdits(t *testing.T) {
 		}
 		return true
 	})
+	// Closing the tree's last document clears its findings.
+	c.notify("textDocument/didClose", protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
+	c.waitDiags(u, "cleared", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
 	c.shutdown()
 }
 
