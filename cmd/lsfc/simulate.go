@@ -1,3 +1,5 @@
+//go:build !lsfclient
+
 package main
 
 import (
@@ -7,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,6 +17,7 @@ import (
 	"github.com/lsfc/lsfc/compile/inventory"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/lint"
+	"github.com/lsfc/lsfc/runtime/lsbacct"
 	"github.com/lsfc/lsfc/runtime/sim"
 	"github.com/lsfc/lsfc/runtime/simstats"
 	"github.com/lsfc/lsfc/runtime/swf"
@@ -57,6 +61,13 @@ queue's jobs to a service class (bsub -sla) the same way, and the report
 gives each goal's active and delayed time and the share of it on time.
 Jobs the trace cannot give,
 or that ask for more slots than the cluster has, are reported as skipped.
+
+--workload also takes an lsb.acct (LSF's, 10.1 or older, or lsfc serve's),
+told by its name (lsb.acct*) or its first record: each job that ran is
+submitted at its submission time with its queue (through --queue-map when
+the configuration lacks it), user, name, slots, effective requirement,
+-W, -m, -x and real run time (end - start), and ends as it did. Jobs that
+never started are reported as skipped, and so are bad lines.
 When the cluster cannot run a queue's jobs at all (its HOSTS name none
 of the simulated hosts, no host meets the jobs' requirements, or the
 hosts give a job fewer slots than it asks for), a warning on stderr and
@@ -92,7 +103,7 @@ there and its utilisation.`,
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.confs, "conf", nil, "configuration tree (an LSF_ENVDIR, a directory of lsb.* files, or files separated by commas); once per cluster for MultiCluster forwarding (required; no default)")
 	fl.StringVar(&f.partitionMap, "partition-map", "", "with several --conf: trace partitions to clusters, PARTITION=CLUSTER,... (default: partition N to the Nth cluster, round robin; a job without one to the first)")
-	fl.StringVar(&f.workload, "workload", "", "the trace, in Standard Workload Format (plain or gzip) (required; no default)")
+	fl.StringVar(&f.workload, "workload", "", "the trace, in Standard Workload Format (plain or gzip), or an lsb.acct (required; no default)")
 	fl.StringVar(&f.hosts, "hosts", "", "a host inventory (YAML or JSON) replacing the configuration's hosts (default: the hosts of lsf.cluster)")
 	fl.IntVar(&f.hostCount, "host-count", 0, "simulate N identical hosts, named sim00001 and on, instead of the configuration's; a queue whose HOSTS names hosts gets none of them (default 0: the configuration's hosts)")
 	fl.IntVar(&f.slotsPerHost, "slots-per-host", 0, "job slots of each --host-count host (required with it), and of each host whose lsb.hosts MXJ is \"!\" or unset and whose CPUs and slots no inventory gives (default 0: one slot for MXJ \"!\", no slot limit for MXJ unset)")
@@ -137,12 +148,30 @@ func runSimulate(e env, f simFlags) error {
 		return usageError("--sla-map: %v", err)
 	}
 	wopts := sim.WorkloadOptions{QueueMap: queueMap, SlaMap: slaMap}
+	acct := isLSBAcct(f.workload)
 	if len(f.confs) > 1 {
+		if acct {
+			return usageError("--workload lsb.acct takes one --conf")
+		}
 		return runSimulateClusters(e, f, wopts)
 	}
-	header, jobs, err := readTrace(f.workload)
-	if err != nil {
-		return exit(exitFindings, fmt.Errorf("%s: %w", f.workload, err))
+	var replay func(*compile.Policy, sim.ReplayOptions) (*sim.ReplayResult, error)
+	if acct {
+		recs, err := readAcctWorkload(e, f.workload)
+		if err != nil {
+			return exit(exitFindings, fmt.Errorf("%s: %w", f.workload, err))
+		}
+		replay = func(p *compile.Policy, o sim.ReplayOptions) (*sim.ReplayResult, error) {
+			return sim.ReplayAcct(p, recs, o)
+		}
+	} else {
+		header, jobs, err := readTrace(f.workload)
+		if err != nil {
+			return exit(exitFindings, fmt.Errorf("%s: %w", f.workload, err))
+		}
+		replay = func(p *compile.Policy, o sim.ReplayOptions) (*sim.ReplayResult, error) {
+			return sim.Replay(p, header, jobs, o)
+		}
 	}
 	configs := []string{f.conf}
 	if f.compare != "" {
@@ -166,7 +195,7 @@ func runSimulate(e env, f simFlags) error {
 		if isTerminal(e.stderr) {
 			opts.Progress = progressBar(e.stderr, conf)
 		}
-		res, err := sim.Replay(p, header, jobs, opts)
+		res, err := replay(p, opts)
 		if err != nil {
 			return exit(exitFindings, fmt.Errorf("%s: %w", conf, err))
 		}
@@ -275,6 +304,52 @@ func readTrace(path string) (*swf.Header, []swf.Job, error) {
 		return nil, nil, err
 	}
 	return r.Header(), jobs, nil
+}
+
+// isLSBAcct reports whether a workload is an lsb.acct file: its name
+// begins with lsb.acct, or its first line that is not blank or a comment
+// is a JOB_FINISH record.
+func isLSBAcct(path string) bool {
+	if strings.HasPrefix(filepath.Base(path), lsbacct.FileName) {
+		return true
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		return strings.HasPrefix(line, `"JOB_FINISH" `)
+	}
+	return false
+}
+
+// readAcctWorkload reads the records of an lsb.acct; its bad lines are
+// reported on standard error and skipped.
+func readAcctWorkload(e env, path string) ([]lsbacct.Record, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	s := lsbacct.NewScanner(fh, path)
+	var recs []lsbacct.Record
+	for s.Scan() {
+		recs = append(recs, *s.Record())
+	}
+	for _, p := range s.Problems() {
+		fmt.Fprintf(e.stderr, "lsfc: warning: %v (skipped)\n", p)
+	}
+	if n := s.NumProblems() - len(s.Problems()); n > 0 {
+		fmt.Fprintf(e.stderr, "lsfc: warning: %s: %d more bad lines skipped\n", path, n)
+	}
+	return recs, s.Err()
 }
 
 // readHosts reads a host inventory, its memory amounts in the

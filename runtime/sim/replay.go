@@ -71,15 +71,29 @@ func Replay(policy *compile.Policy, h *swf.Header, jobs []swf.Job, opts ReplayOp
 		}
 	}
 	res := &ReplayResult{TotalSlots: total, Sim: sim, Reasons: map[int]string{}}
-	defaultQueue := "default"
-	if len(c.DefaultQueues) > 0 {
-		defaultQueue = c.DefaultQueues[0].Name
-	}
+	defaultQueue := defaultQueueOf(c)
 	for _, s := range skipped {
 		res.Records = append(res.Records, simstats.Record{ID: s.Job.Number, Queue: queueOf(s.Job, h, opts.QueueMap, defaultQueue), User: userOf(s.Job),
 			Submit: s.Job.SubmitTime, Slots: max(s.Job.ReqProcs, s.Job.AllocProcs), State: simstats.StateSkipped})
 		res.Reasons[s.Job.Number] = s.Reason
 	}
+	res.addOutcomes(c, sim, t0)
+	return res, nil
+}
+
+// defaultQueueOf names the queue of jobs submitted without one.
+func defaultQueueOf(c *runtime.Cluster) string {
+	if len(c.DefaultQueues) > 0 {
+		return c.DefaultQueues[0].Name
+	}
+	return "default"
+}
+
+// addOutcomes adds the records of the simulated jobs, their times from
+// t0, sorts the records by ID, and takes the simulation's pools, service
+// classes and warnings.
+func (res *ReplayResult) addOutcomes(c *runtime.Cluster, sim *Result, t0 runtime.Time) {
+	defaultQueue := defaultQueueOf(c)
 	for _, o := range sim.Jobs {
 		sj := o.SimJob
 		r := simstats.Record{ID: sj.TraceID, User: sj.User, Submit: float64(sj.At - t0), Slots: sj.Slots}
@@ -113,7 +127,6 @@ func Replay(policy *compile.Policy, h *swf.Header, jobs []swf.Job, opts ReplayOp
 	for _, u := range sim.Unrunnable {
 		res.Warnings = append(res.Warnings, simstats.Warning{Queue: u.Queue, Jobs: u.Jobs, Job: u.Job.TraceID, Reason: u.Reason})
 	}
-	return res, nil
 }
 
 // poolSeries converts the samples of slot pools for simstats, their
