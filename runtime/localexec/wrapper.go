@@ -14,9 +14,10 @@ import (
 	"time"
 )
 
-// WrapperArg is the hidden first argument with which the lsfc binary runs
-// as a job's wrapper. The binary's main must hand such a run to
-// WrapperMain before anything else:
+// WrapperArg is the hidden first argument with which a program other
+// than the job starter (StarterName), such as a test binary given as an
+// Executor's WrapperPath, runs as a job's wrapper. Such a program's main
+// hands the run to WrapperMain before anything else:
 //
 //	if len(os.Args) > 1 && os.Args[1] == localexec.WrapperArg {
 //		os.Exit(localexec.WrapperMain(os.Args[2:]))
@@ -35,8 +36,9 @@ const statusRetry = 250 * time.Millisecond
 // for its whole life (see lockHeld).
 const lockFD = 4
 
-// WrapperMain runs one job's wrapper; args are the arguments after
-// WrapperArg: the Executor's directory and the job id. It returns the
+// WrapperMain runs one job's wrapper; args are the Executor's directory
+// and the job id, the arguments of the job starter (or those after
+// WrapperArg). It returns the
 // wrapper's exit status: 0 once the job's status file is written, 1 when
 // the job could not start or its status could not be written, 2 for bad
 // arguments.
@@ -49,7 +51,7 @@ func WrapperMain(args []string) int {
 	}
 	w := &wrapper{handshake: openHandshake()}
 	if len(args) != 2 {
-		w.refuse(fmt.Errorf("usage: %s DIR JOBID", WrapperArg))
+		w.refuse(fmt.Errorf("usage: %s DIR JOBID", StarterName))
 		return 2
 	}
 	id, err := strconv.ParseInt(args[1], 10, 64)
@@ -79,6 +81,7 @@ type wrapper struct {
 	dir       string
 	id        int64
 	handshake *os.File // nil once answered
+	cwd       string   // the directory the job runs in, once entered
 }
 
 // answer sends msg to Start, once.
@@ -95,7 +98,7 @@ func (w *wrapper) answer(msg string) {
 // the job cannot start.
 func (w *wrapper) refuse(err error) {
 	if w.handshake == nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", WrapperArg, err)
+		fmt.Fprintf(os.Stderr, "%s: %v\n", StarterName, err)
 		return
 	}
 	w.answer("error: " + err.Error())
@@ -166,6 +169,12 @@ func (w *wrapper) run() int {
 		return 1
 	}
 	w.answer("ok")
+	// The pid file, written for Start to read, is made durable once Start
+	// has its answer, off the path of the job's start: after a crash of
+	// the machine it tells a job that ran (lost) from one that never did
+	// (run again). A job whose pid file cannot be synced runs on: a crash
+	// within this moment may only make it run again.
+	syncFile(w.path(pidExt))
 	go func() {
 		for sig := range sigs {
 			if sig != syscall.SIGPIPE {
@@ -179,6 +188,7 @@ func (w *wrapper) run() int {
 	}
 	cmd.Wait()
 	r := exitResult(w.id, cmd.ProcessState)
+	r.Cwd = w.cwd
 	if mem != nil {
 		peak, over := mem.end()
 		r.MaxRSS = max(r.MaxRSS, peak)
@@ -209,10 +219,14 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 	outName := outputPath(s.Stdout, s.outputID(), s.Index, ".out")
 	errName := outputPath(s.Stderr, s.outputID(), s.Index, ".err")
 	err = u.do(func() error {
-		cwd, err := enterDir(s.Cwd, u.home, os.Chdir)
+		cwd, err := enterDir(s.Cwd, u.home, exitIfCwdMissing(s.Env), os.Chdir)
+		if errors.Is(err, errNoCwd) {
+			return err
+		}
 		if err != nil {
 			return fmt.Errorf("cannot enter a working directory: %v", err)
 		}
+		w.cwd = cwd
 		if outName != "" {
 			p.stdout = absIn(cwd, outName)
 			if stdout, err = open(outName, 0o666); err != nil {
@@ -263,9 +277,13 @@ func (w *wrapper) handOver(u jobUser) (*os.File, error) {
 	return os.Open(w.path(jobFileExt))
 }
 
-// writePids records the wrapper's and the job's process ids.
+// writePids records the wrapper's and the job's process ids, for Start to
+// read; the record is not yet durable (see run).
 func (w *wrapper) writePids(jobPID int) error {
 	rec := pidRecord{WrapperPID: os.Getpid(), JobPID: jobPID}
+	if jobPID > 0 {
+		rec.Cwd = w.cwd
+	}
 	var err error
 	if rec.WrapperStart, err = processStart(0); err != nil {
 		return err
@@ -275,7 +293,7 @@ func (w *wrapper) writePids(jobPID int) error {
 			return err
 		}
 	}
-	return writeJSON(w.path(pidExt), rec, 0o600)
+	return replaceJSON(w.path(pidExt), rec, 0o600, false)
 }
 
 // endUnrun ends a job that could not run because of err: the job counts as
@@ -286,7 +304,11 @@ func (w *wrapper) endUnrun(err error) int {
 		return 1
 	}
 	w.answer("ok")
-	return w.record(Result{JobID: w.id, ExitCode: 1, Err: err.Error(), End: time.Now()})
+	r := Result{JobID: w.id, ExitCode: 1, Err: err.Error(), End: time.Now()}
+	if errors.Is(err, errNoCwd) {
+		r.ExitCode, r.CwdNotExist = cwdExitCode, true
+	}
+	return w.record(r)
 }
 
 // record writes the job's status file. While the file system has no
@@ -300,7 +322,7 @@ func (w *wrapper) record(r Result) int {
 		err = writeJSON(w.path(statusExt), r, 0o600)
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s: cannot record the exit status of job %d: %v\n", WrapperArg, w.id, err)
+		fmt.Fprintf(os.Stderr, "%s: cannot record the exit status of job %d: %v\n", StarterName, w.id, err)
 		return 1
 	}
 	return 0
