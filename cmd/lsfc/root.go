@@ -135,6 +135,7 @@ where LSF's do.`,
 	root.AddGroup(&cobra.Group{ID: lsfGroup, Title: "LSF commands (clients of lsfc serve):"})
 	root.AddCommand(
 		newBacctCmd(e),
+		newBhistCmd(e),
 		newBsubCmd(e),
 		newBjobsCmd(e),
 		newBkillCmd(e),

@@ -49,7 +49,6 @@ const (
 	EventUnknown  = "unknown"  // its host does not answer
 	EventStatus   = "status"   // Text: bstatus's text
 	EventLost     = "lost"     // moved to lost_and_found
-	EventMark     = "snapshot" // what a compacted log kept of a job it had
 	EventPostDone = "postdone" // the post-execution processing ended
 )
 
