@@ -146,11 +146,11 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 
 // A historySelection is which jobs bhist shows.
 type historySelection struct {
-	ids    map[int64]bool // job IDs named, whatever their index
-	elems  map[[2]int64]bool
-	states string // "" (unfinished), "a", "d", "e", "p", "r" or "s"
-	user   string // "" for the caller, "all"
-	queue, name, project, host string
+	ids                              map[int64]bool // job IDs named, whatever their index
+	elems                            map[[2]int64]bool
+	states                           string // "" (unfinished), "a", "d", "e", "p", "r" or "s"
+	user                             string // "" for the caller, "all"
+	queue, name, project, host       string
 	completed, dispatched, submitted *timeRange
 	events                           *timeRange // -T
 	logs                             int
