@@ -67,11 +67,24 @@ are reported on standard error with their line and skipped.` + lsfStateHelp,
 			if err != nil {
 				return lsfFailed(e, "bhist", err)
 			}
-			q := api.HistoryQuery{User: "all", Logs: sel.logs}
+			// The daemon picks the jobs the caller may see; the rest of
+			// the selection is made here.
+			q := api.HistoryQuery{User: sel.user, Logs: sel.logs}
+			if a.has("t") {
+				q.User = "all"
+			}
+			for id := range sel.ids {
+				q.IDs = append(q.IDs, id)
+			}
+			for el := range sel.elems {
+				q.IDs = append(q.IDs, el[0])
+			}
+			slices.Sort(q.IDs)
 			hist, err = c.History(ctx, q)
 			if err != nil {
 				return lsfFailed(e, "bhist", err)
 			}
+			sel.user = "all"
 		}
 		if sel.user == "" {
 			sel.user = currentUser()
