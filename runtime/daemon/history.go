@@ -262,4 +262,3 @@ func modificationText(m *runtime.Modification) string {
 	}
 	return strings.Join(parts, " ")
 }
-
