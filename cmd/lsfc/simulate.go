@@ -14,6 +14,7 @@ import (
 	"github.com/lsfc/lsfc/compile/inventory"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/lint"
+	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/sim"
 	"github.com/lsfc/lsfc/runtime/simstats"
 	"github.com/lsfc/lsfc/runtime/swf"
@@ -26,6 +27,7 @@ type simFlags struct {
 	confs        []string
 	partitionMap string
 	workload     string
+	workloadFmt  string
 	hosts        string
 	hostCount    int
 	slotsPerHost int
@@ -93,6 +95,7 @@ there and its utilisation.`,
 	fl.StringArrayVar(&f.confs, "conf", nil, "configuration tree (an LSF_ENVDIR, a directory of lsb.* files, or files separated by commas); once per cluster for MultiCluster forwarding (required; no default)")
 	fl.StringVar(&f.partitionMap, "partition-map", "", "with several --conf: trace partitions to clusters, PARTITION=CLUSTER,... (default: partition N to the Nth cluster, round robin; a job without one to the first)")
 	fl.StringVar(&f.workload, "workload", "", "the trace, in Standard Workload Format (plain or gzip) (required; no default)")
+	fl.StringVar(&f.workloadFmt, "workload-format", "auto", "the workload's format: swf, lsb.events (an LSF event log) or jsonl (one bsub per line); auto goes by the file's name (lsb.events*, *.jsonl, else swf)")
 	fl.StringVar(&f.hosts, "hosts", "", "a host inventory (YAML or JSON) replacing the configuration's hosts (default: the hosts of lsf.cluster)")
 	fl.IntVar(&f.hostCount, "host-count", 0, "simulate N identical hosts, named sim00001 and on, instead of the configuration's; a queue whose HOSTS names hosts gets none of them (default 0: the configuration's hosts)")
 	fl.IntVar(&f.slotsPerHost, "slots-per-host", 0, "job slots of each --host-count host (required with it), and of each host whose lsb.hosts MXJ is \"!\" or unset and whose CPUs and slots no inventory gives (default 0: one slot for MXJ \"!\", no slot limit for MXJ unset)")
@@ -137,10 +140,17 @@ func runSimulate(e env, f simFlags) error {
 		return usageError("--sla-map: %v", err)
 	}
 	wopts := sim.WorkloadOptions{QueueMap: queueMap, SlaMap: slaMap}
+	format, err := workloadFormat(f.workload, f.workloadFmt)
+	if err != nil {
+		return usageError("%v", err)
+	}
 	if len(f.confs) > 1 {
+		if format != "swf" {
+			return usageError("a %s workload takes one --conf", format)
+		}
 		return runSimulateClusters(e, f, wopts)
 	}
-	header, jobs, err := readTrace(f.workload)
+	load, err := readWorkload(e, f.workload, format, wopts)
 	if err != nil {
 		return exit(exitFindings, fmt.Errorf("%s: %w", f.workload, err))
 	}
@@ -166,7 +176,7 @@ func runSimulate(e env, f simFlags) error {
 		if isTerminal(e.stderr) {
 			opts.Progress = progressBar(e.stderr, conf)
 		}
-		res, err := sim.Replay(p, header, jobs, opts)
+		res, err := sim.ReplayWorkload(p, func(c *runtime.Cluster) (*sim.Source, error) { return load(c, p) }, opts)
 		if err != nil {
 			return exit(exitFindings, fmt.Errorf("%s: %w", conf, err))
 		}
@@ -192,7 +202,11 @@ func runSimulate(e env, f simFlags) error {
 			}
 		}
 	}
-	if err := writeSummary(e.stdout, f, configs, sums); err != nil {
+	var diffs []startDiff
+	if len(results) == 2 {
+		diffs = startDiffs(results[0], results[1])
+	}
+	if err := writeSummary(e.stdout, f, configs, sums, diffs); err != nil {
 		return exit(exitUsage, err)
 	}
 	if f.jobsOut != "" {
@@ -308,8 +322,9 @@ func parseQueueMap(s string) (map[string]string, error) {
 	return m, nil
 }
 
-// writeSummary prints the metrics of one run, or of two side by side.
-func writeSummary(w io.Writer, f simFlags, names []string, sums []*simstats.Summary) error {
+// writeSummary prints the metrics of one run, or of two side by side
+// followed by the jobs whose start differs between them.
+func writeSummary(w io.Writer, f simFlags, names []string, sums []*simstats.Summary, diffs []startDiff) error {
 	if f.format == "json" {
 		if len(sums) == 1 {
 			return sums[0].WriteJSON(w)
@@ -326,20 +341,30 @@ func writeSummary(w io.Writer, f simFlags, names []string, sums []*simstats.Summ
 			Jobs int               `json:"jobs"`
 			Runs []json.RawMessage `json:"runs"`
 			Conf []string          `json:"configurations"`
-		}{sums[0].Jobs, runs, names}
+			// StartDiffs are the jobs whose start differs, A being the
+			// first configuration.
+			StartDiffs []startDiff `json:"startDiffs"`
+		}{sums[0].Jobs, runs, names, diffs}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
 	if len(sums) == 2 {
-		return simstats.WriteComparison(w, [2]string{names[0], names[1]}, sums[0], sums[1])
+		if err := simstats.WriteComparison(w, [2]string{names[0], names[1]}, sums[0], sums[1]); err != nil {
+			return err
+		}
+		writeStartDiffs(w, [2]string{names[0], names[1]}, sums[0].Jobs, diffs)
+		return nil
 	}
 	return sums[0].WriteText(w)
 }
 
 // jobLine is one line of --jobs-out.
 type jobLine struct {
-	ID     int      `json:"id"`
+	ID int `json:"id"`
+	// Job names the job as its workload does ("1234[5]" for an LSF
+	// array element), when that is not its ID.
+	Job    string   `json:"job,omitempty"`
 	Queue  string   `json:"queue"`
 	User   string   `json:"user"`
 	Submit float64  `json:"submit"`
@@ -357,7 +382,7 @@ func writeJobs(path string, res *sim.ReplayResult) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	for _, r := range res.Records {
-		l := jobLine{ID: r.ID, Queue: r.Queue, User: r.User, Submit: r.Submit, Hosts: r.Hosts, State: r.State, Reason: res.Reasons[r.ID],
+		l := jobLine{ID: r.ID, Job: res.Labels[r.ID], Queue: r.Queue, User: r.User, Submit: r.Submit, Hosts: r.Hosts, State: r.State, Reason: res.Reasons[r.ID],
 			Exceptions: r.Exceptions}
 		if l.Hosts == nil {
 			l.Hosts = []string{}
