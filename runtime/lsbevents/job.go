@@ -3,6 +3,7 @@ package lsbevents
 import (
 	"cmp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/lsfc/lsfc/runtime/api"
@@ -92,6 +93,8 @@ func (l *Log) job(id int64, idx int64) *Job {
 	}
 	e := *a
 	e.Index = int(idx)
+	// An element is named as LSF names it: the array's name, its index.
+	e.Name = a.Name[:strings.LastIndexByte(a.Name, '[')] + "[" + strconv.FormatInt(idx, 10) + "]"
 	e.Events = slices.Clone(a.Events)
 	l.seq++
 	e.seq = l.seq

@@ -178,7 +178,7 @@ func TestHistory(t *testing.T) {
 		t.Errorf("job 1 history mismatch (-want +got):\n%s", diff)
 	}
 	e := jobs[1]
-	if e.ID != 3 || e.Index != 2 || e.Name != "arr[1-3]" || e.State != "DONE" || e.Start != 161 || e.End != 170 {
+	if e.ID != 3 || e.Index != 2 || e.Name != "arr[2]" || e.State != "DONE" || e.Start != 161 || e.End != 170 {
 		t.Errorf("array element: %+v", *e)
 	}
 }
