@@ -42,13 +42,22 @@ type simFlags struct {
 func newSimulateCmd(e env) *cobra.Command {
 	var f simFlags
 	cmd := &cobra.Command{
-		Use:   "simulate --conf PATH --workload FILE.swf[.gz] [flags]",
+		Use:   "simulate --conf PATH --workload FILE.swf[.gz]|lsb.events|FILE.jsonl [flags]",
 		Short: "Replay a workload trace through the scheduler on a configuration",
 		Long: `simulate replays a Standard Workload Format trace (Parallel Workloads
 Archive, plain or gzip) through lsfc's scheduler with a simulated executor
 on a virtual clock: each job is submitted at its time with its processors,
 run time, requested time (its run limit), user and queue, and a scheduling
 cycle runs whenever something happens.
+
+--workload also reads an LSF event log (lsb.events: each job with its
+queue, user, user group, slots, -R, -M, -W and -x as bmod left them, and
+its real run time from its last dispatch to its end; jobs that never
+started or never ended in the log are reported as skipped) and lsfc's
+own format, JSON lines of one bsub each ({"t": 12.5, "args": ["-q",
+"normal", "-n", "4"], "run": 3600, "exit": 0, "user": "alice"}, its args
+read as bsub reads its command line). The file's name tells the format
+(lsb.events*; *.jsonl or *.ndjson; else SWF), or --workload-format.
 
 The hosts are those of the configuration tree, each with the job slots
 its lsb.hosts row gives (MXJ; "!" or none: --slots-per-host), or an
@@ -70,7 +79,8 @@ slowdown (mean, p50, p95, max) and preemptions per queue and per user,
 and for each slot pool (SLOT_POOL, SLOT_SHARE) the share of its slots
 each queue held, overall and while it competed with another queue of
 the pool for slots, and how far that was from its share. --compare runs a
-second configuration on the same trace and shows both side by side;
+second configuration on the same trace and shows both side by side, then
+the jobs whose start differs between them;
 --report writes a self-contained HTML page with charts; --jobs-out writes
 one JSON object per line per job.
 
@@ -94,7 +104,7 @@ there and its utilisation.`,
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.confs, "conf", nil, "configuration tree (an LSF_ENVDIR, a directory of lsb.* files, or files separated by commas); once per cluster for MultiCluster forwarding (required; no default)")
 	fl.StringVar(&f.partitionMap, "partition-map", "", "with several --conf: trace partitions to clusters, PARTITION=CLUSTER,... (default: partition N to the Nth cluster, round robin; a job without one to the first)")
-	fl.StringVar(&f.workload, "workload", "", "the trace, in Standard Workload Format (plain or gzip) (required; no default)")
+	fl.StringVar(&f.workload, "workload", "", "the workload: an SWF trace (plain or gzip), an LSF lsb.events or a JSON-lines file of bsub command lines (required; no default)")
 	fl.StringVar(&f.workloadFmt, "workload-format", "auto", "the workload's format: swf, lsb.events (an LSF event log) or jsonl (one bsub per line); auto goes by the file's name (lsb.events*, *.jsonl, else swf)")
 	fl.StringVar(&f.hosts, "hosts", "", "a host inventory (YAML or JSON) replacing the configuration's hosts (default: the hosts of lsf.cluster)")
 	fl.IntVar(&f.hostCount, "host-count", 0, "simulate N identical hosts, named sim00001 and on, instead of the configuration's; a queue whose HOSTS names hosts gets none of them (default 0: the configuration's hosts)")
