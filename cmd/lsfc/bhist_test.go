@@ -11,7 +11,9 @@ import (
 // LSF's forms, against a fixed now.
 func TestParseTimeRange(t *testing.T) {
 	now := time.Date(2026, 11, 25, 17, 30, 45, 0, time.UTC)
-	at := func(y int, mo time.Month, d, h, m, s int) int64 { return time.Date(y, mo, d, h, m, s, 0, time.UTC).Unix() }
+	at := func(y int, mo time.Month, d, h, m, s int) int64 {
+		return time.Date(y, mo, d, h, m, s, 0, time.UTC).Unix()
+	}
 	for _, c := range []struct {
 		in       string
 		from, to int64
