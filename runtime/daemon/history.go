@@ -54,25 +54,10 @@ func (d *Daemon) handleHistory(w http.ResponseWriter, r *http.Request) {
 	if logs == -1 || logs >= 2 {
 		paths = []string{fs.path + ".1", fs.path}
 	}
-	b := newHistories()
-	for _, p := range paths {
-		err := eventlog.Read(p, func(_ uint64, records [][]byte) error {
-			for _, raw := range records {
-				rec, err := decode(raw)
-				if err != nil {
-					return err
-				}
-				b.add(rec)
-			}
-			return nil
-		})
-		if errors.Is(err, iofs.ErrNotExist) && p != fs.path {
-			continue
-		}
-		if err != nil {
-			writeError(w, http.StatusInternalServerError, fmt.Sprintf("reading the event log: %v", err))
-			return
-		}
+	b, err := readHistories(paths)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, fmt.Sprintf("reading the event log: %v", err))
+		return
 	}
 	out := []api.JobHistory{}
 	for _, id := range b.order {
@@ -86,6 +71,40 @@ func (d *Daemon) handleHistory(w http.ResponseWriter, r *http.Request) {
 		out = append(out, *h)
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// readHistories reads the event log files given, oldest first, into
+// jobs' histories. A file other than the last that is missing is passed
+// over. The transactions appended while a compaction ran are in both the
+// file it replaced and the new one: those of a file the one before it
+// had are passed over.
+func readHistories(paths []string) (*histories, error) {
+	b := newHistories()
+	var last uint64
+	for i, p := range paths {
+		seen := last
+		err := eventlog.Read(p, func(seq uint64, records [][]byte) error {
+			if seq <= seen && seen > 0 {
+				return nil
+			}
+			last = max(last, seq)
+			for _, raw := range records {
+				rec, err := decode(raw)
+				if err != nil {
+					return err
+				}
+				b.add(rec)
+			}
+			return nil
+		})
+		if errors.Is(err, iofs.ErrNotExist) && i < len(paths)-1 {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // histories builds jobs' histories from the event log's records.
