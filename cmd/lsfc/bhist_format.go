@@ -154,6 +154,12 @@ func historyLine(h *api.JobHistory, e api.HistoryEvent) string {
 		if h.Cwd != "" {
 			s += ", CWD <" + h.Cwd + ">"
 		}
+		if h.Slots > 1 {
+			s += fmt.Sprintf(", %d Task(s)", h.Slots)
+		}
+		if h.ResReq != "" {
+			s += ", Requested Resources <" + h.ResReq + ">"
+		}
 		return s + ";"
 	case api.EventStart:
 		hosts := strings.Join(execGroups(e.Hosts), "> <")

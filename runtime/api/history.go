@@ -20,6 +20,10 @@ type JobHistory struct {
 	Command  string `json:"command,omitempty"`
 	FromHost string `json:"fromHost,omitempty"`
 	Cwd      string `json:"cwd,omitempty"`
+	// Slots and ResReq are -n and -R as submitted (0 and "" when not
+	// given).
+	Slots  int    `json:"slots,omitempty"`
+	ResReq string `json:"resReq,omitempty"`
 	// Submit is the submission time; State the state the history leaves
 	// the job in (PEND, PSUSP, RUN, USUSP, SSUSP, DONE, EXIT, UNKWN).
 	Submit int64          `json:"submit"`

@@ -44,6 +44,9 @@ type Job struct {
 	Events []api.HistoryEvent
 
 	seq int // order of submission in the log
+	// submitSlots and submitResReq are -n and -R as submitted.
+	submitSlots  int
+	submitResReq string
 }
 
 type jobKey struct {
@@ -75,6 +78,7 @@ func (l *Log) Histories() []api.JobHistory {
 func (j *Job) History() api.JobHistory {
 	return api.JobHistory{ID: j.ID, Index: j.Index, Name: j.Name, User: j.User, Project: j.Project,
 		Queue: j.SubmitQueue, Command: j.Command, FromHost: j.FromHost, Cwd: j.Cwd, Submit: j.Submit,
+		Slots: j.submitSlots, ResReq: j.submitResReq,
 		State: j.State, Events: slices.Clone(j.Events)}
 }
 

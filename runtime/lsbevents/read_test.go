@@ -89,7 +89,7 @@ func TestCorpusJob(t *testing.T) {
 	}
 	host := "ip-10-30-66-253.eu-west-1.compute.internal"
 	want := api.JobHistory{ID: 388, User: "simuser", Project: "default", Queue: "sender", Command: "/tools/3g.py",
-		FromHost: "ip-10-30-14-225.eu-west-1.compute.internal", Cwd: "/tools", Submit: 1644827081, State: "DONE",
+		FromHost: "ip-10-30-14-225.eu-west-1.compute.internal", Cwd: "/tools", Slots: 2, Submit: 1644827081, State: "DONE",
 		Events: []api.HistoryEvent{
 			{At: 1644827081, Kind: api.EventSubmit, Text: "sender"},
 			{At: 1644827081, Kind: api.EventStart, Hosts: []string{host, host}, Slots: 2, Text: "select[type == any] order[r15s:pg] "},

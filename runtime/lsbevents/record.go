@@ -327,6 +327,7 @@ func (l *Log) jobNew(at int64, c *cursor) error {
 		j.Submit = at
 	}
 	j.Exclusive = opts&subExclusive != 0
+	j.submitSlots, j.submitResReq = j.Slots, j.ResReq
 	l.newJob(j)
 	return nil
 }
