@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -252,10 +251,8 @@ func (sel *historySelection) pick(hist []api.JobHistory, now int64) []api.JobHis
 		}) {
 			continue
 		}
-		if sel.name != "" {
-			if ok, _ := path.Match(sel.name, h.Name); !ok {
-				continue
-			}
+		if sel.name != "" && !matchJobName(sel.name, historyName(&h)) {
+			continue
 		}
 		if sel.project != "" && h.Project != sel.project {
 			continue
@@ -299,6 +296,28 @@ func (sel *historySelection) stateKept(st string) bool {
 		return st == "PSUSP" || st == "USUSP" || st == "SSUSP"
 	}
 	return !finished || sel.completed != nil || sel.dispatched != nil || sel.submitted != nil
+}
+
+// matchJobName reports whether a job name matches -J's pattern, in which
+// "*" stands for any text and every other character for itself (an
+// array's "[1-10]" included).
+func matchJobName(pattern, name string) bool {
+	parts := strings.Split(pattern, "*")
+	if len(parts) == 1 {
+		return pattern == name
+	}
+	if !strings.HasPrefix(name, parts[0]) {
+		return false
+	}
+	name = name[len(parts[0]):]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(name, p)
+		if i < 0 {
+			return false
+		}
+		name = name[i+len(p):]
+	}
+	return strings.HasSuffix(name, parts[len(parts)-1])
 }
 
 // historyStartEnd returns when a job was last dispatched and when it

@@ -65,3 +65,20 @@ func TestTimeInStates(t *testing.T) {
 		t.Errorf("ended job: %v total %d, want %v total 95", secs, total, want)
 	}
 }
+
+// TestMatchJobName matches -J's patterns: "*" for any text, brackets
+// as they are.
+func TestMatchJobName(t *testing.T) {
+	for _, c := range []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"sim", "sim", true}, {"sim", "sim2", false}, {"s*", "sim", true}, {"*m", "sim", true},
+		{"*", "", true}, {"a*b*c", "axxbyyc", true}, {"a*b*c", "acb", false}, {"ab*ba", "aba", false},
+		{"arr[1]", "arr[1]", true}, {"arr[*]", "arr[12]", true}, {"arr[1]", "arr1", false},
+	} {
+		if got := matchJobName(c.pattern, c.name); got != c.want {
+			t.Errorf("matchJobName(%q, %q) = %v, want %v", c.pattern, c.name, got, c.want)
+		}
+	}
+}
