@@ -48,7 +48,7 @@ lsb.events file instead ("-" for standard input): records it cannot read
 are reported on standard error with their line and skipped.` + lsfStateHelp,
 		example: `  lsfc bhist -l 1001
   lsfc bhist -a -u all
-  lsfc bhist -f /shared/lsf/work/cluster1/logdir/lsb.events -l -u all`,
+  lsfc bhist -f /shared/lsf/work/cluster1/logdir/lsb.events -a -l -u all`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		sel, err := bhistSelection(a, time.Now())
