@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -130,29 +131,26 @@ func readEventFile(e env, name string) ([]api.JobHistory, error) {
 	if err := l.Read(r, name); err != nil {
 		return nil, err
 	}
-	for _, err := range l.Errors {
-		fmt.Fprintf(e.stderr, "bhist: %v (skipped)\n", err)
-	}
-	if more := l.Malformed - len(l.Errors); more > 0 {
-		fmt.Fprintf(e.stderr, "bhist: %s: %d more records could not be read (skipped)\n", name, more)
-	}
-	if len(l.Unknown) > 0 {
-		var parts []string
-		for _, t := range slices.Sorted(mapKeys(l.Unknown)) {
-			parts = append(parts, fmt.Sprintf("%s %d", t, l.Unknown[t]))
-		}
-		fmt.Fprintf(e.stderr, "bhist: %s: records of unknown types skipped: %s\n", name, strings.Join(parts, ", "))
-	}
+	reportEventLog(e.stderr, "bhist", name, l)
 	return l.Histories(), nil
 }
 
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
+// reportEventLog prints, after prefix, what reading an LSF event log
+// skipped: each record it could not read (the first MaxErrors), how many
+// more there were, and the records of unknown types by type.
+func reportEventLog(w io.Writer, prefix, name string, l *lsbevents.Log) {
+	for _, err := range l.Errors {
+		fmt.Fprintf(w, "%s: %v (skipped)\n", prefix, err)
+	}
+	if more := l.Malformed - len(l.Errors); more > 0 {
+		fmt.Fprintf(w, "%s: %s: %d more records could not be read (skipped)\n", prefix, name, more)
+	}
+	if len(l.Unknown) > 0 {
+		var parts []string
+		for _, t := range slices.Sorted(maps.Keys(l.Unknown)) {
+			parts = append(parts, fmt.Sprintf("%s %d", t, l.Unknown[t]))
 		}
+		fmt.Fprintf(w, "%s: %s: records of unknown types skipped: %s\n", prefix, name, strings.Join(parts, ", "))
 	}
 }
 

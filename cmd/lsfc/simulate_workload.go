@@ -95,12 +95,7 @@ func readEventsWorkload(e env, path string) (*lsbevents.Log, error) {
 	if err := l.Read(f, path); err != nil {
 		return nil, err
 	}
-	for _, err := range l.Errors {
-		fmt.Fprintf(e.stderr, "lsfc: warning: %v (skipped)\n", err)
-	}
-	if more := l.Malformed - len(l.Errors); more > 0 {
-		fmt.Fprintf(e.stderr, "lsfc: warning: %s: %d more records could not be read (skipped)\n", path, more)
-	}
+	reportEventLog(e.stderr, "lsfc: warning", path, l)
 	if l.Orphans > 0 {
 		fmt.Fprintf(e.stderr, "lsfc: warning: %s: %d records of jobs submitted before the log begins (skipped)\n", path, l.Orphans)
 	}
