@@ -80,6 +80,7 @@ are reported on standard error with their line and skipped.` + lsfStateHelp,
 				q.IDs = append(q.IDs, el[0])
 			}
 			slices.Sort(q.IDs)
+			q.IDs = slices.Compact(q.IDs)
 			hist, err = c.History(ctx, q)
 			if err != nil {
 				return lsfFailed(e, "bhist", err)
