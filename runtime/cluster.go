@@ -414,58 +414,62 @@ func (c *Cluster) TotalSlots() int {
 
 // A Submission is what bsub gives.
 type Submission struct {
-	Name, User, Group string
+	Name  string `json:"Name"`
+	User  string `json:"User"`
+	Group string `json:"Group"`
 	// Queue is -q; "" picks from DEFAULT_QUEUE.
-	Queue string
-	App   string
-	Slots int
+	Queue string `json:"Queue"`
+	App   string `json:"App"`
+	Slots int    `json:"Slots"`
 	// ResReq is -R.
-	ResReq   string
-	Priority int
+	ResReq   string `json:"ResReq"`
+	Priority int    `json:"Priority"`
 	// RunLimit is -W in seconds; 0 for the queue's.
-	RunLimit float64
-	FromType string
-	Hold     bool
+	RunLimit float64 `json:"RunLimit"`
+	FromType string  `json:"FromType"`
+	Hold     bool    `json:"Hold"`
 	// Depend is -w, the dependency condition.
-	Depend string
+	Depend string `json:"Depend"`
 	// Runtime and TraceID are for simulation; so is ExitCode, the exit
 	// status of a job that runs to its end (not 0: it ends in EXIT), and
 	// CPUTime, the CPU seconds it uses over its Runtime (0 when unknown),
 	// from which its idle factor follows.
-	Runtime  float64
-	TraceID  int
-	ExitCode int
-	CPUTime  float64
+	Runtime  float64 `json:"Runtime"`
+	TraceID  int     `json:"TraceID"`
+	ExitCode int     `json:"ExitCode"`
+	CPUTime  float64 `json:"CPUTime"`
 
 	// What a real job runs: Command (by /bin/sh) in Cwd with Env and
 	// Umask, its output to Stdout and Stderr (-o, -e: %J and %I
 	// substituted when it starts); FromHost is the submission host; UID
 	// and GID the submitter's.
-	Command        string
-	Env            []string
-	Cwd            string
-	Umask          int
-	Stdout, Stderr string
-	FromHost       string
-	UID, GID       int
+	Command  string   `json:"Command"`
+	Env      []string `json:"Env"`
+	Cwd      string   `json:"Cwd"`
+	Umask    int      `json:"Umask"`
+	Stdout   string   `json:"Stdout"`
+	Stderr   string   `json:"Stderr"`
+	FromHost string   `json:"FromHost"`
+	UID      int      `json:"UID"`
+	GID      int      `json:"GID"`
 	// Rerunnable is -r: the job runs again when its host is lost (so is
 	// every job of a RERUNNABLE queue). MemLimit is -M in MB; MemHard is
 	// set for a hard limit (-M N!), which is enforced whatever lsf.conf
 	// says.
-	Rerunnable bool
-	MemLimit   float64
-	MemHard    bool `json:",omitempty"`
+	Rerunnable bool    `json:"Rerunnable"`
+	MemLimit   float64 `json:"MemLimit"`
+	MemHard    bool    `json:"MemHard,omitempty"`
 	// Hosts is -m: the hosts or host groups the job may use.
-	Hosts []string
+	Hosts []string `json:"Hosts"`
 	// Exclusive is -x: the job runs alone on its hosts (in a queue with
 	// EXCLUSIVE=Y).
-	Exclusive bool
+	Exclusive bool `json:"Exclusive"`
 	// Sla is -sla: the service class of lsb.serviceclasses the job is
 	// submitted to.
-	Sla string `json:",omitempty"`
+	Sla string `json:"Sla,omitempty"`
 	// Home is, for a job another cluster forwarded here, its submission
 	// cluster and its ID there; nil for a job submitted here.
-	Home *Home `json:",omitempty"`
+	Home *Home `json:"Home,omitempty"`
 	// Pre is the requirement compiled before the submission reached the
 	// cluster's owner (ReqCompiler.Compile), or nil; the job keeps none.
 	Pre *Precompiled `json:"-"`

@@ -196,13 +196,13 @@ func (q *Queue) countPending(j *Job, d int) {
 // A Modification is what bmod changes in a pending job; nil fields are
 // left as they are.
 type Modification struct {
-	Name     *string
-	ResReq   *string
-	Slots    *int
-	RunLimit *float64
-	Priority *int
-	Depend   *string
-	Hosts    *[]string
+	Name     *string   `json:"Name"`
+	ResReq   *string   `json:"ResReq"`
+	Slots    *int      `json:"Slots"`
+	RunLimit *float64  `json:"RunLimit"`
+	Priority *int      `json:"Priority"`
+	Depend   *string   `json:"Depend"`
+	Hosts    *[]string `json:"Hosts"`
 }
 
 // Modify changes a pending job (bmod). The changed job must still be one

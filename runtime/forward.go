@@ -14,17 +14,18 @@ import (
 // the job's ID there once that queue took it, and the hosts it runs on
 // there, named host@cluster.
 type Remote struct {
-	Cluster, Queue string
+	Cluster string `json:"Cluster"`
+	Queue   string `json:"Queue"`
 	// ID is the job's ID in the execution cluster; 0 until its queue
 	// accepted the job.
-	ID int64 `json:",omitempty"`
+	ID int64 `json:"ID,omitempty"`
 	// SentAt is when the job was forwarded; AcceptedAt when the remote
 	// queue took it (0 before).
-	SentAt     Time
-	AcceptedAt Time `json:",omitempty"`
+	SentAt     Time `json:"SentAt"`
+	AcceptedAt Time `json:"AcceptedAt,omitempty"`
 	// Hosts are the job's execution hosts, host@cluster, once it started
 	// there.
-	Hosts []string `json:",omitempty"`
+	Hosts []string `json:"Hosts,omitempty"`
 }
 
 // A Forwarder is Phase II of MultiCluster job forwarding as a cycle sees
@@ -324,9 +325,9 @@ func (c *Cluster) Forwarded() []*Job {
 // submitted: its submission cluster, its ID there, and when that cluster
 // sent it, which tells one forwarding of the job from another.
 type Home struct {
-	Cluster string
-	ID      int64
-	Sent    Time `json:",omitempty"`
+	Cluster string `json:"Cluster"`
+	ID      int64  `json:"ID"`
+	Sent    Time   `json:"Sent,omitempty"`
 }
 
 // Withdraw gives a pending job received from another cluster back to it,

@@ -12,47 +12,49 @@ import (
 // was submitted with and where it stands. The event log keeps images of
 // new jobs and, when it is compacted, of every job it keeps.
 type JobImage struct {
-	ID  int64
-	Seq float64
-	Sub Submission
+	ID  int64      `json:"ID"`
+	Seq float64    `json:"Seq"`
+	Sub Submission `json:"Sub"`
 	// Submit, Start and End are the job's times; Allocs its hosts and
 	// slots while it holds them.
-	Submit, Start, End Time
-	State              JobState
-	Reason             Reason
-	Allocs             []AllocImage
-	ExitCode           int
-	Term               string
-	PreemptCount       int
-	Ran                float64
-	RunSince           Time
-	ExternalStatus     string
+	Submit         Time         `json:"Submit"`
+	Start          Time         `json:"Start"`
+	End            Time         `json:"End"`
+	State          JobState     `json:"State"`
+	Reason         Reason       `json:"Reason"`
+	Allocs         []AllocImage `json:"Allocs"`
+	ExitCode       int          `json:"ExitCode"`
+	Term           string       `json:"Term"`
+	PreemptCount   int          `json:"PreemptCount"`
+	Ran            float64      `json:"Ran"`
+	RunSince       Time         `json:"RunSince"`
+	ExternalStatus string       `json:"ExternalStatus"`
 	// RunLimit is the run limit a started job runs under (the one of the
 	// configuration it started with); 0 for a pending job, whose limit
 	// comes from its queue.
-	RunLimit float64
+	RunLimit float64 `json:"RunLimit"`
 	// APSSystem and APSAdmin are an administrator's APS values (bmod
 	// -aps), nil and 0 for none.
-	APSSystem *float64 `json:",omitempty"`
-	APSAdmin  float64  `json:",omitempty"`
+	APSSystem *float64 `json:"APSSystem,omitempty"`
+	APSAdmin  float64  `json:"APSAdmin,omitempty"`
 	// Exceptions are the job exceptions the job raised.
-	Exceptions Exception `json:",omitempty"`
+	Exceptions Exception `json:"Exceptions,omitempty"`
 	// CPUTime and MaxMem are what the job's processes used (seconds, MB),
 	// once its execution reported it.
-	CPUTime float64 `json:",omitempty"`
-	MaxMem  float64 `json:",omitempty"`
+	CPUTime float64 `json:"CPUTime,omitempty"`
+	MaxMem  float64 `json:"MaxMem,omitempty"`
 	// Remote is where a forwarded job is; MCFailures its failed remote
 	// start attempts.
-	Remote     *Remote `json:",omitempty"`
-	MCFailures int     `json:",omitempty"`
+	Remote     *Remote `json:"Remote,omitempty"`
+	MCFailures int     `json:"MCFailures,omitempty"`
 	// Withdrawn is set on a received job its home recalled.
-	Withdrawn bool `json:",omitempty"`
+	Withdrawn bool `json:"Withdrawn,omitempty"`
 }
 
 // An AllocImage is an Alloc by host name.
 type AllocImage struct {
-	Host  string
-	Slots int
+	Host  string `json:"Host"`
+	Slots int    `json:"Slots"`
 }
 
 // Image returns the image of a job.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"os/user"
 	"slices"
@@ -203,11 +204,11 @@ func lsfFailed(e env, name string, err error) error {
 }
 
 // printLSFError prints an error of an LSF command on standard error: the
-// daemon's message as it is (LSF's words), other errors after the
-// command's name.
+// daemon's message as it is (LSF's words), other errors, and the
+// daemon's refusal for want of space, after the command's name.
 func printLSFError(e env, name string, err error) {
 	var ae *api.APIError
-	if errors.As(err, &ae) {
+	if errors.As(err, &ae) && ae.Status != http.StatusInsufficientStorage {
 		fmt.Fprintln(e.stderr, ae.Message)
 		return
 	}

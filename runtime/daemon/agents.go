@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -224,6 +225,13 @@ func (d *Daemon) startAct(j *runtime.Job, spec localexec.Spec) func() {
 	if a == nil {
 		return func() {
 			if err := d.exec.Start(spec); err != nil {
+				if strings.Contains(err.Error(), syscall.ENOSPC.Error()) {
+					// Its files or its wrapper's found no space: the job
+					// did not run, and goes back to pending until space
+					// is back, rather than exit for it.
+					d.exits <- localexec.Result{JobID: spec.JobID, Lost: true, NotStarted: true, Err: err.Error()}
+					return
+				}
 				d.exits <- localexec.Result{JobID: spec.JobID, ExitCode: 127, Err: err.Error()}
 			}
 		}

@@ -12,6 +12,10 @@
 // recovered from the executor: those that finished while the daemon was
 // down end with their real exit status, those still running are watched
 // again, and those lost run again when they are rerunnable, else exit.
+// A job's files outlive its finish until a compaction seals it, so that
+// a finish cut off with a damaged tail of the log is found again rather
+// than the job run twice (jobfiles.go). A full disk stops nothing: new
+// work is refused until space is back (diskspace.go).
 //
 // One goroutine owns the cluster: API requests, job exits and timers are
 // its inputs, so the cluster is never shared. Reads answer from memory.
@@ -153,10 +157,22 @@ type Daemon struct {
 	rewatch    chan struct{}
 	watchDone  chan struct{}
 	cpus       int
+	// used names what shows the state directory held a cluster before
+	// this start ("" for a new directory).
+	used string
+	// noSpace is the refusal last logged for want of space ("" when the
+	// daemon takes work); owned by the loop.
+	noSpace string
 	// killed holds the jobs a kill reached; killedMu guards it, as kills
 	// are sent after their records are durable, off the owning goroutine.
-	killedMu     sync.Mutex
-	killed       map[int64]bool
+	killedMu sync.Mutex
+	killed   map[int64]bool
+	// settled holds the local jobs whose finish is durable but may still
+	// be lost with the log's tail: their status files stay until a
+	// compaction seals the finish (see settle); settledMu guards it, as
+	// finishes become durable off the owning goroutine.
+	settledMu    sync.Mutex
+	settled      []int64
 	addr         string // the TCP listener's address
 	sinceCompact int
 	loadAt       time.Time // when this machine's load was last read
@@ -229,6 +245,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 		d.closeResources()
 		return nil, err
 	}
+	d.used = used
 	d.store = cfg.Store
 	if d.store == nil {
 		d.store = newFileStore(cfg.StateDir, used != "" && !cfg.New)
@@ -272,6 +289,9 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 		exec.WrapperPath = cfg.WrapperPath
 	}
 	d.exec = exec
+	if err := d.checkSpool(); err != nil {
+		return fail(err)
+	}
 	d.load = localexec.NewSampler()
 	var hosts []string
 	for _, h := range d.cluster.Hosts {
@@ -322,7 +342,9 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 // openLog opens the event log and replays it on the cluster.
 func (d *Daemon) openLog() error {
 	var warnings []string
+	replayed := 0
 	replay := func(seq uint64, payloads [][]byte) error {
+		replayed++
 		for _, p := range payloads {
 			r, err := decode(p)
 			if err != nil {
@@ -354,6 +376,17 @@ func (d *Daemon) openLog() error {
 	d.noteRecovery(note)
 	for _, w := range warnings {
 		d.cfg.Logf("replay: %s", w)
+	}
+	if replayed == 0 {
+		if d.cfg.Store != nil && d.used != "" && !d.cfg.New {
+			// The file store refuses a missing log itself (Options.Existing).
+			log.Close()
+			d.log = nil
+			return fmt.Errorf("state directory %s has held a cluster (it has %s) but the event log %s is empty: restore the log, or start a new empty cluster with lsfc serve --new",
+				d.cfg.StateDir, d.used, d.store)
+		}
+		// A new log starts with the format of its records.
+		return d.commit([]Record{formatRecord()})
 	}
 	return nil
 }
@@ -432,7 +465,7 @@ func (d *Daemon) moveLost() error {
 	now := d.now()
 	for _, j := range d.cluster.MoveLost() {
 		d.cfg.Logf("replay: job %d: queue %s is gone: job moved to %s", j.ID, from[j.ID], runtime.LostAndFound)
-		recs = append(recs, Record{Type: "lost", At: now, Job: j.ID})
+		recs = append(recs, Record{Type: KindLost, At: now, Job: j.ID})
 	}
 	return d.commit(recs)
 }
@@ -465,15 +498,25 @@ func (d *Daemon) recoverJobs() error {
 		return nil
 	}
 	var recs []Record
+	var ended []int64
 	now := d.now()
 	for _, r := range d.exec.Recover(ids) {
 		if rec, ok := d.ended(r, now); ok {
 			recs = append(recs, rec)
+			if rec.Type == KindFinish {
+				ended = append(ended, rec.Job)
+			}
 		}
 	}
 	// A kill acknowledged before the daemon stopped may not have reached
 	// the job: housekeeping sends it again.
-	return d.commit(recs)
+	if err := d.commit(recs); err != nil {
+		return err
+	}
+	for _, id := range ended {
+		d.settle(id)
+	}
+	return nil
 }
 
 // noteToken remembers the token of a job's submission and returns it.
@@ -749,6 +792,12 @@ func (d *Daemon) maybeSchedule() time.Duration {
 	if since := now.Sub(d.lastCycle); since < d.cfg.MinInterval {
 		return d.cfg.MinInterval - since
 	}
+	if err := d.cannotRecord(); err != nil {
+		// No start could be recorded: the cycle waits for space.
+		d.noteNoSpace(err)
+		return time.Second
+	}
+	d.noteNoSpace(nil)
 	d.schedule()
 	d.lastCycle = now
 	d.dirty = false
@@ -766,17 +815,17 @@ func (d *Daemon) schedule() {
 	var acts []func()
 	suspended, resumed, windowNext := d.engine.ApplyRunWindows()
 	for _, j := range suspended {
-		recs = append(recs, Record{Type: "suspend", At: now, Job: j.ID, Reason: j.Reason})
+		recs = append(recs, Record{Type: KindSuspend, At: now, Job: j.ID, Reason: j.Reason})
 		acts = append(acts, d.signalAct(j.ID, syscall.SIGSTOP))
 	}
 	for _, j := range resumed {
-		recs = append(recs, Record{Type: "resume", At: now, Job: j.ID})
+		recs = append(recs, Record{Type: KindResume, At: now, Job: j.ID})
 		acts = append(acts, d.signalAct(j.ID, syscall.SIGCONT))
 	}
 	d.engine.Forward = d.mcForwarder()
 	p := d.engine.Schedule()
 	for _, f := range p.Forwards {
-		recs = append(recs, Record{Type: "forward", At: now, Job: f.Job.ID, Cluster: f.Cluster, Queue: f.Queue})
+		recs = append(recs, Record{Type: KindForward, At: now, Job: f.Job.ID, Cluster: f.Cluster, Queue: f.Queue})
 	}
 	for _, ev := range p.Exceptions {
 		recs = append(recs, exceptionRecord(ev, now))
@@ -789,30 +838,30 @@ func (d *Daemon) schedule() {
 	for _, pr := range p.Preemptions {
 		v := pr.Victim
 		if pr.Kill {
-			recs = append(recs, Record{Type: "finish", At: now, Job: v.ID, State: "EXIT", Code: v.ExitCode, Term: v.Term})
+			recs = append(recs, Record{Type: KindFinish, At: now, Job: v.ID, State: "EXIT", Code: v.ExitCode, Term: v.Term})
 			acts = append(acts, d.killAct(v.ID))
 			continue
 		}
-		recs = append(recs, Record{Type: "suspend", At: now, Job: v.ID, Reason: runtime.ReasonPreempted})
+		recs = append(recs, Record{Type: KindSuspend, At: now, Job: v.ID, Reason: runtime.ReasonPreempted})
 		acts = append(acts, d.signalAct(v.ID, syscall.SIGSTOP))
 	}
 	for _, j := range p.Resumes {
-		recs = append(recs, Record{Type: "resume", At: now, Job: j.ID})
+		recs = append(recs, Record{Type: KindResume, At: now, Job: j.ID})
 		acts = append(acts, d.signalAct(j.ID, syscall.SIGCONT))
 	}
 	for _, s := range p.Suspends {
-		recs = append(recs, Record{Type: "suspend", At: now, Job: s.Job.ID, Reason: s.Reason})
+		recs = append(recs, Record{Type: KindSuspend, At: now, Job: s.Job.ID, Reason: s.Reason})
 		acts = append(acts, d.signalAct(s.Job.ID, syscall.SIGSTOP))
 	}
 	for _, j := range p.LoadResumes {
-		recs = append(recs, Record{Type: "resume", At: now, Job: j.ID})
+		recs = append(recs, Record{Type: KindResume, At: now, Job: j.ID})
 		acts = append(acts, d.signalAct(j.ID, syscall.SIGCONT))
 	}
 	for _, disp := range p.Dispatches {
 		j := disp.Job
 		// The start's time is the job's own, so that a replay gives the
 		// job the same start (an agent knows the run by it).
-		rec := Record{Type: "start", At: j.Start, Job: j.ID}
+		rec := Record{Type: KindStart, At: j.Start, Job: j.ID}
 		for _, a := range disp.Allocs {
 			rec.Allocs = append(rec.Allocs, runtime.AllocImage{Host: a.Host.Name, Slots: a.Slots})
 		}
@@ -828,7 +877,7 @@ func (d *Daemon) schedule() {
 			act()
 		}
 	})
-	if d.sinceCompact >= d.cfg.CompactEvery {
+	if d.sinceCompact >= d.cfg.CompactEvery && d.cannotRecord() == nil {
 		d.compact()
 	}
 }
@@ -905,7 +954,11 @@ func (d *Daemon) exited(r localexec.Result) {
 	}
 	id := r.JobID
 	d.dirty = true
-	d.commitThen([]Record{rec}, func() { d.exec.Cleanup(id) })
+	if rec.Type != KindFinish {
+		d.commitThen([]Record{rec}, nil)
+		return
+	}
+	d.commitThen([]Record{rec}, func() { d.settle(id) })
 }
 
 // ended applies the end of a job's processes to the cluster and returns
@@ -914,27 +967,35 @@ func (d *Daemon) exited(r localexec.Result) {
 func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 	j := d.cluster.Job(r.JobID)
 	if j == nil || !j.State.Started() {
+		if j != nil && j.State.Finished() && d.runsLocally(j) {
+			// Its end was recorded before its processes ended (a
+			// preemption that kills it): its files go like any other's.
+			d.settle(j.ID)
+		}
 		return Record{}, false
 	}
 	if r.NotStarted {
 		// Its start was logged but its processes never ran (the daemon
-		// died in between): it is still to be run.
+		// died in between): it is still to be run. What its start left
+		// goes first, so that a pending job never has files (checkSpool).
+		d.dropFiles(j.ID)
 		if err := d.cluster.Requeue(j, now); err != nil {
 			d.cfg.Logf("job %d: %v", j.ID, err)
 			return Record{}, false
 		}
-		return Record{Type: "requeue", At: now, Job: j.ID}, true
+		return Record{Type: KindRequeue, At: now, Job: j.ID}, true
 	}
 	if r.Lost {
 		// A job killed while its host did not answer (ZOMBI) exits,
 		// rerunnable or not.
 		if j.Rerunnable() && j.Term == "" {
 			d.cfg.Logf("job %d: its processes are lost; it is rerunnable and goes back to pending", j.ID)
+			d.dropFiles(j.ID)
 			if err := d.cluster.Requeue(j, now); err != nil {
 				d.cfg.Logf("job %d: %v", j.ID, err)
 				return Record{}, false
 			}
-			return Record{Type: "requeue", At: now, Job: j.ID}, true
+			return Record{Type: KindRequeue, At: now, Job: j.ID}, true
 		}
 		d.cfg.Logf("job %d: its processes are lost; it exits", j.ID)
 	}
@@ -971,7 +1032,7 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		d.notices = append(d.notices, exceptionRecord(ev, now))
 		d.cfg.Logf("exception: %s", ev)
 	}
-	return Record{Type: "finish", At: now, Job: j.ID, State: state.String(), Code: code, Term: term, CPU: cpu, Mem: mem}, true
+	return Record{Type: KindFinish, At: now, Job: j.ID, State: state.String(), Code: code, Term: term, CPU: cpu, Mem: mem}, true
 }
 
 // housekeep runs every second: run limits, this machine's load, and
@@ -986,7 +1047,7 @@ func (d *Daemon) housekeep() {
 			// At another cluster, which enforces its limits.
 		case j.State == runtime.Run && j.RunLimit > 0 && j.Term == "" && j.Ran+float64(now-j.RunSince) >= j.RunLimit:
 			j.Term = "TERM_RUNLIMIT"
-			recs = append(recs, Record{Type: "kill", At: now, Job: j.ID, Term: j.Term})
+			recs = append(recs, Record{Type: KindKill, At: now, Job: j.ID, Term: j.Term})
 			acts = append(acts, d.killAct(j.ID))
 		case j.State.Started() && j.Term != "" && !d.wasKilled(j.ID):
 			// A kill logged but not delivered (the daemon restarted, or
@@ -1053,7 +1114,7 @@ func (d *Daemon) sampleCPU() {
 // compact replaces the log with a snapshot of the cluster: every job it
 // keeps, the queues' and hosts' states, and the next job number.
 func (d *Daemon) compact() {
-	var recs []Record
+	recs := []Record{formatRecord()}
 	tokens, tokenOf := map[string]int64{}, map[int64]string{}
 	for _, j := range d.cluster.Jobs() {
 		im := j.Image()
@@ -1061,32 +1122,53 @@ func (d *Daemon) compact() {
 		if t != "" {
 			tokens[t], tokenOf[j.ID] = j.ID, t
 		}
-		recs = append(recs, Record{Type: "job", Image: &im, Token: t})
+		recs = append(recs, Record{Type: KindJob, Image: &im, Token: t})
 	}
 	// The tokens of jobs forgotten go with them.
 	d.tokens, d.tokenOf = tokens, tokenOf
 	queues, hosts := d.cluster.Control()
 	for _, name := range slices.Sorted(maps.Keys(queues)) {
 		q := queues[name]
-		recs = append(recs, Record{Type: "queue", Queue: name, Open: q.Open, Active: q.Active})
+		recs = append(recs, Record{Type: KindQueue, Queue: name, Open: q.Open, Active: q.Active})
 	}
 	for _, name := range slices.Sorted(maps.Keys(hosts)) {
-		recs = append(recs, Record{Type: "host", Host: name, Text: hosts[name].String()})
+		recs = append(recs, Record{Type: KindHost, Host: name, Text: hosts[name].String()})
 		if h := d.cluster.Host(name); h != nil && h.ExitClosed {
-			recs = append(recs, Record{Type: "exception", Host: name, Text: exitRateText})
+			recs = append(recs, Record{Type: KindException, Host: name, Text: exitRateText})
 		}
 	}
-	recs = append(recs, Record{Type: "state", NextID: d.cluster.NextID()})
+	recs = append(recs, Record{Type: KindState, NextID: d.cluster.NextID()})
 	payloads, err := encode(recs)
 	if err != nil {
 		d.fail(err)
 		return
 	}
+	d.settledMu.Lock()
+	sealed := d.settled
+	d.settled = nil
+	d.settledMu.Unlock()
 	if err := d.log.Compact(payloads); err != nil {
+		d.settledMu.Lock()
+		d.settled = append(sealed, d.settled...)
+		d.settledMu.Unlock()
+		if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+			// The log is as it was: the next compaction is tried after
+			// as many transactions again.
+			d.cfg.Logf("compaction: %v", err)
+			d.sinceCompact = 0
+			return
+		}
 		d.fail(err)
 		return
 	}
 	d.sinceCompact = 0
+	// The snapshot holds the ends of the jobs settled before it: their
+	// files go.
+	for _, id := range sealed {
+		if err := d.exec.Cleanup(id); err != nil {
+			d.cfg.Logf("job %d: %v", id, err)
+		}
+	}
 }
 
 // checkName rejects names with characters LSF does not allow.

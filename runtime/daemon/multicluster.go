@@ -381,7 +381,7 @@ func (d *Daemon) mcReconcile(res mcResult) (kills []int64, recs []Record) {
 			state, reason = runtime.PSusp, runtime.ReasonMCInitFail
 		}
 		delete(uncertain, j.ID)
-		add(Record{Type: "return", At: now, Job: j.ID, Text: cause.String(), Reason: reason, State: state.String(), Why: why})
+		add(Record{Type: KindReturn, At: now, Job: j.ID, Text: cause.String(), Reason: reason, State: state.String(), Why: why})
 	}
 	forwardedHere := func(id int64) *runtime.Job {
 		j := d.cluster.Job(id)
@@ -403,7 +403,7 @@ func (d *Daemon) mcReconcile(res mcResult) (kills []int64, recs []Record) {
 		switch {
 		case dl.id > 0:
 			delete(uncertain, j.ID)
-			add(Record{Type: "accept", At: now, Job: j.ID, Remote: dl.id})
+			add(Record{Type: KindAccept, At: now, Job: j.ID, Remote: dl.id})
 		case dl.lost:
 			st.up = false
 			uncertain[j.ID] = true
@@ -453,7 +453,7 @@ func (d *Daemon) mcReconcile(res mcResult) (kills []int64, recs []Record) {
 				if sent == 0 {
 					sent = now
 				}
-				if add(Record{Type: "forward", At: sent, Job: h.ID, Cluster: res.cluster, Queue: d.mcQueueOf(h, res.poll)}) {
+				if add(Record{Type: KindForward, At: sent, Job: h.ID, Cluster: res.cluster, Queue: d.mcQueueOf(h, res.poll)}) {
 					j = h
 				}
 			}
@@ -467,7 +467,7 @@ func (d *Daemon) mcReconcile(res mcResult) (kills []int64, recs []Record) {
 		seen[j.ID] = true
 		if j.Remote.ID == 0 {
 			delete(uncertain, j.ID)
-			add(Record{Type: "accept", At: now, Job: j.ID, Remote: rj.ID})
+			add(Record{Type: KindAccept, At: now, Job: j.ID, Remote: rj.ID})
 		}
 		at := func(t float64) runtime.Time {
 			if t > 0 {
@@ -482,22 +482,22 @@ func (d *Daemon) mcReconcile(res mcResult) (kills []int64, recs []Record) {
 				ret(j, mc.Recalled, "")
 			}
 		case state.Pending() && j.State.Started():
-			add(Record{Type: "remote-requeue", At: now, Job: j.ID})
+			add(Record{Type: KindRemoteRequeue, At: now, Job: j.ID})
 		case state.Started() && j.State.Pending():
-			add(Record{Type: "remote-start", At: at(rj.Start), Job: j.ID, Hosts: rj.Hosts})
+			add(Record{Type: KindRemoteStart, At: at(rj.Start), Job: j.ID, Hosts: rj.Hosts})
 			if state != runtime.Run && state != runtime.Unknown {
-				add(Record{Type: "remote-state", At: now, Job: j.ID, State: state.String()})
+				add(Record{Type: KindRemoteState, At: now, Job: j.ID, State: state.String()})
 			}
 		case state.Started() && state != runtime.Unknown && state != j.State:
-			add(Record{Type: "remote-state", At: now, Job: j.ID, State: state.String()})
+			add(Record{Type: KindRemoteState, At: now, Job: j.ID, State: state.String()})
 		case state.Finished():
 			if j.State.Pending() && rj.Start > 0 {
-				add(Record{Type: "remote-start", At: at(rj.Start), Job: j.ID, Hosts: rj.Hosts})
+				add(Record{Type: KindRemoteStart, At: at(rj.Start), Job: j.ID, Hosts: rj.Hosts})
 			}
 			if state == runtime.Zombie {
 				state = runtime.Exit
 			}
-			add(Record{Type: "remote-finish", At: at(rj.End), Job: j.ID, State: state.String(), Code: rj.ExitCode, Term: rj.Term})
+			add(Record{Type: KindRemoteFinish, At: at(rj.End), Job: j.ID, State: state.String(), Code: rj.ExitCode, Term: rj.Term})
 		}
 	}
 	for _, j := range d.cluster.Forwarded() {
@@ -507,7 +507,7 @@ func (d *Daemon) mcReconcile(res mcResult) (kills []int64, recs []Record) {
 		// The peer answers and no longer has the job: it comes back.
 		d.cfg.Logf("job %d: cluster %s no longer has its job %d; it comes back", j.ID, res.cluster, j.Remote.ID)
 		if j.State.Started() {
-			add(Record{Type: "remote-requeue", At: now, Job: j.ID})
+			add(Record{Type: KindRemoteRequeue, At: now, Job: j.ID})
 		}
 		ret(j, mc.Unreachable, "")
 	}
@@ -639,12 +639,12 @@ func (d *Daemon) handleMCForward(w http.ResponseWriter, r *http.Request) {
 		case errors.As(err, &rej):
 			d.cfg.Logf("job %d of cluster %s: rejected by queue %s: %v", req.FromJob, req.From, req.Queue, err)
 			return api.MCForwardResponse{Rejected: err.Error()},
-				[]Record{{Type: "mc-reject", At: d.now(), Cluster: req.From, Remote: req.FromJob, Queue: req.Queue, Text: err.Error()}}, nil, nil
+				[]Record{{Type: KindMCReject, At: d.now(), Cluster: req.From, Remote: req.FromJob, Queue: req.Queue, Text: err.Error()}}, nil, nil
 		case err != nil:
 			return nil, nil, nil, err
 		}
 		im := j.Image()
-		return api.MCForwardResponse{ID: j.ID}, []Record{{Type: "new", At: j.Submit, Job: j.ID, Image: &im}}, nil, nil
+		return api.MCForwardResponse{ID: j.ID}, []Record{{Type: KindNew, At: j.Submit, Job: j.ID, Image: &im}}, nil, nil
 	})
 	reply(w, v, err)
 }
@@ -738,11 +738,11 @@ func (d *Daemon) handleMCWithdraw(w http.ResponseWriter, r *http.Request) {
 				}
 				d.cfg.Logf("job %d: recalled by cluster %s (its job %d)", j.ID, req.From, req.FromJob)
 				return api.MCWithdrawResponse{Removed: true, State: j.State.String()},
-					[]Record{{Type: "mc-recall", At: now, Job: j.ID, Cluster: req.From, Remote: req.FromJob}}, nil, nil
+					[]Record{{Type: KindMCRecall, At: now, Job: j.ID, Cluster: req.From, Remote: req.FromJob}}, nil, nil
 			case req.Kill:
 				j.Term = "TERM_OWNER"
 				return api.MCWithdrawResponse{Removed: true, State: j.State.String()},
-					[]Record{{Type: "kill", At: now, Job: j.ID, Term: j.Term}}, d.killAct(j.ID), nil
+					[]Record{{Type: KindKill, At: now, Job: j.ID, Term: j.Term}}, d.killAct(j.ID), nil
 			}
 			return api.MCWithdrawResponse{State: j.State.String()}, nil, nil, nil
 		}

@@ -3,55 +3,23 @@ package daemon
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/mc"
 )
 
 // A Record is one change of the cluster's state, as the event log keeps
-// it (one JSON object per record). Replaying the records in order on the
-// cluster of the same configuration gives back the same state. Types:
+// it: one JSON object per record, whose "t" field is its Kind (the table
+// below, and RECORDS.md beside runtime/eventlog/doc.go, say what each
+// kind carries). Replaying the records in order on the cluster of the
+// same configuration gives back the same state.
 //
-//	new      a job was accepted: Image, Token (its submission's, if any)
-//	start    a job was dispatched: Job, Allocs
-//	finish   a job ended: Job, State (DONE or EXIT), Code, Term
-//	suspend  a running job was suspended: Job, Reason ("" for USUSP)
-//	resume   a suspended job runs again: Job
-//	requeue  a started job went back to pending: Job
-//	top, bottom, hold, release
-//	         btop, bbot, bstop and bresume of a pending job: Job
-//	switch   bswitch: Job, Queue
-//	modify   bmod: Job, Mod
-//	aps      bmod -aps and -apsn: Job, Text ("system=v", "admin=v", "" to clear)
-//	status   bstatus: Job, Text
-//	kill     a started job is being killed: Job, Term (how it ends)
-//	queue    badmin qopen/qclose/qact/qinact: Queue, Open, Active
-//	lost     a pending job whose queue a reconfiguration removed went to
-//	         lost_and_found: Job
-//	host     badmin hopen/hclose: Host, Text (the status)
-//	exception
-//	         a job exception: Job, Text (overrun or idle, as a cycle finds
-//	         them; underrun, in the transaction of the job's finish, after
-//	         it); or a host closed for its job exit rate: Host, Text
-//	         ("exit_rate")
-//	job      a job of a snapshot: Image
-//	state    a snapshot's cluster state: NextID
-//
-// MultiCluster job forwarding, on the submission cluster (a job another
-// cluster forwarded here is a new record whose submission names its
-// home):
-//
-//	forward  a pending job was sent to a receive-jobs queue: Job, Cluster, Queue
-//	accept   the remote queue took it: Job, Remote (its job ID there)
-//	return   it came back before starting there: Job, Text (the cause:
-//	         rejected, unreachable, recalled, start failed, no resources),
-//	         Reason, State (PEND, or PSUSP past LSB_MC_INITFAIL_RETRY)
-//	remote-start   it started there: Job, Hosts (host@cluster)
-//	remote-state   it runs, or is suspended, there: Job, State (RUN, USUSP, SSUSP)
-//	remote-requeue it pends there again after it started: Job
-//	remote-finish  it ended there: Job, State, Code, Term
+// The JSON names of the fields, and of every field of the job images and
+// modifications they carry, are part of the log's format: they never
+// change. A change that cannot be read the old way raises FormatVersion.
 type Record struct {
-	Type   string                `json:"t"`
+	Type   Kind                  `json:"t"`
 	At     runtime.Time          `json:"at,omitempty"`
 	Job    int64                 `json:"job,omitempty"`
 	Image  *runtime.JobImage     `json:"image,omitempty"`
@@ -82,6 +50,114 @@ type Record struct {
 	// Token is, on a new job (or a snapshot's job), the token of its
 	// submission, which a retried submission is matched by.
 	Token string `json:"token,omitempty"`
+	// Version is, on a format record, the format of the records after it.
+	Version int `json:"version,omitempty"`
+}
+
+// A Kind is what a record says: its "t" field in the log. The names are
+// the log's format and never change.
+type Kind string
+
+// The kinds of records. kindTable says what each carries.
+const (
+	KindFormat        Kind = "format"
+	KindNew           Kind = "new"
+	KindStart         Kind = "start"
+	KindFinish        Kind = "finish"
+	KindSuspend       Kind = "suspend"
+	KindResume        Kind = "resume"
+	KindRequeue       Kind = "requeue"
+	KindTop           Kind = "top"
+	KindBottom        Kind = "bottom"
+	KindHold          Kind = "hold"
+	KindRelease       Kind = "release"
+	KindSwitch        Kind = "switch"
+	KindModify        Kind = "modify"
+	KindAPS           Kind = "aps"
+	KindStatus        Kind = "status"
+	KindKill          Kind = "kill"
+	KindQueue         Kind = "queue"
+	KindLost          Kind = "lost"
+	KindHost          Kind = "host"
+	KindException     Kind = "exception"
+	KindJob           Kind = "job"
+	KindState         Kind = "state"
+	KindForward       Kind = "forward"
+	KindMCRecall      Kind = "mc-recall"
+	KindMCReject      Kind = "mc-reject"
+	KindAccept        Kind = "accept"
+	KindReturn        Kind = "return"
+	KindRemoteStart   Kind = "remote-start"
+	KindRemoteState   Kind = "remote-state"
+	KindRemoteRequeue Kind = "remote-requeue"
+	KindRemoteFinish  Kind = "remote-finish"
+)
+
+// FormatVersion is the format of the records this build writes and the
+// newest it reads. Every log and every snapshot starts with a format
+// record; a log without one (written before it was kept) is version 1.
+const FormatVersion = 1
+
+// A KindInfo describes one kind of record: the fields it carries, and
+// whether it names a job the log must already have (Job).
+type KindInfo struct {
+	Kind    Kind
+	Fields  string
+	Doc     string
+	WantJob bool
+}
+
+// kindTable is the table of record kinds, in the order RECORDS.md lists
+// them. It is never changed.
+var kindTable = [...]KindInfo{
+	{KindFormat, "Version", "the format of the records that follow; first in every log and snapshot", false},
+	{KindNew, "Image, Token", "a job was accepted; Token is its submission's, if any", false},
+	{KindStart, "Job, At, Allocs", "a job was dispatched on Allocs; At is its start", true},
+	{KindFinish, "Job, At, State, Code, Term, CPU, Mem", "a job ended: DONE or EXIT, its exit code, how it was ended, CPU seconds and most memory (MB) its processes used", true},
+	{KindSuspend, "Job, At, Reason", "a running job was suspended (Reason empty for USUSP)", true},
+	{KindResume, "Job, At", "a suspended job runs again", true},
+	{KindRequeue, "Job, At", "a started job went back to pending", true},
+	{KindTop, "Job", "btop of a pending job", true},
+	{KindBottom, "Job", "bbot of a pending job", true},
+	{KindHold, "Job", "bstop of a pending job", true},
+	{KindRelease, "Job", "bresume of a held job", true},
+	{KindSwitch, "Job, At, Queue", "bswitch", true},
+	{KindModify, "Job, Mod", "bmod", true},
+	{KindAPS, "Job, Text", `bmod -aps and -apsn: "system=v", "admin=v", "" to clear`, true},
+	{KindStatus, "Job, Text", "bstatus", true},
+	{KindKill, "Job, At, Term", "a started job is being killed; Term is how it ends", true},
+	{KindQueue, "Queue, Open, Active", "badmin qopen, qclose, qact, qinact", false},
+	{KindLost, "Job, At", "a pending job whose queue is gone went to lost_and_found", true},
+	{KindHost, "Host, Text", "badmin hopen, hclose: Text is the status", false},
+	{KindException, "Job or Host, At, Text", "a job exception (overrun, idle; underrun in the transaction of the job's finish, after it), or a host closed for its job exit rate (Host, \"exit_rate\")", false},
+	{KindJob, "Image, Token", "a job of a snapshot", false},
+	{KindState, "NextID", "a snapshot's cluster state", false},
+	{KindForward, "Job, At, Cluster, Queue", "MultiCluster: a pending job was sent to a receive-jobs queue", true},
+	{KindMCRecall, "Job, At, Cluster, Remote", "MultiCluster: a job another cluster forwarded here was recalled by it (Cluster, and Remote its ID there)", true},
+	{KindMCReject, "At, Cluster, Remote, Queue, Text", "MultiCluster: a job cluster Cluster forwarded (its ID there Remote) that receive queue Queue refused, for the reason Text; changes nothing", false},
+	{KindAccept, "Job, At, Remote", "MultiCluster: the remote queue took the job; Remote is its job ID there", true},
+	{KindReturn, "Job, Text, Reason, State", "MultiCluster: the job came back before starting there; Text is the cause (rejected, unreachable, recalled, start failed, no resources), State PEND or PSUSP past LSB_MC_INITFAIL_RETRY", true},
+	{KindRemoteStart, "Job, At, Hosts", "MultiCluster: the job started there, on Hosts (host@cluster)", true},
+	{KindRemoteState, "Job, State", "MultiCluster: the job runs, or is suspended, there (RUN, USUSP, SSUSP)", true},
+	{KindRemoteRequeue, "Job", "MultiCluster: the job pends there again after it started", true},
+	{KindRemoteFinish, "Job, At, State, Code, Term", "MultiCluster: the job ended there", true},
+}
+
+// Kinds returns the table of record kinds, in the order RECORDS.md lists
+// them.
+func Kinds() []KindInfo { return slices.Clone(kindTable[:]) }
+
+// formatRecord returns the record that starts every log and snapshot.
+func formatRecord() Record { return Record{Type: KindFormat, Version: FormatVersion} }
+
+// kindInfo returns the table's entry of k.
+func kindInfo(k Kind) (KindInfo, bool) {
+	for _, ki := range kindTable {
+		if ki.Kind == k {
+			return ki, true
+		}
+	}
+	return KindInfo{}, false
 }
 
 // encode writes records as the log's payloads.
@@ -97,6 +173,12 @@ func encode(recs []Record) ([][]byte, error) {
 	return out, nil
 }
 
+// DecodeRecord reads one record of the event log, as a transaction
+// replayed from runtime/eventlog (or runtime/etcdlog) holds it. It checks
+// the JSON only: whether the kind is known, and what the record means,
+// is apply's business.
+func DecodeRecord(b []byte) (Record, error) { return decode(b) }
+
 // decode reads one record.
 func decode(b []byte) (Record, error) {
 	var r Record
@@ -107,26 +189,38 @@ func decode(b []byte) (Record, error) {
 }
 
 // apply replays one record on the cluster. A record naming a job the
-// cluster does not have is an error: the log and the state disagree.
+// cluster does not have is an error: the log and the state disagree. A
+// format record newer than FormatVersion is an error too.
 func apply(c *runtime.Cluster, r Record) (warning string, err error) {
-	job := func() (*runtime.Job, error) {
-		j := c.Job(r.Job)
-		if j == nil {
-			return nil, fmt.Errorf("%s of job %d, which the log never created", r.Type, r.Job)
+	info, ok := kindInfo(r.Type)
+	if !ok {
+		return "", fmt.Errorf("unknown record type %q", r.Type)
+	}
+	var j *runtime.Job
+	if info.WantJob || r.Type == KindException && r.Job != 0 {
+		if j = c.Job(r.Job); j == nil {
+			return "", fmt.Errorf("%s of job %d, which the log never created", r.Type, r.Job)
 		}
-		return j, nil
 	}
 	switch r.Type {
-	case "new", "job":
+	case KindFormat:
+		switch {
+		case r.Version > FormatVersion:
+			return "", fmt.Errorf("the log's records are of format version %d, newer than this lsfc reads (%d): run a newer lsfc", r.Version, FormatVersion)
+		case r.Version < 1:
+			return "", fmt.Errorf("format record of version %d: want 1 to %d", r.Version, FormatVersion)
+		}
+		return "", nil
+	case KindNew, KindJob:
 		if r.Image == nil {
 			return "", fmt.Errorf("%s record without a job", r.Type)
 		}
 		_, w, err := c.Restore(*r.Image)
 		return w, err
-	case "state":
+	case KindState:
 		c.SetNextID(r.NextID)
 		return "", nil
-	case "queue":
+	case KindQueue:
 		q := c.Queue(r.Queue)
 		switch {
 		case q == nil && r.Queue == runtime.LostAndFound:
@@ -138,9 +232,14 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		c.SetQueueOpen(q, r.Open)
 		c.SetQueueActive(q, r.Active)
 		return "", nil
-	case "exception":
-		if r.Job != 0 {
-			break
+	case KindException:
+		if j != nil {
+			e, ok := runtime.ParseException(r.Text)
+			if !ok || e == 0 {
+				return "", fmt.Errorf("exception of job %d: unknown kind %q", j.ID, r.Text)
+			}
+			c.RaiseJobException(j, e)
+			return "", nil
 		}
 		h := c.Host(r.Host)
 		if h == nil {
@@ -151,24 +250,18 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		}
 		c.CloseForExitRate(h)
 		return "", nil
-	case "mc-reject":
+	case KindMCReject:
 		// A job another cluster forwarded that a receive queue here
 		// refused: it is in the log for the record, and changes nothing.
 		return "", nil
-	case "host":
+	case KindHost:
 		h := c.Host(r.Host)
 		if h == nil {
 			return fmt.Sprintf("host %s is gone", r.Host), nil
 		}
 		c.SetHostStatus(h, hostStatus(r.Text))
 		return "", nil
-	}
-	j, err := job()
-	if err != nil {
-		return "", err
-	}
-	switch r.Type {
-	case "start":
+	case KindStart:
 		var allocs []runtime.Alloc
 		for _, a := range r.Allocs {
 			if h := c.Host(a.Host); h != nil {
@@ -179,91 +272,86 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 			return fmt.Sprintf("job %d started on hosts that are gone: it stays pending", j.ID), nil
 		}
 		return "", c.Start(j, allocs, r.At)
-	case "finish":
+	case KindFinish:
 		state, ok := runtime.ParseJobState(r.State)
 		if !ok {
 			return "", fmt.Errorf("finish of job %d in unknown state %q", j.ID, r.State)
 		}
 		c.RecordUsage(j, r.CPU, r.Mem)
 		return "", c.Finish(j, state, r.Code, r.Term, r.At)
-	case "suspend":
+	case KindSuspend:
 		return "", c.Suspend(j, r.Reason, r.At)
-	case "resume":
+	case KindResume:
 		return "", c.Resume(j, r.At)
-	case "requeue":
+	case KindRequeue:
 		return "", c.Requeue(j, r.At)
-	case "top":
+	case KindTop:
 		return "", c.Top(j)
-	case "bottom":
+	case KindBottom:
 		return "", c.Bottom(j)
-	case "hold":
+	case KindHold:
 		return "", c.Hold(j)
-	case "release":
+	case KindRelease:
 		return "", c.Release(j)
-	case "switch":
+	case KindSwitch:
 		return "", c.Switch(j, r.Queue, r.At)
-	case "modify":
+	case KindModify:
 		if r.Mod == nil {
 			return "", fmt.Errorf("modify record of job %d without changes", j.ID)
 		}
 		return "", c.Modify(j, *r.Mod)
-	case "aps":
+	case KindAPS:
 		kind, value, err := runtime.ParseAPS(r.Text)
 		if err != nil {
 			return "", fmt.Errorf("aps record of job %d: %w", j.ID, err)
 		}
 		return "", c.SetAPS(j, kind, value)
-	case "status":
+	case KindStatus:
 		c.SetExternalStatus(j, r.Text)
 		return "", nil
-	case "lost":
+	case KindLost:
 		if err := c.ToLostAndFound(j); err != nil {
 			// The log and this configuration disagree: the job stays.
 			return fmt.Sprintf("job %d cannot move to %s: %v", j.ID, runtime.LostAndFound, err), nil
 		}
 		return "", nil
-	case "kill":
+	case KindKill:
 		if j.State.Started() {
 			j.Term = r.Term
 		}
 		return "", nil
-	case "forward":
+	case KindForward:
 		return "", c.Forward(j, r.Cluster, r.Queue, r.At)
-	case "mc-recall":
+	case KindMCRecall:
 		return "", c.Withdraw(j, r.At)
-	case "accept":
+	case KindAccept:
 		return "", c.ForwardAccepted(j, r.Remote, r.At)
-	case "return":
+	case KindReturn:
 		cause, ok := mc.ParseCause(r.Text)
 		if !ok {
 			return "", fmt.Errorf("return of job %d: unknown cause %q", j.ID, r.Text)
 		}
 		return "", c.ForwardReturned(j, r.Reason, cause.Counts(), r.State == runtime.PSusp.String())
-	case "remote-start":
+	case KindRemoteStart:
 		return "", c.RemoteStarted(j, r.Hosts, r.At)
-	case "remote-state":
+	case KindRemoteState:
 		state, ok := runtime.ParseJobState(r.State)
 		if !ok {
 			return "", fmt.Errorf("remote state of job %d: unknown state %q", j.ID, r.State)
 		}
 		return "", c.RemoteState(j, state)
-	case "remote-requeue":
+	case KindRemoteRequeue:
 		return "", c.RemoteRequeued(j)
-	case "remote-finish":
+	case KindRemoteFinish:
 		state, ok := runtime.ParseJobState(r.State)
 		if !ok || j.Remote == nil {
 			return "", fmt.Errorf("remote finish of job %d: not forwarded, or unknown state %q", j.ID, r.State)
 		}
 		return "", c.Finish(j, state, r.Code, r.Term, r.At)
-	case "exception":
-		e, ok := runtime.ParseException(r.Text)
-		if !ok || e == 0 {
-			return "", fmt.Errorf("exception of job %d: unknown kind %q", j.ID, r.Text)
-		}
-		c.RaiseJobException(j, e)
-		return "", nil
 	}
-	return "", fmt.Errorf("unknown record type %q", r.Type)
+	// A kind in the table that this switch misses: a build error caught
+	// by TestKindsApplied.
+	return "", fmt.Errorf("record type %q is not applied", r.Type)
 }
 
 // exitRateText is the Text of the exception record of a host closed for
@@ -273,9 +361,9 @@ const exitRateText = "exit_rate"
 // exceptionRecord returns the record of an exception a cycle detected.
 func exceptionRecord(ev runtime.ExceptionEvent, now runtime.Time) Record {
 	if ev.Host != nil {
-		return Record{Type: "exception", At: now, Host: ev.Host.Name, Text: exitRateText}
+		return Record{Type: KindException, At: now, Host: ev.Host.Name, Text: exitRateText}
 	}
-	return Record{Type: "exception", At: now, Job: ev.Job.ID, Text: ev.Kind.String()}
+	return Record{Type: KindException, At: now, Job: ev.Job.ID, Text: ev.Kind.String()}
 }
 
 // hostStatus reads a host status as bhosts shows it.
@@ -295,7 +383,7 @@ func lostRecords(old, n *runtime.Cluster, now runtime.Time) []Record {
 	var recs []Record
 	for _, j := range n.Jobs() {
 		if o := old.Job(j.ID); o != nil && j.Queue.Name == runtime.LostAndFound && o.Queue.Name != runtime.LostAndFound {
-			recs = append(recs, Record{Type: "lost", At: now, Job: j.ID})
+			recs = append(recs, Record{Type: KindLost, At: now, Job: j.ID})
 		}
 	}
 	return recs

@@ -147,6 +147,12 @@ func (d *Daemon) routes(remote bool) http.Handler {
 			writeError(w, http.StatusForbidden, "the caller's credentials cannot be read")
 			return
 		}
+		if r.Method == http.MethodPost && pattern != "POST /v1/agent/load" {
+			if err := d.cannotRecord(); err != nil {
+				writeError(w, http.StatusInsufficientStorage, err.Error())
+				return
+			}
+		}
 		mux.ServeHTTP(w, r)
 	})
 }
@@ -338,7 +344,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 		}
 		im := j.Image()
 		return api.SubmitResponse{ID: j.ID, Queue: j.Queue.Name, Default: req.Queue == ""},
-			[]Record{{Type: "new", At: j.Submit, Job: j.ID, Image: &im, Token: d.noteToken(req.Token, j.ID)}}, nil, nil
+			[]Record{{Type: KindNew, At: j.Submit, Job: j.ID, Image: &im, Token: d.noteToken(req.Token, j.ID)}}, nil, nil
 	})
 	reply(w, v, err)
 }
@@ -500,26 +506,26 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 				return conflict(err)
 			}
 			return ok(fmt.Sprintf("Job <%d> is being terminated", j.ID),
-				Record{Type: "finish", At: now, Job: j.ID, State: "EXIT", Code: j.ExitCode, Term: j.Term})
+				Record{Type: KindFinish, At: now, Job: j.ID, State: "EXIT", Code: j.ExitCode, Term: j.Term})
 		}
 		j.Term = "TERM_OWNER"
 		id := j.ID
 		return api.ActionResponse{Message: fmt.Sprintf("Job <%d> is being terminated", id)},
-			[]Record{{Type: "kill", At: now, Job: id, Term: j.Term}}, d.killAct(id), nil
+			[]Record{{Type: KindKill, At: now, Job: id, Term: j.Term}}, d.killAct(id), nil
 	case "stop":
 		switch j.State {
 		case runtime.Pend:
 			if err := c.Hold(j); err != nil {
 				return conflict(err)
 			}
-			return ok(fmt.Sprintf("Job <%d> is being stopped", j.ID), Record{Type: "hold", At: now, Job: j.ID})
+			return ok(fmt.Sprintf("Job <%d> is being stopped", j.ID), Record{Type: KindHold, At: now, Job: j.ID})
 		case runtime.Run:
 			if err := c.Suspend(j, runtime.ReasonNone, now); err != nil {
 				return conflict(err)
 			}
 			id := j.ID
 			return api.ActionResponse{Message: fmt.Sprintf("Job <%d> is being stopped", id)},
-				[]Record{{Type: "suspend", At: now, Job: id}}, d.signalAct(id, syscall.SIGSTOP), nil
+				[]Record{{Type: KindSuspend, At: now, Job: id}}, d.signalAct(id, syscall.SIGSTOP), nil
 		}
 		return conflict(fmt.Errorf("the job is %s: only a pending or running job can be stopped", j.State))
 	case "resume":
@@ -528,22 +534,23 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			if err := c.Release(j); err != nil {
 				return conflict(err)
 			}
-			return ok(fmt.Sprintf("Job <%d> is being resumed", j.ID), Record{Type: "release", At: now, Job: j.ID})
+			return ok(fmt.Sprintf("Job <%d> is being resumed", j.ID), Record{Type: KindRelease, At: now, Job: j.ID})
 		case runtime.USusp:
 			if err := c.Resume(j, now); err != nil {
 				return conflict(err)
 			}
 			id := j.ID
 			return api.ActionResponse{Message: fmt.Sprintf("Job <%d> is being resumed", id)},
-				[]Record{{Type: "resume", At: now, Job: id}}, d.signalAct(id, syscall.SIGCONT), nil
+				[]Record{{Type: KindResume, At: now, Job: id}}, d.signalAct(id, syscall.SIGCONT), nil
 		}
 		return conflict(fmt.Errorf("the job is %s: only a job its owner or an administrator stopped can be resumed", j.State))
 	case "top", "bottom":
 		var err error
+		kind := KindTop
 		if action == "top" {
 			err = c.Top(j)
 		} else {
-			err = c.Bottom(j)
+			err, kind = c.Bottom(j), KindBottom
 		}
 		if err != nil {
 			return conflict(err)
@@ -553,7 +560,7 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			where = "bottom"
 		}
 		return ok(fmt.Sprintf("Job <%d> has been moved to position 1 from %s.", j.ID, where),
-			Record{Type: action, At: now, Job: j.ID})
+			Record{Type: kind, At: now, Job: j.ID})
 	case "switch":
 		if err := checkName("queue", req.Queue); err != nil {
 			return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
@@ -562,7 +569,7 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			return conflict(err)
 		}
 		return ok(fmt.Sprintf("Job <%d> is switched to queue <%s>", j.ID, req.Queue),
-			Record{Type: "switch", At: now, Job: j.ID, Queue: req.Queue})
+			Record{Type: KindSwitch, At: now, Job: j.ID, Queue: req.Queue})
 	case "modify":
 		if req.Modify == nil {
 			return nil, nil, nil, errorf(http.StatusBadRequest, "nothing to modify")
@@ -572,7 +579,7 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			return conflict(err)
 		}
 		return ok(fmt.Sprintf("Parameters of job <%d> are being changed", j.ID),
-			Record{Type: "modify", At: now, Job: j.ID, Mod: &m})
+			Record{Type: KindModify, At: now, Job: j.ID, Mod: &m})
 	case "aps":
 		// An administrator's APS value: a job's owner may not set it.
 		if !d.isQueueAdmin(id, j.Queue) {
@@ -586,7 +593,7 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			return conflict(err)
 		}
 		return ok(fmt.Sprintf("Parameters of job <%d> are being changed", j.ID),
-			Record{Type: "aps", At: now, Job: j.ID, Text: req.APS})
+			Record{Type: KindAPS, At: now, Job: j.ID, Text: req.APS})
 	}
 	return nil, nil, nil, errorf(http.StatusNotFound, "unknown action %q", truncate(action))
 }
@@ -707,7 +714,7 @@ func (d *Daemon) handleQueueOp(w http.ResponseWriter, r *http.Request) {
 			return nil, nil, nil, errorf(http.StatusNotFound, "unknown queue operation %q", truncate(op))
 		}
 		return api.ActionResponse{Message: fmt.Sprintf(msg, q.Name)},
-			[]Record{{Type: "queue", At: d.now(), Queue: q.Name, Open: q.Open, Active: q.Active}}, nil, nil
+			[]Record{{Type: KindQueue, At: d.now(), Queue: q.Name, Open: q.Open, Active: q.Active}}, nil, nil
 	})
 	reply(w, v, err)
 }
@@ -779,7 +786,7 @@ func (d *Daemon) handleHostOp(w http.ResponseWriter, r *http.Request) {
 			return nil, nil, nil, errorf(http.StatusNotFound, "unknown host operation %q", truncate(op))
 		}
 		return api.ActionResponse{Message: fmt.Sprintf(msg, h.Name)},
-			[]Record{{Type: "host", At: d.now(), Host: h.Name, Text: h.Status.String()}}, nil, nil
+			[]Record{{Type: KindHost, At: d.now(), Host: h.Name, Text: h.Status.String()}}, nil, nil
 	})
 	reply(w, v, err)
 }

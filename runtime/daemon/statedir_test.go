@@ -122,3 +122,75 @@ func TestStatePrivate(t *testing.T) {
 		t.Errorf("the socket is in the state directory")
 	}
 }
+
+// memStore is an event log kept in memory, as a Store outside the state
+// directory (etcd's) is.
+type memStore struct{ txns [][][]byte }
+
+type memJournal struct{ s *memStore }
+
+type doneCommit struct{}
+
+func (doneCommit) Wait() error { return nil }
+
+func (s *memStore) String() string { return "memory" }
+
+func (s *memStore) Open(replay func(uint64, [][]byte) error) (daemon.Journal, string, error) {
+	for i, t := range s.txns {
+		if err := replay(uint64(i+1), t); err != nil {
+			return nil, "", err
+		}
+	}
+	return memJournal{s}, "", nil
+}
+
+func (j memJournal) Append(records [][]byte) (daemon.Committed, error) {
+	j.s.txns = append(j.s.txns, records)
+	return doneCommit{}, nil
+}
+
+func (j memJournal) Compact(snapshot [][]byte) error {
+	j.s.txns = [][][]byte{snapshot}
+	return nil
+}
+
+func (j memJournal) Close() error { return nil }
+
+// TestEmptyStoreRefused checks that a log kept outside the state
+// directory (lsfc serve --etcd) that holds nothing is refused when the
+// state directory shows the cluster ran before, unless New says to
+// start a new one; a new state directory starts on it.
+func TestEmptyStoreRefused(t *testing.T) {
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := func(dir string, store *memStore, fresh bool) (*daemon.Daemon, error) {
+		return daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: dir, Store: store, New: fresh,
+			WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: func(string, ...any) {}})
+	}
+	state := t.TempDir()
+	store := &memStore{}
+	d, err := start(state, store, false)
+	if err != nil {
+		t.Fatalf("Start on a new state directory and an empty log: %v", err)
+	}
+	d.Close()
+	if len(store.txns) == 0 {
+		t.Fatal("a new log was left empty: want its format record")
+	}
+	_, err = start(state, &memStore{}, false)
+	if err == nil || !strings.Contains(err.Error(), "--new") || !strings.Contains(err.Error(), "is empty") {
+		t.Fatalf("Start on a used state directory and an emptied log: %v, want it refused naming --new", err)
+	}
+	d, err = start(state, &memStore{}, true)
+	if err != nil {
+		t.Fatalf("Start with New: %v", err)
+	}
+	d.Close()
+	d, err = start(state, store, false)
+	if err != nil {
+		t.Fatalf("Start on the log it left: %v", err)
+	}
+	d.Close()
+}

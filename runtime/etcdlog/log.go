@@ -7,6 +7,7 @@
 //
 // Under a prefix (one per cluster):
 //
+//	format         the version of this layout, 1; Open refuses a newer one
 //	log/SEQ/PART   a part of transaction SEQ (20 digits; PART 4 digits)
 //	snapshot       the last compaction: its sequence number and part count
 //	snap/SEQ/PART  a part of the snapshot taken at SEQ
@@ -61,6 +62,9 @@ const (
 	// maxRequestBytes and maxOps bound one etcd request of the writer.
 	maxRequestBytes = 1 << 20
 	maxOps          = 100
+	// formatVersion is the version of the keys' layout and values that
+	// this build writes and the newest it reads.
+	formatVersion = 1
 	// pageSize is how many keys one read of Open asks for.
 	pageSize = 256
 	// opTimeout bounds one etcd request.
@@ -165,6 +169,9 @@ func (l *Log) key(kind string, seq uint64, part int) string {
 // one revision of the store.
 func (l *Log) load(ctx context.Context) (*Recovery, error) {
 	rec := &Recovery{}
+	if err := l.checkFormat(ctx); err != nil {
+		return nil, err
+	}
 	resp, err := l.get(ctx, l.opts.Prefix+"snapshot")
 	if err != nil {
 		return nil, err
@@ -262,6 +269,28 @@ func (l *Log) load(ctx context.Context) (*Recovery, error) {
 }
 
 // get reads one key, linearizably.
+// checkFormat reads the log's format key: a newer version than this
+// build's is refused; a log without one (new, or written before the key
+// was kept) gets this build's.
+func (l *Log) checkFormat(ctx context.Context) error {
+	key := l.opts.Prefix + "format"
+	resp, err := l.get(ctx, key)
+	if err != nil {
+		return err
+	}
+	if len(resp.Kvs) == 0 {
+		return l.write(ctx, []clientv3.Op{clientv3.OpPut(key, strconv.Itoa(formatVersion))})
+	}
+	v, err := strconv.Atoi(string(resp.Kvs[0].Value))
+	switch {
+	case err != nil || v < 1:
+		return l.corrupt(key, fmt.Errorf("bad format version %q", resp.Kvs[0].Value))
+	case v > formatVersion:
+		return fmt.Errorf("etcd event log under %q is of format version %d, newer than this lsfc reads (%d): run a newer lsfc", l.opts.Prefix, v, formatVersion)
+	}
+	return nil
+}
+
 func (l *Log) get(ctx context.Context, key string) (*clientv3.GetResponse, error) {
 	ctx, cancel := context.WithTimeout(ctx, opTimeout)
 	defer cancel()

@@ -95,7 +95,7 @@ func TestAppendReplayCompact(t *testing.T) {
 	for _, kv := range resp.Kvs {
 		keys = append(keys, string(kv.Key))
 	}
-	wantKeys := []string{"/t/snap/00000000000000000004/0000", "/t/snapshot"}
+	wantKeys := []string{"/t/format", "/t/snap/00000000000000000004/0000", "/t/snapshot"}
 	if !slices.Equal(keys, wantKeys) {
 		t.Fatalf("keys after the second compaction: %q, want %q", keys, wantKeys)
 	}
@@ -332,4 +332,31 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("snapshot %q read as %d, %d parts", snap, seq, parts)
 		}
 	})
+}
+
+// TestFormatVersion checks the format key: Open writes it on a new log,
+// reads its own version, and refuses a newer one with a message saying
+// so.
+func TestFormatVersion(t *testing.T) {
+	cli := etcdtest.Start(t, 1).Client()
+	ctx := context.Background()
+	l, _, _ := replayAll(t, cli, Options{Prefix: "/v/"})
+	appendWait(t, l, "a")
+	l.Close()
+	resp, err := cli.Get(ctx, "/v/format")
+	if err != nil || len(resp.Kvs) != 1 || string(resp.Kvs[0].Value) != "1" {
+		t.Fatalf("format key of a new log: %v %v, want 1", resp, err)
+	}
+	l, _, got := replayAll(t, cli, Options{Prefix: "/v/"})
+	l.Close()
+	if want := []string{"1:a"}; !slices.Equal(got, want) {
+		t.Errorf("replay = %v, want %v", got, want)
+	}
+	if _, err := cli.Put(ctx, "/v/format", "2"); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = Open(ctx, cli, Options{Prefix: "/v/"})
+	if err == nil || !strings.Contains(err.Error(), "format version 2, newer than this lsfc reads (1)") {
+		t.Errorf("Open of a newer format: %v, want it refused", err)
+	}
 }

@@ -3,8 +3,9 @@
 // each exactly once, through the Replay callback of the next Open.
 //
 // The log is one file (lsb.events in the state directory). A transaction
-// is a list of records (the daemon puts JSON in them) under a sequence
-// number; a transaction is durable, or absent, as a whole.
+// is a list of records (the daemon puts JSON in them: RECORDS.md beside
+// this file describes them) under a sequence number; a transaction is
+// durable, or absent, as a whole.
 //
 // # File format
 //
@@ -82,6 +83,13 @@
 // one fdatasync, so concurrent appenders share syncs. After a failed
 // write or sync the log refuses every further append with that error: the
 // state of the file is unknown until the next Open recovers it.
+//
+// A write or sync that fails for want of space (ENOSPC, EDQUOT) is the
+// exception: the writer cuts the file back to its durable length, reports
+// the error through Stalled, and tries the same group again every 200 ms.
+// Appends go on meanwhile and wait in memory, in order; their Commits
+// complete once space is back and they are written. Closing a stalled log
+// fails the groups never written with the error.
 //
 // # Compaction
 //

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -74,6 +75,9 @@ type Log struct {
 	sw      *switchReq
 	moves   []move // of the last compactions, oldest first
 	err     error  // sticky: the first write or sync failure
+	// stalled is the error of the last write that failed for want of
+	// space, while the writer waits to retry it; nil when writing.
+	stalled error
 	closing bool
 	stats   Stats
 	// gathering is set while the writer waits for a group to fill (see
@@ -134,6 +138,7 @@ type Stats struct {
 	Bytes        uint64 // bytes of appended transactions written
 	MaxGroup     int    // most transactions made durable by one sync
 	Compactions  uint64 // compactions that replaced the file
+	Stalls       uint64 // times the writer waited for space
 	LastSeq      uint64 // sequence number of the last transaction appended
 	Size         int64  // length of the file, counting written bytes only
 }
@@ -383,6 +388,9 @@ func (l *Log) run() {
 			if err == nil {
 				start := time.Now()
 				err = l.write(data)
+				for noSpace(err) && l.waitForSpace(err) {
+					err = l.write(data)
+				}
 				l.lastGroup, l.lastSync = g.n, time.Since(start)
 			}
 			l.finish(g, len(data), err)
@@ -428,21 +436,82 @@ func (l *Log) gather() {
 	l.gathering = false
 }
 
-// write writes data at the end of the file and syncs it.
+// write writes data at the end of the file and syncs it. When the file
+// system is out of space, what part of data reached the file is cut off
+// again, so that the write can be retried whole.
 func (l *Log) write(data []byte) error {
-	if _, err := l.f.WriteAt(data, l.size); err != nil {
-		return fmt.Errorf("%s: writing %d bytes at offset %d: %w", l.path, len(data), l.size, err)
+	err := error(nil)
+	if _, werr := l.f.WriteAt(data, l.size); werr != nil {
+		err = fmt.Errorf("%s: writing %d bytes at offset %d: %w", l.path, len(data), l.size, werr)
+	} else if serr := l.sync(l.f); serr != nil {
+		err = fmt.Errorf("%s: sync after writing %d bytes at offset %d: %w", l.path, len(data), l.size, serr)
 	}
-	if err := l.sync(l.f); err != nil {
-		return fmt.Errorf("%s: sync after writing %d bytes at offset %d: %w", l.path, len(data), l.size, err)
+	if err == nil {
+		l.size += int64(len(data))
+		return nil
 	}
-	l.size += int64(len(data))
-	return nil
+	if noSpace(err) {
+		if terr := l.f.Truncate(l.size); terr != nil {
+			return fmt.Errorf("%v; cutting the unwritten group at offset %d: %w", err, l.size, terr)
+		}
+		if serr := l.f.Sync(); serr != nil && !noSpace(serr) {
+			return fmt.Errorf("%v; sync after cutting the unwritten group at offset %d: %w", err, l.size, serr)
+		}
+	}
+	return err
+}
+
+// noSpaceRetry is how often a write that failed for want of space is
+// tried again.
+const noSpaceRetry = 200 * time.Millisecond
+
+// noSpace reports whether err is the file system's lack of space (or of
+// the user's quota).
+func noSpace(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+}
+
+// waitForSpace notes that the writer is stalled by err and waits a while
+// before the next try; it returns false, without waiting, once the log is
+// closing: the group then fails with err.
+func (l *Log) waitForSpace(err error) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closing {
+		return false
+	}
+	if l.stalled == nil {
+		l.stats.Stalls++
+	}
+	l.stalled = err
+	t := time.AfterFunc(noSpaceRetry, func() {
+		l.mu.Lock()
+		l.work.Broadcast()
+		l.mu.Unlock()
+	})
+	defer t.Stop()
+	// Appends and compactions wake the writer too: wait out the delay.
+	for deadline := time.Now().Add(noSpaceRetry); !l.closing && time.Now().Before(deadline); {
+		l.work.Wait()
+	}
+	return true
+}
+
+// Stalled returns, while the file system has no space for the pending
+// transactions, the error of the last try to write them, and nil
+// otherwise. Appends go on meanwhile: their transactions wait in memory,
+// in order, and the writer tries again every 200 ms until they are
+// written, or the log is closed.
+func (l *Log) Stalled() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.stalled
 }
 
 // finish records the outcome of a group and releases its waiters.
 func (l *Log) finish(g *group, n int, err error) {
 	l.mu.Lock()
+	l.stalled = nil
 	if err != nil {
 		if l.err == nil {
 			l.err = err

@@ -31,6 +31,11 @@
 // without having written a status is lost (Result.Lost), and whatever is
 // left of its processes is killed, since nothing could report their end.
 //
+// Cleanup removes a job's files once its end is recorded for good;
+// Release removes all but its status and pid files, from which Recover
+// gives the job's Result again, for a caller whose record of the end may
+// still be lost; Spooled lists the jobs that have files.
+//
 // A job with a memory limit (Spec.MemLimit) is watched by its wrapper,
 // which reads the resident memory of the job's process group every second
 // and terminates the job past the limit (Result.MemLimitExceeded), as

@@ -326,3 +326,53 @@ func (e *Executor) Cleanup(id int64) error {
 	}
 	return nil
 }
+
+// Release removes the files of job id, which must have ended, but its
+// status and pid files: from them Recover gives the job's Result again
+// (its real exit status, or Lost), for a caller whose record of the end
+// may still be lost. Cleanup removes what is left.
+func (e *Executor) Release(id int64) error {
+	e.mu.Lock()
+	j := e.jobs[id]
+	e.mu.Unlock()
+	if j != nil {
+		return fmt.Errorf("cannot release job %d: it is still running", id)
+	}
+	var first error
+	for _, ext := range spoolExts() {
+		if ext == statusExt || ext == pidExt {
+			continue
+		}
+		if err := os.Remove(e.path(id, ext)); err != nil && !errors.Is(err, os.ErrNotExist) && first == nil {
+			first = fmt.Errorf("cannot release job %d: %v", id, err)
+		}
+	}
+	return first
+}
+
+// Spooled returns, in increasing order, the ids of the jobs that have
+// files in the Executor's directory: every job started and not yet
+// cleaned up.
+func (e *Executor) Spooled() ([]int64, error) {
+	entries, err := os.ReadDir(e.dir)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for _, ent := range entries {
+		name := ent.Name()
+		ext := filepath.Ext(name)
+		if !slices.Contains(spoolExts(), ext) {
+			continue
+		}
+		id, err := strconv.ParseInt(strings.TrimSuffix(name, ext), 10, 64)
+		if err != nil || id <= 0 {
+			continue
+		}
+		if n := len(ids); n == 0 || ids[n-1] != id {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids), nil
+}

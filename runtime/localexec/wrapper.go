@@ -27,6 +27,10 @@ const WrapperArg = "__lsfc_jobwrap"
 // the job started: "ok", or "error: " and the reason.
 const handshakeFD = 3
 
+// statusRetry is how often a wrapper tries again to write a status that
+// found no space.
+const statusRetry = 250 * time.Millisecond
+
 // lockFD is the descriptor of the job's lock file, held by the wrapper
 // for its whole life (see lockHeld).
 const lockFD = 4
@@ -285,9 +289,17 @@ func (w *wrapper) endUnrun(err error) int {
 	return w.record(Result{JobID: w.id, ExitCode: 1, Err: err.Error(), End: time.Now()})
 }
 
-// record writes the job's status file.
+// record writes the job's status file. While the file system has no
+// space for it, the wrapper waits and tries again: it holds the job's
+// lock meanwhile, so the job is seen running until its real end is
+// recorded.
 func (w *wrapper) record(r Result) int {
-	if err := writeJSON(w.path(statusExt), r, 0o600); err != nil {
+	err := writeJSON(w.path(statusExt), r, 0o600)
+	for errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		time.Sleep(statusRetry)
+		err = writeJSON(w.path(statusExt), r, 0o600)
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: cannot record the exit status of job %d: %v\n", WrapperArg, w.id, err)
 		return 1
 	}
