@@ -93,7 +93,9 @@ func readHistories(paths []string) (*histories, error) {
 				if err != nil {
 					return err
 				}
-				b.add(rec)
+				if err := b.add(rec); err != nil {
+					return err
+				}
 			}
 			return nil
 		})
@@ -117,24 +119,28 @@ func newHistories() *histories { return &histories{jobs: map[int64]*api.JobHisto
 
 // add applies one record. A job's record before its "new" (its history
 // began in a log file not read) is passed over, and so is a snapshot's
-// image of a job whose history is known.
-func (b *histories) add(r Record) {
-	if r.Type == "new" || r.Type == "job" {
+// image of a job whose history is known, and a kind that says nothing of
+// a job's history. A format record newer than this build's is an error.
+func (b *histories) add(r Record) error {
+	if r.Type == KindFormat && r.Version > FormatVersion {
+		return fmt.Errorf("the log's records are of format %d, and this build reads up to %d", r.Version, FormatVersion)
+	}
+	if r.Type == KindNew || r.Type == KindJob {
 		if r.Image == nil || b.jobs[r.Image.ID] != nil {
-			return
+			return nil
 		}
-		h := historyOf(r.Image, r.Type == "job")
+		h := historyOf(r.Image, r.Type == KindJob)
 		b.jobs[h.ID] = h
 		b.order = append(b.order, h.ID)
-		return
+		return nil
 	}
 	h := b.jobs[r.Job]
 	if h == nil {
-		return
+		return nil
 	}
 	ev := api.HistoryEvent{At: int64(r.At)}
 	switch r.Type {
-	case "start":
+	case KindStart:
 		ev.Kind, h.State = api.EventStart, "RUN"
 		for _, a := range r.Allocs {
 			for range a.Slots {
@@ -142,12 +148,12 @@ func (b *histories) add(r Record) {
 			}
 			ev.Slots += a.Slots
 		}
-	case "remote-start":
+	case KindRemoteStart:
 		ev.Kind, ev.Hosts, ev.Slots, h.State = api.EventStart, r.Hosts, len(r.Hosts), "RUN"
-	case "finish", "remote-finish":
+	case KindFinish, KindRemoteFinish:
 		ev = endEvent(ev.At, r.State, r.Code, r.Term, r.CPU)
 		h.State = r.State
-	case "suspend":
+	case KindSuspend:
 		ev.Kind, ev.State = api.EventSuspend, "SSUSP"
 		switch {
 		case h.State == "PEND":
@@ -156,15 +162,15 @@ func (b *histories) add(r Record) {
 			ev.State = "USUSP"
 		}
 		h.State = ev.State
-	case "hold":
+	case KindHold:
 		ev.Kind, ev.State, h.State = api.EventSuspend, "PSUSP", "PSUSP"
-	case "resume", "release":
+	case KindResume, KindRelease:
 		ev.Kind, ev.State = api.EventResume, "RUN"
 		if h.State == "PSUSP" {
 			ev.State = "PEND"
 		}
 		h.State = ev.State
-	case "remote-state":
+	case KindRemoteState:
 		switch {
 		case r.State == "RUN" && h.State != "RUN":
 			ev.Kind, ev.State = api.EventResume, "RUN"
@@ -172,33 +178,34 @@ func (b *histories) add(r Record) {
 			ev.Kind, ev.State = api.EventSuspend, r.State
 		}
 		h.State = r.State
-	case "requeue", "remote-requeue":
+	case KindRequeue, KindRemoteRequeue:
 		ev.Kind, h.State = api.EventRequeue, "PEND"
-	case "top", "bottom":
-		ev.Kind, ev.Text = api.EventMove, r.Type
-	case "switch":
+	case KindTop, KindBottom:
+		ev.Kind, ev.Text = api.EventMove, string(r.Type)
+	case KindSwitch:
 		ev.Kind, ev.Text = api.EventSwitch, r.Queue
-	case "modify":
+	case KindModify:
 		ev.Kind, ev.Text = api.EventModify, modificationText(r.Mod)
-	case "status":
+	case KindStatus:
 		ev.Kind, ev.Text = api.EventStatus, r.Text
-	case "kill":
+	case KindKill:
 		ev.Kind, ev.Text = api.EventSignal, "KILL"
-	case "lost":
+	case KindLost:
 		ev.Kind = api.EventLost
-	case "forward":
+	case KindForward:
 		ev.Kind, ev.Text = api.EventForward, r.Cluster
-	case "accept":
+	case KindAccept:
 		ev.Kind, ev.Pid = api.EventAccept, r.Remote
 		if n := len(h.Events); n > 0 && h.Events[n-1].Kind == api.EventForward {
 			ev.Text = h.Events[n-1].Text
 		}
-	case "return":
+	case KindReturn:
 		ev.Kind, ev.Text, h.State = api.EventReturn, r.Text, cmpOr(r.State, "PEND")
 	}
 	if ev.Kind != "" {
 		h.Events = append(h.Events, ev)
 	}
+	return nil
 }
 
 func cmpOr(a, b string) string {

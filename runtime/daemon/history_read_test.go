@@ -3,6 +3,7 @@ package daemon
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lsfc/lsfc/runtime"
@@ -64,5 +65,27 @@ func TestReadHistoriesOverlap(t *testing.T) {
 		if !slices.Equal(got, c.want) || h.State != "DONE" || h.Events[1].Slots != 2 {
 			t.Errorf("%v: %v %s, want %v DONE on 2 slots", c.paths, got, h.State, c.want)
 		}
+	}
+}
+
+// TestReadHistoriesNewerFormat refuses a log whose records are of a
+// format newer than this build reads, rather than misread them.
+func TestReadHistoriesNewerFormat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lsb.events")
+	l, _, err := eventlog.Open(path, eventlog.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	b, _ := encode([]Record{{Type: KindFormat, Version: FormatVersion + 1}})
+	c, err := l.Append(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readHistories([]string{path}); err == nil || !strings.Contains(err.Error(), "format 2") {
+		t.Errorf("readHistories of a newer format: %v, want an error naming format 2", err)
 	}
 }
