@@ -88,6 +88,19 @@ type Params struct {
 	// AbsRunLimit is ABS_RUNLIMIT: run limits are wall-clock time, not
 	// normalised by the host's CPU factor.
 	AbsRunLimit bool `lsf:"ABS_RUNLIMIT"`
+	// AcctArchiveAge is ACCT_ARCHIVE_AGE: lsb.acct is archived once it is
+	// this old; 0 when unset (no age limit).
+	AcctArchiveAge time.Duration `lsf:"ACCT_ARCHIVE_AGE"`
+	// AcctArchiveSize is ACCT_ARCHIVE_SIZE in MB: lsb.acct is archived
+	// once it is larger; 0 when unset (no size limit).
+	AcctArchiveSize float64 `lsf:"ACCT_ARCHIVE_SIZE"`
+	// AcctArchiveTime is ACCT_ARCHIVE_TIME, the time of day ("hh:mm") at
+	// which lsb.acct is archived every day; "" when unset.
+	AcctArchiveTime string `lsf:"ACCT_ARCHIVE_TIME"`
+	// MaxAcctArchiveFile is MAX_ACCT_ARCHIVE_FILE, the archived lsb.acct
+	// files kept (the oldest beyond it are deleted); 0 when unset (all
+	// are kept).
+	MaxAcctArchiveFile int `lsf:"MAX_ACCT_ARCHIVE_FILE"`
 }
 
 // Conf are the lsf.conf values lsfc acts on, typed, as Params are for

@@ -2,6 +2,7 @@ package compile_test
 
 import (
 	"bufio"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -122,6 +123,7 @@ var goTypes = map[schema.Type][]reflect.Type{
 	schema.Enum:     {reflect.TypeFor[string](), reflect.TypeFor[compile.Unit]()},
 	schema.Names:    {reflect.TypeFor[[]string]()},
 	schema.EnumList: {reflect.TypeFor[[]string]()},
+	schema.Memory:   {reflect.TypeFor[float64]()},
 }
 
 // specialTypes are the Go types of the fields of keys with a grammar of
@@ -130,6 +132,7 @@ var specialTypes = map[string]reflect.Type{
 	"JOB_SCHEDULING_INTERVAL":    reflect.TypeFor[compile.SchedulingInterval](),
 	"JOB_ACCEPT_INTERVAL":        reflect.TypeFor[compile.AcceptInterval](),
 	"MC_PLUGIN_SCHEDULE_ENHANCE": reflect.TypeFor[string](),
+	"ACCT_ARCHIVE_TIME":          reflect.TypeFor[string](),
 }
 
 // TestParamFields checks the typed parameters against the schema: each
@@ -251,6 +254,47 @@ func TestParamReaders(t *testing.T) {
 		})
 		if err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestAcctArchiveParams reads the lsb.acct archiving keys in their units,
+// and refuses a time of day that is not hh:mm, pointing at it.
+func TestAcctArchiveParams(t *testing.T) {
+	p, diags := compileArchive(t, `
+-- lsb.params --
+Begin Parameters
+ACCT_ARCHIVE_AGE = 7
+ACCT_ARCHIVE_SIZE = 2048
+ACCT_ARCHIVE_TIME = 3:30
+MAX_ACCT_ARCHIVE_FILE = 4
+End Parameters
+`)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	got := p.Parameters
+	if got.AcctArchiveAge != 7*24*time.Hour || got.AcctArchiveSize != 2 || got.AcctArchiveTime != "3:30" || got.MaxAcctArchiveFile != 4 {
+		t.Errorf("got age %v, size %v MB, time %q, files %d; want 168h, 2 MB, \"3:30\", 4",
+			got.AcctArchiveAge, got.AcctArchiveSize, got.AcctArchiveTime, got.MaxAcctArchiveFile)
+	}
+	_, diags = compileArchive(t, `
+-- lsb.params --
+Begin Parameters
+ACCT_ARCHIVE_TIME = 24:10
+End Parameters
+`)
+	if s := fmt.Sprint(diags); !strings.Contains(s, `"24:10" is not a time of day hh:mm`) || !strings.Contains(s, "lsb.params:2:21:") {
+		t.Errorf("ACCT_ARCHIVE_TIME = 24:10: got %v", diags)
+	}
+	for in, want := range map[string]int{"00:00": 0, "3:30": 210, "23:59": 1439} {
+		if m, ok := compile.ParseClock(in); !ok || m != want {
+			t.Errorf("ParseClock(%q) = %d, %v; want %d", in, m, ok, want)
+		}
+	}
+	for _, in := range []string{"", "24:00", "12:60", "1:5", "-1:30", "12:+5", "noon"} {
+		if _, ok := compile.ParseClock(in); ok {
+			t.Errorf("ParseClock(%q) accepted", in)
 		}
 	}
 }

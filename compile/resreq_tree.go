@@ -12,7 +12,11 @@ import (
 // LSF_ENABLE_TMP_UNIT. When LSF_UNIT_FOR_LIMITS is not set, limits are in
 // KB but resource requirements (rusage[mem=...], select[mem>...]) are in
 // MB, as LSF documents; the unit set applies to both.
-func EnvFromTree(t *Tree) *Env {
+func EnvFromTree(t *Tree) *Env { return NewEnv(EnvConfigFromTree(t)) }
+
+// EnvConfigFromTree returns the configuration of EnvFromTree's
+// environment: plain data, which a caller may keep and give NewEnv again.
+func EnvConfigFromTree(t *Tree) EnvConfig {
 	cfg := EnvConfig{Unit: MB}
 	if conf := t.File(lang.KindLSFConf); conf != nil {
 		if a := lookup(conf, "LSF_UNIT_FOR_LIMITS"); a != nil {
@@ -29,7 +33,7 @@ func EnvFromTree(t *Tree) *Env {
 		cfg.Types = columnValues(shared, "HostType", "TYPENAME")
 		cfg.Models = columnValues(shared, "HostModel", "MODELNAME")
 	}
-	return NewEnv(cfg)
+	return cfg
 }
 
 // columnValues returns the values of one column of every table section of

@@ -131,39 +131,10 @@ func clusterOfFiles(files []*lang.File, named string) string {
 
 // clusterFileName returns the cluster an lsf.cluster.<name> (or
 // ll.cluster.<name>) file is named for, "" for another file.
-func clusterFileName(base string) string {
-	if lang.KindOf(base) != lang.KindLSFCluster {
-		return ""
-	}
-	for _, prefix := range []string{"lsf.cluster.", "ll.cluster."} {
-		if name, ok := strings.CutPrefix(base, prefix); ok && name != "" {
-			return name
-		}
-	}
-	return ""
-}
+func clusterFileName(base string) string { return lang.ClusterFileName(base) }
 
-// chooseCluster picks the local cluster among the clusters whose
-// lsf.cluster files are present and those lsf.shared declares: the one
-// declared cluster with a file; else the only file; else, with no file,
-// the only declared cluster; else "" (none, or no way to tell).
-func chooseCluster(present, declared []string) string {
-	var both []string
-	for _, name := range present {
-		if slices.Contains(declared, name) {
-			both = append(both, name)
-		}
-	}
-	switch {
-	case len(both) == 1:
-		return both[0]
-	case len(present) == 1:
-		return present[0]
-	case len(present) == 0 && len(declared) == 1:
-		return declared[0]
-	}
-	return ""
-}
+// chooseCluster picks the local cluster (see lang.ChooseCluster).
+func chooseCluster(present, declared []string) string { return lang.ChooseCluster(present, declared) }
 
 type loader struct {
 	opts  LoadOptions
@@ -413,30 +384,7 @@ func listOr(names []string) string {
 }
 
 // clusterNames returns the cluster names of lsf.shared's Cluster section.
-func clusterNames(shared *lang.File) []string {
-	if shared == nil {
-		return nil
-	}
-	var out []string
-	for _, it := range shared.Items {
-		s, ok := it.(*lang.Section)
-		if !ok || !s.Is("Cluster") || s.Header == nil {
-			continue
-		}
-		col := 0
-		for i, c := range s.Header.Cells {
-			if strings.EqualFold(c.Text, "ClusterName") {
-				col = i
-			}
-		}
-		for _, r := range s.Rows {
-			if col < len(r.Cells) {
-				out = append(out, r.Cells[col].Text)
-			}
-		}
-	}
-	return out
-}
+func clusterNames(shared *lang.File) []string { return lang.SharedClusterNames(shared) }
 
 // lookup returns the last assignment of key in an lsf.conf file (LSF
 // keeps the last), or nil.

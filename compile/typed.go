@@ -221,6 +221,13 @@ func (c *compiler) special(v lang.Value, k *schema.Key) (any, bool) {
 		return t, true
 	case "REQUEUE_EXIT_VALUES", "SUCCESS_EXIT_VALUES":
 		return c.exitValues(v, k.Name)
+	case "ACCT_ARCHIVE_TIME":
+		t := strings.TrimSpace(v.Text)
+		if _, ok := ParseClock(t); !ok {
+			c.valueError(v.Span, k.Name, "%q is not a time of day hh:mm", v.Text)
+			return nil, false
+		}
+		return t, true
 	case "EXCLUSIVE":
 		t := strings.TrimSpace(v.Text)
 		if b, ok := parseBool(t); ok {
@@ -368,4 +375,19 @@ func (c *compiler) pairs(text string, base int, src *lang.Source, key string, sh
 		i += j + 1
 	}
 	return out, ok
+}
+
+// ParseClock reads a time of day "hh:mm" (00:00 to 23:59) and returns its
+// minutes after midnight.
+func ParseClock(s string) (int, bool) {
+	h, m, ok := strings.Cut(s, ":")
+	if !ok || len(h) < 1 || len(h) > 2 || len(m) != 2 {
+		return 0, false
+	}
+	hh, err1 := strconv.Atoi(h)
+	mm, err2 := strconv.Atoi(m)
+	if err1 != nil || err2 != nil || hh < 0 || hh > 23 || mm < 0 || mm > 59 || h[0] == '+' || h[0] == '-' || m[0] == '+' || m[0] == '-' {
+		return 0, false
+	}
+	return hh*60 + mm, true
 }

@@ -162,15 +162,10 @@ type historySelection struct {
 	states                           string // "" (unfinished), "a", "d", "e", "p", "r" or "s"
 	user                             string // "" for the caller, "all"
 	queue, name, project, host       string
-	completed, dispatched, submitted *timeRange
-	events                           *timeRange // -T
+	completed, dispatched, submitted timeRange
+	events                           timeRange // -T
 	logs                             int
 }
-
-// A timeRange is an interval of Unix seconds, both ends included.
-type timeRange struct{ from, to int64 }
-
-func (r *timeRange) has(t int64) bool { return r == nil || t >= r.from && t <= r.to }
 
 // bhistSelection reads bhist's options and operands.
 func bhistSelection(a *lsfArgs, now time.Time) (*historySelection, error) {
@@ -205,7 +200,7 @@ func bhistSelection(a *lsfArgs, now time.Time) (*historySelection, error) {
 	}
 	for _, o := range []struct {
 		name string
-		dst  **timeRange
+		dst  *timeRange
 	}{{"C", &sel.completed}, {"D", &sel.dispatched}, {"S", &sel.submitted}, {"T", &sel.events}} {
 		if !a.has(o.name) {
 			continue
@@ -262,9 +257,9 @@ func (sel *historySelection) pick(hist []api.JobHistory, now int64) []api.JobHis
 		}) {
 			continue
 		}
-		if sel.completed != nil && (end == 0 || !sel.completed.has(end)) ||
-			sel.dispatched != nil && (start == 0 || !sel.dispatched.has(start)) ||
-			sel.submitted != nil && !sel.submitted.has(h.Submit) {
+		if sel.completed.set && (end == 0 || !sel.completed.holds(end)) ||
+			sel.dispatched.set && (start == 0 || !sel.dispatched.holds(start)) ||
+			!sel.submitted.holds(h.Submit) {
 			continue
 		}
 		if !named && !sel.stateKept(h.State) {
@@ -294,7 +289,7 @@ func (sel *historySelection) stateKept(st string) bool {
 	case "s":
 		return st == "PSUSP" || st == "USUSP" || st == "SSUSP"
 	}
-	return !finished || sel.completed != nil || sel.dispatched != nil || sel.submitted != nil
+	return !finished || sel.completed.set || sel.dispatched.set || sel.submitted.set
 }
 
 // matchJobName reports whether a job name matches -J's pattern, in which

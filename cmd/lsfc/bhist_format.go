@@ -241,7 +241,7 @@ func writeEventList(w io.Writer, hist []api.JobHistory, sel *historySelection, l
 	var items []item
 	for i := range hist {
 		for _, e := range hist[i].Events {
-			if sel.events.has(e.At) {
+			if sel.events.holds(e.At) {
 				items = append(items, item{&hist[i], e, len(items)})
 			}
 		}
@@ -258,92 +258,4 @@ func writeEventList(w io.Writer, hist []api.JobHistory, sel *historySelection, l
 		}
 		fmt.Fprintf(w, "%s: Job <%s> %s%s\n", lsfLongTime(it.e.At, loc), historyID(it.h), strings.ToLower(line[:1]), line[1:])
 	}
-}
-
-// parseTimeRange reads bhist's time interval "time0,time1": each end as
-// [[[year/]month/]day/]hour:minute, [[year/]month/]day (the day's start
-// for time0, its end for time1), or "." for now; a missing time0 is the
-// earliest time, a missing time1 now. A lone time is its own minute (or
-// day).
-func parseTimeRange(s string, now time.Time) (*timeRange, error) {
-	t0, t1, two := strings.Cut(s, ",")
-	if !two {
-		a, err := parseLSFTime(t0, now, false)
-		if err != nil {
-			return nil, err
-		}
-		b, err := parseLSFTime(t0, now, true)
-		return &timeRange{a, b}, err
-	}
-	r := &timeRange{0, now.Unix()}
-	var err error
-	if t0 != "" {
-		if r.from, err = parseLSFTime(t0, now, false); err != nil {
-			return nil, err
-		}
-	}
-	if t1 != "" {
-		if r.to, err = parseLSFTime(t1, now, true); err != nil {
-			return nil, err
-		}
-	}
-	if r.to < r.from {
-		return nil, fmt.Errorf("the interval %q ends before it starts", s)
-	}
-	return r, nil
-}
-
-// parseLSFTime reads one end of a time interval, in now's location;
-// end picks the last second of the minute or day it names.
-func parseLSFTime(s string, now time.Time, end bool) (int64, error) {
-	if s == "." {
-		return now.Unix(), nil
-	}
-	bad := fmt.Errorf("bad time %q (want [[[year/]month/]day/]hour:minute, or .)", s)
-	parts := strings.Split(s, "/")
-	clock := ""
-	if strings.Contains(parts[len(parts)-1], ":") {
-		clock, parts = parts[len(parts)-1], parts[:len(parts)-1]
-	}
-	if len(parts) > 3 || clock == "" && len(parts) == 0 {
-		return 0, bad
-	}
-	y, mo, d := now.Date()
-	nums := make([]int, len(parts))
-	for i, p := range parts {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 {
-			return 0, bad
-		}
-		nums[i] = n
-	}
-	switch len(nums) {
-	case 3:
-		y, mo, d = nums[0], time.Month(nums[1]), nums[2]
-	case 2:
-		mo, d = time.Month(nums[0]), nums[1]
-	case 1:
-		d = nums[0]
-	}
-	if mo < 1 || mo > 12 || d < 1 || d > 31 {
-		return 0, bad
-	}
-	hh, mm := 0, 0
-	if clock != "" {
-		h, m, _ := strings.Cut(clock, ":")
-		var err1, err2 error
-		hh, err1 = strconv.Atoi(h)
-		mm, err2 = strconv.Atoi(m)
-		if err1 != nil || err2 != nil || hh < 0 || hh > 23 || mm < 0 || mm > 59 {
-			return 0, bad
-		}
-	}
-	t := time.Date(y, mo, d, hh, mm, 0, 0, now.Location())
-	switch {
-	case end && clock == "":
-		t = t.AddDate(0, 0, 1).Add(-time.Second)
-	case end:
-		t = t.Add(time.Minute - time.Second)
-	}
-	return t.Unix(), nil
 }

@@ -2,40 +2,9 @@ package main
 
 import (
 	"testing"
-	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
 )
-
-// TestParseTimeRange reads bhist's time intervals, each end in one of
-// LSF's forms, against a fixed now.
-func TestParseTimeRange(t *testing.T) {
-	now := time.Date(2026, 11, 25, 17, 30, 45, 0, time.UTC)
-	at := func(y int, mo time.Month, d, h, m, s int) int64 {
-		return time.Date(y, mo, d, h, m, s, 0, time.UTC).Unix()
-	}
-	for _, c := range []struct {
-		in       string
-		from, to int64
-	}{
-		{"2026/11/24/10:00,2026/11/24/12:30", at(2026, 11, 24, 10, 0, 0), at(2026, 11, 24, 12, 30, 59)},
-		{"11/24/10:00,.", at(2026, 11, 24, 10, 0, 0), now.Unix()},
-		{"24/10:00,", at(2026, 11, 24, 10, 0, 0), now.Unix()},
-		{",9:05", 0, at(2026, 11, 25, 9, 5, 59)},
-		{"2026/11/20,2026/11/21", at(2026, 11, 20, 0, 0, 0), at(2026, 11, 21, 23, 59, 59)},
-		{"8:00", at(2026, 11, 25, 8, 0, 0), at(2026, 11, 25, 8, 0, 59)},
-	} {
-		r, err := parseTimeRange(c.in, now)
-		if err != nil || r.from != c.from || r.to != c.to {
-			t.Errorf("parseTimeRange(%q) = %+v, %v; want {%d %d}", c.in, r, err, c.from, c.to)
-		}
-	}
-	for _, in := range []string{"", "x", "25:00", "13/01/1:00", "1/2/3/4/5:00", "2026/11/25/10:00,2026/11/24/10:00", "10:60"} {
-		if r, err := parseTimeRange(in, now); err == nil {
-			t.Errorf("parseTimeRange(%q) = %+v, want an error", in, r)
-		}
-	}
-}
 
 // TestTimeInStates sums the seconds of a history in each state: pending
 // until dispatch, suspended, running again, requeued, and to now for a

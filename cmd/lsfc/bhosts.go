@@ -16,7 +16,7 @@ func newBhostsCmd(e env) *cobra.Command {
 		refused:  bhostsRefusedOptions(),
 		short:    "List the batch hosts of lsfc serve",
 		operands: "[HOST ...]",
-		options:  []lsfOption{{"w", ""}, {"l", ""}, {"json", ""}},
+		options:  []lsfOption{{"w", ""}, {"l", ""}, {"json", ""}, {"R", "res_req"}},
 		long: `bhosts lists the batch hosts, or those named, in LSF's layout:
 
   HOST_NAME          STATUS       JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV
@@ -31,12 +31,20 @@ EXCEPTIONS), and why the system closed it (ADMIN ACTION COMMENT). -w cuts
 no name; -json prints
 {"COMMAND":"bhosts","HOSTS":N,"RECORDS":[...]} with the columns as keys
 (HOST_NAME, STATUS, JL_U, MAX, NJOBS, RUN, SSUSP, USUSP, RSV) and string
-values.` + lsfStateHelp,
+values.
+
+-R "res_req" lists only the hosts that satisfy a resource requirement
+now: the daemon evaluates it on its live state (each host's resources and
+latest load, as the scheduler sees them), for one slot, the host type
+defaulting to any as for lshosts -R. It is the what-if of a requirement:
+the hosts a job asking for it could go to. A requirement that does not
+parse or names an unknown resource is refused with its position.` + lsfStateHelp,
 		example: `  lsfc bhosts
-  bhosts -json hostA`,
+  bhosts -json hostA
+  bhosts -R "select[mem>4000 && ut<0.5]"`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
-		hs, err := listHosts(ctx, e, a, "bhosts")
+		hs, unknown, err := listHosts(ctx, e, a, "bhosts")
 		if err != nil {
 			return err
 		}
@@ -49,29 +57,45 @@ values.` + lsfStateHelp,
 		} else if len(hs) > 0 {
 			writeBhosts(e.stdout, hs, a.has("w"))
 		}
-		if len(hs) < len(a.operands) {
+		if unknown {
 			return exit(exitLSF, nil)
 		}
 		return nil
 	})
 }
 
-// listHosts asks the daemon for the hosts and returns those the operands
-// name (all of them when none), reporting names that are no host.
-func listHosts(ctx context.Context, e env, a *lsfArgs, name string) ([]api.Host, error) {
+// listHosts asks the daemon for the hosts (those that satisfy -R, when the
+// command has it and it is given) and returns those the operands name (all
+// of them when none), reporting names that are no host; unknown says
+// whether there were any.
+func listHosts(ctx context.Context, e env, a *lsfArgs, name string) (hs []api.Host, unknown bool, err error) {
 	c, err := dialDaemon(e, a)
 	if err != nil {
-		return nil, lsfFailed(e, name, err)
+		return nil, false, lsfFailed(e, name, err)
 	}
-	all, err := c.Hosts(ctx)
+	var all []api.Host
+	if a.has("R") {
+		all, err = c.HostsSelected(ctx, a.value("R"))
+	} else {
+		all, err = c.Hosts(ctx)
+	}
 	if err != nil {
-		return nil, lsfFailed(e, name, err)
+		return nil, false, lsfFailed(e, name, err)
 	}
 	hs, missing := pickNamed(all, a.operands, func(h api.Host) string { return h.Name })
+	if len(missing) > 0 && a.has("R") {
+		// A named host that the requirement leaves out is no mistake: only
+		// names that are no host are.
+		known, err := c.Hosts(ctx)
+		if err != nil {
+			return nil, false, lsfFailed(e, name, err)
+		}
+		_, missing = pickNamed(known, missing, func(h api.Host) string { return h.Name })
+	}
 	for _, m := range missing {
 		fmt.Fprintf(e.stderr, "%s: Bad host name, host group name or cluster name\n", m)
 	}
-	return hs, nil
+	return hs, len(missing) > 0, nil
 }
 
 const (
@@ -144,7 +168,7 @@ func hostLimit(n int) string {
 func bhostsRefusedOptions() []lsfOption {
 	return []lsfOption{
 		{"a", ""}, {"aff", ""}, {"alloc", ""}, {"attr", ""}, {"e", ""}, {"gpu", ""},
-		{"loc", ""}, {"noheader", ""}, {"o", "format"}, {"R", "res_req"}, {"rc", ""}, {"rconly", ""},
+		{"loc", ""}, {"noheader", ""}, {"o", "format"}, {"rc", ""}, {"rconly", ""},
 		{"s", ""}, {"sl", ""}, {"V", ""}, {"X", ""}, {"x", ""},
 	}
 }

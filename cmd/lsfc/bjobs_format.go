@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/units"
 	"github.com/lsfc/lsfc/runtime/api"
 )
 
@@ -252,7 +252,7 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 		fmt.Fprintf(w, "\n RUNLIMIT\n %.1f min\n", j.RunLimit/60)
 	}
 	if j.MemLimit > 0 {
-		fmt.Fprintf(w, "\n MEMLIMIT\n %s\n", compile.FormatMemory(j.MemLimit))
+		fmt.Fprintf(w, "\n MEMLIMIT\n %s\n", units.FormatMemory(j.MemLimit))
 	}
 	if j.Start != 0 {
 		hosts := "<" + strings.Join(execGroups(j.ExecHosts), "> <") + ">"

@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/units"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/spf13/cobra"
@@ -237,7 +237,7 @@ func parseRunLimit(s string) (float64, error) {
 // cluster's LSF_UNIT_FOR_LIMITS (see memUnit).
 func parseMemLimit(s string) (mb, bare float64, err error) {
 	t := strings.TrimSpace(strings.TrimSuffix(s, "!"))
-	v, err := compile.ParseMemory(t, compile.MB)
+	v, err := units.ParseMemory(t, units.MB)
 	switch {
 	case err != nil:
 		return 0, 0, fmt.Errorf("-M: %v", err)
@@ -251,12 +251,12 @@ func parseMemLimit(s string) (mb, bare float64, err error) {
 
 // memUnit returns the unit of bare memory limits from the daemon's
 // lsf.conf settings: LSF_UNIT_FOR_LIMITS, KB when it is not set.
-func memUnit(conf map[string]string) (compile.Unit, error) {
+func memUnit(conf map[string]string) (units.Unit, error) {
 	v := strings.TrimSpace(conf["LSF_UNIT_FOR_LIMITS"])
 	if v == "" {
-		return compile.KB, nil
+		return units.KB, nil
 	}
-	u, err := compile.ParseUnit(v)
+	u, err := units.ParseUnit(v)
 	if err != nil {
 		return 0, fmt.Errorf("LSF_UNIT_FOR_LIMITS in the daemon's lsf.conf: %v", err)
 	}

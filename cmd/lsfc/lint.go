@@ -1,3 +1,5 @@
+//go:build !lsfclient
+
 package main
 
 import (
@@ -129,13 +131,6 @@ func summary(ds lang.Diagnostics, files int) string {
 	return fmt.Sprintf("%s, %s, %s in %s",
 		plural(ds.Count(lang.Error), "error"), plural(ds.Count(lang.Warning), "warning"),
 		plural(ds.Count(lang.Info), "info"), plural(files, "file"))
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // loadLintConfig reads the rule settings named by --config, or the nearest

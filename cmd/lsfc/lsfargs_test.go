@@ -123,10 +123,10 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 		"Tn tn Un un uln vn Wn Wen wn wan wtn Zsn V clusters cn_cu cn_mem core_isolation csm data datachk datagrp datan " +
 		"jobaff ln_mem ln_slots nnodes step_cgroup", "R n J W sp w m aps apsn"},
 	"bqueues": {"alloc json l lr m noheader o r u V w", "json l r w"},
-	"bhosts":  {"a aff alloc attr e gpu json l loc noheader o R rc rconly s sl V w X x", "json l w"},
+	"bhosts":  {"a aff alloc attr e gpu json l loc noheader o R rc rconly s sl V w X x", "json l R w"},
 	"bparams": {"a l V", "a"},
 	"badmin":  {"C f V v", "v"},
-	"bacct":   {"aff app b C cname D d E e f gpu l Lp M m N P q rcacct rcalloc S sla U UF u V w x", "l"},
+	"bacct":   {"aff app b C cname D d E e f gpu l Lp M m N P q rcacct rcalloc S sla U UF u V w x", "b C D d e f l m P q S u x"},
 	"lsid":    {"V", ""},
 	"lsadmin": {"V", ""},
 	"lshosts": {"a alloc cname gpu json l loc o R s T V w", "json l w"},

@@ -12,10 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lsfc/lsfc/compile"
-	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/lsfc/lsfc/runtime/daemon"
 	"github.com/spf13/cobra"
 )
 
@@ -172,29 +169,7 @@ func clientStateDir(e env, flag string) (string, error) {
 	if flag == "" {
 		share, cluster = treeShareDir(e.getenv("LSF_ENVDIR"))
 	}
-	return daemon.StateDir(flag, share, cluster)
-}
-
-// treeShareDir returns LSB_SHAREDIR of the lsf.conf in envDir and the
-// local cluster's name, or "" for what cannot be found. Only lsf.conf and
-// lsf.shared are read, and not compiled; a tree with mistakes still names
-// its cluster.
-func treeShareDir(envDir string) (share, cluster string) {
-	if envDir == "" {
-		return "", ""
-	}
-	t, _, err := compile.Load(nil, compile.LoadOptions{EnvDir: envDir, ConfOnly: true})
-	if err != nil {
-		return "", ""
-	}
-	if f := t.File(lang.KindLSFConf); f != nil {
-		for _, it := range f.Items {
-			if as, ok := it.(*lang.Assignment); ok && as.Key.Text == "LSB_SHAREDIR" {
-				share = as.Value.Text
-			}
-		}
-	}
-	return share, t.Cluster
+	return api.StateDir(flag, share, cluster)
 }
 
 // lsfFailed prints why an LSF command failed and returns its exit.

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/units"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/spf13/cobra"
 )
@@ -34,7 +34,7 @@ with the columns upper-cased as keys and string values ("" for none).` + lsfStat
   lshosts -json`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
-		hs, err := listHosts(ctx, e, a, "lshosts")
+		hs, _, err := listHosts(ctx, e, a, "lshosts")
 		if err != nil {
 			return err
 		}
@@ -125,7 +125,7 @@ func hostMaxmem(h api.Host) string {
 	if h.Maxmem <= 0 {
 		return ""
 	}
-	return compile.FormatMemory(h.Maxmem)
+	return units.FormatMemory(h.Maxmem)
 }
 
 // lshostsRefusedOptions returns the options LSF 10.1 documents for lshosts that lsfc does

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/units"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/spf13/cobra"
 )
@@ -34,7 +34,7 @@ as keys and the values as shown, as strings ("" for none).` + lsfStateHelp,
   lsload -json`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
-		hs, err := listHosts(ctx, e, a, "lsload")
+		hs, _, err := listHosts(ctx, e, a, "lsload")
 		if err != nil {
 			return err
 		}
@@ -116,7 +116,7 @@ func loadValue(h api.Host, idx string) string {
 	case "ls", "it":
 		return strconv.Itoa(int(math.Round(v)))
 	case "tmp", "swp", "mem":
-		return compile.FormatMemory(v)
+		return units.FormatMemory(v)
 	}
 	return strconv.FormatFloat(v, 'f', 1, 64)
 }

@@ -1,3 +1,5 @@
+//go:build !lsfclient
+
 package main
 
 import (
@@ -180,10 +182,17 @@ func runMatch(e env, f matchFlags) error {
 	var all lang.Diagnostics
 	all = append(all, ds...)
 
-	// The environment: from the tree, or from the inventory.
+	// The environment: from the tree (or its cached environment, when
+	// nothing but the environment is needed), or from the inventory.
 	var tree *compile.Tree
+	var env *compile.Env
 	unit := compile.MB
-	if f.conf != "" {
+	if f.conf != "" && f.queue == "" && f.app == "" {
+		env = cachedMatchEnv(e, f.conf, f.cluster)
+	}
+	if env != nil {
+		unit = env.Unit
+	} else if f.conf != "" {
 		var tds lang.Diagnostics
 		var err error
 		tree, tds, err = compile.Load([]string{f.conf}, compile.LoadOptions{Cluster: f.cluster})
@@ -201,10 +210,11 @@ func runMatch(e env, f matchFlags) error {
 		}
 		unit = u
 	}
-	var env *compile.Env
 	if tree != nil {
-		env = compile.EnvFromTree(tree)
+		cfg := compile.EnvConfigFromTree(tree)
+		env = compile.NewEnv(cfg)
 		unit = env.Unit
+		storeMatchEnv(e, f.conf, f.cluster, tree, cfg)
 	}
 	inv, ids, err := readInventory(f, unit)
 	if err != nil {

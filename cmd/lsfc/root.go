@@ -7,8 +7,6 @@ import (
 	"os"
 	"runtime/debug"
 
-	"github.com/lsfc/lsfc/compile"
-	"github.com/lsfc/lsfc/lint"
 	"github.com/spf13/cobra"
 )
 
@@ -44,6 +42,14 @@ func usageError(format string, args ...any) error {
 	return exit(exitUsage, fmt.Errorf(format, args...))
 }
 
+// plural returns n and what, with an s unless n is 1: "1 file", "2 files".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
 // env is what commands may take from the process: its streams and
 // environment.
 type env struct {
@@ -67,7 +73,11 @@ func run(args []string, e env) (code int) {
 			code = exitInternal
 		}
 	}()
-	root := newRootCmd(e)
+	var only string
+	if len(args) > 0 {
+		only = args[0]
+	}
+	root := newRootCmdFor(e, only)
 	root.SetArgs(args)
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
@@ -89,7 +99,14 @@ func run(args []string, e env) (code int) {
 	return exitUsage
 }
 
-func newRootCmd(e env) *cobra.Command {
+func newRootCmd(e env) *cobra.Command { return newRootCmdFor(e, "") }
+
+// newRootCmdFor returns lsfc's root command. When only names an LSF
+// command (the first word of a command line, or the name lsfc was invoked
+// under), the root holds that command alone, besides version: a bsub or
+// bjobs run builds no other command's options and help, which the LSF
+// commands, started thousands of times, would pay for at each start.
+func newRootCmdFor(e env, only string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "lsfc",
 		Short: "Check, format and run IBM Spectrum LSF configuration",
@@ -120,65 +137,42 @@ where LSF's do.`,
 		return cmd.Help()
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
-	root.AddCommand(
-		newLintCmd(e),
-		newCheckCmd(e),
-		newCompileCmd(e),
-		newFmtCmd(e),
-		newResReqCmd(e),
-		newSimulateCmd(e),
-		newServeCmd(e),
-		newSbatchdCmd(e),
-		newVersionCmd(e),
-		newManCmd(e),
-	)
-	root.AddGroup(&cobra.Group{ID: lsfGroup, Title: "LSF commands (clients of lsfc serve):"})
-	root.AddCommand(
-		newBacctCmd(e),
-		newBhistCmd(e),
-		newBsubCmd(e),
-		newBjobsCmd(e),
-		newBkillCmd(e),
-		newBstopCmd(e),
-		newBresumeCmd(e),
-		newBtopCmd(e),
-		newBbotCmd(e),
-		newBswitchCmd(e),
-		newBmodCmd(e),
-		newBqueuesCmd(e),
-		newBhostsCmd(e),
-		newLshostsCmd(e),
-		newLsloadCmd(e),
-		newBadminCmd(e),
-		newBparamsCmd(e),
-		newLsadminCmd(e),
-		newBslaCmd(e),
-		newLsidCmd(e),
-	)
-	return root
-}
-
-// treeFlags are the flags of the commands that read a whole tree.
-type treeFlags struct {
-	cluster, dialect string
-}
-
-func (tf *treeFlags) register(cmd *cobra.Command) {
-	f := cmd.Flags()
-	f.StringVar(&tf.cluster, "cluster", "", "name of the local cluster, when lsf.shared lists several (default: the one lsf.cluster.<name> and lsf.shared tell)")
-	f.StringVar(&tf.dialect, "dialect", "lsf10", "LSF version whose documented behaviour applies: lsf10 or openlava")
-	_ = cmd.RegisterFlagCompletionFunc("dialect", completeWords("lsf10", "openlava"))
-	_ = cmd.RegisterFlagCompletionFunc("cluster", cobra.NoFileCompletions)
-}
-
-// options returns the lint options the flags describe.
-func (tf *treeFlags) options(e env) (lint.Options, error) {
-	d, err := compile.ParseDialect(tf.dialect)
-	if err != nil {
-		return lint.Options{}, usageError("--dialect: %v", err)
+	lsf := []struct {
+		name   string
+		newCmd func(env) *cobra.Command
+	}{
+		{"bacct", newBacctCmd},
+		{"bhist", newBhistCmd},
+		{"bsub", newBsubCmd},
+		{"bjobs", newBjobsCmd},
+		{"bkill", newBkillCmd},
+		{"bstop", newBstopCmd},
+		{"bresume", newBresumeCmd},
+		{"btop", newBtopCmd},
+		{"bbot", newBbotCmd},
+		{"bswitch", newBswitchCmd},
+		{"bmod", newBmodCmd},
+		{"bqueues", newBqueuesCmd},
+		{"bhosts", newBhostsCmd},
+		{"lshosts", newLshostsCmd},
+		{"lsload", newLsloadCmd},
+		{"badmin", newBadminCmd},
+		{"bparams", newBparamsCmd},
+		{"lsadmin", newLsadminCmd},
+		{"bsla", newBslaCmd},
+		{"lsid", newLsidCmd},
 	}
-	return lint.Options{
-		Load:    compile.LoadOptions{EnvDir: e.getenv("LSF_ENVDIR"), Cluster: tf.cluster},
-		Compile: compile.Options{Dialect: d},
-	}, nil
+	root.AddCommand(newVersionCmd(e))
+	root.AddGroup(&cobra.Group{ID: lsfGroup, Title: "LSF commands (clients of lsfc serve):"})
+	for _, c := range lsf {
+		if c.name == only {
+			root.AddCommand(c.newCmd(e))
+			return root
+		}
+	}
+	root.AddCommand(toolCommands(e)...)
+	for _, c := range lsf {
+		root.AddCommand(c.newCmd(e))
+	}
+	return root
 }

@@ -1,3 +1,5 @@
+//go:build !lsfclient
+
 package main
 
 import (
@@ -7,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,7 +17,7 @@ import (
 	"github.com/lsfc/lsfc/compile/inventory"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/lint"
-	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/lsbacct"
 	"github.com/lsfc/lsfc/runtime/sim"
 	"github.com/lsfc/lsfc/runtime/simstats"
 	"github.com/lsfc/lsfc/runtime/swf"
@@ -42,7 +45,7 @@ type simFlags struct {
 func newSimulateCmd(e env) *cobra.Command {
 	var f simFlags
 	cmd := &cobra.Command{
-		Use:   "simulate --conf PATH --workload FILE.swf[.gz]|lsb.events|FILE.jsonl [flags]",
+		Use:   "simulate --conf PATH --workload FILE.swf[.gz]|lsb.events|lsb.acct|FILE.jsonl [flags]",
 		Short: "Replay a workload trace through the scheduler on a configuration",
 		Long: `simulate replays a Standard Workload Format trace (Parallel Workloads
 Archive, plain or gzip) through lsfc's scheduler with a simulated executor
@@ -68,6 +71,13 @@ queue's jobs to a service class (bsub -sla) the same way, and the report
 gives each goal's active and delayed time and the share of it on time.
 Jobs the trace cannot give,
 or that ask for more slots than the cluster has, are reported as skipped.
+
+--workload also takes an lsb.acct (LSF's, 10.1 or older, or lsfc serve's),
+told by its name (lsb.acct*) or its first record: each job that ran is
+submitted at its submission time with its queue (through --queue-map when
+the configuration lacks it), user, name, slots, effective requirement,
+-W, -m, -x and real run time (end - start), and ends as it did. Jobs that
+never started are reported as skipped, and so are bad lines.
 When the cluster cannot run a queue's jobs at all (its HOSTS name none
 of the simulated hosts, no host meets the jobs' requirements, or the
 hosts give a job fewer slots than it asks for), a warning on stderr and
@@ -104,8 +114,8 @@ there and its utilisation.`,
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.confs, "conf", nil, "configuration tree (an LSF_ENVDIR, a directory of lsb.* files, or files separated by commas); once per cluster for MultiCluster forwarding (required; no default)")
 	fl.StringVar(&f.partitionMap, "partition-map", "", "with several --conf: trace partitions to clusters, PARTITION=CLUSTER,... (default: partition N to the Nth cluster, round robin; a job without one to the first)")
-	fl.StringVar(&f.workload, "workload", "", "the workload: an SWF trace (plain or gzip), an LSF lsb.events or a JSON-lines file of bsub command lines (required; no default)")
-	fl.StringVar(&f.workloadFmt, "workload-format", "auto", "the workload's format: swf, lsb.events (an LSF event log) or jsonl (one bsub per line); auto goes by the file's name (lsb.events*, *.jsonl, else swf)")
+	fl.StringVar(&f.workload, "workload", "", "the workload: an SWF trace (plain or gzip), an LSF lsb.events or lsb.acct, or a JSON-lines file of bsub command lines (required; no default)")
+	fl.StringVar(&f.workloadFmt, "workload-format", "auto", "the workload's format: swf, lsb.events (an LSF event log), lsb.acct (an LSF accounting log) or jsonl (one bsub per line); auto goes by the file's name (lsb.events*, lsb.acct*, *.jsonl), then by its first record, else swf")
 	fl.StringVar(&f.hosts, "hosts", "", "a host inventory (YAML or JSON) replacing the configuration's hosts (default: the hosts of lsf.cluster)")
 	fl.IntVar(&f.hostCount, "host-count", 0, "simulate N identical hosts, named sim00001 and on, instead of the configuration's; a queue whose HOSTS names hosts gets none of them (default 0: the configuration's hosts)")
 	fl.IntVar(&f.slotsPerHost, "slots-per-host", 0, "job slots of each --host-count host (required with it), and of each host whose lsb.hosts MXJ is \"!\" or unset and whose CPUs and slots no inventory gives (default 0: one slot for MXJ \"!\", no slot limit for MXJ unset)")
@@ -156,11 +166,11 @@ func runSimulate(e env, f simFlags) error {
 	}
 	if len(f.confs) > 1 {
 		if format != "swf" {
-			return usageError("a %s workload takes one --conf", format)
+			return usageError("--workload %s takes one --conf", format)
 		}
 		return runSimulateClusters(e, f, wopts)
 	}
-	load, err := readWorkload(e, f.workload, format, wopts)
+	replay, err := readWorkload(e, f.workload, format, wopts)
 	if err != nil {
 		return exit(exitFindings, fmt.Errorf("%s: %w", f.workload, err))
 	}
@@ -186,7 +196,7 @@ func runSimulate(e env, f simFlags) error {
 		if isTerminal(e.stderr) {
 			opts.Progress = progressBar(e.stderr, conf)
 		}
-		res, err := sim.ReplayWorkload(p, func(c *runtime.Cluster) (*sim.Source, error) { return load(c, p) }, opts)
+		res, err := replay(p, opts)
 		if err != nil {
 			return exit(exitFindings, fmt.Errorf("%s: %w", conf, err))
 		}
@@ -299,6 +309,52 @@ func readTrace(path string) (*swf.Header, []swf.Job, error) {
 		return nil, nil, err
 	}
 	return r.Header(), jobs, nil
+}
+
+// isLSBAcct reports whether a workload is an lsb.acct file: its name
+// begins with lsb.acct, or its first line that is not blank or a comment
+// is a JOB_FINISH record.
+func isLSBAcct(path string) bool {
+	if strings.HasPrefix(filepath.Base(path), lsbacct.FileName) {
+		return true
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		return strings.HasPrefix(line, `"JOB_FINISH" `)
+	}
+	return false
+}
+
+// readAcctWorkload reads the records of an lsb.acct; its bad lines are
+// reported on standard error and skipped.
+func readAcctWorkload(e env, path string) ([]lsbacct.Record, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	s := lsbacct.NewScanner(fh, path)
+	var recs []lsbacct.Record
+	for s.Scan() {
+		recs = append(recs, *s.Record())
+	}
+	for _, p := range s.Problems() {
+		fmt.Fprintf(e.stderr, "lsfc: warning: %v (skipped)\n", p)
+	}
+	if n := s.NumProblems() - len(s.Problems()); n > 0 {
+		fmt.Fprintf(e.stderr, "lsfc: warning: %s: %d more bad lines skipped\n", path, n)
+	}
+	return recs, s.Err()
 }
 
 // readHosts reads a host inventory, its memory amounts in the

@@ -1,3 +1,5 @@
+//go:build !lsfclient
+
 package main
 
 import (
@@ -9,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/lsfc/lsfc/compile"
@@ -17,22 +20,21 @@ import (
 	"github.com/lsfc/lsfc/runtime/sim"
 )
 
-// A workloadLoader makes a read workload's Source for one configuration's
-// cluster.
-type workloadLoader func(c *runtime.Cluster, p *compile.Policy) (*sim.Source, error)
+// A workloadReplay replays a read workload on one configuration.
+type workloadReplay func(p *compile.Policy, opts sim.ReplayOptions) (*sim.ReplayResult, error)
 
 // workloadFormats are the names --workload-format takes.
-var workloadFormats = []string{"swf", "lsb.events", "jsonl"}
+var workloadFormats = []string{"swf", "lsb.events", "lsb.acct", "jsonl"}
 
 // workloadFormat returns the format of a workload file: the one forced,
 // else the one its name says (lsb.events and its archives lsb.events.N;
-// .jsonl or .ndjson for lsfc's own, one bsub per line), else SWF.
+// lsb.acct and its archives, or a file whose first record is a
+// JOB_FINISH; .jsonl or .ndjson for lsfc's own, one bsub per line), else
+// SWF.
 func workloadFormat(path, forced string) (string, error) {
 	if forced != "" && forced != "auto" {
-		for _, f := range workloadFormats {
-			if f == forced {
-				return f, nil
-			}
+		if slices.Contains(workloadFormats, forced) {
+			return forced, nil
 		}
 		return "", fmt.Errorf("unknown --workload-format %q (want auto, %s)", forced, strings.Join(workloadFormats, ", "))
 	}
@@ -42,29 +44,41 @@ func workloadFormat(path, forced string) (string, error) {
 		return "lsb.events", nil
 	case strings.HasSuffix(base, ".jsonl") || strings.HasSuffix(base, ".ndjson"):
 		return "jsonl", nil
+	case isLSBAcct(path):
+		return "lsb.acct", nil
 	}
 	return "swf", nil
 }
 
-// readWorkload reads the workload file in its format, once; the loader
-// it returns makes its jobs for each configuration replayed.
-func readWorkload(e env, path, format string, wopts sim.WorkloadOptions) (workloadLoader, error) {
+// readWorkload reads the workload file in its format, once: one case per
+// format. The function it returns replays it on each configuration.
+func readWorkload(e env, path, format string, wopts sim.WorkloadOptions) (workloadReplay, error) {
 	switch format {
 	case "swf":
 		header, jobs, err := readTrace(path)
 		if err != nil {
 			return nil, err
 		}
-		return func(c *runtime.Cluster, _ *compile.Policy) (*sim.Source, error) {
-			return sim.SWFSource(c, header, jobs, wopts), nil
+		return func(p *compile.Policy, o sim.ReplayOptions) (*sim.ReplayResult, error) {
+			return sim.Replay(p, header, jobs, o)
+		}, nil
+	case "lsb.acct":
+		recs, err := readAcctWorkload(e, path)
+		if err != nil {
+			return nil, err
+		}
+		return func(p *compile.Policy, o sim.ReplayOptions) (*sim.ReplayResult, error) {
+			return sim.ReplayAcct(p, recs, o)
 		}, nil
 	case "lsb.events":
 		l, err := readEventsWorkload(e, path)
 		if err != nil {
 			return nil, err
 		}
-		return func(c *runtime.Cluster, _ *compile.Policy) (*sim.Source, error) {
-			return sim.EventsSource(c, l, wopts), nil
+		return func(p *compile.Policy, o sim.ReplayOptions) (*sim.ReplayResult, error) {
+			return sim.ReplayWorkload(p, func(c *runtime.Cluster) (*sim.Source, error) {
+				return sim.EventsSource(c, l, wopts), nil
+			}, o)
 		}, nil
 	case "jsonl":
 		f, err := os.Open(path)
@@ -76,8 +90,10 @@ func readWorkload(e env, path, format string, wopts sim.WorkloadOptions) (worklo
 		if err != nil {
 			return nil, err
 		}
-		return func(c *runtime.Cluster, p *compile.Policy) (*sim.Source, error) {
-			return nativeSource(c, p, jobs, wopts), nil
+		return func(p *compile.Policy, o sim.ReplayOptions) (*sim.ReplayResult, error) {
+			return sim.ReplayWorkload(p, func(c *runtime.Cluster) (*sim.Source, error) {
+				return nativeSource(c, p, jobs, wopts), nil
+			}, o)
 		}, nil
 	}
 	return nil, fmt.Errorf("no reader for workload format %q", format)

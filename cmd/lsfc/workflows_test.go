@@ -192,9 +192,9 @@ func TestWorkflowEngines(t *testing.T) {
 	}
 }
 
-// startEngine builds lsfc, links the LSF command names to it and starts
-// lsfc serve on the workflow example cluster, its host wf01 standing for
-// this machine.
+// startEngine builds lsfc and lsfc-client, links the LSF command names to
+// lsfc-client and starts lsfc serve on the workflow example cluster, its
+// host wf01 standing for this machine.
 func startEngine(t *testing.T) *engine {
 	root := t.TempDir()
 	bin := filepath.Join(root, "bin")
@@ -205,8 +205,15 @@ func startEngine(t *testing.T) *engine {
 	if out, err := exec.Command("go", "build", "-o", lsfc, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	// The LSF command names are links to the LSF commands' own build, as
+	// the README installs them.
+	buildClient(t, filepath.Join(bin, clientBinary))
 	for _, name := range lsfCommandNames() {
-		if err := os.Symlink("lsfc", filepath.Join(bin, name)); err != nil {
+		target := clientBinary
+		if name == "sbatchd" { // the execution agent is lsfc's own
+			target = "lsfc"
+		}
+		if err := os.Symlink(target, filepath.Join(bin, name)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -231,6 +231,18 @@ func (c *Client) Hosts(ctx context.Context) ([]Host, error) {
 	return out, nil
 }
 
+// HostsSelected returns the hosts that satisfy the resource requirement
+// resreq now, on the daemon's live state (bhosts -R). A requirement that
+// does not parse or type-check is an *APIError with status 400 whose
+// message holds the diagnostics.
+func (c *Client) HostsSelected(ctx context.Context, resreq string) ([]Host, error) {
+	var out []Host
+	if err := c.do(ctx, http.MethodGet, "/v1/hosts", url.Values{"resreq": {resreq}}, nil, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // HostOp opens or closes a host (badmin hopen, hclose): op is open or
 // close.
 func (c *Client) HostOp(ctx context.Context, name, op string) (*ActionResponse, error) {

@@ -118,3 +118,71 @@ func BenchmarkSubmitToRun(b *testing.B) {
 	slices.Sort(lat)
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "ms-median")
 }
+
+// BenchmarkSubmitToDone runs jobs ("true") from 8 concurrent clients
+// through the daemon, from their submission to their end, durable; with
+// and without lsb.acct, whose records are written once each finish is on
+// disk, so that the two report what writing the accounting costs.
+func BenchmarkSubmitToDone(b *testing.B) {
+	for _, acct := range []bool{true, false} {
+		name := "acct"
+		if !acct {
+			name = "noacct"
+		}
+		b.Run(name, func(b *testing.B) {
+			p, err := compileTree(writeConf(b))
+			if err != nil {
+				b.Fatal(err)
+			}
+			state := b.TempDir()
+			cfg := daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+				Logf: func(string, ...any) {}}
+			if !acct {
+				cfg = daemon.WithoutAcct(cfg)
+			}
+			d, err := daemon.Start(context.Background(), cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer d.Close()
+			work := b.TempDir()
+			const clients = 8
+			var next atomic.Int64
+			ids := make(chan int64, b.N)
+			b.ResetTimer()
+			start := time.Now()
+			var wg sync.WaitGroup
+			for range clients {
+				wg.Add(1)
+				go func(c *client) {
+					defer wg.Done()
+					for next.Add(1) <= int64(b.N) {
+						var out api.SubmitResponse
+						code, err := c.call("POST", "/v1/jobs", api.SubmitRequest{Command: "true", Cwd: work, Stdout: "/dev/null",
+							Env: []string{"PATH=/usr/bin:/bin"}}, &out)
+						if err != nil || code != http.StatusOK {
+							b.Errorf("submit: %d %v", code, err)
+							return
+						}
+						ids <- out.ID
+					}
+				}(unixClient(state))
+			}
+			wg.Wait()
+			close(ids)
+			c := unixClient(state)
+			for id := range ids {
+				for {
+					var j api.Job
+					c.call("GET", fmt.Sprintf("/v1/jobs/%d", id), nil, &j)
+					if j.State == "DONE" || j.State == "EXIT" {
+						break
+					}
+					time.Sleep(time.Millisecond)
+				}
+			}
+			el := time.Since(start)
+			b.ReportMetric(float64(b.N)/el.Seconds(), "jobs/s")
+		})
+	}
+}

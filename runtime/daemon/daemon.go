@@ -109,6 +109,10 @@ type Config struct {
 	// give a testing clock and step it. The response times badmin
 	// perfmon shows are measured on the real clock all the same.
 	Clock clock.WithTicker
+
+	// noAcct leaves lsb.acct unwritten, for the benchmark that measures
+	// what writing it costs (export_test.go).
+	noAcct bool
 }
 
 // A Daemon is a running lsfc serve.
@@ -129,6 +133,7 @@ type Daemon struct {
 	clock    engineClock
 	store    Store
 	log      Journal
+	acct     *acctWriter
 	exec     *localexec.Executor
 	agents   *agents
 	lock     *Lock
@@ -279,6 +284,9 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	}
 	d.engine = runtime.NewEngine(d.cluster, d.clock, nil)
 	if err := d.openLog(); err != nil {
+		return fail(err)
+	}
+	if err := d.openAcct(); err != nil {
 		return fail(err)
 	}
 	exec, err := localexec.New(filepath.Join(cfg.StateDir, "jobs"), func(r localexec.Result) { d.exits <- r })
@@ -566,7 +574,11 @@ func (d *Daemon) append(recs []Record) (Committed, error) {
 		return nil, err
 	}
 	d.sinceCompact++
-	return d.log.Append(payloads)
+	c, err := d.log.Append(payloads)
+	if err == nil {
+		d.noteFinishes(c, recs)
+	}
+	return c, err
 }
 
 // Close stops the daemon, as the end of Start's context does, and waits
@@ -619,6 +631,12 @@ func (d *Daemon) closeResources() {
 	}
 	if d.exec != nil {
 		d.exec.Close()
+	}
+	if d.acct != nil {
+		// Before the event log: the records wait for its transactions.
+		if err := d.acct.close(); err != nil && d.err == nil {
+			d.err = fmt.Errorf("lsb.acct: %w", err)
+		}
 	}
 	if d.log != nil {
 		if err := d.log.Close(); err != nil && d.err == nil {

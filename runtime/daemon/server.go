@@ -722,7 +722,14 @@ func (d *Daemon) handleQueueOp(w http.ResponseWriter, r *http.Request) {
 func (d *Daemon) handleHosts(w http.ResponseWriter, r *http.Request) {
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		out := []api.Host{}
-		for _, h := range d.cluster.Hosts {
+		hosts := d.cluster.Hosts
+		if req := r.URL.Query().Get("resreq"); req != "" {
+			var err error
+			if hosts, err = d.selectHosts(req); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		for _, h := range hosts {
 			out = append(out, d.hostInfo(h))
 		}
 		return out, nil, nil, nil

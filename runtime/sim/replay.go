@@ -94,10 +94,7 @@ func SWFSource(c *runtime.Cluster, h *swf.Header, jobs []swf.Job, opts WorkloadO
 			src.T0 = runtime.Time(start)
 		}
 	}
-	defaultQueue := "default"
-	if len(c.DefaultQueues) > 0 {
-		defaultQueue = c.DefaultQueues[0].Name
-	}
+	defaultQueue := defaultQueueOf(c)
 	for _, s := range skipped {
 		src.Skipped = append(src.Skipped, SkippedJob{ID: s.Job.Number, Queue: queueOf(s.Job, h, opts.QueueMap, defaultQueue),
 			User: userOf(s.Job), Submit: s.Job.SubmitTime, Slots: max(s.Job.ReqProcs, s.Job.AllocProcs), Reason: s.Reason})
@@ -123,17 +120,29 @@ func ReplayWorkload(policy *compile.Policy, load func(c *runtime.Cluster) (*Sour
 	if err != nil {
 		return nil, err
 	}
-	t0 := src.T0
 	res := &ReplayResult{TotalSlots: total, Sim: sim, Reasons: map[int]string{}, Labels: src.Labels}
-	defaultQueue := "default"
-	if len(c.DefaultQueues) > 0 {
-		defaultQueue = c.DefaultQueues[0].Name
-	}
 	for _, s := range src.Skipped {
 		res.Records = append(res.Records, simstats.Record{ID: s.ID, Queue: s.Queue, User: s.User,
 			Submit: s.Submit, Slots: s.Slots, State: simstats.StateSkipped})
 		res.Reasons[s.ID] = s.Reason
 	}
+	res.addOutcomes(c, sim, src.T0)
+	return res, nil
+}
+
+// defaultQueueOf names the queue of jobs submitted without one.
+func defaultQueueOf(c *runtime.Cluster) string {
+	if len(c.DefaultQueues) > 0 {
+		return c.DefaultQueues[0].Name
+	}
+	return "default"
+}
+
+// addOutcomes adds the records of the simulated jobs, their times from
+// t0, sorts the records by ID, and takes the simulation's pools, service
+// classes and warnings.
+func (res *ReplayResult) addOutcomes(c *runtime.Cluster, sim *Result, t0 runtime.Time) {
+	defaultQueue := defaultQueueOf(c)
 	for _, o := range sim.Jobs {
 		sj := o.SimJob
 		r := simstats.Record{ID: sj.TraceID, User: sj.User, Submit: float64(sj.At - t0), Slots: sj.Slots}
@@ -167,7 +176,6 @@ func ReplayWorkload(policy *compile.Policy, load func(c *runtime.Cluster) (*Sour
 	for _, u := range sim.Unrunnable {
 		res.Warnings = append(res.Warnings, simstats.Warning{Queue: u.Queue, Jobs: u.Jobs, Job: u.Job.TraceID, Reason: u.Reason})
 	}
-	return res, nil
 }
 
 // poolSeries converts the samples of slot pools for simstats, their

@@ -1,29 +1,29 @@
-package compile_test
+package units_test
 
 import (
 	"math"
 	"strings"
 	"testing"
 
-	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/compile/units"
 )
 
 func TestParseUnit(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		want compile.Unit
+		want units.Unit
 	}{
-		{"KB", compile.KB}, {"MB", compile.MB}, {"GB", compile.GB}, {"TB", compile.TB},
-		{"PB", compile.PB}, {"EB", compile.EB}, {"ZB", compile.ZB},
-		{"kb", compile.KB}, {"Gb", compile.GB}, {" tb ", compile.TB},
+		{"KB", units.KB}, {"MB", units.MB}, {"GB", units.GB}, {"TB", units.TB},
+		{"PB", units.PB}, {"EB", units.EB}, {"ZB", units.ZB},
+		{"kb", units.KB}, {"Gb", units.GB}, {" tb ", units.TB},
 	} {
-		got, err := compile.ParseUnit(tc.in)
+		got, err := units.ParseUnit(tc.in)
 		if err != nil || got != tc.want {
 			t.Errorf("ParseUnit(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
 		}
 	}
 	for _, in := range []string{"", "K", "M", "B", "KIB", "GM", "YB", "1GB", "G B", "MBB"} {
-		if got, err := compile.ParseUnit(in); err == nil {
+		if got, err := units.ParseUnit(in); err == nil {
 			t.Errorf("ParseUnit(%q) = %v, want an error", in, got)
 		} else if !strings.Contains(err.Error(), "want KB, MB, GB, TB, PB, EB or ZB") {
 			t.Errorf("ParseUnit(%q) error %q does not list the units", in, err)
@@ -33,34 +33,34 @@ func TestParseUnit(t *testing.T) {
 
 func TestUnitString(t *testing.T) {
 	want := []string{"KB", "MB", "GB", "TB", "PB", "EB", "ZB"}
-	for u := compile.KB; u <= compile.ZB; u++ {
+	for u := units.KB; u <= units.ZB; u++ {
 		if got := u.String(); got != want[u] {
 			t.Errorf("Unit(%d).String() = %q, want %q", int(u), got, want[u])
 		}
-		if back, err := compile.ParseUnit(u.String()); err != nil || back != u {
+		if back, err := units.ParseUnit(u.String()); err != nil || back != u {
 			t.Errorf("ParseUnit(%q) = %v, %v; want %v", u.String(), back, err, u)
 		}
 	}
-	if got := compile.Unit(7).String(); got != "Unit(7)" {
+	if got := units.Unit(7).String(); got != "Unit(7)" {
 		t.Errorf("Unit(7).String() = %q", got)
 	}
-	if got := compile.Unit(-1).String(); got != "Unit(-1)" {
+	if got := units.Unit(-1).String(); got != "Unit(-1)" {
 		t.Errorf("Unit(-1).String() = %q", got)
 	}
-	var zero compile.Unit
-	if zero != compile.KB {
+	var zero units.Unit
+	if zero != units.KB {
 		t.Errorf("the zero Unit is %v, want KB (LSF's default)", zero)
 	}
 }
 
 func TestUnitMegabytes(t *testing.T) {
 	want := []float64{1.0 / 1024, 1, 1024, 1 << 20, 1 << 30, 1 << 40, 1 << 50}
-	for u := compile.KB; u <= compile.ZB; u++ {
+	for u := units.KB; u <= units.ZB; u++ {
 		if got := u.Megabytes(); got != want[u] {
 			t.Errorf("%v.Megabytes() = %g, want %g", u, got, want[u])
 		}
 	}
-	if got := compile.Unit(9).Megabytes(); !math.IsNaN(got) {
+	if got := units.Unit(9).Megabytes(); !math.IsNaN(got) {
 		t.Errorf("Unit(9).Megabytes() = %g, want NaN", got)
 	}
 }
@@ -68,38 +68,38 @@ func TestUnitMegabytes(t *testing.T) {
 func TestParseMemory(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		def  compile.Unit
+		def  units.Unit
 		want float64
 	}{
-		{"512", compile.MB, 512},
-		{"512", compile.KB, 0.5},
-		{"2", compile.GB, 2048},
-		{"0", compile.MB, 0},
-		{"1.5", compile.GB, 1536},
-		{".5", compile.GB, 512},
-		{"5.", compile.MB, 5},
-		{"007", compile.MB, 7},
-		{"1024K", compile.MB, 1},
-		{"1024KB", compile.GB, 1},
-		{"1k", compile.MB, 1.0 / 1024},
-		{"512M", compile.GB, 512},
-		{"512mb", compile.GB, 512},
-		{"512Mb", compile.KB, 512},
-		{"8G", compile.MB, 8192},
-		{"8g", compile.MB, 8192},
-		{"8GB", compile.KB, 8192},
-		{"15.6G", compile.MB, 15.6 * 1024},
-		{"2T", compile.MB, 2 << 20},
-		{"2tb", compile.MB, 2 << 20},
-		{"1P", compile.MB, 1 << 30},
-		{"1PB", compile.MB, 1 << 30},
-		{"1E", compile.MB, 1 << 40},
-		{"1eb", compile.MB, 1 << 40},
-		{"1Z", compile.MB, 1 << 50},
-		{"1ZB", compile.MB, 1 << 50},
-		{"  64G\t", compile.MB, 65536},
+		{"512", units.MB, 512},
+		{"512", units.KB, 0.5},
+		{"2", units.GB, 2048},
+		{"0", units.MB, 0},
+		{"1.5", units.GB, 1536},
+		{".5", units.GB, 512},
+		{"5.", units.MB, 5},
+		{"007", units.MB, 7},
+		{"1024K", units.MB, 1},
+		{"1024KB", units.GB, 1},
+		{"1k", units.MB, 1.0 / 1024},
+		{"512M", units.GB, 512},
+		{"512mb", units.GB, 512},
+		{"512Mb", units.KB, 512},
+		{"8G", units.MB, 8192},
+		{"8g", units.MB, 8192},
+		{"8GB", units.KB, 8192},
+		{"15.6G", units.MB, 15.6 * 1024},
+		{"2T", units.MB, 2 << 20},
+		{"2tb", units.MB, 2 << 20},
+		{"1P", units.MB, 1 << 30},
+		{"1PB", units.MB, 1 << 30},
+		{"1E", units.MB, 1 << 40},
+		{"1eb", units.MB, 1 << 40},
+		{"1Z", units.MB, 1 << 50},
+		{"1ZB", units.MB, 1 << 50},
+		{"  64G\t", units.MB, 65536},
 	} {
-		got, err := compile.ParseMemory(tc.in, tc.def)
+		got, err := units.ParseMemory(tc.in, tc.def)
 		if err != nil || math.Abs(got-tc.want) > 1e-9*math.Max(1, tc.want) {
 			t.Errorf("ParseMemory(%q, %v) = %g, %v; want %g", tc.in, tc.def, got, err, tc.want)
 		}
@@ -109,42 +109,42 @@ func TestParseMemory(t *testing.T) {
 func TestParseMemoryErrors(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		def  compile.Unit
+		def  units.Unit
 		want string
 	}{
-		{"", compile.MB, "empty memory amount"},
-		{"   ", compile.MB, "empty memory amount"},
-		{"-5", compile.MB, `negative memory amount "-5"`},
-		{"-5G", compile.MB, `negative memory amount "-5G"`},
-		{"-0", compile.MB, `negative memory amount "-0"`},
-		{"-.5M", compile.MB, `negative memory amount "-.5M"`},
-		{"NaN", compile.MB, `memory amount "NaN" is not a finite number`},
-		{"nan", compile.MB, `memory amount "nan" is not a finite number`},
-		{"Inf", compile.MB, `memory amount "Inf" is not a finite number`},
-		{"+Inf", compile.MB, `memory amount "+Inf" is not a finite number`},
-		{"-infinity", compile.MB, `memory amount "-infinity" is not a finite number`},
-		{".inf", compile.MB, `memory amount ".inf" is not a finite number`},
-		{"G", compile.MB, `memory amount "G" does not start with a number`},
-		{"+5", compile.MB, `memory amount "+5" does not start with a number`},
-		{".", compile.MB, `memory amount "." does not start with a number`},
-		{"-", compile.MB, `memory amount "-" does not start with a number`},
-		{"abc", compile.MB, `memory amount "abc" does not start with a number`},
-		{"8GM", compile.MB, `unknown unit "GM" in memory amount "8GM" (want K, M, G, T, P, E or Z, optionally followed by B)`},
-		{"8X", compile.MB, `unknown unit "X" in memory amount "8X"`},
-		{"8B", compile.MB, `unknown unit "B" in memory amount "8B"`},
-		{"8KiB", compile.MB, `unknown unit "KiB" in memory amount "8KiB"`},
-		{"8 G", compile.MB, `unknown unit " G" in memory amount "8 G"`},
-		{"8GB junk", compile.MB, `unknown unit "GB junk" in memory amount "8GB junk"`},
-		{"1.2.3", compile.MB, `unknown unit ".3" in memory amount "1.2.3"`},
-		{"1e3", compile.MB, `unknown unit "e3" in memory amount "1e3"`},
-		{"0x10", compile.MB, `unknown unit "x10" in memory amount "0x10"`},
-		{"1_000", compile.MB, `unknown unit "_000" in memory amount "1_000"`},
-		{"5%", compile.MB, `unknown unit "%" in memory amount "5%"`},
-		{"1" + strings.Repeat("0", 400), compile.MB, "is too large"},
-		{"1" + strings.Repeat("0", 300) + "Z", compile.MB, "is too large"},
-		{"8", compile.Unit(12), "invalid default unit Unit(12)"},
+		{"", units.MB, "empty memory amount"},
+		{"   ", units.MB, "empty memory amount"},
+		{"-5", units.MB, `negative memory amount "-5"`},
+		{"-5G", units.MB, `negative memory amount "-5G"`},
+		{"-0", units.MB, `negative memory amount "-0"`},
+		{"-.5M", units.MB, `negative memory amount "-.5M"`},
+		{"NaN", units.MB, `memory amount "NaN" is not a finite number`},
+		{"nan", units.MB, `memory amount "nan" is not a finite number`},
+		{"Inf", units.MB, `memory amount "Inf" is not a finite number`},
+		{"+Inf", units.MB, `memory amount "+Inf" is not a finite number`},
+		{"-infinity", units.MB, `memory amount "-infinity" is not a finite number`},
+		{".inf", units.MB, `memory amount ".inf" is not a finite number`},
+		{"G", units.MB, `memory amount "G" does not start with a number`},
+		{"+5", units.MB, `memory amount "+5" does not start with a number`},
+		{".", units.MB, `memory amount "." does not start with a number`},
+		{"-", units.MB, `memory amount "-" does not start with a number`},
+		{"abc", units.MB, `memory amount "abc" does not start with a number`},
+		{"8GM", units.MB, `unknown unit "GM" in memory amount "8GM" (want K, M, G, T, P, E or Z, optionally followed by B)`},
+		{"8X", units.MB, `unknown unit "X" in memory amount "8X"`},
+		{"8B", units.MB, `unknown unit "B" in memory amount "8B"`},
+		{"8KiB", units.MB, `unknown unit "KiB" in memory amount "8KiB"`},
+		{"8 G", units.MB, `unknown unit " G" in memory amount "8 G"`},
+		{"8GB junk", units.MB, `unknown unit "GB junk" in memory amount "8GB junk"`},
+		{"1.2.3", units.MB, `unknown unit ".3" in memory amount "1.2.3"`},
+		{"1e3", units.MB, `unknown unit "e3" in memory amount "1e3"`},
+		{"0x10", units.MB, `unknown unit "x10" in memory amount "0x10"`},
+		{"1_000", units.MB, `unknown unit "_000" in memory amount "1_000"`},
+		{"5%", units.MB, `unknown unit "%" in memory amount "5%"`},
+		{"1" + strings.Repeat("0", 400), units.MB, "is too large"},
+		{"1" + strings.Repeat("0", 300) + "Z", units.MB, "is too large"},
+		{"8", units.Unit(12), "invalid default unit Unit(12)"},
 	} {
-		got, err := compile.ParseMemory(tc.in, tc.def)
+		got, err := units.ParseMemory(tc.in, tc.def)
 		if err == nil {
 			t.Errorf("ParseMemory(%q, %v) = %g, want an error containing %q", tc.in, tc.def, got, tc.want)
 			continue
@@ -194,7 +194,7 @@ func TestFormatMemory(t *testing.T) {
 		{math.Inf(1), "Inf"},
 		{math.Inf(-1), "-Inf"},
 	} {
-		if got := compile.FormatMemory(tc.mb); got != tc.want {
+		if got := units.FormatMemory(tc.mb); got != tc.want {
 			t.Errorf("FormatMemory(%g) = %q, want %q", tc.mb, got, tc.want)
 		}
 	}
@@ -212,12 +212,12 @@ func TestFormatMemoryPair(t *testing.T) {
 		{1 << 20, 0, "1T", "0T"},
 		{1024, math.NaN(), "1G", "NaN"},
 	} {
-		a, b := compile.FormatMemoryPair(tc.a, tc.b)
+		a, b := units.FormatMemoryPair(tc.a, tc.b)
 		if a != tc.wantA || b != tc.wantB {
 			t.Errorf("FormatMemoryPair(%g, %g) = %q, %q; want %q, %q", tc.a, tc.b, a, b, tc.wantA, tc.wantB)
 		}
 	}
-	if got := compile.FormatMemoryIn(175308.8, compile.MB); got != "175308.8M" {
+	if got := units.FormatMemoryIn(175308.8, units.MB); got != "175308.8M" {
 		t.Errorf("FormatMemoryIn(175308.8, MB) = %q, want 175308.8M", got)
 	}
 }
@@ -226,8 +226,8 @@ func TestFormatMemoryPair(t *testing.T) {
 // as the same amount, up to its one-decimal rounding.
 func TestFormatMemoryRoundTrip(t *testing.T) {
 	for _, mb := range []float64{0.25, 1, 3, 100, 1023, 1024, 1025, 4096, 31993, 31458.2, 65536, 123456.7, 1 << 21, 5e7, 3.3e12, 1e17} {
-		s := compile.FormatMemory(mb)
-		back, err := compile.ParseMemory(s, compile.MB)
+		s := units.FormatMemory(mb)
+		back, err := units.ParseMemory(s, units.MB)
 		if err != nil {
 			t.Errorf("ParseMemory(FormatMemory(%g) = %q): %v", mb, s, err)
 			continue

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lsfc/lsfc/lint"
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/lsfc/lsfc/runtime/localexec"
+)
+
+// The start-up benchmarks run the built binaries as processes, each op
+// one run of a command after one run of a baseline (an empty Go program
+// built here, or lsfc version): absolute times on a shared machine vary
+// several-fold, so each reports the two medians (base-ms, cmd-ms) and
+// their ratio, measured side by side.
+
+// startupBins are the binaries the start-up benchmarks run.
+type startupBins struct {
+	empty, lsfc, client string
+}
+
+// buildStartupBins builds an empty Go program, lsfc and lsfc-client into
+// a temporary directory, outside the timing.
+func buildStartupBins(tb testing.TB) startupBins {
+	tb.Helper()
+	dir := tb.TempDir()
+	src := filepath.Join(dir, "empty")
+	if err := os.Mkdir(src, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"go.mod":  "module empty\n\ngo 1.26\n",
+		"main.go": "package main\n\nfunc main() {}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(text), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	bins := startupBins{empty: filepath.Join(dir, "empty-bin"), lsfc: filepath.Join(dir, "lsfc"), client: filepath.Join(dir, clientBinary)}
+	build := exec.Command("go", "build", "-o", bins.empty, ".")
+	build.Dir = src
+	if out, err := build.CombinedOutput(); err != nil {
+		tb.Fatalf("go build (empty program): %v\n%s", err, out)
+	}
+	if out, err := exec.Command("go", "build", "-o", bins.lsfc, ".").CombinedOutput(); err != nil {
+		tb.Fatalf("go build: %v\n%s", err, out)
+	}
+	buildClient(tb, bins.client)
+	return bins
+}
+
+// startDemoDaemon starts lsfc serve's daemon on the demo tree in this
+// process and returns its state directory. Its jobs are held (bsub -H) in
+// the benchmarks, so that none runs while commands are timed.
+func startDemoDaemon(tb testing.TB) string {
+	tb.Helper()
+	res, err := lint.Run([]string{filepath.Join("..", "..", "testdata", "clusters", "demo")}, lint.Options{})
+	if err != nil || res.Diagnostics.HasErrors() {
+		tb.Fatalf("demo tree: %v %v", err, res.Diagnostics.Err())
+	}
+	state, err := os.MkdirTemp("", "lsfc") // short: the Unix socket's path is limited
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { os.RemoveAll(state) })
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: res.Policy, StateDir: state,
+		WrapperPath: []string{os.Args[0], localexec.WrapperArg}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { d.Close() })
+	return state
+}
+
+// benchPair times base and cmd, one run of each per op, and reports the
+// median of each in milliseconds and the ratio of the medians. A command
+// that fails ends the benchmark.
+func benchPair(b *testing.B, env []string, base []string, cmd []string) {
+	b.Helper()
+	run := func(argv []string) time.Duration {
+		c := exec.Command(argv[0], argv[1:]...)
+		c.Env = env
+		start := time.Now()
+		if out, err := c.CombinedOutput(); err != nil {
+			b.Fatalf("%s: %v\n%s", filepath.Base(argv[0]), err, out)
+		}
+		return time.Since(start)
+	}
+	var bt, ct []time.Duration
+	for b.Loop() {
+		bt = append(bt, run(base))
+		ct = append(ct, run(cmd))
+	}
+	median := func(ds []time.Duration) float64 {
+		slices.Sort(ds)
+		return float64(ds[len(ds)/2]) / float64(time.Millisecond)
+	}
+	mb, mc := median(bt), median(ct)
+	b.ReportMetric(mb, "base-ms")
+	b.ReportMetric(mc, "cmd-ms")
+	b.ReportMetric(mc/mb, "ratio")
+}
+
+// BenchmarkStartVersion times "version" of lsfc and of lsfc-client
+// against the empty program's start.
+func BenchmarkStartVersion(b *testing.B) {
+	bins := buildStartupBins(b)
+	for _, bin := range []string{bins.client, bins.lsfc} {
+		b.Run(filepath.Base(bin), func(b *testing.B) {
+			benchPair(b, os.Environ(), []string{bins.empty}, []string{bin, "version"})
+		})
+	}
+}
+
+// BenchmarkStartBsub times "bsub -H true" (a trivial job, held so that
+// nothing runs while commands are timed) against an idle daemon, through
+// the bsub name of lsfc-client and of lsfc.
+func BenchmarkStartBsub(b *testing.B) {
+	bins := buildStartupBins(b)
+	state := startDemoDaemon(b)
+	env := append(os.Environ(), "LSFC_STATE="+state)
+	for _, bin := range []string{bins.client, bins.lsfc} {
+		b.Run(filepath.Base(bin), func(b *testing.B) {
+			benchPair(b, env, []string{bins.empty}, []string{bin, "bsub", "-H", "-o", "/dev/null", "true"})
+		})
+	}
+}
+
+// BenchmarkStartBjobs1000 times "bjobs -u all" listing 1,000 jobs.
+func BenchmarkStartBjobs1000(b *testing.B) {
+	bins := buildStartupBins(b)
+	state := startDemoDaemon(b)
+	c := api.Dial(state)
+	for i := range 1000 {
+		if _, err := c.Submit(context.Background(), &api.SubmitRequest{Command: "true", Hold: true, Cwd: os.TempDir()}); err != nil {
+			b.Fatalf("submission %d: %v", i, err)
+		}
+	}
+	env := append(os.Environ(), "LSFC_STATE="+state)
+	for _, bin := range []string{bins.client, bins.lsfc} {
+		b.Run(filepath.Base(bin), func(b *testing.B) {
+			benchPair(b, env, []string{bins.empty}, []string{bin, "bjobs", "-u", "all"})
+		})
+	}
+}
+
+// BenchmarkStartBhostsR times the what-if of a requirement on the live
+// state of an idle daemon, bhosts -R through lsfc-client, beside lsid (a
+// process start and one API round trip that evaluates nothing).
+func BenchmarkStartBhostsR(b *testing.B) {
+	bins := buildStartupBins(b)
+	state := startDemoDaemon(b)
+	env := append(os.Environ(), "LSFC_STATE="+state)
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"bhosts-R", []string{"bhosts", "-R", "select[ssd && mem>1000] order[ut]"}},
+		{"lsid", []string{"lsid"}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			benchPair(b, env, []string{bins.empty}, append([]string{bins.client}, tc.args...))
+		})
+	}
+}
+
+// BenchmarkResReqMatchCached times lsfc resreq match --conf on the demo
+// tree against lsfc's own start (lsfc version), in each op one run of
+// each: with the environment cache warm, and with no cache directory to
+// keep one in.
+func BenchmarkResReqMatchCached(b *testing.B) {
+	bins := buildStartupBins(b)
+	repo := filepath.Join("..", "..")
+	args := []string{bins.lsfc, "resreq", "match", "-R", "select[ssd && mem>1000] order[ut]",
+		"--hosts", filepath.Join(repo, "testdata", "hosts", "demo.yaml"), "--conf", filepath.Join(repo, "testdata", "clusters", "demo")}
+	var base []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "XDG_CACHE_HOME=") && !strings.HasPrefix(kv, "HOME=") {
+			base = append(base, kv)
+		}
+	}
+	cached := append(slices.Clone(base), "XDG_CACHE_HOME="+b.TempDir())
+	uncached := append(slices.Clone(base), "HOME="+filepath.Join(b.TempDir(), "absent"))
+	run := func(env, argv []string) time.Duration {
+		c := exec.Command(argv[0], argv[1:]...)
+		c.Env = env
+		start := time.Now()
+		if out, err := c.CombinedOutput(); err != nil {
+			b.Fatalf("%s: %v\n%s", strings.Join(argv[1:3], " "), err, out)
+		}
+		return time.Since(start)
+	}
+	run(cached, args) // fills the cache
+	var vt, ct, ut []time.Duration
+	for b.Loop() {
+		vt = append(vt, run(base, []string{bins.lsfc, "version"}))
+		ct = append(ct, run(cached, args))
+		ut = append(ut, run(uncached, args))
+	}
+	median := func(ds []time.Duration) float64 {
+		slices.Sort(ds)
+		return float64(ds[len(ds)/2]) / float64(time.Millisecond)
+	}
+	mv, mc, mu := median(vt), median(ct), median(ut)
+	b.ReportMetric(mv, "version-ms")
+	b.ReportMetric(mc, "cached-ms")
+	b.ReportMetric(mu, "uncached-ms")
+	b.ReportMetric(mc/mv, "cached-ratio")
+	b.ReportMetric(mu/mv, "uncached-ratio")
+}
