@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -280,7 +281,10 @@ func TestAgentReconciles(t *testing.T) {
 	b := startAgent(t, d.Addr(), "hostB", t.TempDir())
 	defer b.Close()
 	c.waitHost(t, "hostA", "ok")
-	quick := c.submit(t, api.SubmitRequest{Command: "sleep 0.5; exit 7", Hosts: []string{"hostA"}, Umask: -1}).ID
+	// The quick job ends only once the test lets it, after its agent has
+	// gone: on a loaded machine a timed sleep may end before that.
+	release := filepath.Join(t.TempDir(), "release")
+	quick := c.submit(t, api.SubmitRequest{Command: fmt.Sprintf("until [ -e %s ]; do sleep 0.05; done; exit 7", release), Hosts: []string{"hostA"}, Umask: -1}).ID
 	long := c.submit(t, api.SubmitRequest{Command: "sleep 2", Hosts: []string{"hostA"}, Umask: -1}).ID
 	c.waitState(t, quick, "RUN")
 	c.waitState(t, long, "RUN")
@@ -297,6 +301,9 @@ func TestAgentReconciles(t *testing.T) {
 	}
 	// The quick job ends while nobody reports: its wrapper writes its
 	// status for the next agent.
+	if err := os.WriteFile(release, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	waitFor(t, "the quick job to end while no agent runs", func() bool {
 		_, err := os.Stat(fmt.Sprintf("%s/jobs/%d.status", adir, quick))
 		return err == nil
