@@ -292,28 +292,6 @@ func (sel *historySelection) stateKept(st string) bool {
 	return !finished || sel.completed.set || sel.dispatched.set || sel.submitted.set
 }
 
-// matchJobName reports whether a job name matches -J's pattern, in which
-// "*" stands for any text and every other character for itself (an
-// array's "[1-10]" included).
-func matchJobName(pattern, name string) bool {
-	parts := strings.Split(pattern, "*")
-	if len(parts) == 1 {
-		return pattern == name
-	}
-	if !strings.HasPrefix(name, parts[0]) {
-		return false
-	}
-	name = name[len(parts[0]):]
-	for _, p := range parts[1 : len(parts)-1] {
-		i := strings.Index(name, p)
-		if i < 0 {
-			return false
-		}
-		name = name[i+len(p):]
-	}
-	return strings.HasSuffix(name, parts[len(parts)-1])
-}
-
 // historyStartEnd returns when a job was last dispatched and when it
 // ended (0 for not).
 func historyStartEnd(h api.JobHistory) (start, end int64) {
