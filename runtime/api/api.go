@@ -15,6 +15,7 @@
 //	GET  /v1/hosts                 the batch hosts (→ []Host)
 //	POST /v1/hosts/{name}/{op}     open, close (→ ActionResponse)
 //	GET  /v1/status                the daemon (→ Status)
+//	GET  /v1/history?...           job histories from the event log (HistoryQuery → []JobHistory)
 //	POST /v1/reconfig              badmin reconfig (→ Reload; 409 when refused)
 //	GET  /v1/params                lsb.params as bparams -a shows it (→ map[string]string)
 //	POST /v1/mc/...                between clusters, on the TCP listener only (see MCForward)

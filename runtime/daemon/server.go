@@ -124,6 +124,7 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("GET /v1/hosts", d.handleHosts)
 	mux.HandleFunc("POST /v1/hosts/{name}/{op}", d.handleHostOp)
 	mux.HandleFunc("GET /v1/status", d.handleStatus)
+	mux.HandleFunc("GET /v1/history", d.handleHistory)
 	mux.HandleFunc("GET /v1/params", d.handleParams)
 	mux.HandleFunc("GET /v1/conf", d.handleConf)
 	mux.HandleFunc("GET /v1/perf", d.handlePerf)
