@@ -51,7 +51,7 @@ type Params struct {
 	// one; nil when unset.
 	DefaultQueue []string `lsf:"DEFAULT_QUEUE"`
 	// DefaultProject is DEFAULT_PROJECT, the project of jobs submitted
-	// without -P; "" when unset (LSF's default project is "default").
+	// without -P ("default" when unset, as in LSF).
 	DefaultProject string `lsf:"DEFAULT_PROJECT"`
 	// MCPluginScheduleEnhance is MC_PLUGIN_SCHEDULE_ENHANCE as written;
 	// "" when unset.
