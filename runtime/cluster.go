@@ -65,6 +65,9 @@ type Cluster struct {
 
 	hostByName  map[string]*Host
 	queueByName map[string]*Queue
+	// lastEnv is the environment of the job last submitted or restored,
+	// which the next job shares when it has the same (internSubmission).
+	lastEnv []string
 	// goneQueues are the stand-ins of queues the configuration no longer
 	// has, by name (see goneQueue).
 	goneQueues map[string]*Queue
@@ -610,6 +613,7 @@ func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
 		return nil, err
 	}
 	s.Queue, s.Pre = q.Name, nil
+	internSubmission(&s, &c.lastEnv)
 	j := &Job{ID: c.nextID, Seq: c.nextSeq, Name: s.Name, User: s.User, Group: s.Group, Queue: q, App: a.app, Sub: s,
 		Slots: s.Slots, ResReq: s.ResReq, Req: a.req, Priority: a.priority, Submit: now, FromType: s.FromType,
 		State: Pend, Reason: ReasonNew, Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode,

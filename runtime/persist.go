@@ -190,6 +190,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 	}
 	var warn []string
 	s := im.Sub
+	internSubmission(&s, &c.lastEnv)
 	if s.Slots <= 0 {
 		s.Slots = 1
 	}

@@ -1170,12 +1170,16 @@ func (d *Daemon) housekeep() {
 	d.clean(now)
 }
 
-// clean forgets the jobs finished longer than CLEAN_PERIOD ago.
+// clean forgets the jobs finished longer than CLEAN_PERIOD ago, and what
+// the daemon kept of them.
 func (d *Daemon) clean(now runtime.Time) {
 	clean := d.cfg.Policy.Parameters.CleanPeriod.Seconds()
 	old := d.cluster.JobsWhere(func(j *runtime.Job) bool { return j.State.Finished() && float64(now-j.End) > clean })
 	for _, j := range old {
 		d.cluster.Forget(j)
+		d.killedMu.Lock()
+		delete(d.killed, j.ID)
+		d.killedMu.Unlock()
 	}
 }
 
