@@ -241,7 +241,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		j.Req = req
 	}
 	if q.fair != nil {
-		j.acct = q.fair.accountFor(s.User)
+		j.acct = q.fair.accountFor(s.User, s.Group)
 	}
 	if s.Sla != "" {
 		if j.SLA = c.slaByName[s.Sla]; j.SLA == nil {

@@ -23,7 +23,7 @@ func TestParseSignal(t *testing.T) {
 	}
 }
 
-func TestMatchJobName(t *testing.T) {
+func TestMatchJobNameWildcards(t *testing.T) {
 	for _, tc := range []struct {
 		pattern, name string
 		want          bool

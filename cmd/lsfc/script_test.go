@@ -45,11 +45,16 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	editors, err := filepath.Abs(filepath.Join("..", "..", "editors"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("..", "..", "testdata", "script"),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("DEMO", demo)
 			env.Setenv("WORKLOADS", workloads)
+			env.Setenv("EDITORS", editors)
 			env.Setenv("LSF_ENVDIR", "")
 			return nil
 		},
