@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -66,12 +67,21 @@ func finishedRunsOnce(t *testing.T, jobs int) {
 	}
 	c := unixClient(state)
 	var ids []int64
+	release := t.TempDir()
 	for i := range jobs {
-		// Each ends in a transaction of its own, one after the other.
-		cmd := fmt.Sprintf("echo ran >> %s/%d; sleep %.1f; exit %d", ran, i, 0.3*float64(i), 3+i)
+		// Each ends when the test releases it, once all have started,
+		// and the next only once its end is logged: each end is a
+		// transaction of its own, one after the other.
+		cmd := fmt.Sprintf("echo ran >> %s/%d; until [ -e %s/%d ]; do sleep 0.02; done; exit %d", ran, i, release, i, 3+i)
 		ids = append(ids, c.submit(t, api.SubmitRequest{Command: cmd, Cwd: t.TempDir(), Stdout: "/dev/null"}).ID)
 	}
 	for _, id := range ids {
+		c.waitState(t, id, "RUN")
+	}
+	for i, id := range ids {
+		if err := os.WriteFile(filepath.Join(release, strconv.Itoa(i)), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
 		c.waitState(t, id, "EXIT")
 	}
 	if err := d.Close(); err != nil {
