@@ -110,7 +110,11 @@ type Cluster struct {
 	// them all (see Shared).
 	sharedOf   map[sharedKey]*SharedInstance
 	sharedList []*SharedInstance
-	reqsKept   int
+	// counted holds, by value-table slot, the static numeric resources
+	// of the ResourceMap: what jobs reserve of them is taken from their
+	// instances, and a select reads what is left.
+	counted  map[int]string
+	reqsKept int
 	// byUser holds each user's named jobs in submission order, for
 	// dependencies on job names.
 	byUser map[string][]*Job

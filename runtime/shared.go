@@ -44,13 +44,19 @@ func (c *Cluster) Shared() []*SharedInstance { return c.sharedList }
 // instances two or more hosts share are recorded, so that reservations
 // on one of their hosts count for all.
 func (c *Cluster) readShared() {
-	c.sharedOf, c.sharedList = nil, nil
+	c.sharedOf, c.sharedList, c.counted = nil, nil, nil
 	for _, def := range c.Policy.Resources {
 		if len(def.Map) == 0 {
 			continue
 		}
-		res, _, ok := c.Env.Lookup(def.Name)
+		res, slot, ok := c.Env.Lookup(def.Name)
 		numeric := ok && res.Type == compile.Numeric && !res.Dynamic
+		if numeric && res.Consumable {
+			if c.counted == nil {
+				c.counted = map[int]string{}
+			}
+			c.counted[slot] = def.Name
+		}
 		listed := map[string]bool{}
 		for _, in := range def.Map {
 			for _, h := range in.Hosts {
