@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"math"
 	"slices"
 	"strconv"
 
@@ -25,6 +26,10 @@ type SharedInstance struct {
 	All bool
 }
 
+// Numeric reports whether the instance's value is a number: a static
+// numeric resource, whose reservations count.
+func (s *SharedInstance) Numeric() bool { return !math.IsNaN(s.Total) }
+
 // Reserved returns what running jobs hold of the instance.
 func (s *SharedInstance) Reserved() float64 {
 	if len(s.Hosts) == 0 {
@@ -33,9 +38,10 @@ func (s *SharedInstance) Reserved() float64 {
 	return s.Hosts[0].Facts.Reserved[s.Resource]
 }
 
-// Shared returns the instances of the cluster's shared resources: those
-// of lsf.cluster's ResourceMap whose hosts are more than one, or [all],
-// resource by resource in name order.
+// Shared returns the instances of the static resources of lsf.cluster's
+// ResourceMap (numeric and string; [default] ones are each host's own
+// value and are left out), resource by resource in name order, then in
+// the map's order: what lshosts -s and lsload -s show.
 func (c *Cluster) Shared() []*SharedInstance { return c.sharedList }
 
 // readShared reads the ResourceMap: every host of an instance of a
@@ -90,15 +96,18 @@ func (c *Cluster) readShared() {
 			for _, h := range members {
 				c.setStatic(h, def.Name, in.Value, numeric)
 			}
-			if !numeric || len(members) == 0 || len(members) == 1 && !in.All {
-				continue // a host's own instance: its reservations are its own
+			if in.Value == "" || len(members) == 0 {
+				continue // a dynamic resource: its value is the load's
 			}
 			total, err := strconv.ParseFloat(in.Value, 64)
 			if err != nil {
-				continue
+				total = math.NaN()
 			}
 			s := &SharedInstance{Resource: def.Name, Value: in.Value, Total: total, Hosts: members, All: in.All}
 			c.sharedList = append(c.sharedList, s)
+			if !numeric || math.IsNaN(total) || len(members) == 1 && !in.All {
+				continue // a host's own instance: its reservations are its own
+			}
 			for _, h := range members {
 				if c.sharedOf == nil {
 					c.sharedOf = map[sharedKey]*SharedInstance{}
