@@ -3,7 +3,9 @@ package compile
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
+	"sync/atomic"
 
 	"github.com/lsfc/lsfc/lang"
 )
@@ -105,6 +107,15 @@ type Policy struct {
 
 	env       *Env
 	limitUnit Unit
+	// hostIndex finds a host by name among Hosts (see Host).
+	hostIndex atomic.Pointer[hostIndex]
+}
+
+// A hostIndex maps names to the hosts of the Hosts slice it was built
+// from.
+type hostIndex struct {
+	hosts []*HostDef
+	by    map[string]*HostDef
 }
 
 // Env returns the resource requirement environment of the policy.
@@ -130,14 +141,20 @@ func (p *Policy) ServiceClass(name string) *ServiceClass {
 	return nil
 }
 
-// Host returns the host named name, or nil.
+// Host returns the host named name (the first so named), or nil. It is
+// safe for concurrent use; a map built on first use, and again whenever
+// Hosts is another slice than it was built from, makes it O(1): the
+// master looks up the host of every request its agents make.
 func (p *Policy) Host(name string) *HostDef {
-	for _, h := range p.Hosts {
-		if h.Name == name {
-			return h
+	ix := p.hostIndex.Load()
+	if ix == nil || len(ix.hosts) != len(p.Hosts) || len(p.Hosts) > 0 && &ix.hosts[0] != &p.Hosts[0] {
+		ix = &hostIndex{hosts: p.Hosts, by: make(map[string]*HostDef, len(p.Hosts))}
+		for _, h := range slices.Backward(p.Hosts) {
+			ix.by[h.Name] = h
 		}
+		p.hostIndex.Store(ix)
 	}
-	return nil
+	return ix.by[name]
 }
 
 // Settings are the keys of a section as read: by key name (as the schema

@@ -129,8 +129,17 @@ func (s *Scheduler) newCycle(snap Snapshot) *cycle {
 	if snap.Explain {
 		c.plan.hostReasons = map[*Job][]HostReason{}
 	}
-	c.hostQueue, c.hostUser, c.queueUsed, c.queueUser, c.userUsed, c.groupUsed = nil, nil, nil, nil, nil, nil
-	c.limitUse, c.reserved, c.values = nil, nil, nil
+	// The counts of what the cycle dispatches start empty; their maps are
+	// the last cycle's, cleared, not made anew: a simulation runs a cycle
+	// for every few jobs.
+	clear(c.hostQueue)
+	clear(c.hostUser)
+	clear(c.queueUsed)
+	clear(c.queueUser)
+	clear(c.userUsed)
+	clear(c.groupUsed)
+	clear(c.reserved)
+	c.limitUse, c.values = nil, nil
 	c.runs = c.runs[:0]
 	c.probe, c.bonus, c.victims, c.preemptDelta = false, nil, nil, nil
 	c.resumable, c.resumeNext = nil, 0

@@ -123,6 +123,21 @@ func DialTCP(addr, secret, user string) *Client {
 	}
 }
 
+// DialTCPFrom is DialTCP for a client with connections of its own, made
+// from the local IP address local (nil: any), as a host's execution agent
+// has: a program that speaks for many hosts at once gives each its own
+// client, so that their long polls neither share nor exhaust one pool.
+func DialTCPFrom(addr, secret, user string, local net.IP) *Client {
+	c := DialTCP(addr, secret, user)
+	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	if local != nil {
+		d.LocalAddr = &net.TCPAddr{IP: local}
+	}
+	c.hc = &http.Client{Timeout: requestTimeout, Transport: &http.Transport{DialContext: d.DialContext,
+		MaxIdleConnsPerHost: 2, IdleConnTimeout: 90 * time.Second}}
+	return c
+}
+
 // FailoverWait is how long a client of several master candidates looks
 // for the leader before it gives up.
 const FailoverWait = 30 * time.Second

@@ -65,6 +65,14 @@ type agents struct {
 
 	mu     sync.Mutex
 	byHost map[string]*agent
+	// loads are the load reports the owner has yet to apply, the last of
+	// each host, and loaded is closed once it has applied them; ready
+	// tells the owner that some wait. A cluster's agents report every
+	// interval, thousands a second for thousands of hosts: the owner
+	// takes them a batch at a time, not a call each.
+	loads  map[string]*api.AgentLoad
+	loaded chan struct{}
+	ready  chan struct{}
 }
 
 // An agent is the master's view of one host's execution agent.
@@ -111,7 +119,8 @@ const defaultHostLost = 10 * time.Minute
 // openAgents reads the hosts whose agents registered; with all, every
 // host of hosts is an agent's.
 func openAgents(stateDir string, session string, all bool, hosts []string) (*agents, error) {
-	a := &agents{dir: filepath.Join(stateDir, "agents"), session: session, all: all, byHost: map[string]*agent{}}
+	a := &agents{dir: filepath.Join(stateDir, "agents"), session: session, all: all, byHost: map[string]*agent{},
+		loads: map[string]*api.AgentLoad{}, loaded: make(chan struct{}), ready: make(chan struct{}, 1)}
 	if all {
 		for _, h := range hosts {
 			a.byHost[h] = newAgent(h)
@@ -149,17 +158,24 @@ func (as *agents) get(host string) *agent {
 	return a
 }
 
-// register records, durably, that host has an agent.
+// register records, durably, that host has an agent. The file is
+// written and synced outside the lock, so that hosts registering at
+// once (a cluster's agents starting together) share the disk's time
+// rather than queue for it, and no other agent's request waits on it.
 func (as *agents) register(host string) error {
 	as.mu.Lock()
-	defer as.mu.Unlock()
 	if as.byHost[host] != nil {
+		as.mu.Unlock()
 		return nil
 	}
 	if as.all {
 		as.byHost[host] = newAgent(host)
+		as.mu.Unlock()
 		return nil
 	}
+	as.mu.Unlock()
+	// Two requests of one agent may both get here: both write the same
+	// empty file, and the first to finish adds the host.
 	f, err := os.OpenFile(filepath.Join(as.dir, host), os.O_CREATE|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("registering the agent of %s: %w", host, err)
@@ -168,7 +184,11 @@ func (as *agents) register(host string) error {
 	if err != nil {
 		return fmt.Errorf("registering the agent of %s: %w", host, err)
 	}
-	as.byHost[host] = newAgent(host)
+	as.mu.Lock()
+	if as.byHost[host] == nil {
+		as.byHost[host] = newAgent(host)
+	}
+	as.mu.Unlock()
 	return nil
 }
 
@@ -367,32 +387,65 @@ func (d *Daemon) loseJobs(h *runtime.Host) []Record {
 	return recs
 }
 
-// handleAgentLoad takes an agent's load report.
+// handleAgentLoad takes an agent's load report. It answers once the
+// owner has applied it, with the others that came meanwhile.
 func (d *Daemon) handleAgentLoad(w http.ResponseWriter, r *http.Request) {
 	var req api.AgentLoad
 	if err := d.agentRequest(r, &req, &req.Host); err != nil {
 		reply(w, nil, err)
 		return
 	}
-	_, err := d.do(r.Context(), func() (any, []Record, func(), error) {
-		h := d.cluster.Host(req.Host)
-		a := d.agents.get(req.Host)
-		d.agents.mu.Lock()
-		a.lastLoad = d.clk.Now()
-		a.interval = agentInterval(req.Interval)
-		a.lost = false
-		down, _ := d.hostDown(a, a.lastLoad)
-		d.agents.mu.Unlock()
-		ncpus := d.cluster.Policy.HostNcpus(req.Host, req.Ncpus, req.Nprocs, req.Ncores, req.Nthreads)
+	as := d.agents
+	a := as.get(req.Host)
+	as.mu.Lock()
+	a.lastLoad = d.clk.Now()
+	a.interval = agentInterval(req.Interval)
+	a.lost = false
+	as.loads[req.Host] = &req
+	loaded := as.loaded
+	as.mu.Unlock()
+	select {
+	case as.ready <- struct{}{}:
+	default:
+	}
+	select {
+	case <-loaded:
+		reply(w, struct{}{}, nil)
+	case <-r.Context().Done():
+		reply(w, nil, r.Context().Err())
+	case <-d.done:
+		reply(w, nil, errShutdown)
+	}
+}
+
+// applyLoads applies, on the owning goroutine, the load reports that
+// wait, and releases their requests.
+func (d *Daemon) applyLoads() {
+	as := d.agents
+	as.mu.Lock()
+	loads, loaded := as.loads, as.loaded
+	as.loads, as.loaded = map[string]*api.AgentLoad{}, make(chan struct{})
+	as.mu.Unlock()
+	defer close(loaded)
+	now := d.clk.Now()
+	for _, host := range slices.Sorted(maps.Keys(loads)) {
+		req := loads[host]
+		h := d.cluster.Host(host)
+		if h == nil {
+			continue // a reconfiguration removed it meanwhile
+		}
+		a := as.get(host)
+		as.mu.Lock()
+		down, _ := d.hostDown(a, now)
+		as.mu.Unlock()
+		ncpus := d.cluster.Policy.HostNcpus(host, req.Ncpus, req.Nprocs, req.Ncores, req.Nthreads)
 		d.cluster.SetFacts(h, req.Type, req.Model, ncpus, req.Maxmem, req.Maxswp, req.Maxtmp)
 		if req.Load != nil {
 			d.cluster.SetLoad(h, req.Load)
 		}
 		d.setHostDown(h, down)
 		d.dirty = true
-		return nil, nil, nil, nil
-	})
-	reply(w, struct{}{}, err)
+	}
 }
 
 // agentRequest reads an agent's request, checks who sends it (an

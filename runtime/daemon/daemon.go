@@ -665,6 +665,8 @@ func (d *Daemon) loop() {
 			d.run(c)
 		case r := <-d.exits:
 			d.exited(r)
+		case <-d.agents.ready:
+			d.applyLoads()
 		case <-tick.C():
 			d.housekeep()
 		case <-timer.C():
@@ -682,6 +684,8 @@ func (d *Daemon) loop() {
 				d.run(c)
 			case r := <-d.exits:
 				d.exited(r)
+			case <-d.agents.ready:
+				d.applyLoads()
 			default:
 				more = false
 			}
@@ -1059,7 +1063,10 @@ func (d *Daemon) housekeep() {
 	now := d.now()
 	var recs []Record
 	var acts []func()
-	for _, j := range d.cluster.Jobs() {
+	// Only started jobs with a run limit or a kill logged have anything
+	// to do here; the others, pending ones above all, are not sorted.
+	due := d.cluster.JobsWhere(func(j *runtime.Job) bool { return j.State.Started() && (j.RunLimit > 0 || j.Term != "") })
+	for _, j := range due {
 		switch {
 		case j.Remote != nil:
 			// At another cluster, which enforces its limits.
@@ -1102,10 +1109,9 @@ func (d *Daemon) housekeep() {
 // clean forgets the jobs finished longer than CLEAN_PERIOD ago.
 func (d *Daemon) clean(now runtime.Time) {
 	clean := d.cfg.Policy.Parameters.CleanPeriod.Seconds()
-	for _, j := range d.cluster.Jobs() {
-		if j.State.Finished() && float64(now-j.End) > clean {
-			d.cluster.Forget(j)
-		}
+	old := d.cluster.JobsWhere(func(j *runtime.Job) bool { return j.State.Finished() && float64(now-j.End) > clean })
+	for _, j := range old {
+		d.cluster.Forget(j)
 	}
 }
 
@@ -1113,10 +1119,11 @@ func (d *Daemon) clean(now runtime.Time) {
 // JOB_IDLE, whose idle factor the next cycle looks at.
 func (d *Daemon) sampleCPU() {
 	var ids []int64
-	for _, j := range d.cluster.Jobs() {
-		if j.State == runtime.Run && j.Remote == nil && j.Queue.IdleFactor > 0 && j.Exceptions&runtime.ExcIdle == 0 {
-			ids = append(ids, j.ID)
-		}
+	idle := d.cluster.JobsWhere(func(j *runtime.Job) bool {
+		return j.State == runtime.Run && j.Remote == nil && j.Queue.IdleFactor > 0 && j.Exceptions&runtime.ExcIdle == 0
+	})
+	for _, j := range idle {
+		ids = append(ids, j.ID)
 	}
 	if len(ids) == 0 || d.exec == nil {
 		return

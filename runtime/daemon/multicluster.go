@@ -348,10 +348,10 @@ func (d *Daemon) mcForward(j *runtime.Job) api.MCForward {
 // event log keeps.
 func (d *Daemon) mcLedger() *mc.Ledger {
 	l := mc.NewLedger(d.cfg.Policy, d.cluster.SleepTime)
-	for _, j := range d.cluster.Jobs() {
-		if j.State.Finished() || j.Remote == nil && j.MCFailures == 0 {
-			continue
-		}
+	booked := d.cluster.JobsWhere(func(j *runtime.Job) bool {
+		return !j.State.Finished() && (j.Remote != nil || j.MCFailures > 0)
+	})
+	for _, j := range booked {
 		l.Restore(j.ID, j.Queue.Name, j.Remote, j.State.Started(), j.MCFailures)
 	}
 	return l
