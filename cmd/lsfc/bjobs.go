@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
@@ -15,7 +16,7 @@ func bjobsOptionList() []lsfOption {
 	return []lsfOption{
 		{"a", ""}, {"d", ""}, {"p", ""}, {"r", ""}, {"s", ""}, {"u", "user|all"}, {"q", "queue"},
 		{"l", ""}, {"w", ""}, {"o", `"field ..."`}, {"noheader", ""}, {"json", ""}, {"aps", ""}, {"prio", ""}, {"x", ""},
-		{"fwd", ""},
+		{"fwd", ""}, {"J", "job_name"},
 	}
 }
 
@@ -48,6 +49,8 @@ one N*host group per line (-w: on one line, joined by ":").
                 the CLUSTER they went to and their FORWARD_TIME
   -u USER|all   another user's jobs, or everyone's
   -q QUEUE      the jobs of one queue
+  -J NAME       the jobs of that name (a job without -J is named by its
+                command); "*" in NAME matches any characters
   -l            long format: the job's history, limits, pending reasons
                 with the hosts named (lines are not wrapped)
   -aps          the default layout with each job's APS value (absolute
@@ -196,6 +199,9 @@ func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
 		if a.has("x") && j.Exceptions == "" || a.has("fwd") && j.Forward == nil {
 			return false
 		}
+		if a.has("J") && !matchJobName(a.value("J"), jobName(j)) {
+			return false
+		}
 		switch {
 		case a.has("d"):
 			return finishedState(j.State)
@@ -217,9 +223,33 @@ func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
 	return out
 }
 
+// matchJobName reports whether a job name matches the pattern of bjobs
+// -J: "*" matches any run of characters, everything else itself.
+func matchJobName(pattern, name string) bool {
+	parts := strings.Split(pattern, "*")
+	if len(parts) == 1 {
+		return pattern == name
+	}
+	first, last := parts[0], parts[len(parts)-1]
+	if !strings.HasPrefix(name, first) || !strings.HasSuffix(name[len(first):], last) {
+		return false
+	}
+	rest := name[len(first) : len(name)-len(last)]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(rest, p)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(p):]
+	}
+	return true
+}
+
 // noJobMessage is what bjobs says when no job matches.
 func noJobMessage(a *lsfArgs) string {
 	switch {
+	case a.has("J"):
+		return fmt.Sprintf("Job <%s> is not found", a.value("J"))
 	case a.has("x"):
 		return "No job with an exception found"
 	case a.has("fwd"):
@@ -244,7 +274,7 @@ func bjobsRefusedOptions() []lsfOption {
 	return []lsfOption{
 		{"A", ""}, {"aff", ""}, {"app", "application_profile"}, {"cname", ""}, {"data", ""},
 		{"env", ""}, {"G", "user_group"}, {"g", "job_group"}, {"gpu", ""}, {"hms", ""}, {"hostfile", ""},
-		{"J", "job_name"}, {"Jd", "description"}, {"Lp", "license_project"}, {"m", "host"}, {"N", "host_spec"},
+		{"Jd", "description"}, {"Lp", "license_project"}, {"m", "host"}, {"N", "host_spec"},
 		{"P", "project"}, {"pe", ""}, {"pei", ""}, {"pi", ""}, {"pn", ""}, {"p0", ""}, {"p1", ""}, {"p2", ""}, {"p3", ""}, {"plan", ""}, {"psum", ""},
 		{"rusage", "resource"}, {"script", ""}, {"sla", "service_class"}, {"sum", ""},
 		{"U", "reservation_id"}, {"UF", ""}, {"V", ""}, {"W", ""}, {"WF", ""}, {"WL", ""}, {"WP", ""}, {"X", ""},

@@ -258,8 +258,8 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 		hosts := "<" + strings.Join(execGroups(j.ExecHosts), "> <") + ">"
 		started := fmt.Sprintf("Started %d Task(s) on Host(s) %s, Allocated %d Slot(s) on Host(s) %s",
 			j.Slots, hosts, len(j.ExecHosts), hosts)
-		if j.Cwd != "" {
-			started += fmt.Sprintf(", Execution CWD <%s>", j.Cwd)
+		if cwd := cmp.Or(j.ExecCwd, j.Cwd); cwd != "" {
+			started += fmt.Sprintf(", Execution CWD <%s>", cwd)
 		}
 		if j.Preempted > 0 {
 			started += fmt.Sprintf(", Preempted %s", plural(j.Preempted, "time"))

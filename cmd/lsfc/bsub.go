@@ -350,7 +350,13 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 		}
 		r.sub.MemLimit = r.bareMem * unit.Megabytes()
 	}
-	resp, err := c.Submit(ctx, r.request(sc))
+	req := r.request(sc)
+	resp, err := c.Submit(ctx, req)
+	if errors.Is(err, api.ErrAnswerLost) {
+		printLSFError(e, "bsub", err)
+		fmt.Fprintln(e.stderr, answerLostHint(req))
+		return exit(exitLSF, nil)
+	}
 	if err != nil {
 		return lsfFailed(e, "bsub", err)
 	}
@@ -363,6 +369,26 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 		return exit(code, nil)
 	}
 	return nil
+}
+
+// answerLostHint tells the user of a submission whose answer was lost
+// how to find out whether it made a job.
+func answerLostHint(req *api.SubmitRequest) string {
+	name := req.Name
+	if name == "" {
+		name = oneLine(req.Command)
+	}
+	return "bsub: the job may have been created: check with bjobs -a -J " + shellQuote(name)
+}
+
+// shellQuote quotes s for the shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=+,%@", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // bsub -K polls the job at intervals growing from waitFirstPoll to

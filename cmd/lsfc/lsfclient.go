@@ -113,23 +113,54 @@ const lsfStateHelp = `
 The command talks to the lsfc serve of the state directory --state DIR;
 else, when $LSFC_MASTER is set, to the master at that TCP address (or the
 leader of the master candidates it lists, separated by commas), with the
-shared secret of $LSFC_SECRET or the file $LSFC_SECRET_FILE; else to the
+shared secret of $LSFC_SECRET or the file $LSFC_SECRET_FILE, over TLS
+when $LSFC_TLS_CA (the authorities of the master's certificate) or
+$LSFC_TLS_CERT and $LSFC_TLS_KEY (a client certificate, whose name is the
+user) are set; else to the
 one of $LSFC_STATE, else LSB_SHAREDIR/<cluster> of $LSF_ENVDIR/lsf.conf
 when it can be written, else $XDG_STATE_HOME/lsfc/<cluster> -- the
-directory lsfc serve itself picks. Invoked through a link named after the command
+directory lsfc serve itself picks. A request whose answer is lost (the
+connection ends after it was sent) is sent again, with its submission
+token, for $LSFC_RETRY_WAIT (default 30s). Invoked through a link named after the command
 (bsub -> lsfc), lsfc acts as that command.`
 
 // dialDaemon returns a client of the daemon the LSF commands talk to.
 func dialDaemon(e env, a *lsfArgs) (*api.Client, error) {
+	c, err := dialClient(e, a)
+	if err != nil {
+		return nil, err
+	}
+	if s := e.getenv("LSFC_RETRY_WAIT"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d < 0 {
+			return nil, exit(exitUsage, fmt.Errorf("LSFC_RETRY_WAIT=%q is not a duration such as 30s", s))
+		}
+		c.SetRetryWait(d)
+	}
+	return c, nil
+}
+
+// dialClient returns a client of the daemon of the state directory, or
+// of the master of LSFC_MASTER.
+func dialClient(e env, a *lsfArgs) (*api.Client, error) {
 	if master := e.getenv("LSFC_MASTER"); master != "" && a.state == "" {
 		secret, err := readSecret(e, e.getenv("LSFC_SECRET_FILE"))
 		if err != nil {
 			return nil, err
 		}
-		if secret == "" {
-			return nil, errors.New("LSFC_MASTER needs the shared secret: set LSFC_SECRET or LSFC_SECRET_FILE")
+		cert, key, ca := e.getenv("LSFC_TLS_CERT"), e.getenv("LSFC_TLS_KEY"), e.getenv("LSFC_TLS_CA")
+		if secret == "" && cert == "" {
+			return nil, errors.New("LSFC_MASTER needs the shared secret or a client certificate: set LSFC_SECRET, LSFC_SECRET_FILE or LSFC_TLS_CERT")
 		}
-		return api.DialTCP(master, secret, currentUser()), nil
+		c := api.DialTCP(master, secret, currentUser())
+		if cert != "" || key != "" || ca != "" {
+			cfg, err := api.ClientTLS(cert, key, ca)
+			if err != nil {
+				return nil, err
+			}
+			c.UseTLS(cfg)
+		}
+		return c, nil
 	}
 	dir, err := clientStateDir(e, a.state)
 	if err != nil {

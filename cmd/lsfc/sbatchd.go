@@ -18,6 +18,7 @@ func newSbatchdCmd(e env) *cobra.Command {
 	var (
 		master, host, state, secretFile string
 		interval                        time.Duration
+		tlsf                            tlsFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "sbatchd --master HOST:PORT --host NAME --state DIR",
@@ -25,7 +26,10 @@ func newSbatchdCmd(e env) *cobra.Command {
 		Long: `sbatchd is lsfc's execution agent, LSF's sbatchd and LIM in one: it
 registers the host NAME of the cluster's configuration with the master
 (lsfc serve --listen HOST:PORT) over its TCP API, with the cluster's
-shared secret (--secret-file, else $LSFC_SECRET); every --interval it
+shared secret (--secret-file, else $LSFC_SECRET) or, over TLS (--tls-ca,
+the authorities of the master's certificate), with a client certificate
+(--tls-cert, --tls-key) named after the host or a cluster administrator;
+every --interval it
 reports the host's load indices (r15s r1m r15m ut pg io ls it tmp swp mem,
 read from /proc) and static facts, which bhosts, lshosts and lsload show;
 and it runs the jobs the master dispatches to the host, as lsfc serve runs
@@ -54,10 +58,18 @@ Invoked as sbatchd (a link to lsfc), lsfc acts as lsfc sbatchd.`,
 			if err != nil {
 				return err
 			}
-			if secret == "" {
-				return usageError("no shared secret: give --secret-file, or set LSFC_SECRET")
+			if secret == "" && tlsf.cert == "" {
+				return usageError("no credential: give --secret-file, set LSFC_SECRET, or give a client certificate (--tls-cert)")
 			}
-			a, err := sbatchd.Start(cmd.Context(), sbatchd.Config{Master: api.DialTCP(master, secret, currentUser()), Host: host, StateDir: state,
+			c := api.DialTCP(master, secret, currentUser())
+			if tlsf.cert != "" || tlsf.key != "" || tlsf.ca != "" {
+				cfg, err := api.ClientTLS(tlsf.cert, tlsf.key, tlsf.ca)
+				if err != nil {
+					return exit(exitUsage, err)
+				}
+				c.UseTLS(cfg)
+			}
+			a, err := sbatchd.Start(cmd.Context(), sbatchd.Config{Master: c, Host: host, StateDir: state,
 				Interval: interval, Logf: func(format string, args ...any) {
 					fmt.Fprintf(e.stderr, "lsfc sbatchd: "+format+"\n", args...)
 				}})
@@ -78,6 +90,7 @@ Invoked as sbatchd (a link to lsfc), lsfc acts as lsfc sbatchd.`,
 	f.StringVar(&host, "host", "", "this host's name in the cluster's configuration")
 	f.StringVar(&state, "state", "", "the agent's state directory: its runs and its jobs' files")
 	f.StringVar(&secretFile, "secret-file", "", "file holding the cluster's shared secret (default $LSFC_SECRET)")
+	tlsf.registerClient(cmd)
 	f.DurationVar(&interval, "interval", 5*time.Second, "how often to report load and to ask for work")
 	_ = cmd.RegisterFlagCompletionFunc("host", completeTreeNames(e, hostNames))
 	return cmd

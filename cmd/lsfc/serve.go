@@ -29,6 +29,8 @@ func newServeCmd(e env) *cobra.Command {
 		tf                  treeFlags
 		conf, state, listen string
 		secretFile, host    string
+		tlsf                tlsFlags
+		perPeer             int
 		interval, hostLost  time.Duration
 		noWatch, newCluster bool
 		ef                  etcdFlags
@@ -59,7 +61,11 @@ is known by its credentials: a user controls their own jobs, and the
 cluster's administrators (ClusterAdmins, queue ADMINISTRATORS, root and the
 daemon's own user) control all and may close queues and hosts. --listen
 adds a TCP listener whose clients must present the shared secret of
---secret-file (or $LSFC_SECRET).
+--secret-file (or $LSFC_SECRET). With --tls-cert and --tls-key it speaks
+TLS only; with --client-ca a client may instead show a certificate of
+those authorities, whose name (subject common name) is the user it acts
+for, or the cluster of a MultiCluster peer, and --client-ca without a
+secret requires one.
 
 A state directory a daemon ran in whose event log is missing or empty is
 refused, not started as an empty cluster; --new starts a new one there.
@@ -68,7 +74,8 @@ MultiCluster job forwarding: the clusters of lsf.shared are each their own
 lsfc serve, listening (--listen) at an address of their Servers entry
 (host:port, or LSB_MBD_PORT) with the same secret. A send-jobs queue's job
 that no local host takes goes to the peer's receive-jobs queue with the
-most room; the daemon presents its own secret to its peers, delivers and
+most room; the daemon presents its own secret (or, with --tls-cert, its
+certificate, named after its cluster) to its peers, delivers and
 recalls jobs and polls the peers for their queues and the jobs it sent
 every MBD_SLEEP_TIME.
 
@@ -134,7 +141,15 @@ and the next serve on the same state directory takes them back.`,
 			if err != nil {
 				return err
 			}
-			cfg := daemon.Config{Policy: p, StateDir: dir, Listen: listen, Secret: secret,
+			serverTLS, peerTLS, err := tlsf.serve(secret == "")
+			if err != nil {
+				return exit(exitUsage, err)
+			}
+			if serverTLS != nil && listen == "" {
+				return usageError("--tls-cert is the certificate of --listen: give --listen too")
+			}
+			cfg := daemon.Config{Policy: p, StateDir: dir, Listen: listen, Secret: secret, TLS: serverTLS, PeerTLS: peerTLS,
+				Conn:        daemon.ConnLimits{PerPeer: perPeer},
 				MinInterval: interval, Version: version(), Load: load, Watch: !noWatch, Dirs: dirs, Host: host,
 				HostLost: hostLost, New: newCluster,
 				Logf: func(format string, args ...any) {
@@ -168,8 +183,10 @@ and the next serve on the same state directory takes them back.`,
 	f := cmd.Flags()
 	f.StringVar(&conf, "conf", "", "configuration tree (an LSF_ENVDIR, a directory of lsb.* files, or files separated by commas); default $LSF_ENVDIR")
 	f.StringVar(&state, "state", "", "state directory (default: $LSFC_STATE, LSB_SHAREDIR/<cluster>, $XDG_STATE_HOME/lsfc/<cluster>)")
-	f.StringVar(&listen, "listen", "", "also listen on this TCP address (HOST:PORT); clients must present the shared secret")
+	f.StringVar(&listen, "listen", "", "also listen on this TCP address (HOST:PORT); clients must present the shared secret or a client certificate")
 	f.StringVar(&secretFile, "secret-file", "", "file holding the shared secret of --listen (default $LSFC_SECRET)")
+	tlsf.registerServe(cmd)
+	f.IntVar(&perPeer, "max-peer-conns", 0, "connections one peer may hold at once: a user on the socket, an address on --listen (default 256)")
 	f.DurationVar(&interval, "interval", 0, "least time between two scheduling cycles (default: JOB_SCHEDULING_INTERVAL, else 100ms)")
 	f.StringVar(&host, "host", "", "the configuration's name of this machine, whose load indices (read from /proc) its host reports (default: the machine's host name)")
 	f.DurationVar(&hostLost, "host-lost", 0, "how long a host whose execution agent is silent stays unavail, its jobs UNKWN, before it is lost: rerunnable jobs rerun elsewhere, the others exit (default 10m)")

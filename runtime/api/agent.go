@@ -44,6 +44,9 @@ type AgentSync struct {
 	Known []AgentRun `json:"known,omitempty"`
 	Ends  []AgentEnd `json:"ends,omitempty"`
 	Wait  float64    `json:"wait,omitempty"`
+	// Dirs are the directories the running jobs of Known run in, by
+	// job, as far as the agent knows them.
+	Dirs map[int64]string `json:"dirs,omitempty"`
 }
 
 // An AgentRun is one run of a job, known by the job's id and the time the
@@ -65,6 +68,11 @@ type AgentEnd struct {
 	MaxRSS     int64   `json:"maxRSS,omitempty"`
 	// MemLimitExceeded is set on a job killed past its memory limit.
 	MemLimitExceeded bool `json:"memLimitExceeded,omitempty"`
+	// Cwd is the directory the job ran in ("" when it did not run).
+	Cwd string `json:"cwd,omitempty"`
+	// CwdNotExist is set on a job that did not run for want of its
+	// working directory (LSB_EXIT_IF_CWD_NOTEXIST).
+	CwdNotExist bool `json:"cwdNotExist,omitempty"`
 }
 
 // AgentOrders is the master's answer to an AgentSync.

@@ -1,7 +1,8 @@
 // Package api defines what lsfc serve and its clients exchange: HTTP with
 // JSON bodies, on a Unix socket beside the state directory (the caller is
 // known by the socket's peer credentials) or on a TCP listener that
-// requires the cluster's shared secret.
+// requires the cluster's shared secret or, over TLS (ServerTLS,
+// ClientTLS), a client certificate, whose name is the caller.
 //
 // Routes (all under /v1):
 //
@@ -26,7 +27,8 @@ package api
 import "path/filepath"
 
 // The HTTP headers of the TCP listener: the shared secret, as a bearer
-// token, and the user the request acts for.
+// token, and the user the request acts for (not read from a client known
+// by its certificate).
 const (
 	HeaderAuthorization = "Authorization"
 	HeaderUser          = "X-Lsfc-User"
@@ -208,6 +210,9 @@ type Job struct {
 	Priority    int          `json:"priority,omitempty"`
 	Preempted   int          `json:"preempted,omitempty"`
 	Rerunnable  bool         `json:"rerunnable,omitempty"`
+	// ExecCwd is, for a job that started, the directory it runs or ran
+	// in: Cwd, or where it went when it could not enter Cwd (/tmp).
+	ExecCwd string `json:"execCwd,omitempty"`
 	// APS is the job's absolute priority while it pends in an APS queue.
 	APS *JobAPS `json:"aps,omitempty"`
 	// Forward is, for a job forwarded to another cluster, where it is;

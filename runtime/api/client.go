@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -45,6 +46,11 @@ type Client struct {
 	unix         bool
 	// hint says how to start the daemon, after "no lsfc serve answers".
 	hint string
+	// retryWait is how long a request whose answer was lost is sent
+	// again (0: RetryWait).
+	retryWait time.Duration
+	// tls is set for a TCP client that speaks TLS (UseTLS).
+	tls bool
 }
 
 // ErrNoDaemon is wrapped by the errors of requests that found no daemon:
@@ -149,7 +155,36 @@ func (c *Client) target() (base, where string) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return "http://" + c.addrs[c.cur], c.addrs[c.cur]
+	return c.scheme() + c.addrs[c.cur], c.addrs[c.cur]
+}
+
+// scheme returns the scheme of the client's request URLs.
+func (c *Client) scheme() string {
+	if c.tls {
+		return "https://"
+	}
+	return "http://"
+}
+
+// UseTLS makes a TCP client (DialTCP) speak TLS with cfg: its certificate,
+// when cfg has one, names the user (the daemon then takes no user from
+// the client), and cfg's authorities verify the daemon's. It returns c.
+// Call it before the client's first request.
+func (c *Client) UseTLS(cfg *tls.Config) *Client {
+	c.tls = true
+	c.base = c.scheme() + c.addrs[0]
+	// The client's own transport (DialTCPFrom's source address) is kept.
+	tr, ok := c.hc.Transport.(*http.Transport)
+	if !ok {
+		tr = http.DefaultTransport.(*http.Transport)
+	}
+	tr = tr.Clone()
+	tr.TLSClientConfig = cfg.Clone()
+	if tr.TLSHandshakeTimeout == 0 {
+		tr.TLSHandshakeTimeout = 10 * time.Second
+	}
+	c.hc.Transport = tr
+	return c
 }
 
 // follow moves the client off the candidate where: to leader when it is
@@ -354,16 +389,34 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		}
 		payload = b
 	}
+	// A request is safe to send again when sending it twice does what
+	// sending it once does: a query, an agent's report, a submission
+	// (which carries its token).
+	safe := method == http.MethodGet || strings.HasPrefix(path, "/v1/agent/") || path == "/v1/jobs" && method == http.MethodPost
 	if len(c.addrs) < 2 {
-		_, err := c.once(ctx, method, path, query, payload, out)
-		return err
+		if !safe {
+			_, err := c.once(ctx, method, path, query, payload, out)
+			return err
+		}
+		return c.resend(ctx, method, path, query, payload, out)
 	}
 	// Several candidates: find the leader.
-	safe := method == http.MethodGet || strings.HasPrefix(path, "/v1/agent/") || path == "/v1/jobs" && method == http.MethodPost
-	deadline := time.Now().Add(FailoverWait)
+	wait := FailoverWait
+	if c.retryWait > 0 {
+		wait = c.retryWait
+	}
+	deadline := time.Now().Add(wait)
+	lost := false // a try that is safe to send again was sent and its answer lost
 	for {
 		where, err := c.once(ctx, method, path, query, payload, out)
 		if err == nil || where == "" {
+			return err
+		}
+		lost = lost || safe && connectionLost(err)
+		giveUp := func() error {
+			if lost {
+				return &answerLostError{where: where, wait: wait, err: err}
+			}
 			return err
 		}
 		var ae *APIError
@@ -373,7 +426,7 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		// send twice, after any failure while the caller still waits.
 		retry := notLeader || errors.Is(err, ErrNoDaemon) || safe && ctx.Err() == nil
 		if !retry {
-			return err
+			return giveUp()
 		}
 		if ae != nil && !notLeader {
 			return err // the leader answered
@@ -384,13 +437,86 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		}
 		c.follow(where, leader)
 		if time.Now().After(deadline) {
-			return err
+			return giveUp()
 		}
 		select {
 		case <-ctx.Done():
-			return err
+			return giveUp()
 		case <-time.After(100 * time.Millisecond):
 		}
+	}
+}
+
+// RetryWait is how long a client sends again a request that is safe to
+// send twice after the connection was lost with it (EOF, reset) before
+// it gives up; see Client.SetRetryWait.
+const RetryWait = 30 * time.Second
+
+// SetRetryWait sets how long the client sends again a request whose
+// answer was lost (0: RetryWait) and, for a client of several master
+// candidates, how long it looks for the leader (0: FailoverWait). It
+// returns c. Call it before the client's first request.
+func (c *Client) SetRetryWait(d time.Duration) *Client {
+	c.retryWait = d
+	return c
+}
+
+// ErrAnswerLost is wrapped by the error of a request that was sent, lost
+// its connection before the answer came, and could not be sent again
+// within the retry wait: it may have taken effect.
+var ErrAnswerLost = errors.New("the connection was lost before the answer came")
+
+// answerLostError says that a request may have taken effect.
+type answerLostError struct {
+	where string
+	wait  time.Duration
+	err   error // the last failure
+}
+
+func (e *answerLostError) Error() string {
+	return fmt.Sprintf("lsfc serve at %s: %v, and it did not answer again within %v (last: %v)",
+		e.where, ErrAnswerLost, e.wait, e.err)
+}
+
+func (e *answerLostError) Unwrap() []error { return []error{ErrAnswerLost, e.err} }
+
+// resend sends a request that is safe to send twice to the one daemon of
+// the client, and sends it again while the connection is lost with it
+// (the daemon may have restarted meanwhile), for up to the retry wait.
+// A request that never left (no daemon answers at all) is not tried
+// again; one that left and got no answer ends, after the wait, in an
+// error that wraps ErrAnswerLost.
+func (c *Client) resend(ctx context.Context, method, path string, query url.Values, payload []byte, out any) error {
+	wait := c.retryWait
+	if wait <= 0 {
+		wait = RetryWait
+	}
+	deadline := time.Now().Add(wait)
+	sent := false
+	delay := 50 * time.Millisecond
+	for {
+		where, err := c.once(ctx, method, path, query, payload, out)
+		var ae *APIError
+		if err == nil || where == "" || errors.As(err, &ae) {
+			return err
+		}
+		noDaemon := errors.Is(err, ErrNoDaemon)
+		switch {
+		case noDaemon && !sent:
+			return err // it never left
+		case !noDaemon && !connectionLost(err):
+			return err // refused before it was sent, or not in transit
+		}
+		sent = sent || !noDaemon
+		if ctx.Err() != nil || time.Now().Add(delay).After(deadline) {
+			return &answerLostError{where: where, wait: wait, err: err}
+		}
+		select {
+		case <-ctx.Done():
+			return &answerLostError{where: where, wait: wait, err: err}
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, time.Second)
 	}
 }
 
@@ -467,6 +593,13 @@ func apiError(status int, data []byte) *APIError {
 		msg += ": " + text
 	}
 	return &APIError{Status: status, Message: msg, body: data}
+}
+
+// connectionLost reports whether a transport error is the end of the
+// connection while a request was in transit: an EOF or a reset.
+func connectionLost(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNABORTED)
 }
 
 // noDaemon reports whether a transport error means that nothing answers:

@@ -241,6 +241,9 @@ func (d *Daemon) runsLocally(j *runtime.Job) bool {
 // startAct returns the action that starts a dispatched job once its start
 // is durable: through its host's agent, else the local executor.
 func (d *Daemon) startAct(j *runtime.Job, spec localexec.Spec) func() {
+	// A new run: where an earlier one ran is no longer where it runs.
+	delete(d.ranIn, j.ID)
+	delete(d.runsIn, j.ID)
 	a := d.agentOf(j)
 	if a == nil {
 		return func() {
@@ -461,6 +464,11 @@ func (d *Daemon) agentRequest(r *http.Request, v any, host *string) error {
 	if err := checkName("host", *host); err != nil {
 		return errorf(http.StatusBadRequest, "%v", err)
 	}
+	if id := who(r); id.Cert && id.User != *host && !d.isAdmin(id) {
+		// A certificate names a user: only an administrator's, or the
+		// host's own, acts as the host's agent.
+		return errorf(http.StatusForbidden, "the certificate of %q may not act as the execution agent of host %q", id.User, *host)
+	}
 	if d.cfg.Policy.Host(*host) == nil {
 		return errorf(http.StatusNotFound, "%s: No such host in the cluster", truncate(*host))
 	}
@@ -495,7 +503,9 @@ func (d *Daemon) handleAgentSync(w http.ResponseWriter, r *http.Request) {
 	out := v.(*api.AgentOrders)
 	if len(out.Orders) == 0 && len(out.Kill) == 0 && req.Wait > 0 {
 		a := d.agents.get(req.Host)
-		t := d.clk.NewTimer(min(time.Duration(req.Wait*float64(time.Second)), maxAgentWait))
+		wait := min(time.Duration(req.Wait*float64(time.Second)), maxAgentWait)
+		d.holdFor(w, wait)
+		t := d.clk.NewTimer(wait)
 		select {
 		case <-a.wake:
 		case <-t.C():
@@ -546,7 +556,7 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 			d.cluster.Known(j)
 			r := localexec.Result{JobID: e.Job, ExitCode: e.ExitCode, Signal: e.Signal, Lost: e.Lost, NotStarted: e.NotStarted,
 				Err: e.Err, CPUTime: time.Duration(e.CPU * float64(time.Second)), MaxRSS: e.MaxRSS,
-				MemLimitExceeded: e.MemLimitExceeded}
+				MemLimitExceeded: e.MemLimitExceeded, Cwd: e.Cwd, CwdNotExist: e.CwdNotExist}
 			if rec, ok := d.ended(r, now); ok {
 				recs = append(recs, rec)
 			}
@@ -558,6 +568,8 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 		known[k.Job] = k.Start
 		if !reported[k.Job] && on(k.Job, k.Start) == nil {
 			out.Kill = append(out.Kill, k)
+		} else if dir := req.Dirs[k.Job]; dir != "" && !reported[k.Job] {
+			d.runsIn[k.Job] = dir
 		}
 	}
 	as.mu.Lock()

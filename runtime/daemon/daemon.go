@@ -23,6 +23,7 @@ package daemon
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"maps"
@@ -62,6 +63,17 @@ type Config struct {
 	// the shared secret its clients must present.
 	Listen string
 	Secret string
+	// TLS, when set, makes the TCP listener speak TLS with it. A client
+	// certificate verified by its ClientCAs names the user, or the
+	// cluster of a MultiCluster peer; a client without one shows Secret.
+	// With ClientCAs, Secret may be "".
+	TLS *tls.Config
+	// PeerTLS, when set, is how the MultiCluster link speaks TLS to the
+	// peers' listeners, its certificate naming this cluster.
+	PeerTLS *tls.Config
+	// Conn bounds the connections of both listeners: their timeouts and
+	// how many one peer may hold (zero fields: the defaults).
+	Conn ConnLimits
 	// MinInterval is the least time between two scheduling cycles (0:
 	// JOB_SCHEDULING_INTERVAL's minimum when lsb.params sets it, else
 	// 100 ms).
@@ -117,8 +129,9 @@ type Config struct {
 
 // A Daemon is a running lsfc serve.
 type Daemon struct {
-	cfg  Config
-	perf *perf
+	cfg    Config
+	limits ConnLimits // cfg.Conn with its defaults
+	perf   *perf
 	// reqc compiles the requirements of submissions for the current
 	// cluster; request handlers read it, the owner replaces it with
 	// the cluster.
@@ -159,6 +172,7 @@ type Daemon struct {
 	lastReload *api.Reload
 	watchMu    sync.Mutex
 	watchDirs  []string
+	confFiles  map[string]bool // the files the configuration was read from, absolute
 	rewatch    chan struct{}
 	watchDone  chan struct{}
 	cpus       int
@@ -192,6 +206,13 @@ type Daemon struct {
 	// owned by the loop.
 	tokens  map[string]int64
 	tokenOf map[int64]string
+	// ranIn holds, for finished jobs that ran elsewhere than in the
+	// directory they asked for, the directory they ran in; owned by the
+	// loop.
+	ranIn map[int64]string
+	// runsIn holds the directories the jobs the agents run run in, as
+	// the agents last reported them; owned by the loop.
+	runsIn map[int64]string
 	// MultiCluster forwarding: what each peer last reported, and the
 	// jobs whose last delivery may have reached its peer without an
 	// answer (both owned by the loop); the end of the link.
@@ -241,10 +262,10 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.RealClock{}
 	}
-	d := &Daemon{cfg: cfg, lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
+	d := &Daemon{cfg: cfg, limits: cfg.Conn.withDefaults(), lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
 		clk: cfg.Clock, clock: engineClock{cfg.Clock},
 		quit: make(chan struct{}), done: make(chan struct{}), started: cfg.Clock.Now(), killed: map[int64]bool{},
-		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, mcPeers: map[string]*mcPeerState{},
+		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, ranIn: map[int64]string{}, runsIn: map[int64]string{}, mcPeers: map[string]*mcPeerState{},
 		mcDone: make(chan struct{}), watchDirs: slices.Clone(cfg.Dirs), rewatch: make(chan struct{}, 1), watchDone: make(chan struct{})}
 	fail := func(err error) (*Daemon, error) {
 		d.closeResources()
@@ -369,6 +390,7 @@ func (d *Daemon) openLog() error {
 					d.noteToken(r.Token, r.Image.ID)
 				}
 			}
+			d.noteRanIn(r)
 			if w != "" {
 				warnings = append(warnings, w)
 			}
@@ -525,6 +547,20 @@ func (d *Daemon) recoverJobs() error {
 		d.settle(id)
 	}
 	return nil
+}
+
+// noteRanIn remembers, from a record replayed, the directory a finished
+// job ran in when it was not the one asked for; a job requeued forgets it.
+func (d *Daemon) noteRanIn(r Record) {
+	switch {
+	case r.Type == KindRequeue:
+		delete(d.ranIn, r.Job)
+	case r.Cwd == "":
+	case r.Job != 0:
+		d.ranIn[r.Job] = r.Cwd
+	case r.Image != nil:
+		d.ranIn[r.Image.ID] = r.Cwd
+	}
 }
 
 // noteToken remembers the token of a job's submission and returns it.
@@ -996,6 +1032,8 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		}
 		return Record{}, false
 	}
+	delete(d.ranIn, j.ID)
+	delete(d.runsIn, j.ID)
 	if r.NotStarted {
 		// Its start was logged but its processes never ran (the daemon
 		// died in between): it is still to be run. What its start left
@@ -1033,6 +1071,9 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		state = runtime.Exit
 	}
 	term := j.Term
+	if r.CwdNotExist && term == "" {
+		term = "TERM_CWD_NOTEXIST"
+	}
 	if r.MemLimitExceeded && term == "" {
 		term = "TERM_MEMLIMIT"
 		d.cfg.Logf("job %d: killed past its memory limit of %s", j.ID, compile.FormatMemory(float64(d.memLimitKB(j))/1024))
@@ -1054,7 +1095,12 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		d.notices = append(d.notices, exceptionRecord(ev, now))
 		d.cfg.Logf("exception: %s", ev)
 	}
-	return Record{Type: KindFinish, At: now, Job: j.ID, State: state.String(), Code: code, Term: term, CPU: cpu, Mem: mem}, true
+	rec := Record{Type: KindFinish, At: now, Job: j.ID, State: state.String(), Code: code, Term: term, CPU: cpu, Mem: mem}
+	if r.Cwd != "" && r.Cwd != j.Sub.Cwd {
+		rec.Cwd = r.Cwd
+		d.ranIn[j.ID] = r.Cwd
+	}
+	return rec, true
 }
 
 // housekeep runs every second: run limits, this machine's load, and
@@ -1140,17 +1186,21 @@ func (d *Daemon) sampleCPU() {
 // keeps, the queues' and hosts' states, and the next job number.
 func (d *Daemon) compact() {
 	recs := []Record{formatRecord()}
-	tokens, tokenOf := map[string]int64{}, map[int64]string{}
+	tokens, tokenOf, ranIn := map[string]int64{}, map[int64]string{}, map[int64]string{}
 	for _, j := range d.cluster.Jobs() {
 		im := j.Image()
 		t := d.tokenOf[j.ID]
 		if t != "" {
 			tokens[t], tokenOf[j.ID] = j.ID, t
 		}
-		recs = append(recs, Record{Type: KindJob, Image: &im, Token: t})
+		cwd := d.ranIn[j.ID]
+		if cwd != "" {
+			ranIn[j.ID] = cwd
+		}
+		recs = append(recs, Record{Type: KindJob, Image: &im, Token: t, Cwd: cwd})
 	}
-	// The tokens of jobs forgotten go with them.
-	d.tokens, d.tokenOf = tokens, tokenOf
+	// The tokens and directories of jobs forgotten go with them.
+	d.tokens, d.tokenOf, d.ranIn = tokens, tokenOf, ranIn
 	queues, hosts := d.cluster.Control()
 	for _, name := range slices.Sorted(maps.Keys(queues)) {
 		q := queues[name]

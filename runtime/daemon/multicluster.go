@@ -256,12 +256,26 @@ func (d *Daemon) mcCall(ctx context.Context, self string, p mc.Peer, fn func(*ap
 
 // peerClient returns the client of a peer's daemon at addr, acting as
 // cluster self: Config.PeerClient's, else one over TCP with the shared
-// secret.
+// secret, speaking TLS with PeerTLS when set.
 func (d *Daemon) peerClient(addr, self string) *api.Client {
 	if d.cfg.PeerClient != nil {
 		return d.cfg.PeerClient(addr, self)
 	}
-	return api.DialTCP(addr, d.cfg.Secret, self)
+	c := api.DialTCP(addr, d.cfg.Secret, self)
+	if d.cfg.PeerTLS != nil {
+		c.UseTLS(d.cfg.PeerTLS)
+	}
+	return c
+}
+
+// mcCaller checks that a MultiCluster request comes from the cluster it
+// names: a peer known by its certificate may act only for the cluster
+// the certificate names; one that showed the shared secret for any.
+func mcCaller(r *http.Request, from string) error {
+	if id := who(r); id.Cert && id.User != from {
+		return errorf(http.StatusForbidden, "the certificate of %q may not act for cluster %q", id.User, truncate(from))
+	}
+	return nil
 }
 
 // undelivered reports whether a call's error shows that the request never
@@ -610,6 +624,10 @@ func (d *Daemon) handleMCForward(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, err)
 		return
 	}
+	if err := mcCaller(r, req.From); err != nil {
+		reply(w, nil, err)
+		return
+	}
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		c := d.cluster
 		sent := runtime.Time(req.Sent)
@@ -676,6 +694,10 @@ func (d *Daemon) handleMCPoll(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, errorf(http.StatusBadRequest, "bad cluster name %q", truncate(req.From)))
 		return
 	}
+	if err := mcCaller(r, req.From); err != nil {
+		reply(w, nil, err)
+		return
+	}
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		c := d.cluster
 		out := api.MCPoll{Queues: []api.MCQueue{}, Jobs: []api.MCJob{}}
@@ -719,6 +741,10 @@ func (d *Daemon) handleMCWithdraw(w http.ResponseWriter, r *http.Request) {
 	}
 	if checkName("cluster", req.From) != nil || req.FromJob <= 0 {
 		reply(w, nil, errorf(http.StatusBadRequest, "bad cluster name or job id"))
+		return
+	}
+	if err := mcCaller(r, req.From); err != nil {
+		reply(w, nil, err)
 		return
 	}
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {

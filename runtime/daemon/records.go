@@ -50,6 +50,10 @@ type Record struct {
 	// Token is, on a new job (or a snapshot's job), the token of its
 	// submission, which a retried submission is matched by.
 	Token string `json:"token,omitempty"`
+	// Cwd is, on a finish (or a snapshot's finished job), the directory
+	// the job ran in when it was not the one asked for: it could not
+	// enter that one.
+	Cwd string `json:"cwd,omitempty"`
 	// Version is, on a format record, the format of the records after it.
 	Version int `json:"version,omitempty"`
 }
@@ -113,7 +117,7 @@ var kindTable = [...]KindInfo{
 	{KindFormat, "Version", "the format of the records that follow; first in every log and snapshot", false},
 	{KindNew, "Image, Token", "a job was accepted; Token is its submission's, if any", false},
 	{KindStart, "Job, At, Allocs", "a job was dispatched on Allocs; At is its start", true},
-	{KindFinish, "Job, At, State, Code, Term, CPU, Mem", "a job ended: DONE or EXIT, its exit code, how it was ended, CPU seconds and most memory (MB) its processes used", true},
+	{KindFinish, "Job, At, State, Code, Term, CPU, Mem, Cwd", "a job ended: DONE or EXIT, its exit code, how it was ended, CPU seconds and most memory (MB) its processes used, and the directory it ran in when it could not enter the one it asked for", true},
 	{KindSuspend, "Job, At, Reason", "a running job was suspended (Reason empty for USUSP)", true},
 	{KindResume, "Job, At", "a suspended job runs again", true},
 	{KindRequeue, "Job, At", "a started job went back to pending", true},
@@ -130,7 +134,7 @@ var kindTable = [...]KindInfo{
 	{KindLost, "Job, At", "a pending job whose queue is gone went to lost_and_found", true},
 	{KindHost, "Host, Text", "badmin hopen, hclose: Text is the status", false},
 	{KindException, "Job or Host, At, Text", "a job exception (overrun, idle; underrun in the transaction of the job's finish, after it), or a host closed for its job exit rate (Host, \"exit_rate\")", false},
-	{KindJob, "Image, Token", "a job of a snapshot", false},
+	{KindJob, "Image, Token, Cwd", "a job of a snapshot; Cwd as on its finish", false},
 	{KindState, "NextID", "a snapshot's cluster state", false},
 	{KindForward, "Job, At, Cluster, Queue", "MultiCluster: a pending job was sent to a receive-jobs queue", true},
 	{KindMCRecall, "Job, At, Cluster, Remote", "MultiCluster: a job another cluster forwarded here was recalled by it (Cluster, and Remote its ID there)", true},

@@ -83,6 +83,9 @@ func (d *Daemon) Reload(trigger string) api.Reload {
 		return out
 	}
 	out = v.(api.Reload)
+	if out.OK {
+		d.setConfFiles(p.Files)
+	}
 	if len(dirs) > 0 {
 		d.setWatchDirs(dirs)
 	}
@@ -163,8 +166,9 @@ func (d *Daemon) startWatch() error {
 	if err != nil {
 		return fmt.Errorf("cannot watch the configuration: %w", err)
 	}
+	d.setConfFiles(d.cfg.Policy.Files)
 	d.rewatchDirs(w)
-	go d.watch(w, d.confHash())
+	go d.watch(w, d.confDigests())
 	return nil
 }
 
@@ -179,19 +183,23 @@ func (d *Daemon) rewatchDirs(w *confwatch.Watcher) {
 	w.Set(dirs, true)
 }
 
-// watch reloads the configuration when its files change (lastHash is the
-// hash of the files the running configuration was read from). It waits
-// for edits to settle, and reloads when the files' contents differ from
-// those of the last try — so that editors' write-to-temporary-then-rename,
-// truncate-and-write, and touch-only changes are all handled, and a
-// half-written file refused now is tried again once it is whole.
-func (d *Daemon) watch(w *confwatch.Watcher, lastHash [32]byte) {
+// watch reloads the configuration when its files change (last holds the
+// digests of the files the running configuration was read from). It
+// waits for edits to settle, and reloads when the contents of
+// configuration files differ from those of the last try — so that
+// editors' write-to-temporary-then-rename, truncate-and-write, and
+// touch-only changes are all handled, a half-written file refused now is
+// tried again once it is whole, and a change to another file of a
+// watched directory reloads nothing. Each reload is logged with the
+// configuration files that changed.
+func (d *Daemon) watch(w *confwatch.Watcher, last map[string][32]byte) {
 	defer close(d.watchDone)
 	defer w.Close()
 	changes := w.Changes(d.quit)
 	var retry <-chan time.Time
+	var refused string // the trigger of the refused reload retry tries again
 	for {
-		var changed string
+		again := false
 		select {
 		case <-d.quit:
 			return
@@ -201,11 +209,10 @@ func (d *Daemon) watch(w *confwatch.Watcher, lastHash [32]byte) {
 		case err := <-w.Errors():
 			d.cfg.Logf("watching the configuration: %v", err)
 			continue
-		case changed = <-changes:
+		case <-changes:
 		case <-retry:
-			changed = "retry"
+			again = true
 		}
-		retry = nil
 		if !confwatch.Settle(changes, d.quit, settle) {
 			return
 		}
@@ -213,31 +220,81 @@ func (d *Daemon) watch(w *confwatch.Watcher, lastHash [32]byte) {
 		// all again.
 		w.Forget()
 		d.rewatchDirs(w)
-		h := d.confHash()
-		if h == lastHash && changed != "retry" {
+		now := d.confDigests()
+		files := d.confChanges(last, now)
+		last = now
+		var trigger string
+		switch {
+		case len(files) > 0:
+			trigger = strings.Join(files, ", ") + " changed"
+		case again:
+			trigger = refused + ", tried again"
+		default:
 			continue
 		}
-		lastHash = h
-		out := d.Reload(changed + " changed")
+		retry = nil
+		out := d.Reload(trigger)
 		if !out.OK {
 			retry = d.clk.After(retryAfter)
+			refused = strings.TrimSuffix(trigger, ", tried again")
 		}
 		d.rewatchDirs(w)
 	}
 }
 
-// confHash hashes the configuration files: every regular file of the
-// watched directories, by name and content.
-func (d *Daemon) confHash() [32]byte {
+// setConfFiles tells the watcher which files the configuration was read
+// from.
+func (d *Daemon) setConfFiles(files []string) {
+	set := map[string]bool{}
+	for _, f := range files {
+		if abs, err := filepath.Abs(f); err == nil {
+			set[abs] = true
+		}
+	}
+	d.watchMu.Lock()
+	d.confFiles = set
+	d.watchMu.Unlock()
+}
+
+// confChanges returns, sorted, the configuration files whose digests
+// differ between before and after (made, changed or removed): files the
+// running configuration was read from, and files named as a
+// configuration's directory is read (lsb.queues, lsf.cluster.NAME ...:
+// lang.KindOf knows their kind); not an editor's backup, notes, or any
+// other file.
+func (d *Daemon) confChanges(before, after map[string][32]byte) []string {
+	d.watchMu.Lock()
+	read := d.confFiles
+	d.watchMu.Unlock()
+	isConf := func(path string) bool {
+		base := filepath.Base(path)
+		return read[path] || lang.KindOf(base) != lang.KindUnknown
+	}
+	var out []string
+	for path, sum := range after {
+		if old, ok := before[path]; (!ok || old != sum) && isConf(path) {
+			out = append(out, path)
+		}
+	}
+	for path := range before {
+		if _, ok := after[path]; !ok && isConf(path) {
+			out = append(out, path)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// confDigests digests the files of the watched directories: every
+// regular file whose name does not start with a dot, by path.
+func (d *Daemon) confDigests() map[string][32]byte {
 	d.watchMu.Lock()
 	dirs := slices.Clone(d.watchDirs)
 	d.watchMu.Unlock()
-	slices.Sort(dirs)
-	h := sha256.New()
-	for _, dir := range slices.Compact(dirs) {
+	out := map[string][32]byte{}
+	for _, dir := range dirs {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
-			fmt.Fprintf(h, "%s: %v\n", dir, err)
 			continue
 		}
 		for _, e := range entries {
@@ -249,12 +306,13 @@ func (d *Daemon) confHash() [32]byte {
 			if err != nil {
 				continue
 			}
-			fmt.Fprintf(h, "%s\n", path)
+			h := sha256.New()
 			io.Copy(h, io.LimitReader(f, 64<<20))
 			f.Close()
+			var sum [32]byte
+			copy(sum[:], h.Sum(nil))
+			out[path] = sum
 		}
 	}
-	var sum [32]byte
-	copy(sum[:], h.Sum(nil))
-	return sum
+	return out
 }

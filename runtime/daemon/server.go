@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"crypto/subtle"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,11 +24,13 @@ import (
 )
 
 // An identity is who makes a request: from the Unix socket's peer
-// credentials, or the user a TCP client names after showing the secret.
+// credentials, the name of a TCP client's verified certificate (Cert),
+// or the user a TCP client names after showing the secret.
 type identity struct {
 	User     string
 	UID, GID int
 	Remote   bool
+	Cert     bool
 }
 
 type identityKey struct{}
@@ -52,27 +55,31 @@ func (d *Daemon) listen() error {
 		ln.Close()
 		return fmt.Errorf("socket: %w", err)
 	}
-	unixSrv := &http.Server{Handler: d.routes(false), ReadHeaderTimeout: 10 * time.Second,
-		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
-			if id, ok := peerIdentity(c); ok {
-				return context.WithValue(ctx, identityKey{}, id)
-			}
-			return ctx
-		}}
+	unixSrv := d.limits.server(d.routes(false), d.cfg.Logf)
+	unixSrv.ConnContext = func(ctx context.Context, c net.Conn) context.Context {
+		if id, ok := peerIdentity(unwrapConn(c)); ok {
+			return context.WithValue(ctx, identityKey{}, id)
+		}
+		return ctx
+	}
 	d.servers = append(d.servers, unixSrv)
-	go unixSrv.Serve(ln)
+	go unixSrv.Serve(limitPeers(ln, d.limits.PerPeer, unixPeer))
 	if d.cfg.Listen != "" {
-		if d.cfg.Secret == "" {
-			return fmt.Errorf("--listen needs a shared secret (--secret-file or LSFC_SECRET)")
+		if d.cfg.Secret == "" && (d.cfg.TLS == nil || d.cfg.TLS.ClientCAs == nil) {
+			return fmt.Errorf("--listen needs a shared secret (--secret-file or LSFC_SECRET) or client certificates (--client-ca)")
 		}
 		tln, err := net.Listen("tcp", d.cfg.Listen)
 		if err != nil {
 			return fmt.Errorf("listen %s: %w", d.cfg.Listen, err)
 		}
 		d.addr = tln.Addr().String()
-		tcpSrv := &http.Server{Handler: d.routes(true), ReadHeaderTimeout: 10 * time.Second}
+		tcpSrv := d.limits.server(d.routes(true), d.cfg.Logf)
 		d.servers = append(d.servers, tcpSrv)
-		go tcpSrv.Serve(tln)
+		var ln net.Listener = limitPeers(tln, d.limits.PerPeer, tcpPeer)
+		if d.cfg.TLS != nil {
+			ln = tls.NewListener(ln, d.cfg.TLS.Clone())
+		}
+		go tcpSrv.Serve(ln)
 	}
 	return nil
 }
@@ -135,31 +142,48 @@ func (d *Daemon) routes(remote bool) http.Handler {
 		start := time.Now()
 		_, pattern := mux.Handler(r)
 		defer func() { d.perf.add(pattern, r.URL.Query(), time.Since(start)) }()
-		r.Body = http.MaxBytesReader(w, r.Body, api.MaxRequestBytes)
+		// The caller is known from the headers alone: a refusal is
+		// answered before any of the body is read, and closes the
+		// connection rather than wait for the rest of the body.
+		refuse := func(code int, msg string) {
+			w.Header().Set("Connection", "close")
+			writeError(w, code, msg)
+		}
 		if remote {
 			id, ok := d.remoteIdentity(r)
 			if !ok {
-				writeError(w, http.StatusUnauthorized, "the shared secret is missing or wrong")
+				refuse(http.StatusUnauthorized, "the client certificate or the shared secret is missing or wrong")
 				return
 			}
 			r = r.WithContext(context.WithValue(r.Context(), identityKey{}, id))
 		} else if _, ok := r.Context().Value(identityKey{}).(identity); !ok {
-			writeError(w, http.StatusForbidden, "the caller's credentials cannot be read")
+			refuse(http.StatusForbidden, "the caller's credentials cannot be read")
 			return
 		}
 		if r.Method == http.MethodPost && pattern != "POST /v1/agent/load" {
 			if err := d.cannotRecord(); err != nil {
-				writeError(w, http.StatusInsufficientStorage, err.Error())
+				refuse(http.StatusInsufficientStorage, err.Error())
 				return
 			}
 		}
+		r.Body = http.MaxBytesReader(w, r.Body, api.MaxRequestBytes)
 		mux.ServeHTTP(w, r)
 	})
 }
 
-// remoteIdentity checks a TCP request's secret and reads the user it
-// acts for.
+// remoteIdentity reads who makes a TCP request: the name of its
+// verified client certificate, else the user it names after the secret.
 func (d *Daemon) remoteIdentity(r *http.Request) (identity, bool) {
+	if r.TLS != nil && len(r.TLS.VerifiedChains) > 0 && len(r.TLS.VerifiedChains[0]) > 0 {
+		name := api.CertName(r.TLS.VerifiedChains[0][0])
+		if checkName("user", name) != nil {
+			return identity{}, false
+		}
+		return identity{User: name, UID: -1, GID: -1, Remote: true, Cert: true}, true
+	}
+	if d.cfg.Secret == "" {
+		return identity{}, false
+	}
 	auth := r.Header.Get(api.HeaderAuthorization)
 	token, ok := strings.CutPrefix(auth, "Bearer ")
 	if !ok || subtle.ConstantTimeCompare([]byte(token), []byte(d.cfg.Secret)) != 1 {
@@ -419,6 +443,9 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 		ResReq: j.ResReq, Cwd: j.Sub.Cwd, Stdout: j.Sub.Stdout, Stderr: j.Sub.Stderr, Depend: j.Depend,
 		RunLimit: j.RunLimit, MemLimit: j.Sub.MemLimit, Priority: j.Priority, Preempted: j.PreemptCount,
 		Rerunnable: j.Rerunnable(), Exceptions: j.Exceptions.String(), CPUTime: j.CPUTime, MaxMem: j.MaxMem}
+	if j.Start != 0 {
+		out.ExecCwd = d.cwdOf(j)
+	}
 	if r := j.Remote; r != nil {
 		out.Forward = &api.JobForward{Cluster: r.Cluster, Queue: r.Queue, RemoteID: r.ID, Time: int64(r.SentAt)}
 	}
@@ -450,6 +477,25 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 		out.Reason = "The job was suspended by the user while running"
 	}
 	return out
+}
+
+// cwdOf returns the directory a job runs or ran in: where it went when it
+// could not enter the one it asked for (LSF's /tmp), else that one.
+func (d *Daemon) cwdOf(j *runtime.Job) string {
+	if cwd := d.ranIn[j.ID]; cwd != "" {
+		return cwd
+	}
+	if j.State.Started() && !j.State.Finished() {
+		if cwd := d.runsIn[j.ID]; cwd != "" {
+			return cwd
+		}
+		if d.exec != nil {
+			if cwd := d.exec.Cwd(j.ID); cwd != "" {
+				return cwd
+			}
+		}
+	}
+	return j.Sub.Cwd
 }
 
 // jobAction applies bkill, bstop, bresume, btop, bbot, bswitch or bmod.

@@ -20,6 +20,7 @@ package failover
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -327,6 +328,10 @@ func (c *Candidate) standby() (*http.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen %s: %w", c.cfg.Daemon.Listen, err)
 	}
+	if c.cfg.Daemon.TLS != nil {
+		// The clients of a candidate speak TLS to it, leading or not.
+		ln = tls.NewListener(ln, c.cfg.Daemon.TLS.Clone())
+	}
 	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		leader, err := c.Leader(r.Context())
 		if leader == c.cfg.Advertise {
@@ -340,10 +345,13 @@ func (c *Candidate) standby() (*http.Server, error) {
 			msg = "this master candidate does not lead: the master is at " + leader
 		}
 		w.Header().Set(api.HeaderLeader, leader)
+		w.Header().Set("Connection", "close") // no body is waited for
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusServiceUnavailable)
 		json.NewEncoder(w).Encode(api.Error{Error: msg})
 	})}
+	// Bounded as the daemon's listeners are.
+	srv.ReadTimeout, srv.WriteTimeout, srv.IdleTimeout = 30*time.Second, 30*time.Second, 2*time.Minute
 	go srv.Serve(ln)
 	return srv, nil
 }

@@ -143,6 +143,18 @@ func (e *Executor) Start(s Spec) error {
 
 func (e *Executor) path(id int64, ext string) string { return spoolPath(e.dir, id, ext) }
 
+// Cwd returns the directory a running job runs in: its Spec's Cwd, or
+// where it went when it could not enter that; "" for a job the executor
+// does not run, or that did not start.
+func (e *Executor) Cwd(id int64) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if j := e.jobs[id]; j != nil {
+		return j.pids.Cwd
+	}
+	return ""
+}
+
 // launch writes the job's files, starts its wrapper and waits for its
 // answer.
 func (e *Executor) launch(s *Spec) (*exec.Cmd, error) {

@@ -1,6 +1,7 @@
 package localexec
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -123,15 +124,41 @@ func jobEnv(s *Spec, p jobPaths) []string {
 	return env
 }
 
+// errNoCwd is the error of a job whose working directory cannot be
+// entered when its submission environment sets LSB_EXIT_IF_CWD_NOTEXIST:
+// it exits with code 2, as LSF's does.
+var errNoCwd = errors.New("the working directory cannot be entered and LSB_EXIT_IF_CWD_NOTEXIST is set")
+
+// cwdExitCode is the exit code of a job refused for errNoCwd.
+const cwdExitCode = 2
+
+// exitIfCwdMissing reports whether a submission environment asks a job
+// whose working directory cannot be entered to exit rather than run in
+// /tmp: LSB_EXIT_IF_CWD_NOTEXIST=Y.
+func exitIfCwdMissing(env []string) bool {
+	for _, kv := range env {
+		if k, v, _ := strings.Cut(kv, "="); k == "LSB_EXIT_IF_CWD_NOTEXIST" {
+			return strings.EqualFold(v, "y")
+		}
+	}
+	return false
+}
+
 // enterDir enters the job's working directory with chdir and returns it:
 // cwd (taken from home when relative), else /tmp when cwd cannot be
-// entered; home when cwd is "", else /. It returns an error only when not
-// even / can be entered.
-func enterDir(cwd, home string, chdir func(string) error) (string, error) {
+// entered (with strict, errNoCwd instead); home when cwd is "", else /.
+// It returns an error only then, or when not even / can be entered.
+func enterDir(cwd, home string, strict bool, chdir func(string) error) (string, error) {
 	var tries []string
 	if cwd != "" {
 		if !filepath.IsAbs(cwd) && home != "" {
 			cwd = filepath.Join(home, cwd)
+		}
+		if strict {
+			if err := chdir(cwd); err != nil {
+				return "", fmt.Errorf("%w: %v", errNoCwd, err)
+			}
+			return filepath.Clean(cwd), nil
 		}
 		tries = append(tries, cwd, "/tmp")
 	} else if home != "" {

@@ -129,6 +129,14 @@ type Result struct {
 	MemLimitExceeded bool `json:",omitempty"`
 	// End is when the job ended; zero when Lost.
 	End time.Time
+	// Cwd is the directory the job ran in: Spec.Cwd, or where the job
+	// went when it could not enter that (see Spec.Cwd); "" when it did
+	// not run or is Lost.
+	Cwd string `json:",omitempty"`
+	// CwdNotExist is set on a job that did not run because its working
+	// directory could not be entered and its environment has
+	// LSB_EXIT_IF_CWD_NOTEXIST=Y (LSF's TERM_CWD_NOTEXIST).
+	CwdNotExist bool `json:",omitempty"`
 }
 
 // Done reports whether the job ran and exited with status 0: LSF's DONE,

@@ -125,6 +125,8 @@ type pidRecord struct {
 	WrapperStart uint64
 	JobPID       int
 	JobStart     uint64
+	// Cwd is the directory the job runs in ("" when it did not run).
+	Cwd string `json:",omitempty"`
 }
 
 // readPidRecord reads a pid file.

@@ -79,6 +79,7 @@ type wrapper struct {
 	dir       string
 	id        int64
 	handshake *os.File // nil once answered
+	cwd       string   // the directory the job runs in, once entered
 }
 
 // answer sends msg to Start, once.
@@ -179,6 +180,7 @@ func (w *wrapper) run() int {
 	}
 	cmd.Wait()
 	r := exitResult(w.id, cmd.ProcessState)
+	r.Cwd = w.cwd
 	if mem != nil {
 		peak, over := mem.end()
 		r.MaxRSS = max(r.MaxRSS, peak)
@@ -209,10 +211,14 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 	outName := outputPath(s.Stdout, s.outputID(), s.Index, ".out")
 	errName := outputPath(s.Stderr, s.outputID(), s.Index, ".err")
 	err = u.do(func() error {
-		cwd, err := enterDir(s.Cwd, u.home, os.Chdir)
+		cwd, err := enterDir(s.Cwd, u.home, exitIfCwdMissing(s.Env), os.Chdir)
+		if errors.Is(err, errNoCwd) {
+			return err
+		}
 		if err != nil {
 			return fmt.Errorf("cannot enter a working directory: %v", err)
 		}
+		w.cwd = cwd
 		if outName != "" {
 			p.stdout = absIn(cwd, outName)
 			if stdout, err = open(outName, 0o666); err != nil {
@@ -266,6 +272,9 @@ func (w *wrapper) handOver(u jobUser) (*os.File, error) {
 // writePids records the wrapper's and the job's process ids.
 func (w *wrapper) writePids(jobPID int) error {
 	rec := pidRecord{WrapperPID: os.Getpid(), JobPID: jobPID}
+	if jobPID > 0 {
+		rec.Cwd = w.cwd
+	}
 	var err error
 	if rec.WrapperStart, err = processStart(0); err != nil {
 		return err
@@ -286,7 +295,11 @@ func (w *wrapper) endUnrun(err error) int {
 		return 1
 	}
 	w.answer("ok")
-	return w.record(Result{JobID: w.id, ExitCode: 1, Err: err.Error(), End: time.Now()})
+	r := Result{JobID: w.id, ExitCode: 1, Err: err.Error(), End: time.Now()}
+	if errors.Is(err, errNoCwd) {
+		r.ExitCode, r.CwdNotExist = cwdExitCode, true
+	}
+	return w.record(r)
 }
 
 // record writes the job's status file. While the file system has no

@@ -210,7 +210,7 @@ func (a *Agent) recover() error {
 func endOf(r localexec.Result, start float64) *api.AgentEnd {
 	return &api.AgentEnd{AgentRun: api.AgentRun{Job: r.JobID, Start: start}, ExitCode: r.ExitCode, Signal: r.Signal,
 		Lost: r.Lost, NotStarted: r.NotStarted, Err: r.Err, CPU: r.CPUTime.Seconds(), MaxRSS: r.MaxRSS,
-		MemLimitExceeded: r.MemLimitExceeded}
+		MemLimitExceeded: r.MemLimitExceeded, Cwd: r.Cwd, CwdNotExist: r.CwdNotExist}
 }
 
 // exited takes a job's end from the executor and cuts the exchange's wait
@@ -382,6 +382,11 @@ func (a *Agent) request(session string) *api.AgentSync {
 		req.Known = append(req.Known, api.AgentRun{Job: id, Start: r.Start})
 		if r.End != nil {
 			req.Ends = append(req.Ends, *r.End)
+		} else if dir := a.exec.Cwd(id); dir != "" {
+			if req.Dirs == nil {
+				req.Dirs = map[int64]string{}
+			}
+			req.Dirs[id] = dir
 		}
 	}
 	if len(req.Ends) == 0 {
