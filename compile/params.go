@@ -50,6 +50,9 @@ type Params struct {
 	// DefaultQueue is DEFAULT_QUEUE, the queues of jobs submitted without
 	// one; nil when unset.
 	DefaultQueue []string `lsf:"DEFAULT_QUEUE"`
+	// DefaultProject is DEFAULT_PROJECT, the project of jobs submitted
+	// without -P ("default" when unset, as in LSF).
+	DefaultProject string `lsf:"DEFAULT_PROJECT"`
 	// MCPluginScheduleEnhance is MC_PLUGIN_SCHEDULE_ENHANCE as written;
 	// "" when unset.
 	MCPluginScheduleEnhance string `lsf:"MC_PLUGIN_SCHEDULE_ENHANCE"`

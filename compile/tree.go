@@ -54,6 +54,15 @@ type LoadOptions struct {
 	// named: only lsf.conf and lsf.shared are read. Clients that need no
 	// more than lsf.conf's settings and the cluster's name use it.
 	ConfOnly bool
+	// Overlay holds the text of files by clean absolute path, read
+	// instead of what the disk holds: an editor's unsaved buffers. A file
+	// is still found only where it exists on disk.
+	Overlay map[string]string
+	// Parse, when not nil, parses the text of each file instead of
+	// lang.ConfigParser with Limits: a caller that loads the same tree
+	// again can keep the files that did not change. It is called from
+	// several goroutines at once.
+	Parse func(path, text string, kind lang.FileKind) (*lang.File, lang.Diagnostics)
 }
 
 // ErrNoConfig is returned (wrapped) when a directory holds no LSF
@@ -417,7 +426,7 @@ func (l *loader) files(paths []string, kind lang.FileKind) error {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			f, diags, err := parseFile(p, kind, l.opts.Limits)
+			f, diags, err := parseFile(p, kind, l.opts)
 			results[i] = result{f, diags, err}
 		}()
 	}
@@ -445,7 +454,7 @@ func (l *loader) markSeen(p string) {
 
 // read parses one file and adds it to the tree.
 func (l *loader) read(path string, kind lang.FileKind) (*lang.File, error) {
-	f, diags, err := parseFile(path, kind, l.opts.Limits)
+	f, diags, err := parseFile(path, kind, l.opts)
 	if err != nil {
 		return nil, err
 	}
@@ -463,9 +472,14 @@ func (l *loader) readIf(path string, kind lang.FileKind) (*lang.File, error) {
 	return l.read(path, kind)
 }
 
-// parseFile reads and parses one file. kind KindUnknown means: from the
-// name, else from the content.
-func parseFile(path string, kind lang.FileKind, lim lang.Limits) (*lang.File, lang.Diagnostics, error) {
+// parseFile reads and parses one file, from opts.Overlay when it holds
+// the path. kind KindUnknown means: from the name, else from the content.
+func parseFile(path string, kind lang.FileKind, opts LoadOptions) (*lang.File, lang.Diagnostics, error) {
+	lim := opts.Limits
+	if text, ok := opts.Overlay[path]; ok {
+		f, diags := parseText(path, text, kind, opts)
+		return f, diags, nil
+	}
 	max := lim.MaxFileSize
 	if max <= 0 {
 		max = lang.DefaultMaxFileSize
@@ -485,14 +499,23 @@ func parseFile(path string, kind lang.FileKind, lim lang.Limits) (*lang.File, la
 	if err != nil {
 		return nil, nil, err
 	}
+	f, diags := parseText(path, string(buf), kind, opts)
+	return f, diags, nil
+}
+
+// parseText parses the text of the file at path, with opts.Parse when
+// set; kind as parseFile's.
+func parseText(path, text string, kind lang.FileKind, opts LoadOptions) (*lang.File, lang.Diagnostics) {
 	if kind == lang.KindUnknown {
 		kind = lang.KindOf(path)
 	}
 	if kind == lang.KindUnknown {
-		kind = lang.SniffKind(string(buf[:min(len(buf), 64<<10)]))
+		kind = lang.SniffKind(text[:min(len(text), 64<<10)])
 	}
-	f, diags := lang.ConfigParser{Limits: lim}.Parse(lang.NewSource(path, string(buf)), kind)
-	return f, diags, nil
+	if opts.Parse != nil {
+		return opts.Parse(path, text, kind)
+	}
+	return lang.ConfigParser{Limits: opts.Limits}.Parse(lang.NewSource(path, text), kind)
 }
 
 // sortFiles orders files: lsf.conf, lsf.shared, lsf.cluster, lsf.task,

@@ -317,3 +317,30 @@ func BenchmarkLoadSynthetic(b *testing.B) {
 		}
 	}
 }
+
+// TestLoadOverlay: a file of the overlay is read from it instead of the
+// disk, in a directory and as a file given alone; the others from disk.
+func TestLoadOverlay(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"lsb.queues": "Begin Queue\nQUEUE_NAME = disk\nEnd Queue\n",
+		"lsb.params": "Begin Parameters\nDEFAULT_QUEUE = disk\nEnd Parameters\n",
+	})
+	queues := filepath.Join(dir, "lsb.queues")
+	edited := "Begin Queue\nQUEUE_NAME = edited\nEnd Queue\n"
+	opts := compile.LoadOptions{Overlay: map[string]string{queues: edited}}
+	for _, paths := range [][]string{{dir}, {queues}} {
+		tree, _, err := compile.Load(paths, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range tree.Files {
+			want := "disk"
+			if f.Src.Name == queues {
+				want = "edited"
+			}
+			if !strings.Contains(f.Src.Text, want) {
+				t.Errorf("Load(%v): %s holds %q, want the text with %q", paths, f.Src.Name, f.Src.Text, want)
+			}
+		}
+	}
+}

@@ -50,6 +50,13 @@ func Check(tree *compile.Tree, opts Options) *Result {
 	return check(tree, nil, opts)
 }
 
+// CheckLoaded is Check for a tree whose loading found loaded (the
+// syntax and discovery diagnostics compile.Load returned): they are
+// reported with the rest, through the same suppressions and settings.
+func CheckLoaded(tree *compile.Tree, loaded lang.Diagnostics, opts Options) *Result {
+	return check(tree, loaded, opts)
+}
+
 func check(tree *compile.Tree, loaded lang.Diagnostics, opts Options) *Result {
 	policy, diags := compile.Compile(tree, opts.Compile)
 	diags = append(append(lang.Diagnostics{}, loaded...), diags...)

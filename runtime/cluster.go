@@ -65,6 +65,9 @@ type Cluster struct {
 
 	hostByName  map[string]*Host
 	queueByName map[string]*Queue
+	// lastEnv is the environment of the job last submitted or restored,
+	// which the next job shares when it has the same (internSubmission).
+	lastEnv []string
 	// goneQueues are the stand-ins of queues the configuration no longer
 	// has, by name (see goneQueue).
 	goneQueues map[string]*Queue
@@ -435,8 +438,10 @@ func (c *Cluster) TotalSlots() int {
 
 // A Submission is what bsub gives.
 type Submission struct {
-	Name  string `json:"Name"`
-	User  string `json:"User"`
+	Name string `json:"Name"`
+	User string `json:"User"`
+	// Group is -G, the user group whose fairshare account the job is
+	// charged to; "" for the account the user's shares give.
 	Group string `json:"Group"`
 	// Queue is -q; "" picks from DEFAULT_QUEUE.
 	Queue string `json:"Queue"`
@@ -488,6 +493,9 @@ type Submission struct {
 	// Sla is -sla: the service class of lsb.serviceclasses the job is
 	// submitted to.
 	Sla string `json:"Sla,omitempty"`
+	// Project is -P, the project the job is charged to; Submit gives a
+	// job without one DEFAULT_PROJECT, else "default".
+	Project string `json:"Project,omitempty"`
 	// Home is, for a job another cluster forwarded here, its submission
 	// cluster and its ID there; nil for a job submitted here.
 	Home *Home `json:"Home,omitempty"`
@@ -510,10 +518,75 @@ func (r *Rejection) Error() string {
 	return r.Reason
 }
 
+// LSF's answers to a bsub -G that names no user group of lsb.users, and
+// one the submitter is not a direct member of.
+const (
+	BadUserGroup = "Bad user group name. Job not submitted."
+	NotInGroup   = "User not in the specified user group. Job not submitted."
+)
+
+// DefaultProject returns the project of a job submitted without -P:
+// DEFAULT_PROJECT, else "default".
+func (c *Cluster) DefaultProject() string {
+	if p := c.Policy.Parameters.DefaultProject; p != "" {
+		return p
+	}
+	return "default"
+}
+
+// Project returns the job's project: -P, else the DEFAULT_PROJECT it
+// was given at submission ("default" for a job of an event log written
+// before projects were kept).
+func (j *Job) Project() string {
+	if j.Sub.Project == "" {
+		return "default"
+	}
+	return j.Sub.Project
+}
+
+// CheckUserGroup checks a bsub -G: the group must be a user group of
+// lsb.users with user a direct member of it (a member named, or "all",
+// and not excluded); members through a subgroup are not. Submit leaves
+// this to the caller, for a workload's groups need not be lsb.users'.
+func (c *Cluster) CheckUserGroup(group, user string) error {
+	switch in, ok := c.directMember(group, user); {
+	case !ok:
+		return &Rejection{Reason: BadUserGroup}
+	case !in:
+		return &Rejection{Reason: NotInGroup}
+	}
+	return nil
+}
+
+// directMember reports whether user is a direct member of the user
+// group of lsb.users named group (a member named, or "all", and not
+// excluded), as bsub -G requires; members through a subgroup are not.
+// ok is false when lsb.users has no such group.
+func (c *Cluster) directMember(group, user string) (in, ok bool) {
+	for _, g := range c.Policy.UserGroups {
+		if g.Name != group {
+			continue
+		}
+		for _, it := range g.Members {
+			if it.Name == user || strings.EqualFold(it.Name, "all") {
+				if it.Exclude {
+					return false, true
+				}
+				in = true
+			}
+		}
+		return in, true
+	}
+	return false, false
+}
+
 // Submit checks a submission and, when a queue accepts it, adds it as a
 // pending job. Without -q the queues of DEFAULT_QUEUE are tried in order
 // and the first that accepts the job takes it.
 func (c *Cluster) Submit(s Submission, now Time) (*Job, error) {
+	if s.Project == "" {
+		s.Project = c.DefaultProject()
+	}
 	if s.Slots <= 0 {
 		s.Slots = 1
 	}
@@ -550,6 +623,7 @@ func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
 		return nil, err
 	}
 	s.Queue, s.Pre = q.Name, nil
+	internSubmission(&s, &c.lastEnv)
 	j := &Job{ID: c.nextID, Seq: c.nextSeq, Name: s.Name, User: s.User, Group: s.Group, Queue: q, App: a.app, Sub: s,
 		Slots: s.Slots, ResReq: s.ResReq, Req: a.req, Priority: a.priority, Submit: now, FromType: s.FromType,
 		State: Pend, Reason: ReasonNew, Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode,
@@ -661,7 +735,7 @@ func (c *Cluster) check(q *Queue, s Submission) (*acceptance, error) {
 	}
 	a.req = req
 	if q.fair != nil {
-		if a.acct = q.fair.accountFor(s.User); a.acct == nil {
+		if a.acct = q.fair.accountFor(s.User, s.Group); a.acct == nil {
 			return nil, reject("%s", fairRejection(s.User))
 		}
 	}

@@ -134,7 +134,7 @@ func (c *Cluster) Switch(j *Job, name string, now Time) error {
 	case j.Sub.Exclusive && (q.Def == nil || !q.Def.Exclusive):
 		return fmt.Errorf("queue %s does not accept exclusive jobs (EXCLUSIVE)", q.Name)
 	}
-	if q.fair != nil && q.fair.accountFor(j.User) == nil {
+	if q.fair != nil && q.fair.accountFor(j.User, j.Group) == nil {
 		return fmt.Errorf("queue %s: %s", q.Name, fairRejection(j.User))
 	}
 	req, diags := c.requirement(q, j.App, j.ResReq, j.FromType)
@@ -152,7 +152,7 @@ func (c *Cluster) Switch(j *Job, name string, now Time) error {
 		c.useRequirement(j)
 		j.acct = nil
 		if q.fair != nil {
-			j.acct = q.fair.accountFor(j.User)
+			j.acct = q.fair.accountFor(j.User, j.Group)
 		}
 		c.occupy(j, now)
 		if preempted {
@@ -165,7 +165,7 @@ func (c *Cluster) Switch(j *Job, name string, now Time) error {
 	c.useRequirement(j)
 	j.acct = nil
 	if q.fair != nil {
-		j.acct = q.fair.accountFor(j.User)
+		j.acct = q.fair.accountFor(j.User, j.Group)
 	}
 	c.enqueue(j)
 	return nil

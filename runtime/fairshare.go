@@ -168,12 +168,13 @@ const maxShareDepth = 16
 // the first group entry that holds the user (a group's shares held
 // together, group@ giving each member its own), else default or default@
 // (each user their own), else others (held together); a group with a share tree of
-// its own is gone into. It returns nil when the user has no shares at
-// some level.
-func (f *fairshare) accountFor(user string) *account {
+// its own is gone into. With ug (bsub -G), a level's entry for that
+// group, when the user is in it, is taken before the others. It returns
+// nil when the user has no shares at some level.
+func (f *fairshare) accountFor(user, ug string) *account {
 	node := f.root
 	for node.entries != nil {
-		name, shares, group, ok := f.match(node.entries, user)
+		name, shares, group, ok := f.match(node.entries, user, ug)
 		if !ok {
 			return nil
 		}
@@ -184,16 +185,29 @@ func (f *fairshare) accountFor(user string) *account {
 
 // match finds a user's entry among a level's entries: the account's name
 // and shares, and the group it stands for when it is a group's collective
-// account.
-func (f *fairshare) match(entries []compile.Share, user string) (name string, shares float64, group string, ok bool) {
+// account. ug, when not "", is the group the job asked to be charged
+// to (bsub -G), whose entry wins at the level that has it.
+func (f *fairshare) match(entries []compile.Share, user, ug string) (name string, shares float64, group string, ok bool) {
+	holds := func(e compile.Share) (string, bool, bool) {
+		g, each := strings.CutSuffix(e.Name, "@")
+		in := f.member[g]
+		return g, each, in != nil && in(user)
+	}
+	for _, e := range entries {
+		if g, each, in := holds(e); ug != "" && g == ug && in {
+			if each {
+				return user, e.Shares, "", true
+			}
+			return g, e.Shares, g, true
+		}
+	}
 	for _, e := range entries {
 		if e.Name == user {
 			return user, e.Shares, "", true
 		}
 	}
 	for _, e := range entries {
-		g, each := strings.CutSuffix(e.Name, "@")
-		if in := f.member[g]; in != nil && in(user) {
+		if g, each, in := holds(e); in {
 			if each {
 				return user, e.Shares, "", true
 			}

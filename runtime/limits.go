@@ -9,17 +9,19 @@ import (
 // A limitRule is a Limit section of lsb.resources as the scheduler applies
 // it. A job is subject to it when its user, queue, application and hosts
 // are among the consumers the section names (a consumer type not named
-// means all); USERS, QUEUES, HOSTS and APPS limit their consumers
-// together, PER_USER, PER_QUEUE, PER_HOST and PER_APP each one apart.
+// means all); USERS, QUEUES, HOSTS, APPS and PROJECTS limit their
+// consumers together, PER_USER, PER_QUEUE, PER_HOST, PER_APP and
+// PER_PROJECT each one apart.
 type limitRule struct {
 	name string
 	// users admits a user (nil: every user).
-	users  func(string) bool
-	queues map[string]bool
-	apps   map[string]bool
-	hosts  map[string]bool
+	users    func(string) bool
+	queues   map[string]bool
+	apps     map[string]bool
+	hosts    map[string]bool
+	projects map[string]bool
 	// per* split the usage by consumer.
-	perUser, perQueue, perApp, perHost bool
+	perUser, perQueue, perApp, perHost, perProject bool
 	// slots, jobs and mem are the limits (-1 for none); mem in MB.
 	slots, jobs, mem float64
 	// use holds what the running jobs take, by consumer key.
@@ -68,6 +70,7 @@ func readLimits(p *compile.Policy, c *Cluster) []*limitRule {
 		}
 		r.queues, r.perQueue = nameSet(set, "QUEUES", "PER_QUEUE")
 		r.apps, r.perApp = nameSet(set, "APPS", "PER_APP")
+		r.projects, r.perProject = nameSet(set, "PROJECTS", "PER_PROJECT")
 		r.hosts, r.perHost = hostSet(set, p)
 		out = append(out, r)
 	}
@@ -141,6 +144,8 @@ func (r *limitRule) applies(j *Job, h *Host) bool {
 		return false
 	case r.apps != nil && (j.App == nil || !r.apps[j.App.Name]):
 		return false
+	case r.projects != nil && !r.projects[j.Project()]:
+		return false
 	case r.hosts != nil && (h == nil || !r.hosts[h.Name]):
 		return false
 	}
@@ -164,6 +169,10 @@ func (r *limitRule) key(j *Job, h *Host) string {
 	b.WriteByte(0)
 	if r.perHost && h != nil {
 		b.WriteString(h.Name)
+	}
+	b.WriteByte(0)
+	if r.perProject {
+		b.WriteString(j.Project())
 	}
 	return b.String()
 }

@@ -190,6 +190,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 	}
 	var warn []string
 	s := im.Sub
+	internSubmission(&s, &c.lastEnv)
 	if s.Slots <= 0 {
 		s.Slots = 1
 	}
@@ -240,7 +241,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		j.Req = req
 	}
 	if q.fair != nil {
-		j.acct = q.fair.accountFor(s.User)
+		j.acct = q.fair.accountFor(s.User, s.Group)
 	}
 	if s.Sla != "" {
 		if j.SLA = c.slaByName[s.Sla]; j.SLA == nil {

@@ -104,7 +104,7 @@ func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster,
 		// at the same place of the new tree keeps its use.
 		for _, a := range q.fair.list {
 			if a.entries == nil && nq.fair.accounts[a.path] == nil {
-				nq.fair.accountFor(a.Name)
+				nq.fair.accountFor(a.Name, "")
 			}
 		}
 		for _, a := range q.fair.list {

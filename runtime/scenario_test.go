@@ -24,7 +24,7 @@ import (
 // "want": the timeline the simulation produces. Lines of "jobs" are
 //
 //	ID AT SLOTS RUNTIME [queue=Q] [user=U] [R="..."] [sp=N] [W=MINUTES] [app=A] [hold] [x] [type=T]
-//	                    [name=NAME] [dep="..."] [exit=CODE] [cpu=SECONDS] [sla=CLASS]
+//	                    [name=NAME] [dep="..."] [exit=CODE] [cpu=SECONDS] [sla=CLASS] [project=P]
 //	@AT COMMAND ID [ARG]  (btop, bbot, bstop, bresume, bkill; bstatus ID TEXT; aps ID system=V|admin=V)
 //	@AT load HOST NAME=VALUE[,NAME=VALUE]  (sets load indices of a host)
 //
@@ -269,6 +269,8 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]sim.Job, []sim.Com
 				sj.CPUTime = num(value)
 			case "sla":
 				sj.Sla = value
+			case "project":
+				sj.Project = value
 			default:
 				bad("unknown option %q", opt)
 			}

@@ -225,8 +225,8 @@ func bacctFromDaemon(ctx context.Context, e env, a *lsfArgs, ids []int64, loc *t
 // and completion, then its times.
 func writeAccounting(w io.Writer, j *api.Job, long bool, loc *time.Location) {
 	j = &textJobs([]api.Job{*j})[0]
-	fmt.Fprintf(w, "\nJob <%d>, Job Name <%s>, User <%s>, Project <default>, Status <%s>, Queue <%s>, Command <%s>\n",
-		j.ID, jobName(j), j.User, j.State, j.Queue, oneLine(j.Command))
+	fmt.Fprintf(w, "\nJob <%d>, Job Name <%s>, User <%s>, Project <%s>, Status <%s>, Queue <%s>, Command <%s>\n",
+		j.ID, jobName(j), j.User, jobProject(j), j.State, j.Queue, oneLine(j.Command))
 	if !long {
 		return
 	}

@@ -16,7 +16,7 @@ func bjobsOptionList() []lsfOption {
 	return []lsfOption{
 		{"a", ""}, {"d", ""}, {"p", ""}, {"r", ""}, {"s", ""}, {"u", "user|all"}, {"q", "queue"},
 		{"l", ""}, {"w", ""}, {"o", `"field ..."`}, {"noheader", ""}, {"json", ""}, {"aps", ""}, {"prio", ""}, {"x", ""},
-		{"fwd", ""}, {"J", "job_name"},
+		{"fwd", ""}, {"J", "job_name"}, {"P", "project"}, {"G", "user_group"},
 	}
 }
 
@@ -51,6 +51,8 @@ one N*host group per line (-w: on one line, joined by ":").
   -q QUEUE      the jobs of one queue
   -J NAME       the jobs of that name (a job without -J is named by its
                 command); "*" in NAME matches any characters
+  -P PROJECT    the jobs of one project (bsub -P, else DEFAULT_PROJECT)
+  -G GROUP      the jobs submitted with bsub -G GROUP (not its subgroups)
   -l            long format: the job's history, limits, pending reasons
                 with the hosts named (lines are not wrapped)
   -aps          the default layout with each job's APS value (absolute
@@ -65,7 +67,8 @@ one N*host group per line (-w: on one line, joined by ":").
                 jobid stat user queue job_name from_host exec_host
                 submit_time start_time finish_time exit_code exit_reason
                 pend_reason slots command cwd output_file error_file
-                dependency cpu_used max_mem forward_cluster
+                dependency cpu_used max_mem proj_name (alias proj)
+                forward_cluster
                 forward_time dstjobid (a forwarded job's ID at the
                 cluster it went to) source_cluster srcjobid (a received
                 job's cluster and ID at home)
@@ -193,10 +196,11 @@ func missingJobs(ids []int64, jobs []api.Job) []int64 {
 	return out
 }
 
-// filterJobs keeps the jobs -d, -p, -r and -s ask for.
+// filterJobs keeps the jobs -d, -p, -r, -s, -x, -fwd, -J, -P and -G ask for.
 func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
 	keep := func(j *api.Job) bool {
-		if a.has("x") && j.Exceptions == "" || a.has("fwd") && j.Forward == nil {
+		if a.has("x") && j.Exceptions == "" || a.has("fwd") && j.Forward == nil ||
+			a.has("P") && jobProject(j) != a.value("P") || a.has("G") && j.UserGroup != a.value("G") {
 			return false
 		}
 		if a.has("J") && !matchJobName(a.value("J"), jobName(j)) {
@@ -273,9 +277,9 @@ func noJobMessage(a *lsfArgs) string {
 func bjobsRefusedOptions() []lsfOption {
 	return []lsfOption{
 		{"A", ""}, {"aff", ""}, {"app", "application_profile"}, {"cname", ""}, {"data", ""},
-		{"env", ""}, {"G", "user_group"}, {"g", "job_group"}, {"gpu", ""}, {"hms", ""}, {"hostfile", ""},
+		{"env", ""}, {"g", "job_group"}, {"gpu", ""}, {"hms", ""}, {"hostfile", ""},
 		{"Jd", "description"}, {"Lp", "license_project"}, {"m", "host"}, {"N", "host_spec"},
-		{"P", "project"}, {"pe", ""}, {"pei", ""}, {"pi", ""}, {"pn", ""}, {"p0", ""}, {"p1", ""}, {"p2", ""}, {"p3", ""}, {"plan", ""}, {"psum", ""},
+		{"pe", ""}, {"pei", ""}, {"pi", ""}, {"pn", ""}, {"p0", ""}, {"p1", ""}, {"p2", ""}, {"p3", ""}, {"plan", ""}, {"psum", ""},
 		{"rusage", "resource"}, {"script", ""}, {"sla", "service_class"}, {"sum", ""},
 		{"U", "reservation_id"}, {"UF", ""}, {"V", ""}, {"W", ""}, {"WF", ""}, {"WL", ""}, {"WP", ""}, {"X", ""},
 	}

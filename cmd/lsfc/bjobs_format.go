@@ -207,8 +207,11 @@ func (v jobsView) writeLong(w io.Writer, jobs []api.Job) {
 
 func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 	fmt.Fprintln(w)
-	first := fmt.Sprintf("Job <%d>, Job Name <%s>, User <%s>, Project <default>, Status <%s>, Queue <%s>",
-		j.ID, jobName(j), j.User, j.State, j.Queue)
+	first := fmt.Sprintf("Job <%d>, Job Name <%s>, User <%s>, Project <%s>", j.ID, jobName(j), j.User, jobProject(j))
+	if j.UserGroup != "" {
+		first += fmt.Sprintf(", User Group <%s>", j.UserGroup)
+	}
+	first += fmt.Sprintf(", Status <%s>, Queue <%s>", j.State, j.Queue)
 	if j.Priority > 0 {
 		first += fmt.Sprintf(", Job Priority <%d>", j.Priority)
 	}
@@ -345,9 +348,13 @@ func defaultJobColumns() []jobColumn {
 func jobFieldNames() []string {
 	return []string{"jobid", "stat", "user", "queue", "job_name", "from_host", "exec_host", "submit_time",
 		"start_time", "finish_time", "exit_code", "exit_reason", "pend_reason", "slots", "command", "cwd",
-		"output_file", "error_file", "dependency", "cpu_used", "max_mem",
+		"output_file", "error_file", "dependency", "cpu_used", "max_mem", "proj_name",
 		"forward_cluster", "forward_time", "dstjobid", "source_cluster", "srcjobid"}
 }
+
+// jobFieldAliases maps the short names -o accepts, as LSF does, to the
+// fields they stand for.
+var jobFieldAliases = map[string]string{"proj": "proj_name"}
 
 // parseJobColumns reads the argument of -o: fields, each NAME[:[-][WIDTH]],
 // separated by blanks, and an optional delimiter='C' (or "C"). Names are
@@ -367,6 +374,9 @@ func parseJobColumns(spec string) ([]jobColumn, string, error) {
 	for _, f := range strings.Fields(spec) {
 		name, width, hasWidth := strings.Cut(f, ":")
 		c := jobColumn{name: strings.ToLower(name)}
+		if full, ok := jobFieldAliases[c.name]; ok {
+			c.name = full
+		}
 		if !slices.Contains(jobFieldNames(), c.name) {
 			return nil, "", fmt.Errorf("unknown field %q (fields: %s)", name, strings.Join(jobFieldNames(), " "))
 		}
@@ -506,6 +516,8 @@ func jobField(name string, j *api.Job, loc *time.Location) string {
 		return j.Stderr
 	case "dependency":
 		return j.Depend
+	case "proj_name":
+		return jobProject(j)
 	case "cpu_used":
 		if j.CPUTime > 0 {
 			return strconv.FormatFloat(j.CPUTime, 'f', 1, 64) + " second(s)"
@@ -593,6 +605,15 @@ func termReason(term string) string {
 		return term
 	}
 	return term + ": " + why
+}
+
+// jobProject returns a job's project, "default" from a daemon that does
+// not say.
+func jobProject(j *api.Job) string {
+	if j.Project == "" {
+		return "default"
+	}
+	return j.Project
 }
 
 // jobName returns a job's name: -J, else its command, as LSF names jobs.

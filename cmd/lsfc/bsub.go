@@ -25,7 +25,7 @@ func bsubOptionList() []lsfOption {
 		{"o", "out_file"}, {"oo", "out_file"}, {"e", "err_file"}, {"eo", "err_file"},
 		{"cwd", "dir"}, {"r", ""}, {"app", "profile"}, {"sp", "priority"}, {"m", `"host ..."`},
 		{"W", "[hh:]mm"}, {"M", "mem_limit"}, {"H", ""}, {"w", "dependency"}, {"K", ""}, {"x", ""},
-		{"sla", "service_class"},
+		{"sla", "service_class"}, {"P", "project"}, {"G", "user_group"},
 	}
 }
 
@@ -39,14 +39,14 @@ func bsubRefusedOptions() []lsfOption {
 		{"cn_mem", "mem_size"}, {"core_isolation", "0|1|2"}, {"csm", "y|n"}, {"D", "data_limit"},
 		{"data", "data_spec"}, {"datachk", ""}, {"datagrp", "user_group"}, {"E", "pre_exec_command"},
 		{"Ep", "post_exec_command"}, {"env", "variables"}, {"eptl", "[hh:]mm"}, {"ext", "scheduler_options"},
-		{"F", "file_limit"}, {"f", "file_transfer"}, {"freq", "cpu_frequency"}, {"G", "user_group"},
+		{"F", "file_limit"}, {"f", "file_transfer"}, {"freq", "cpu_frequency"},
 		{"g", "job_group"}, {"gpu", "gpu_req"}, {"hl", ""}, {"hostfile", "file"},
 		{"I", ""}, {"Ip", ""}, {"IS", ""}, {"ISp", ""}, {"ISs", ""}, {"Is", ""}, {"IX", ""},
 		{"i", "input_file"}, {"is", "input_file"}, {"Jd", "description"}, {"jobaff", "affinity"},
 		{"jsdl", "file"}, {"jsdl_strict", "file"}, {"json", "file"}, {"k", "checkpoint"},
 		{"L", "login_shell"}, {"Lp", "license_project"}, {"ln_mem", "mem_size"}, {"ln_slots", "slots"},
 		{"mig", "threshold"}, {"N", ""}, {"Ne", ""}, {"network", "network_res_req"}, {"nnodes", "nodes"},
-		{"notify", "events"}, {"outdir", "dir"}, {"P", "project"}, {"p", "process_limit"},
+		{"notify", "events"}, {"outdir", "dir"}, {"p", "process_limit"},
 		{"pack", "job_submission_file"}, {"ptl", "[hh:]mm"}, {"Q", "requeue_exit_values"}, {"rn", ""},
 		{"rnc", "resize_notification_cmd"}, {"S", "stack_limit"}, {"s", "signal"}, {"smt", "smt_value"},
 		{"stage", "stage_options"}, {"step_cgroup", "y|n"}, {"T", "thread_limit"}, {"t", "term_time"},
@@ -99,6 +99,12 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 (126 if it was killed while pending)
   -x            exclusive use of its hosts
   -sla NAME     service class of lsb.serviceclasses (see bsla)
+  -P PROJECT    the job's project (else DEFAULT_PROJECT of lsb.params, else
+                "default"): shown by bjobs, written to lsb.acct, counted by
+                lsb.resources limits on PROJECTS and PER_PROJECT, and
+                given to the job as LSB_PROJECT_NAME
+  -G GROUP      charge the job's fairshare to GROUP's share account; the
+                submitter must be a direct member of the lsb.users group
 
 Options are matched on the whole word: -env is never -e with "nv". A
 one-letter option may have its argument in the same word (-n4, -qnormal)
@@ -171,6 +177,11 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	s.Hold = a.has("H")
 	s.Exclusive = a.has("x")
 	s.Sla = a.value("sla")
+	s.Project = a.value("P")
+	s.UserGroup = a.value("G")
+	if a.has("G") && strings.HasPrefix(strings.TrimSpace(s.UserGroup), "~") {
+		return nil, fmt.Errorf("-G %q: excluding fairshare groups (~group) is not supported by lsfc", s.UserGroup)
+	}
 	for _, m := range a.values("m") {
 		s.Hosts = append(s.Hosts, strings.Fields(m)...)
 	}

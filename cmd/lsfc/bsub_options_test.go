@@ -54,6 +54,8 @@ var bsubImplemented = map[string]struct {
 	"K":   {"", func(r *bsubRequest) bool { return r.wait }},
 	"x":   {"", func(r *bsubRequest) bool { return r.sub.Exclusive }},
 	"sla": {"gold", func(r *bsubRequest) bool { return r.sub.Sla == "gold" }},
+	"P":   {"proj1", func(r *bsubRequest) bool { return r.sub.Project == "proj1" }},
+	"G":   {"ug1", func(r *bsubRequest) bool { return r.sub.UserGroup == "ug1" }},
 }
 
 // TestBsubOptionTable goes through every option LSF documents for bsub:
@@ -133,9 +135,7 @@ func TestBsubReportedOptions(t *testing.T) {
 		{[]string{"-outdir", "/tmp/x", "true"}, exitLSF, "bsub: option -outdir is not supported by lsfc\n"},
 		{[]string{"-gpu", "num=1", "true"}, exitLSF, "bsub: option -gpu is not supported by lsfc\n"},
 		{[]string{"-We", "10", "true"}, exitLSF, "bsub: option -We is not supported by lsfc\n"},
-		{[]string{"-P", "proj", "true"}, exitLSF, "bsub: option -P is not supported by lsfc\n"},
-		{[]string{"-Pproj", "true"}, exitLSF, "bsub: option -P is not supported by lsfc\n"},
-		{[]string{"-G", "grp", "true"}, exitLSF, "bsub: option -G is not supported by lsfc\n"},
+		{[]string{"-G", "~grp", "true"}, exitUsage, `bsub: -G "~grp": excluding fairshare groups (~group) is not supported by lsfc`},
 		{[]string{"-g", "/grp", "true"}, exitLSF, "bsub: option -g is not supported by lsfc\n"},
 		{[]string{"-q", "normal", "-Is", "bash"}, exitLSF, "bsub: option -Is is not supported by lsfc\n"},
 		// Words that begin a longer option are never split.
@@ -156,8 +156,8 @@ func TestBsubReportedOptions(t *testing.T) {
 	}
 
 	// The attached forms that cannot be mistaken still work.
-	r, err := parseBsub([]string{"-n4", "-qnormal", "-ohello.out", "-W10", "true"})
-	want := bsubRequest{sub: api.SubmitRequest{Command: "true", Slots: 4, Queue: "normal", Stdout: "hello.out", RunLimit: 600}}
+	r, err := parseBsub([]string{"-n4", "-qnormal", "-ohello.out", "-W10", "-Pproj", "true"})
+	want := bsubRequest{sub: api.SubmitRequest{Command: "true", Slots: 4, Queue: "normal", Stdout: "hello.out", RunLimit: 600, Project: "proj"}}
 	if err != nil || !reflect.DeepEqual(*r, want) {
 		t.Errorf("attached forms: %+v, %v; want %+v", r, err, want)
 	}

@@ -191,6 +191,6 @@ func isLSFCommand(name string) bool {
 
 // lsfCommandNames returns the names of the LSF commands lsfc provides.
 func lsfCommandNames() []string {
-	return []string{"bacct", "badmin", "bbot", "bhosts", "bjobs", "bkill", "bmod", "bparams", "bqueues", "bresume",
+	return []string{"bacct", "badmin", "bbot", "bhist", "bhosts", "bjobs", "bkill", "bmod", "bparams", "bqueues", "bresume",
 		"bsla", "bstop", "bsub", "bswitch", "btop", "lsadmin", "lshosts", "lsid", "lsload", "sbatchd"}
 }

@@ -142,6 +142,7 @@ where LSF's do.`,
 		newCmd func(env) *cobra.Command
 	}{
 		{"bacct", newBacctCmd},
+		{"bhist", newBhistCmd},
 		{"bsub", newBsubCmd},
 		{"bjobs", newBjobsCmd},
 		{"bkill", newBkillCmd},

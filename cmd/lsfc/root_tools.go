@@ -20,6 +20,7 @@ func toolCommands(e env) []*cobra.Command {
 		newResReqCmd(e),
 		newSimulateCmd(e),
 		newServeCmd(e),
+		newLSPCmd(e),
 		newSbatchdCmd(e),
 		newManCmd(e),
 	}

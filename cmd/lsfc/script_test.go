@@ -21,11 +21,17 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	// lsfc serve, run by the scripts, starts jobs under this binary.
+	// Daemons started in-process by the tests run their jobs' wrappers
+	// as this binary with WrapperArg.
 	if len(os.Args) > 1 && os.Args[1] == localexec.WrapperArg {
 		os.Exit(localexec.WrapperMain(os.Args[2:]))
 	}
-	testscript.Main(m, map[string]func(){"lsfc": func() { os.Exit(Main()) }})
+	// lsfc serve, run by the scripts, finds the job starter next to
+	// itself, in the scripts' bin directory, as in an installation.
+	testscript.Main(m, map[string]func(){
+		"lsfc":                func() { os.Exit(Main()) },
+		localexec.StarterName: func() { os.Exit(localexec.WrapperMain(os.Args[1:])) },
+	})
 }
 
 // TestScripts runs the command-line scripts of testdata/script. $DEMO is
@@ -39,11 +45,16 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	editors, err := filepath.Abs(filepath.Join("..", "..", "editors"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("..", "..", "testdata", "script"),
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("DEMO", demo)
 			env.Setenv("WORKLOADS", workloads)
+			env.Setenv("EDITORS", editors)
 			env.Setenv("LSF_ENVDIR", "")
 			return nil
 		},

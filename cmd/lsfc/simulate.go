@@ -30,6 +30,7 @@ type simFlags struct {
 	confs        []string
 	partitionMap string
 	workload     string
+	workloadFmt  string
 	hosts        string
 	hostCount    int
 	slotsPerHost int
@@ -44,13 +45,22 @@ type simFlags struct {
 func newSimulateCmd(e env) *cobra.Command {
 	var f simFlags
 	cmd := &cobra.Command{
-		Use:   "simulate --conf PATH --workload FILE.swf[.gz] [flags]",
+		Use:   "simulate --conf PATH --workload FILE.swf[.gz]|lsb.events|lsb.acct|FILE.jsonl [flags]",
 		Short: "Replay a workload trace through the scheduler on a configuration",
 		Long: `simulate replays a Standard Workload Format trace (Parallel Workloads
 Archive, plain or gzip) through lsfc's scheduler with a simulated executor
 on a virtual clock: each job is submitted at its time with its processors,
 run time, requested time (its run limit), user and queue, and a scheduling
 cycle runs whenever something happens.
+
+--workload also reads an LSF event log (lsb.events: each job with its
+queue, user, user group, slots, -R, -M, -W and -x as bmod left them, and
+its real run time from its last dispatch to its end; jobs that never
+started or never ended in the log are reported as skipped) and lsfc's
+own format, JSON lines of one bsub each ({"t": 12.5, "args": ["-q",
+"normal", "-n", "4"], "run": 3600, "exit": 0, "user": "alice"}, its args
+read as bsub reads its command line). The file's name tells the format
+(lsb.events*; *.jsonl or *.ndjson; else SWF), or --workload-format.
 
 The hosts are those of the configuration tree, each with the job slots
 its lsb.hosts row gives (MXJ; "!" or none: --slots-per-host), or an
@@ -79,7 +89,8 @@ slowdown (mean, p50, p95, max) and preemptions per queue and per user,
 and for each slot pool (SLOT_POOL, SLOT_SHARE) the share of its slots
 each queue held, overall and while it competed with another queue of
 the pool for slots, and how far that was from its share. --compare runs a
-second configuration on the same trace and shows both side by side;
+second configuration on the same trace and shows both side by side, then
+the jobs whose start differs between them;
 --report writes a self-contained HTML page with charts; --jobs-out writes
 one JSON object per line per job.
 
@@ -103,7 +114,8 @@ there and its utilisation.`,
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.confs, "conf", nil, "configuration tree (an LSF_ENVDIR, a directory of lsb.* files, or files separated by commas); once per cluster for MultiCluster forwarding (required; no default)")
 	fl.StringVar(&f.partitionMap, "partition-map", "", "with several --conf: trace partitions to clusters, PARTITION=CLUSTER,... (default: partition N to the Nth cluster, round robin; a job without one to the first)")
-	fl.StringVar(&f.workload, "workload", "", "the trace, in Standard Workload Format (plain or gzip), or an lsb.acct (required; no default)")
+	fl.StringVar(&f.workload, "workload", "", "the workload: an SWF trace (plain or gzip), an LSF lsb.events or lsb.acct, or a JSON-lines file of bsub command lines (required; no default)")
+	fl.StringVar(&f.workloadFmt, "workload-format", "auto", "the workload's format: swf, lsb.events (an LSF event log), lsb.acct (an LSF accounting log) or jsonl (one bsub per line); auto goes by the file's name (lsb.events*, lsb.acct*, *.jsonl), then by its first record, else swf")
 	fl.StringVar(&f.hosts, "hosts", "", "a host inventory (YAML or JSON) replacing the configuration's hosts (default: the hosts of lsf.cluster)")
 	fl.IntVar(&f.hostCount, "host-count", 0, "simulate N identical hosts, named sim00001 and on, instead of the configuration's; a queue whose HOSTS names hosts gets none of them (default 0: the configuration's hosts)")
 	fl.IntVar(&f.slotsPerHost, "slots-per-host", 0, "job slots of each --host-count host (required with it), and of each host whose lsb.hosts MXJ is \"!\" or unset and whose CPUs and slots no inventory gives (default 0: one slot for MXJ \"!\", no slot limit for MXJ unset)")
@@ -148,30 +160,19 @@ func runSimulate(e env, f simFlags) error {
 		return usageError("--sla-map: %v", err)
 	}
 	wopts := sim.WorkloadOptions{QueueMap: queueMap, SlaMap: slaMap}
-	acct := isLSBAcct(f.workload)
+	format, err := workloadFormat(f.workload, f.workloadFmt)
+	if err != nil {
+		return usageError("%v", err)
+	}
 	if len(f.confs) > 1 {
-		if acct {
-			return usageError("--workload lsb.acct takes one --conf")
+		if format != "swf" {
+			return usageError("--workload %s takes one --conf", format)
 		}
 		return runSimulateClusters(e, f, wopts)
 	}
-	var replay func(*compile.Policy, sim.ReplayOptions) (*sim.ReplayResult, error)
-	if acct {
-		recs, err := readAcctWorkload(e, f.workload)
-		if err != nil {
-			return exit(exitFindings, fmt.Errorf("%s: %w", f.workload, err))
-		}
-		replay = func(p *compile.Policy, o sim.ReplayOptions) (*sim.ReplayResult, error) {
-			return sim.ReplayAcct(p, recs, o)
-		}
-	} else {
-		header, jobs, err := readTrace(f.workload)
-		if err != nil {
-			return exit(exitFindings, fmt.Errorf("%s: %w", f.workload, err))
-		}
-		replay = func(p *compile.Policy, o sim.ReplayOptions) (*sim.ReplayResult, error) {
-			return sim.Replay(p, header, jobs, o)
-		}
+	replay, err := readWorkload(e, f.workload, format, wopts)
+	if err != nil {
+		return exit(exitFindings, fmt.Errorf("%s: %w", f.workload, err))
 	}
 	configs := []string{f.conf}
 	if f.compare != "" {
@@ -221,7 +222,11 @@ func runSimulate(e env, f simFlags) error {
 			}
 		}
 	}
-	if err := writeSummary(e.stdout, f, configs, sums); err != nil {
+	var diffs []startDiff
+	if len(results) == 2 {
+		diffs = startDiffs(results[0], results[1])
+	}
+	if err := writeSummary(e.stdout, f, configs, sums, diffs); err != nil {
 		return exit(exitUsage, err)
 	}
 	if f.jobsOut != "" {
@@ -383,8 +388,9 @@ func parseQueueMap(s string) (map[string]string, error) {
 	return m, nil
 }
 
-// writeSummary prints the metrics of one run, or of two side by side.
-func writeSummary(w io.Writer, f simFlags, names []string, sums []*simstats.Summary) error {
+// writeSummary prints the metrics of one run, or of two side by side
+// followed by the jobs whose start differs between them.
+func writeSummary(w io.Writer, f simFlags, names []string, sums []*simstats.Summary, diffs []startDiff) error {
 	if f.format == "json" {
 		if len(sums) == 1 {
 			return sums[0].WriteJSON(w)
@@ -401,20 +407,30 @@ func writeSummary(w io.Writer, f simFlags, names []string, sums []*simstats.Summ
 			Jobs int               `json:"jobs"`
 			Runs []json.RawMessage `json:"runs"`
 			Conf []string          `json:"configurations"`
-		}{sums[0].Jobs, runs, names}
+			// StartDiffs are the jobs whose start differs, A being the
+			// first configuration.
+			StartDiffs []startDiff `json:"startDiffs"`
+		}{sums[0].Jobs, runs, names, diffs}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
 	if len(sums) == 2 {
-		return simstats.WriteComparison(w, [2]string{names[0], names[1]}, sums[0], sums[1])
+		if err := simstats.WriteComparison(w, [2]string{names[0], names[1]}, sums[0], sums[1]); err != nil {
+			return err
+		}
+		writeStartDiffs(w, [2]string{names[0], names[1]}, sums[0].Jobs, diffs)
+		return nil
 	}
 	return sums[0].WriteText(w)
 }
 
 // jobLine is one line of --jobs-out.
 type jobLine struct {
-	ID     int      `json:"id"`
+	ID int `json:"id"`
+	// Job names the job as its workload does ("1234[5]" for an LSF
+	// array element), when that is not its ID.
+	Job    string   `json:"job,omitempty"`
 	Queue  string   `json:"queue"`
 	User   string   `json:"user"`
 	Submit float64  `json:"submit"`
@@ -432,7 +448,7 @@ func writeJobs(path string, res *sim.ReplayResult) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	for _, r := range res.Records {
-		l := jobLine{ID: r.ID, Queue: r.Queue, User: r.User, Submit: r.Submit, Hosts: r.Hosts, State: r.State, Reason: res.Reasons[r.ID],
+		l := jobLine{ID: r.ID, Job: res.Labels[r.ID], Queue: r.Queue, User: r.User, Submit: r.Submit, Hosts: r.Hosts, State: r.State, Reason: res.Reasons[r.ID],
 			Exceptions: r.Exceptions}
 		if l.Hosts == nil {
 			l.Hosts = []string{}

@@ -94,7 +94,7 @@ func TestWorkflowEngines(t *testing.T) {
 			t.Errorf("Toil polled without bjobs -json: %d job lists, %d single-job queries", lists, queries)
 		}
 		// The daemon is fresh, so the quantiles are the workflow's.
-		j := stats(after, "job list json")
+		j := requestStats(after, "job list json")
 		t.Logf("Toil workflow: %.1f s wall time, %d jobs; the daemon served %d bjobs requests (%d bjobs -json, %d other "+
 			"job lists, %d single-job queries); bjobs -json response time p50 %.2f ms, p99 %.2f ms, max %.2f ms",
 			wall.Seconds(), len(jobs), jsonLists+lists+queries, jsonLists, lists, queries, j.P50*1000, j.P99*1000, j.Max*1000)
@@ -202,7 +202,7 @@ func startEngine(t *testing.T) *engine {
 		t.Fatal(err)
 	}
 	lsfc := filepath.Join(bin, "lsfc")
-	if out, err := exec.Command("go", "build", "-o", lsfc, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, ".", "../lsfc-job").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	// The LSF command names are links to the LSF commands' own build, as
@@ -368,8 +368,8 @@ func (e *engine) perf(t *testing.T) *api.Perf {
 	return p
 }
 
-// stats returns the figures of one kind of request.
-func stats(p *api.Perf, kind string) api.RequestStats {
+// requestStats returns the figures of one kind of request.
+func requestStats(p *api.Perf, kind string) api.RequestStats {
 	for _, r := range p.Requests {
 		if r.Kind == kind {
 			return r
@@ -378,7 +378,7 @@ func stats(p *api.Perf, kind string) api.RequestStats {
 	return api.RequestStats{Kind: kind}
 }
 
-func count(p *api.Perf, kind string) int64 { return stats(p, kind).Count }
+func count(p *api.Perf, kind string) int64 { return requestStats(p, kind).Count }
 
 // pytestSummary returns the names of the tests pytest -rA reports with a word
 // (PASSED, FAILED), in its order.

@@ -16,6 +16,7 @@
 //	POST /v1/hosts/{name}/{op}     open, close (→ ActionResponse)
 //	GET  /v1/resources             the ResourceMap's static instances (→ []SharedResource)
 //	GET  /v1/status                the daemon (→ Status)
+//	GET  /v1/history?...           job histories from the event log (HistoryQuery → []JobHistory)
 //	POST /v1/reconfig              badmin reconfig (→ Reload; 409 when refused)
 //	GET  /v1/params                lsb.params as bparams -a shows it (→ map[string]string)
 //	POST /v1/mc/...                between clusters, on the TCP listener only (see MCForward)
@@ -87,6 +88,10 @@ type SubmitRequest struct {
 	Rerunnable bool     `json:"rerunnable,omitempty"` // -r
 	Exclusive  bool     `json:"exclusive,omitempty"`  // -x
 	Sla        string   `json:"sla,omitempty"`        // -sla
+	// Project is -P ("" for DEFAULT_PROJECT); UserGroup is -G, the user
+	// group whose fairshare account the job is charged to.
+	Project   string `json:"project,omitempty"`
+	UserGroup string `json:"userGroup,omitempty"`
 	// Cwd is the working directory (-cwd, else the submitter's); Env the
 	// submission environment, KEY=VALUE; Umask the submitter's umask.
 	Cwd   string   `json:"cwd,omitempty"`
@@ -210,6 +215,10 @@ type Job struct {
 	Priority    int          `json:"priority,omitempty"`
 	Preempted   int          `json:"preempted,omitempty"`
 	Rerunnable  bool         `json:"rerunnable,omitempty"`
+	// Project is the job's project (-P, else DEFAULT_PROJECT); UserGroup
+	// the user group it was submitted with (-G), "" for none.
+	Project   string `json:"project,omitempty"`
+	UserGroup string `json:"userGroup,omitempty"`
 	// ExecCwd is, for a job that started, the directory it runs or ran
 	// in: Cwd, or where it went when it could not enter Cwd (/tmp).
 	ExecCwd string `json:"execCwd,omitempty"`

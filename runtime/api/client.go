@@ -378,6 +378,16 @@ func (c *Client) ServiceClasses(ctx context.Context) ([]ServiceClass, error) {
 	return out, nil
 }
 
+// History returns the histories of the jobs the query selects, from the
+// daemon's event log (bhist).
+func (c *Client) History(ctx context.Context, q HistoryQuery) ([]JobHistory, error) {
+	var out []JobHistory
+	if err := c.do(ctx, http.MethodGet, "/v1/history", q.Values(), nil, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // do sends one request, with body (when not nil) as JSON, and decodes a
 // successful answer into out.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body, out any) error {

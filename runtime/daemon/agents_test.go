@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -165,7 +166,7 @@ func TestAgentLost(t *testing.T) {
 	if code, err := boss.call("POST", "/v1/hosts/hostB/close", nil, nil); err != nil || code != http.StatusOK {
 		t.Fatalf("hclose: %d %v", code, err)
 	}
-	adir := t.TempDir()
+	adir := agentDir(t)
 	a := startAgent(t, d.Addr(), "hostA", adir)
 	c.waitHost(t, "hostA", "ok")
 	rerun := c.submit(t, api.SubmitRequest{Command: "sleep 30", Rerunnable: true, Umask: -1}).ID
@@ -275,12 +276,15 @@ func TestAgentReconciles(t *testing.T) {
 	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
 	defer d.Close()
 	c := unixClient(state)
-	adir := t.TempDir()
+	adir := agentDir(t)
 	a := startAgent(t, d.Addr(), "hostA", adir)
 	b := startAgent(t, d.Addr(), "hostB", t.TempDir())
 	defer b.Close()
 	c.waitHost(t, "hostA", "ok")
-	quick := c.submit(t, api.SubmitRequest{Command: "sleep 0.5; exit 7", Hosts: []string{"hostA"}, Umask: -1}).ID
+	// The quick job ends only once the test lets it, after its agent has
+	// gone: on a loaded machine a timed sleep may end before that.
+	release := filepath.Join(t.TempDir(), "release")
+	quick := c.submit(t, api.SubmitRequest{Command: fmt.Sprintf("until [ -e %s ]; do sleep 0.05; done; exit 7", release), Hosts: []string{"hostA"}, Umask: -1}).ID
 	long := c.submit(t, api.SubmitRequest{Command: "sleep 2", Hosts: []string{"hostA"}, Umask: -1}).ID
 	c.waitState(t, quick, "RUN")
 	c.waitState(t, long, "RUN")
@@ -297,6 +301,9 @@ func TestAgentReconciles(t *testing.T) {
 	}
 	// The quick job ends while nobody reports: its wrapper writes its
 	// status for the next agent.
+	if err := os.WriteFile(release, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	waitFor(t, "the quick job to end while no agent runs", func() bool {
 		_, err := os.Stat(fmt.Sprintf("%s/jobs/%d.status", adir, quick))
 		return err == nil
@@ -321,7 +328,7 @@ func TestAgentMasterRestart(t *testing.T) {
 	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
 	addr := d.Addr()
 	c := unixClient(state)
-	adir := t.TempDir()
+	adir := agentDir(t)
 	a := startAgent(t, addr, "hostA", adir)
 	defer a.Close()
 	b := startAgent(t, addr, "hostB", t.TempDir())
@@ -529,7 +536,7 @@ func TestAgentUnreachNotLost(t *testing.T) {
 		return lost
 	}
 	c := unixClient(state)
-	adir := t.TempDir()
+	adir := agentDir(t)
 	a := startAgent(t, d.Addr(), "hostA", adir)
 	c.waitHost(t, "hostA", "ok")
 	id := c.submit(t, api.SubmitRequest{Command: "sleep 60", Hosts: []string{"hostA"}, Umask: -1}).ID
@@ -721,4 +728,25 @@ End Queue
 			t.Errorf("%s: ncpus %v, want %v", host, got, want)
 		}
 	}
+}
+
+// agentDir returns a state directory for an agent whose killed jobs'
+// wrappers may still be writing their status when the test ends: it is
+// removed once they are done, not while they write.
+func agentDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		var err error
+		if !eventually(func() bool {
+			err = os.RemoveAll(dir)
+			return err == nil
+		}) {
+			t.Errorf("removing the agent's directory: %v", err)
+		}
+	})
+	return dir
 }

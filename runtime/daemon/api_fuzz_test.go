@@ -44,6 +44,8 @@ func FuzzAPI(f *testing.F) {
 		{false, "/v1/jobs?id=1&id=x&user=all", ``},
 		{false, "/v1/jobs/1", ``},
 		{false, "/v1/hosts", ``},
+		{false, "/v1/history?id=1&logs=2&user=all", ``},
+		{false, "/v1/history?logs=-7&id=0", ``},
 	} {
 		f.Add(seed.post, seed.path, seed.body)
 	}

@@ -975,18 +975,36 @@ func (d *Daemon) killAct(id int64) func() {
 	}
 }
 
-// spec returns what the executor needs to run a job. A job received
+// spec returns what the executor needs to run a job: LSB_JOBNAME is its
+// name, or its command when it has none (as LSF names such a job), and
+// LSB_PROJECT_NAME its project. A job received
 // from another cluster names its output files (%J) by its id there, the
 // one its owner knows; LSB_JOBID is its id here, as in LSF.
 func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 	s := j.Sub
-	out := localexec.Spec{JobID: j.ID, Name: j.Name, Queue: j.Queue.Name, User: j.User, Command: s.Command,
-		Env: s.Env, Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: j.HostNames(),
+	name := j.Name
+	if name == "" {
+		name = s.Command
+	}
+	out := localexec.Spec{JobID: j.ID, Name: name, Queue: j.Queue.Name, User: j.User, Command: s.Command,
+		Env: projectEnv(s.Env, j.Project()), Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: j.HostNames(),
 		UID: s.UID, GID: s.GID, MemLimit: d.memLimitKB(j)}
 	if s.Home != nil {
 		out.OutputID = s.Home.ID
 	}
 	return out
+}
+
+// projectEnv returns a job's submission environment with LSB_PROJECT_NAME
+// set to its project, in place of any value the submitter had.
+func projectEnv(env []string, project string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "LSB_PROJECT_NAME=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "LSB_PROJECT_NAME="+project)
 }
 
 // memLimitKB returns the memory limit, in KB, that job j's wrapper
@@ -1152,12 +1170,16 @@ func (d *Daemon) housekeep() {
 	d.clean(now)
 }
 
-// clean forgets the jobs finished longer than CLEAN_PERIOD ago.
+// clean forgets the jobs finished longer than CLEAN_PERIOD ago, and what
+// the daemon kept of them.
 func (d *Daemon) clean(now runtime.Time) {
 	clean := d.cfg.Policy.Parameters.CleanPeriod.Seconds()
 	old := d.cluster.JobsWhere(func(j *runtime.Job) bool { return j.State.Finished() && float64(now-j.End) > clean })
 	for _, j := range old {
 		d.cluster.Forget(j)
+		d.killedMu.Lock()
+		delete(d.killed, j.ID)
+		d.killedMu.Unlock()
 	}
 }
 

@@ -37,7 +37,9 @@ func TestMain(m *testing.M) {
 }
 
 // serveForTest runs a daemon until it is killed; with
-// LSFC_TEST_SERVE_LISTEN it listens there too, as a MultiCluster peer.
+// LSFC_TEST_SERVE_LISTEN it listens there too, as a MultiCluster peer,
+// and with LSFC_TEST_SERVE_STARTER its jobs run under that job starter
+// (a command line, split at blanks).
 func serveForTest(conf, state string) int {
 	p, err := compileTree(conf)
 	if err != nil {
@@ -46,6 +48,9 @@ func serveForTest(conf, state string) int {
 	}
 	cfg := daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
 		MinInterval: 5 * time.Millisecond, Logf: func(string, ...any) {}}
+	if starter := strings.Fields(os.Getenv("LSFC_TEST_SERVE_STARTER")); len(starter) > 0 {
+		cfg.WrapperPath = starter
+	}
 	if addr := os.Getenv("LSFC_TEST_SERVE_LISTEN"); addr != "" {
 		cfg.Listen, cfg.Secret, cfg.MCInterval = addr, "s3cret", 100*time.Millisecond
 	}

@@ -57,7 +57,7 @@ func (s fileStore) Open(replay func(uint64, [][]byte) error) (Journal, string, e
 			return nil, "", fmt.Errorf("event log: %w", err)
 		}
 	}
-	l, rec, err := eventlog.Open(s.path, eventlog.Options{Replay: replay, Existing: s.existing})
+	l, rec, err := eventlog.Open(s.path, eventlog.Options{Replay: replay, Existing: s.existing, KeepPrevious: true})
 	if errors.Is(err, eventlog.ErrNoLog) {
 		dir := filepath.Dir(s.path)
 		return nil, "", fmt.Errorf("state directory %s has held a cluster but its event log %s is missing or empty: restore the log, or start a new empty cluster with lsfc serve --new", dir, filepath.Base(s.path))

@@ -125,6 +125,7 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("POST /v1/hosts/{name}/{op}", d.handleHostOp)
 	mux.HandleFunc("GET /v1/resources", d.handleResources)
 	mux.HandleFunc("GET /v1/status", d.handleStatus)
+	mux.HandleFunc("GET /v1/history", d.handleHistory)
 	mux.HandleFunc("GET /v1/params", d.handleParams)
 	mux.HandleFunc("GET /v1/conf", d.handleConf)
 	mux.HandleFunc("GET /v1/perf", d.handlePerf)
@@ -314,6 +315,14 @@ func validSubmit(s *api.SubmitRequest) error {
 			return bad("environment entry %q is not KEY=VALUE", truncate(e))
 		}
 	}
+	switch {
+	case len(s.Project) > 511:
+		return bad("the project name is longer than 511 characters")
+	case strings.ContainsAny(s.Project, "\n\x00"):
+		return bad("bad project name %q", truncate(s.Project))
+	case s.UserGroup != "" && checkName("user group", s.UserGroup) != nil:
+		return bad("bad user group name %q", truncate(s.UserGroup))
+	}
 	for _, n := range []string{s.Queue, s.App} {
 		if n != "" && checkName("queue or profile", n) != nil {
 			return bad("bad name %q", truncate(n))
@@ -355,7 +364,13 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			ResReq: req.ResReq, Priority: req.Priority, RunLimit: req.RunLimit, Hold: req.Hold, Depend: req.Depend,
 			Command: req.Command, Env: req.Env, Cwd: req.Cwd, Umask: req.Umask, Stdout: req.Stdout,
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
-			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, Sla: req.Sla, Pre: pre}
+			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, Sla: req.Sla, Pre: pre,
+			Project: req.Project, Group: req.UserGroup}
+		if sub.Group != "" {
+			if err := d.cluster.CheckUserGroup(sub.Group, sub.User); err != nil {
+				return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
+			}
+		}
 		if sub.FromHost == "" {
 			sub.FromHost = d.host
 		}
@@ -442,7 +457,8 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 		Submit: int64(j.Submit), Start: int64(j.Start), End: int64(j.End), ExitCode: j.ExitCode, Term: j.Term,
 		ResReq: j.ResReq, Cwd: j.Sub.Cwd, Stdout: j.Sub.Stdout, Stderr: j.Sub.Stderr, Depend: j.Depend,
 		RunLimit: j.RunLimit, MemLimit: j.Sub.MemLimit, Priority: j.Priority, Preempted: j.PreemptCount,
-		Rerunnable: j.Rerunnable(), Exceptions: j.Exceptions.String(), CPUTime: j.CPUTime, MaxMem: j.MaxMem}
+		Rerunnable: j.Rerunnable(), Exceptions: j.Exceptions.String(), CPUTime: j.CPUTime, MaxMem: j.MaxMem,
+		Project: j.Project(), UserGroup: j.Group}
 	if j.Start != 0 {
 		out.ExecCwd = d.cwdOf(j)
 	}

@@ -111,7 +111,7 @@ func compileTree(dir string) (*compile.Policy, error) {
 func candidateConfig(p *compile.Policy, cli *clientv3.Client, state, listen string, logf func(string, ...any)) failover.Config {
 	return failover.Config{Client: cli, TTL: 2 * time.Second, Daemon: daemon.Config{Policy: p, StateDir: state,
 		Listen: listen, Secret: secret, MinInterval: 5 * time.Millisecond, HostLost: 8 * time.Second, CompactEvery: 500,
-		Logf: logf}}
+		WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: logf}}
 }
 
 // candidateMain runs a master candidate until it is killed.

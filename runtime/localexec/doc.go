@@ -13,16 +13,20 @@
 //	42.status  the job's Result, written once the job has ended
 //	42.out     the job's output when it has no -o file
 //
-// Start writes the job and spec files and starts the wrapper: the lsfc
-// binary itself run with WrapperArg, in a session of its own, so that it
-// outlives the daemon. The wrapper sets the umask, enters the working
+// Start writes the job and spec files and starts the wrapper: the job
+// starter (StarterName, a small program that links this package alone,
+// installed beside lsfc), in a session of its own, so that it outlives
+// the daemon. The wrapper sets the umask, enters the working
 // directory (the user's home when none is given, /tmp when it cannot be
 // entered), opens the output files, starts /bin/sh on the job file in a
 // process group of its own (so that a signal sent to the job reaches all
-// its processes), records the process ids, waits, and writes the status
-// file durably (a temporary file, synced, renamed, and the directory
-// synced) before it exits. When the daemon runs as root and the job's UID
-// is not 0, the job runs as that user, who also owns the output files.
+// its processes), records the process ids (synced once Start has its
+// answer, off the path of the start), waits, and writes the status file
+// durably (a temporary file, synced, renamed, and the directory synced)
+// before it exits. The job and spec files are not synced: a crash of the
+// machine ends the job they describe, and nothing reads them after it.
+// When the daemon runs as root and the job's UID is not 0, the job runs
+// as that user, who also owns the output files.
 //
 // While the wrapper is the daemon's child, the Executor waits on it; jobs
 // adopted by Recover after a restart are watched by polling their status

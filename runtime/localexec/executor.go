@@ -31,9 +31,11 @@ const (
 // its fields before the first Start.
 type Executor struct {
 	// WrapperPath is the command that runs a job's wrapper, to which Start
-	// adds the directory and the job id. Nil means this program
-	// (os.Executable) with WrapperArg, which suits the lsfc binary; any
-	// other program must hand WrapperArg runs to WrapperMain likewise.
+	// adds the directory and the job id. Nil means the job starter,
+	// StarterName, found next to this program (os.Executable) or else on
+	// PATH; Start fails with an error naming both places when it is in
+	// neither. Any other program must hand its runs to WrapperMain, as
+	// the starter does.
 	WrapperPath []string
 	// KillGrace is the pause between the signals of Kill; zero means
 	// DefaultKillGrace.
@@ -45,10 +47,11 @@ type Executor struct {
 	dir    string
 	onExit func(Result)
 
-	mu     sync.Mutex
-	jobs   map[int64]*job // jobs started or adopted and not yet ended
-	closed bool
-	quit   chan struct{} // closed by Close
+	mu      sync.Mutex
+	starter string         // the job starter once found; looked for again until then
+	jobs    map[int64]*job // jobs started or adopted and not yet ended
+	closed  bool
+	quit    chan struct{} // closed by Close
 
 	deliverMu sync.Mutex // serialises calls of onExit
 }
@@ -164,19 +167,30 @@ func (e *Executor) launch(s *Spec) (*exec.Cmd, error) {
 			return nil, fmt.Errorf("cannot start job %d: %v", id, err)
 		}
 	}
-	if err := writeFileDurable(e.path(id, jobFileExt), jobScript(s), 0o700); err != nil {
+	// The job and spec files are read by the wrapper, which starts next,
+	// and by the job's shell; nothing reads them after a crash of the
+	// machine, which ends the job too: they need not be synced.
+	if err := replaceFile(e.path(id, jobFileExt), jobScript(s), 0o700, false); err != nil {
 		return nil, fmt.Errorf("cannot write the job file of job %d: %v", id, err)
 	}
-	if err := writeJSON(e.path(id, specExt), s, 0o600); err != nil {
+	if err := replaceJSON(e.path(id, specExt), s, 0o600, false); err != nil {
 		return nil, fmt.Errorf("cannot write the spec file of job %d: %v", id, err)
 	}
 	argv := e.WrapperPath
 	if len(argv) == 0 {
-		self, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("cannot start job %d: cannot find the lsfc binary: %v", id, err)
+		e.mu.Lock()
+		starter := e.starter
+		e.mu.Unlock()
+		if starter == "" {
+			var err error
+			if starter, err = findStarter(); err != nil {
+				return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+			}
+			e.mu.Lock()
+			e.starter = starter
+			e.mu.Unlock()
 		}
-		argv = []string{self, WrapperArg}
+		argv = []string{starter}
 	}
 	r, w, err := os.Pipe()
 	if err != nil {

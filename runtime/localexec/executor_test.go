@@ -115,6 +115,24 @@ func groupStates(pgid int) []byte {
 	return states
 }
 
+// groupRuns reports whether a process of process group pgid runs the
+// program named comm.
+func groupRuns(pgid int, comm string) bool {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if st, err := readProcStat(pid); err == nil && st.Pgrp == pgid {
+			if c, err := os.ReadFile("/proc/" + e.Name() + "/comm"); err == nil && strings.TrimSpace(string(c)) == comm {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // gone reports whether process pid has ended (a zombie no one reaps
 // counts as ended).
 func gone(pid int) bool {
@@ -364,6 +382,11 @@ func TestSuspendResumeKill(t *testing.T) {
 		}
 		return true
 	}
+	// The shell starts sleep with vfork: stopped between its vfork and
+	// the child's exec, it waits in state D for a child that is stopped
+	// (T) before it runs sleep, which is stopped for good but not seen as
+	// T. The job is signalled once sleep runs.
+	eventually(t, "the job's command running", func() bool { return groupRuns(pgid, "sleep") })
 	if err := h.e.Signal(11, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}

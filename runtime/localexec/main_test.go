@@ -3,6 +3,7 @@ package localexec
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,10 +15,14 @@ import (
 const daemonEnv = "LOCALEXEC_TEST_DAEMON"
 
 // TestMain lets the test binary serve as the job wrapper: Executors in
-// these tests run it with WrapperArg, as lsfc's main does.
+// these tests run it with WrapperArg, or through a link named
+// StarterName, run as the job starter is.
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == WrapperArg {
 		os.Exit(WrapperMain(os.Args[2:]))
+	}
+	if filepath.Base(os.Args[0]) == StarterName {
+		os.Exit(WrapperMain(os.Args[1:]))
 	}
 	if v := os.Getenv(daemonEnv); v != "" {
 		os.Exit(shortDaemon(v))

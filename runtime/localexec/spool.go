@@ -46,11 +46,13 @@ func spoolPath(dir string, id int64, ext string) string {
 	return filepath.Join(dir, strconv.FormatInt(id, 10)+ext)
 }
 
-// writeFileDurable replaces path with data so that a reader sees either the
-// old file or the whole new one, and the new one survives a crash once it
-// returns: it writes a temporary file in the same directory, syncs it,
-// renames it over path and syncs the directory.
-func writeFileDurable(path string, data []byte, perm os.FileMode) error {
+// replaceFile replaces path with data so that a reader sees either the old
+// file or the whole new one: it writes a temporary file in the same
+// directory and renames it over path. When durable is set, the new file
+// is synced before the rename and the directory after it, so that it
+// survives a crash of the machine once replaceFile returns; otherwise it
+// survives the end of this process only.
+func replaceFile(path string, data []byte, perm os.FileMode, durable bool) error {
 	dir, base := filepath.Split(path)
 	f, err := os.CreateTemp(dir, "."+base+".tmp*")
 	if err != nil {
@@ -61,7 +63,7 @@ func writeFileDurable(path string, data []byte, perm os.FileMode) error {
 	if err == nil {
 		_, err = f.Write(data)
 	}
-	if err == nil {
+	if err == nil && durable {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
@@ -74,7 +76,27 @@ func writeFileDurable(path string, data []byte, perm os.FileMode) error {
 		os.Remove(tmp)
 		return err
 	}
+	if !durable {
+		return nil
+	}
 	return syncDir(dir)
+}
+
+// syncFile makes the content of path, and its entry in its directory,
+// durable.
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	err = f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
 }
 
 // syncDir makes the entries of dir durable.
@@ -95,11 +117,16 @@ func syncDir(dir string) error {
 
 // writeJSON writes v as JSON to path durably.
 func writeJSON(path string, v any, perm os.FileMode) error {
+	return replaceJSON(path, v, perm, true)
+}
+
+// replaceJSON writes v as JSON to path with replaceFile.
+func replaceJSON(path string, v any, perm os.FileMode, durable bool) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	return writeFileDurable(path, append(data, '\n'), perm)
+	return replaceFile(path, append(data, '\n'), perm, durable)
 }
 
 // readJSON reads path into v. A missing file gives an error for which

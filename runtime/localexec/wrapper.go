@@ -14,9 +14,10 @@ import (
 	"time"
 )
 
-// WrapperArg is the hidden first argument with which the lsfc binary runs
-// as a job's wrapper. The binary's main must hand such a run to
-// WrapperMain before anything else:
+// WrapperArg is the hidden first argument with which a program other
+// than the job starter (StarterName), such as a test binary given as an
+// Executor's WrapperPath, runs as a job's wrapper. Such a program's main
+// hands the run to WrapperMain before anything else:
 //
 //	if len(os.Args) > 1 && os.Args[1] == localexec.WrapperArg {
 //		os.Exit(localexec.WrapperMain(os.Args[2:]))
@@ -35,8 +36,9 @@ const statusRetry = 250 * time.Millisecond
 // for its whole life (see lockHeld).
 const lockFD = 4
 
-// WrapperMain runs one job's wrapper; args are the arguments after
-// WrapperArg: the Executor's directory and the job id. It returns the
+// WrapperMain runs one job's wrapper; args are the Executor's directory
+// and the job id, the arguments of the job starter (or those after
+// WrapperArg). It returns the
 // wrapper's exit status: 0 once the job's status file is written, 1 when
 // the job could not start or its status could not be written, 2 for bad
 // arguments.
@@ -49,7 +51,7 @@ func WrapperMain(args []string) int {
 	}
 	w := &wrapper{handshake: openHandshake()}
 	if len(args) != 2 {
-		w.refuse(fmt.Errorf("usage: %s DIR JOBID", WrapperArg))
+		w.refuse(fmt.Errorf("usage: %s DIR JOBID", StarterName))
 		return 2
 	}
 	id, err := strconv.ParseInt(args[1], 10, 64)
@@ -96,7 +98,7 @@ func (w *wrapper) answer(msg string) {
 // the job cannot start.
 func (w *wrapper) refuse(err error) {
 	if w.handshake == nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", WrapperArg, err)
+		fmt.Fprintf(os.Stderr, "%s: %v\n", StarterName, err)
 		return
 	}
 	w.answer("error: " + err.Error())
@@ -167,6 +169,12 @@ func (w *wrapper) run() int {
 		return 1
 	}
 	w.answer("ok")
+	// The pid file, written for Start to read, is made durable once Start
+	// has its answer, off the path of the job's start: after a crash of
+	// the machine it tells a job that ran (lost) from one that never did
+	// (run again). A job whose pid file cannot be synced runs on: a crash
+	// within this moment may only make it run again.
+	syncFile(w.path(pidExt))
 	go func() {
 		for sig := range sigs {
 			if sig != syscall.SIGPIPE {
@@ -269,7 +277,8 @@ func (w *wrapper) handOver(u jobUser) (*os.File, error) {
 	return os.Open(w.path(jobFileExt))
 }
 
-// writePids records the wrapper's and the job's process ids.
+// writePids records the wrapper's and the job's process ids, for Start to
+// read; the record is not yet durable (see run).
 func (w *wrapper) writePids(jobPID int) error {
 	rec := pidRecord{WrapperPID: os.Getpid(), JobPID: jobPID}
 	if jobPID > 0 {
@@ -284,7 +293,7 @@ func (w *wrapper) writePids(jobPID int) error {
 			return err
 		}
 	}
-	return writeJSON(w.path(pidExt), rec, 0o600)
+	return replaceJSON(w.path(pidExt), rec, 0o600, false)
 }
 
 // endUnrun ends a job that could not run because of err: the job counts as
@@ -313,7 +322,7 @@ func (w *wrapper) record(r Result) int {
 		err = writeJSON(w.path(statusExt), r, 0o600)
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s: cannot record the exit status of job %d: %v\n", WrapperArg, w.id, err)
+		fmt.Fprintf(os.Stderr, "%s: cannot record the exit status of job %d: %v\n", StarterName, w.id, err)
 		return 1
 	}
 	return 0

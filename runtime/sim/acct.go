@@ -83,6 +83,7 @@ func AcctWorkload(recs []lsbacct.Record, queues func(string) bool, opts Workload
 		case queues(r.Queue):
 			s.Queue = r.Queue
 		}
+		s.Project = r.ProjectName
 		if sla, ok := opts.SlaMap[r.Queue]; ok {
 			s.Sla = sla
 		} else if r.SLA != "" {

@@ -12,7 +12,7 @@ func TestAcctWorkload(t *testing.T) {
 	recs := []lsbacct.Record{
 		{JobID: 7, SubmitTime: 200, StartTime: 210, EventTime: 310, UserName: "bob", Queue: "old", NumProcessors: 4,
 			ResReq: "select[mem>1]", EffectiveResReq: "select[mem>1] order[r15s:pg]", RunLimit: 600, Options: lsbacct.SubExclusive,
-			AskedHosts: []string{"hostA"}, JStatus: lsbacct.StatusExit, ExitStatus: 3 << 8, JobName: "b", Rusage: lsbacct.Rusage{Utime: 5, Stime: 1}},
+			AskedHosts: []string{"hostA"}, JStatus: lsbacct.StatusExit, ExitStatus: 3 << 8, JobName: "b", ProjectName: "chem", Rusage: lsbacct.Rusage{Utime: 5, Stime: 1}},
 		{JobID: 5, SubmitTime: 100, StartTime: 100, EventTime: 160, UserName: "ann", Queue: "normal", NumProcessors: 1,
 			JStatus: lsbacct.StatusDone, RunLimit: -1, Rusage: lsbacct.Rusage{Utime: -1, Stime: -1}},
 		{JobID: 6, SubmitTime: 150, EventTime: 170, UserName: "ann", Queue: "gone", JStatus: lsbacct.StatusExit},
@@ -25,7 +25,7 @@ func TestAcctWorkload(t *testing.T) {
 	want := []Job{
 		{At: 100, Submission: runtime.Submission{User: "ann", Queue: "normal", Slots: 1, Runtime: 60, TraceID: 5}},
 		{At: 200, Submission: runtime.Submission{Name: "b", User: "bob", Queue: "short", Slots: 4, Runtime: 100, TraceID: 7,
-			ResReq: "select[mem>1] order[r15s:pg]", RunLimit: 600, Exclusive: true, Hosts: []string{"hostA"}, ExitCode: 3, CPUTime: 6}},
+			ResReq: "select[mem>1] order[r15s:pg]", RunLimit: 600, Exclusive: true, Hosts: []string{"hostA"}, ExitCode: 3, CPUTime: 6, Project: "chem"}},
 		{At: 300, Submission: runtime.Submission{User: "cy", Slots: 1, Runtime: 4, TraceID: 9, ResReq: "span[hosts=1]", ExitCode: 1}},
 	}
 	if diff := cmp.Diff(want, work); diff != "" {

@@ -45,6 +45,8 @@ type ReplayResult struct {
 	// Warnings name the queues whose jobs the cluster could not run at
 	// all (see Result.Unrunnable), in lsb.queues order.
 	Warnings []simstats.Warning
+	// Labels are the Source's names of its jobs, by trace ID.
+	Labels map[int]string
 }
 
 // Replay runs a Standard Workload Format trace through the scheduler with
@@ -54,30 +56,77 @@ type ReplayResult struct {
 // no queue accepts are SKIPPED with their reason, jobs that never started
 // are PEND. A record counts the times its job was preempted.
 func Replay(policy *compile.Policy, h *swf.Header, jobs []swf.Job, opts ReplayOptions) (*ReplayResult, error) {
+	return ReplayWorkload(policy, func(c *runtime.Cluster) (*Source, error) {
+		return SWFSource(c, h, jobs, WorkloadOptions{QueueMap: opts.QueueMap, SlaMap: opts.SlaMap}), nil
+	}, opts)
+}
+
+// A Source is a workload ready to replay, whatever file it came from:
+// its jobs, each numbered by its TraceID, and the jobs it cannot replay.
+type Source struct {
+	Jobs    []Job
+	Skipped []SkippedJob
+	// T0 is the origin of the records' times.
+	T0 runtime.Time
+	// Labels name jobs as their file does ("1234[5]" for an element of
+	// an LSF job array), by trace ID; a job without one is named by its
+	// trace ID.
+	Labels map[int]string
+}
+
+// A SkippedJob is a job of a workload that cannot be replayed, as its
+// record shows it, and why.
+type SkippedJob struct {
+	ID          int
+	Queue, User string
+	Submit      float64 // seconds after T0
+	Slots       int
+	Reason      string
+}
+
+// SWFSource makes the Source of an SWF trace on cluster c (see
+// Workload); opts.TotalSlots is the cluster's.
+func SWFSource(c *runtime.Cluster, h *swf.Header, jobs []swf.Job, opts WorkloadOptions) *Source {
+	work, skipped := Workload(h, jobs, WorkloadOptions{QueueMap: opts.QueueMap, SlaMap: opts.SlaMap, TotalSlots: c.TotalSlots()})
+	src := &Source{Jobs: work}
+	if h != nil {
+		if start, ok := h.UnixStartTime(); ok {
+			src.T0 = runtime.Time(start)
+		}
+	}
+	defaultQueue := defaultQueueOf(c)
+	for _, s := range skipped {
+		src.Skipped = append(src.Skipped, SkippedJob{ID: s.Job.Number, Queue: queueOf(s.Job, h, opts.QueueMap, defaultQueue),
+			User: userOf(s.Job), Submit: s.Job.SubmitTime, Slots: max(s.Job.ReqProcs, s.Job.AllocProcs), Reason: s.Reason})
+	}
+	return src
+}
+
+// ReplayWorkload runs a workload through the scheduler with the sim
+// executor, as Replay does: load makes it for the cluster of policy (or
+// opts.Hosts), which it may read (its queues, its slots). Every job of the
+// source has a record, in the order of their trace IDs.
+func ReplayWorkload(policy *compile.Policy, load func(c *runtime.Cluster) (*Source, error), opts ReplayOptions) (*ReplayResult, error) {
 	c, err := runtime.NewCluster(policy, runtime.ClusterOptions{Hosts: opts.Hosts, SlotsPerHost: opts.SlotsPerHost})
 	if err != nil {
 		return nil, err
 	}
 	total := c.TotalSlots()
-	work, skipped := Workload(h, jobs, WorkloadOptions{QueueMap: opts.QueueMap, SlaMap: opts.SlaMap, TotalSlots: total})
-	sim, err := Simulate(c, work, Options{Progress: opts.Progress})
+	src, err := load(c)
 	if err != nil {
 		return nil, err
 	}
-	var t0 runtime.Time
-	if h != nil {
-		if start, ok := h.UnixStartTime(); ok {
-			t0 = runtime.Time(start)
-		}
+	sim, err := Simulate(c, src.Jobs, Options{Progress: opts.Progress})
+	if err != nil {
+		return nil, err
 	}
-	res := &ReplayResult{TotalSlots: total, Sim: sim, Reasons: map[int]string{}}
-	defaultQueue := defaultQueueOf(c)
-	for _, s := range skipped {
-		res.Records = append(res.Records, simstats.Record{ID: s.Job.Number, Queue: queueOf(s.Job, h, opts.QueueMap, defaultQueue), User: userOf(s.Job),
-			Submit: s.Job.SubmitTime, Slots: max(s.Job.ReqProcs, s.Job.AllocProcs), State: simstats.StateSkipped})
-		res.Reasons[s.Job.Number] = s.Reason
+	res := &ReplayResult{TotalSlots: total, Sim: sim, Reasons: map[int]string{}, Labels: src.Labels}
+	for _, s := range src.Skipped {
+		res.Records = append(res.Records, simstats.Record{ID: s.ID, Queue: s.Queue, User: s.User,
+			Submit: s.Submit, Slots: s.Slots, State: simstats.StateSkipped})
+		res.Reasons[s.ID] = s.Reason
 	}
-	res.addOutcomes(c, sim, t0)
+	res.addOutcomes(c, sim, src.T0)
 	return res, nil
 }
 

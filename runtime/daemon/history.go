@@ -1,0 +1,290 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	iofs "io/fs"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/eventlog"
+)
+
+// handleHistory answers bhist: the histories of the jobs the query
+// selects, read from the event log files (the current one, and with
+// logs=2 or more, or -1, the one the last compaction replaced). The log
+// is read beside the daemon, not in its loop: a long read delays no
+// scheduling. The caller sees what bjobs shows it: the jobs named by ID,
+// or the jobs of the user asked for ("all" for everyone's; the caller's
+// by default).
+func (d *Daemon) handleHistory(w http.ResponseWriter, r *http.Request) {
+	v := r.URL.Query()
+	ids := map[int64]bool{}
+	for _, s := range v["id"] {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n <= 0 {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("bad job id %q", truncate(s)))
+			return
+		}
+		ids[n] = true
+	}
+	logs := 1
+	if s := v.Get("logs"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < -1 {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("bad number of log files %q", truncate(s)))
+			return
+		}
+		logs = n
+	}
+	user := v.Get("user")
+	if user == "" && len(ids) == 0 {
+		user = who(r).User
+	}
+	fs, ok := d.store.(fileStore)
+	if !ok {
+		writeError(w, http.StatusNotImplemented, fmt.Sprintf("job histories are read from an event log file, and this daemon keeps its log in %s", d.store))
+		return
+	}
+	paths := []string{fs.path}
+	if logs == -1 || logs >= 2 {
+		paths = []string{fs.path + ".1", fs.path}
+	}
+	b, err := readHistories(paths)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, fmt.Sprintf("reading the event log: %v", err))
+		return
+	}
+	out := []api.JobHistory{}
+	for _, id := range b.order {
+		h := b.jobs[id]
+		switch {
+		case len(ids) > 0 && !ids[id]:
+			continue
+		case len(ids) == 0 && user != "all" && h.User != user:
+			continue
+		}
+		out = append(out, *h)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// readHistories reads the event log files given, oldest first, into
+// jobs' histories. A file other than the last that is missing is passed
+// over. The transactions appended while a compaction ran are in both the
+// file it replaced and the new one: those of a file the one before it
+// had are passed over.
+func readHistories(paths []string) (*histories, error) {
+	b := newHistories()
+	var last uint64
+	for i, p := range paths {
+		seen := last
+		err := eventlog.Read(p, func(seq uint64, records [][]byte) error {
+			if seq <= seen && seen > 0 {
+				return nil
+			}
+			last = max(last, seq)
+			for _, raw := range records {
+				rec, err := decode(raw)
+				if err != nil {
+					return err
+				}
+				if err := b.add(rec); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if errors.Is(err, iofs.ErrNotExist) && i < len(paths)-1 {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// histories builds jobs' histories from the event log's records.
+type histories struct {
+	jobs  map[int64]*api.JobHistory
+	order []int64
+}
+
+func newHistories() *histories { return &histories{jobs: map[int64]*api.JobHistory{}} }
+
+// add applies one record. A job's record before its "new" (its history
+// began in a log file not read) is passed over, and so is a snapshot's
+// image of a job whose history is known, and a kind that says nothing of
+// a job's history. A format record newer than this build's is an error.
+func (b *histories) add(r Record) error {
+	if r.Type == KindFormat && r.Version > FormatVersion {
+		return fmt.Errorf("the log's records are of format %d, and this build reads up to %d", r.Version, FormatVersion)
+	}
+	if r.Type == KindNew || r.Type == KindJob {
+		if r.Image == nil || b.jobs[r.Image.ID] != nil {
+			return nil
+		}
+		h := historyOf(r.Image, r.Type == KindJob)
+		b.jobs[h.ID] = h
+		b.order = append(b.order, h.ID)
+		return nil
+	}
+	h := b.jobs[r.Job]
+	if h == nil {
+		return nil
+	}
+	ev := api.HistoryEvent{At: int64(r.At)}
+	switch r.Type {
+	case KindStart:
+		ev.Kind, h.State = api.EventStart, "RUN"
+		for _, a := range r.Allocs {
+			for range a.Slots {
+				ev.Hosts = append(ev.Hosts, a.Host)
+			}
+			ev.Slots += a.Slots
+		}
+	case KindRemoteStart:
+		ev.Kind, ev.Hosts, ev.Slots, h.State = api.EventStart, r.Hosts, len(r.Hosts), "RUN"
+	case KindFinish, KindRemoteFinish:
+		ev = endEvent(ev.At, r.State, r.Code, r.Term, r.CPU)
+		h.State = r.State
+	case KindSuspend:
+		ev.Kind, ev.State = api.EventSuspend, "SSUSP"
+		switch {
+		case h.State == "PEND":
+			ev.State = "PSUSP"
+		case r.Reason == 0:
+			ev.State = "USUSP"
+		}
+		h.State = ev.State
+	case KindHold:
+		ev.Kind, ev.State, h.State = api.EventSuspend, "PSUSP", "PSUSP"
+	case KindResume, KindRelease:
+		ev.Kind, ev.State = api.EventResume, "RUN"
+		if h.State == "PSUSP" {
+			ev.State = "PEND"
+		}
+		h.State = ev.State
+	case KindRemoteState:
+		switch {
+		case r.State == "RUN" && h.State != "RUN":
+			ev.Kind, ev.State = api.EventResume, "RUN"
+		case r.State == "USUSP" || r.State == "SSUSP":
+			ev.Kind, ev.State = api.EventSuspend, r.State
+		}
+		h.State = r.State
+	case KindRequeue, KindRemoteRequeue:
+		ev.Kind, h.State = api.EventRequeue, "PEND"
+	case KindTop, KindBottom:
+		ev.Kind, ev.Text = api.EventMove, string(r.Type)
+	case KindSwitch:
+		ev.Kind, ev.Text = api.EventSwitch, r.Queue
+	case KindModify:
+		ev.Kind, ev.Text = api.EventModify, modificationText(r.Mod)
+	case KindStatus:
+		ev.Kind, ev.Text = api.EventStatus, r.Text
+	case KindKill:
+		ev.Kind, ev.Text = api.EventSignal, "KILL"
+	case KindLost:
+		ev.Kind = api.EventLost
+	case KindForward:
+		ev.Kind, ev.Text = api.EventForward, r.Cluster
+	case KindAccept:
+		ev.Kind, ev.Pid = api.EventAccept, r.Remote
+		if n := len(h.Events); n > 0 && h.Events[n-1].Kind == api.EventForward {
+			ev.Text = h.Events[n-1].Text
+		}
+	case KindReturn:
+		ev.Kind, ev.Text, h.State = api.EventReturn, r.Text, cmpOr(r.State, "PEND")
+	}
+	if ev.Kind != "" {
+		h.Events = append(h.Events, ev)
+	}
+	return nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// historyOf starts the history of a job from its image: its submission
+// for a new job; for a snapshot's job (a compaction kept only its
+// image), its dispatch and end as well.
+func historyOf(im *runtime.JobImage, snapshot bool) *api.JobHistory {
+	s := im.Sub
+	h := &api.JobHistory{ID: im.ID, Name: s.Name, User: s.User, Queue: s.Queue, Command: s.Command,
+		FromHost: s.FromHost, Cwd: s.Cwd, Submit: int64(im.Submit), State: "PEND", Slots: s.Slots, ResReq: s.ResReq}
+	h.Events = []api.HistoryEvent{{At: h.Submit, Kind: api.EventSubmit, Text: s.Queue}}
+	if !snapshot {
+		if im.State == runtime.PSusp {
+			h.Events = append(h.Events, api.HistoryEvent{At: h.Submit, Kind: api.EventSuspend, State: "PSUSP"})
+			h.State = "PSUSP"
+		}
+		return h
+	}
+	if im.Start != 0 {
+		ev := api.HistoryEvent{At: int64(im.Start), Kind: api.EventStart}
+		for _, a := range im.Allocs {
+			for range a.Slots {
+				ev.Hosts = append(ev.Hosts, a.Host)
+			}
+			ev.Slots += a.Slots
+		}
+		h.Events = append(h.Events, ev)
+	}
+	state := im.State.String()
+	if im.State.Finished() {
+		h.Events = append(h.Events, endEvent(int64(im.End), state, im.ExitCode, im.Term, im.CPUTime))
+	} else if state != "PEND" && state != "RUN" {
+		// When it was suspended the image does not say.
+		h.Events = append(h.Events, api.HistoryEvent{At: int64(max(im.Start, im.Submit)), Kind: api.EventSuspend, State: state})
+	}
+	h.State = state
+	return h
+}
+
+// endEvent returns the event of a job's end in state (DONE or EXIT).
+func endEvent(at int64, state string, code int, term string, cpu float64) api.HistoryEvent {
+	if state == "DONE" {
+		return api.HistoryEvent{At: at, Kind: api.EventDone, CPU: cpu}
+	}
+	return api.HistoryEvent{At: at, Kind: api.EventExit, Code: code, Text: term, CPU: cpu}
+}
+
+// modificationText says what a bmod changed, as its options.
+func modificationText(m *runtime.Modification) string {
+	if m == nil {
+		return ""
+	}
+	var parts []string
+	if m.Name != nil {
+		parts = append(parts, "-J "+strconv.Quote(*m.Name))
+	}
+	if m.Slots != nil {
+		parts = append(parts, "-n "+strconv.Itoa(*m.Slots))
+	}
+	if m.ResReq != nil {
+		parts = append(parts, "-R "+strconv.Quote(*m.ResReq))
+	}
+	if m.RunLimit != nil {
+		parts = append(parts, "-W "+strconv.FormatFloat(*m.RunLimit/60, 'f', -1, 64))
+	}
+	if m.Priority != nil {
+		parts = append(parts, "-sp "+strconv.Itoa(*m.Priority))
+	}
+	if m.Depend != nil {
+		parts = append(parts, "-w "+strconv.Quote(*m.Depend))
+	}
+	if m.Hosts != nil {
+		parts = append(parts, "-m "+strconv.Quote(strings.Join(slices.Clone(*m.Hosts), " ")))
+	}
+	return strings.Join(parts, " ")
+}

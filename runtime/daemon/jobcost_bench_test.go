@@ -1,0 +1,193 @@
+package daemon_test
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/lsfc/lsfc/runtime/api"
+)
+
+// A serveProcess is a daemon in a process of its own (this test binary
+// as serveForTest), whose jobs run under the job starter built from
+// cmd/lsfc-job, as lsfc serve runs them: its CPU time, and that of the
+// processes it started and waited for, are its alone.
+type serveProcess struct {
+	cmd   *exec.Cmd
+	c     *client
+	state string
+}
+
+// starterEnv names another job starter for the daemon of these
+// benchmarks, as a command line ("/path/lsfc __lsfc_jobwrap" measures an
+// lsfc that was its own wrapper); by default lsfc-job is built.
+const starterEnv = "LSFC_BENCH_STARTER"
+
+func startServeProcess(b *testing.B) *serveProcess {
+	b.Helper()
+	dir := b.TempDir()
+	starter := os.Getenv(starterEnv)
+	if starter == "" {
+		starter = filepath.Join(dir, "lsfc-job")
+		if out, err := exec.Command("go", "build", "-o", starter, "../../cmd/lsfc-job").CombinedOutput(); err != nil {
+			b.Fatalf("go build: %v\n%s", err, out)
+		}
+	}
+	p := &serveProcess{state: filepath.Join(dir, "state")}
+	p.cmd = exec.Command(os.Args[0], "-test.run=^$")
+	p.cmd.Env = append(os.Environ(), "LSFC_TEST_SERVE_CONF="+writeConf(b), "LSFC_TEST_SERVE_STATE="+p.state,
+		"LSFC_TEST_SERVE_STARTER="+starter)
+	var stderr strings.Builder
+	p.cmd.Stderr = &stderr
+	if err := p.cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		p.cmd.Process.Kill()
+		p.cmd.Wait()
+	})
+	p.c = unixClient(p.state)
+	waitFor(b, "the daemon to answer", func() bool {
+		code, err := p.c.call("GET", "/v1/status", nil, nil)
+		return err == nil && code == http.StatusOK
+	})
+	return p
+}
+
+// cpu returns the daemon's CPU time (user and system) and that of the
+// processes it waited for, from /proc/PID/stat.
+func (p *serveProcess) cpu(b *testing.B) (self, children time.Duration) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
+	// utime is field 14 of proc(5), stime 15, cutime 16, cstime 17;
+	// f[0] is field 3.
+	ticks := make([]int64, 4)
+	for i := range ticks {
+		if ticks[i], err = strconv.ParseInt(f[11+i], 10, 64); err != nil {
+			b.Fatal(err)
+		}
+	}
+	const hz = 100 // USER_HZ
+	return time.Duration(ticks[0]+ticks[1]) * time.Second / hz, time.Duration(ticks[2]+ticks[3]) * time.Second / hz
+}
+
+// BenchmarkJobCost submits trivial jobs ("true") from 8 clients to a
+// daemon in its own process and waits until all have ended, and reports
+// per job: the daemon's CPU time, that of the job starters (the CPU time
+// of the processes the daemon waited for, less the jobs' own, which
+// their records give), the jobs' own (/bin/sh), and the jobs done per
+// second. The clients' CPU time is not counted. Run it with
+// -benchtime 500x or more: the CPU times are read in ticks of 10 ms.
+func BenchmarkJobCost(b *testing.B) {
+	p := startServeProcess(b)
+	work := b.TempDir()
+	self0, children0 := p.cpu(b)
+	start := time.Now()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for next.Add(1) <= int64(b.N) {
+				var out api.SubmitResponse
+				code, err := p.c.call("POST", "/v1/jobs", api.SubmitRequest{Command: "true", Cwd: work, Stdout: "/dev/null",
+					Env: []string{"PATH=/usr/bin:/bin", "HOME=/tmp"}}, &out)
+				if err != nil || code != http.StatusOK {
+					b.Errorf("submit: %d %v", code, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var jobs []api.Job
+	for deadline := time.Now().Add(10 * time.Minute); ; {
+		if code, err := p.c.call("GET", "/v1/jobs?user=all", nil, &jobs); err != nil || code != http.StatusOK {
+			b.Fatalf("list: %d %v", code, err)
+		}
+		if len(jobs) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("%d jobs have not ended", len(jobs))
+		}
+		// A real wait: the jobs run as real processes.
+		time.Sleep(50 * time.Millisecond)
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	self, children := p.cpu(b)
+	if code, err := p.c.call("GET", "/v1/jobs?user=all&all=1", nil, &jobs); err != nil || code != http.StatusOK {
+		b.Fatalf("list: %d %v", code, err)
+	}
+	var shell time.Duration
+	for _, j := range jobs {
+		if j.State != "DONE" {
+			b.Fatalf("job %d ended %s (%s), want DONE", j.ID, j.State, j.Reason)
+		}
+		shell += time.Duration(j.CPUTime * float64(time.Second))
+	}
+	n := float64(len(jobs))
+	b.ReportMetric(float64(self-self0)/n/1e6, "daemon-cpu-ms/job")
+	b.ReportMetric(float64(children-children0-shell)/n/1e6, "starter-cpu-ms/job")
+	b.ReportMetric(float64(shell)/n/1e6, "shell-cpu-ms/job")
+	b.ReportMetric(n/elapsed.Seconds(), "jobs/s")
+}
+
+// BenchmarkSubmitToRunProcess is BenchmarkSubmitToRun against a daemon
+// in its own process whose jobs run under the job starter: the time
+// from a submission's acknowledgement, on an idle cluster, to the job's
+// command running. BenchmarkShellStart (runtime/localexec) is the
+// yardstick: /bin/sh started directly.
+func BenchmarkSubmitToRunProcess(b *testing.B) {
+	p := startServeProcess(b)
+	work := b.TempDir()
+	var lat []time.Duration
+	b.ResetTimer()
+	for range b.N {
+		var out api.SubmitResponse
+		if code, err := p.c.call("POST", "/v1/jobs", api.SubmitRequest{Command: "touch started.$LSB_JOBID; sleep 5",
+			Cwd: work, Stdout: "/dev/null", Env: []string{"PATH=" + os.Getenv("PATH")}}, &out); err != nil || code != http.StatusOK {
+			b.Fatalf("submit: %d %v", code, err)
+		}
+		t0 := time.Now()
+		marker := filepath.Join(work, fmt.Sprintf("started.%d", out.ID))
+		for {
+			if _, err := os.Stat(marker); err == nil {
+				break
+			}
+			if time.Since(t0) > 10*time.Second {
+				b.Fatalf("job %d did not start", out.ID)
+			}
+			// A real wait, short: it bounds the resolution.
+			time.Sleep(100 * time.Microsecond)
+		}
+		lat = append(lat, time.Since(t0))
+		b.StopTimer()
+		p.c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", out.ID), nil, nil)
+		waitFor(b, "the killed job to end", func() bool {
+			var j api.Job
+			p.c.call("GET", fmt.Sprintf("/v1/jobs/%d", out.ID), nil, &j)
+			return j.State == "EXIT" || j.State == "DONE"
+		})
+		// A real wait: the cluster is idle when the next job comes.
+		time.Sleep(300 * time.Millisecond)
+		b.StartTimer()
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "ms-median")
+}
