@@ -129,8 +129,8 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"bacct":   {"aff app b C cname D d E e f gpu l Lp M m N P q rcacct rcalloc S sla U UF u V w x", "b C D d e f l m P q S u x"},
 	"lsid":    {"V", ""},
 	"lsadmin": {"V", ""},
-	"lshosts": {"a alloc cname gpu json l loc o R s T V w", "json l w"},
-	"lsload":  {"a E gpu gpuload I json l loc N n o R s V w", "json w"},
+	"lshosts": {"a alloc cname gpu json l loc o R s T V w", "json l s w"},
+	"lsload":  {"a E gpu gpuload I json l loc N n o R s V w", "json s w"},
 	"bsla":    {"json N V", "json"},
 }
 
