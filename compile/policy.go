@@ -254,7 +254,26 @@ type ResourceDef struct {
 	// Instances are the ResourceMap locations: value@[hosts] or
 	// [default] / [all].
 	Instances []string `json:"instances,omitempty"`
-	span      lang.Span
+	// Map holds the Instances read: one entry per bracket, in order;
+	// locations that are not [value@][host ...] are left out.
+	Map  []ResourceInstance `json:"map,omitempty"`
+	span lang.Span
+}
+
+// A ResourceInstance is one LOCATION of lsf.cluster's ResourceMap: an
+// instance of a shared resource and the hosts that share it.
+type ResourceInstance struct {
+	// Value is the text before "@" ("" for a dynamic resource).
+	Value string `json:"value,omitempty"`
+	// Hosts are the hosts named in the brackets (not all, others,
+	// default nor the ~ exclusions).
+	Hosts []string `json:"hosts,omitempty"`
+	// All is set for [all]: one instance shared by every host but
+	// those of Except. Default is set for [default]: every host has
+	// its own instance.
+	All     bool     `json:"all,omitempty"`
+	Default bool     `json:"default,omitempty"`
+	Except  []string `json:"except,omitempty"`
 }
 
 // A HostDef is a host: lsf.cluster's facts and lsb.hosts's batch settings.

@@ -317,9 +317,40 @@ func (c *compiler) resourceMap(r tableRow) {
 	for _, w := range words(unparen(st.val)) {
 		if def != nil {
 			def.Instances = append(def.Instances, w.text)
+			if in, ok := ParseResourceInstance(w.text); ok {
+				def.Map = append(def.Map, in)
+			}
 		}
 		c.locationHosts(w)
 	}
+}
+
+// ParseResourceInstance reads one ResourceMap LOCATION,
+// [value@][host ...]: value@[h1 h2], [all], value@[all ~h3],
+// value@[default]. ok is false when the text has no brackets.
+func ParseResourceInstance(t string) (in ResourceInstance, ok bool) {
+	open := strings.IndexByte(t, '[')
+	if open < 0 || !strings.HasSuffix(t, "]") {
+		return in, false
+	}
+	in.Value = strings.TrimSuffix(t[:open], "@")
+	for _, name := range strings.Fields(t[open+1 : len(t)-1]) {
+		if x, found := strings.CutPrefix(name, "~"); found {
+			if x != "" {
+				in.Except = append(in.Except, x)
+			}
+			continue
+		}
+		switch strings.ToLower(name) {
+		case "all", "others":
+			in.All = true
+		case "default":
+			in.Default = true
+		default:
+			in.Hosts = append(in.Hosts, name)
+		}
+	}
+	return in, true
 }
 
 // locationHosts checks the hosts of one LOCATION instance:

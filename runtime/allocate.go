@@ -203,7 +203,7 @@ func (c *cycle) rusageFits(j *Job, h *Host, slots int) bool {
 		if am.Slot >= len(v.v.Avail) {
 			continue
 		}
-		avail := v.v.Avail[am.Slot] - c.reserved[hostSlot{h.Index, am.Slot}]
+		avail := v.v.Avail[am.Slot] - c.reserved[hostSlot{c.cluster.reserveIndex(h, am.Name), am.Slot}]
 		need := am.Value * c.cluster.perHost(am.Per, slots, j.Slots)
 		if !(avail >= need) && !math.IsNaN(v.v.Avail[am.Slot]) {
 			return false
@@ -240,7 +240,9 @@ func (c *cycle) slotsSlot() int {
 	return -1
 }
 
-// readsSlots reports whether a select reads the free job slots.
+// readsSlots reports whether a select reads what the cycle changes as it
+// places jobs: the free job slots, or the amount left of a resource of
+// lsf.cluster's ResourceMap.
 func (c *cycle) readsSlots(p *compile.SelectProgram) bool {
 	if p == nil {
 		return false
@@ -248,6 +250,9 @@ func (c *cycle) readsSlots(p *compile.SelectProgram) bool {
 	s := c.slotsSlot()
 	for _, r := range p.Refs {
 		if r == s {
+			return true
+		}
+		if _, ok := c.cluster.counted[r]; ok {
 			return true
 		}
 	}
@@ -280,7 +285,8 @@ func (c *cycle) dynamicSelect(k *jobClass) bool {
 }
 
 // currentSlots filters and orders hosts by a requirement that reads the
-// free job slots, with each host's slots as the cycle leaves them. The
+// free job slots, with each host's slots as the cycle leaves them, and
+// the amounts left of the counted resources (see Cluster.counted). The
 // queue's HOSTS preferences still come first.
 func (c *cycle) currentSlots(q *Queue, sr *compile.SimpleReq, hosts []*Host) []*Host {
 	slot := c.slotsSlot()
@@ -293,6 +299,12 @@ func (c *cycle) currentSlots(q *Queue, sr *compile.SimpleReq, hosts []*Host) []*
 			Avail: base.Avail, FreeSlots: base.FreeSlots, Usable: base.Usable}
 		free := h.Free() - c.hostUsed[h.Index]
 		v.Num[slot], v.Has[slot] = float64(free), true
+		for cs, name := range c.cluster.counted {
+			// A select reads what is left of a counted resource.
+			if avail := c.valuesOf(h).v.Avail[cs]; v.Has[cs] && !math.IsNaN(avail) {
+				v.Num[cs] = avail - c.reserved[hostSlot{c.cluster.reserveIndex(h, name), cs}]
+			}
+		}
 		if sr.Select != nil && c.readsSlots(sr.Select) && !sr.Select.Match(v) {
 			continue
 		}

@@ -109,7 +109,16 @@ type Cluster struct {
 	// job uses.
 	reqs      map[string]*Requirement
 	reqShared map[string]*Requirement
-	reqsKept  int
+	// sharedOf maps a host and resource to the shared instance of
+	// lsf.cluster's ResourceMap the host belongs to; sharedList holds
+	// them all (see Shared).
+	sharedOf   map[sharedKey]*SharedInstance
+	sharedList []*SharedInstance
+	// counted holds, by value-table slot, the static numeric resources
+	// of the ResourceMap: what jobs reserve of them is taken from their
+	// instances, and a select reads what is left.
+	counted  map[int]string
+	reqsKept int
 	// byUser holds each user's named jobs in submission order, for
 	// dependencies on job names.
 	byUser map[string][]*Job
@@ -212,6 +221,7 @@ func NewCluster(p *compile.Policy, opts ClusterOptions) (*Cluster, error) {
 		c.Hosts = append(c.Hosts, h)
 		c.hostByName[h.Name] = h
 	}
+	c.readShared()
 	defaultAccept := c.acceptDefault()
 	for i, cq := range p.Queues {
 		q := newQueue(p, cq, i, c.Hosts, c.SleepTime, defaultAccept)
@@ -977,8 +987,23 @@ func (c *Cluster) reserve(j *Job, a Alloc, sign float64, now Time) {
 	}
 }
 
+// addReserved adds v to what jobs hold of resource name on h: on h
+// alone, or on every host of the shared instance h belongs to.
 func (c *Cluster) addReserved(h *Host, name string, v float64) {
-	r := h.Facts.Reserved
+	if s := c.sharedInstance(h, name); s != nil {
+		for _, m := range s.Hosts {
+			addHeld(m.Facts, name, v)
+		}
+		return
+	}
+	addHeld(h.Facts, name, v)
+}
+
+func addHeld(f *compile.Host, name string, v float64) {
+	if f.Reserved == nil {
+		f.Reserved = map[string]float64{}
+	}
+	r := f.Reserved
 	r[name] += v
 	if r[name] <= 1e-9 {
 		delete(r, name)

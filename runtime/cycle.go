@@ -403,7 +403,7 @@ func (c *cycle) take(j *Job, allocs []Alloc) {
 		n += a.Slots
 		for _, am := range j.Req.amounts() {
 			if slot, ok := c.slotOf(am.Name); ok {
-				addTo(&c.reserved, hostSlot{h.Index, slot}, am.Value*c.cluster.perHost(am.Per, a.Slots, j.Slots))
+				addTo(&c.reserved, hostSlot{c.cluster.reserveIndex(h, am.Name), slot}, am.Value*c.cluster.perHost(am.Per, a.Slots, j.Slots))
 			}
 		}
 	}

@@ -267,8 +267,11 @@ func (c *cycle) termHosts(cd *candidates, sr *compile.SimpleReq) []*Host {
 		return hs
 	}
 	var hs []*Host
+	// A select that reads what the cycle changes is judged by
+	// currentSlots, on the values of the moment.
+	dynamic := c.readsSlots(sr.Select)
 	for _, h := range cd.hosts {
-		if c.matches(sr.Select, h) {
+		if dynamic || c.matches(sr.Select, h) {
 			hs = append(hs, h)
 		}
 	}

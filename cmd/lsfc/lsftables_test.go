@@ -115,3 +115,26 @@ func TestBqueuesLongDefinition(t *testing.T) {
 	writeQueuesLong(&b, []api.Queue{q}, false)
 	checkLayout(t, "bqueues -l", b.String())
 }
+
+// TestSharedLayout checks lshosts -s and lsload -s: one row an instance
+// of a ResourceMap resource with the hosts that share it, after the
+// "lshosts" and "lsload" pages of the IBM Spectrum LSF 10.1 command
+// reference. lshosts shows the configured value, lsload what running
+// jobs leave of a numeric one.
+func TestSharedLayout(t *testing.T) {
+	rs := []api.SharedResource{
+		{Resource: "lic_abaqus", Value: "20", Numeric: true, Reserved: 5, Hosts: []string{"cn01", "cn02", "gpu01"}},
+		{Resource: "ngpus", Value: "4", Numeric: true, Reserved: 3, Hosts: []string{"gpu01"}},
+		{Resource: "ngpus", Value: "4", Numeric: true, Hosts: []string{"gpu02"}},
+		{Resource: "rack", Value: "r01", Hosts: []string{"cn01"}},
+	}
+	var b bytes.Buffer
+	writeShared(&b, rs, false)
+	checkLayout(t, "lshosts -s", b.String())
+	b.Reset()
+	writeShared(&b, rs, true)
+	checkLayout(t, "lsload -s", b.String())
+	b.Reset()
+	writeLSFJSON(&b, "lsload", "RESOURCES", sharedRecords(rs[:2], true))
+	checkLayout(t, "lsload -s -json", b.String())
+}

@@ -17,8 +17,8 @@ func newLshostsCmd(e env) *cobra.Command {
 		name:     "lshosts",
 		refused:  lshostsRefusedOptions(),
 		short:    "List the hosts of lsfc serve with their static resources",
-		operands: "[HOST ...]",
-		options:  []lsfOption{{"w", ""}, {"l", ""}, {"json", ""}},
+		operands: "[HOST ...] | -s [RESOURCE ...]",
+		options:  []lsfOption{{"w", ""}, {"l", ""}, {"json", ""}, {"s", ""}},
 		long: `lshosts lists the hosts, or those named, with their static facts, in LSF's
 layout:
 
@@ -29,11 +29,17 @@ model, "-" for none; lsfc keeps no swap size, so maxswp is "-"; every
 host is a server. maxmem is shown with a unit (15.6G, 2038M). -w cuts
 nothing; -l shows each host in LSF's long layout (HOST_NAME:, the static
 facts, RESOURCES:); -json prints {"COMMAND":"lshosts","HOSTS":N,"RECORDS":[...]}
-with the columns upper-cased as keys and string values ("" for none).` + lsfStateHelp,
+with the columns upper-cased as keys and string values ("" for none).
+-s lists instead the static resources of lsf.cluster's ResourceMap, or
+those named: each instance with its configured value and the hosts that
+share it (RESOURCE VALUE LOCATION).` + lsfStateHelp,
 		example: `  lsfc lshosts
   lshosts -json`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
+		if a.has("s") {
+			return showShared(ctx, e, a, "lshosts", false)
+		}
 		hs, _, err := listHosts(ctx, e, a, "lshosts")
 		if err != nil {
 			return err
@@ -133,6 +139,6 @@ func hostMaxmem(h api.Host) string {
 func lshostsRefusedOptions() []lsfOption {
 	return []lsfOption{
 		{"a", ""}, {"alloc", ""}, {"cname", ""}, {"gpu", ""}, {"loc", ""}, {"o", "format"}, {"R", "res_req"},
-		{"s", ""}, {"T", ""}, {"V", ""},
+		{"T", ""}, {"V", ""},
 	}
 }

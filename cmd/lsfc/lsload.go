@@ -18,8 +18,8 @@ func newLsloadCmd(e env) *cobra.Command {
 		name:     "lsload",
 		refused:  lsloadRefusedOptions(),
 		short:    "List the load of the hosts of lsfc serve",
-		operands: "[HOST ...]",
-		options:  []lsfOption{{"w", ""}, {"json", ""}},
+		operands: "[HOST ...] | -s [RESOURCE ...]",
+		options:  []lsfOption{{"w", ""}, {"json", ""}, {"s", ""}},
 		long: `lsload lists the load indices of the hosts, or of those named, in LSF's
 layout:
 
@@ -27,13 +27,19 @@ layout:
 
 status is ok, or unavail for a host that does not answer; ut is a
 percentage; tmp, swp and mem are free amounts with a unit (551M, 15.6G);
-"-" is an index the host does not report. -w cuts no name; -json prints
+"-" is an index the host does not report. -s lists instead the static
+resources of lsf.cluster's ResourceMap, or those named: each instance
+with what running jobs leave of it and the hosts that share it
+(RESOURCE VALUE LOCATION). -w cuts no name; -json prints
 {"COMMAND":"lsload","HOSTS":N,"RECORDS":[...]} with the columns upper-cased
 as keys and the values as shown, as strings ("" for none).` + lsfStateHelp,
 		example: `  lsfc lsload
   lsload -json`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
+		if a.has("s") {
+			return showShared(ctx, e, a, "lsload", true)
+		}
 		hs, _, err := listHosts(ctx, e, a, "lsload")
 		if err != nil {
 			return err
@@ -127,6 +133,6 @@ func lsloadRefusedOptions() []lsfOption {
 	return []lsfOption{
 		{"a", ""}, {"E", ""}, {"gpu", ""}, {"gpuload", ""}, {"I", "load_index"},
 		{"l", ""}, {"loc", ""}, {"N", ""}, {"n", "num_hosts"}, {"o", "format"}, {"R", "res_req"},
-		{"s", ""}, {"V", ""},
+		{"V", ""},
 	}
 }

@@ -14,6 +14,7 @@
 //	POST /v1/queues/{name}/{op}    open, close, activate, inactivate (→ ActionResponse)
 //	GET  /v1/hosts                 the batch hosts (→ []Host)
 //	POST /v1/hosts/{name}/{op}     open, close (→ ActionResponse)
+//	GET  /v1/resources             the ResourceMap's static instances (→ []SharedResource)
 //	GET  /v1/status                the daemon (→ Status)
 //	GET  /v1/history?...           job histories from the event log (HistoryQuery → []JobHistory)
 //	POST /v1/reconfig              badmin reconfig (→ Reload; 409 when refused)
@@ -449,6 +450,19 @@ type Host struct {
 	ExitRate     float64 `json:"exitRate,omitempty"`
 	ExitRateLoad float64 `json:"exitRateLoad,omitempty"`
 	Comment      string  `json:"comment,omitempty"`
+}
+
+// A SharedResource is one instance of a static resource of lsf.cluster's
+// ResourceMap (lshosts -s, lsload -s).
+type SharedResource struct {
+	Resource string `json:"resource"`
+	// Value is the configured value as written; Numeric tells whether
+	// it is a number, and then Reserved is what running jobs hold of it.
+	Value    string  `json:"value"`
+	Numeric  bool    `json:"numeric,omitempty"`
+	Reserved float64 `json:"reserved,omitempty"`
+	// Hosts share the instance.
+	Hosts []string `json:"hosts"`
 }
 
 // Status describes the daemon: its cluster, state directory, policy

@@ -281,6 +281,16 @@ func (c *Client) Hosts(ctx context.Context) ([]Host, error) {
 	return out, nil
 }
 
+// SharedResources lists the instances of the static resources of
+// lsf.cluster's ResourceMap (lshosts -s, lsload -s).
+func (c *Client) SharedResources(ctx context.Context) ([]SharedResource, error) {
+	var out []SharedResource
+	if err := c.do(ctx, http.MethodGet, "/v1/resources", nil, nil, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // HostsSelected returns the hosts that satisfy the resource requirement
 // resreq now, on the daemon's live state (bhosts -R). A requirement that
 // does not parse or type-check is an *APIError with status 400 whose

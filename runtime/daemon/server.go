@@ -125,6 +125,7 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("POST /v1/queues/{name}/{op}", d.handleQueueOp)
 	mux.HandleFunc("GET /v1/hosts", d.handleHosts)
 	mux.HandleFunc("POST /v1/hosts/{name}/{op}", d.handleHostOp)
+	mux.HandleFunc("GET /v1/resources", d.handleResources)
 	mux.HandleFunc("GET /v1/status", d.handleStatus)
 	mux.HandleFunc("GET /v1/history", d.handleHistory)
 	mux.HandleFunc("GET /v1/params", d.handleParams)
@@ -846,6 +847,26 @@ func (d *Daemon) handleHosts(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, h := range hosts {
 			out = append(out, d.hostInfo(h))
+		}
+		return out, nil, nil, nil
+	})
+	reply(w, v, err)
+}
+
+// handleResources lists the ResourceMap's static instances with what
+// running jobs hold of them.
+func (d *Daemon) handleResources(w http.ResponseWriter, r *http.Request) {
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
+		out := []api.SharedResource{}
+		for _, s := range d.cluster.Shared() {
+			sr := api.SharedResource{Resource: s.Resource, Value: s.Value, Numeric: s.Numeric()}
+			if sr.Numeric {
+				sr.Reserved = s.Reserved()
+			}
+			for _, h := range s.Hosts {
+				sr.Hosts = append(sr.Hosts, h.Name)
+			}
+			out = append(out, sr)
 		}
 		return out, nil, nil, nil
 	})
