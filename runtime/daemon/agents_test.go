@@ -334,7 +334,9 @@ func TestAgentMasterRestart(t *testing.T) {
 	b := startAgent(t, addr, "hostB", t.TempDir())
 	defer b.Close()
 	c.waitHost(t, "hostA", "ok")
-	id := c.submit(t, api.SubmitRequest{Command: "sleep 0.5; exit 4", Hosts: []string{"hostA"}, Umask: -1}).ID
+	// The job ends once the test lets it, after the master has stopped.
+	release := filepath.Join(t.TempDir(), "release")
+	id := c.submit(t, api.SubmitRequest{Command: fmt.Sprintf("until [ -e %s ]; do sleep 0.05; done; exit 4", release), Hosts: []string{"hostA"}, Umask: -1}).ID
 	c.waitState(t, id, "RUN")
 	// RUN is the master's word; the agent starts the job once it has its
 	// order: wait until its wrapper runs it.
@@ -343,6 +345,9 @@ func TestAgentMasterRestart(t *testing.T) {
 		return err == nil
 	})
 	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(release, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	// The job ends while no master runs: the agent holds its end.
