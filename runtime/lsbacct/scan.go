@@ -201,20 +201,16 @@ func ParseLine(line string) (*Record, error) {
 
 // A decoder takes the fields of one line in order.
 type decoder struct {
-	s     string
-	pos   int
-	n     int // fields taken
-	field string
-	err   *ParseError
+	s   string
+	pos int
+	n   int // fields taken
+	err *ParseError
 	// The lists of the records share arenas: a record's list is a
 	// slice of one, capped at its length.
 	strArena arena[string]
 	extArena arena[IntValue]
 	kvArena  arena[KeyValue]
 }
-
-// errEnd marks the end of the line where a field was wanted.
-var errEnd = &ParseError{Msg: "end of record"}
 
 func (d *decoder) fail(field, format string, args ...any) {
 	if d.err == nil {

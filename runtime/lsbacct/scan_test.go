@@ -96,13 +96,12 @@ func TestBadLines(t *testing.T) {
 // TestOlderLayouts reads records shorter than 10.1's: an older version
 // may end after its rusage; a 10.1 one must reach requeueTime.
 func TestOlderLayouts(t *testing.T) {
-	f := strings.Fields(strings.TrimSuffix(string(Append(nil, sample())), "\n"))
 	// The sample's fields up to and including the rusage: 28 + 2 exec
 	// hosts + 19 rusage values, its job name and command written without
 	// blanks.
 	r := sample()
 	r.JobName, r.Command = "n", "c"
-	f = strings.Fields(strings.TrimSuffix(string(Append(nil, r)), "\n"))
+	f := strings.Fields(strings.TrimSuffix(string(Append(nil, r)), "\n"))
 	head := 1 + 1 + 9 + 11 + 1 + 3 + 4 + 19 + 1
 	old := strings.Replace(strings.Join(f[:head], " "), `"10.108"`, `"7.06"`, 1)
 	got, err := ParseLine(old)
