@@ -687,7 +687,6 @@ func (d *Daemon) signalJob(id identity, j *runtime.Job, req api.ActionRequest) (
 		return nil, nil, nil, errorf(http.StatusBadRequest, "bad signal %d", req.Signal)
 	}
 	if j.State.Finished() {
-		//lint:ignore ST1005 LSF's own message, word for word
 		return nil, nil, nil, errorf(http.StatusConflict, "Job <%d>: Job has already finished", j.ID)
 	}
 	signaled := func(v any, recs []Record, act func(), err error) (any, []Record, func(), error) {
