@@ -285,7 +285,7 @@ func TestAgentReconciles(t *testing.T) {
 	// gone: on a loaded machine a timed sleep may end before that.
 	release := filepath.Join(t.TempDir(), "release")
 	quick := c.submit(t, api.SubmitRequest{Command: fmt.Sprintf("until [ -e %s ]; do sleep 0.05; done; exit 7", release), Hosts: []string{"hostA"}, Umask: -1}).ID
-	long := c.submit(t, api.SubmitRequest{Command: "sleep 2", Hosts: []string{"hostA"}, Umask: -1}).ID
+	long := c.submit(t, api.SubmitRequest{Command: fmt.Sprintf("until [ -e %s ]; do sleep 0.05; done", release), Hosts: []string{"hostA"}, Umask: -1}).ID
 	c.waitState(t, quick, "RUN")
 	c.waitState(t, long, "RUN")
 	// RUN is the master's word: wait until the agent runs both jobs.
