@@ -53,6 +53,12 @@ type Params struct {
 	// DefaultProject is DEFAULT_PROJECT, the project of jobs submitted
 	// without -P ("default" when unset, as in LSF).
 	DefaultProject string `lsf:"DEFAULT_PROJECT"`
+	// DefaultJobGroup is DEFAULT_JOBGROUP, the job group of jobs
+	// submitted without -g, with its %u-like patterns; "" when unset.
+	DefaultJobGroup string `lsf:"DEFAULT_JOBGROUP"`
+	// JobGroupClean is JOB_GROUP_CLEAN: implicit job groups are deleted
+	// once empty.
+	JobGroupClean bool `lsf:"JOB_GROUP_CLEAN"`
 	// MCPluginScheduleEnhance is MC_PLUGIN_SCHEDULE_ENHANCE as written;
 	// "" when unset.
 	MCPluginScheduleEnhance string `lsf:"MC_PLUGIN_SCHEDULE_ENHANCE"`

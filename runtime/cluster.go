@@ -87,6 +87,9 @@ type Cluster struct {
 	userPreempted  map[string]int
 	groupPreempted map[string]int
 
+	// jobGroups holds the job groups by path.
+	jobGroups map[string]*JobGroup
+
 	jobs map[int64]*Job
 	// forwarded holds the unfinished jobs that are at another cluster
 	// (MultiCluster job forwarding), by ID.
@@ -496,6 +499,9 @@ type Submission struct {
 	// Project is -P, the project the job is charged to; Submit gives a
 	// job without one DEFAULT_PROJECT, else "default".
 	Project string `json:"Project,omitempty"`
+	// JobGroup is -g, the full path of the job's job group; "" for none
+	// (Submit gives a job without one DEFAULT_JOBGROUP, if set).
+	JobGroup string `json:"JobGroup,omitempty"`
 	// Home is, for a job another cluster forwarded here, its submission
 	// cluster and its ID there; nil for a job submitted here.
 	Home *Home `json:"Home,omitempty"`
@@ -590,6 +596,19 @@ func (c *Cluster) Submit(s Submission, now Time) (*Job, error) {
 	if s.Slots <= 0 {
 		s.Slots = 1
 	}
+	if s.JobGroup == "" {
+		s.JobGroup = c.DefaultJobGroup(s)
+	}
+	if s.JobGroup != "" {
+		p, err := CleanJobGroupPath(s.JobGroup)
+		if err != nil {
+			return nil, &Rejection{Reason: err.Error()}
+		}
+		s.JobGroup = p
+		if s.Sla == "" {
+			s.Sla = c.jobGroupSLA(p)
+		}
+	}
 	var candidates []*Queue
 	if s.Queue != "" {
 		q := c.queueByName[s.Queue]
@@ -636,6 +655,7 @@ func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
 	c.attachSLA(j)
 	c.add(j)
 	c.useRequirement(j)
+	c.joinJobGroup(j)
 	return j, nil
 }
 
@@ -952,6 +972,7 @@ func (c *Cluster) holdJob(j *Job, sign int, now Time) {
 	for _, g := range c.groupsOf(j.User) {
 		c.groupJobs[g.name] += sign * n
 	}
+	j.holdJobGroup(sign)
 	for _, l := range c.limits {
 		l.account(j, sign)
 	}
@@ -1092,6 +1113,7 @@ func (c *Cluster) finish(j *Job, state JobState, now Time) {
 	j.slaFinish(now)
 	j.State, j.End = state, now
 	c.useRequirement(j)
+	c.leaveJobGroup(j)
 }
 
 // leaveHosts releases what a started job holds: its slots, reservations

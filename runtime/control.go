@@ -203,6 +203,11 @@ type Modification struct {
 	Priority *int      `json:"Priority"`
 	Depend   *string   `json:"Depend"`
 	Hosts    *[]string `json:"Hosts"`
+	// Project is bmod -P; Group bmod -G, the user group charged; JobGroup
+	// bmod -g (a path) or -gn ("": out of any group).
+	Project  *string `json:"Project,omitempty"`
+	Group    *string `json:"Group,omitempty"`
+	JobGroup *string `json:"JobGroup,omitempty"`
 }
 
 // Modify changes a pending job (bmod). The changed job must still be one
@@ -236,6 +241,30 @@ func (c *Cluster) Modify(j *Job, m Modification) error {
 	if m.Hosts != nil {
 		sub.Hosts = *m.Hosts
 	}
+	if m.Project != nil {
+		sub.Project = *m.Project
+		if sub.Project == "" {
+			sub.Project = c.DefaultProject()
+		}
+	}
+	if m.Group != nil {
+		sub.Group = *m.Group
+		if sub.Group != "" {
+			if err := c.CheckUserGroup(sub.Group, j.User); err != nil {
+				return err
+			}
+		}
+	}
+	if m.JobGroup != nil {
+		sub.JobGroup = *m.JobGroup
+		if sub.JobGroup != "" {
+			p, err := CleanJobGroupPath(sub.JobGroup)
+			if err != nil {
+				return err
+			}
+			sub.JobGroup = p
+		}
+	}
 	if sub.Slots <= 0 {
 		sub.Slots = 1
 	}
@@ -245,8 +274,17 @@ func (c *Cluster) Modify(j *Job, m Modification) error {
 		return err
 	}
 	c.dequeue(j)
+	moved := sub.JobGroup != j.Sub.JobGroup
+	if moved {
+		c.leaveJobGroup(j)
+		j.jgroup = nil
+	}
 	j.Name, j.ResReq, j.Slots, j.Depend, j.Sub = sub.Name, sub.ResReq, sub.Slots, sub.Depend, sub
 	j.Req, j.dep, j.Priority, j.RunLimit = a.req, a.dep, a.priority, a.runLimit
+	j.Group, j.acct = sub.Group, a.acct
+	if moved {
+		c.joinJobGroup(j)
+	}
 	c.useRequirement(j)
 	if j.Name != "" && !slices.Contains(c.byUser[j.User], j) {
 		if c.byUser == nil {

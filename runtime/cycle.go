@@ -45,6 +45,7 @@ type cycle struct {
 	queueUser    map[queueUser]int
 	userUsed     map[string]int
 	groupUsed    map[string]int
+	jgroupUsed   map[*JobGroup]int
 	limitUse     map[limitKey]*limitUse
 	reserved     map[hostSlot]float64
 	values       map[int]*hostValues
@@ -138,6 +139,7 @@ func (s *Scheduler) newCycle(snap Snapshot) *cycle {
 	clear(c.queueUser)
 	clear(c.userUsed)
 	clear(c.groupUsed)
+	clear(c.jgroupUsed)
 	clear(c.reserved)
 	c.limitUse, c.values = nil, nil
 	c.runs = c.runs[:0]
@@ -412,6 +414,9 @@ func (c *cycle) take(j *Job, allocs []Alloc) {
 	addTo(&c.userUsed, j.User, n)
 	for _, g := range c.cluster.groupsOf(j.User) {
 		addTo(&c.groupUsed, g.name, n)
+	}
+	for g := j.jgroup; g != nil; g = g.parent {
+		addTo(&c.jgroupUsed, g, 1)
 	}
 	for _, l := range c.cluster.limits {
 		c.planLimit(l, j, allocs)

@@ -219,6 +219,8 @@ type Job struct {
 	// none known).
 	SLA     *SLA
 	slaWork float64
+	// jgroup is the job's job group (bsub -g), or nil.
+	jgroup *JobGroup
 	// preempted is set while the job is suspended for a preemptive job.
 	preempted bool
 	// acct is the share account the job is charged to in a fairshare

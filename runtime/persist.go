@@ -277,6 +277,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		c.byUser[j.User] = append(c.byUser[j.User], j)
 	}
 	c.attachSLA(j)
+	c.joinJobGroup(j)
 	c.nextID = max(c.nextID, j.ID+1)
 	c.nextSeq = max(c.nextSeq, j.Seq+1)
 	c.minSeq = min(c.minSeq, j.Seq)

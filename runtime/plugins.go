@@ -144,7 +144,7 @@ type Profile struct {
 func Builtins() Registry {
 	var r Registry
 	for _, f := range []JobFilter{holdFilter{}, dependFilter{}, queueStateFilter{}, queueLimitFilter{},
-		userQueueLimitFilter{}, userMaxJobsFilter{}, resourceLimitFilter{}, slotPoolFilter{}, slaFilter{}} {
+		userQueueLimitFilter{}, userMaxJobsFilter{}, resourceLimitFilter{}, slotPoolFilter{}, slaFilter{}, jobGroupFilter{}} {
 		r.AddJobFilter(f)
 	}
 	for _, f := range []HostFilter{queueHostsFilter{}, askedHostsFilter{}, hostStatusFilter{}, loadFilter{}, selectFilter{}} {
@@ -169,7 +169,7 @@ func Builtins() Registry {
 func DefaultProfile() Profile {
 	return Profile{
 		JobFilters: []string{"hold", "dependency", "queue-state", "QJOB_LIMIT", "UJOB_LIMIT", "MAX_JOBS",
-			"lsb.resources", "SLOT_SHARE", "SLA"},
+			"lsb.resources", "SLOT_SHARE", "SLA", "JOB_GROUP"},
 		HostFilters: []string{"HOSTS", "-m", "status", "loadSched", "select"},
 		HostLimiters: []string{"DISPATCH_WINDOW", "MXJ", "HJOB_LIMIT", "PJOB_LIMIT", "JL/U", "JL/P",
 			"JOB_ACCEPT_INTERVAL", "lsb.resources", "EXCLUSIVE"},

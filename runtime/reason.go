@@ -14,25 +14,26 @@ type Reason uint16
 const (
 	ReasonNone Reason = iota
 	// Job-level.
-	ReasonNew          // New job is waiting for scheduling
-	ReasonHeld         // The job was suspended by the user while pending
-	ReasonDependency   // Job dependency condition not satisfied
-	ReasonDepNever     // Dependency condition invalid or never satisfied
-	ReasonQueueInact   // The queue is inactivated by its dispatch window
-	ReasonRunWindow    // The queue's run window is closed
-	ReasonQueueClosed  // The queue is inactive (closed or inactivated by the administrator)
-	ReasonQueueLimit   // The queue has reached its job slot limit (QJOB_LIMIT)
-	ReasonUserLimit    // The user has reached the per-user job slot limit of the queue (UJOB_LIMIT)
-	ReasonUserMaxJobs  // The user has reached his or her job slot limit (lsb.users MAX_JOBS)
-	ReasonGroupMaxJobs // The user's group has reached its job slot limit (lsb.users MAX_JOBS)
-	ReasonResLimit     // A resource limit of lsb.resources is reached
-	ReasonDispatchCap  // The number of jobs dispatched per scheduling session is reached
-	ReasonNoHosts      // No host of the queue can take the job (see the host reasons)
-	ReasonSlots        // Not enough job slots
-	ReasonSpanHosts    // Not enough hosts to meet the job's spanning requirement
-	ReasonPoolShare    // The queue's share of its slot pool is used up
-	ReasonMultiCluster // The job is being forwarded to a remote cluster
-	ReasonSLAOptimum   // The job's service class runs its optimum number of jobs
+	ReasonNew           // New job is waiting for scheduling
+	ReasonHeld          // The job was suspended by the user while pending
+	ReasonDependency    // Job dependency condition not satisfied
+	ReasonDepNever      // Dependency condition invalid or never satisfied
+	ReasonQueueInact    // The queue is inactivated by its dispatch window
+	ReasonRunWindow     // The queue's run window is closed
+	ReasonQueueClosed   // The queue is inactive (closed or inactivated by the administrator)
+	ReasonQueueLimit    // The queue has reached its job slot limit (QJOB_LIMIT)
+	ReasonUserLimit     // The user has reached the per-user job slot limit of the queue (UJOB_LIMIT)
+	ReasonUserMaxJobs   // The user has reached his or her job slot limit (lsb.users MAX_JOBS)
+	ReasonGroupMaxJobs  // The user's group has reached its job slot limit (lsb.users MAX_JOBS)
+	ReasonResLimit      // A resource limit of lsb.resources is reached
+	ReasonDispatchCap   // The number of jobs dispatched per scheduling session is reached
+	ReasonNoHosts       // No host of the queue can take the job (see the host reasons)
+	ReasonSlots         // Not enough job slots
+	ReasonSpanHosts     // Not enough hosts to meet the job's spanning requirement
+	ReasonPoolShare     // The queue's share of its slot pool is used up
+	ReasonMultiCluster  // The job is being forwarded to a remote cluster
+	ReasonSLAOptimum    // The job's service class runs its optimum number of jobs
+	ReasonJobGroupLimit // The job's job group, or one above it, runs as many jobs as its limit allows
 	// MultiCluster job forwarding (a job of a send-jobs queue).
 	ReasonMCSent           // Forwarded; the remote queue has not answered yet
 	ReasonMCRemotePend     // Pending in the remote cluster
@@ -87,6 +88,7 @@ var reasonText = [...]string{
 	ReasonPoolShare:         "The queue's share of its slot pool is used up",
 	ReasonMultiCluster:      "The job is being forwarded to a remote cluster",
 	ReasonSLAOptimum:        "The service class has reached its optimum number of running jobs",
+	ReasonJobGroupLimit:     "The job group has reached its job limit",
 	ReasonMCSent:            "The job is being forwarded to a remote cluster",
 	ReasonMCRemotePend:      "The job is pending in a remote cluster",
 	ReasonMCNoRoom:          "No remote queue has room for more MultiCluster jobs (IMPT_JOBBKLG)",

@@ -35,6 +35,16 @@ func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster,
 		return nil, nil, err
 	}
 	var warnings []string
+	for _, g := range c.JobGroups() {
+		ng, err := n.addJobGroup(g.Path, g.Owner, g.Limit, "", g.Implicit, true)
+		if err != nil {
+			return nil, nil, err
+		}
+		ng.Limit, ng.Implicit = g.Limit, g.Implicit
+		if g.SLA != "" && n.slaByName[g.SLA] != nil {
+			ng.SLA = g.SLA
+		}
+	}
 	for _, j := range c.Jobs() {
 		_, w, err := n.Restore(j.Image())
 		if err != nil {

@@ -77,11 +77,13 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 	}
 	t0 := runtime.Time(start.Unix())
 	conf := &txtar.Archive{Comment: ar.Comment}
-	var jobsText, hostsYAML string
+	var jobsText, hostsYAML, groupsText string
 	for _, f := range ar.Files {
 		switch f.Name {
 		case "jobs":
 			jobsText = string(f.Data)
+		case "jobgroups":
+			groupsText = string(f.Data)
 		case "hosts.yaml":
 			hostsYAML = string(f.Data)
 		case "want":
@@ -105,6 +107,22 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 	c, err := runtime.NewCluster(p, copts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// jobgroups: one group a line, as bgadd makes it: PATH [LIMIT].
+	for _, line := range strings.Split(groupsText, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		limit := -1
+		if len(f) > 1 {
+			if limit, err = strconv.Atoi(f[1]); err != nil {
+				t.Fatalf("jobgroups: %v", err)
+			}
+		}
+		if _, err := c.AddJobGroup(f[0], "user1", limit, "", false); err != nil {
+			t.Fatalf("jobgroups: %v", err)
+		}
 	}
 	jobs, cmds := parseJobs(t, jobsText, t0)
 	var excLog strings.Builder
@@ -271,6 +289,8 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]sim.Job, []sim.Com
 				sj.Sla = value
 			case "project":
 				sj.Project = value
+			case "g":
+				sj.JobGroup = value
 			default:
 				bad("unknown option %q", opt)
 			}
