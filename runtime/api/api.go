@@ -95,6 +95,11 @@ type SubmitRequest struct {
 	// group whose fairshare account the job is charged to.
 	Project   string `json:"project,omitempty"`
 	UserGroup string `json:"userGroup,omitempty"`
+	// JobGroup is -g, the full path of the job's job group ("" for
+	// DEFAULT_JOBGROUP, if set); NoJobGroup, for bmod -gn, takes the job
+	// out of its group.
+	JobGroup   string `json:"jobGroup,omitempty"`
+	NoJobGroup bool   `json:"noJobGroup,omitempty"`
 	// Cwd is the working directory (-cwd, else the submitter's); Env the
 	// submission environment, KEY=VALUE; Umask the submitter's umask.
 	Cwd   string   `json:"cwd,omitempty"`
@@ -219,6 +224,44 @@ type ActionRequest struct {
 	Signal int `json:"signal,omitempty"`
 }
 
+// A JobGroup is a job group as bjgroup shows it: its path, owner, job
+// limit (-1 for none) and service class, and its jobs (those of its
+// subgroups included) by state, counted in jobs and in slots.
+type JobGroup struct {
+	Path     string `json:"path"`
+	Owner    string `json:"owner"`
+	Limit    int    `json:"limit"`
+	SLA      string `json:"sla,omitempty"`
+	Implicit bool   `json:"implicit,omitempty"`
+	// Started counts the started jobs the limit is held against.
+	Started int        `json:"started"`
+	Jobs    GroupCount `json:"jobs"`
+	Slots   GroupCount `json:"slots"`
+}
+
+// A GroupCount is a job group's jobs, or slots, by state.
+type GroupCount struct {
+	Total  int `json:"total"`
+	Pend   int `json:"pend"`
+	Run    int `json:"run"`
+	SSusp  int `json:"ssusp"`
+	USusp  int `json:"ususp"`
+	Finish int `json:"finish"`
+}
+
+// A JobGroupRequest asks for a change of job groups: Op "add" (bgadd:
+// Path, Limit, SLA), "mod" (bgmod: Path, Limit), "del" (bgdel: Path, or
+// with Empty every empty group of User, "all" for every user's).
+// Limit is -1 for none.
+type JobGroupRequest struct {
+	Op    string `json:"op"`
+	Path  string `json:"path,omitempty"`
+	Limit int    `json:"limit"`
+	SLA   string `json:"sla,omitempty"`
+	Empty bool   `json:"empty,omitempty"`
+	User  string `json:"user,omitempty"`
+}
+
 // ActionResponse tells what an action did, in the words LSF's commands
 // print.
 type ActionResponse struct {
@@ -268,6 +311,8 @@ type Job struct {
 	// the user group it was submitted with (-G), "" for none.
 	Project   string `json:"project,omitempty"`
 	UserGroup string `json:"userGroup,omitempty"`
+	// JobGroup is the full path of the job's job group; "" for none.
+	JobGroup string `json:"jobGroup,omitempty"`
 	// ExecCwd is, for a job that started, the directory it runs or ran
 	// in: Cwd, or where it went when it could not enter Cwd (/tmp).
 	ExecCwd string `json:"execCwd,omitempty"`

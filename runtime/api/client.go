@@ -384,6 +384,25 @@ func (c *Client) Users(ctx context.Context, names []string) ([]User, error) {
 	return out, nil
 }
 
+// JobGroups returns the job groups, parents before their subgroups.
+func (c *Client) JobGroups(ctx context.Context) ([]JobGroup, error) {
+	var out []JobGroup
+	if err := c.do(ctx, http.MethodGet, "/v1/jobgroups", nil, nil, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ChangeJobGroups adds, modifies or deletes job groups (bgadd, bgmod,
+// bgdel); the answer says what was done, a line for each group.
+func (c *Client) ChangeJobGroups(ctx context.Context, req JobGroupRequest) (*ActionResponse, error) {
+	var out ActionResponse
+	if err := c.do(ctx, http.MethodPost, "/v1/jobgroups", nil, req, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // Groups returns the user groups (kind "user") or host groups (kind
 // "host") of the configuration, as bugroup and bmgroup show them.
 func (c *Client) Groups(ctx context.Context, kind string) ([]Group, error) {

@@ -160,7 +160,7 @@ func (d *Daemon) acctRecord(j *runtime.Job) *lsbacct.Record {
 		OutFile: s.Stdout, ErrFile: s.Stderr, AskedHosts: s.Hosts,
 		JobFile: strconv.FormatInt(int64(j.Submit), 10) + "." + strconv.FormatInt(j.ID, 10),
 		JStatus: lsbacct.StatusExit, HostFactor: 1, JobName: j.Name, Command: s.Command,
-		ProjectName: j.Project(), ExitStatus: int64(j.ExitCode) << 8, ExitInfo: lsbacct.TermCode(j.Term),
+		ProjectName: j.Project(), JobGroup: j.JobGroupPath(), ExitStatus: int64(j.ExitCode) << 8, ExitInfo: lsbacct.TermCode(j.Term),
 		MaxRMem: int64(j.MaxMem * 1024), WarningTimePeriod: -1, RuntimeEstimation: -1,
 		LastResizeTime: int64(j.Start), RunLimit: -1, SrcJobID: -1, DstJobID: -1, IneligiblePendTime: -1,
 		Options: lsbacct.SubQueue | lsbacct.SubProject,

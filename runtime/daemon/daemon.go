@@ -1208,6 +1208,7 @@ func (d *Daemon) sampleCPU() {
 // keeps, the queues' and hosts' states, and the next job number.
 func (d *Daemon) compact() {
 	recs := []Record{formatRecord()}
+	recs = append(recs, jobGroupRecords(d.cluster)...)
 	tokens, tokenOf, ranIn := map[string]int64{}, map[int64]string{}, map[int64]string{}
 	for _, j := range d.cluster.Jobs() {
 		im := j.Image()

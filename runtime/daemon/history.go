@@ -286,5 +286,17 @@ func modificationText(m *runtime.Modification) string {
 	if m.Hosts != nil {
 		parts = append(parts, "-m "+strconv.Quote(strings.Join(slices.Clone(*m.Hosts), " ")))
 	}
+	if m.Project != nil {
+		parts = append(parts, "-P "+strconv.Quote(*m.Project))
+	}
+	if m.Group != nil {
+		parts = append(parts, "-G "+strconv.Quote(*m.Group))
+	}
+	switch {
+	case m.JobGroup != nil && *m.JobGroup == "":
+		parts = append(parts, "-gn")
+	case m.JobGroup != nil:
+		parts = append(parts, "-g "+strconv.Quote(*m.JobGroup))
+	}
 	return strings.Join(parts, " ")
 }

@@ -56,6 +56,13 @@ type Record struct {
 	Cwd string `json:"cwd,omitempty"`
 	// Version is, on a format record, the format of the records after it.
 	Version int `json:"version,omitempty"`
+	// Owner, Limit, SLA and Implicit are, on a job group's record (its
+	// path in Text), its owner, its job limit (nil for none), the service
+	// class it is attached to, and whether a job's -g (not bgadd) made it.
+	Owner    string `json:"owner,omitempty"`
+	Limit    *int   `json:"limit,omitempty"`
+	SLA      string `json:"sla,omitempty"`
+	Implicit bool   `json:"implicit,omitempty"`
 }
 
 // A Kind is what a record says: its "t" field in the log. The names are
@@ -95,6 +102,9 @@ const (
 	KindRemoteState   Kind = "remote-state"
 	KindRemoteRequeue Kind = "remote-requeue"
 	KindRemoteFinish  Kind = "remote-finish"
+	KindGroupAdd      Kind = "jgroup-add"
+	KindGroupMod      Kind = "jgroup-mod"
+	KindGroupDel      Kind = "jgroup-del"
 )
 
 // FormatVersion is the format of the records this build writes and the
@@ -145,6 +155,9 @@ var kindTable = [...]KindInfo{
 	{KindRemoteState, "Job, State", "MultiCluster: the job runs, or is suspended, there (RUN, USUSP, SSUSP)", true},
 	{KindRemoteRequeue, "Job", "MultiCluster: the job pends there again after it started", true},
 	{KindRemoteFinish, "Job, At, State, Code, Term", "MultiCluster: the job ended there", true},
+	{KindGroupAdd, "Text, Owner, Limit, SLA, Implicit", "bgadd of job group Text (and the groups above it that were missing), or a job group of a snapshot", false},
+	{KindGroupMod, "Text, Limit", "bgmod -L or -Ln of job group Text; no Limit for none", false},
+	{KindGroupDel, "Text", "bgdel of job group Text and the groups under it", false},
 }
 
 // Kinds returns the table of record kinds, in the order RECORDS.md lists
@@ -346,6 +359,41 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		return "", c.RemoteState(j, state)
 	case KindRemoteRequeue:
 		return "", c.RemoteRequeued(j)
+	case KindGroupAdd:
+		limit := -1
+		if r.Limit != nil {
+			limit = *r.Limit
+		}
+		sla := r.SLA
+		var w string
+		if sla != "" && !slices.ContainsFunc(c.SLAs, func(s *runtime.SLA) bool { return s.Name == sla }) {
+			w, sla = fmt.Sprintf("job group %s: service class %s is gone", r.Text, sla), ""
+		}
+		g := c.JobGroup(r.Text)
+		if g == nil {
+			var err error
+			if g, err = c.AddJobGroup(r.Text, r.Owner, limit, sla, r.Implicit); err != nil {
+				return "", fmt.Errorf("job group record: %w", err)
+			}
+		}
+		// A snapshot's group may be there already, made by a job of it.
+		g.Owner, g.Limit, g.SLA, g.Implicit = r.Owner, limit, sla, r.Implicit
+		return w, nil
+	case KindGroupMod:
+		limit := -1
+		if r.Limit != nil {
+			limit = *r.Limit
+		}
+		if g := c.JobGroup(r.Text); g != nil {
+			g.Limit = limit
+			return "", nil
+		}
+		return fmt.Sprintf("job group %s is gone", r.Text), nil
+	case KindGroupDel:
+		if c.JobGroup(r.Text) == nil {
+			return fmt.Sprintf("job group %s is gone", r.Text), nil
+		}
+		return "", c.DeleteJobGroup(r.Text)
 	case KindRemoteFinish:
 		state, ok := runtime.ParseJobState(r.State)
 		if !ok || j.Remote == nil {
@@ -389,6 +437,21 @@ func lostRecords(old, n *runtime.Cluster, now runtime.Time) []Record {
 		if o := old.Job(j.ID); o != nil && j.Queue.Name == runtime.LostAndFound && o.Queue.Name != runtime.LostAndFound {
 			recs = append(recs, Record{Type: KindLost, At: now, Job: j.ID})
 		}
+	}
+	return recs
+}
+
+// jobGroupRecords returns the records of a snapshot's job groups, parents
+// first.
+func jobGroupRecords(c *runtime.Cluster) []Record {
+	var recs []Record
+	for _, g := range c.JobGroups() {
+		r := Record{Type: KindGroupAdd, Text: g.Path, Owner: g.Owner, SLA: g.SLA, Implicit: g.Implicit}
+		if g.Limit >= 0 {
+			limit := g.Limit
+			r.Limit = &limit
+		}
+		recs = append(recs, r)
 	}
 	return recs
 }

@@ -135,6 +135,8 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("GET /v1/conf", d.handleConf)
 	mux.HandleFunc("GET /v1/perf", d.handlePerf)
 	mux.HandleFunc("GET /v1/sla", d.handleSLA)
+	mux.HandleFunc("GET /v1/jobgroups", d.handleJobGroups)
+	mux.HandleFunc("POST /v1/jobgroups", d.handleJobGroupChange)
 	mux.HandleFunc("POST /v1/reconfig", d.handleReconfig)
 	mux.HandleFunc("POST /v1/agent/load", d.handleAgentLoad)
 	mux.HandleFunc("POST /v1/agent/sync", d.handleAgentSync)
@@ -328,6 +330,11 @@ func validSubmit(s *api.SubmitRequest) error {
 	case s.UserGroup != "" && checkName("user group", s.UserGroup) != nil:
 		return bad("bad user group name %q", truncate(s.UserGroup))
 	}
+	if s.JobGroup != "" {
+		if _, err := runtime.CleanJobGroupPath(s.JobGroup); err != nil {
+			return bad("%v", err)
+		}
+	}
 	for _, n := range []string{s.Queue, s.App} {
 		if n != "" && checkName("queue or profile", n) != nil {
 			return bad("bad name %q", truncate(n))
@@ -370,7 +377,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			Command: req.Command, Env: req.Env, Cwd: req.Cwd, Umask: req.Umask, Stdout: req.Stdout,
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
 			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, Sla: req.Sla, Pre: pre,
-			Project: req.Project, Group: req.UserGroup}
+			Project: req.Project, Group: req.UserGroup, JobGroup: req.JobGroup}
 		if sub.Group != "" {
 			if err := d.cluster.CheckUserGroup(sub.Group, sub.User); err != nil {
 				return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
@@ -463,7 +470,7 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 		ResReq: j.ResReq, Cwd: j.Sub.Cwd, Stdout: j.Sub.Stdout, Stderr: j.Sub.Stderr, Depend: j.Depend,
 		RunLimit: j.RunLimit, MemLimit: j.Sub.MemLimit, Priority: j.Priority, Preempted: j.PreemptCount,
 		Rerunnable: j.Rerunnable(), Exceptions: j.Exceptions.String(), CPUTime: j.CPUTime, MaxMem: j.MaxMem,
-		Project: j.Project(), UserGroup: j.Group}
+		Project: j.Project(), UserGroup: j.Group, JobGroup: j.JobGroupPath()}
 	if j.Start != 0 {
 		out.ExecCwd = d.cwdOf(j)
 	}
@@ -737,6 +744,19 @@ func modification(s *api.SubmitRequest) runtime.Modification {
 	}
 	if len(s.Hosts) > 0 {
 		m.Hosts = &s.Hosts
+	}
+	if s.Project != "" {
+		m.Project = &s.Project
+	}
+	if s.UserGroup != "" {
+		m.Group = &s.UserGroup
+	}
+	switch {
+	case s.NoJobGroup:
+		none := ""
+		m.JobGroup = &none
+	case s.JobGroup != "":
+		m.JobGroup = &s.JobGroup
 	}
 	return m
 }
