@@ -311,6 +311,11 @@ func (c *Cluster) joinJobGroup(j *Job) {
 	}
 	j.jgroup = g
 	g.live++
+	// A group a job of a service class joins first is attached to it:
+	// the group's later jobs join the class without -sla.
+	if g.SLA == "" && j.SLA != nil {
+		g.SLA = j.SLA.Name
+	}
 }
 
 // leaveJobGroup takes a job that finished, or moves to another group, out

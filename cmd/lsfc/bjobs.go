@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,6 +19,8 @@ func bjobsOptionList() []lsfOption {
 		{"a", ""}, {"d", ""}, {"p", ""}, {"r", ""}, {"s", ""}, {"u", "user|all"}, {"q", "queue"},
 		{"l", ""}, {"w", ""}, {"o", `"field ..."`}, {"noheader", ""}, {"json", ""}, {"aps", ""}, {"prio", ""}, {"x", ""},
 		{"fwd", ""}, {"J", "job_name"}, {"P", "project"}, {"G", "user_group"}, {"UF", ""}, {"sum", ""}, {"X", ""},
+		{"g", "job_group_name"}, {"m", "host_name|host_group"}, {"app", "application_profile_name"},
+		{"sla", "service_class_name"},
 	}
 }
 
@@ -128,6 +131,15 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		return lsfFailed(e, "bjobs", err)
 	}
 	missing := missingJobs(ids, jobs)
+	if a.has("m") {
+		hosts, err := hostSelection(ctx, c, a.value("m"))
+		if err != nil {
+			return lsfFailed(e, "bjobs", err)
+		}
+		jobs = slices.DeleteFunc(jobs, func(j api.Job) bool {
+			return !slices.ContainsFunc(j.ExecHosts, func(h string) bool { return hosts[h] })
+		})
+	}
 	jobs = filterJobs(jobs, a)
 	sortJobs(jobs)
 	if a.has("sum") {
@@ -193,6 +205,28 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 	return nil
 }
 
+// hostSelection returns the hosts -m names: host names, and the hosts of
+// the host groups among them.
+func hostSelection(ctx context.Context, c *api.Client, spec string) (map[string]bool, error) {
+	out := map[string]bool{}
+	names := strings.Fields(spec)
+	groups, err := c.Groups(ctx, "host")
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		out[n] = true
+		for _, g := range groups {
+			if g.Name == n {
+				for _, h := range g.Expanded {
+					out[h] = true
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
 // missingJobs returns the ids asked for that the daemon did not list.
 func missingJobs(ids []int64, jobs []api.Job) []int64 {
 	found := map[int64]bool{}
@@ -209,11 +243,24 @@ func missingJobs(ids []int64, jobs []api.Job) []int64 {
 	return out
 }
 
-// filterJobs keeps the jobs -d, -p, -r, -s, -x, -fwd, -J, -P and -G ask for.
+// filterJobs keeps the jobs -d, -p, -r, -s, -x, -fwd, -J, -P, -G, -g,
+// -app and -sla ask for.
 func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
+	group := a.value("g")
+	if len(group) > 1 {
+		group = strings.TrimSuffix(group, "/")
+	}
 	keep := func(j *api.Job) bool {
 		if a.has("x") && j.Exceptions == "" || a.has("fwd") && j.Forward == nil ||
 			a.has("P") && jobProject(j) != a.value("P") || a.has("G") && j.UserGroup != a.value("G") {
+			return false
+		}
+		// -g: the jobs of the group and of the groups under it.
+		if a.has("g") && group != "/" && j.JobGroup != group && !strings.HasPrefix(j.JobGroup, group+"/") ||
+			a.has("g") && group == "/" && j.JobGroup == "" {
+			return false
+		}
+		if a.has("app") && j.App != a.value("app") || a.has("sla") && j.Sla != a.value("sla") {
 			return false
 		}
 		if a.has("J") && !matchJobName(a.value("J"), jobName(j)) {
@@ -317,11 +364,11 @@ func noJobMessage(a *lsfArgs) string {
 // not implement, each with the shape of its argument ("" for a switch).
 func bjobsRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"A", ""}, {"aff", ""}, {"app", "application_profile"}, {"cname", ""}, {"data", ""},
-		{"env", ""}, {"g", "job_group"}, {"gpu", ""}, {"hms", ""}, {"hostfile", ""},
-		{"Jd", "description"}, {"Lp", "license_project"}, {"m", "host"}, {"N", "host_spec"},
+		{"A", ""}, {"aff", ""}, {"cname", ""}, {"data", ""},
+		{"env", ""}, {"gpu", ""}, {"hms", ""}, {"hostfile", ""},
+		{"Jd", "description"}, {"Lp", "license_project"}, {"N", "host_spec"},
 		{"pe", ""}, {"pei", ""}, {"pi", ""}, {"pn", ""}, {"p0", ""}, {"p1", ""}, {"p2", ""}, {"p3", ""}, {"plan", ""}, {"psum", ""},
-		{"rusage", "resource"}, {"script", ""}, {"sla", "service_class"},
+		{"rusage", "resource"}, {"script", ""},
 		{"U", "reservation_id"}, {"V", ""}, {"W", ""}, {"WF", ""}, {"WL", ""}, {"WP", ""},
 	}
 }

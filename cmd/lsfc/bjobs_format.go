@@ -265,6 +265,9 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 	if j.UserGroup != "" {
 		first += fmt.Sprintf(", User Group <%s>", j.UserGroup)
 	}
+	if j.JobGroup != "" {
+		first += fmt.Sprintf(", Job Group <%s>", j.JobGroup)
+	}
 	first += fmt.Sprintf(", Status <%s>, Queue <%s>", j.State, j.Queue)
 	if j.Priority > 0 {
 		first += fmt.Sprintf(", Job Priority <%d>", j.Priority)
@@ -402,13 +405,14 @@ func defaultJobColumns() []jobColumn {
 func jobFieldNames() []string {
 	return []string{"jobid", "stat", "user", "queue", "job_name", "from_host", "exec_host", "submit_time",
 		"start_time", "finish_time", "exit_code", "exit_reason", "pend_reason", "slots", "command", "cwd",
-		"output_file", "error_file", "dependency", "cpu_used", "max_mem", "proj_name",
+		"output_file", "error_file", "dependency", "cpu_used", "max_mem", "proj_name", "job_group", "app", "sla",
 		"forward_cluster", "forward_time", "dstjobid", "source_cluster", "srcjobid"}
 }
 
 // jobFieldAliases maps the short names -o accepts, as LSF does, to the
 // fields they stand for.
-var jobFieldAliases = map[string]string{"proj": "proj_name"}
+var jobFieldAliases = map[string]string{"proj": "proj_name", "jgroup": "job_group", "jobgroup": "job_group",
+	"service_class": "sla"}
 
 // parseJobColumns reads the argument of -o: fields, each NAME[:[-][WIDTH]],
 // separated by blanks, and an optional delimiter='C' (or "C"). Names are
@@ -572,6 +576,12 @@ func jobField(name string, j *api.Job, loc *time.Location) string {
 		return j.Depend
 	case "proj_name":
 		return jobProject(j)
+	case "job_group":
+		return j.JobGroup
+	case "app":
+		return j.App
+	case "sla":
+		return j.Sla
 	case "cpu_used":
 		if j.CPUTime > 0 {
 			return strconv.FormatFloat(j.CPUTime, 'f', 1, 64) + " second(s)"

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -66,7 +67,8 @@ last job submitted of those they select.` + lsfStateHelp,
 func bkillOptions() []lsfOption {
 	return []lsfOption{
 		{"b", ""}, {"J", "job_name"}, {"m", "host_name"}, {"q", "queue_name"}, {"r", ""},
-		{"s", "signal"}, {"stat", "run|pend|susp"}, {"u", "user_name|all"},
+		{"s", "signal"}, {"stat", "run|pend|susp"}, {"u", "user_name|all"}, {"g", "job_group_name"},
+		{"app", "application_profile_name"}, {"sla", "service_class_name"}, {"l", ""},
 	}
 }
 
@@ -74,13 +76,21 @@ func bkillOptions() []lsfOption {
 // not implement, each with the shape of its argument ("" for a switch).
 func bkillRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"app", "application_profile"}, {"C", "kill_reason"}, {"d", ""}, {"g", "job_group"},
-		{"l", ""}, {"sla", "service_class"}, {"V", ""},
+		{"C", "kill_reason"}, {"d", ""}, {"V", ""},
 	}
 }
 
 // runBkill kills, or signals, the jobs bkill's operands and options name.
 func runBkill(ctx context.Context, e env, a *lsfArgs) error {
+	if a.has("l") {
+		// The signal names bkill -s takes, in the order of their numbers.
+		names := slices.Collect(maps.Keys(signalNumbers()))
+		slices.SortFunc(names, func(x, y string) int {
+			return cmp.Or(cmp.Compare(signalNumbers()[x], signalNumbers()[y]), strings.Compare(x, y))
+		})
+		fmt.Fprintln(e.stdout, strings.Join(names, " "))
+		return nil
+	}
 	action, req := "kill", &api.ActionRequest{}
 	switch {
 	case a.has("r") && a.has("s"):
@@ -97,7 +107,10 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 		action, req.Signal = "signal", n
 	}
 	sel := jobSelection{user: a.value("u"), name: a.value("J"), queue: a.value("q"), host: a.value("m"),
-		stat: a.value("stat")}
+		stat: a.value("stat"), group: a.value("g"), app: a.value("app"), sla: a.value("sla")}
+	if len(sel.group) > 1 {
+		sel.group = strings.TrimSuffix(sel.group, "/")
+	}
 	if sel.stat != "" && !slices.Contains([]string{"run", "pend", "susp"}, sel.stat) {
 		return usageError("bkill: -stat takes run, pend or susp, not %q", sel.stat)
 	}
@@ -107,7 +120,7 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 		switch {
 		case sel.stat != "":
 			operands = []string{"0"}
-		case sel.user == "" && sel.name == "" && sel.queue == "" && sel.host == "":
+		case sel.user == "" && sel.name == "" && sel.queue == "" && sel.host == "" && !sel.narrows():
 			return usageError("bkill: no job id given")
 		}
 	}
@@ -156,6 +169,17 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 		}
 		ids = append(ids, id)
 	}
+	if sel.narrows() && len(a.operands) > 0 {
+		// Job ids given with -g, -app or -sla: those not of the group,
+		// profile or class are not touched.
+		ids, err = sel.keepIDs(ctx, c, ids, func(id int64) {
+			fmt.Fprintf(e.stderr, "Job <%d>: No matching job found\n", id)
+			failed = true
+		})
+		if err != nil {
+			return lsfFailed(e, "bkill", err)
+		}
+	}
 	for _, id := range ids {
 		resp, err := c.JobAction(ctx, id, action, req)
 		switch {
@@ -179,6 +203,44 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 // filter.
 type jobSelection struct {
 	user, name, queue, host, stat string
+	// group, app and sla are -g (the jobs of that job group, not of the
+	// groups under it, as LSF's bkill does), -app and -sla; they narrow
+	// job ids given too.
+	group, app, sla string
+}
+
+// narrows reports whether -g, -app or -sla was given.
+func (s jobSelection) narrows() bool { return s.group != "" || s.app != "" || s.sla != "" }
+
+// matches reports whether a job is of the selection's group, profile and
+// service class.
+func (s jobSelection) matches(j *api.Job) bool {
+	return (s.group == "" || j.JobGroup == s.group) && (s.app == "" || j.App == s.app) && (s.sla == "" || j.Sla == s.sla)
+}
+
+// keepIDs returns the ids of jobs of the selection's group, profile and
+// service class; no is called for each other one (and those not found).
+func (s jobSelection) keepIDs(ctx context.Context, c *api.Client, ids []int64, no func(int64)) ([]int64, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	jobs, err := c.Jobs(ctx, api.JobQuery{IDs: ids})
+	if err != nil {
+		return nil, err
+	}
+	ok := map[int64]bool{}
+	for _, j := range jobs {
+		ok[j.ID] = s.matches(&j)
+	}
+	var out []int64
+	for _, id := range ids {
+		if ok[id] {
+			out = append(out, id)
+		} else {
+			no(id)
+		}
+	}
+	return out, nil
 }
 
 // filter returns the jobs of the selection's name, host and state, in
@@ -192,7 +254,7 @@ func (s jobSelection) filter(jobs []api.Job) []api.Job {
 		if s.host != "" && !slices.Contains(j.ExecHosts, s.host) {
 			continue
 		}
-		if s.stat != "" && jobStatClass(j.State) != s.stat {
+		if s.stat != "" && jobStatClass(j.State) != s.stat || !s.matches(&j) {
 			continue
 		}
 		out = append(out, j)
@@ -203,7 +265,7 @@ func (s jobSelection) filter(jobs []api.Job) []api.Job {
 
 // none is the message for a selection that found no job, as LSF words it.
 func (s jobSelection) none() string {
-	if s.name != "" || s.host != "" || s.stat != "" || s.queue != "" || (s.user != "" && s.user != "all") {
+	if s.name != "" || s.host != "" || s.stat != "" || s.queue != "" || (s.user != "" && s.user != "all") || s.narrows() {
 		return "No matching job found"
 	}
 	return "No unfinished job found"

@@ -14,6 +14,7 @@ func bmodOptionList() []lsfOption {
 	return []lsfOption{
 		{"R", "res_req"}, {"n", "slots"}, {"J", "job_name"}, {"W", "[hh:]mm"}, {"sp", "priority"},
 		{"w", "dependency"}, {"m", `"host ..."`}, {"aps", `"system=value|admin=value"`}, {"apsn", ""},
+		{"P", "project_name"}, {"G", "user_group"}, {"g", "job_group_name"}, {"gn", ""},
 	}
 }
 
@@ -26,7 +27,10 @@ func newBmodCmd(e env) *cobra.Command {
 		refused:  bmodRefusedOptions(),
 		long: `bmod changes what a job asked for at submission: its resource requirement
 (-R), slots (-n), name (-J), run limit (-W), user priority (-sp),
-dependency (-w) or hosts (-m), with bsub's syntax. In a queue with
+dependency (-w), hosts (-m), project (-P), the user group its fairshare
+is charged to (-G, of which the job's owner must be a direct member) or
+its job group (-g, made when it does not exist; -gn takes the job out of
+any group), with bsub's syntax. In a queue with
 APS_PRIORITY an administrator may set a pending job's absolute priority:
 -aps "system=value" gives it a fixed value, before every calculated one;
 -aps "admin=value" adds value to the calculated one; -apsn removes both
@@ -57,7 +61,10 @@ standard error and exits 255.` + lsfStateHelp,
 // bmodRequest returns the changes bmod's options ask for.
 func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 	if len(a.opts) == 0 {
-		return nil, errors.New("nothing to change: give -R, -n, -J, -W, -sp, -w or -m")
+		return nil, errors.New("nothing to change: give -R, -n, -J, -W, -sp, -w, -m, -P, -G, -g or -gn")
+	}
+	if a.has("g") && a.has("gn") {
+		return nil, errors.New("-g and -gn cannot be used together")
 	}
 	r, err := bsubFromArgs(&lsfArgs{opts: a.opts, seq: a.seq})
 	if err != nil {
@@ -65,6 +72,7 @@ func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 	}
 	m := r.sub
 	m.ResReq = strings.TrimSpace(m.ResReq)
+	m.NoJobGroup = a.has("gn")
 	return &m, nil
 }
 

@@ -25,7 +25,7 @@ func bsubOptionList() []lsfOption {
 		{"o", "out_file"}, {"oo", "out_file"}, {"e", "err_file"}, {"eo", "err_file"},
 		{"cwd", "dir"}, {"r", ""}, {"app", "profile"}, {"sp", "priority"}, {"m", `"host ..."`},
 		{"W", "[hh:]mm"}, {"M", "mem_limit"}, {"H", ""}, {"w", "dependency"}, {"K", ""}, {"x", ""},
-		{"sla", "service_class"}, {"P", "project"}, {"G", "user_group"},
+		{"sla", "service_class"}, {"P", "project"}, {"G", "user_group"}, {"g", "job_group_name"},
 	}
 }
 
@@ -40,7 +40,7 @@ func bsubRefusedOptions() []lsfOption {
 		{"data", "data_spec"}, {"datachk", ""}, {"datagrp", "user_group"}, {"E", "pre_exec_command"},
 		{"Ep", "post_exec_command"}, {"env", "variables"}, {"eptl", "[hh:]mm"}, {"ext", "scheduler_options"},
 		{"F", "file_limit"}, {"f", "file_transfer"}, {"freq", "cpu_frequency"},
-		{"g", "job_group"}, {"gpu", "gpu_req"}, {"hl", ""}, {"hostfile", "file"},
+		{"gpu", "gpu_req"}, {"hl", ""}, {"hostfile", "file"},
 		{"I", ""}, {"Ip", ""}, {"IS", ""}, {"ISp", ""}, {"ISs", ""}, {"Is", ""}, {"IX", ""},
 		{"i", "input_file"}, {"is", "input_file"}, {"Jd", "description"}, {"jobaff", "affinity"},
 		{"jsdl", "file"}, {"jsdl_strict", "file"}, {"json", "file"}, {"k", "checkpoint"},
@@ -105,6 +105,10 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 given to the job as LSB_PROJECT_NAME
   -G GROUP      charge the job's fairshare to GROUP's share account; the
                 submitter must be a direct member of the lsb.users group
+  -g /A/B       the job group (a full path), made with the groups above it
+                when it does not exist (see bgadd, bjgroup); without -g,
+                LSB_DEFAULT_JOBGROUP of the environment, else
+                DEFAULT_JOBGROUP of lsb.params
 
 Options are matched on the whole word: -env is never -e with "nv". A
 one-letter option may have its argument in the same word (-n4, -qnormal)
@@ -179,6 +183,7 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	s.Sla = a.value("sla")
 	s.Project = a.value("P")
 	s.UserGroup = a.value("G")
+	s.JobGroup = a.value("g")
 	if a.has("G") && strings.HasPrefix(strings.TrimSpace(s.UserGroup), "~") {
 		return nil, fmt.Errorf("-G %q: excluding fairshare groups (~group) is not supported by lsfc", s.UserGroup)
 	}
@@ -306,6 +311,9 @@ func (r *bsubRequest) request(sc submitContext) *api.SubmitRequest {
 	req.Env = sc.environ
 	req.Umask = sc.umask
 	req.FromHost = sc.host
+	if req.JobGroup == "" {
+		req.JobGroup = envValue(sc.environ, "LSB_DEFAULT_JOBGROUP")
+	}
 	switch {
 	case r.cwd == "":
 		req.Cwd = sc.wd
@@ -315,6 +323,16 @@ func (r *bsubRequest) request(sc submitContext) *api.SubmitRequest {
 		req.Cwd = filepath.Join(sc.wd, r.cwd)
 	}
 	return &req
+}
+
+// envValue returns a variable's value in an environment; "" when unset.
+func envValue(environ []string, name string) string {
+	for i := len(environ) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(environ[i], name+"="); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // submittedMessage is bsub's answer, the line workflow engines parse.

@@ -56,6 +56,7 @@ var bsubImplemented = map[string]struct {
 	"sla": {"gold", func(r *bsubRequest) bool { return r.sub.Sla == "gold" }},
 	"P":   {"proj1", func(r *bsubRequest) bool { return r.sub.Project == "proj1" }},
 	"G":   {"ug1", func(r *bsubRequest) bool { return r.sub.UserGroup == "ug1" }},
+	"g":   {"/a/b", func(r *bsubRequest) bool { return r.sub.JobGroup == "/a/b" }},
 }
 
 // TestBsubOptionTable goes through every option LSF documents for bsub:
@@ -136,7 +137,6 @@ func TestBsubReportedOptions(t *testing.T) {
 		{[]string{"-gpu", "num=1", "true"}, exitLSF, "bsub: option -gpu is not supported by lsfc\n"},
 		{[]string{"-We", "10", "true"}, exitLSF, "bsub: option -We is not supported by lsfc\n"},
 		{[]string{"-G", "~grp", "true"}, exitUsage, `bsub: -G "~grp": excluding fairshare groups (~group) is not supported by lsfc`},
-		{[]string{"-g", "/grp", "true"}, exitLSF, "bsub: option -g is not supported by lsfc\n"},
 		{[]string{"-q", "normal", "-Is", "bash"}, exitLSF, "bsub: option -Is is not supported by lsfc\n"},
 		// Words that begin a longer option are never split.
 		{[]string{"-envall", "true"}, exitUsage, `bsub: unknown option "-envall"`},

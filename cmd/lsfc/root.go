@@ -163,6 +163,10 @@ where LSF's do.`,
 		{"busers", newBusersCmd},
 		{"bugroup", newBugroupCmd},
 		{"bmgroup", newBmgroupCmd},
+		{"bgadd", newBgaddCmd},
+		{"bgdel", newBgdelCmd},
+		{"bgmod", newBgmodCmd},
+		{"bjgroup", newBjgroupCmd},
 		{"lsid", newLsidCmd},
 	}
 	root.AddCommand(newVersionCmd(e))

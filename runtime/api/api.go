@@ -313,6 +313,10 @@ type Job struct {
 	UserGroup string `json:"userGroup,omitempty"`
 	// JobGroup is the full path of the job's job group; "" for none.
 	JobGroup string `json:"jobGroup,omitempty"`
+	// App is the job's application profile (-app), Sla its service class
+	// (-sla); "" for none.
+	App string `json:"app,omitempty"`
+	Sla string `json:"sla,omitempty"`
 	// ExecCwd is, for a job that started, the directory it runs or ran
 	// in: Cwd, or where it went when it could not enter Cwd (/tmp).
 	ExecCwd string `json:"execCwd,omitempty"`

@@ -470,7 +470,8 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 		ResReq: j.ResReq, Cwd: j.Sub.Cwd, Stdout: j.Sub.Stdout, Stderr: j.Sub.Stderr, Depend: j.Depend,
 		RunLimit: j.RunLimit, MemLimit: j.Sub.MemLimit, Priority: j.Priority, Preempted: j.PreemptCount,
 		Rerunnable: j.Rerunnable(), Exceptions: j.Exceptions.String(), CPUTime: j.CPUTime, MaxMem: j.MaxMem,
-		Project: j.Project(), UserGroup: j.Group, JobGroup: j.JobGroupPath()}
+		Project: j.Project(), UserGroup: j.Group, JobGroup: j.JobGroupPath(),
+		App: j.Sub.App, Sla: j.Sub.Sla}
 	if j.Start != 0 {
 		out.ExecCwd = d.cwdOf(j)
 	}
