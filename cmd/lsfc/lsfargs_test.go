@@ -109,8 +109,9 @@ func TestParseLSFArgsRefused(t *testing.T) {
 // options LSF 10.1 documents for it and the ones lsfc implements.
 var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"bjobs": {"A a aff app aps cname d data env fwd G g gpu hms hostfile J Jd json Lp l m N noheader o P p pe pei pi pn " +
-		"p0 p1 p2 p3 plan prio psum q r rusage s script sla sum U u UF V W WF WL WP w X x", "a aps d fwd G J json l noheader o P p prio q r s sum u UF w X x"},
-	"bkill":   {"app b C d g J l m q r s sla stat u V", "b J m q r s stat u"},
+		"p0 p1 p2 p3 plan prio psum q r rusage s script sla sum U u UF V W WF WL WP w X x",
+		"a app aps d fwd G g J json l m noheader o P p prio q r s sla sum u UF w X x"},
+	"bkill":   {"app b C d g J l m q r s sla stat u V", "app b g J l m q r s sla stat u"},
 	"bstop":   {"a app C g J m q sla u V", ""},
 	"bresume": {"app C g J m q sla u V", ""},
 	"bswitch": {"a J m q u V", ""},
@@ -121,7 +122,7 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 		"U u ul v We wa wt Zs Z appn arn Bn bn Cn cn cwdn Dn En Epn en eptln extn Fn fn freqn Gn gn gpun hostfilen in " +
 		"isn Jdn Jn kn Ln Lpn Mn mn mign Nn Nen notifyn on outdirn Pn pn ptln Qn Rn rncn Sn sn slan smtn spn stagen " +
 		"Tn tn Un un uln vn Wn Wen wn wan wtn Zsn V clusters cn_cu cn_mem core_isolation csm data datachk datagrp datan " +
-		"jobaff ln_mem ln_slots nnodes step_cgroup", "R n J W sp w m aps apsn"},
+		"jobaff ln_mem ln_slots nnodes step_cgroup", "R n J W sp w m aps apsn P G g gn"},
 	"bqueues": {"alloc json l lr m noheader o r u V w", "json l r w"},
 	"bhosts":  {"a aff alloc attr e gpu json l loc noheader o R rc rconly s sl V w X x", "json l R w"},
 	"bparams": {"a l V", "a l"},
@@ -135,6 +136,10 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"busers":  {"alloc json o V w", ""},
 	"bugroup": {"l r V w", "l r w"},
 	"bmgroup": {"cu l r V w", "l r w"},
+	"bgadd":   {"L sla V", "L sla"},
+	"bgmod":   {"L Ln u V", "L Ln"},
+	"bgdel":   {"c d u V", "u"},
+	"bjgroup": {"N s V", "N s"},
 }
 
 // TestLSFOptionTables gives each LSF command every option LSF documents
@@ -172,6 +177,8 @@ func TestLSFRefusedOptionsDocumented(t *testing.T) {
 		"bacct": bacctRefusedOptions, "lsid": lsidRefusedOptions, "lsadmin": lsadminRefusedOptions,
 		"lshosts": lshostsRefusedOptions, "lsload": lsloadRefusedOptions, "bsla": bslaRefusedOptions,
 		"busers": busersRefusedOptions, "bugroup": bugroupRefusedOptions, "bmgroup": bmgroupRefusedOptions,
+		"bgadd": bgaddRefusedOptions, "bgmod": bgmodRefusedOptions, "bgdel": bgdelRefusedOptions,
+		"bjgroup": bjgroupRefusedOptions,
 	} {
 		tc := lsfDocumented[cmd]
 		seen := map[string]bool{}
