@@ -41,6 +41,9 @@ func FuzzReplay(f *testing.F) {
 		`{"t":"job","image":{"ID":7,"Sub":{"Queue":"gone","Slots":-3},"State":"SSUSP","Reason":"The job was preempted by a job of a higher priority queue","Allocs":[{"Host":"nohost","Slots":1}]}}`,
 		`{"t":"queue","queue":"normal","open":false}` + "\n" + `{"t":"host","host":"hostA","text":"closed_Adm"}` + "\n" + `{"t":"state","nextID":99}`,
 		`{"t":"modify","job":1,"mod":{"Slots":-1}}`,
+		`{"t":"jgroup-add","text":"/a/b","owner":"u","limit":2}` + "\n" + `{"t":"jgroup-add","text":"/a/b/c","limit":5}` + "\n" +
+			`{"t":"new","at":1,"job":1,"image":{"ID":1,"Sub":{"User":"u","Queue":"normal","Command":"true","JobGroup":"/a/b/c"},"Submit":1,"State":"PEND"}}` + "\n" +
+			`{"t":"jgroup-mod","text":"/a","limit":-4}` + "\n" + `{"t":"jgroup-del","text":"/a"}` + "\n" + `{"t":"jgroup-add","text":"bad//x","sla":"nosla"}`,
 		`{"t":"requeue","job":1}`,
 		`{"t":"new","at":1,"job":1,"image":{"ID":1,"Sub":{"User":"u","Queue":"normal","Command":"true"},"Submit":1,"State":"PEND"}}` + "\n" +
 			`{"t":"start","at":2,"job":1,"allocs":[{"Host":"hostB","Slots":1}]}` + "\n" +
