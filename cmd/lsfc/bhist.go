@@ -313,5 +313,5 @@ func historyStartEnd(h api.JobHistory) (start, end int64) {
 func bhistRefusedOptions() []lsfOption {
 	return []lsfOption{{"aff", ""}, {"app", "application_profile"}, {"b", ""}, {"cname", ""}, {"data", ""},
 		{"G", "user_group"}, {"gpu", ""}, {"hostfile", ""}, {"Jd", "job_description"}, {"Lp", "license_project"},
-		{"N", "host_spec"}, {"UF", ""}}
+		{"N", "host_spec"}, {"UF", ""}, {"V", ""}}
 }

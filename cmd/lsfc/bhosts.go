@@ -167,7 +167,7 @@ func hostLimit(n int) string {
 // not implement, each with the shape of its argument ("" for a switch).
 func bhostsRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"a", ""}, {"aff", ""}, {"alloc", ""}, {"attr", ""}, {"e", ""}, {"gpu", ""},
+		{"a", ""}, {"aff", ""}, {"alloc", ""}, {"attr", ""}, {"cname", ""}, {"e", ""}, {"gpu", ""},
 		{"loc", ""}, {"noheader", ""}, {"o", "format"}, {"rc", ""}, {"rconly", ""},
 		{"s", ""}, {"sl", ""}, {"V", ""}, {"X", ""}, {"x", ""},
 	}

@@ -124,7 +124,9 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 		"Tn tn Un un uln vn Wn Wen wn wan wtn Zsn V clusters cn_cu cn_mem core_isolation csm data datachk datagrp datan " +
 		"jobaff ln_mem ln_slots nnodes step_cgroup", "R n J W sp w m aps apsn P G g gn"},
 	"bqueues": {"alloc json l lr m noheader o r u V w", "json l r w"},
-	"bhosts":  {"a aff alloc attr e gpu json l loc noheader o R rc rconly s sl V w X x", "json l R w"},
+	"bhosts":  {"a aff alloc attr cname e gpu json l loc noheader o R rc rconly s sl V w X x", "json l R w"},
+	"bhist": {"a aff app b C cname D d data e f G gpu hostfile J Jd l Lp m N n P p q r S s T t u UF V w",
+		"a C D d e f J l m n P p q r S s T t u w"},
 	"bparams": {"a l V", "a l"},
 	"badmin":  {"C f V v", "v"},
 	"bacct":   {"aff app b C cname D d E e f gpu l Lp M m N P q rcacct rcalloc S sla U UF u V w x", "b C D d e f l m P q S u x"},
@@ -178,7 +180,7 @@ func TestLSFRefusedOptionsDocumented(t *testing.T) {
 		"lshosts": lshostsRefusedOptions, "lsload": lsloadRefusedOptions, "bsla": bslaRefusedOptions,
 		"busers": busersRefusedOptions, "bugroup": bugroupRefusedOptions, "bmgroup": bmgroupRefusedOptions,
 		"bgadd": bgaddRefusedOptions, "bgmod": bgmodRefusedOptions, "bgdel": bgdelRefusedOptions,
-		"bjgroup": bjgroupRefusedOptions,
+		"bjgroup": bjgroupRefusedOptions, "bhist": bhistRefusedOptions,
 	} {
 		tc := lsfDocumented[cmd]
 		seen := map[string]bool{}
