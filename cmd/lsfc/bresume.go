@@ -10,16 +10,23 @@ func newBresumeCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "bresume",
 		refused:  bresumeRefusedOptions(),
+		options:  jobSelectOptions(),
 		short:    "Resume jobs of lsfc serve that bstop suspended",
 		operands: "JOBID ... | 0",
 		long: `bresume resumes jobs that bstop suspended or bsub -H held: a held job pends
 again, a stopped one runs on (SIGCONT). It prints "Job <ID> is being
 resumed" for each, or why it cannot on standard error, and exits 255 when
-any job failed. 0 stands for all the caller's unfinished jobs.` + lsfStateHelp,
-		example: `  lsfc bresume 1001`,
+any job failed. 0 stands for all the caller's unfinished jobs.
+
+As in bkill, -u USER|all, -J NAME, -q QUEUE, -m HOST, -g JOB_GROUP (that
+group's jobs, not its subgroups'), -app PROFILE and -sla CLASS select
+jobs: with 0, every unfinished one selected; without a job id, the last
+one submitted; with job ids, -g, -app and -sla leave the others alone.` + lsfStateHelp,
+		example: `  lsfc bresume 1001
+  bresume -g /risk 0`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
-		return runJobAction(ctx, e, a, "bresume", "resume", nil, a.operands)
+		return runSelectedJobAction(ctx, e, a, "bresume", "resume")
 	})
 }
 
@@ -27,7 +34,6 @@ any job failed. 0 stands for all the caller's unfinished jobs.` + lsfStateHelp,
 // not implement, each with the shape of its argument ("" for a switch).
 func bresumeRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"app", "application_profile"}, {"C", "resume_reason"}, {"g", "job_group"}, {"J", "job_name"},
-		{"m", "host"}, {"q", "queue"}, {"sla", "service_class"}, {"u", "user"}, {"V", ""},
+		{"C", "resume_reason"}, {"V", ""},
 	}
 }

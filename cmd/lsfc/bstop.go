@@ -10,16 +10,23 @@ func newBstopCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "bstop",
 		refused:  bstopRefusedOptions(),
+		options:  jobSelectOptions(),
 		short:    "Suspend jobs of lsfc serve",
 		operands: "JOBID ... | 0",
 		long: `bstop suspends jobs: a pending job is held (PSUSP), a running one is stopped
 (USUSP, SIGSTOP). It prints "Job <ID> is being stopped" for each, or why
 it cannot on standard error, and exits 255 when any job failed. 0 stands
-for all the caller's unfinished jobs.` + lsfStateHelp,
-		example: `  lsfc bstop 1001`,
+for all the caller's unfinished jobs.
+
+As in bkill, -u USER|all, -J NAME, -q QUEUE, -m HOST, -g JOB_GROUP (that
+group's jobs, not its subgroups'), -app PROFILE and -sla CLASS select
+jobs: with 0, every unfinished one selected; without a job id, the last
+one submitted; with job ids, -g, -app and -sla leave the others alone.` + lsfStateHelp,
+		example: `  lsfc bstop 1001
+  bstop -g /risk 0`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
-		return runJobAction(ctx, e, a, "bstop", "stop", nil, a.operands)
+		return runSelectedJobAction(ctx, e, a, "bstop", "stop")
 	})
 }
 
@@ -27,7 +34,6 @@ for all the caller's unfinished jobs.` + lsfStateHelp,
 // not implement, each with the shape of its argument ("" for a switch).
 func bstopRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"a", ""}, {"app", "application_profile"}, {"C", "suspend_reason"}, {"g", "job_group"},
-		{"J", "job_name"}, {"m", "host"}, {"q", "queue"}, {"sla", "service_class"}, {"u", "user"}, {"V", ""},
+		{"a", ""}, {"C", "suspend_reason"}, {"V", ""},
 	}
 }

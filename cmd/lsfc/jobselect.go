@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lsfc/lsfc/runtime/api"
+)
+
+// jobSelectOptions returns the options with which bstop and bresume, as
+// bkill, select jobs: by user, name, queue, host, job group, application
+// profile and service class.
+func jobSelectOptions() []lsfOption {
+	return []lsfOption{
+		{"u", "user_name|all"}, {"J", "job_name"}, {"q", "queue_name"}, {"m", "host_name"},
+		{"g", "job_group_name"}, {"app", "application_profile_name"}, {"sla", "service_class_name"},
+	}
+}
+
+// runSelectedJobAction applies an action to the jobs the operands and
+// the selection options name, as bkill selects them: 0 stands for every
+// unfinished job selected (the caller's, unless -u says otherwise); with
+// options and no job id, the last job submitted of those selected; job ids
+// given with -g, -app or -sla are left alone when not of the group,
+// profile or class.
+func runSelectedJobAction(ctx context.Context, e env, a *lsfArgs, name, action string) error {
+	sel := jobSelection{user: a.value("u"), name: a.value("J"), queue: a.value("q"), host: a.value("m"),
+		group: trimGroupPath(a.value("g")), app: a.value("app"), sla: a.value("sla")}
+	selecting := sel.user != "" || sel.name != "" || sel.queue != "" || sel.host != "" || sel.narrows()
+	if !selecting {
+		return runJobAction(ctx, e, a, name, action, nil, a.operands)
+	}
+	c, err := dialDaemon(e, a)
+	if err != nil {
+		return lsfFailed(e, name, err)
+	}
+	failed := false
+	var ids []int64
+	selected := func(last bool) error {
+		jobs, err := c.Jobs(ctx, api.JobQuery{User: sel.user, Queue: sel.queue})
+		if err != nil {
+			return err
+		}
+		jobs = sel.filter(jobs)
+		if len(jobs) == 0 {
+			fmt.Fprintln(e.stderr, sel.none())
+			failed = true
+			return nil
+		}
+		if last {
+			jobs = jobs[len(jobs)-1:]
+		}
+		for _, j := range jobs {
+			ids = append(ids, j.ID)
+		}
+		return nil
+	}
+	if len(a.operands) == 0 {
+		if err := selected(true); err != nil {
+			return lsfFailed(e, name, err)
+		}
+	}
+	var given []int64
+	for _, s := range a.operands {
+		if s == "0" {
+			if err := selected(false); err != nil {
+				return lsfFailed(e, name, err)
+			}
+			continue
+		}
+		id, err := parseJobID(s)
+		if err != nil {
+			fmt.Fprintln(e.stderr, err)
+			failed = true
+			continue
+		}
+		given = append(given, id)
+	}
+	if sel.narrows() {
+		given, err = sel.keepIDs(ctx, c, given, func(id int64) {
+			fmt.Fprintf(e.stderr, "Job <%d>: No matching job found\n", id)
+			failed = true
+		})
+		if err != nil {
+			return lsfFailed(e, name, err)
+		}
+	}
+	for _, id := range append(ids, given...) {
+		resp, err := c.JobAction(ctx, id, action, nil)
+		switch {
+		case err != nil:
+			printLSFError(e, name, err)
+			failed = true
+		case resp.Message != "":
+			fmt.Fprintln(e.stdout, resp.Message)
+		}
+	}
+	if failed {
+		return exit(exitLSF, nil)
+	}
+	return nil
+}
+
+// trimGroupPath returns a job group path without a trailing "/".
+func trimGroupPath(p string) string {
+	if len(p) > 1 && p[len(p)-1] == '/' {
+		return p[:len(p)-1]
+	}
+	return p
+}
