@@ -135,6 +135,14 @@ func writeQueuesLong(w io.Writer, qs []api.Queue, recursive bool) {
 		if q.DispatchWindow != "" {
 			fmt.Fprintf(w, "DISPATCH_WINDOW:  %s\n", q.DispatchWindow)
 		}
+		for _, p := range q.Params {
+			if p.Name == "RERUNNABLE" {
+				// LSF's own spacing.
+				fmt.Fprintf(w, "RERUNNABLE :  %s\n", p.Value)
+				continue
+			}
+			fmt.Fprintf(w, "%s:  %s\n", p.Name, p.Value)
+		}
 		fmt.Fprintln(w)
 	}
 }

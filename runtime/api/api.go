@@ -224,6 +224,12 @@ type ActionRequest struct {
 	Signal int `json:"signal,omitempty"`
 }
 
+// A QueueParam is one parameter of a queue as bqueues -l shows it.
+type QueueParam struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
 // A JobGroup is a job group as bjgroup shows it: its path, owner, job
 // limit (-1 for none) and service class, and its jobs (those of its
 // subgroups included) by state, counted in jobs and in slots.
@@ -426,6 +432,9 @@ type Queue struct {
 	// written, "" for always open.
 	RunWindow      string `json:"runWindow,omitempty"`
 	DispatchWindow string `json:"dispatchWindow,omitempty"`
+	// Params are the queue's other parameters bqueues -l shows, as
+	// written, in LSF's order: RERUNNABLE, PRE_EXEC, JOB_STARTER ...
+	Params []QueueParam `json:"params,omitempty"`
 }
 
 // A QueueLimit is one resource usage limit of a queue: its maximum (the

@@ -81,6 +81,7 @@ func (d *Daemon) queueDefinition(out *api.Queue, q *runtime.Queue) {
 	if st := set["RES_REQ"]; st != nil {
 		out.ResReq = strings.Trim(st.Raw, `"`)
 	}
+	out.Params = queueParams(def)
 	if st := set["RUN_WINDOW"]; st != nil {
 		out.RunWindow = strings.Join(strings.Fields(st.Raw), " ")
 	}
@@ -176,4 +177,40 @@ func hostItem(p *compile.Policy, h compile.HostItem) string {
 		name += "!"
 	}
 	return name
+}
+
+// queueParamNames are the lsb.queues keys bqueues -l shows on lines of
+// their own, "KEY:  value", in its order, when the queue sets them.
+var queueParamNames = []string{"SLOT_POOL", "SLOT_SHARE", "MAX_SLOTS_IN_POOL", "USE_PRIORITY_IN_POOL",
+	"JOB_SIZE_LIST", "SNDJOBS_TO", "RCVJOBS_FROM", "PRE_EXEC", "POST_EXEC",
+	"HOST_PRE_EXEC", "HOST_POST_EXEC", "LOCAL_MAX_PREEXEC_RETRY", "MAX_PREEXEC_RETRY", "MAX_JOB_REQUEUE",
+	"REQUEUE_EXIT_VALUES", "SUCCESS_EXIT_VALUES", "JOB_STARTER", "CHKPNT", "RESOURCE_RESERVE", "SLOT_RESERVE",
+	"MAX_RSCHED_TIME", "JOB_CONTROLS", "TERMINATE_WHEN", "STOP_COND", "RESUME_COND", "JOB_IDLE", "JOB_OVERRUN",
+	"JOB_UNDERRUN", "INTERRUPTIBLE_BACKFILL", "NEW_JOB_SCHED_DELAY"}
+
+// queueParams returns the queue's parameters of queueParamNames that it
+// sets, as written, after RERUNNABLE when the queue's jobs are
+// rerunnable.
+func queueParams(def *compile.Queue) []api.QueueParam {
+	var out []api.QueueParam
+	if def.Rerunnable {
+		out = append(out, api.QueueParam{Name: "RERUNNABLE", Value: "yes"})
+	}
+	seen := map[string]bool{}
+	for _, name := range queueParamNames {
+		st := def.Settings[name]
+		if st == nil || seen[name] {
+			continue
+		}
+		seen[name] = true
+		v := strings.TrimSpace(st.Raw)
+		if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+			v = v[1 : len(v)-1]
+		}
+		if name == "SLOT_SHARE" && !strings.HasSuffix(v, "%") {
+			v += "%"
+		}
+		out = append(out, api.QueueParam{Name: name, Value: v})
+	}
+	return out
 }
