@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/spf13/cobra"
@@ -14,6 +16,7 @@ func newBusersCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "busers",
 		refused:  busersRefusedOptions(),
+		options:  []lsfOption{{"alloc", ""}, {"o", `"field[:width] ... [delimiter='c']"`}, {"json", ""}},
 		short:    "Show users' job counts and limits in lsfc serve",
 		operands: "[user_name ... | all]",
 		long: `busers shows, for the caller or the users named (all: every user with an
@@ -26,7 +29,17 @@ row, else the first group@ row that holds them, else default; "-" for
 none); the rest count the slots of the user's unfinished jobs: all of
 them, pending (PEND and PSUSP), running, suspended by the system and by
 the user, and reserved for pending jobs (always 0: lsfc reserves no
-slots).` + lsfStateHelp,
+slots).
+
+  -alloc   count only the slots jobs hold: NJOBS is RUN + SSUSP + USUSP +
+           RSV, and PEND is 0
+  -o "FIELDS"
+           the fields given, in that order, each NAME[:[-]WIDTH] (- to
+           right-align), and delimiter='C' between them: user, jl/p, max,
+           njobs, pend, run, ssusp, ususp, rsv, pjobs (pending jobs, not
+           slots), or all
+  -json    one record a user, with -o's fields (else the default ones),
+           every value a string` + lsfStateHelp,
 		example: `  lsfc busers
   busers all`,
 	}
@@ -35,11 +48,44 @@ slots).` + lsfStateHelp,
 		if err != nil {
 			return lsfFailed(e, "busers", err)
 		}
+		var cols []userColumn
+		delim := " "
+		if a.has("o") {
+			if cols, delim, err = parseUserColumns(a.value("o")); err != nil {
+				return usageError("busers: -o: %v", err)
+			}
+		}
 		users, err := c.Users(ctx, a.operands)
 		if err != nil {
 			return lsfFailed(e, "busers", err)
 		}
-		writeUsers(e.stdout, users)
+		if a.has("alloc") {
+			for i := range users {
+				u := &users[i]
+				u.NJobs, u.Pend = u.Run+u.SSusp+u.USusp+u.Rsv, 0
+			}
+		}
+		switch {
+		case a.has("json"):
+			if cols == nil {
+				cols = defaultUserColumns()
+			}
+			var recs []lsfRecord
+			for _, u := range users {
+				var r lsfRecord
+				for _, c := range cols {
+					r = append(r, lsfField{strings.ToUpper(c.name), userField(u, c.name)})
+				}
+				recs = append(recs, r)
+			}
+			if err := writeLSFJSON(e.stdout, "busers", "USERS", recs); err != nil {
+				return exit(exitUsage, err)
+			}
+		case cols != nil:
+			writeUserColumns(e.stdout, cols, delim, textSafe(users))
+		default:
+			writeUsers(e.stdout, users)
+		}
 		return nil
 	})
 }
@@ -68,5 +114,144 @@ func writeUsers(w io.Writer, users []api.User) {
 // that lsfc does not implement, each with the shape of its argument (""
 // for a switch).
 func busersRefusedOptions() []lsfOption {
-	return []lsfOption{{"alloc", ""}, {"json", ""}, {"o", `"field ..."`}, {"V", ""}, {"w", ""}}
+	return []lsfOption{{"V", ""}, {"w", ""}}
+}
+
+// A userColumn is one field of busers -o.
+type userColumn struct {
+	name  string
+	width int // 0: as wide as the widest value
+	right bool
+}
+
+// userFieldNames are the fields busers -o knows, in the order "all"
+// gives them.
+var userFieldNames = []string{"user", "jl/p", "max", "njobs", "pend", "run", "ssusp", "ususp", "rsv", "pjobs"}
+
+// defaultUserColumns are busers's default fields.
+func defaultUserColumns() []userColumn {
+	var out []userColumn
+	for _, n := range userFieldNames[:9] {
+		out = append(out, userColumn{name: n})
+	}
+	return out
+}
+
+// parseUserColumns reads busers -o: fields NAME[:[-][WIDTH]], separated
+// by blanks, "all" for every field, and delimiter='C' (or "C"). Names
+// are matched without regard to case.
+func parseUserColumns(spec string) ([]userColumn, string, error) {
+	delim := " "
+	var cols []userColumn
+	for _, f := range strings.Fields(spec) {
+		if v, ok := strings.CutPrefix(strings.ToLower(f), "delimiter="); ok {
+			if len(v) < 2 || (v[0] != '\'' && v[0] != '"') || v[len(v)-1] != v[0] {
+				return nil, "", fmt.Errorf("delimiter %q: want delimiter='C'", f[len("delimiter="):])
+			}
+			delim = f[len("delimiter=")+1 : len(f)-1]
+			continue
+		}
+		name, width, hasWidth := strings.Cut(f, ":")
+		c := userColumn{name: strings.ToLower(name)}
+		if hasWidth && width != "" {
+			w, right := strings.CutPrefix(width, "-")
+			n, err := strconv.Atoi(w)
+			if err != nil || n <= 0 || n > 4096 {
+				return nil, "", fmt.Errorf("field %q: the width is a number from 1 to 4096", f)
+			}
+			c.width, c.right = n, right
+		}
+		if c.name == "all" {
+			for _, n := range userFieldNames {
+				cols = append(cols, userColumn{name: n, width: c.width, right: c.right})
+			}
+			continue
+		}
+		if !slices.Contains(userFieldNames, c.name) {
+			return nil, "", fmt.Errorf("unknown field %q (fields: %s)", name, strings.Join(userFieldNames, " "))
+		}
+		cols = append(cols, c)
+	}
+	if len(cols) == 0 {
+		return nil, "", fmt.Errorf("no field given")
+	}
+	return cols, delim, nil
+}
+
+// userField returns one field of a user's row, as busers prints it.
+func userField(u api.User, name string) string {
+	switch name {
+	case "user":
+		return u.Name
+	case "jl/p":
+		if u.JLP > 0 {
+			return strconv.FormatFloat(u.JLP, 'f', -1, 64)
+		}
+		return "-"
+	case "max":
+		if u.Max > 0 {
+			return strconv.Itoa(u.Max)
+		}
+		return "-"
+	case "njobs":
+		return strconv.Itoa(u.NJobs)
+	case "pend":
+		return strconv.Itoa(u.Pend)
+	case "run":
+		return strconv.Itoa(u.Run)
+	case "ssusp":
+		return strconv.Itoa(u.SSusp)
+	case "ususp":
+		return strconv.Itoa(u.USusp)
+	case "rsv":
+		return strconv.Itoa(u.Rsv)
+	case "pjobs":
+		return strconv.Itoa(u.PJobs)
+	}
+	return ""
+}
+
+// writeUserColumns prints busers -o's table: a header of the fields'
+// names in capitals, then a line a user.
+func writeUserColumns(w io.Writer, cols []userColumn, delim string, users []api.User) {
+	rows := [][]string{{}}
+	for _, c := range cols {
+		rows[0] = append(rows[0], strings.ToUpper(c.name))
+	}
+	for _, u := range users {
+		var r []string
+		for _, c := range cols {
+			r = append(r, userField(u, c.name))
+		}
+		rows = append(rows, r)
+	}
+	widths := make([]int, len(cols))
+	for i, c := range cols {
+		widths[i] = c.width
+		if c.width == 0 {
+			for _, r := range rows {
+				widths[i] = max(widths[i], len(r[i]))
+			}
+		}
+	}
+	for _, r := range rows {
+		var b strings.Builder
+		for i, v := range r {
+			if i > 0 {
+				b.WriteString(delim)
+			}
+			if len(v) > widths[i] {
+				v = v[:widths[i]]
+			}
+			switch {
+			case i == len(r)-1 && !cols[i].right:
+				b.WriteString(v)
+			case cols[i].right:
+				fmt.Fprintf(&b, "%*s", widths[i], v)
+			default:
+				fmt.Fprintf(&b, "%-*s", widths[i], v)
+			}
+		}
+		fmt.Fprintln(w, b.String())
+	}
 }

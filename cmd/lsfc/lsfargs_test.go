@@ -135,7 +135,7 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"lshosts": {"a alloc cname gpu json l loc o R s T V w", "json l s w"},
 	"lsload":  {"a E gpu gpuload I json l loc N n o R s V w", "json s w"},
 	"bsla":    {"json N V", "json"},
-	"busers":  {"alloc json o V w", ""},
+	"busers":  {"alloc json o V w", "alloc json o"},
 	"bugroup": {"l r V w", "l r w"},
 	"bmgroup": {"cu l r V w", "l r w"},
 	"bgadd":   {"L sla V", "L sla"},

@@ -142,6 +142,8 @@ type User struct {
 	SSusp int     `json:"ssusp"`
 	USusp int     `json:"ususp"`
 	Rsv   int     `json:"rsv"`
+	// PJobs counts the user's pending jobs (PEND and PSUSP), not slots.
+	PJobs int `json:"pjobs"`
 }
 
 // A Param is one parameter of lsb.params as bparams -l shows it: its

@@ -1054,6 +1054,7 @@ func (d *Daemon) handleUsers(w http.ResponseWriter, r *http.Request) {
 			switch j.State {
 			case runtime.Pend, runtime.PSusp:
 				u.Pend += j.Slots
+				u.PJobs++
 			case runtime.Run:
 				u.Run += j.Slots
 			case runtime.SSusp:
