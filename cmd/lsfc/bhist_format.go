@@ -116,8 +116,11 @@ func writeHistoryLong(w io.Writer, h *api.JobHistory, now int64, loc *time.Locat
 	if h.Name != "" {
 		head += fmt.Sprintf(", Job Name <%s>", h.Name)
 	}
-	project := cmp.Or(h.Project, "default")
-	fmt.Fprintf(w, "\n%s, User <%s>, Project <%s>, Command <%s>\n", head, h.User, project, oneLine(h.Command))
+	head += fmt.Sprintf(", User <%s>, Project <%s>", h.User, cmp.Or(h.Project, "default"))
+	if h.JobGroup != "" {
+		head += fmt.Sprintf(", Job Group <%s>", h.JobGroup)
+	}
+	fmt.Fprintf(w, "\n%s, Command <%s>\n", head, oneLine(h.Command))
 	var last int64
 	for _, e := range h.Events {
 		if line := historyLine(h, e); line != "" {

@@ -16,6 +16,8 @@ type JobHistory struct {
 	Name     string `json:"name,omitempty"`
 	User     string `json:"user"`
 	Project  string `json:"project,omitempty"`
+	// JobGroup is the job's job group as submitted (-g); "" for none.
+	JobGroup string `json:"jobGroup,omitempty"`
 	Queue    string `json:"queue"` // the queue it was submitted to
 	Command  string `json:"command,omitempty"`
 	FromHost string `json:"fromHost,omitempty"`

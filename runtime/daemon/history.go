@@ -221,7 +221,8 @@ func cmpOr(a, b string) string {
 func historyOf(im *runtime.JobImage, snapshot bool) *api.JobHistory {
 	s := im.Sub
 	h := &api.JobHistory{ID: im.ID, Name: s.Name, User: s.User, Queue: s.Queue, Command: s.Command,
-		FromHost: s.FromHost, Cwd: s.Cwd, Submit: int64(im.Submit), State: "PEND", Slots: s.Slots, ResReq: s.ResReq}
+		FromHost: s.FromHost, Cwd: s.Cwd, Submit: int64(im.Submit), State: "PEND", Slots: s.Slots, ResReq: s.ResReq,
+		JobGroup: s.JobGroup}
 	h.Events = []api.HistoryEvent{{At: h.Submit, Kind: api.EventSubmit, Text: s.Queue}}
 	if !snapshot {
 		if im.State == runtime.PSusp {
