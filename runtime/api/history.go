@@ -12,10 +12,10 @@ import (
 type JobHistory struct {
 	ID int64 `json:"id"`
 	// Index is an array element's index, 0 for a job that is no element.
-	Index    int    `json:"index,omitempty"`
-	Name     string `json:"name,omitempty"`
-	User     string `json:"user"`
-	Project  string `json:"project,omitempty"`
+	Index   int    `json:"index,omitempty"`
+	Name    string `json:"name,omitempty"`
+	User    string `json:"user"`
+	Project string `json:"project,omitempty"`
 	// JobGroup is the job's job group as submitted (-g); "" for none.
 	JobGroup string `json:"jobGroup,omitempty"`
 	Queue    string `json:"queue"` // the queue it was submitted to
