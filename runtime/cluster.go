@@ -597,7 +597,11 @@ func (c *Cluster) Submit(s Submission, now Time) (*Job, error) {
 		s.Slots = 1
 	}
 	if s.JobGroup == "" {
-		s.JobGroup = c.DefaultJobGroup(s)
+		// A default a user's name makes no valid path of leaves the job
+		// out of any group rather than refuse it.
+		if p, err := CleanJobGroupPath(c.DefaultJobGroup(s)); err == nil {
+			s.JobGroup = p
+		}
 	}
 	if s.JobGroup != "" {
 		p, err := CleanJobGroupPath(s.JobGroup)
