@@ -106,7 +106,7 @@ when a group is named).` + lsfStateHelp,
 		if len(a.operands) != 1 {
 			return usageError("bgdel: give one job group name, or 0")
 		}
-		req := api.JobGroupRequest{Op: "del", Path: a.operands[0], Limit: -1}
+		req := api.JobGroupRequest{Op: "del", Path: a.operands[0]}
 		if req.Path == "0" {
 			req.Path, req.Empty, req.User = "", true, a.value("u")
 		}
@@ -114,16 +114,17 @@ when a group is named).` + lsfStateHelp,
 	})
 }
 
-// jobGroupLimit reads -L (-1 without it, or with -Ln).
-func jobGroupLimit(a *lsfArgs) (int, error) {
+// jobGroupLimit reads -L (nil without it, or with -Ln).
+func jobGroupLimit(a *lsfArgs) (*int, error) {
 	if !a.has("L") || a.has("Ln") {
-		return -1, nil
+		return nil, nil
 	}
 	n, err := strconv.ParseInt(a.value("L"), 10, 64)
 	if err != nil || n < 0 || n > 2147483647 {
-		return 0, fmt.Errorf("-L %q: the limit is a number from 0 to 2147483647", a.value("L"))
+		return nil, fmt.Errorf("-L %q: the limit is a number from 0 to 2147483647", a.value("L"))
 	}
-	return int(n), nil
+	limit := int(n)
+	return &limit, nil
 }
 
 // changeJobGroups sends a change of job groups and prints the answer.

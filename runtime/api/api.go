@@ -260,11 +260,11 @@ type GroupCount struct {
 // A JobGroupRequest asks for a change of job groups: Op "add" (bgadd:
 // Path, Limit, SLA), "mod" (bgmod: Path, Limit), "del" (bgdel: Path, or
 // with Empty every empty group of User, "all" for every user's).
-// Limit is -1 for none.
+// Limit is nil for none.
 type JobGroupRequest struct {
 	Op    string `json:"op"`
 	Path  string `json:"path,omitempty"`
-	Limit int    `json:"limit"`
+	Limit *int   `json:"limit,omitempty"`
 	SLA   string `json:"sla,omitempty"`
 	Empty bool   `json:"empty,omitempty"`
 	User  string `json:"user,omitempty"`

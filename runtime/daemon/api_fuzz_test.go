@@ -48,8 +48,8 @@ func FuzzAPI(f *testing.F) {
 		{false, "/v1/history?logs=-7&id=0", ``},
 		{true, "/v1/jobs", `{"command":"true","hold":true,"jobGroup":"/a/b"}`},
 		{true, "/v1/jobgroups", `{"op":"add","path":"/a/b/c","limit":3,"sla":""}`},
-		{true, "/v1/jobgroups", `{"op":"mod","path":"/a","limit":-1}`},
-		{true, "/v1/jobgroups", `{"op":"del","empty":true,"user":"all","limit":-1}`},
+		{true, "/v1/jobgroups", `{"op":"mod","path":"/a"}`},
+		{true, "/v1/jobgroups", `{"op":"del","empty":true,"user":"all"}`},
 		{true, "/v1/jobs/1/modify", `{"modify":{"jobGroup":"/x","project":"p","noJobGroup":false}}`},
 		{false, "/v1/jobgroups", ``},
 	} {

@@ -91,8 +91,11 @@ func (d *Daemon) changeJobGroups(id identity, req api.JobGroupRequest) (any, []R
 	ok := func(msg string, recs ...Record) (any, []Record, func(), error) {
 		return api.ActionResponse{Message: msg}, recs, nil, nil
 	}
-	if req.Limit < -1 || req.Limit > runtime.MaxJobGroupLimit {
-		return bad("job group limit %d is out of range (0 to %d)", req.Limit, runtime.MaxJobGroupLimit)
+	limit := -1
+	if req.Limit != nil {
+		if limit = *req.Limit; limit < 0 || limit > runtime.MaxJobGroupLimit {
+			return bad("job group limit %d is out of range (0 to %d)", limit, runtime.MaxJobGroupLimit)
+		}
 	}
 	var path string
 	if !(req.Op == "del" && req.Empty) {
@@ -110,12 +113,11 @@ func (d *Daemon) changeJobGroups(id identity, req api.JobGroupRequest) (any, []R
 		if c.JobGroup(path) != nil {
 			return nil, nil, nil, errorf(http.StatusConflict, "Job group <%s> already exists", path)
 		}
-		if _, err := c.AddJobGroup(path, id.User, req.Limit, req.SLA, false); err != nil {
+		if _, err := c.AddJobGroup(path, id.User, limit, req.SLA, false); err != nil {
 			return bad("%v", err)
 		}
 		rec := Record{Type: KindGroupAdd, Text: path, Owner: id.User, SLA: req.SLA}
-		if req.Limit >= 0 {
-			limit := req.Limit
+		if limit >= 0 {
 			rec.Limit = &limit
 		}
 		return ok(fmt.Sprintf("Job group <%s> was added.", path), rec)
@@ -127,12 +129,11 @@ func (d *Daemon) changeJobGroups(id identity, req api.JobGroupRequest) (any, []R
 		if !d.mayChangeJobGroup(id, g, true) {
 			return nil, nil, nil, errorf(http.StatusForbidden, "Job group <%s>: User permission denied", path)
 		}
-		if err := c.SetJobGroupLimit(path, req.Limit); err != nil {
+		if err := c.SetJobGroupLimit(path, limit); err != nil {
 			return bad("%v", err)
 		}
 		rec := Record{Type: KindGroupMod, Text: path}
-		if req.Limit >= 0 {
-			limit := req.Limit
+		if limit >= 0 {
 			rec.Limit = &limit
 		}
 		return ok(fmt.Sprintf("Job group %s is modified.", path), rec)

@@ -55,18 +55,20 @@ func TestJobGroupsDurable(t *testing.T) {
 					t.Fatalf("%+v: %d %v, want %d", req, code, err, want)
 				}
 			}
-			change(api.JobGroupRequest{Op: "add", Path: "/risk/daily", Limit: 1}, 200)
-			change(api.JobGroupRequest{Op: "add", Path: "/risk/daily", Limit: -1}, 409)
-			change(api.JobGroupRequest{Op: "add", Path: "/gone", Limit: -1}, 200)
-			change(api.JobGroupRequest{Op: "add", Path: "bad", Limit: -1}, 400)
-			change(api.JobGroupRequest{Op: "mod", Path: "/risk", Limit: 5}, 200)
-			change(api.JobGroupRequest{Op: "mod", Path: "/risk/daily", Limit: 6}, 400)
-			change(api.JobGroupRequest{Op: "del", Path: "/gone", Limit: -1}, 200)
+			n := func(v int) *int { return &v }
+			change(api.JobGroupRequest{Op: "add", Path: "/risk/daily", Limit: n(1)}, 200)
+			change(api.JobGroupRequest{Op: "add", Path: "/risk/daily"}, 409)
+			change(api.JobGroupRequest{Op: "add", Path: "/gone"}, 200)
+			change(api.JobGroupRequest{Op: "add", Path: "bad"}, 400)
+			change(api.JobGroupRequest{Op: "add", Path: "/neg", Limit: n(-1)}, 400)
+			change(api.JobGroupRequest{Op: "mod", Path: "/risk", Limit: n(5)}, 200)
+			change(api.JobGroupRequest{Op: "mod", Path: "/risk/daily", Limit: n(6)}, 400)
+			change(api.JobGroupRequest{Op: "del", Path: "/gone"}, 200)
 			run := c.submit(t, api.SubmitRequest{Command: "sleep 30", JobGroup: "/risk/daily", Stdout: "/dev/null"})
 			c.waitState(t, run.ID, "RUN")
 			wait := c.submit(t, api.SubmitRequest{Command: "true", JobGroup: "/risk/daily/"})
 			other := c.submit(t, api.SubmitRequest{Command: "true", Hold: true, JobGroup: "/adhoc/x"})
-			change(api.JobGroupRequest{Op: "del", Path: "/adhoc", Limit: -1}, 409)
+			change(api.JobGroupRequest{Op: "del", Path: "/adhoc"}, 409)
 			time.Sleep(50 * time.Millisecond)
 			if j := c.job(t, wait.ID); j.State != "PEND" || j.JobGroup != "/risk/daily" {
 				t.Fatalf("job %d is %s in %q, want PEND in /risk/daily (its group's limit is 1)", wait.ID, j.State, j.JobGroup)
@@ -99,7 +101,7 @@ func TestJobGroupsDurable(t *testing.T) {
 				t.Errorf("job %d in %q after restart", other.ID, j.JobGroup)
 			}
 			c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", other.ID), nil, nil)
-			change(api.JobGroupRequest{Op: "del", Empty: true, Limit: -1}, 200)
+			change(api.JobGroupRequest{Op: "del", Empty: true}, 200)
 			if gs := c.jobGroups(t); len(gs) != 2 {
 				t.Errorf("after bgdel 0: %v, want /risk and /risk/daily", gs)
 			}
