@@ -271,7 +271,9 @@ func writeJobGroups(w io.Writer, groups []api.JobGroup, slots bool) {
 		}
 		n := g.Jobs
 		if slots {
+			// NSLOTS: the slots of the unfinished jobs.
 			n = g.Slots
+			n.Total -= n.Finish
 		}
 		row := []string{g.Path, strconv.Itoa(n.Total), strconv.Itoa(n.Pend), strconv.Itoa(n.Run), strconv.Itoa(n.SSusp),
 			strconv.Itoa(n.USusp)}
