@@ -190,6 +190,9 @@ type Job struct {
 	// Term is how a job that did not run to its end was ended, in LSF's
 	// words: TERM_OWNER (bkill), TERM_RUNLIMIT, TERM_PREEMPT.
 	Term string
+	// KilledDone is set on a started job bkill -d kills: it is recorded
+	// as DONE, exit code 0, when its processes end.
+	KilledDone bool
 	// Exceptions are the job exceptions the job raised (overrun, idle,
 	// underrun).
 	Exceptions Exception

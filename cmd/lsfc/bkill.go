@@ -47,6 +47,12 @@ as bsub prints it, is taken for its job id.
               that the other options select, as -b does
   -b          kill many jobs: with 0, the jobs that cannot be killed are
               skipped in silence (ignored with -r and -s)
+  -d          record a started job as DONE (exit code 0) once killed; a
+              pending job is killed as without it (ignored with -r, -s)
+  -g GROUP    jobs of that job group (not of the groups under it)
+  -app NAME   jobs of that application profile
+  -sla NAME   jobs of that service class
+  -l          list the signal names -s takes
 
 Job ids given name the jobs, and -u -J -q -m are then ignored, as in LSF.
 0 stands for every unfinished job the options select (the caller's, unless
@@ -68,7 +74,7 @@ func bkillOptions() []lsfOption {
 	return []lsfOption{
 		{"b", ""}, {"J", "job_name"}, {"m", "host_name"}, {"q", "queue_name"}, {"r", ""},
 		{"s", "signal"}, {"stat", "run|pend|susp"}, {"u", "user_name|all"}, {"g", "job_group_name"},
-		{"app", "application_profile_name"}, {"sla", "service_class_name"}, {"l", ""},
+		{"app", "application_profile_name"}, {"sla", "service_class_name"}, {"l", ""}, {"d", ""},
 	}
 }
 
@@ -76,7 +82,7 @@ func bkillOptions() []lsfOption {
 // not implement, each with the shape of its argument ("" for a switch).
 func bkillRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"C", "kill_reason"}, {"d", ""}, {"V", ""},
+		{"C", "kill_reason"}, {"V", ""},
 	}
 }
 
@@ -99,6 +105,9 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 		return usageError("bkill: -b and -stat cannot be used together")
 	case a.has("r"):
 		req.Remove = true
+	case a.has("d"):
+		// Ignored with -r and -s, as in LSF.
+		req.Done = true
 	case a.has("s"):
 		n, err := parseSignal(a.value("s"))
 		if err != nil {

@@ -224,6 +224,9 @@ type ActionRequest struct {
 	Remove bool `json:"remove,omitempty"`
 	// Signal is the signal number the signal action (bkill -s) sends.
 	Signal int `json:"signal,omitempty"`
+	// Done, for kill (bkill -d), records a started job as DONE (exit
+	// code 0) once killed; a pending job is killed as without it.
+	Done bool `json:"done,omitempty"`
 }
 
 // A QueueParam is one parameter of a queue as bqueues -l shows it.

@@ -1088,6 +1088,10 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 	if code != 0 {
 		state = runtime.Exit
 	}
+	if j.KilledDone {
+		// bkill -d: recorded as DONE whatever the signal did.
+		state, code = runtime.Done, 0
+	}
 	term := j.Term
 	if r.CwdNotExist && term == "" {
 		term = "TERM_CWD_NOTEXIST"

@@ -139,7 +139,7 @@ var kindTable = [...]KindInfo{
 	{KindModify, "Job, Mod", "bmod", true},
 	{KindAPS, "Job, Text", `bmod -aps and -apsn: "system=v", "admin=v", "" to clear`, true},
 	{KindStatus, "Job, Text", "bstatus", true},
-	{KindKill, "Job, At, Term", "a started job is being killed; Term is how it ends", true},
+	{KindKill, "Job, At, Term, State", "a started job is being killed; Term is how it ends, State DONE for bkill -d (it is recorded as DONE)", true},
 	{KindQueue, "Queue, Open, Active", "badmin qopen, qclose, qact, qinact", false},
 	{KindLost, "Job, At", "a pending job whose queue is gone went to lost_and_found", true},
 	{KindHost, "Host, Text", "badmin hopen, hclose: Text is the status", false},
@@ -335,6 +335,7 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 	case KindKill:
 		if j.State.Started() {
 			j.Term = r.Term
+			j.KilledDone = r.State == runtime.Done.String()
 		}
 		return "", nil
 	case KindForward:

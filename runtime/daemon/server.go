@@ -594,8 +594,12 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 				[]Record{{Type: KindFinish, At: now, Job: id, State: "EXIT", Code: j.ExitCode, Term: j.Term}}, d.killAct(id), nil
 		}
 		j.Term = "TERM_OWNER"
+		rec := Record{Type: KindKill, At: now, Job: id, Term: j.Term}
+		if req.Done {
+			j.KilledDone, rec.State = true, runtime.Done.String()
+		}
 		return api.ActionResponse{Message: fmt.Sprintf("Job <%d> is being terminated", id)},
-			[]Record{{Type: KindKill, At: now, Job: id, Term: j.Term}}, d.killAct(id), nil
+			[]Record{rec}, d.killAct(id), nil
 	case "signal":
 		return d.signalJob(id, j, req)
 	case "stop":
