@@ -85,7 +85,7 @@ change it. It prints
 func newBgdelCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "bgdel",
-		options:  []lsfOption{{"u", "user_name|all"}},
+		options:  []lsfOption{{"u", "user_name|all"}, {"c", "job_group_name"}},
 		refused:  bgdelRefusedOptions(),
 		short:    "Delete job groups of lsfc serve",
 		operands: "job_group_name | 0",
@@ -98,11 +98,18 @@ any. It prints
 
 0 deletes every empty job group of the caller; with -u USER those of that
 user, with -u all everyone's (-u is an administrator's, and is ignored
-when a group is named).` + lsfStateHelp,
+when a group is named). -c GROUP deletes the empty groups of GROUP's
+subtree, GROUP included, and leaves those holding unfinished jobs.` + lsfStateHelp,
 		example: `  lsfc bgdel /risk/daily
   bgdel 0`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
+		if a.has("c") {
+			if len(a.operands) != 0 || a.has("u") {
+				return usageError("bgdel: -c goes alone, with its job group name")
+			}
+			return changeJobGroups(ctx, e, a, "bgdel", api.JobGroupRequest{Op: "del", Path: a.value("c"), Empty: true})
+		}
 		if len(a.operands) != 1 {
 			return usageError("bgdel: give one job group name, or 0")
 		}
@@ -314,7 +321,7 @@ func bgmodRefusedOptions() []lsfOption { return []lsfOption{{"u", "job_group_own
 // bgdelRefusedOptions returns the options LSF 10.1 documents for bgdel
 // that lsfc does not implement.
 func bgdelRefusedOptions() []lsfOption {
-	return []lsfOption{{"c", "job_group_name"}, {"d", "idle_time"}, {"V", ""}}
+	return []lsfOption{{"d", "idle_time"}, {"V", ""}}
 }
 
 // bjgroupRefusedOptions returns the options LSF 10.1 documents for

@@ -140,7 +140,7 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"bmgroup": {"cu l r V w", "l r w"},
 	"bgadd":   {"L sla V", "L sla"},
 	"bgmod":   {"L Ln u V", "L Ln"},
-	"bgdel":   {"c d u V", "u"},
+	"bgdel":   {"c d u V", "c u"},
 	"bjgroup": {"N s V", "N s"},
 }
 

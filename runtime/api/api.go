@@ -261,8 +261,9 @@ type GroupCount struct {
 }
 
 // A JobGroupRequest asks for a change of job groups: Op "add" (bgadd:
-// Path, Limit, SLA), "mod" (bgmod: Path, Limit), "del" (bgdel: Path, or
-// with Empty every empty group of User, "all" for every user's).
+// Path, Limit, SLA), "mod" (bgmod: Path, Limit), "del" (bgdel: Path; with
+// Empty and no Path every empty group of User, "all" for every user's;
+// with Empty and Path, bgdel -c, the empty groups of that subtree).
 // Limit is nil for none.
 type JobGroupRequest struct {
 	Op    string `json:"op"`

@@ -50,6 +50,7 @@ func FuzzAPI(f *testing.F) {
 		{true, "/v1/jobgroups", `{"op":"add","path":"/a/b/c","limit":3,"sla":""}`},
 		{true, "/v1/jobgroups", `{"op":"mod","path":"/a"}`},
 		{true, "/v1/jobgroups", `{"op":"del","empty":true,"user":"all"}`},
+		{true, "/v1/jobgroups", `{"op":"del","empty":true,"path":"/a"}`},
 		{true, "/v1/jobs/1/modify", `{"modify":{"jobGroup":"/x","project":"p","noJobGroup":false}}`},
 		{false, "/v1/jobgroups", ``},
 	} {

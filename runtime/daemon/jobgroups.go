@@ -98,7 +98,7 @@ func (d *Daemon) changeJobGroups(id identity, req api.JobGroupRequest) (any, []R
 		}
 	}
 	var path string
-	if !(req.Op == "del" && req.Empty) {
+	if !(req.Op == "del" && req.Empty && req.Path == "") {
 		p, err := runtime.CleanJobGroupPath(req.Path)
 		if err != nil {
 			return bad("%v", err)
@@ -152,6 +152,35 @@ func (d *Daemon) changeJobGroups(id identity, req api.JobGroupRequest) (any, []R
 				return bad("%v", err)
 			}
 			return ok(fmt.Sprintf("Job group %s is deleted.", path), Record{Type: KindGroupDel, Text: path})
+		}
+		if path != "" {
+			// bgdel -c: the empty groups of the subtree, the group
+			// itself included, those under a group first.
+			g := c.JobGroup(path)
+			switch {
+			case g == nil:
+				return nil, nil, nil, errorf(http.StatusNotFound, "Job group <%s> does not exist", path)
+			case !d.mayChangeJobGroup(id, g, false):
+				return nil, nil, nil, errorf(http.StatusForbidden, "Job group <%s>: User permission denied", path)
+			}
+			sub := g.Subtree()
+			var recs []Record
+			var msgs []string
+			for i := len(sub) - 1; i >= 0; i-- {
+				s := sub[i]
+				if c.JobGroup(s.Path) == nil || c.JobGroupBusy(s.Path) {
+					continue
+				}
+				if err := c.DeleteJobGroup(s.Path); err != nil {
+					return bad("%v", err)
+				}
+				recs = append(recs, Record{Type: KindGroupDel, Text: s.Path})
+				msgs = append(msgs, fmt.Sprintf("Job group %s is deleted.", s.Path))
+			}
+			if len(recs) == 0 {
+				return nil, nil, nil, errorf(http.StatusConflict, "Job group <%s> has no empty job group", path)
+			}
+			return ok(strings.Join(msgs, "\n"), recs...)
 		}
 		// bgdel 0, -u USER 0, -u all 0: the empty groups of the caller,
 		// of a user, or of everyone (an administrator's).
