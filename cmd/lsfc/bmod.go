@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -14,7 +15,7 @@ func bmodOptionList() []lsfOption {
 	return []lsfOption{
 		{"R", "res_req"}, {"n", "slots"}, {"J", "job_name"}, {"W", "[hh:]mm"}, {"sp", "priority"},
 		{"w", "dependency"}, {"m", `"host ..."`}, {"aps", `"system=value|admin=value"`}, {"apsn", ""},
-		{"P", "project_name"}, {"G", "user_group"}, {"g", "job_group_name"}, {"gn", ""},
+		{"P", "project_name"}, {"Pn", ""}, {"G", "user_group"}, {"Gn", ""}, {"g", "job_group_name"}, {"gn", ""},
 	}
 }
 
@@ -30,7 +31,8 @@ func newBmodCmd(e env) *cobra.Command {
 dependency (-w), hosts (-m), project (-P), the user group its fairshare
 is charged to (-G, of which the job's owner must be a direct member) or
 its job group (-g, made when it does not exist; -gn takes the job out of
-any group), with bsub's syntax. In a queue with
+any group), with bsub's syntax; -Pn gives it the default project and -Gn
+takes it out of its user group. In a queue with
 APS_PRIORITY an administrator may set a pending job's absolute priority:
 -aps "system=value" gives it a fixed value, before every calculated one;
 -aps "admin=value" adds value to the calculated one; -apsn removes both
@@ -61,10 +63,12 @@ standard error and exits 255.` + lsfStateHelp,
 // bmodRequest returns the changes bmod's options ask for.
 func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 	if len(a.opts) == 0 {
-		return nil, errors.New("nothing to change: give -R, -n, -J, -W, -sp, -w, -m, -P, -G, -g or -gn")
+		return nil, errors.New("nothing to change: give -R, -n, -J, -W, -sp, -w, -m, -P, -Pn, -G, -Gn, -g or -gn")
 	}
-	if a.has("g") && a.has("gn") {
-		return nil, errors.New("-g and -gn cannot be used together")
+	for _, o := range []string{"g", "P", "G"} {
+		if a.has(o) && a.has(o+"n") {
+			return nil, fmt.Errorf("-%s and -%sn cannot be used together", o, o)
+		}
 	}
 	r, err := bsubFromArgs(&lsfArgs{opts: a.opts, seq: a.seq})
 	if err != nil {
@@ -72,7 +76,7 @@ func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 	}
 	m := r.sub
 	m.ResReq = strings.TrimSpace(m.ResReq)
-	m.NoJobGroup = a.has("gn")
+	m.NoJobGroup, m.NoProject, m.NoUserGroup = a.has("gn"), a.has("Pn"), a.has("Gn")
 	return &m, nil
 }
 

@@ -100,6 +100,10 @@ type SubmitRequest struct {
 	// out of its group.
 	JobGroup   string `json:"jobGroup,omitempty"`
 	NoJobGroup bool   `json:"noJobGroup,omitempty"`
+	// NoProject and NoUserGroup, for bmod -Pn and -Gn, give the job the
+	// default project and take it out of its -G user group.
+	NoProject   bool `json:"noProject,omitempty"`
+	NoUserGroup bool `json:"noUserGroup,omitempty"`
 	// Cwd is the working directory (-cwd, else the submitter's); Env the
 	// submission environment, KEY=VALUE; Umask the submitter's umask.
 	Cwd   string   `json:"cwd,omitempty"`

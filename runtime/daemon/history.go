@@ -287,10 +287,16 @@ func modificationText(m *runtime.Modification) string {
 	if m.Hosts != nil {
 		parts = append(parts, "-m "+strconv.Quote(strings.Join(slices.Clone(*m.Hosts), " ")))
 	}
-	if m.Project != nil {
+	switch {
+	case m.Project != nil && *m.Project == "":
+		parts = append(parts, "-Pn")
+	case m.Project != nil:
 		parts = append(parts, "-P "+strconv.Quote(*m.Project))
 	}
-	if m.Group != nil {
+	switch {
+	case m.Group != nil && *m.Group == "":
+		parts = append(parts, "-Gn")
+	case m.Group != nil:
 		parts = append(parts, "-G "+strconv.Quote(*m.Group))
 	}
 	switch {

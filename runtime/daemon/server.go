@@ -750,15 +750,21 @@ func modification(s *api.SubmitRequest) runtime.Modification {
 	if len(s.Hosts) > 0 {
 		m.Hosts = &s.Hosts
 	}
-	if s.Project != "" {
+	none := ""
+	switch {
+	case s.NoProject:
+		m.Project = &none
+	case s.Project != "":
 		m.Project = &s.Project
 	}
-	if s.UserGroup != "" {
+	switch {
+	case s.NoUserGroup:
+		m.Group = &none
+	case s.UserGroup != "":
 		m.Group = &s.UserGroup
 	}
 	switch {
 	case s.NoJobGroup:
-		none := ""
 		m.JobGroup = &none
 	case s.JobGroup != "":
 		m.JobGroup = &s.JobGroup
