@@ -90,8 +90,9 @@ type Host struct {
 	// exclusive counts the exclusive jobs (-x) started on the host.
 	exclusive int
 	// reserved counts the slots pending jobs reserved on the host in the
-	// last cycle.
+	// last cycle, rsvStart the earliest predicted start of those jobs.
 	reserved int
+	rsvStart Time
 }
 
 // Jobs returns the started jobs on the host, in start order.

@@ -593,15 +593,18 @@ func (c *Cluster) applyReservations(p *Plan, now Time) {
 		for _, a := range r.Allocs {
 			if a.Host.reserved == 0 {
 				c.rsvHosts = append(c.rsvHosts, a.Host)
+				a.Host.rsvStart = Never
 			}
 			a.Host.reserved += a.Slots
+			a.Host.rsvStart = min(a.Host.rsvStart, r.Start)
 		}
 	}
 }
 
 // Reserved returns the slots pending jobs reserve on the host, as of the
-// last cycle.
-func (h *Host) Reserved() int { return h.reserved }
+// last cycle, and the earliest time they are predicted to start (Never
+// when it cannot be told).
+func (h *Host) Reserved() (slots int, start Time) { return h.reserved, h.rsvStart }
 
 // Reserving returns the pending jobs that hold a reservation, as of the
 // last cycle.
