@@ -266,10 +266,10 @@ type Job struct {
 	Priority    int          `json:"priority,omitempty"`
 	// Estimate is the estimated run time in seconds (-We, else the
 	// profile's RUNTIME); Reserved, for a pending job, what it reserves.
-	Estimate float64        `json:"estimate,omitempty"`
-	Reserved *JobReservation `json:"reserved,omitempty"`
-	Preempted   int          `json:"preempted,omitempty"`
-	Rerunnable  bool         `json:"rerunnable,omitempty"`
+	Estimate   float64         `json:"estimate,omitempty"`
+	Reserved   *JobReservation `json:"reserved,omitempty"`
+	Preempted  int             `json:"preempted,omitempty"`
+	Rerunnable bool            `json:"rerunnable,omitempty"`
 	// Project is the job's project (-P, else DEFAULT_PROJECT); UserGroup
 	// the user group it was submitted with (-G), "" for none.
 	Project   string `json:"project,omitempty"`
@@ -436,17 +436,17 @@ type Host struct {
 	Name   string `json:"name"`
 	Status string `json:"status"`
 	// JLU and Max are JL/U and MXJ (-1: none).
-	JLU       int                `json:"jlu"`
-	Max       int                `json:"max"`
-	NJobs     int                `json:"njobs"`
-	Run       int                `json:"run"`
-	SSusp     int                `json:"ssusp"`
-	USusp     int                `json:"ususp"`
+	JLU   int `json:"jlu"`
+	Max   int `json:"max"`
+	NJobs int `json:"njobs"`
+	Run   int `json:"run"`
+	SSusp int `json:"ssusp"`
+	USusp int `json:"ususp"`
 	// Rsv is the slots pending jobs reserve on the host; RsvStart the
 	// earliest predicted start of those jobs (0 when it cannot be told),
 	// until which backfill jobs may use the reserved slots.
-	Rsv      int   `json:"rsv"`
-	RsvStart int64 `json:"rsvStart,omitempty"`
+	Rsv       int                `json:"rsv"`
+	RsvStart  int64              `json:"rsvStart,omitempty"`
 	Type      string             `json:"type,omitempty"`
 	Model     string             `json:"model,omitempty"`
 	Ncpus     float64            `json:"ncpus,omitempty"`
