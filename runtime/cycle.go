@@ -560,6 +560,7 @@ func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
 	s.refresh(snap.Cluster)
 	c.planPools()
 	c.planSLAs()
+	c.seedReservations(j)
 	var jobReason Reason
 	for _, f := range s.Plugins.JobFilters {
 		if jobReason = f.Check(CycleState{c}, JobInfo{j}); jobReason != ReasonNone {

@@ -609,3 +609,25 @@ func (h *Host) Reserved() (slots int, start Time) { return h.reserved, h.rsvStar
 // Reserving returns the pending jobs that hold a reservation, as of the
 // last cycle.
 func (c *Cluster) Reserving() []*Job { return c.reserving }
+
+// seedReservations takes into the cycle the reservations of the last
+// cycle that come before a job, for explaining why it waits.
+func (c *cycle) seedReservations(j *Job) {
+	for _, rj := range c.cluster.reserving {
+		r := rj.Reservation
+		if rj == j || r == nil || rj.Queue.Priority < j.Queue.Priority || rj.Queue.Priority == j.Queue.Priority && before(j, rj) < 0 {
+			continue
+		}
+		rs := c.reserveState()
+		for _, a := range r.Allocs {
+			rs.slots[a.Host.Index] += a.Slots
+			rs.start[a.Host.Index] = min(rs.start[a.Host.Index], r.Start)
+		}
+		for _, am := range r.Amounts {
+			if s, ok := c.slotOf(am.Name); ok {
+				addTo(&rs.amounts, hostSlot{c.cluster.reserveIndex(am.Host, am.Name), s}, am.Value)
+			}
+			rs.start[am.Host.Index] = min(rs.start[am.Host.Index], r.Start)
+		}
+	}
+}
