@@ -387,7 +387,7 @@ func (c *cycle) tryJob(r *classRun, j *Job) Reason {
 			c.explain(r, j)
 		}
 		c.backfillFailed(r, j)
-		if reserves(j) {
+		if reserves(j) && (c.rsv == nil || !c.rsv.full[r]) {
 			c.reserveFor(r, j)
 		}
 		return reason

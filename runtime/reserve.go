@@ -315,15 +315,14 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 	if !pol.resources {
 		amounts = nil
 	}
-	// The hosts and what the job may have on each now, best hosts first.
+	// The hosts and what the job may have on each: those with room now,
+	// best first, then those where running jobs end, as they do. total
+	// is what they give together (the most one gives, for a job that
+	// must run on one host).
 	track := map[*Host]*hostTrack{}
 	var order []*hostTrack
-	for i, h := range r.cand.hosts {
-		free := 0
-		if r.free[i] > 0 {
-			free, _ = c.jobRoom(r, j, h)
-			free = min(free, j.Slots)
-		}
+	total := 0
+	open := func(h *Host, free int) *hostTrack {
 		t := &hostTrack{h: h, now: free, slots: free, at: c.now}
 		if len(amounts) > 0 {
 			t.avail = make([]float64, len(amounts))
@@ -339,6 +338,7 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 		}
 		track[h] = t
 		order = append(order, t)
+		return t
 	}
 	gives := func(t *hostTrack) int {
 		n := t.slots
@@ -350,34 +350,41 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 		}
 		return n
 	}
-	enough := func() bool {
-		total := 0
-		for _, t := range order {
-			g := gives(t)
-			if span.Hosts == 1 {
-				if g >= j.Slots {
-					return true
-				}
-				continue
-			}
-			total += g
+	count := func(old, g int) {
+		if span.Hosts == 1 {
+			total = max(total, g)
+		} else {
+			total += g - old
 		}
-		return total >= j.Slots
+	}
+	for i, h := range r.cand.hosts {
+		if r.free[i] <= 0 && len(amounts) == 0 {
+			continue
+		}
+		free, _ := c.jobRoom(r, j, h)
+		free = max(0, min(free, j.Slots))
+		if free == 0 && len(amounts) == 0 {
+			continue
+		}
+		count(0, gives(open(h, free)))
 	}
 	start := Never
-	if enough() {
+	if total >= j.Slots {
 		start = c.now
 	} else {
 		for _, e := range c.expectedEnds() {
 			if e.j == nil || e.at == Never {
 				break
 			}
-			changed := false
 			for _, a := range e.j.Allocs {
-				t := track[a.Host]
-				if t == nil {
+				if r.cand.pos[a.Host.Index] < 0 {
 					continue
 				}
+				t := track[a.Host]
+				if t == nil {
+					t = open(a.Host, 0)
+				}
+				old := gives(t)
 				t.slots = min(j.Slots, t.slots+a.Slots)
 				t.at = e.at
 				for k, am := range amounts {
@@ -387,9 +394,9 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 						}
 					}
 				}
-				changed = true
+				count(old, gives(t))
 			}
-			if changed && enough() {
+			if total >= j.Slots {
 				start = e.at
 				break
 			}
