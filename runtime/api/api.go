@@ -357,6 +357,8 @@ type Queue struct {
 	Nice  int `json:"nice,omitempty"`
 	SSusp int `json:"ssusp"`
 	USusp int `json:"ususp"`
+	// Rsv is the slots the queue's pending jobs reserve.
+	Rsv int `json:"rsv,omitempty"`
 	// AcceptInterval is the queue's JOB_ACCEPT_INTERVAL in seconds.
 	AcceptInterval float64 `json:"acceptInterval"`
 	// Limits are the resource usage limits the queue sets (RUNLIMIT,
@@ -369,6 +371,12 @@ type Queue struct {
 	// Policies are the scheduling policies the queue has (FAIRSHARE,
 	// PREEMPTIVE, EXCLUSIVE ...), in LSF's order.
 	Policies []string `json:"policies,omitempty"`
+	// ReserveTime is how long a pending job of the queue may hold a
+	// reservation, MAX_RESERVE_TIME × MBD_SLEEP_TIME in seconds (0: its
+	// jobs do not reserve); ReserveResources is set for RESOURCE_RESERVE
+	// (rusage amounts too), clear for SLOT_RESERVE.
+	ReserveTime      float64 `json:"reserveTime,omitempty"`
+	ReserveResources bool    `json:"reserveResources,omitempty"`
 	// Users, Hosts and Administrators are USERS, HOSTS and
 	// ADMINISTRATORS as bqueues -l shows them: a group's name ends in
 	// "/"; a host's preference follows it ("+2"), an excluded name

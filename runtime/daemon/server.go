@@ -777,6 +777,11 @@ func (d *Daemon) queueInfo(q *runtime.Queue) api.Queue {
 		}
 		out.Shares = append(out.Shares, level)
 	}
+	for _, j := range d.cluster.Reserving() {
+		if j.Queue == q {
+			out.Rsv += j.Reservation.Slots()
+		}
+	}
 	for _, j := range d.cluster.Jobs() {
 		if j.Queue != q || j.State.Finished() {
 			continue
