@@ -301,6 +301,10 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 		c.plan.Released = append(c.plan.Released, j)
 		return
 	}
+	if !c.everFits(r, j) {
+		// No reservation can ever make it start: it holds nothing back.
+		return
+	}
 	since := j.rsvSince
 	if since == 0 {
 		since = c.now
@@ -637,4 +641,29 @@ func (c *cycle) seedReservations(j *Job) {
 			rs.start[am.Host.Index] = min(rs.start[am.Host.Index], r.Start)
 		}
 	}
+}
+
+// everFits reports whether the class's candidate hosts have slots enough
+// for the job once every job on them ended: a job that asks for more
+// reserves nothing, for it would hold the slots in vain.
+func (c *cycle) everFits(r *classRun, j *Job) bool {
+	oneHost := false
+	if alts := j.Req.alts(); len(alts) == 1 && len(alts[0]) == 1 && alts[0][0].Simple != nil {
+		oneHost = alts[0][0].Simple.Span.Hosts == 1
+	}
+	total := 0
+	for _, h := range r.cand.hosts {
+		if h.MaxSlots < 0 {
+			return true
+		}
+		if oneHost {
+			total = max(total, h.MaxSlots)
+		} else {
+			total += h.MaxSlots
+		}
+		if total >= j.Slots {
+			return true
+		}
+	}
+	return false
 }
