@@ -282,6 +282,7 @@ func (c *Cluster) Modify(j *Job, m Modification) error {
 	j.Name, j.ResReq, j.Slots, j.Depend, j.Sub = sub.Name, sub.ResReq, sub.Slots, sub.Depend, sub
 	j.Req, j.dep, j.Priority, j.RunLimit = a.req, a.dep, a.priority, a.runLimit
 	j.Group, j.acct = sub.Group, a.acct
+	j.Estimate = estimateOf(sub, j.App)
 	if moved {
 		c.joinJobGroup(j)
 	}

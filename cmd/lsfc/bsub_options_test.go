@@ -48,6 +48,7 @@ var bsubImplemented = map[string]struct {
 	"sp":  {"7", func(r *bsubRequest) bool { return r.sub.Priority == 7 }},
 	"m":   {"hostA hostB", func(r *bsubRequest) bool { return slices.Equal(r.sub.Hosts, []string{"hostA", "hostB"}) }},
 	"W":   {"5", func(r *bsubRequest) bool { return r.sub.RunLimit == 300 }},
+	"We":  {"1:30", func(r *bsubRequest) bool { return r.sub.Estimate == 5400 }},
 	"M":   {"2GB", func(r *bsubRequest) bool { return r.sub.MemLimit == 2048 }},
 	"H":   {"", func(r *bsubRequest) bool { return r.sub.Hold }},
 	"w":   {"done(1)", func(r *bsubRequest) bool { return r.sub.Depend == "done(1)" }},
@@ -135,7 +136,7 @@ func TestBsubReportedOptions(t *testing.T) {
 		{[]string{"-env", "all", "-o", "/dev/null", "true"}, exitLSF, "bsub: option -env is not supported by lsfc\n"},
 		{[]string{"-outdir", "/tmp/x", "true"}, exitLSF, "bsub: option -outdir is not supported by lsfc\n"},
 		{[]string{"-gpu", "num=1", "true"}, exitLSF, "bsub: option -gpu is not supported by lsfc\n"},
-		{[]string{"-We", "10", "true"}, exitLSF, "bsub: option -We is not supported by lsfc\n"},
+		{[]string{"-We", "10/hostA", "true"}, exitUsage, `-We "10/hostA": lsfc does not normalise run times`},
 		{[]string{"-G", "~grp", "true"}, exitUsage, `bsub: -G "~grp": excluding fairshare groups (~group) is not supported by lsfc`},
 		{[]string{"-q", "normal", "-Is", "bash"}, exitLSF, "bsub: option -Is is not supported by lsfc\n"},
 		// Words that begin a longer option are never split.
