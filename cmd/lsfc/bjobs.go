@@ -57,6 +57,10 @@ one N*host group per line (-w: on one line, joined by ":").
                 command); "*" in NAME matches any characters
   -P PROJECT    the jobs of one project (bsub -P, else DEFAULT_PROJECT)
   -G GROUP      the jobs submitted with bsub -G GROUP (not its subgroups)
+  -g /A/B       the jobs of a job group and of the groups under it
+  -m HOST       the jobs running on a host, or on a host group's hosts
+  -app PROFILE  the jobs of an application profile
+  -sla CLASS    the jobs of a service class
   -l            long format: the job's history, limits, pending reasons
                 with the hosts named; the job's line and the time-stamped
                 lines are wrapped at 80 columns, continued under the text
@@ -79,6 +83,7 @@ one N*host group per line (-w: on one line, joined by ":").
                 submit_time start_time finish_time exit_code exit_reason
                 pend_reason slots command cwd output_file error_file
                 dependency cpu_used max_mem proj_name (alias proj)
+                job_group (aliases jgroup, jobgroup) app sla
                 forward_cluster
                 forward_time dstjobid (a forwarded job's ID at the
                 cluster it went to) source_cluster srcjobid (a received
