@@ -34,8 +34,12 @@ loadSched and loadStop thresholds of every load index; SCHEDULING
 POLICIES (FAIRSHARE, PREEMPTIVE, EXCLUSIVE, BACKFILL ...) and the
 maximum slot or resource reservation time (SLOT_RESERVE, RESOURCE_RESERVE);
 then USERS, HOSTS
-(groups end in "/"), ADMINISTRATORS, RES_REQ, RUN_WINDOW and
-DISPATCH_WINDOW. For a fairshare queue it shows its USER_SHARES and the
+(groups end in "/"), ADMINISTRATORS, RES_REQ, RUN_WINDOW,
+DISPATCH_WINDOW, "RERUNNABLE :  yes" and the other parameters the queue
+sets, one a line as written (SLOT_POOL, SLOT_SHARE, PRE_EXEC, POST_EXEC,
+HOST_PRE_EXEC, HOST_POST_EXEC, REQUEUE_EXIT_VALUES, SUCCESS_EXIT_VALUES,
+JOB_STARTER, CHKPNT, JOB_CONTROLS, TERMINATE_WHEN, STOP_COND, RESUME_COND,
+JOB_IDLE, JOB_OVERRUN, JOB_UNDERRUN ...). For a fairshare queue it shows its USER_SHARES and the
 accounts of the top level of its share tree (SHARE_INFO_FOR: queue/) with
 SHARES, dynamic PRIORITY, STARTED (slots of running and suspended jobs),
 RESERVED (always 0), CPU_TIME (decayed, seconds) and RUN_TIME (of
