@@ -142,18 +142,18 @@ func (c *Cluster) addJobGroup(path, owner string, limit int, sla string, implici
 	if sla != "" && c.slaByName[sla] == nil {
 		return nil, fmt.Errorf("%s: no such service class (lsb.serviceclasses)", sla)
 	}
+	// The limit is checked against the groups above that exist before any
+	// is made: a refused group leaves the tree as it was.
+	for p := parentPath(path); limit >= 0 && p != ""; p = parentPath(p) {
+		if g := c.jobGroups[p]; g != nil && g.Limit >= 0 && limit > g.Limit {
+			return nil, fmt.Errorf("job group limit %d exceeds the limit %d of job group <%s>", limit, g.Limit, g.Path)
+		}
+	}
 	var parent *JobGroup
 	if pp := parentPath(path); pp != "" {
 		// Groups bgadd creates above the one it names are explicit too.
 		if parent, err = c.addJobGroup(pp, owner, -1, "", implicit, true); err != nil {
 			return nil, err
-		}
-	}
-	if limit >= 0 {
-		for p := parent; p != nil; p = p.parent {
-			if p.Limit >= 0 && limit > p.Limit {
-				return nil, fmt.Errorf("job group limit %d exceeds the limit %d of job group <%s>", limit, p.Limit, p.Path)
-			}
 		}
 	}
 	if c.jobGroups == nil {

@@ -73,6 +73,10 @@ func TestJobGroupTree(t *testing.T) {
 	if _, err := c.AddJobGroup("/a/x", "u2", 9, "", false); err == nil || !strings.Contains(err.Error(), "exceeds the limit 8") {
 		t.Errorf("a limit over the parent's: %v", err)
 	}
+	// Refused, it makes none of the groups between.
+	if _, err := c.AddJobGroup("/a/new/deep", "u2", 9, "", false); err == nil || c.JobGroup("/a/new") != nil {
+		t.Errorf("a refused group: %v, /a/new %v", err, c.JobGroup("/a/new"))
+	}
 	if err := c.SetJobGroupLimit("/a/b/c", 9); err == nil {
 		t.Errorf("bgmod over the parent's limit: no error")
 	}
