@@ -1,0 +1,137 @@
+package attach
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"time"
+)
+
+// Nonce is the size of each side's challenge.
+const Nonce = 32
+
+// magic opens the wrapper's side of the handshake: the protocol and its
+// version.
+const magic = "LSFCATT1"
+
+// MaxAddrs is the most addresses of bsub an interactive job may list.
+const MaxAddrs = 16
+
+// TokenLen is the length of a token: NewToken's hex text.
+const TokenLen = 64
+
+// ErrAuth is the error of a peer that does not hold the job's token.
+var ErrAuth = errors.New("the peer does not hold the job's token")
+
+// NewToken returns a new random token: 32 bytes from crypto/rand, in hex.
+func NewToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// ValidToken reports whether t has the form of NewToken's tokens.
+func ValidToken(t string) bool {
+	if len(t) != TokenLen {
+		return false
+	}
+	_, err := hex.DecodeString(t)
+	return err == nil
+}
+
+// answer is a side's answer to the other's challenge.
+func answer(token, role string, theirs, ours []byte) []byte {
+	m := hmac.New(sha256.New, []byte(token))
+	m.Write([]byte(role))
+	m.Write(theirs)
+	m.Write(ours)
+	return m.Sum(nil)
+}
+
+// handshakeTimeout bounds each side's handshake.
+const handshakeTimeout = 10 * time.Second
+
+// Dial connects the job's wrapper to bsub: it tries each address in turn
+// (with timeout for each) and returns the first connection whose peer
+// proves it holds token. The error names every address that failed.
+func Dial(addrs []string, token string, timeout time.Duration) (net.Conn, error) {
+	var errs []error
+	for _, a := range addrs {
+		c, err := net.DialTimeout("tcp", a, timeout)
+		if err == nil {
+			if err = clientHandshake(c, token); err == nil {
+				if tc, ok := c.(*net.TCPConn); ok {
+					tc.SetKeepAlive(true)
+					tc.SetKeepAlivePeriod(15 * time.Second)
+				}
+				return c, nil
+			}
+			c.Close()
+		}
+		errs = append(errs, fmt.Errorf("%s: %w", a, err))
+	}
+	if len(errs) == 0 {
+		return nil, errors.New("no address to reach the submitter at")
+	}
+	return nil, errors.Join(errs...)
+}
+
+// clientHandshake is the wrapper's side of the handshake.
+func clientHandshake(c net.Conn, token string) error {
+	c.SetDeadline(time.Now().Add(handshakeTimeout))
+	defer c.SetDeadline(time.Time{})
+	ours := make([]byte, Nonce)
+	if _, err := rand.Read(ours); err != nil {
+		return err
+	}
+	if _, err := c.Write(append([]byte(magic), ours...)); err != nil {
+		return err
+	}
+	buf := make([]byte, Nonce+sha256.Size)
+	if _, err := io.ReadFull(c, buf); err != nil {
+		return err
+	}
+	theirs, mac := buf[:Nonce], buf[Nonce:]
+	if !hmac.Equal(mac, answer(token, "bsub", ours, theirs)) {
+		return ErrAuth
+	}
+	_, err := c.Write(answer(token, "job", theirs, ours))
+	return err
+}
+
+// ServerHandshake is bsub's side of the handshake on a connection it
+// accepted: it returns nil once the peer has proved it holds token.
+func ServerHandshake(c net.Conn, token string) error {
+	c.SetDeadline(time.Now().Add(handshakeTimeout))
+	defer c.SetDeadline(time.Time{})
+	buf := make([]byte, len(magic)+Nonce)
+	if _, err := io.ReadFull(c, buf); err != nil {
+		return err
+	}
+	if string(buf[:len(magic)]) != magic {
+		return fmt.Errorf("%w: not an interactive job's connection", ErrAuth)
+	}
+	theirs := buf[len(magic):]
+	ours := make([]byte, Nonce)
+	if _, err := rand.Read(ours); err != nil {
+		return err
+	}
+	if _, err := c.Write(append(ours, answer(token, "bsub", theirs, ours)...)); err != nil {
+		return err
+	}
+	mac := make([]byte, sha256.Size)
+	if _, err := io.ReadFull(c, mac); err != nil {
+		return err
+	}
+	if !hmac.Equal(mac, answer(token, "job", ours, theirs)) {
+		return ErrAuth
+	}
+	return nil
+}
