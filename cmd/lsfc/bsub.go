@@ -107,6 +107,15 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 given to the job as LSB_PROJECT_NAME
   -G GROUP      charge the job's fairshare to GROUP's share account; the
                 submitter must be a direct member of the lsb.users group
+  -I            interactive job: its standard input, output and error are
+                bsub's (but those sent to -o and -e files); bsub prints
+                its messages on standard error, waits, and exits with the
+                job's exit code. ^C or bsub's end kills the job.
+  -Ip           interactive job on a pseudo-terminal of its own, whose
+                window size follows bsub's; ^C and ^Z typed at bsub are
+                sent to the job as signals
+  -Is           as -Ip, with the terminal in shell mode: every key, ^C and
+                ^Z included, goes to the job's terminal (bsub -Is bash)
 
 Options are matched on the whole word: -env is never -e with "nv". A
 one-letter option may have its argument in the same word (-n4, -qnormal)

@@ -55,6 +55,9 @@ const interactivePoll = time.Second
 // starts, so a connection being set up is not lost.
 const connectGrace = 2 * time.Second
 
+// handshakeWait bounds the handshake of a connection bsub accepted.
+const handshakeWait = 10 * time.Second
+
 // An interactive is bsub's side of an interactive job.
 type interactive struct {
 	e    env
@@ -101,22 +104,33 @@ func runInteractive(ctx context.Context, e env, c *api.Client, mode string, req 
 }
 
 // submitterAddrs returns the addresses the job's wrapper may reach bsub
-// at: the submission host's name, then the addresses of this host's
-// interfaces, loopback last.
+// at, as IP:port (the wrapper resolves no names): those of the
+// submission host's name, then those of this host's interfaces, loopback
+// last; each once, attach.MaxAddrs at most.
 func submitterAddrs(host string, port int) []string {
-	p := strconv.Itoa(port)
-	var out []string
+	var ips []net.IP
 	if host != "" {
-		out = append(out, net.JoinHostPort(host, p))
+		names, _ := net.LookupHost(host)
+		for _, n := range names {
+			ips = append(ips, net.ParseIP(n))
+		}
 	}
 	addrs, _ := net.InterfaceAddrs()
 	for _, a := range addrs {
-		n, ok := a.(*net.IPNet)
-		if !ok || n.IP.IsLoopback() || n.IP.IsLinkLocalUnicast() {
+		if n, ok := a.(*net.IPNet); ok {
+			ips = append(ips, n.IP)
+		}
+	}
+	p := strconv.Itoa(port)
+	var out []string
+	seen := map[string]bool{}
+	for _, ip := range ips {
+		if ip == nil || ip.IsLoopback() || ip.IsLinkLocalUnicast() || ip.IsUnspecified() || seen[ip.String()] {
 			continue
 		}
+		seen[ip.String()] = true
 		if len(out) < attach.MaxAddrs-1 {
-			out = append(out, net.JoinHostPort(n.IP.String(), p))
+			out = append(out, net.JoinHostPort(ip.String(), p))
 		}
 	}
 	return append(out, net.JoinHostPort("127.0.0.1", p))
@@ -187,10 +201,12 @@ func (in *interactive) accept(conns chan<- net.Conn) {
 		if err != nil {
 			return
 		}
+		c.SetDeadline(time.Now().Add(handshakeWait))
 		if attach.ServerHandshake(c, in.tok) != nil {
 			c.Close()
 			continue
 		}
+		c.SetDeadline(time.Time{})
 		in.ln.Close()
 		conns <- c
 		return

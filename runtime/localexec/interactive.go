@@ -3,7 +3,6 @@ package localexec
 import (
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"sync"
@@ -30,7 +29,7 @@ import (
 type Interactive struct {
 	// Mode is bsub's option without its dash: "I", "Ip" or "Is".
 	Mode string
-	// Addrs are the host:port addresses bsub listens on, tried in order.
+	// Addrs are the IP:port addresses bsub listens on, tried in order.
 	Addrs []string
 	// Token is bsub's secret for this job (attach.NewToken).
 	Token string
@@ -52,8 +51,8 @@ func (in *Interactive) Validate() error {
 		return errors.New("the interactive job's token is not 64 hex digits")
 	}
 	for _, a := range in.Addrs {
-		if _, _, err := net.SplitHostPort(a); err != nil || len(a) > 300 {
-			return fmt.Errorf("submitter address %q is not host:port", a)
+		if _, err := attach.ParseAddr(a); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -61,8 +60,11 @@ func (in *Interactive) Validate() error {
 
 // Timeouts of an interactive job's wrapper.
 const (
-	// dialSubmitter bounds each try to connect to an address of bsub.
-	dialSubmitter = 5 * time.Second
+	// dialSubmitter bounds each try to connect to an address of bsub,
+	// and dialSubmitterAll all of them, well within the time Start waits
+	// for the wrapper.
+	dialSubmitter    = 3 * time.Second
+	dialSubmitterAll = 10 * time.Second
 	// drainOutput bounds the wait for the job's last output once it has
 	// ended (a process it left in the background may hold its output
 	// open).
@@ -75,7 +77,7 @@ const (
 // A session is an interactive job's connection to its submitter, held by
 // its wrapper.
 type session struct {
-	conn   net.Conn
+	conn   *os.File
 	pty    *os.File   // the pseudo-terminal's master side; nil without one
 	stdin  *os.File   // the write end of the job's standard input, without a pty
 	child  []*os.File // the job's ends of its terminal or pipes, closed once it started
@@ -99,7 +101,7 @@ type pump struct {
 // job's -o and -e files as openOutputs opened them.
 func attachJob(s *Spec, cmd *exec.Cmd, stdout, stderr *os.File) (*session, error) {
 	in := s.Interactive
-	conn, err := attach.Dial(in.Addrs, in.Token, dialSubmitter)
+	conn, err := attach.Dial(in.Addrs, in.Token, dialSubmitter, dialSubmitterAll)
 	if err != nil {
 		return nil, fmt.Errorf("cannot reach the submitter of the interactive job: %v", err)
 	}
@@ -303,10 +305,9 @@ func (ss *session) ended() {
 func (ss *session) finish(r Result) {
 	close(ss.done)
 	ss.send(attach.Exit, attach.ExitData(r.ExitCode, r.Signal))
-	if tc, ok := ss.conn.(*net.TCPConn); ok {
-		// bsub closes its side once it has the exit frame: waiting for
-		// that a moment keeps the frame from being lost to a reset.
-		tc.CloseWrite()
+	// bsub closes its side once it has the exit frame: waiting for that
+	// a moment keeps the frame from being lost to a reset.
+	if attach.CloseWrite(ss.conn) == nil {
 		select {
 		case <-ss.input:
 		case <-time.After(time.Second):

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"time"
 )
 
@@ -58,35 +57,11 @@ func answer(token, role string, theirs, ours []byte) []byte {
 // handshakeTimeout bounds each side's handshake.
 const handshakeTimeout = 10 * time.Second
 
-// Dial connects the job's wrapper to bsub: it tries each address in turn
-// (with timeout for each) and returns the first connection whose peer
-// proves it holds token. The error names every address that failed.
-func Dial(addrs []string, token string, timeout time.Duration) (net.Conn, error) {
-	var errs []error
-	for _, a := range addrs {
-		c, err := net.DialTimeout("tcp", a, timeout)
-		if err == nil {
-			if err = clientHandshake(c, token); err == nil {
-				if tc, ok := c.(*net.TCPConn); ok {
-					tc.SetKeepAlive(true)
-					tc.SetKeepAlivePeriod(15 * time.Second)
-				}
-				return c, nil
-			}
-			c.Close()
-		}
-		errs = append(errs, fmt.Errorf("%s: %w", a, err))
-	}
-	if len(errs) == 0 {
-		return nil, errors.New("no address to reach the submitter at")
-	}
-	return nil, errors.Join(errs...)
-}
-
-// clientHandshake is the wrapper's side of the handshake.
-func clientHandshake(c net.Conn, token string) error {
-	c.SetDeadline(time.Now().Add(handshakeTimeout))
-	defer c.SetDeadline(time.Time{})
+// ClientHandshake is the wrapper's side of the handshake on a new
+// connection to bsub: it returns nil once bsub has proved it holds token
+// (else an error wrapping ErrAuth, or the connection's error). The caller
+// bounds it in time.
+func ClientHandshake(c io.ReadWriter, token string) error {
 	ours := make([]byte, Nonce)
 	if _, err := rand.Read(ours); err != nil {
 		return err
@@ -107,10 +82,9 @@ func clientHandshake(c net.Conn, token string) error {
 }
 
 // ServerHandshake is bsub's side of the handshake on a connection it
-// accepted: it returns nil once the peer has proved it holds token.
-func ServerHandshake(c net.Conn, token string) error {
-	c.SetDeadline(time.Now().Add(handshakeTimeout))
-	defer c.SetDeadline(time.Time{})
+// accepted: it returns nil once the peer has proved it holds token. The
+// caller bounds it in time.
+func ServerHandshake(c io.ReadWriter, token string) error {
 	buf := make([]byte, len(magic)+Nonce)
 	if _, err := io.ReadFull(c, buf); err != nil {
 		return err

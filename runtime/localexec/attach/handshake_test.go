@@ -17,6 +17,7 @@ func serve(ln net.Listener, token string) chan error {
 			return
 		}
 		defer c.Close()
+		c.SetDeadline(time.Now().Add(5 * time.Second))
 		done <- ServerHandshake(c, token)
 	}()
 	return done
@@ -37,7 +38,7 @@ func TestHandshake(t *testing.T) {
 	defer ln.Close()
 
 	done := serve(ln, token)
-	c, err := Dial([]string{"127.0.0.1:1", ln.Addr().String()}, token, 2*time.Second)
+	c, err := Dial([]string{"127.0.0.1:1", ln.Addr().String()}, token, 2*time.Second, 5*time.Second)
 	if err != nil {
 		t.Fatalf("Dial with the right token: %v", err)
 	}
@@ -48,7 +49,7 @@ func TestHandshake(t *testing.T) {
 
 	other, _ := NewToken()
 	done = serve(ln, token)
-	if c, err := Dial([]string{ln.Addr().String()}, other, 2*time.Second); err == nil || !errors.Is(err, ErrAuth) {
+	if c, err := Dial([]string{ln.Addr().String()}, other, 2*time.Second, 5*time.Second); err == nil || !errors.Is(err, ErrAuth) {
 		if c != nil {
 			c.Close()
 		}
@@ -56,5 +57,33 @@ func TestHandshake(t *testing.T) {
 	}
 	if err := <-done; err == nil {
 		t.Error("ServerHandshake accepted a peer with a wrong token")
+	}
+
+	// A peer that is not bsub: it answers nothing, or something else.
+	done = make(chan error, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err == nil {
+			c.Write(make([]byte, Nonce+32))
+			c.Close()
+		}
+		done <- err
+	}()
+	if _, err := Dial([]string{ln.Addr().String()}, token, 2*time.Second, 5*time.Second); !errors.Is(err, ErrAuth) {
+		t.Errorf("Dial to a peer without the token = %v, want ErrAuth", err)
+	}
+	<-done
+}
+
+func TestParseAddr(t *testing.T) {
+	for _, ok := range []string{"127.0.0.1:80", "[::1]:4242", "192.0.2.7:65535"} {
+		if _, err := ParseAddr(ok); err != nil {
+			t.Errorf("ParseAddr(%q): %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "localhost:80", "127.0.0.1", "127.0.0.1:0", "[fe80::1%eth0]:80", "1.2.3.4:99999"} {
+		if _, err := ParseAddr(bad); err == nil {
+			t.Errorf("ParseAddr(%q) succeeded", bad)
+		}
 	}
 }
