@@ -246,7 +246,7 @@ func (d *Daemon) startAct(j *runtime.Job, spec localexec.Spec) func() {
 	delete(d.runsIn, j.ID)
 	a := d.agentOf(j)
 	if a == nil {
-		start := func() {
+		return func() {
 			if err := d.exec.Start(spec); err != nil {
 				if strings.Contains(err.Error(), syscall.ENOSPC.Error()) {
 					// Its files or its wrapper's found no space: the job
@@ -258,12 +258,6 @@ func (d *Daemon) startAct(j *runtime.Job, spec localexec.Spec) func() {
 				d.exits <- localexec.Result{JobID: spec.JobID, ExitCode: 127, Err: err.Error()}
 			}
 		}
-		if spec.Interactive != nil {
-			// Its wrapper connects to bsub before it answers: the jobs
-			// started with it do not wait for that.
-			return func() { go start() }
-		}
-		return start
 	}
 	run := api.AgentRun{Job: j.ID, Start: float64(j.Start)}
 	// The run counts as sent from now: an exchange before the order is
