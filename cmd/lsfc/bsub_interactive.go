@@ -321,8 +321,10 @@ func (in *interactive) attached(ctx context.Context, conn net.Conn) int {
 				return 128 + int(sig.(syscall.Signal))
 			case syscall.SIGTSTP:
 				// ^Z: the job stops, then bsub, as a local command
-				// would; fg continues both.
-				wmu.send(attach.Signal, attach.SignalData(int(syscall.SIGTSTP)))
+				// would; fg continues both. The job gets SIGSTOP: on a
+				// terminal of its own, in a session whose leader has no
+				// parent there, it would ignore SIGTSTP.
+				wmu.send(attach.Signal, attach.SignalData(int(syscall.SIGSTOP)))
 				restore()
 				syscall.Kill(os.Getpid(), syscall.SIGSTOP)
 			case syscall.SIGCONT:

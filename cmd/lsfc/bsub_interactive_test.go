@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -335,7 +336,7 @@ func TestBsubInteractivePtySignals(t *testing.T) {
 		t.Skipf("no pseudo-terminal: %v", err)
 	}
 	defer master.Close()
-	bsub := exec.Command("lsfc", "bsub", "-Ip", `tty; trap 'echo got INT; exit 9' INT; echo ready; while :; do sleep 0.1; done`)
+	bsub := exec.Command("lsfc", "bsub", "-Ip", `tty; trap 'echo got INT; exit 9' INT; echo "ready $$."; while :; do sleep 0.1; done`)
 	bsub.Env = env
 	bsub.Stdin, bsub.Stdout, bsub.Stderr = slave, slave, slave
 	bsub.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
@@ -356,7 +357,27 @@ func TestBsubInteractivePtySignals(t *testing.T) {
 		}
 	}()
 	at := scr.waitFor(t, 0, "/dev/pts/")
-	scr.waitFor(t, at, "ready")
+	at = scr.waitFor(t, at, "ready ")
+	end := scr.waitFor(t, at, ".")
+	jobPID := scr.String()[at : end-1]
+
+	// ^Z stops bsub (and the job); SIGCONT, as fg sends it, continues
+	// both: the job then still takes ^C.
+	master.Write([]byte("\x1a"))
+	stopped := func(pid string) bool {
+		b, err := os.ReadFile("/proc/" + pid + "/stat")
+		_, rest, _ := strings.Cut(string(b), ") ")
+		return err == nil && strings.HasPrefix(rest, "T")
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !stopped(fmt.Sprint(bsub.Process.Pid)) || !stopped(jobPID) {
+		if time.Now().After(deadline) {
+			t.Fatalf("bsub -Ip and job process %s did not stop on ^Z; the terminal shows:\n%s", jobPID, scr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	bsub.Process.Signal(syscall.SIGCONT)
+	time.Sleep(300 * time.Millisecond)
 	master.Write([]byte("\x03"))
 	done := make(chan error, 1)
 	go func() { done <- bsub.Wait() }()
