@@ -194,22 +194,32 @@ func (in *interactive) run(ctx context.Context) int {
 }
 
 // accept accepts connections until one proves it is the job's wrapper,
-// then stops listening.
+// then stops listening. Each handshake runs on its own, so that a peer
+// that says nothing does not hold up the wrapper.
 func (in *interactive) accept(conns chan<- net.Conn) {
+	var once sync.Once
 	for {
 		c, err := in.ln.Accept()
 		if err != nil {
 			return
 		}
-		c.SetDeadline(time.Now().Add(handshakeWait))
-		if attach.ServerHandshake(c, in.tok) != nil {
-			c.Close()
-			continue
-		}
-		c.SetDeadline(time.Time{})
-		in.ln.Close()
-		conns <- c
-		return
+		go func() {
+			c.SetDeadline(time.Now().Add(handshakeWait))
+			if attach.ServerHandshake(c, in.tok) != nil {
+				c.Close()
+				return
+			}
+			c.SetDeadline(time.Time{})
+			won := false
+			once.Do(func() {
+				won = true
+				in.ln.Close()
+				conns <- c
+			})
+			if !won {
+				c.Close()
+			}
+		}()
 	}
 }
 
