@@ -140,7 +140,7 @@ func submitterAddrs(host string, port int) []string {
 // and returns the job's exit code. While the job is pending, ^C (or
 // SIGTERM, SIGHUP) kills it.
 func (in *interactive) run(ctx context.Context) int {
-	conns := make(chan net.Conn, 1)
+	conns := make(chan jobConn, 1)
 	go in.accept(conns)
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
@@ -193,10 +193,17 @@ func (in *interactive) run(ctx context.Context) int {
 	}
 }
 
+// A jobConn is the connection of the job's wrapper and the sealed stream
+// over it.
+type jobConn struct {
+	net.Conn
+	rw *attach.Stream
+}
+
 // accept accepts connections until one proves it is the job's wrapper,
 // then stops listening. Each handshake runs on its own, so that a peer
 // that says nothing does not hold up the wrapper.
-func (in *interactive) accept(conns chan<- net.Conn) {
+func (in *interactive) accept(conns chan<- jobConn) {
 	var once sync.Once
 	for {
 		c, err := in.ln.Accept()
@@ -205,7 +212,8 @@ func (in *interactive) accept(conns chan<- net.Conn) {
 		}
 		go func() {
 			c.SetDeadline(time.Now().Add(handshakeWait))
-			if attach.ServerHandshake(c, in.tok) != nil {
+			rw, err := attach.ServerHandshake(c, in.tok)
+			if err != nil {
 				c.Close()
 				return
 			}
@@ -214,7 +222,7 @@ func (in *interactive) accept(conns chan<- net.Conn) {
 			once.Do(func() {
 				won = true
 				in.ln.Close()
-				conns <- c
+				conns <- jobConn{c, rw}
 			})
 			if !won {
 				c.Close()
@@ -244,11 +252,11 @@ func exitCodeOf(j *api.Job) int {
 }
 
 // attached carries the terminal of the job whose wrapper connected.
-func (in *interactive) attached(ctx context.Context, conn net.Conn) int {
+func (in *interactive) attached(ctx context.Context, conn jobConn) int {
 	defer conn.Close()
 	var wmu lockedWriter
-	wmu.w = conn
-	f, err := attach.ReadFrame(conn)
+	wmu.w = conn.rw
+	f, err := attach.ReadFrame(conn.rw)
 	if err != nil || f.Kind != attach.Hello {
 		fmt.Fprintf(in.e.stderr, "bsub: job <%d>: the connection broke before the job started\n", in.id)
 		return in.lost(ctx)
@@ -292,7 +300,7 @@ func (in *interactive) attached(ctx context.Context, conn net.Conn) int {
 	readErr := make(chan error, 1)
 	go func() {
 		for {
-			f, err := attach.ReadFrame(conn)
+			f, err := attach.ReadFrame(conn.rw)
 			if err != nil {
 				readErr <- err
 				return

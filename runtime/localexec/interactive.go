@@ -77,11 +77,12 @@ const (
 // A session is an interactive job's connection to its submitter, held by
 // its wrapper.
 type session struct {
-	conn   *os.File
-	pty    *os.File   // the pseudo-terminal's master side; nil without one
-	stdin  *os.File   // the write end of the job's standard input, without a pty
-	child  []*os.File // the job's ends of its terminal or pipes, closed once it started
-	wmu    sync.Mutex // serialises frames to the connection
+	conn   *os.File       // the connection, to close
+	rw     *attach.Stream // the sealed stream over it, for the frames
+	pty    *os.File       // the pseudo-terminal's master side; nil without one
+	stdin  *os.File       // the write end of the job's standard input, without a pty
+	child  []*os.File     // the job's ends of its terminal or pipes, closed once it started
+	wmu    sync.Mutex     // serialises frames to the connection
 	output sync.WaitGroup
 	done   chan struct{} // closed once the job has ended
 	input  chan struct{} // closed when readInput returns
@@ -101,11 +102,11 @@ type pump struct {
 // job's -o and -e files as openOutputs opened them.
 func attachJob(s *Spec, cmd *exec.Cmd, stdout, stderr *os.File) (*session, error) {
 	in := s.Interactive
-	conn, err := attach.Dial(in.Addrs, in.Token, dialSubmitter, dialSubmitterAll)
+	conn, rw, err := attach.Dial(in.Addrs, in.Token, dialSubmitter, dialSubmitterAll)
 	if err != nil {
 		return nil, fmt.Errorf("cannot reach the submitter of the interactive job: %v", err)
 	}
-	ss := &session{conn: conn, done: make(chan struct{}), input: make(chan struct{})}
+	ss := &session{conn: conn, rw: rw, done: make(chan struct{}), input: make(chan struct{})}
 	host, _ := os.Hostname()
 	if len(host) > 255 {
 		host = host[:255]
@@ -179,7 +180,7 @@ func (ss *session) send(k attach.Kind, data []byte) error {
 	ss.wmu.Lock()
 	defer ss.wmu.Unlock()
 	ss.conn.SetWriteDeadline(time.Now().Add(time.Minute))
-	return attach.WriteFrame(ss.conn, k, data)
+	return attach.WriteFrame(ss.rw, k, data)
 }
 
 // closeAll closes every file and the connection: the job did not start.
@@ -237,7 +238,7 @@ func (ss *session) copyOut(p pump) {
 func (ss *session) readInput() {
 	defer close(ss.input)
 	for {
-		f, err := attach.ReadFrame(ss.conn)
+		f, err := attach.ReadFrame(ss.rw)
 		if err != nil {
 			select {
 			case <-ss.done:

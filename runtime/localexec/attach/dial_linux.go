@@ -22,11 +22,11 @@ func ParseAddr(s string) (netip.AddrPort, error) {
 
 // Dial connects the job's wrapper to bsub: it tries each address (see
 // ParseAddr) in turn, each for at most timeout and all within total, and
-// returns the first connection whose peer proves it holds token. The
-// error names every address that failed. The connection is a socket
-// opened with the system calls alone (the job starter links no network
-// package); its deadlines can be set.
-func Dial(addrs []string, token string, timeout, total time.Duration) (*os.File, error) {
+// returns the first connection whose peer proves it holds token, and the
+// sealed Stream over it. The error names every address that failed. The
+// connection is a socket opened with the system calls alone (the job
+// starter links no network package); its deadlines can be set.
+func Dial(addrs []string, token string, timeout, total time.Duration) (*os.File, *Stream, error) {
 	var errs []error
 	end := time.Now().Add(total)
 	for _, a := range addrs {
@@ -38,18 +38,19 @@ func Dial(addrs []string, token string, timeout, total time.Duration) (*os.File,
 		c, err := dialOne(a, min(timeout, left))
 		if err == nil {
 			c.SetDeadline(time.Now().Add(handshakeTimeout))
-			if err = ClientHandshake(c, token); err == nil {
+			var s *Stream
+			if s, err = ClientHandshake(c, token); err == nil {
 				c.SetDeadline(time.Time{})
-				return c, nil
+				return c, s, nil
 			}
 			c.Close()
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", a, err))
 	}
 	if len(errs) == 0 {
-		return nil, errors.New("no address to reach the submitter at")
+		return nil, nil, errors.New("no address to reach the submitter at")
 	}
-	return nil, errors.Join(errs...)
+	return nil, nil, errors.Join(errs...)
 }
 
 // dialOne opens a TCP connection to addr within timeout, with

@@ -14,11 +14,13 @@
 // (Nonce bytes) and answers the other's with an HMAC-SHA256 keyed with
 // the token: the wrapper first, so that it tells nothing of the job to a
 // listener that cannot answer, then bsub. A side whose answer is wrong is
-// dropped.
+// dropped. Everything after the handshake goes sealed (Stream): AES-256-GCM
+// under a key for each direction derived from the token and both
+// challenges, each record numbered.
 //
 // # Frames
 //
-// After the handshake, every message is a frame: one byte of kind, a
+// Within the sealed stream, every message is a frame: one byte of kind, a
 // four-byte big-endian length, and that many bytes of payload (at most
 // MaxPayload). ReadFrame reads one, refusing an unknown kind, an
 // oversized length and a payload whose size does not fit its kind.

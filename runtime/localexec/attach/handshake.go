@@ -58,54 +58,56 @@ func answer(token, role string, theirs, ours []byte) []byte {
 const handshakeTimeout = 10 * time.Second
 
 // ClientHandshake is the wrapper's side of the handshake on a new
-// connection to bsub: it returns nil once bsub has proved it holds token
-// (else an error wrapping ErrAuth, or the connection's error). The caller
-// bounds it in time.
-func ClientHandshake(c io.ReadWriter, token string) error {
+// connection to bsub: once bsub has proved it holds token, it returns
+// the sealed Stream to carry the frames over (else an error wrapping
+// ErrAuth, or the connection's error). The caller bounds it in time.
+func ClientHandshake(c io.ReadWriter, token string) (*Stream, error) {
 	ours := make([]byte, Nonce)
 	if _, err := rand.Read(ours); err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := c.Write(append([]byte(magic), ours...)); err != nil {
-		return err
+		return nil, err
 	}
 	buf := make([]byte, Nonce+sha256.Size)
 	if _, err := io.ReadFull(c, buf); err != nil {
-		return err
+		return nil, err
 	}
 	theirs, mac := buf[:Nonce], buf[Nonce:]
 	if !hmac.Equal(mac, answer(token, "bsub", ours, theirs)) {
-		return ErrAuth
+		return nil, ErrAuth
 	}
-	_, err := c.Write(answer(token, "job", theirs, ours))
-	return err
+	if _, err := c.Write(answer(token, "job", theirs, ours)); err != nil {
+		return nil, err
+	}
+	return newStream(c, token, "job", "bsub", ours, theirs)
 }
 
 // ServerHandshake is bsub's side of the handshake on a connection it
-// accepted: it returns nil once the peer has proved it holds token. The
-// caller bounds it in time.
-func ServerHandshake(c io.ReadWriter, token string) error {
+// accepted: once the peer has proved it holds token, it returns the
+// sealed Stream to carry the frames over. The caller bounds it in time.
+func ServerHandshake(c io.ReadWriter, token string) (*Stream, error) {
 	buf := make([]byte, len(magic)+Nonce)
 	if _, err := io.ReadFull(c, buf); err != nil {
-		return err
+		return nil, err
 	}
 	if string(buf[:len(magic)]) != magic {
-		return fmt.Errorf("%w: not an interactive job's connection", ErrAuth)
+		return nil, fmt.Errorf("%w: not an interactive job's connection", ErrAuth)
 	}
 	theirs := buf[len(magic):]
 	ours := make([]byte, Nonce)
 	if _, err := rand.Read(ours); err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := c.Write(append(ours, answer(token, "bsub", theirs, ours)...)); err != nil {
-		return err
+		return nil, err
 	}
 	mac := make([]byte, sha256.Size)
 	if _, err := io.ReadFull(c, mac); err != nil {
-		return err
+		return nil, err
 	}
 	if !hmac.Equal(mac, answer(token, "job", ours, theirs)) {
-		return ErrAuth
+		return nil, ErrAuth
 	}
-	return nil
+	return newStream(c, token, "bsub", "job", theirs, ours)
 }
