@@ -89,6 +89,10 @@ type Host struct {
 	loadCheck Time
 	// exclusive counts the exclusive jobs (-x) started on the host.
 	exclusive int
+	// GPUs are the host's GPU devices: those its agent found (gpusFound
+	// set), else those the configuration declares.
+	GPUs      []GPUDevice
+	gpusFound bool
 }
 
 // Jobs returns the started jobs on the host, in start order.

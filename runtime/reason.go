@@ -63,6 +63,7 @@ const (
 	ReasonHostNotAsked      // Not specified in the job's submission (-m)
 	ReasonHostExclusive     // The host runs an exclusive job
 	ReasonHostNotIdle       // The job is exclusive and the host runs other jobs
+	ReasonHostGPU           // Not enough free GPUs on the host that meet the job's GPU requirement
 	reasonCount
 )
 
@@ -114,6 +115,7 @@ var reasonText = [...]string{
 	ReasonHostNotAsked:      "Not specified in job submission",
 	ReasonHostExclusive:     "The host is running an exclusive job",
 	ReasonHostNotIdle:       "Job's exclusive requirement not satisfied: the host runs other jobs",
+	ReasonHostGPU:           "Job's requirements for reserving resource (ngpus_physical) not satisfied",
 }
 
 // String returns the reason as bjobs -p words it.

@@ -294,7 +294,7 @@ func (d *Daemon) agentSignalAct(id int64, sig syscall.Signal) func() {
 func jobSpec(s localexec.Spec) api.JobSpec {
 	return api.JobSpec{Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd,
 		Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
-		MemLimit: s.MemLimit}
+		MemLimit: s.MemLimit, GPUs: s.GPUs}
 }
 
 // hostDown returns the status a host's agent gives it at now: unavail
@@ -443,6 +443,7 @@ func (d *Daemon) applyLoads() {
 		as.mu.Unlock()
 		ncpus := d.cluster.Policy.HostNcpus(host, req.Ncpus, req.Nprocs, req.Ncores, req.Nthreads)
 		d.cluster.SetFacts(h, req.Type, req.Model, ncpus, req.Maxmem, req.Maxswp, req.Maxtmp)
+		d.cluster.SetGPUs(h, gpuDevices(req.GPUs))
 		if req.Load != nil {
 			d.cluster.SetLoad(h, req.Load)
 		}
@@ -624,4 +625,16 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 	out.Orders = slices.Clone(a.outbox)
 	as.mu.Unlock()
 	return out, recs, nil, nil
+}
+
+// gpuDevices turns the GPUs an agent reports into the cluster's.
+func gpuDevices(devs []api.GPUDevice) []runtime.GPUDevice {
+	if len(devs) == 0 {
+		return nil
+	}
+	out := make([]runtime.GPUDevice, len(devs))
+	for i, d := range devs {
+		out[i] = runtime.GPUDevice{Index: d.Index, Model: d.Model, Mem: d.Mem}
+	}
+	return out
 }

@@ -921,7 +921,7 @@ func (d *Daemon) schedule() {
 		// job the same start (an agent knows the run by it).
 		rec := Record{Type: KindStart, At: j.Start, Job: j.ID}
 		for _, a := range disp.Allocs {
-			rec.Allocs = append(rec.Allocs, runtime.AllocImage{Host: a.Host.Name, Slots: a.Slots})
+			rec.Allocs = append(rec.Allocs, runtime.AllocImage{Host: a.Host.Name, Slots: a.Slots, GPUs: a.GPUs})
 		}
 		recs = append(recs, rec)
 		acts = append(acts, d.startAct(j, d.spec(j)))
@@ -989,6 +989,9 @@ func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 	out := localexec.Spec{JobID: j.ID, Name: name, Queue: j.Queue.Name, User: j.User, Command: s.Command,
 		Env: projectEnv(s.Env, j.Project()), Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: j.HostNames(),
 		UID: s.UID, GID: s.GID, MemLimit: d.memLimitKB(j)}
+	if len(j.Allocs) > 0 {
+		out.GPUs = j.GPUsOn(j.Allocs[0].Host.Name)
+	}
 	if s.Home != nil {
 		out.OutputID = s.Home.ID
 	}
