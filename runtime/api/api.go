@@ -90,6 +90,9 @@ type SubmitRequest struct {
 	Hosts      []string `json:"hosts,omitempty"`
 	Rerunnable bool     `json:"rerunnable,omitempty"` // -r
 	Exclusive  bool     `json:"exclusive,omitempty"`  // -x
+	// GPU is -gpu: a GPU requirement, or "-" for the one the application
+	// profile, queue and cluster give.
+	GPU string `json:"gpu,omitempty"`
 	Sla        string   `json:"sla,omitempty"`        // -sla
 	// Project is -P ("" for DEFAULT_PROJECT); UserGroup is -G, the user
 	// group whose fairshare account the job is charged to.

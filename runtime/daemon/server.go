@@ -369,7 +369,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			ResReq: req.ResReq, Priority: req.Priority, RunLimit: req.RunLimit, Hold: req.Hold, Depend: req.Depend,
 			Command: req.Command, Env: req.Env, Cwd: req.Cwd, Umask: req.Umask, Stdout: req.Stdout,
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
-			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, Sla: req.Sla, Pre: pre,
+			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, GPU: req.GPU, Sla: req.Sla, Pre: pre,
 			Project: req.Project, Group: req.UserGroup}
 		if sub.Group != "" {
 			if err := d.cluster.CheckUserGroup(sub.Group, sub.User); err != nil {
