@@ -154,6 +154,8 @@ type gpuUse struct {
 	jobs, running, suspended int
 	exclusive                bool
 	mem                      float64
+	// ids are the jobs on the GPU, in start order.
+	ids []*Job
 }
 
 // gpuUses returns what the started jobs on a host hold of each of its
@@ -172,6 +174,7 @@ func (h *Host) gpuUses() []gpuUse {
 				}
 				u := &use[i]
 				u.jobs++
+				u.ids = append(u.ids, j)
 				if j.State == Run {
 					u.running++
 				} else {
@@ -333,4 +336,36 @@ func (c *cycle) gpuReason(r *classRun) Reason {
 		}
 	}
 	return ReasonHostGPU
+}
+
+// A GPUState is one GPU of a host as bhosts -gpu shows it: the device,
+// the jobs on it (running and suspended), whether one of them holds it
+// alone, and the GPU memory they reserve, in MB.
+type GPUState struct {
+	GPUDevice
+	Jobs, Running, Suspended int
+	Exclusive                bool
+	Reserved                 float64
+	// RunJobs and SuspJobs are the IDs of the running and the suspended
+	// jobs on the GPU.
+	RunJobs, SuspJobs []int64
+}
+
+// GPUStates returns the host's GPUs with what its started jobs hold of
+// each, in device order.
+func (h *Host) GPUStates() []GPUState {
+	use := h.gpuUses()
+	out := make([]GPUState, len(h.GPUs))
+	for i, d := range h.GPUs {
+		u := use[i]
+		out[i] = GPUState{GPUDevice: d, Jobs: u.jobs, Running: u.running, Suspended: u.suspended, Exclusive: u.exclusive, Reserved: u.mem}
+		for _, j := range u.ids {
+			if j.State == Run {
+				out[i].RunJobs = append(out[i].RunJobs, j.ID)
+			} else {
+				out[i].SuspJobs = append(out[i].SuspJobs, j.ID)
+			}
+		}
+	}
+	return out
 }
