@@ -195,10 +195,13 @@ type Daemon struct {
 	addr         string // the TCP listener's address
 	sinceCompact int
 	loadAt       time.Time // when this machine's load was last read
-	cpuAt        time.Time // when the CPU time of jobs in JOB_IDLE queues was last read
-	lastCycle    time.Time
-	dirty        bool
-	wake         runtime.Time
+	// localGPUs are this machine's GPUs, read with its first load; nil
+	// before.
+	localGPUs []runtime.GPUDevice
+	cpuAt     time.Time // when the CPU time of jobs in JOB_IDLE queues was last read
+	lastCycle time.Time
+	dirty     bool
+	wake      runtime.Time
 	// notices are the exception records of job ends (underruns), which
 	// the next transaction carries after the records it is given.
 	notices []Record
@@ -1162,6 +1165,15 @@ func (d *Daemon) housekeep() {
 			// report does.
 			if h := d.cluster.Host(d.host); h != nil {
 				d.cluster.SetLoad(h, load)
+				if d.localGPUs == nil {
+					// Read once: the GPUs of a machine do not come and go
+					// while it runs.
+					d.localGPUs = []runtime.GPUDevice{}
+					for _, g := range d.load.GPUs() {
+						d.localGPUs = append(d.localGPUs, runtime.GPUDevice{Index: g.Index, Model: g.Model, Mem: g.Mem})
+					}
+				}
+				d.cluster.SetGPUs(h, d.localGPUs)
 				d.dirty = true
 			}
 		}
