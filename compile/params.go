@@ -198,6 +198,8 @@ func marshalByKey(v any) ([]byte, error) {
 			f = x.Seconds()
 		case Unit:
 			f = x.String()
+		case lang.GPUReq:
+			f = x.String()
 		case []string:
 			if x == nil {
 				f = []string{}
