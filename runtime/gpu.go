@@ -159,22 +159,31 @@ type gpuUse struct {
 }
 
 // gpuUses returns what the started jobs on a host hold of each of its
-// GPUs, by position in h.GPUs.
+// GPUs, by position in h.GPUs, with the jobs on each.
 func (h *Host) gpuUses() []gpuUse {
 	use := make([]gpuUse, len(h.GPUs))
+	h.gpuUsesInto(use, true)
+	return use
+}
+
+// gpuUsesInto adds to use (one per GPU of the host) what the started jobs
+// on the host hold, and with ids the jobs themselves.
+func (h *Host) gpuUsesInto(use []gpuUse, ids bool) {
 	for _, j := range h.jobs {
 		for _, a := range j.Allocs {
 			if a.Host != h {
 				continue
 			}
 			for _, idx := range a.GPUs {
-				i := slices.IndexFunc(h.GPUs, func(d GPUDevice) bool { return d.Index == idx })
+				i := gpuPos(h.GPUs, idx)
 				if i < 0 {
 					continue
 				}
 				u := &use[i]
 				u.jobs++
-				u.ids = append(u.ids, j)
+				if ids {
+					u.ids = append(u.ids, j)
+				}
 				if j.State == Run {
 					u.running++
 				} else {
@@ -187,7 +196,6 @@ func (h *Host) gpuUses() []gpuUse {
 			}
 		}
 	}
-	return use
 }
 
 // gpuFits reports whether a GPU can take one more job of requirement g,
@@ -232,7 +240,24 @@ func gpusNeeded(g *lang.GPUReq, slots int) int {
 // there so far): all when the host has Num free GPUs that fit (per task:
 // as many slots as Num of them each), else none.
 func gpuRoom(h *Host, planned []gpuPlan, g *lang.GPUReq) int {
-	free := len(gpuPick(h, planned, g, math.MaxInt32))
+	if len(h.GPUs) == 0 {
+		return 0
+	}
+	var buf [16]gpuUse
+	use := buf[:0]
+	if len(h.GPUs) <= len(buf) {
+		use = buf[:len(h.GPUs)]
+	} else {
+		use = make([]gpuUse, len(h.GPUs))
+	}
+	h.gpuUsesInto(use, false)
+	addPlanned(h, use, planned)
+	free := 0
+	for i, d := range h.GPUs {
+		if gpuFits(d, use[i], g) {
+			free++
+		}
+	}
 	if g.PerTask {
 		return free / g.Num
 	}
@@ -255,15 +280,9 @@ func gpuPick(h *Host, planned []gpuPlan, g *lang.GPUReq, n int) []int {
 	if len(h.GPUs) == 0 || n <= 0 {
 		return nil
 	}
-	use := h.gpuUses()
-	for _, p := range planned {
-		if i := slices.IndexFunc(h.GPUs, func(d GPUDevice) bool { return d.Index == p.index }); i >= 0 {
-			use[i].jobs++
-			use[i].running++
-			use[i].exclusive = use[i].exclusive || gpuExclusive(p.g)
-			use[i].mem += p.g.GMem
-		}
-	}
+	use := make([]gpuUse, len(h.GPUs))
+	h.gpuUsesInto(use, false)
+	addPlanned(h, use, planned)
 	var fit []int
 	for i, d := range h.GPUs {
 		if gpuFits(d, use[i], g) {
@@ -277,6 +296,20 @@ func gpuPick(h *Host, planned []gpuPlan, g *lang.GPUReq, n int) []int {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// addPlanned adds to use what the cycle gave jobs of the host's GPUs.
+func addPlanned(h *Host, use []gpuUse, planned []gpuPlan) {
+	for _, p := range planned {
+		for i, d := range h.GPUs {
+			if d.Index == p.index {
+				use[i].jobs++
+				use[i].running++
+				use[i].exclusive = use[i].exclusive || gpuExclusive(p.g)
+				use[i].mem += p.g.GMem
+			}
+		}
+	}
 }
 
 // gpuLimiter keeps a job that asks for GPUs off the hosts without enough
@@ -368,4 +401,14 @@ func (h *Host) GPUStates() []GPUState {
 		}
 	}
 	return out
+}
+
+// gpuPos returns the position of the GPU of index idx among devs, or -1.
+func gpuPos(devs []GPUDevice, idx int) int {
+	for i, d := range devs {
+		if d.Index == idx {
+			return i
+		}
+	}
+	return -1
 }
