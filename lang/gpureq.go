@@ -307,7 +307,8 @@ func MergeGPUReqs(levels ...GPUReq) GPUReq {
 }
 
 // Effective fills the options a merged requirement leaves empty with
-// LSF's defaults: num=1:mode=shared:mps=no:j_exclusive=no.
+// LSF's defaults: num=1:mode=shared:mps=no:j_exclusive=no, where
+// exclusive_process mode makes j_exclusive yes.
 func (g GPUReq) Effective() GPUReq {
 	if g.Num == 0 {
 		g.Num = 1
@@ -320,6 +321,9 @@ func (g GPUReq) Effective() GPUReq {
 	}
 	if g.JExclusive == "" {
 		g.JExclusive = "no"
+		if g.Mode == GPUExclusiveProcess {
+			g.JExclusive = "yes"
+		}
 	}
 	return g
 }

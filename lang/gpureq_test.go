@@ -90,4 +90,7 @@ func TestMergeGPUReqs(t *testing.T) {
 	if got := (GPUReq{}).Effective().String(); got != "num=1:mode=shared:mps=no:j_exclusive=no" {
 		t.Errorf("default requirement = %q", got)
 	}
+	if got := (GPUReq{Mode: GPUExclusiveProcess}).Effective().String(); got != "num=1:mode=exclusive_process:mps=no:j_exclusive=yes" {
+		t.Errorf("exclusive_process requirement = %q, want j_exclusive=yes", got)
+	}
 }
