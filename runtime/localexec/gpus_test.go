@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -39,5 +40,29 @@ func TestSamplerGPUsFromProc(t *testing.T) {
 	}
 	if gs := (&Sampler{ProcDir: t.TempDir()}).GPUs(); gs != nil {
 		t.Errorf("GPUs() of a machine without GPUs = %+v, want nil", gs)
+	}
+}
+
+// TestJobEnvGPUs: a job that holds GPUs sees them as CUDA_VISIBLE_DEVICES,
+// in place of any value its submitter had; a job without GPUs keeps the
+// submitter's.
+func TestJobEnvGPUs(t *testing.T) {
+	s := &Spec{JobID: 7, Command: "true", Env: []string{"CUDA_VISIBLE_DEVICES=5", "HOME=/h"}, GPUs: []int{0, 2}}
+	env := jobEnv(s, jobPaths{})
+	n := 0
+	for _, kv := range env {
+		if len(kv) > 21 && kv[:21] == "CUDA_VISIBLE_DEVICES=" {
+			n++
+			if kv != "CUDA_VISIBLE_DEVICES=0,2" {
+				t.Errorf("job environment has %s, want CUDA_VISIBLE_DEVICES=0,2", kv)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("CUDA_VISIBLE_DEVICES is set %d times in %q", n, env)
+	}
+	s.GPUs = nil
+	if env := jobEnv(s, jobPaths{}); !slices.Contains(env, "CUDA_VISIBLE_DEVICES=5") {
+		t.Errorf("a job without GPUs lost its submitter's CUDA_VISIBLE_DEVICES: %q", env)
 	}
 }
