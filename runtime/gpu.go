@@ -243,8 +243,9 @@ func gpuRoom(h *Host, planned []gpuPlan, g *lang.GPUReq) int {
 	if len(h.GPUs) == 0 {
 		return 0
 	}
+	// Most hosts have few GPUs: their counts stay on the stack.
 	var buf [16]gpuUse
-	use := buf[:0]
+	var use []gpuUse
 	if len(h.GPUs) <= len(buf) {
 		use = buf[:len(h.GPUs)]
 	} else {
