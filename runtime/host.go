@@ -89,6 +89,10 @@ type Host struct {
 	loadCheck Time
 	// exclusive counts the exclusive jobs (-x) started on the host.
 	exclusive int
+	// reserved counts the slots pending jobs reserved on the host in the
+	// last cycle, rsvStart the earliest predicted start of those jobs.
+	reserved int
+	rsvStart Time
 	// GPUs are the host's GPU devices: those its agent found (gpusFound
 	// set), else those the configuration declares.
 	GPUs      []GPUDevice
