@@ -413,3 +413,19 @@ func gpuPos(devs []GPUDevice, idx int) int {
 	}
 	return -1
 }
+
+// gpuCapable reports whether a host could ever give a job of requirement
+// g its GPUs: it has enough GPUs of the model and memory asked for, busy
+// or not. Any host is capable for a job that asks for no GPU.
+func gpuCapable(h *Host, g *lang.GPUReq) bool {
+	if g == nil {
+		return true
+	}
+	n := 0
+	for _, d := range h.GPUs {
+		if gpuFits(d, gpuUse{}, g) {
+			n++
+		}
+	}
+	return n >= g.Num
+}
