@@ -121,6 +121,9 @@ type JobSpec struct {
 	// MemLimit is the memory limit, in KB, the agent holds the job to
 	// (see localexec.Spec.MemLimit); 0 for none.
 	MemLimit int64 `json:"memLimit,omitempty"`
+	// Interactive is set for an interactive job (see
+	// localexec.Spec.Interactive).
+	Interactive *Interactive `json:"interactive,omitempty"`
 	// GPUs are the indices of the host's GPUs the job holds
 	// (CUDA_VISIBLE_DEVICES); nil for none.
 	GPUs []int `json:"gpus,omitempty"`

@@ -59,6 +59,10 @@ type Spec struct {
 	// GPUs are the indices of the GPUs the job holds on the host where it
 	// runs, given to it as CUDA_VISIBLE_DEVICES; nil for none.
 	GPUs []int `json:",omitempty"`
+	// Interactive, when set, makes the job interactive: its wrapper
+	// connects to the submitting bsub before the job starts and carries
+	// the job's terminal over that connection (see Interactive).
+	Interactive *Interactive `json:",omitempty"`
 }
 
 // validate reports the first thing in s that the Executor cannot run.
@@ -80,6 +84,9 @@ func (s *Spec) validate() error {
 		return fmt.Errorf("job %d has a negative memory limit", s.JobID)
 	case strings.ContainsRune(s.Stdout, 0) || strings.ContainsRune(s.Stderr, 0) || strings.ContainsRune(s.Cwd, 0):
 		return fmt.Errorf("job %d has a path with a NUL byte", s.JobID)
+	}
+	if err := s.Interactive.Validate(); err != nil {
+		return fmt.Errorf("job %d: %v", s.JobID, err)
 	}
 	for _, h := range s.Hosts {
 		if h == "" || strings.ContainsAny(h, " \t\n\x00") {
