@@ -20,7 +20,7 @@ func bjobsOptionList() []lsfOption {
 		{"l", ""}, {"w", ""}, {"o", `"field ..."`}, {"noheader", ""}, {"json", ""}, {"aps", ""}, {"prio", ""}, {"x", ""},
 		{"fwd", ""}, {"J", "job_name"}, {"P", "project"}, {"G", "user_group"}, {"UF", ""}, {"sum", ""}, {"X", ""},
 		{"g", "job_group_name"}, {"m", "host_name|host_group"}, {"app", "application_profile_name"},
-		{"sla", "service_class_name"},
+		{"sla", "service_class_name"}, {"gpu", ""},
 	}
 }
 
@@ -66,6 +66,8 @@ one N*host group per line (-w: on one line, joined by ":").
                 lines are wrapped at 80 columns, continued under the text
                 after the time stamp
   -UF           the long format with no line wrapped
+  -gpu          with -l or -UF: the GPUs each job holds (GPU_ALLOCATION:
+                host, tasks, GPU index, model, memory, memory reserved)
   -sum          the slots of the jobs selected, by state: RUN SSUSP USUSP
                 UNKNOWN PEND FWD_PEND (forwarded to another cluster and
                 pending there) PSUSP
@@ -106,6 +108,9 @@ on standard error and exits 0. A job id that is not found is reported as
 }
 
 func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
+	if a.has("gpu") && !a.has("l") && !a.has("UF") {
+		return usageError("bjobs: -gpu is used only with -l or -UF")
+	}
 	var ids []int64
 	for _, s := range a.operands {
 		id, err := parseJobID(s)
@@ -171,7 +176,7 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		}
 	}
 
-	v := jobsView{loc: time.Local, wide: a.has("w"), noHeader: a.has("noheader"), unformatted: a.has("UF")}
+	v := jobsView{loc: time.Local, wide: a.has("w"), noHeader: a.has("noheader"), unformatted: a.has("UF"), gpu: a.has("gpu")}
 	if a.has("json") {
 		if cols == nil {
 			cols = defaultJobColumns()
@@ -370,7 +375,7 @@ func noJobMessage(a *lsfArgs) string {
 func bjobsRefusedOptions() []lsfOption {
 	return []lsfOption{
 		{"A", ""}, {"aff", ""}, {"cname", ""}, {"data", ""},
-		{"env", ""}, {"gpu", ""}, {"hms", ""}, {"hostfile", ""},
+		{"env", ""}, {"hms", ""}, {"hostfile", ""},
 		{"Jd", "description"}, {"Lp", "license_project"}, {"N", "host_spec"},
 		{"pe", ""}, {"pei", ""}, {"pi", ""}, {"pn", ""}, {"p0", ""}, {"p1", ""}, {"p2", ""}, {"p3", ""}, {"plan", ""}, {"psum", ""},
 		{"rusage", "resource"}, {"script", ""},

@@ -110,7 +110,7 @@ func TestParseLSFArgsRefused(t *testing.T) {
 var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"bjobs": {"A a aff app aps cname d data env fwd G g gpu hms hostfile J Jd json Lp l m N noheader o P p pe pei pi pn " +
 		"p0 p1 p2 p3 plan prio psum q r rusage s script sla sum U u UF V W WF WL WP w X x",
-		"a app aps d fwd G g J json l m noheader o P p prio q r s sla sum u UF w X x"},
+		"a app aps d fwd G g gpu J json l m noheader o P p prio q r s sla sum u UF w X x"},
 	"bkill":   {"app b C d g J l m q r s sla stat u V", "app b d g J l m q r s sla stat u"},
 	"bstop":   {"a app C g J m q sla u V", "app g J m q sla u"},
 	"bresume": {"app C g J m q sla u V", "app g J m q sla u"},
@@ -124,7 +124,7 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 		"Tn tn Un un uln vn Wn Wen wn wan wtn Zsn V clusters cn_cu cn_mem core_isolation csm data datachk datagrp datan " +
 		"jobaff ln_mem ln_slots nnodes step_cgroup", "R n J W sp w m aps apsn P Pn G Gn g gn"},
 	"bqueues": {"alloc json l lr m noheader o r u V w", "json l r w"},
-	"bhosts":  {"a aff alloc attr cname e gpu json l loc noheader o R rc rconly s sl V w X x", "json l R w"},
+	"bhosts":  {"a aff alloc attr cname e gpu json l loc noheader o R rc rconly s sl V w X x", "gpu json l R s w"},
 	"bhist": {"a aff app b C cname D d data e f G g gpu hostfile J Jd l Lp m N n P p q r S s T t u UF V w",
 		"a C D d e f g J l m n P p q r S s T t u UF w"},
 	"bparams": {"a l V", "a l"},
@@ -132,7 +132,7 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"bacct":   {"aff app b C cname D d E e f gpu l Lp M m N P q rcacct rcalloc S sla U UF u V w x", "b C D d e f l m P q S u x"},
 	"lsid":    {"V", ""},
 	"lsadmin": {"V", ""},
-	"lshosts": {"a alloc cname gpu json l loc o R s T V w", "json l s w"},
+	"lshosts": {"a alloc cname gpu json l loc o R s T V w", "gpu json l s w"},
 	"lsload":  {"a E gpu gpuload I json l loc N n o R s V w", "json s w"},
 	"bsla":    {"json N V", "json"},
 	"busers":  {"alloc json o V w", "alloc json o"},

@@ -309,7 +309,7 @@ func (d *Daemon) agentSignalAct(id int64, sig syscall.Signal) func() {
 func jobSpec(s localexec.Spec) api.JobSpec {
 	return api.JobSpec{Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd,
 		Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
-		MemLimit: s.MemLimit, Interactive: apiInteractive(s.Interactive)}
+		MemLimit: s.MemLimit, GPUs: s.GPUs, Interactive: apiInteractive(s.Interactive)}
 }
 
 // apiInteractive is the agent's form of an interactive job's submitter.
@@ -466,6 +466,7 @@ func (d *Daemon) applyLoads() {
 		as.mu.Unlock()
 		ncpus := d.cluster.Policy.HostNcpus(host, req.Ncpus, req.Nprocs, req.Ncores, req.Nthreads)
 		d.cluster.SetFacts(h, req.Type, req.Model, ncpus, req.Maxmem, req.Maxswp, req.Maxtmp)
+		d.cluster.SetGPUs(h, gpuDevices(req.GPUs))
 		if req.Load != nil {
 			d.cluster.SetLoad(h, req.Load)
 		}
@@ -647,4 +648,16 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 	out.Orders = slices.Clone(a.outbox)
 	as.mu.Unlock()
 	return out, recs, nil, nil
+}
+
+// gpuDevices turns the GPUs an agent reports into the cluster's.
+func gpuDevices(devs []api.GPUDevice) []runtime.GPUDevice {
+	if len(devs) == 0 {
+		return nil
+	}
+	out := make([]runtime.GPUDevice, len(devs))
+	for i, d := range devs {
+		out[i] = runtime.GPUDevice{Index: d.Index, Model: d.Model, Mem: d.Mem}
+	}
+	return out
 }
