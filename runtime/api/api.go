@@ -225,9 +225,13 @@ type ActionResponse struct {
 	Message string `json:"message"`
 }
 
-// Job is a job as bjobs shows it.
+// Job is a job as bjobs shows it. An element of a job array has its own
+// ID, ElementID(job ID, Index), Name "name[index]", and Array the array's
+// -J value ("name[1-10]%2").
 type Job struct {
 	ID        int64    `json:"id"`
+	Index     int      `json:"index,omitempty"`
+	Array     string   `json:"array,omitempty"`
 	User      string   `json:"user"`
 	Queue     string   `json:"queue"`
 	State     string   `json:"state"`
