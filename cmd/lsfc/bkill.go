@@ -115,7 +115,7 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 	if err != nil {
 		return lsfFailed(e, "bkill", err)
 	}
-	var ids []int64
+	var ids []jobTarget
 	failed := false
 	selected := func(last bool) error {
 		jobs, err := c.Jobs(ctx, api.JobQuery{User: sel.user, Queue: sel.queue})
@@ -132,7 +132,7 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 			jobs = jobs[len(jobs)-1:]
 		}
 		for _, j := range jobs {
-			ids = append(ids, j.ID)
+			ids = append(ids, targetOf(j))
 		}
 		return nil
 	}
@@ -148,24 +148,18 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 			}
 			continue
 		}
-		id, err := parseJobID(s)
+		t, err := parseJobTarget(s)
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			failed = true
 			continue
 		}
-		ids = append(ids, id)
+		ids = append(ids, t)
 	}
-	for _, id := range ids {
-		resp, err := c.JobAction(ctx, id, action, req)
-		switch {
-		case err != nil && quiet:
-			// -b skips the jobs it cannot kill.
-		case err != nil:
-			printLSFError(e, "bkill", err)
+	for _, t := range ids {
+		// -b (quiet) skips the jobs it cannot kill.
+		if !applyAction(ctx, e, c, "bkill", t, action, req, quiet) && !quiet {
 			failed = true
-		case resp.Message != "":
-			fmt.Fprintln(e.stdout, resp.Message)
 		}
 	}
 	if failed {

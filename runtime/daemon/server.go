@@ -622,6 +622,9 @@ func (d *Daemon) arrayAction(id identity, a *runtime.Array, action string, req a
 		}
 	}
 	if action == "modify" && req.Modify != nil && strings.HasPrefix(req.Modify.Name, "%") {
+		if req.Indices != nil {
+			return nil, nil, nil, errorf(http.StatusBadRequest, "Job <%d>: the running limit %%N applies to a whole job array", a.ID)
+		}
 		n, err := strconv.Atoi(req.Modify.Name[1:])
 		if err != nil || n < 0 || req.Modify.Name[1:] != strconv.Itoa(n) {
 			return nil, nil, nil, errorf(http.StatusBadRequest, "%q: the running limit is not a whole number", truncate(req.Modify.Name))
@@ -644,6 +647,20 @@ func (d *Daemon) arrayAction(id identity, a *runtime.Array, action string, req a
 		return !j.State.Finished()
 	}
 	elems := slices.Clone(a.Elements)
+	var errs []string
+	if req.Indices != nil {
+		if len(req.Indices) > runtime.MaxArrayElements {
+			return nil, nil, nil, errorf(http.StatusBadRequest, "more than %d indices", runtime.MaxArrayElements)
+		}
+		elems = elems[:0]
+		for _, i := range req.Indices {
+			if e := d.cluster.Job(api.ElementID(a.ID, i)); e != nil && i > 0 {
+				elems = append(elems, e)
+			} else {
+				errs = append(errs, fmt.Sprintf("Job <%d[%d]>: No matching job found", a.ID, i))
+			}
+		}
+	}
 	if action == "top" {
 		// Each element moved to the top goes before the one moved
 		// before it: the last goes first so that the order stays.
@@ -652,19 +669,40 @@ func (d *Daemon) arrayAction(id identity, a *runtime.Array, action string, req a
 	var recs []Record
 	var acts []func()
 	var first error
+	var lines []string
 	for _, e := range elems {
-		if !applies(e) {
+		if req.Indices == nil && !applies(e) {
 			continue
 		}
-		_, r, act, err := d.jobAction(id, e, action, req)
+		v, r, act, err := d.jobAction(id, e, action, req)
 		if err != nil {
 			first = cmp.Or(first, err)
+			if ae, ok := errors.AsType[*statusError](err); ok && req.Indices != nil {
+				errs = append(errs, ae.msg)
+			}
 			continue
+		}
+		if resp, ok := v.(api.ActionResponse); ok && req.Indices != nil {
+			lines = append(lines, resp.Message)
 		}
 		recs = append(recs, r...)
 		if act != nil {
 			acts = append(acts, act)
 		}
+	}
+	if req.Indices != nil {
+		if len(lines) == 0 && len(errs) > 0 {
+			return nil, nil, nil, errorf(http.StatusConflict, "%s", strings.Join(errs, "\n"))
+		}
+		var act func()
+		if len(acts) > 0 {
+			act = func() {
+				for _, f := range acts {
+					f()
+				}
+			}
+		}
+		return api.ActionResponse{Message: strings.Join(lines, "\n"), Errors: errs}, recs, act, nil
 	}
 	if len(recs) == 0 {
 		if first != nil {
