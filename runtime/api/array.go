@@ -119,7 +119,7 @@ func (s ArraySpec) Indices() []int {
 func (s ArraySpec) End() int {
 	end := 0
 	for _, r := range s.Ranges {
-		end = max(end, r.End)
+		end = max(end, r.Start+(r.Count()-1)*r.Step)
 	}
 	return end
 }
