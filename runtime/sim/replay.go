@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 
@@ -147,6 +148,18 @@ func (res *ReplayResult) addOutcomes(c *runtime.Cluster, sim *Result, t0 runtime
 	for _, o := range sim.Jobs {
 		sj := o.SimJob
 		id := o.TraceID()
+		if o.Index > 0 {
+			// An element of an array the workload submitted: named as
+			// bjobs names it, after its job's label.
+			if res.Labels == nil {
+				res.Labels = map[int]string{}
+			}
+			job := strconv.Itoa(sj.TraceID)
+			if l, ok := res.Labels[sj.TraceID]; ok {
+				job = l
+			}
+			res.Labels[id] = fmt.Sprintf("%s[%d]", job, o.Index)
+		}
 		r := simstats.Record{ID: id, User: sj.User, Submit: float64(sj.At - t0), Slots: sj.Slots}
 		switch j := o.Job; {
 		case o.Rejected != nil:
