@@ -22,6 +22,8 @@ type Array struct {
 	// its first range's step (LSB_JOBINDEX_END, LSB_JOBINDEX_STEP).
 	Spec      string
 	End, Step int
+	// spec is SpecString's answer, made when the limit changes.
+	spec string
 }
 
 // Index returns the job's index in its array, 0 for a job that is no
@@ -44,11 +46,13 @@ func (j *Job) Array() *Array { return j.array }
 // SpecString returns the array's -J value: name[list], with %N when it
 // has a running limit.
 func (a *Array) SpecString() string {
-	out := a.Name + "[" + a.Spec + "]"
-	if a.Limit > 0 {
-		out += "%" + strconv.Itoa(a.Limit)
+	if a.spec == "" {
+		a.spec = a.Name + "[" + a.Spec + "]"
+		if a.Limit > 0 {
+			a.spec += "%" + strconv.Itoa(a.Limit)
+		}
 	}
-	return out
+	return a.spec
 }
 
 // Label returns the job's ID as LSF prints it: 42, or 42[7].
@@ -245,7 +249,7 @@ func (c *Cluster) SetArrayLimit(a *Array, n int) error {
 	if n < 0 {
 		return fmt.Errorf("job array %d: the running limit %d is negative", a.ID, n)
 	}
-	a.Limit = n
+	a.Limit, a.spec = n, ""
 	for _, j := range a.Elements {
 		j.Sub.ArrayLimit = n
 	}

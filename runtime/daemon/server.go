@@ -436,19 +436,34 @@ func (d *Daemon) handleJobs(w http.ResponseWriter, r *http.Request) {
 		if len(ids) > 0 {
 			candidates = func() []*runtime.Job { return d.namedJobs(ids) }
 		}
-		for _, j := range candidates() {
+		list := candidates()
+		compact := q.Get("compact") == "1"
+		var b api.JobListBuilder
+		if !compact {
+			out = make([]api.Job, 0, len(list))
+		}
+		queue := q.Get("queue")
+		now := d.now()
+		for _, j := range list {
 			switch {
 			case len(ids) == 0 && userF != "all" && j.User != userF:
 				continue
-			case q.Get("queue") != "" && j.Queue.Name != q.Get("queue"):
+			case queue != "" && j.Queue.Name != queue:
 				continue
 			case len(ids) == 0 && !all && j.State.Finished():
 				continue
 			}
-			out = append(out, d.jobInfo(j, false))
+			v := d.jobInfoAt(j, false, now)
+			if compact {
+				// The elements of an array go as rows: the list of a
+				// large array is small to send and to read.
+				b.Add(&v)
+				continue
+			}
+			out = append(out, v)
 		}
-		if out == nil {
-			out = []api.Job{}
+		if compact {
+			return b.List(), nil, nil, nil
 		}
 		return out, nil, nil, nil
 	})
@@ -466,15 +481,23 @@ func (d *Daemon) namedJobs(ids map[int64]bool) []*runtime.Job {
 		return cmp.Or(cmp.Compare(ja, jb), cmp.Compare(ia, ib))
 	})
 	var out []*runtime.Job
-	seen := map[int64]bool{}
+	// A job named twice (an array and one of its elements) is listed
+	// once.
+	var seen map[int64]bool
+	if len(sorted) > 1 {
+		seen = map[int64]bool{}
+	}
 	add := func(j *runtime.Job) {
-		if !seen[j.ID] {
+		if seen == nil {
+			out = append(out, j)
+		} else if !seen[j.ID] {
 			seen[j.ID] = true
 			out = append(out, j)
 		}
 	}
 	for _, id := range sorted {
 		if a := d.cluster.Array(id); a != nil {
+			out = slices.Grow(out, len(a.Elements))
 			for _, j := range a.Elements {
 				add(j)
 			}
@@ -504,6 +527,11 @@ func (d *Daemon) handleJob(w http.ResponseWriter, r *http.Request) {
 // jobInfo describes a job for clients; explain adds each host's reason
 // for a pending job.
 func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
+	return d.jobInfoAt(j, explain, d.now())
+}
+
+// jobInfoAt is jobInfo on the daemon's clock reading now.
+func (d *Daemon) jobInfoAt(j *runtime.Job, explain bool, now runtime.Time) api.Job {
 	state := j.State.String()
 	if j.State == runtime.Unknown && j.Term != "" {
 		// Killed while its host does not answer: ZOMBI, until the host
@@ -530,7 +558,7 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 	if h := j.Sub.Home; h != nil {
 		out.Home = &api.JobHome{Cluster: h.Cluster, ID: h.ID}
 	}
-	if v, ok := d.cluster.APS(j, d.now()); ok {
+	if v, ok := d.cluster.APS(j, now); ok {
 		out.APS = &api.JobAPS{Value: v.Value, System: v.System, FS: v.FS, Proc: v.Proc, Mem: v.Mem, Swap: v.Swap,
 			JPriority: v.JPriority, QPriority: v.QPriority, Admin: v.Admin}
 	}
