@@ -136,6 +136,7 @@ func (s ArraySpec) Step() int {
 // ". Job not submitted.".
 var (
 	// ErrBadJobName is a job name or index list of the wrong form.
+	//lint:ignore ST1005 LSF's own words, which bsub prints
 	ErrBadJobName = errors.New("Bad job name")
 	// ErrIndexTooLarge is an index past MAX_JOB_ARRAY_SIZE.
 	ErrIndexTooLarge = errors.New("Job array index too large")

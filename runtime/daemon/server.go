@@ -629,7 +629,6 @@ func (d *Daemon) handleJobAction(w http.ResponseWriter, r *http.Request) {
 			return nil, nil, nil, errorf(http.StatusNotFound, "Job <%s>: No matching job found", api.FormatJobID(n))
 		}
 		if action == "modify" && req.Modify != nil && strings.HasPrefix(req.Modify.Name, "%") {
-			//lint:ignore ST1005 LSF's own words
 			return nil, nil, nil, errorf(http.StatusBadRequest, "Job <%s>: the running limit %%N applies to a whole job array", j.Label())
 		}
 		if !d.mayControl(id, j) {
@@ -736,7 +735,6 @@ func (d *Daemon) arrayAction(id identity, a *runtime.Array, action string, req a
 		if first != nil {
 			return nil, nil, nil, first
 		}
-		//lint:ignore ST1005 LSF's own message, word for word
 		return nil, nil, nil, errorf(http.StatusConflict, "Job <%d>: Job has already finished", a.ID)
 	}
 	msg := map[string]string{"kill": "Job <%d> is being terminated", "stop": "Job <%d> is being stopped",
