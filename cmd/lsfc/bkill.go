@@ -131,9 +131,7 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 		if last {
 			jobs = jobs[len(jobs)-1:]
 		}
-		for _, j := range jobs {
-			ids = append(ids, targetOf(j))
-		}
+		ids = append(ids, targetsOf(jobs)...)
 		return nil
 	}
 	if len(operands) == 0 {

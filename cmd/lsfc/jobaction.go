@@ -32,9 +32,7 @@ func runJobAction(ctx context.Context, e env, a *lsfArgs, name, action string, r
 				fmt.Fprintln(e.stderr, "No unfinished job found")
 				failed = true
 			}
-			for _, j := range jobs {
-				ids = append(ids, targetOf(j))
-			}
+			ids = append(ids, targetsOf(jobs)...)
 			continue
 		}
 		t, err := parseJobTarget(s)

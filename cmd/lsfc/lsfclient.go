@@ -257,8 +257,25 @@ func parseJobTarget(s string) (jobTarget, error) {
 	return jobTarget{id, indices}, err
 }
 
-// targetOf returns the target of a job the daemon listed.
-func targetOf(j api.Job) jobTarget { return jobTarget{id: j.ID} }
+// targetsOf returns the targets of jobs the daemon listed: a job by its
+// ID, and the elements of an array that follow one another as one target
+// of the array, so that one request acts on them all.
+func targetsOf(jobs []api.Job) []jobTarget {
+	var out []jobTarget
+	for _, j := range jobs {
+		id, index := api.SplitID(j.ID)
+		if n := len(out); index > 0 && n > 0 && out[n-1].id == id && out[n-1].indices != nil {
+			out[n-1].indices = append(out[n-1].indices, index)
+			continue
+		}
+		if index > 0 {
+			out = append(out, jobTarget{id: id, indices: []int{index}})
+			continue
+		}
+		out = append(out, jobTarget{id: j.ID})
+	}
+	return out
+}
 
 // applyAction sends an action for a target and prints the daemon's
 // answer: its messages on standard output, what failed on standard error
