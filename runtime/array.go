@@ -197,6 +197,15 @@ func (c *Cluster) RestoreArray(im JobImage) (*Array, string, error) {
 	if err != nil || !spec.IsArray() {
 		return nil, "", fmt.Errorf("job array %d: bad index list %q", im.ID, im.Sub.Array)
 	}
+	n := 0
+	for _, r := range spec.Ranges {
+		if n += r.Count(); n > MaxArrayElements {
+			return nil, "", fmt.Errorf("job array %d: more than %d elements", im.ID, MaxArrayElements)
+		}
+	}
+	if im.ID <= 0 || im.ID > 1<<32-1 {
+		return nil, "", fmt.Errorf("job array %d: the job ID is out of range", im.ID)
+	}
 	first, warn, err := c.Restore(im)
 	if err != nil {
 		return nil, warn, err

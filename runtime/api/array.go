@@ -306,7 +306,7 @@ func ParseJobIDList(s string) (job int64, indices []int, err error) {
 	n := 0
 	for _, r := range spec.Ranges {
 		n += r.Count()
-		if n > 10_000_000 {
+		if n > 1_000_000 {
 			return 0, nil, illegal
 		}
 	}

@@ -241,7 +241,11 @@ func cmpOr(a, b string) string {
 func historyOf(im *runtime.JobImage, snapshot bool) *api.JobHistory {
 	s := im.Sub
 	id, index := api.SplitID(im.ID)
-	h := &api.JobHistory{ID: id, Index: index, Name: s.Name, User: s.User, Queue: s.Queue, Command: s.Command,
+	name := s.Name
+	if index > 0 {
+		name += "[" + strconv.Itoa(index) + "]"
+	}
+	h := &api.JobHistory{ID: id, Index: index, Name: name, User: s.User, Queue: s.Queue, Command: s.Command,
 		FromHost: s.FromHost, Cwd: s.Cwd, Submit: int64(im.Submit), State: "PEND", Slots: s.Slots, ResReq: s.ResReq}
 	h.Events = []api.HistoryEvent{{At: h.Submit, Kind: api.EventSubmit, Text: s.Queue}}
 	if !snapshot {
