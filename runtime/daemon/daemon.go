@@ -1004,7 +1004,10 @@ func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 		Env: projectEnv(s.Env, j.Project()), Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: j.HostNames(),
 		UID: s.UID, GID: s.GID, MemLimit: d.memLimitKB(j)}
 	if s.Home != nil {
-		out.OutputID = s.Home.ID
+		// An element of an array at home: its files and LSB_JOBINDEX
+		// are the element's there.
+		home, index := api.SplitID(s.Home.ID)
+		out.OutputID, out.Index = home, index
 	}
 	if a := j.Array(); a != nil {
 		out.Index, out.IndexEnd, out.IndexStep = j.Index(), a.End, a.Step

@@ -92,7 +92,7 @@ func jobEnv(s *Spec, p jobPaths) []string {
 		{"LSB_JOBID", strconv.FormatInt(s.lsfID(), 10)},
 		{"LSB_JOBINDEX", strconv.Itoa(s.Index)},
 	}
-	if s.Index > 0 {
+	if s.Index > 0 && s.IndexEnd > 0 {
 		set = append(set, [2]string{"LSB_JOBINDEX_END", strconv.Itoa(s.IndexEnd)},
 			[2]string{"LSB_JOBINDEX_STEP", strconv.Itoa(max(s.IndexStep, 1))})
 	}
