@@ -301,7 +301,7 @@ func TestArrayElement(t *testing.T) {
 	id := int64(7)<<32 | 12
 	h.start(Spec{JobID: id, Index: 7, IndexEnd: 9, IndexStep: 2, Name: "a[7]", Cwd: cwd, Umask: -1,
 		Command: "echo $LSB_JOBID $LSB_JOBINDEX $LSB_JOBINDEX_END $LSB_JOBINDEX_STEP $LSB_JOBNAME; echo e >&2",
-		Stdout: "o.%J.%I", Stderr: "errs/"})
+		Stdout:  "o.%J.%I", Stderr: "errs/"})
 	if r := h.result(id); !r.Done() {
 		t.Fatalf("Result = %+v, want DONE", r)
 	}
