@@ -115,6 +115,7 @@ func sameShared(a, b *Job) bool {
 		a.Depend == b.Depend && a.RunLimit == b.RunLimit && a.MemLimit == b.MemLimit && a.Priority == b.Priority &&
 		a.Preempted == b.Preempted && a.Rerunnable == b.Rerunnable && a.Project == b.Project &&
 		a.UserGroup == b.UserGroup && len(a.HostReasons) == 0 && len(b.HostReasons) == 0 &&
+		a.Estimate == b.Estimate && a.Reserved == nil && b.Reserved == nil &&
 		a.APS == nil && b.APS == nil && a.Forward == nil && b.Forward == nil && a.Home == nil && b.Home == nil &&
 		nameOf(a) == nameOf(b)
 }
