@@ -1,7 +1,9 @@
 package runtime
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/lsfc/lsfc/runtime/api"
@@ -67,16 +69,8 @@ func (c *Cluster) Arrays() []*Array {
 	for _, a := range c.arrays {
 		out = append(out, a)
 	}
-	sortArrays(out)
+	slices.SortFunc(out, func(a, b *Array) int { return cmp.Compare(a.ID, b.ID) })
 	return out
-}
-
-func sortArrays(as []*Array) {
-	for i := 1; i < len(as); i++ {
-		for k := i; k > 0 && as[k].ID < as[k-1].ID; k-- {
-			as[k], as[k-1] = as[k-1], as[k]
-		}
-	}
 }
 
 // MaxArrayElements is the most elements lsfc makes of one array, whatever
@@ -153,20 +147,15 @@ func (c *Cluster) expandArray(first *Job, indices []int) *Array {
 		j.array = a
 		c.jobs[j.ID] = j
 		a.Elements = append(a.Elements, j)
-		c.attachSLAElement(j, k)
+		if k > 0 {
+			// The first is attached to its service class already.
+			c.attachSLA(j)
+		}
 		c.enqueue(j)
 	}
 	c.nextSeq = max(c.nextSeq, first.Seq+float64(len(indices)))
 	c.nextID = max(c.nextID, id+1)
 	return a
-}
-
-// attachSLAElement attaches the elements after the first to the service
-// class their submission names, as accept did the first.
-func (c *Cluster) attachSLAElement(j *Job, k int) {
-	if k > 0 {
-		c.attachSLA(j)
-	}
 }
 
 // arrayOf returns the array of job ID id, made from a submission when
