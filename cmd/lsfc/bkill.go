@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -129,7 +128,14 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 			return nil
 		}
 		if last {
-			jobs = jobs[len(jobs)-1:]
+			// The last job submitted: a job, or every element of an
+			// array.
+			id, _ := api.SplitID(jobs[len(jobs)-1].ID)
+			first := len(jobs) - 1
+			for first > 0 && api.SplitIDJob(jobs[first-1].ID) == id && jobs[first-1].Index > 0 {
+				first--
+			}
+			jobs = jobs[first:]
 		}
 		ids = append(ids, targetsOf(jobs)...)
 		return nil
@@ -178,7 +184,7 @@ type jobSelection struct {
 func (s jobSelection) filter(jobs []api.Job) []api.Job {
 	var out []api.Job
 	for _, j := range jobs {
-		if s.name != "" && !matchJobName(s.name, jobName(&j)) {
+		if s.name != "" && !matchJobName(s.name, jobName(&j)) && !matchArrayName(s.name, &j) {
 			continue
 		}
 		if s.host != "" && !slices.Contains(j.ExecHosts, s.host) {
@@ -189,7 +195,7 @@ func (s jobSelection) filter(jobs []api.Job) []api.Job {
 		}
 		out = append(out, j)
 	}
-	slices.SortFunc(out, func(x, y api.Job) int { return cmp.Compare(x.ID, y.ID) })
+	slices.SortFunc(out, compareJobIDs)
 	return out
 }
 
