@@ -124,6 +124,9 @@ type JobSpec struct {
 	// MemLimit is the memory limit, in KB, the agent holds the job to
 	// (see localexec.Spec.MemLimit); 0 for none.
 	MemLimit int64 `json:"memLimit,omitempty"`
+	// Interactive is set for an interactive job (see
+	// localexec.Spec.Interactive).
+	Interactive *Interactive `json:"interactive,omitempty"`
 }
 
 // AgentLoad reports an agent's host facts and load (lsfc sbatchd).

@@ -774,3 +774,36 @@ func agentDir(t *testing.T) string {
 	})
 	return dir
 }
+
+// TestAgentLateJobStaysLocal starts a job on a host before its agent
+// reports: the local executor runs it, and once the agent reports the job
+// stays the local executor's, is never sent to the agent, and ends once
+// with its own status.
+func TestAgentLateJobStaysLocal(t *testing.T) {
+	state := t.TempDir()
+	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
+	defer d.Close()
+	c := unixClient(state)
+	release := filepath.Join(t.TempDir(), "release")
+	id := c.submit(t, api.SubmitRequest{Command: fmt.Sprintf("until [ -e %s ]; do sleep 0.05; done; exit 5", release), Hosts: []string{"hostA"}, Umask: -1}).ID
+	c.waitState(t, id, "RUN")
+	adir := agentDir(t)
+	a := startAgent(t, d.Addr(), "hostA", adir)
+	defer a.Close()
+	c.waitAgent(t, "hostA")
+	// A few exchanges, in which the master could take the job for one the
+	// agent lost or never had.
+	time.Sleep(10 * agentInterval)
+	if j := c.job(t, id); j.State != "RUN" {
+		t.Fatalf("job %d is %s after its host's agent reported, want RUN", id, j.State)
+	}
+	if err := os.WriteFile(release, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if j := c.waitState(t, id, "DONE", "EXIT"); j.ExitCode != 5 {
+		t.Errorf("job %d: %s with exit code %d, want EXIT 5", id, j.State, j.ExitCode)
+	}
+	if runs, _ := filepath.Glob(filepath.Join(adir, "runs", "*")); len(runs) != 0 {
+		t.Errorf("the agent was given the job: %v", runs)
+	}
+}

@@ -213,6 +213,10 @@ type Daemon struct {
 	// runsIn holds the directories the jobs the agents run run in, as
 	// the agents last reported them; owned by the loop.
 	runsIn map[int64]string
+	// placed holds, for the runs of started jobs, whether the local
+	// executor or an agent runs each (see runsLocally); owned by the
+	// loop.
+	placed map[int64]placement
 	// MultiCluster forwarding: what each peer last reported, and the
 	// jobs whose last delivery may have reached its peer without an
 	// answer (both owned by the loop); the end of the link.
@@ -265,7 +269,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	d := &Daemon{cfg: cfg, limits: cfg.Conn.withDefaults(), lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
 		clk: cfg.Clock, clock: engineClock{cfg.Clock},
 		quit: make(chan struct{}), done: make(chan struct{}), started: cfg.Clock.Now(), killed: map[int64]bool{},
-		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, ranIn: map[int64]string{}, runsIn: map[int64]string{}, mcPeers: map[string]*mcPeerState{},
+		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, ranIn: map[int64]string{}, runsIn: map[int64]string{}, placed: map[int64]placement{}, mcPeers: map[string]*mcPeerState{},
 		mcDone: make(chan struct{}), watchDirs: slices.Clone(cfg.Dirs), rewatch: make(chan struct{}, 1), watchDone: make(chan struct{})}
 	fail := func(err error) (*Daemon, error) {
 		d.closeResources()
@@ -1013,6 +1017,9 @@ func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 		out.Index, out.IndexEnd, out.IndexStep = j.Index(), a.End, a.Step
 		out.Name = j.Name + "[" + strconv.Itoa(out.Index) + "]"
 	}
+	if in := s.Interactive; in != nil {
+		out.Interactive = &localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+	}
 	return out
 }
 
@@ -1230,7 +1237,11 @@ func (d *Daemon) sampleCPU() {
 func (d *Daemon) compact() {
 	recs := []Record{formatRecord()}
 	tokens, tokenOf, ranIn := map[string]int64{}, map[int64]string{}, map[int64]string{}
+	placed := map[int64]placement{}
 	for _, j := range d.cluster.Jobs() {
+		if p, ok := d.placed[j.ID]; ok {
+			placed[j.ID] = p
+		}
 		im := j.Image()
 		t := d.tokenOf[j.ID]
 		if t != "" {
@@ -1243,7 +1254,7 @@ func (d *Daemon) compact() {
 		recs = append(recs, Record{Type: KindJob, Image: &im, Token: t, Cwd: cwd})
 	}
 	// The tokens and directories of jobs forgotten go with them.
-	d.tokens, d.tokenOf, d.ranIn = tokens, tokenOf, ranIn
+	d.tokens, d.tokenOf, d.ranIn, d.placed = tokens, tokenOf, ranIn, placed
 	queues, hosts := d.cluster.Control()
 	for _, name := range slices.Sorted(maps.Keys(queues)) {
 		q := queues[name]
