@@ -20,6 +20,7 @@ func bjobsOptionList() []lsfOption {
 		{"a", ""}, {"d", ""}, {"p", ""}, {"r", ""}, {"s", ""}, {"u", "user|all"}, {"q", "queue"},
 		{"l", ""}, {"w", ""}, {"o", `"field ..."`}, {"noheader", ""}, {"json", ""}, {"aps", ""}, {"prio", ""}, {"x", ""},
 		{"fwd", ""}, {"A", ""}, {"J", "job_name"}, {"P", "project"}, {"G", "user_group"}, {"UF", ""}, {"sum", ""}, {"X", ""},
+		{"gpu", ""},
 	}
 }
 
@@ -64,6 +65,8 @@ one N*host group per line (-w: on one line, joined by ":").
   -A            one line per job array: ARRAY_SPEC, OWNER, and its
                 elements counted: NJOBS PEND DONE RUN EXIT SSUSP USUSP
                 PSUSP (name an array by its ID alone: bjobs -A 12)
+  -gpu          with -l or -UF: the GPUs each job holds (GPU_ALLOCATION:
+                host, tasks, GPU index, model, memory, memory reserved)
   -sum          the slots of the jobs selected, by state: RUN SSUSP USUSP
                 UNKNOWN PEND FWD_PEND (forwarded to another cluster and
                 pending there) PSUSP
@@ -105,6 +108,9 @@ NAME[INDEX]; "ID" names every element of an array, "ID[1-5,9]" some.` + lsfState
 }
 
 func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
+	if a.has("gpu") && !a.has("l") && !a.has("UF") {
+		return usageError("bjobs: -gpu is used only with -l or -UF")
+	}
 	var ids []int64
 	var targets []jobTarget
 	for _, s := range a.operands {
@@ -182,7 +188,7 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		}
 	}
 
-	v := jobsView{loc: time.Local, wide: a.has("w"), noHeader: a.has("noheader"), unformatted: a.has("UF")}
+	v := jobsView{loc: time.Local, wide: a.has("w"), noHeader: a.has("noheader"), unformatted: a.has("UF"), gpu: a.has("gpu")}
 	if a.has("json") {
 		if cols == nil {
 			cols = defaultJobColumns()
@@ -440,7 +446,7 @@ func noJobMessage(a *lsfArgs) string {
 func bjobsRefusedOptions() []lsfOption {
 	return []lsfOption{
 		{"aff", ""}, {"app", "application_profile"}, {"cname", ""}, {"data", ""},
-		{"env", ""}, {"g", "job_group"}, {"gpu", ""}, {"hms", ""}, {"hostfile", ""},
+		{"env", ""}, {"g", "job_group"}, {"hms", ""}, {"hostfile", ""},
 		{"Jd", "description"}, {"Lp", "license_project"}, {"m", "host"}, {"N", "host_spec"},
 		{"pe", ""}, {"pei", ""}, {"pi", ""}, {"pn", ""}, {"p0", ""}, {"p1", ""}, {"p2", ""}, {"p3", ""}, {"plan", ""}, {"psum", ""},
 		{"rusage", "resource"}, {"script", ""}, {"sla", "service_class"},

@@ -116,6 +116,7 @@ func sameShared(a, b *Job) bool {
 		a.Preempted == b.Preempted && a.Rerunnable == b.Rerunnable && a.Project == b.Project &&
 		a.UserGroup == b.UserGroup && len(a.HostReasons) == 0 && len(b.HostReasons) == 0 &&
 		a.Estimate == b.Estimate && a.Reserved == nil && b.Reserved == nil &&
+		a.GPUReq == b.GPUReq && len(a.GPUAlloc) == 0 && len(b.GPUAlloc) == 0 &&
 		a.APS == nil && b.APS == nil && a.Forward == nil && b.Forward == nil && a.Home == nil && b.Home == nil &&
 		nameOf(a) == nameOf(b)
 }

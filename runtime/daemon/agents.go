@@ -309,7 +309,7 @@ func (d *Daemon) agentSignalAct(id int64, sig syscall.Signal) func() {
 func jobSpec(s localexec.Spec) api.JobSpec {
 	return api.JobSpec{Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd,
 		Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
-		MemLimit: s.MemLimit, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
+		MemLimit: s.MemLimit, GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
 		Interactive: apiInteractive(s.Interactive)}
 }
 
@@ -467,6 +467,7 @@ func (d *Daemon) applyLoads() {
 		as.mu.Unlock()
 		ncpus := d.cluster.Policy.HostNcpus(host, req.Ncpus, req.Nprocs, req.Ncores, req.Nthreads)
 		d.cluster.SetFacts(h, req.Type, req.Model, ncpus, req.Maxmem, req.Maxswp, req.Maxtmp)
+		d.cluster.SetGPUs(h, gpuDevices(req.GPUs))
 		if req.Load != nil {
 			d.cluster.SetLoad(h, req.Load)
 		}
@@ -648,4 +649,16 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 	out.Orders = slices.Clone(a.outbox)
 	as.mu.Unlock()
 	return out, recs, nil, nil
+}
+
+// gpuDevices turns the GPUs an agent reports into the cluster's.
+func gpuDevices(devs []api.GPUDevice) []runtime.GPUDevice {
+	if len(devs) == 0 {
+		return nil
+	}
+	out := make([]runtime.GPUDevice, len(devs))
+	for i, d := range devs {
+		out[i] = runtime.GPUDevice{Index: d.Index, Model: d.Model, Mem: d.Mem}
+	}
+	return out
 }

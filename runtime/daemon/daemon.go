@@ -195,10 +195,13 @@ type Daemon struct {
 	addr         string // the TCP listener's address
 	sinceCompact int
 	loadAt       time.Time // when this machine's load was last read
-	cpuAt        time.Time // when the CPU time of jobs in JOB_IDLE queues was last read
-	lastCycle    time.Time
-	dirty        bool
-	wake         runtime.Time
+	// localGPUs are this machine's GPUs, read with its first load; nil
+	// before.
+	localGPUs []runtime.GPUDevice
+	cpuAt     time.Time // when the CPU time of jobs in JOB_IDLE queues was last read
+	lastCycle time.Time
+	dirty     bool
+	wake      runtime.Time
 	// notices are the exception records of job ends (underruns), which
 	// the next transaction carries after the records it is given.
 	notices []Record
@@ -939,7 +942,7 @@ func (d *Daemon) schedule() {
 		// job the same start (an agent knows the run by it).
 		rec := Record{Type: KindStart, At: j.Start, Job: j.ID}
 		for _, a := range disp.Allocs {
-			rec.Allocs = append(rec.Allocs, runtime.AllocImage{Host: a.Host.Name, Slots: a.Slots})
+			rec.Allocs = append(rec.Allocs, runtime.AllocImage{Host: a.Host.Name, Slots: a.Slots, GPUs: a.GPUs})
 		}
 		recs = append(recs, rec)
 		acts = append(acts, d.startAct(j, d.spec(j)))
@@ -1007,6 +1010,9 @@ func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 	out := localexec.Spec{JobID: j.ID, Name: name, Queue: j.Queue.Name, User: j.User, Command: s.Command,
 		Env: projectEnv(s.Env, j.Project()), Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: j.HostNames(),
 		UID: s.UID, GID: s.GID, MemLimit: d.memLimitKB(j)}
+	if len(j.Allocs) > 0 {
+		out.GPUs = j.GPUsOn(j.Allocs[0].Host.Name)
+	}
 	if s.Home != nil {
 		// An element of an array at home: its files and LSB_JOBINDEX
 		// are the element's there.
@@ -1187,6 +1193,15 @@ func (d *Daemon) housekeep() {
 			// report does.
 			if h := d.cluster.Host(d.host); h != nil {
 				d.cluster.SetLoad(h, load)
+				if d.localGPUs == nil {
+					// Read once: the GPUs of a machine do not come and go
+					// while it runs.
+					d.localGPUs = []runtime.GPUDevice{}
+					for _, g := range d.load.GPUs() {
+						d.localGPUs = append(d.localGPUs, runtime.GPUDevice{Index: g.Index, Model: g.Model, Mem: g.Mem})
+					}
+				}
+				d.cluster.SetGPUs(h, d.localGPUs)
 				d.dirty = true
 			}
 		}
