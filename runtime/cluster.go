@@ -91,6 +91,8 @@ type Cluster struct {
 	jobGroups map[string]*JobGroup
 
 	jobs map[int64]*Job
+	// arrays holds the job arrays by job ID.
+	arrays map[int64]*Array
 	// forwarded holds the unfinished jobs that are at another cluster
 	// (MultiCluster job forwarding), by ID.
 	forwarded map[int64]*Job
@@ -442,8 +444,17 @@ func (c *Cluster) JobsWhere(keep func(*Job) bool) []*Job {
 			out = append(out, j)
 		}
 	}
-	slices.SortFunc(out, func(a, b *Job) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(out, compareIDs)
 	return out
+}
+
+// compareIDs orders jobs by job ID, and the elements of an array by
+// index.
+func compareIDs(a, b *Job) int {
+	if c := cmp.Compare(a.JobID(), b.JobID()); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Index(), b.Index())
 }
 
 // TotalSlots returns the job slots of every host that takes jobs.
@@ -526,6 +537,11 @@ type Submission struct {
 	// JobGroup is -g, the full path of the job's job group; "" for none
 	// (Submit gives a job without one DEFAULT_JOBGROUP, if set).
 	JobGroup string `json:"JobGroup,omitempty"`
+	// Array is, for a job array (-J "name[list]%N"), its index list as
+	// written back ("1-10:2,20"), and ArrayLimit its running limit N (0
+	// for none); Name is then the array's name, without the list.
+	Array      string `json:"Array,omitempty"`
+	ArrayLimit int    `json:"ArrayLimit,omitempty"`
 	// Home is, for a job another cluster forwarded here, its submission
 	// cluster and its ID there; nil for a job submitted here.
 	Home *Home `json:"Home,omitempty"`

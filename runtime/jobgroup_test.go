@@ -7,6 +7,7 @@ import (
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/api"
 	"golang.org/x/tools/txtar"
 )
 
@@ -195,4 +196,45 @@ func FuzzJobGroupPath(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestJobGroupArray checks that every element of a job array submitted to
+// a group counts in it: the group is busy until the last one ends, and
+// its limit bounds the elements that run.
+func TestJobGroupArray(t *testing.T) {
+	c := jobGroupCluster(t, "JOB_GROUP_CLEAN = Y")
+	if _, err := c.AddJobGroup("/arr", "u1", 1, "", false); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := api.ParseArraySpec("a[1-3]", api.MaxArrayIndex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := c.SubmitArray(runtime.Submission{User: "u1", Queue: "normal", JobGroup: "/arr/sub", Runtime: 10}, spec, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := &runtime.VirtualClock{T: 0}
+	e := runtime.NewEngine(c, clock, nil)
+	e.Schedule()
+	running := 0
+	for _, j := range a.Elements {
+		if j.State == runtime.Run {
+			running++
+		}
+	}
+	if running != 1 {
+		t.Errorf("%d elements run under /arr's limit of 1", running)
+	}
+	for i, j := range a.Elements {
+		if !c.JobGroupBusy("/arr/sub") {
+			t.Fatalf("/arr/sub not busy with %d elements left", len(a.Elements)-i)
+		}
+		if err := c.Finish(j, runtime.Done, 0, "", 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c.JobGroup("/arr/sub") != nil || c.JobGroup("/arr") == nil {
+		t.Errorf("after the elements ended: groups %v, want /arr alone (JOB_GROUP_CLEAN)", c.JobGroups())
+	}
 }

@@ -33,6 +33,7 @@ const (
 	ReasonPoolShare     // The queue's share of its slot pool is used up
 	ReasonMultiCluster  // The job is being forwarded to a remote cluster
 	ReasonSLAOptimum    // The job's service class runs its optimum number of jobs
+	ReasonArrayLimit    // The job's array runs as many elements as its %N limit allows
 	ReasonJobGroupLimit // The job's job group, or one above it, runs as many jobs as its limit allows
 	// MultiCluster job forwarding (a job of a send-jobs queue).
 	ReasonMCSent           // Forwarded; the remote queue has not answered yet
@@ -91,6 +92,7 @@ var reasonText = [...]string{
 	ReasonMultiCluster:      "The job is being forwarded to a remote cluster",
 	ReasonSLAOptimum:        "The service class has reached its optimum number of running jobs",
 	ReasonJobGroupLimit:     "The job group has reached its job limit",
+	ReasonArrayLimit:        "The job array has reached its running element limit",
 	ReasonMCSent:            "The job is being forwarded to a remote cluster",
 	ReasonMCRemotePend:      "The job is pending in a remote cluster",
 	ReasonMCNoRoom:          "No remote queue has room for more MultiCluster jobs (IMPT_JOBBKLG)",

@@ -137,7 +137,7 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 	if err != nil {
 		return lsfFailed(e, "bkill", err)
 	}
-	var ids []int64
+	var ids []jobTarget
 	failed := false
 	selected := func(last bool) error {
 		jobs, err := c.Jobs(ctx, api.JobQuery{User: sel.user, Queue: sel.queue})
@@ -151,11 +151,16 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 			return nil
 		}
 		if last {
-			jobs = jobs[len(jobs)-1:]
+			// The last job submitted: a job, or every element of an
+			// array.
+			id, _ := api.SplitID(jobs[len(jobs)-1].ID)
+			first := len(jobs) - 1
+			for first > 0 && api.SplitIDJob(jobs[first-1].ID) == id && jobs[first-1].Index > 0 {
+				first--
+			}
+			jobs = jobs[first:]
 		}
-		for _, j := range jobs {
-			ids = append(ids, j.ID)
-		}
+		ids = append(ids, targetsOf(jobs)...)
 		return nil
 	}
 	if len(operands) == 0 {
@@ -170,18 +175,18 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 			}
 			continue
 		}
-		id, err := parseJobID(s)
+		t, err := parseJobTarget(s)
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			failed = true
 			continue
 		}
-		ids = append(ids, id)
+		ids = append(ids, t)
 	}
 	if sel.narrows() && len(a.operands) > 0 {
 		// Job ids given with -g, -app or -sla: those not of the group,
 		// profile or class are not touched.
-		ids, err = sel.keepIDs(ctx, c, ids, func(id int64) {
+		ids, err = sel.keepTargets(ctx, c, ids, func(id int64) {
 			fmt.Fprintf(e.stderr, "Job <%d>: No matching job found\n", id)
 			failed = true
 		})
@@ -189,16 +194,10 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 			return lsfFailed(e, "bkill", err)
 		}
 	}
-	for _, id := range ids {
-		resp, err := c.JobAction(ctx, id, action, req)
-		switch {
-		case err != nil && quiet:
-			// -b skips the jobs it cannot kill.
-		case err != nil:
-			printLSFError(e, "bkill", err)
+	for _, t := range ids {
+		// -b (quiet) skips the jobs it cannot kill.
+		if !applyAction(ctx, e, c, "bkill", t, action, req, quiet) && !quiet {
 			failed = true
-		case resp.Message != "":
-			fmt.Fprintln(e.stdout, resp.Message)
 		}
 	}
 	if failed {
@@ -227,11 +226,16 @@ func (s jobSelection) matches(j *api.Job) bool {
 	return (s.group == "" || j.JobGroup == s.group) && (s.app == "" || j.App == s.app) && (s.sla == "" || j.Sla == s.sla)
 }
 
-// keepIDs returns the ids of jobs of the selection's group, profile and
-// service class; no is called for each other one (and those not found).
-func (s jobSelection) keepIDs(ctx context.Context, c *api.Client, ids []int64, no func(int64)) ([]int64, error) {
-	if len(ids) == 0 {
+// keepTargets returns the targets whose job is of the selection's group,
+// profile and service class; no is called for each other one (and those
+// not found).
+func (s jobSelection) keepTargets(ctx context.Context, c *api.Client, ts []jobTarget, no func(int64)) ([]jobTarget, error) {
+	if len(ts) == 0 {
 		return nil, nil
+	}
+	ids := make([]int64, len(ts))
+	for i, t := range ts {
+		ids[i] = t.id
 	}
 	jobs, err := c.Jobs(ctx, api.JobQuery{IDs: ids})
 	if err != nil {
@@ -239,14 +243,15 @@ func (s jobSelection) keepIDs(ctx context.Context, c *api.Client, ids []int64, n
 	}
 	ok := map[int64]bool{}
 	for _, j := range jobs {
-		ok[j.ID] = s.matches(&j)
+		id := api.SplitIDJob(j.ID)
+		ok[id] = ok[id] || s.matches(&j)
 	}
-	var out []int64
-	for _, id := range ids {
-		if ok[id] {
-			out = append(out, id)
+	var out []jobTarget
+	for _, t := range ts {
+		if ok[t.id] {
+			out = append(out, t)
 		} else {
-			no(id)
+			no(t.id)
 		}
 	}
 	return out, nil
@@ -257,7 +262,7 @@ func (s jobSelection) keepIDs(ctx context.Context, c *api.Client, ids []int64, n
 func (s jobSelection) filter(jobs []api.Job) []api.Job {
 	var out []api.Job
 	for _, j := range jobs {
-		if s.name != "" && !matchJobName(s.name, jobName(&j)) {
+		if s.name != "" && !matchJobName(s.name, jobName(&j)) && !matchArrayName(s.name, &j) {
 			continue
 		}
 		if s.host != "" && !slices.Contains(j.ExecHosts, s.host) {
@@ -268,7 +273,7 @@ func (s jobSelection) filter(jobs []api.Job) []api.Job {
 		}
 		out = append(out, j)
 	}
-	slices.SortFunc(out, func(x, y api.Job) int { return cmp.Compare(x.ID, y.ID) })
+	slices.SortFunc(out, compareJobIDs)
 	return out
 }
 

@@ -32,7 +32,9 @@ dependency (-w), hosts (-m), project (-P), the user group its fairshare
 is charged to (-G, of which the job's owner must be a direct member) or
 its job group (-g, made when it does not exist; -gn takes the job out of
 any group), with bsub's syntax; -Pn gives it the default project and -Gn
-takes it out of its user group. In a queue with
+takes it out of its user group. For a job array,
+-J "%N" alone changes how many of its elements may run at once (0: no
+limit); an action on "ID[1-5]" changes those elements only. In a queue with
 APS_PRIORITY an administrator may set a pending job's absolute priority:
 -aps "system=value" gives it a fixed value, before every calculated one;
 -aps "admin=value" adds value to the calculated one; -apsn removes both
@@ -68,6 +70,17 @@ func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 	for _, o := range []string{"g", "P", "G"} {
 		if a.has(o) && a.has(o+"n") {
 			return nil, fmt.Errorf("-%s and -%sn cannot be used together", o, o)
+		}
+	}
+	if name := a.value("J"); a.has("J") {
+		limit, isLimit := strings.CutPrefix(name, "%")
+		switch {
+		case strings.Contains(name, "["):
+			return nil, fmt.Errorf("-J %q: the index list of a job array cannot be changed", name)
+		case isLimit && (!isDigits(limit) || len(limit) > 9):
+			return nil, fmt.Errorf("-J %q: the running limit of a job array is %%N, N a whole number", name)
+		case isLimit && len(a.opts) != 1:
+			return nil, fmt.Errorf("-J %q: a job array's running limit is changed alone", name)
 		}
 	}
 	r, err := bsubFromArgs(&lsfArgs{opts: a.opts, seq: a.seq})
@@ -108,4 +121,17 @@ func bmodRefusedOptions() []lsfOption {
 	}
 	add(lsfOption{"Z", "new_command"})
 	return out
+}
+
+// isDigits reports whether s is a non-empty string of decimal digits.
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

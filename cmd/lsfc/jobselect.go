@@ -35,7 +35,7 @@ func runSelectedJobAction(ctx context.Context, e env, a *lsfArgs, name, action s
 		return lsfFailed(e, name, err)
 	}
 	failed := false
-	var ids []int64
+	var ids []jobTarget
 	selected := func(last bool) error {
 		jobs, err := c.Jobs(ctx, api.JobQuery{User: sel.user, Queue: sel.queue})
 		if err != nil {
@@ -50,9 +50,7 @@ func runSelectedJobAction(ctx context.Context, e env, a *lsfArgs, name, action s
 		if last {
 			jobs = jobs[len(jobs)-1:]
 		}
-		for _, j := range jobs {
-			ids = append(ids, j.ID)
-		}
+		ids = append(ids, targetsOf(jobs)...)
 		return nil
 	}
 	if len(a.operands) == 0 {
@@ -60,7 +58,7 @@ func runSelectedJobAction(ctx context.Context, e env, a *lsfArgs, name, action s
 			return lsfFailed(e, name, err)
 		}
 	}
-	var given []int64
+	var given []jobTarget
 	for _, s := range a.operands {
 		if s == "0" {
 			if err := selected(false); err != nil {
@@ -68,16 +66,16 @@ func runSelectedJobAction(ctx context.Context, e env, a *lsfArgs, name, action s
 			}
 			continue
 		}
-		id, err := parseJobID(s)
+		t, err := parseJobTarget(s)
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			failed = true
 			continue
 		}
-		given = append(given, id)
+		given = append(given, t)
 	}
 	if sel.narrows() {
-		given, err = sel.keepIDs(ctx, c, given, func(id int64) {
+		given, err = sel.keepTargets(ctx, c, given, func(id int64) {
 			fmt.Fprintf(e.stderr, "Job <%d>: No matching job found\n", id)
 			failed = true
 		})
@@ -85,14 +83,9 @@ func runSelectedJobAction(ctx context.Context, e env, a *lsfArgs, name, action s
 			return lsfFailed(e, name, err)
 		}
 	}
-	for _, id := range append(ids, given...) {
-		resp, err := c.JobAction(ctx, id, action, nil)
-		switch {
-		case err != nil:
-			printLSFError(e, name, err)
+	for _, t := range append(ids, given...) {
+		if !applyAction(ctx, e, c, name, t, action, nil, false) {
 			failed = true
-		case resp.Message != "":
-			fmt.Fprintln(e.stdout, resp.Message)
 		}
 	}
 	if failed {

@@ -105,6 +105,8 @@ const (
 	KindGroupAdd      Kind = "jgroup-add"
 	KindGroupMod      Kind = "jgroup-mod"
 	KindGroupDel      Kind = "jgroup-del"
+	KindArray         Kind = "array"
+	KindArrayLimit    Kind = "array-limit"
 )
 
 // FormatVersion is the format of the records this build writes and the
@@ -158,6 +160,8 @@ var kindTable = [...]KindInfo{
 	{KindGroupAdd, "Text, Owner, Limit, SLA, Implicit", "bgadd of job group Text (and the groups above it that were missing), or a job group of a snapshot", false},
 	{KindGroupMod, "Text, Limit", "bgmod -L or -Ln of job group Text; no Limit for none", false},
 	{KindGroupDel, "Text", "bgdel of job group Text and the groups under it", false},
+	{KindArray, "Image, Token", "a job array was accepted: Image is the array (its ID the array's job ID, Sub.Array its index list), from which one pending element per index is made; the records of an element name it by its own ID (the index times 2^32 plus the job ID)", false},
+	{KindArrayLimit, "Job, Code", `bmod -J "%N": the running limit of array Job becomes Code (0: none)`, false},
 }
 
 // Kinds returns the table of record kinds, in the order RECORDS.md lists
@@ -234,6 +238,18 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		}
 		_, w, err := c.Restore(*r.Image)
 		return w, err
+	case KindArray:
+		if r.Image == nil {
+			return "", fmt.Errorf("%s record without a job", r.Type)
+		}
+		_, w, err := c.RestoreArray(*r.Image)
+		return w, err
+	case KindArrayLimit:
+		a := c.Array(r.Job)
+		if a == nil {
+			return "", fmt.Errorf("%s of job array %d, which the log never created", r.Type, r.Job)
+		}
+		return "", c.SetArrayLimit(a, r.Code)
 	case KindState:
 		c.SetNextID(r.NextID)
 		return "", nil

@@ -44,6 +44,10 @@ func FuzzReplay(f *testing.F) {
 		`{"t":"jgroup-add","text":"/a/b","owner":"u","limit":2}` + "\n" + `{"t":"jgroup-add","text":"/a/b/c","limit":5}` + "\n" +
 			`{"t":"new","at":1,"job":1,"image":{"ID":1,"Sub":{"User":"u","Queue":"normal","Command":"true","JobGroup":"/a/b/c"},"Submit":1,"State":"PEND"}}` + "\n" +
 			`{"t":"jgroup-mod","text":"/a","limit":-4}` + "\n" + `{"t":"jgroup-del","text":"/a"}` + "\n" + `{"t":"jgroup-add","text":"bad//x","sla":"nosla"}`,
+		`{"t":"array","image":{"ID":3,"Sub":{"Name":"a","User":"u","Queue":"normal","Command":"true","Array":"1-9:4,20","ArrayLimit":1},"Submit":1,"State":"PEND"}}` + "\n" +
+			`{"t":"start","at":2,"job":21474836483,"allocs":[{"Host":"hostA","Slots":1}]}` + "\n" +
+			`{"t":"array-limit","job":3,"code":2}` + "\n" + `{"t":"finish","at":5,"job":4294967299,"state":"EXIT","code":3}`,
+		`{"t":"job","image":{"ID":8589934597,"Sub":{"Name":"b","User":"u","Queue":"normal","Command":"true","Array":"2-3"},"State":"DONE"}}`,
 		`{"t":"requeue","job":1}`,
 		`{"t":"new","at":1,"job":1,"image":{"ID":1,"Sub":{"User":"u","Queue":"normal","Command":"true"},"Submit":1,"State":"PEND"}}` + "\n" +
 			`{"t":"start","at":2,"job":1,"allocs":[{"Host":"hostB","Slots":1}]}` + "\n" +
