@@ -145,6 +145,10 @@ type Conf struct {
 	// (procs, cores or threads) where the host does not choose: see
 	// Policy.NcpusCount.
 	DefineNcpus string `lsf:"EGO_DEFINE_NCPUS"`
+	// StdoutDirect is LSB_STDOUT_DIRECT: a job's -o file gets its output
+	// as it runs and its job report after it, rather than the report
+	// followed by the output spooled meanwhile; false when unset.
+	StdoutDirect bool `lsf:"LSB_STDOUT_DIRECT"`
 }
 
 // A SchedulingInterval is JOB_SCHEDULING_INTERVAL resolved.

@@ -49,6 +49,9 @@ type JobImage struct {
 	MCFailures int     `json:"MCFailures,omitempty"`
 	// Withdrawn is set on a received job its home recalled.
 	Withdrawn bool `json:"Withdrawn,omitempty"`
+	// RequeueHold is set on a started job brequeue -H kills: it pends
+	// again held once its processes end.
+	RequeueHold bool `json:"RequeueHold,omitempty"`
 }
 
 // An AllocImage is an Alloc by host name.
@@ -62,7 +65,8 @@ func (j *Job) Image() JobImage {
 	im := JobImage{ID: j.ID, Seq: j.Seq, Sub: j.Sub, Submit: j.Submit, Start: j.Start, End: j.End, State: j.State,
 		Reason: j.Reason, ExitCode: j.ExitCode, Term: j.Term, PreemptCount: j.PreemptCount, Ran: j.Ran,
 		RunSince: j.RunSince, ExternalStatus: j.ExternalStatus, APSSystem: j.apsSystem, APSAdmin: j.apsAdmin,
-		Exceptions: j.Exceptions, MaxMem: j.MaxMem, MCFailures: j.MCFailures, Withdrawn: j.Withdrawn}
+		Exceptions: j.Exceptions, MaxMem: j.MaxMem, MCFailures: j.MCFailures, Withdrawn: j.Withdrawn,
+		RequeueHold: j.RequeueHold}
 	if j.Remote != nil {
 		r := *j.Remote
 		r.Hosts = slices.Clone(r.Hosts)
@@ -211,7 +215,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		PreemptCount: im.PreemptCount, Ran: im.Ran, RunSince: im.RunSince, ExternalStatus: im.ExternalStatus,
 		Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode, RunLimit: s.RunLimit,
 		apsSystem: im.APSSystem, apsAdmin: im.APSAdmin, Exceptions: im.Exceptions, MaxMem: im.MaxMem,
-		MCFailures: im.MCFailures, Withdrawn: im.Withdrawn}
+		MCFailures: im.MCFailures, Withdrawn: im.Withdrawn, RequeueHold: im.RequeueHold}
 	if im.Remote != nil {
 		r := *im.Remote
 		j.Remote = &r

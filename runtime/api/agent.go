@@ -118,6 +118,22 @@ type JobSpec struct {
 	// MemLimit is the memory limit, in KB, the agent holds the job to
 	// (see localexec.Spec.MemLimit); 0 for none.
 	MemLimit int64 `json:"memLimit,omitempty"`
+	// Report asks for LSF's job report in the -o file (see
+	// localexec.Report); nil for none.
+	Report *JobReport `json:"report,omitempty"`
+}
+
+// A JobReport is what an agent's job wrapper needs to write the job's
+// report: the cluster, where and when the job was submitted, who the
+// report is from, the memory the job asked for (MB) and whether its
+// output goes to its -o file directly (LSB_STDOUT_DIRECT).
+type JobReport struct {
+	Cluster    string  `json:"cluster"`
+	SubmitHost string  `json:"submitHost"`
+	Submitted  float64 `json:"submitted"`
+	Sender     string  `json:"sender,omitempty"`
+	ReqMemMB   float64 `json:"reqMemMB,omitempty"`
+	Direct     bool    `json:"direct,omitempty"`
 }
 
 // AgentLoad reports an agent's host facts and load (lsfc sbatchd).

@@ -294,7 +294,16 @@ func (d *Daemon) agentSignalAct(id int64, sig syscall.Signal) func() {
 func jobSpec(s localexec.Spec) api.JobSpec {
 	return api.JobSpec{Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd,
 		Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
-		MemLimit: s.MemLimit}
+		MemLimit: s.MemLimit, Report: jobReport(s.Report)}
+}
+
+// jobReport is the agent's form of a Report.
+func jobReport(r *localexec.Report) *api.JobReport {
+	if r == nil {
+		return nil
+	}
+	return &api.JobReport{Cluster: r.Cluster, SubmitHost: r.SubmitHost, Submitted: float64(r.Submitted.UnixNano()) / 1e9,
+		Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct}
 }
 
 // hostDown returns the status a host's agent gives it at now: unavail

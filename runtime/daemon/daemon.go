@@ -152,6 +152,7 @@ type Daemon struct {
 	lock     *Lock
 	load     *localexec.Sampler
 	host     string // this machine's name
+	sender   string // the daemon's user, who job reports come from (reportSender)
 	started  time.Time
 	recovery string
 
@@ -277,6 +278,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 		d.store = newFileStore(cfg.StateDir, used != "" && !cfg.New)
 	}
 	d.host = cfg.Host
+	d.sender = daemonUser()
 	if d.host == "" {
 		d.host, _ = os.Hostname()
 	}
@@ -988,7 +990,7 @@ func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 	}
 	out := localexec.Spec{JobID: j.ID, Name: name, Queue: j.Queue.Name, User: j.User, Command: s.Command,
 		Env: projectEnv(s.Env, j.Project()), Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: j.HostNames(),
-		UID: s.UID, GID: s.GID, MemLimit: d.memLimitKB(j)}
+		UID: s.UID, GID: s.GID, MemLimit: d.memLimitKB(j), Report: d.report(j)}
 	if s.Home != nil {
 		out.OutputID = s.Home.ID
 	}

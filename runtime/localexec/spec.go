@@ -56,6 +56,9 @@ type Spec struct {
 	// second; past the limit it terminates them (SIGINT, SIGTERM, then
 	// SIGKILL, a second apart) and Result.MemLimitExceeded says so.
 	MemLimit int64 `json:",omitempty"`
+	// Report, when set, has the wrapper write LSF's job report in the
+	// job's -o file (see Report); nil writes none.
+	Report *Report `json:",omitempty"`
 }
 
 // validate reports the first thing in s that the Executor cannot run.

@@ -82,6 +82,9 @@ type wrapper struct {
 	id        int64
 	handshake *os.File // nil once answered
 	cwd       string   // the directory the job runs in, once entered
+	// final is the -o file of a job whose output is spooled, kept open
+	// for its report (see Report); nil otherwise.
+	final *os.File
 }
 
 // answer sends msg to Start, once.
@@ -153,11 +156,13 @@ func (w *wrapper) run() int {
 		cmd.Args[1] = "/proc/self/fd/3"
 	}
 	err := cmd.Start()
+	started := time.Now()
 	stdout.Close()
 	if stderr != stdout {
 		stderr.Close()
 	}
 	if err != nil {
+		w.closeFinal()
 		w.refuse(fmt.Errorf("cannot run /bin/sh: %v", err))
 		return 1
 	}
@@ -165,6 +170,7 @@ func (w *wrapper) run() int {
 	if err := w.writePids(pgid); err != nil {
 		syscall.Kill(-pgid, syscall.SIGKILL)
 		cmd.Wait()
+		w.closeFinal()
 		w.refuse(fmt.Errorf("cannot record the job's processes: %v", err))
 		return 1
 	}
@@ -186,6 +192,10 @@ func (w *wrapper) run() int {
 	if s.MemLimit > 0 {
 		mem = watchMemory(pgid, s.MemLimit, memCheckInterval, memKillGrace)
 	}
+	var usage *usageWatch
+	if s.Report != nil {
+		usage = watchUsage(pgid)
+	}
 	cmd.Wait()
 	r := exitResult(w.id, cmd.ProcessState)
 	r.Cwd = w.cwd
@@ -196,6 +206,9 @@ func (w *wrapper) run() int {
 		r.MemLimitExceeded = over && !r.Done()
 	}
 	signal.Stop(sigs)
+	if usage != nil {
+		w.writeReport(&s, r, jobRun{start: started, cwd: w.cwd, home: u.home, errFile: paths.separateErr(), usage: usage.end()})
+	}
 	return w.record(r)
 }
 
@@ -243,6 +256,9 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 		}
 		return nil
 	})
+	if err == nil && s.spooled() {
+		stdout, stderr, err = w.spoolOutput(stdout, stderr)
+	}
 	if err == nil && stdout == nil {
 		stdout, err = open(w.path(outExt), 0o600)
 	}

@@ -1,6 +1,8 @@
 package sbatchd
 
 import (
+	"time"
+
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/localexec"
 )
@@ -66,7 +68,7 @@ func (a *Agent) take(o api.AgentOrder) {
 	a.queue = append(a.queue, &launch{job: o.Job, run: nr, cleanup: r != nil, spec: localexec.Spec{JobID: o.Job,
 		Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd, Umask: s.Umask,
 		Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
-		MemLimit: s.MemLimit}})
+		MemLimit: s.MemLimit, Report: specReport(s.Report)}})
 	if a.launchers < a.cfg.Launchers {
 		a.launchers++
 		a.wg.Add(1)
@@ -187,4 +189,13 @@ func (a *Agent) stopStarting(r *run) {
 	a.mu.Lock()
 	r.starting, r.signals = false, nil
 	a.mu.Unlock()
+}
+
+// specReport is the executor's form of the report the master asks for.
+func specReport(r *api.JobReport) *localexec.Report {
+	if r == nil {
+		return nil
+	}
+	return &localexec.Report{Cluster: r.Cluster, SubmitHost: r.SubmitHost,
+		Submitted: time.Unix(0, int64(r.Submitted*1e9)), Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct}
 }

@@ -1,0 +1,313 @@
+package localexec
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/user"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A Report asks the wrapper for LSF's job report in the job's -o file:
+// what the job was, where and how it ran, how it ended and what it used.
+// The wrapper writes it once the job has ended and before it records the
+// job's status, so that the -o file is whole by the time the job is seen
+// finished.
+//
+// By default the job's output goes to a spool file while the job runs
+// (the Executor's OutputPath, which bpeek reads), and the -o file gets
+// the report followed by "The output (if any) follows:" and the output,
+// as LSF copies its temporary file once the job finishes. With Direct
+// (lsf.conf's LSB_STDOUT_DIRECT=Y) the output goes to the -o file as the
+// job runs and the report is appended after it. A job without a -o file
+// has no report: LSF mails it, and lsfc sends no mail.
+type Report struct {
+	// Cluster is the cluster's name; SubmitHost the host the job was
+	// submitted from; Submitted when.
+	Cluster    string
+	SubmitHost string
+	Submitted  time.Time
+	// Sender is who the report is from, as the "Sender:" line gives it
+	// (the administrator's name); "" gives the wrapper's user.
+	Sender string `json:",omitempty"`
+	// ReqMemMB is the memory the job asked for in total (rusage[mem]),
+	// in MB, 0 for none.
+	ReqMemMB float64 `json:",omitempty"`
+	// Direct is LSB_STDOUT_DIRECT: the output goes to the -o file as the
+	// job runs and the report follows it.
+	Direct bool `json:",omitempty"`
+}
+
+// spooled reports whether the job's output goes to the spool file while
+// it runs, for the report to be written above it in the -o file.
+func (s *Spec) spooled() bool {
+	return s.Report != nil && s.Stdout != "" && !s.Report.Direct
+}
+
+// spoolOutput gives the job the spool file for its output in place of the
+// -o file out, which the wrapper keeps to compose once the job ends; an
+// error file that is the output file becomes the spool too. It returns
+// the job's output and error files.
+func (w *wrapper) spoolOutput(out, errf *os.File) (stdout, stderr *os.File, err error) {
+	spool, err := os.OpenFile(w.path(outExt), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
+	if err != nil {
+		return out, errf, fmt.Errorf("cannot open the output spool file: %v", err)
+	}
+	w.final = out
+	if errf == nil {
+		errf = spool
+	}
+	return spool, errf, nil
+}
+
+// closeFinal closes the kept -o file of a job that did not run.
+func (w *wrapper) closeFinal() {
+	if w.final != nil {
+		w.final.Close()
+		w.final = nil
+	}
+}
+
+// separateErr returns the -e file when the job has one apart from its
+// -o file, "" otherwise.
+func (p jobPaths) separateErr() string {
+	if p.stderr != "" && p.stderr != p.stdout {
+		return p.stderr
+	}
+	return ""
+}
+
+// A jobRun is what the wrapper saw of the job for its report.
+type jobRun struct {
+	start   time.Time
+	cwd     string
+	home    string
+	errFile string // the -e file when it is not the -o file
+	usage   usageSummary
+}
+
+// writeReport writes the job's report, and its spooled output, to its -o
+// file. A report that cannot be written is said on the wrapper's standard
+// error: the job's end is recorded all the same.
+func (w *wrapper) writeReport(s *Spec, r Result, run jobRun) {
+	if s.Report == nil || s.Stdout == "" {
+		return
+	}
+	out := w.final
+	if out == nil {
+		// Direct: the job wrote to the -o file itself; the report is
+		// appended after its output.
+		f, err := w.openFinal(s, run.cwd)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: job %d: cannot write the job report: %v\n", StarterName, w.id, err)
+			return
+		}
+		out = f
+	}
+	defer out.Close()
+	text := formatReport(reportFacts{spec: s, result: r, run: run, end: r.End, now: time.Now(), sender: senderOf(s)})
+	if _, err := io.WriteString(out, text); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: job %d: cannot write the job report: %v\n", StarterName, w.id, err)
+		return
+	}
+	if w.final == nil {
+		return
+	}
+	spool, err := os.Open(w.path(outExt))
+	if err == nil {
+		_, err = io.Copy(out, spool)
+		spool.Close()
+	}
+	if err == nil && run.errFile != "" {
+		_, err = fmt.Fprintf(out, "\n\nPS:\n\nRead file <%s> for stderr output of this job.\n\n", run.errFile)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: job %d: cannot copy the job's output to its output file: %v\n", StarterName, w.id, err)
+	}
+}
+
+// openFinal opens the -o file of a job whose output went there directly,
+// for its report, as the job's user.
+func (w *wrapper) openFinal(s *Spec, cwd string) (*os.File, error) {
+	name := absIn(cwd, outputPath(s.Stdout, s.outputID(), s.Index, ".out"))
+	u := jobUserOf(s, os.Geteuid())
+	var f *os.File
+	err := u.do(func() error {
+		var err error
+		f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
+		return err
+	})
+	return f, err
+}
+
+// senderOf returns the "Sender:" address of a report: the administrator
+// (or the wrapper's user) at the job's first host.
+func senderOf(s *Spec) string {
+	who := s.Report.Sender
+	if who == "" {
+		who = strconv.Itoa(os.Geteuid())
+		if u, err := user.LookupId(who); err == nil {
+			who = u.Username
+		}
+	}
+	host := "localhost"
+	if len(s.Hosts) > 0 {
+		host = s.Hosts[0]
+	} else if h, err := os.Hostname(); err == nil {
+		host = h
+	}
+	return who + "@" + host
+}
+
+// reportFacts is what a report says.
+type reportFacts struct {
+	spec   *Spec
+	result Result
+	run    jobRun
+	end    time.Time // when the job ended
+	now    time.Time // when the report is written
+	sender string
+}
+
+// reportTime is how a report writes a time, as ctime(3) does without its
+// newline.
+func reportTime(t time.Time) string { return t.Format(time.ANSIC) }
+
+// formatReport returns the text of a job report: the mail header lines,
+// the job's story, its end, its resource usage summary and, for a
+// spooled job, the line that introduces its output.
+func formatReport(f reportFacts) string {
+	s, r, rep := f.spec, f.result, f.spec.Report
+	var b strings.Builder
+	id := s.outputID()
+	jobName := s.Name
+	if jobName == "" {
+		jobName = s.Command
+	}
+	if s.Index > 0 && !strings.HasSuffix(jobName, "]") {
+		jobName += "[" + strconv.Itoa(s.Index) + "]"
+	}
+	end := "Done"
+	if !r.Done() {
+		end = "Exited"
+	}
+	fmt.Fprintf(&b, "Sender: LSF System <%s>\n", f.sender)
+	fmt.Fprintf(&b, "Subject: Job %s: <%s> in cluster <%s> %s\n\n", reportLabel(id, s.Index), jobName, rep.Cluster, end)
+	fmt.Fprintf(&b, "Job <%s> was submitted from host <%s> by user <%s> in cluster <%s> at %s.\n",
+		jobName, rep.SubmitHost, s.User, rep.Cluster, reportTime(rep.Submitted))
+	hosts := hostCounts(s.Hosts)
+	first := ""
+	if len(hosts) > 0 {
+		first = hosts[0]
+	}
+	fmt.Fprintf(&b, "Job was executed on host(s) <%s>, in queue <%s>, as user <%s> in cluster <%s> at %s.\n",
+		first, s.Queue, s.User, rep.Cluster, reportTime(f.run.start))
+	for _, h := range hosts[min(1, len(hosts)):] {
+		fmt.Fprintf(&b, "%s<%s>\n", strings.Repeat(" ", len("Job was executed on host(s) ")), h)
+	}
+	if f.run.home != "" {
+		fmt.Fprintf(&b, "<%s> was used as the home directory.\n", f.run.home)
+	}
+	if f.run.cwd != "" {
+		fmt.Fprintf(&b, "<%s> was used as the working directory.\n", f.run.cwd)
+	}
+	fmt.Fprintf(&b, "Started at %s\n", reportTime(f.run.start))
+	fmt.Fprintf(&b, "Terminated at %s\n", reportTime(f.end))
+	fmt.Fprintf(&b, "Results reported at %s\n", reportTime(f.now))
+	b.WriteString("\nYour job looked like:\n\n")
+	rule := strings.Repeat("-", 60)
+	fmt.Fprintf(&b, "%s\n# LSBATCH: User input\n%s\n%s\n\n", rule, strings.TrimRight(s.Command, "\n"), rule)
+	if r.Done() {
+		b.WriteString("Successfully completed.\n")
+	} else {
+		if r.MemLimitExceeded {
+			b.WriteString("TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.\n")
+		}
+		fmt.Fprintf(&b, "Exited with exit code %d.\n", r.ExitCode)
+	}
+	b.WriteString("\nResource usage summary:\n\n")
+	u := f.run.usage
+	maxMB := float64(max(u.maxKB, r.MaxRSS)) / 1024
+	field := func(label, value string) {
+		fmt.Fprintf(&b, "    %-45s%s\n", label+" :", value)
+	}
+	field("CPU time", fmt.Sprintf("%.2f sec.", r.CPUTime.Seconds()))
+	memKnown := u.maxKB > 0 || r.MaxRSS > 0
+	if memKnown {
+		field("Max Memory", fmt.Sprintf("%d MB", int64(maxMB+0.5)))
+	} else {
+		field("Max Memory", "-")
+	}
+	if u.samples > 0 {
+		field("Average Memory", fmt.Sprintf("%.2f MB", float64(u.sumKB)/float64(u.samples)/1024))
+	} else {
+		field("Average Memory", "-")
+	}
+	if rep.ReqMemMB > 0 {
+		field("Total Requested Memory", fmt.Sprintf("%.2f MB", rep.ReqMemMB))
+		if memKnown {
+			field("Delta Memory", fmt.Sprintf("%.2f MB", rep.ReqMemMB-float64(int64(maxMB+0.5))))
+		} else {
+			field("Delta Memory", "-")
+		}
+	} else {
+		field("Total Requested Memory", "-")
+		field("Delta Memory", "-")
+	}
+	if u.samples > 0 && u.maxSwapKB > 0 {
+		field("Max Swap", fmt.Sprintf("%d MB", (u.maxSwapKB+512)/1024))
+	} else {
+		field("Max Swap", "-")
+	}
+	if u.samples > 0 {
+		field("Max Processes", strconv.Itoa(u.maxProcs))
+		field("Max Threads", strconv.Itoa(u.maxThreads))
+	} else {
+		field("Max Processes", "-")
+		field("Max Threads", "-")
+	}
+	field("Run time", fmt.Sprintf("%d sec.", int64(f.end.Sub(f.run.start).Seconds()+0.5)))
+	field("Turnaround time", fmt.Sprintf("%d sec.", int64(f.end.Sub(rep.Submitted).Seconds()+0.5)))
+	if rep.Direct {
+		if f.run.errFile != "" {
+			fmt.Fprintf(&b, "\nPS:\n\nRead file <%s> for stderr output of this job.\n\n", f.run.errFile)
+		}
+		return b.String()
+	}
+	b.WriteString("\nThe output (if any) follows:\n\n")
+	return b.String()
+}
+
+// reportLabel is a job's id as a report names it: "42", or "42[3]" for an
+// element of a job array.
+func reportLabel(id int64, index int) string {
+	if index > 0 {
+		return fmt.Sprintf("%d[%d]", id, index)
+	}
+	return strconv.FormatInt(id, 10)
+}
+
+// hostCounts returns the hosts of a slot list as a report lists them, in
+// the order of their first slot: "hostA" for one slot, "4*hostA" for
+// more.
+func hostCounts(hosts []string) []string {
+	var order []string
+	count := map[string]int{}
+	for _, h := range hosts {
+		if count[h] == 0 {
+			order = append(order, h)
+		}
+		count[h]++
+	}
+	out := make([]string, len(order))
+	for i, h := range order {
+		if n := count[h]; n > 1 {
+			out[i] = fmt.Sprintf("%d*%s", n, h)
+		} else {
+			out[i] = h
+		}
+	}
+	return out
+}
