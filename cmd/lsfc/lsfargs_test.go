@@ -135,6 +135,8 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"busers":  {"alloc json o V w", ""},
 	"bugroup": {"l r V w", "l r w"},
 	"bmgroup": {"cu l r V w", "l r w"},
+	"brequeue": {"a d e H J p r u V", "a d e H J r u"},
+	"bpeek":    {"f J m q V", "f J m q"},
 }
 
 // TestLSFOptionTables gives each LSF command every option LSF documents
@@ -172,6 +174,7 @@ func TestLSFRefusedOptionsDocumented(t *testing.T) {
 		"bacct": bacctRefusedOptions, "lsid": lsidRefusedOptions, "lsadmin": lsadminRefusedOptions,
 		"lshosts": lshostsRefusedOptions, "lsload": lsloadRefusedOptions, "bsla": bslaRefusedOptions,
 		"busers": busersRefusedOptions, "bugroup": bugroupRefusedOptions, "bmgroup": bmgroupRefusedOptions,
+		"brequeue": brequeueRefusedOptions, "bpeek": bpeekRefusedOptions,
 	} {
 		tc := lsfDocumented[cmd]
 		seen := map[string]bool{}

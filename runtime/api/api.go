@@ -217,6 +217,11 @@ type ActionRequest struct {
 	Remove bool `json:"remove,omitempty"`
 	// Signal is the signal number the signal action (bkill -s) sends.
 	Signal int `json:"signal,omitempty"`
+	// States are the states the requeue action (brequeue) takes a job
+	// in: "DONE" (-d), "EXIT" (-e), "RUN" (-r: running or suspended);
+	// none means RUN. Hold, for requeue, holds the job (PSUSP, -H).
+	States []string `json:"states,omitempty"`
+	Hold   bool     `json:"hold,omitempty"`
 }
 
 // ActionResponse tells what an action did, in the words LSF's commands

@@ -73,6 +73,10 @@ type agents struct {
 	loads  map[string]*api.AgentLoad
 	loaded chan struct{}
 	ready  chan struct{}
+	// peeks are the bpeek requests waiting for their agent's answer, by
+	// the number of their peek order (peekSeq counts them).
+	peeks   map[uint64]chan api.AgentPeek
+	peekSeq uint64
 }
 
 // An agent is the master's view of one host's execution agent.
@@ -280,13 +284,17 @@ func (d *Daemon) agentSignalAct(id int64, sig syscall.Signal) func() {
 	a := d.agentOf(j)
 	name := map[syscall.Signal]string{syscall.SIGSTOP: "STOP", syscall.SIGCONT: "CONT", syscall.SIGKILL: "KILL"}[sig]
 	run := api.AgentRun{Job: j.ID, Start: float64(j.Start)}
+	term := ""
+	if sig == syscall.SIGKILL {
+		term = j.Term
+	}
 	return func() {
 		if name == "KILL" {
 			d.killedMu.Lock()
 			d.killed[id] = true
 			d.killedMu.Unlock()
 		}
-		d.agents.order(a, api.AgentOrder{AgentRun: run, Signal: name})
+		d.agents.order(a, api.AgentOrder{AgentRun: run, Signal: name, Term: term})
 	}
 }
 
@@ -504,6 +512,7 @@ func (d *Daemon) handleAgentSync(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, err)
 		return
 	}
+	d.agents.deliverPeeks(req.Peeks)
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) { return d.agentSync(&req) })
 	if err != nil {
 		reply(w, nil, err)

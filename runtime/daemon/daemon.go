@@ -555,7 +555,7 @@ func (d *Daemon) recoverJobs() error {
 // job ran in when it was not the one asked for; a job requeued forgets it.
 func (d *Daemon) noteRanIn(r Record) {
 	switch {
-	case r.Type == KindRequeue:
+	case r.Type == KindRequeue || r.Type == KindBrequeue:
 		delete(d.ranIn, r.Job)
 	case r.Cwd == "":
 	case r.Job != 0:
@@ -968,7 +968,12 @@ func (d *Daemon) killAct(id int64) func() {
 	if act := d.agentSignalAct(id, syscall.SIGKILL); act != nil {
 		return act
 	}
+	term := ""
+	if j := d.cluster.Job(id); j != nil {
+		term = j.Term
+	}
 	return func() {
+		d.exec.NoteTerm(id, term)
 		if d.exec.Kill(id) == nil {
 			d.killedMu.Lock()
 			d.killed[id] = true
@@ -1054,6 +1059,9 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 	}
 	delete(d.ranIn, j.ID)
 	delete(d.runsIn, j.ID)
+	if requeueAsked(j) {
+		return d.requeueEnded(j, now)
+	}
 	if r.NotStarted {
 		// Its start was logged but its processes never ran (the daemon
 		// died in between): it is still to be run. What its start left

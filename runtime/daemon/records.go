@@ -95,6 +95,7 @@ const (
 	KindRemoteState   Kind = "remote-state"
 	KindRemoteRequeue Kind = "remote-requeue"
 	KindRemoteFinish  Kind = "remote-finish"
+	KindBrequeue      Kind = "brequeue"
 )
 
 // FormatVersion is the format of the records this build writes and the
@@ -145,6 +146,7 @@ var kindTable = [...]KindInfo{
 	{KindRemoteState, "Job, State", "MultiCluster: the job runs, or is suspended, there (RUN, USUSP, SSUSP)", true},
 	{KindRemoteRequeue, "Job", "MultiCluster: the job pends there again after it started", true},
 	{KindRemoteFinish, "Job, At, State, Code, Term", "MultiCluster: the job ended there", true},
+	{KindBrequeue, "Job, At, Term, State", "brequeue: a finished job (DONE or EXIT) pends again at once, in State (PEND, or PSUSP with -H); a started one is being killed with Term (TERM_REQUEUE_OWNER or TERM_REQUEUE_ADMIN) and pends again, in State, once its processes end (a requeue record, then a hold record for PSUSP)", true},
 }
 
 // Kinds returns the table of record kinds, in the order RECORDS.md lists
@@ -324,6 +326,8 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 			j.Term = r.Term
 		}
 		return "", nil
+	case KindBrequeue:
+		return "", replayBrequeue(c, j, r)
 	case KindForward:
 		return "", c.Forward(j, r.Cluster, r.Queue, r.At)
 	case KindMCRecall:

@@ -121,6 +121,7 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("GET /v1/jobs", d.handleJobs)
 	mux.HandleFunc("GET /v1/jobs/{id}", d.handleJob)
 	mux.HandleFunc("POST /v1/jobs/{id}/{action}", d.handleJobAction)
+	mux.HandleFunc("GET /v1/jobs/{id}/output", d.handleJobOutput)
 	mux.HandleFunc("GET /v1/queues", d.handleQueues)
 	mux.HandleFunc("POST /v1/queues/{name}/{op}", d.handleQueueOp)
 	mux.HandleFunc("GET /v1/hosts", d.handleHosts)
@@ -590,6 +591,8 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			[]Record{{Type: KindKill, At: now, Job: id, Term: j.Term}}, d.killAct(id), nil
 	case "signal":
 		return d.signalJob(id, j, req)
+	case "requeue":
+		return d.requeueJob(id, j, req)
 	case "stop":
 		switch j.State {
 		case runtime.Pend:

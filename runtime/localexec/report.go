@@ -1,8 +1,10 @@
 package localexec
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/user"
 	"strconv"
@@ -85,6 +87,7 @@ type jobRun struct {
 	cwd     string
 	home    string
 	errFile string // the -e file when it is not the -o file
+	term    string // how LSF ended the job (NoteTerm), "" when it was not
 	usage   usageSummary
 }
 
@@ -107,6 +110,9 @@ func (w *wrapper) writeReport(s *Spec, r Result, run jobRun) {
 		out = f
 	}
 	defer out.Close()
+	if run.term == "" && !r.Done() {
+		run.term = w.noted()
+	}
 	text := formatReport(reportFacts{spec: s, result: r, run: run, end: r.End, now: time.Now(), sender: senderOf(s)})
 	if _, err := io.WriteString(out, text); err != nil {
 		fmt.Fprintf(os.Stderr, "%s: job %d: cannot write the job report: %v\n", StarterName, w.id, err)
@@ -222,8 +228,12 @@ func formatReport(f reportFacts) string {
 	if r.Done() {
 		b.WriteString("Successfully completed.\n")
 	} else {
+		term := f.run.term
 		if r.MemLimitExceeded {
-			b.WriteString("TERM_MEMLIMIT: job killed after reaching LSF memory usage limit.\n")
+			term = "TERM_MEMLIMIT"
+		}
+		if line := termText(term); line != "" {
+			b.WriteString(line + "\n")
 		}
 		fmt.Fprintf(&b, "Exited with exit code %d.\n", r.ExitCode)
 	}
@@ -310,4 +320,78 @@ func hostCounts(hosts []string) []string {
 		}
 	}
 	return out
+}
+
+// OutputFile returns the file a running job's output goes to as it runs,
+// for bpeek: its -o file when it writes there directly, else the spool
+// file; ok is false for a job the Executor does not run, or that did not
+// start.
+func (e *Executor) OutputFile(id int64) (path string, ok bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	j := e.jobs[id]
+	if j == nil || !j.started || j.pids.Out == "" {
+		return "", false
+	}
+	return j.pids.Out, true
+}
+
+// ReadOutput reads at most max bytes of a job's output file from offset,
+// and returns them with the offset after them. A file not yet made reads
+// as empty.
+func ReadOutput(path string, offset, max int64) ([]byte, int64, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, offset, nil
+	}
+	if err != nil {
+		return nil, offset, err
+	}
+	defer f.Close()
+	buf := make([]byte, max)
+	n, err := f.ReadAt(buf, offset)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, offset, err
+	}
+	return buf[:n], offset + int64(n), nil
+}
+
+// NoteTerm records how job id is being ended (LSF's TERM_ reason, such as
+// TERM_OWNER), for its report to say, before the job is killed.
+func (e *Executor) NoteTerm(id int64, term string) error {
+	if term == "" || strings.ContainsAny(term, "\n\x00") || len(term) > 64 {
+		return nil
+	}
+	return replaceFile(e.path(id, termExt), []byte(term), 0o600, false)
+}
+
+// termText returns the line a report gives a job ended by LSF for a
+// reason, "" for a reason it has no words for.
+func termText(term string) string {
+	what := map[string]string{
+		"TERM_OWNER":         "job killed by owner",
+		"TERM_ADMIN":         "job killed by root or LSF administrator",
+		"TERM_FORCE_OWNER":   "job killed by owner without time for cleanup",
+		"TERM_FORCE_ADMIN":   "job killed by root or LSF administrator without time for cleanup",
+		"TERM_RUNLIMIT":      "job killed after reaching LSF run time limit",
+		"TERM_MEMLIMIT":      "job killed after reaching LSF memory usage limit",
+		"TERM_CPULIMIT":      "job killed after reaching LSF CPU usage limit",
+		"TERM_DEADLINE":      "job killed after deadline expires",
+		"TERM_PREEMPT":       "job killed after preemption",
+		"TERM_REQUEUE_OWNER": "job killed and requeued by owner",
+		"TERM_REQUEUE_ADMIN": "job killed and requeued by root or LSF administrator",
+	}[term]
+	if what == "" {
+		return ""
+	}
+	return term + ": " + what + "."
+}
+
+// noted returns the reason NoteTerm recorded for the job, "" for none.
+func (w *wrapper) noted() string {
+	data, err := os.ReadFile(w.path(termExt))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
 }

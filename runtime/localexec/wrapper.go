@@ -85,6 +85,7 @@ type wrapper struct {
 	// final is the -o file of a job whose output is spooled, kept open
 	// for its report (see Report); nil otherwise.
 	final *os.File
+	out   string // the file the job's output goes to as it runs
 }
 
 // answer sends msg to Start, once.
@@ -262,6 +263,10 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 	if err == nil && stdout == nil {
 		stdout, err = open(w.path(outExt), 0o600)
 	}
+	w.out = p.stdout
+	if w.final != nil || p.stdout == "" {
+		w.out = w.path(outExt)
+	}
 	if err != nil {
 		if stdout != nil {
 			stdout.Close()
@@ -298,7 +303,7 @@ func (w *wrapper) handOver(u jobUser) (*os.File, error) {
 func (w *wrapper) writePids(jobPID int) error {
 	rec := pidRecord{WrapperPID: os.Getpid(), JobPID: jobPID}
 	if jobPID > 0 {
-		rec.Cwd = w.cwd
+		rec.Cwd, rec.Out = w.cwd, w.out
 	}
 	var err error
 	if rec.WrapperStart, err = processStart(0); err != nil {

@@ -58,6 +58,8 @@ type Agent struct {
 	// not yet acknowledged, in order; ack is the last one acknowledged.
 	pending []pendingOrder
 	ack     uint64
+	// peeks are the answers to peek orders, for the next exchange.
+	peeks []api.AgentPeek
 	// queue holds the runs waiting for a launcher; launchers counts the
 	// launchers at work.
 	queue     []*launch
@@ -389,7 +391,8 @@ func (a *Agent) request(session string) *api.AgentSync {
 			req.Dirs[id] = dir
 		}
 	}
-	if len(req.Ends) == 0 {
+	req.Peeks, a.peeks = a.peeks, nil
+	if len(req.Ends) == 0 && len(req.Peeks) == 0 {
 		req.Wait = a.cfg.Interval.Seconds()
 	}
 	return req

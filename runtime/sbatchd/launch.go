@@ -34,6 +34,13 @@ type launch struct {
 // order received twice runs once) or an earlier run of the job still
 // runs; a signal goes to its job, or waits for it to have started.
 func (a *Agent) take(o api.AgentOrder) {
+	if o.Peek != nil {
+		a.peek(o)
+		return
+	}
+	if o.Signal == "KILL" && o.Term != "" {
+		a.exec.NoteTerm(o.Job, o.Term)
+	}
 	a.mu.Lock()
 	r := a.runs[o.Job]
 	if o.Spec == nil {
@@ -198,4 +205,29 @@ func specReport(r *api.JobReport) *localexec.Report {
 	}
 	return &localexec.Report{Cluster: r.Cluster, SubmitHost: r.SubmitHost,
 		Submitted: time.Unix(0, int64(r.Submitted*1e9)), Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct}
+}
+
+// peek answers a peek order: the piece of the job's output it asks for
+// goes with the next exchange; the order is acknowledged at once.
+func (a *Agent) peek(o api.AgentOrder) {
+	p := api.AgentPeek{ID: o.Peek.ID, Job: o.Job, Next: o.Peek.Offset}
+	a.mu.Lock()
+	r := a.runs[o.Job]
+	current := r != nil && r.Start == o.Start && r.End == nil
+	a.mu.Unlock()
+	path, ok := a.exec.OutputFile(o.Job)
+	switch {
+	case !current || !ok:
+		p.Err = "the job does not run on this host"
+	default:
+		data, next, err := localexec.ReadOutput(path, o.Peek.Offset, api.MaxOutputChunk)
+		if err != nil {
+			p.Err = err.Error()
+		}
+		p.Data, p.Next = data, next
+	}
+	a.mu.Lock()
+	a.pending = append(a.pending, pendingOrder{seq: o.Seq, job: o.Job})
+	a.peeks = append(a.peeks, p)
+	a.mu.Unlock()
 }
