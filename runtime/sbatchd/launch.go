@@ -217,8 +217,10 @@ func (a *Agent) peek(o api.AgentOrder) {
 	a.mu.Unlock()
 	path, ok := a.exec.OutputFile(o.Job)
 	switch {
-	case !current || !ok:
+	case !current:
 		p.Err = "the job does not run on this host"
+	case !ok:
+		// Still starting: nothing written yet.
 	default:
 		data, next, err := localexec.ReadOutput(path, o.Peek.Offset, api.MaxOutputChunk)
 		if err != nil {
