@@ -82,7 +82,9 @@ with the options of its leading "#BSUB" lines (the command line wins).
   -R RES_REQ    resource requirement; several -R are joined
   -n N          job slots
   -J NAME       job name
-  -o/-oo FILE   standard output (%J: job id, %I: 0); without -e also stderr
+  -o/-oo FILE   standard output (%J: job id, %I: 0); without -e also stderr;
+                the job report (how the job ended, what it used) goes
+                above the output, or after it with LSB_STDOUT_DIRECT=Y
   -e/-eo FILE   standard error
   -cwd DIR      working directory
   -r            rerunnable
