@@ -101,6 +101,7 @@ func (d *Daemon) requeueJob(id identity, j *runtime.Job, req api.ActionRequest) 
 func (d *Daemon) requeueEnded(j *runtime.Job, now runtime.Time) (Record, bool) {
 	hold := j.RequeueHold
 	d.dropFiles(j.ID)
+	d.unsettle(j.ID)
 	if err := d.cluster.Requeue(j, now); err != nil {
 		d.cfg.Logf("job %d: %v", j.ID, err)
 		return Record{}, false
@@ -115,12 +116,16 @@ func (d *Daemon) requeueEnded(j *runtime.Job, now runtime.Time) (Record, bool) {
 	return Record{Type: KindRequeue, At: now, Job: j.ID}, true
 }
 
-// unsettle forgets that a finished job's files wait for a compaction to
-// go: the job runs again, and its new files are not those.
+// unsettle forgets what the daemon kept of a job's last run: that its
+// files wait for a compaction to go, and that a kill reached it. The job
+// runs again, and its new files and processes are not those.
 func (d *Daemon) unsettle(id int64) {
 	d.settledMu.Lock()
-	defer d.settledMu.Unlock()
 	d.settled = slices.DeleteFunc(d.settled, func(x int64) bool { return x == id })
+	d.settledMu.Unlock()
+	d.killedMu.Lock()
+	delete(d.killed, id)
+	d.killedMu.Unlock()
 }
 
 // replayBrequeue replays a brequeue record: a finished job pends again;
