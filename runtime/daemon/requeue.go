@@ -54,7 +54,6 @@ func (d *Daemon) requeueJob(id identity, j *runtime.Job, req api.ActionRequest) 
 	case j.Remote != nil:
 		return conflict("the job is forwarded to cluster %s", j.Remote.Cluster)
 	case j.State.Pending():
-		//lint:ignore ST1005 LSF's own message, word for word
 		return conflict("Job has not started yet")
 	case j.State == runtime.Zombie:
 		return conflict("the job is ZOMBI: it is being killed on a host that does not answer")
