@@ -217,10 +217,9 @@ func (a *Agent) peek(o api.AgentOrder) {
 	a.mu.Unlock()
 	path, ok := a.exec.OutputFile(o.Job)
 	switch {
-	case !current:
-		p.Err = "the job does not run on this host"
-	case !ok:
-		// Still starting: nothing written yet.
+	case !current || !ok:
+		// Not started yet (the order to run it may even come after this
+		// one), or ended meanwhile: nothing to add.
 	default:
 		data, next, err := localexec.ReadOutput(path, o.Peek.Offset, api.MaxOutputChunk)
 		if err != nil {
