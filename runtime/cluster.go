@@ -475,6 +475,10 @@ type Submission struct {
 	Umask    int      `json:"Umask"`
 	Stdout   string   `json:"Stdout"`
 	Stderr   string   `json:"Stderr"`
+	// OutOverwrite and ErrOverwrite are -oo and -eo: the files are
+	// emptied when the job starts.
+	OutOverwrite bool `json:"OutOverwrite,omitempty"`
+	ErrOverwrite bool `json:"ErrOverwrite,omitempty"`
 	FromHost string   `json:"FromHost"`
 	UID      int      `json:"UID"`
 	GID      int      `json:"GID"`

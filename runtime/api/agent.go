@@ -144,6 +144,9 @@ type JobSpec struct {
 	// MemLimit is the memory limit, in KB, the agent holds the job to
 	// (see localexec.Spec.MemLimit); 0 for none.
 	MemLimit int64 `json:"memLimit,omitempty"`
+	// OutOverwrite and ErrOverwrite are -oo and -eo.
+	OutOverwrite bool `json:"outOverwrite,omitempty"`
+	ErrOverwrite bool `json:"errOverwrite,omitempty"`
 	// Report asks for LSF's job report in the -o file (see
 	// localexec.Report); nil for none.
 	Report *JobReport `json:"report,omitempty"`

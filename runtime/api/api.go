@@ -103,6 +103,10 @@ type SubmitRequest struct {
 	// Stdout and Stderr are -o and -e, with %J and %I.
 	Stdout string `json:"stdout,omitempty"`
 	Stderr string `json:"stderr,omitempty"`
+	// OutOverwrite and ErrOverwrite are -oo and -eo: the file is emptied
+	// when the job starts rather than appended to.
+	OutOverwrite bool `json:"outOverwrite,omitempty"`
+	ErrOverwrite bool `json:"errOverwrite,omitempty"`
 	// FromHost is the submission host.
 	FromHost string `json:"fromHost,omitempty"`
 	// Token, when set, names this submission: the same submission sent

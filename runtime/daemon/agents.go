@@ -302,7 +302,7 @@ func (d *Daemon) agentSignalAct(id int64, sig syscall.Signal) func() {
 func jobSpec(s localexec.Spec) api.JobSpec {
 	return api.JobSpec{Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd,
 		Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
-		MemLimit: s.MemLimit, Report: jobReport(s.Report)}
+		MemLimit: s.MemLimit, Report: jobReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite}
 }
 
 // jobReport is the agent's form of a Report.

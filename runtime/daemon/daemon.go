@@ -995,7 +995,8 @@ func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 	}
 	out := localexec.Spec{JobID: j.ID, Name: name, Queue: j.Queue.Name, User: j.User, Command: s.Command,
 		Env: projectEnv(s.Env, j.Project()), Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: j.HostNames(),
-		UID: s.UID, GID: s.GID, MemLimit: d.memLimitKB(j), Report: d.report(j)}
+		UID: s.UID, GID: s.GID, MemLimit: d.memLimitKB(j), Report: d.report(j),
+		OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite}
 	if s.Home != nil {
 		out.OutputID = s.Home.ID
 	}

@@ -354,7 +354,7 @@ func (d *Daemon) mcForward(j *runtime.Job) api.MCForward {
 		Job: api.SubmitRequest{Command: s.Command, Name: s.Name, ResReq: s.ResReq, Slots: s.Slots,
 			Priority: s.Priority, RunLimit: s.RunLimit, MemLimit: s.MemLimit, MemHard: s.MemHard, Rerunnable: s.Rerunnable,
 			Exclusive: s.Exclusive, Cwd: s.Cwd, Env: s.Env, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr,
-			FromHost: s.FromHost, Project: s.Project}}
+			FromHost: s.FromHost, Project: s.Project, OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite}}
 }
 
 // mcLedger books the forwarded jobs and failed remote starts of the
@@ -641,7 +641,8 @@ func (d *Daemon) handleMCForward(w http.ResponseWriter, r *http.Request) {
 			ResReq: s.ResReq, Priority: s.Priority, RunLimit: s.RunLimit, FromType: req.FromType, Command: s.Command,
 			Env: s.Env, Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, FromHost: s.FromHost,
 			UID: req.UID, GID: req.GID, Rerunnable: s.Rerunnable, MemLimit: s.MemLimit, MemHard: s.MemHard, Exclusive: s.Exclusive,
-			Project: s.Project, Home: &runtime.Home{Cluster: req.From, ID: req.FromJob, Sent: sent}}
+			Project: s.Project, Home: &runtime.Home{Cluster: req.From, ID: req.FromJob, Sent: sent},
+			OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite}
 		pending := 0
 		if q := c.Queue(req.Queue); q != nil {
 			pending = c.InboundPending(q)

@@ -371,7 +371,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			Command: req.Command, Env: req.Env, Cwd: req.Cwd, Umask: req.Umask, Stdout: req.Stdout,
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
 			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, Sla: req.Sla, Pre: pre,
-			Project: req.Project, Group: req.UserGroup}
+			Project: req.Project, Group: req.UserGroup, OutOverwrite: req.OutOverwrite, ErrOverwrite: req.ErrOverwrite}
 		if sub.Group != "" {
 			if err := d.cluster.CheckUserGroup(sub.Group, sub.User); err != nil {
 				return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)

@@ -56,6 +56,10 @@ type Spec struct {
 	// second; past the limit it terminates them (SIGINT, SIGTERM, then
 	// SIGKILL, a second apart) and Result.MemLimitExceeded says so.
 	MemLimit int64 `json:",omitempty"`
+	// OutOverwrite and ErrOverwrite (bsub -oo and -eo) empty the -o and
+	// -e files when the job starts, rather than append to them.
+	OutOverwrite bool `json:",omitempty"`
+	ErrOverwrite bool `json:",omitempty"`
 	// Report, when set, has the wrapper write LSF's job report in the
 	// job's -o file (see Report); nil writes none.
 	Report *Report `json:",omitempty"`

@@ -218,15 +218,19 @@ func (w *wrapper) run() int {
 // paths in p. When there is no -o file, the output goes to the
 // Executor's .out file, opened as the wrapper's user.
 func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *os.File, err error) {
-	open := func(name string, perm os.FileMode) (*os.File, error) {
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, perm)
+	open := func(name string, perm os.FileMode, overwrite bool) (*os.File, error) {
+		flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
+		if overwrite {
+			flags |= os.O_TRUNC
+		}
+		f, err := os.OpenFile(name, flags, perm)
 		if errors.Is(err, fs.ErrNotExist) {
 			// The file's directory is missing: make it, as the job's
 			// user, rather than lose the output.
 			if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
 				return nil, err
 			}
-			f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, perm)
+			f, err = os.OpenFile(name, flags, perm)
 		}
 		return f, err
 	}
@@ -243,13 +247,13 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 		w.cwd = cwd
 		if outName != "" {
 			p.stdout = absIn(cwd, outName)
-			if stdout, err = open(outName, 0o666); err != nil {
+			if stdout, err = open(outName, 0o666, s.OutOverwrite); err != nil {
 				return fmt.Errorf("cannot open output file: %v", err)
 			}
 		}
 		if errName != "" && errName != outName {
 			p.stderr = absIn(cwd, errName)
-			if stderr, err = open(errName, 0o666); err != nil {
+			if stderr, err = open(errName, 0o666, s.ErrOverwrite); err != nil {
 				return fmt.Errorf("cannot open error file: %v", err)
 			}
 		} else if errName != "" {
@@ -261,7 +265,7 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 		stdout, stderr, err = w.spoolOutput(stdout, stderr)
 	}
 	if err == nil && stdout == nil {
-		stdout, err = open(w.path(outExt), 0o600)
+		stdout, err = open(w.path(outExt), 0o600, false)
 	}
 	w.out = p.stdout
 	if w.final != nil || p.stdout == "" {
