@@ -469,19 +469,15 @@ type Submission struct {
 	// Umask, its output to Stdout and Stderr (-o, -e: %J and %I
 	// substituted when it starts); FromHost is the submission host; UID
 	// and GID the submitter's.
-	Command string   `json:"Command"`
-	Env     []string `json:"Env"`
-	Cwd     string   `json:"Cwd"`
-	Umask   int      `json:"Umask"`
-	Stdout  string   `json:"Stdout"`
-	Stderr  string   `json:"Stderr"`
-	// OutOverwrite and ErrOverwrite are -oo and -eo: the files are
-	// emptied when the job starts.
-	OutOverwrite bool   `json:"OutOverwrite,omitempty"`
-	ErrOverwrite bool   `json:"ErrOverwrite,omitempty"`
-	FromHost     string `json:"FromHost"`
-	UID          int    `json:"UID"`
-	GID          int    `json:"GID"`
+	Command  string   `json:"Command"`
+	Env      []string `json:"Env"`
+	Cwd      string   `json:"Cwd"`
+	Umask    int      `json:"Umask"`
+	Stdout   string   `json:"Stdout"`
+	Stderr   string   `json:"Stderr"`
+	FromHost string   `json:"FromHost"`
+	UID      int      `json:"UID"`
+	GID      int      `json:"GID"`
 	// Rerunnable is -r: the job runs again when its host is lost (so is
 	// every job of a RERUNNABLE queue). MemLimit is -M in MB; MemHard is
 	// set for a hard limit (-M N!), which is enforced whatever lsf.conf
@@ -500,6 +496,10 @@ type Submission struct {
 	// Project is -P, the project the job is charged to; Submit gives a
 	// job without one DEFAULT_PROJECT, else "default".
 	Project string `json:"Project,omitempty"`
+	// OutOverwrite and ErrOverwrite are -oo and -eo: the files are
+	// emptied when the job starts.
+	OutOverwrite bool `json:"OutOverwrite,omitempty"`
+	ErrOverwrite bool `json:"ErrOverwrite,omitempty"`
 	// Home is, for a job another cluster forwarded here, its submission
 	// cluster and its ID there; nil for a job submitted here.
 	Home *Home `json:"Home,omitempty"`
