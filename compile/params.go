@@ -104,6 +104,9 @@ type Params struct {
 	// files kept (the oldest beyond it are deleted); 0 when unset (all
 	// are kept).
 	MaxAcctArchiveFile int `lsf:"MAX_ACCT_ARCHIVE_FILE"`
+	// JobSpoolDir is JOB_SPOOL_DIR, where a job's output is spooled until
+	// it ends; "" when unset (the job user's $HOME/.lsbatch).
+	JobSpoolDir string `lsf:"JOB_SPOOL_DIR,nodefault"`
 }
 
 // Conf are the lsf.conf values lsfc acts on, typed, as Params are for

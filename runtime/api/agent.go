@@ -163,6 +163,7 @@ type JobReport struct {
 	Sender     string  `json:"sender,omitempty"`
 	ReqMemMB   float64 `json:"reqMemMB,omitempty"`
 	Direct     bool    `json:"direct,omitempty"`
+	SpoolDir   string  `json:"spoolDir,omitempty"`
 }
 
 // AgentLoad reports an agent's host facts and load (lsfc sbatchd).

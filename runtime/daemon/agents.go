@@ -311,7 +311,7 @@ func jobReport(r *localexec.Report) *api.JobReport {
 		return nil
 	}
 	return &api.JobReport{Cluster: r.Cluster, SubmitHost: r.SubmitHost, Submitted: float64(r.Submitted.UnixNano()) / 1e9,
-		Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct}
+		Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct, SpoolDir: r.SpoolDir}
 }
 
 // hostDown returns the status a host's agent gives it at now: unavail

@@ -26,6 +26,7 @@ func (d *Daemon) report(j *runtime.Job) *localexec.Report {
 		Sender:     d.reportSender(),
 		ReqMemMB:   d.cluster.RequestedMem(j),
 		Direct:     d.cfg.Policy.LSFConf.StdoutDirect,
+		SpoolDir:   d.cfg.Policy.Parameters.JobSpoolDir,
 	}
 }
 

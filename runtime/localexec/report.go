@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"os/user"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -19,9 +20,10 @@ import (
 // finished.
 //
 // By default the job's output goes to a spool file while the job runs
-// (the Executor's OutputPath, which bpeek reads), and the -o file gets
-// the report followed by "The output (if any) follows:" and the output,
-// as LSF copies its temporary file once the job finishes. With Direct
+// (in the job user's $HOME/.lsbatch, as LSF's temporary file; bpeek reads
+// it, see OutputFile), and the -o file gets the report followed by "The
+// output (if any) follows:" and the output, as LSF copies its temporary
+// file once the job finishes; the spool file then goes. With Direct
 // (lsf.conf's LSB_STDOUT_DIRECT=Y) the output goes to the -o file as the
 // job runs and the report is appended after it. A job without a -o file
 // has no report: LSF mails it, and lsfc sends no mail.
@@ -40,6 +42,10 @@ type Report struct {
 	// Direct is LSB_STDOUT_DIRECT: the output goes to the -o file as the
 	// job runs and the report follows it.
 	Direct bool `json:",omitempty"`
+	// SpoolDir is JOB_SPOOL_DIR: the directory of the spool file, "" for
+	// the job user's $HOME/.lsbatch, which is also used when SpoolDir
+	// cannot be written.
+	SpoolDir string `json:",omitempty"`
 }
 
 // spooled reports whether the job's output goes to the spool file while
@@ -48,14 +54,43 @@ func (s *Spec) spooled() bool {
 	return s.Report != nil && s.Stdout != "" && !s.Report.Direct
 }
 
-// spoolOutput gives the job the spool file for its output in place of the
+// spoolOutput gives the job a spool file for its output in place of the
 // -o file out, which the wrapper keeps to compose once the job ends; an
 // error file that is the output file becomes the spool too. It returns
-// the job's output and error files.
-func (w *wrapper) spoolOutput(out, errf *os.File) (stdout, stderr *os.File, err error) {
-	spool, err := os.OpenFile(w.path(outExt), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
-	if err != nil {
-		return out, errf, fmt.Errorf("cannot open the output spool file: %v", err)
+// the job's output and error files. As LSF's temporary file, the spool is
+// in the job user's $HOME/.lsbatch, made as that user, so that a job's
+// output fills its owner's disk rather than the daemon's; where the home
+// cannot take it, it is the Executor's spool file.
+func (w *wrapper) spoolOutput(s *Spec, u jobUser, out, errf *os.File) (stdout, stderr *os.File, err error) {
+	var spool *os.File
+	var dirs []string
+	if s.Report.SpoolDir != "" {
+		dirs = append(dirs, s.Report.SpoolDir)
+	}
+	if u.home != "" {
+		dirs = append(dirs, filepath.Join(u.home, ".lsbatch"))
+	}
+	for _, dir := range dirs {
+		if spool != nil {
+			break
+		}
+		name := filepath.Join(dir, "lsfc."+reportLabel(s.JobID, s.Index)+".out")
+		u.do(func() error {
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				return err
+			}
+			f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
+			if err == nil {
+				spool, w.spool = f, name
+			}
+			return err
+		})
+	}
+	if spool == nil {
+		if spool, err = os.OpenFile(w.path(outExt), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600); err != nil {
+			return out, errf, fmt.Errorf("cannot open the output spool file: %v", err)
+		}
+		w.spool = w.path(outExt)
 	}
 	w.final = out
 	if errf == nil {
@@ -121,10 +156,13 @@ func (w *wrapper) writeReport(s *Spec, r Result, run jobRun) {
 	if w.final == nil {
 		return
 	}
-	spool, err := os.Open(w.path(outExt))
+	spool, err := os.Open(w.spool)
 	if err == nil {
 		_, err = io.Copy(out, spool)
 		spool.Close()
+	}
+	if err == nil && w.spool != w.path(outExt) {
+		os.Remove(w.spool)
 	}
 	if err == nil && run.errFile != "" {
 		_, err = fmt.Fprintf(out, "\n\nPS:\n\nRead file <%s> for stderr output of this job.\n\n", run.errFile)

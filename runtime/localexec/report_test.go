@@ -81,23 +81,28 @@ func TestReportInOutputFile(t *testing.T) {
 	dir := t.TempDir()
 	h := newHarness(t, filepath.Join(dir, "jobs"))
 	rep := func(direct bool) *Report {
-		return &Report{Cluster: "c1", SubmitHost: "login1", Submitted: time.Now(), Sender: "admin", Direct: direct}
+		return &Report{Cluster: "c1", SubmitHost: "login1", Submitted: time.Now(), Sender: "admin", Direct: direct,
+			SpoolDir: filepath.Join(dir, "spool")}
 	}
 	base := Spec{Queue: "normal", User: "u", Umask: -1, Cwd: dir, Hosts: []string{"hostA"}, UID: os.Getuid(), GID: os.Getgid()}
 
 	s := base
 	s.JobID, s.Command, s.Stdout, s.Report = 1, "echo hello; sleep 1.2; echo bye", "one.out", rep(false)
 	h.start(s)
+	spool := filepath.Join(dir, "spool", "lsfc.1.out")
 	eventually(t, "the spool file", func() bool {
 		path, ok := h.e.OutputFile(1)
 		data, _, _ := ReadOutput(path, 0, 100)
-		return ok && string(data) == "hello\n"
+		return ok && path == spool && string(data) == "hello\n"
 	})
 	if data, _ := os.ReadFile(filepath.Join(dir, "one.out")); len(data) != 0 {
 		t.Errorf("one.out holds %q while the job runs, want nothing", data)
 	}
 	if r := h.result(1); !r.Done() {
 		t.Fatalf("job 1: %+v", r)
+	}
+	if _, err := os.Stat(spool); !os.IsNotExist(err) {
+		t.Errorf("the spool file of job 1 is left once its output is in one.out: %v", err)
 	}
 	got := readFile(t, filepath.Join(dir, "one.out"))
 	for _, re := range []string{

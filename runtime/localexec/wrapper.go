@@ -86,6 +86,7 @@ type wrapper struct {
 	// for its report (see Report); nil otherwise.
 	final *os.File
 	out   string // the file the job's output goes to as it runs
+	spool string // the spool file of a job whose output is spooled
 }
 
 // answer sends msg to Start, once.
@@ -262,14 +263,18 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 		return nil
 	})
 	if err == nil && s.spooled() {
-		stdout, stderr, err = w.spoolOutput(stdout, stderr)
+		stdout, stderr, err = w.spoolOutput(s, u, stdout, stderr)
 	}
 	if err == nil && stdout == nil {
 		stdout, err = open(w.path(outExt), 0o600, false)
 	}
-	w.out = p.stdout
-	if w.final != nil || p.stdout == "" {
+	switch {
+	case w.final != nil:
+		w.out = w.spool
+	case p.stdout == "":
 		w.out = w.path(outExt)
+	default:
+		w.out = p.stdout
 	}
 	if err != nil {
 		if stdout != nil {

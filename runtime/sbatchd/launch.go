@@ -204,7 +204,7 @@ func specReport(r *api.JobReport) *localexec.Report {
 		return nil
 	}
 	return &localexec.Report{Cluster: r.Cluster, SubmitHost: r.SubmitHost,
-		Submitted: time.Unix(0, int64(r.Submitted*1e9)), Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct}
+		Submitted: time.Unix(0, int64(r.Submitted*1e9)), Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct, SpoolDir: r.SpoolDir}
 }
 
 // peek answers a peek order: the piece of the job's output it asks for
