@@ -74,14 +74,15 @@ func (w *wrapper) spoolOutput(s *Spec, u jobUser, out, errf *os.File) (stdout, s
 		if spool != nil {
 			break
 		}
-		name := filepath.Join(dir, "lsfc."+reportLabel(s.JobID, s.Index)+".out")
 		u.do(func() error {
 			if err := os.MkdirAll(dir, 0o700); err != nil {
 				return err
 			}
-			f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
+			// A name of its own: daemons of several clusters, and runs
+			// of one job, may share the directory.
+			f, err := os.CreateTemp(dir, "lsfc."+reportLabel(s.JobID, s.Index)+".*.out")
 			if err == nil {
-				spool, w.spool = f, name
+				spool, w.spool = f, f.Name()
 			}
 			return err
 		})

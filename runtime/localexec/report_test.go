@@ -89,11 +89,12 @@ func TestReportInOutputFile(t *testing.T) {
 	s := base
 	s.JobID, s.Command, s.Stdout, s.Report = 1, "echo hello; sleep 1.2; echo bye", "one.out", rep(false)
 	h.start(s)
-	spool := filepath.Join(dir, "spool", "lsfc.1.out")
+	var spool string
 	eventually(t, "the spool file", func() bool {
 		path, ok := h.e.OutputFile(1)
 		data, _, _ := ReadOutput(path, 0, 100)
-		return ok && path == spool && string(data) == "hello\n"
+		spool = path
+		return ok && strings.HasPrefix(path, filepath.Join(dir, "spool", "lsfc.1.")) && string(data) == "hello\n"
 	})
 	if data, _ := os.ReadFile(filepath.Join(dir, "one.out")); len(data) != 0 {
 		t.Errorf("one.out holds %q while the job runs, want nothing", data)
