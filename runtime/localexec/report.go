@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -181,7 +182,8 @@ func (w *wrapper) openFinal(s *Spec, cwd string) (*os.File, error) {
 	var f *os.File
 	err := u.do(func() error {
 		var err error
-		f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o666)
+		// Not waiting for a reader, should the file be a FIFO.
+		f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NONBLOCK, 0o666)
 		return err
 	})
 	return f, err
@@ -375,11 +377,27 @@ func (e *Executor) OutputFile(id int64) (path string, ok bool) {
 	return j.pids.Out, true
 }
 
+// readableBy reports whether the job's user may read the regular file
+// path.
+func readableBy(u jobUser, path string) bool {
+	return u.do(func() error {
+		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+			return errors.New("not a regular file")
+		}
+		return nil
+	}) == nil
+}
+
 // ReadOutput reads at most max bytes of a job's output file from offset,
-// and returns them with the offset after them. A file not yet made reads
-// as empty.
+// and returns them with the offset after them. A file not yet made, or
+// one that is not a regular file (a FIFO, a device), reads as empty.
 func ReadOutput(path string, offset, max int64) ([]byte, int64, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, offset, nil
 	}
@@ -387,6 +405,9 @@ func ReadOutput(path string, offset, max int64) ([]byte, int64, error) {
 		return nil, offset, err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, offset, nil
+	}
 	buf := make([]byte, max)
 	n, err := f.ReadAt(buf, offset)
 	if err != nil && !errors.Is(err, io.EOF) {

@@ -273,7 +273,8 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 		w.out = w.spool
 	case p.stdout == "":
 		w.out = w.path(outExt)
-	default:
+	case readableBy(u, p.stdout):
+		// Output the job's user could not read is not shown to bpeek.
 		w.out = p.stdout
 	}
 	if err != nil {
