@@ -95,7 +95,8 @@ func TestAgentPeekAndReport(t *testing.T) {
 }
 
 // reportedOutput returns the job's own output in an -o file, which the
-// job report comes before; it fails the test when the report is missing.
+// job report comes before (and the note naming its -e file after); it
+// fails the test when the report is missing.
 func reportedOutput(t *testing.T, data []byte) string {
 	t.Helper()
 	const follows = "\nThe output (if any) follows:\n\n"
@@ -105,5 +106,9 @@ func reportedOutput(t *testing.T, data []byte) string {
 		t.Errorf("the -o file has no job report above the output:\n%s", s)
 		return s
 	}
-	return s[i+len(follows):]
+	out := s[i+len(follows):]
+	if j := strings.LastIndex(out, "\n\nPS:\n\nRead file <"); j >= 0 {
+		out = out[:j]
+	}
+	return out
 }
