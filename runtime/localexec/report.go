@@ -417,10 +417,19 @@ func ReadOutput(path string, offset, max int64) ([]byte, int64, error) {
 }
 
 // NoteTerm records how job id is being ended (LSF's TERM_ reason, such as
-// TERM_OWNER), for its report to say, before the job is killed.
+// TERM_OWNER), for its report to say, before the job is killed. A job
+// the Executor does not run is left as it is: a job that has ended keeps
+// no file it did not leave itself.
 func (e *Executor) NoteTerm(id int64, term string) error {
 	if term == "" || strings.ContainsAny(term, "\n\x00") || len(term) > 64 {
 		return nil
+	}
+	// The lock keeps the job from being reported ended, and its files
+	// from going, while the note is written.
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if j := e.jobs[id]; j == nil || !j.started {
+		return fmt.Errorf("job %d is not running", id)
 	}
 	return replaceFile(e.path(id, termExt), []byte(term), 0o600, false)
 }
