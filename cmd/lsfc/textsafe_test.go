@@ -141,6 +141,9 @@ func TestLayoutsEscaped(t *testing.T) {
 			writeShowStatus(b, &api.Status{Cluster: evilName, Master: evilName}, time.UTC)
 		},
 		"bparams -a": func(b *bytes.Buffer) { writeParamsAll(b, map[string]string{"X": evilName}) },
+		"bslots -l": func(b *bytes.Buffer) {
+			writeBackfillWindows(b, []api.BackfillWindow{{Slots: 1, Runtime: -1, Hosts: []api.HostSlots{{Host: evilName, Slots: 1}}}}, true)
+		},
 	} {
 		var b bytes.Buffer
 		write(&b)
