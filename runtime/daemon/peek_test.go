@@ -36,8 +36,8 @@ func TestAgentPeekAndReport(t *testing.T) {
 	b := startAgent(t, d.Addr(), "hostB", t.TempDir())
 	defer b.Close()
 	c := unixClient(state)
-	c.waitHost(t, "hostA", "ok")
-	c.waitHost(t, "hostB", "ok")
+	c.waitAgent(t, "hostA")
+	c.waitAgent(t, "hostB")
 	work := t.TempDir()
 	goFile := filepath.Join(work, "go")
 	id := c.submit(t, api.SubmitRequest{Command: "echo one; while ! test -e " + goFile + "; do sleep 0.05; done; echo two",
