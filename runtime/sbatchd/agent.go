@@ -88,6 +88,9 @@ type run struct {
 	recorded bool
 	starting bool
 	signals  []string
+	// killTerm is how the master ends the run (TERM_OWNER ...), when a
+	// kill came while it was starting, for its job report.
+	killTerm string
 }
 
 // A record is what runs/ keeps of a run; End is set once it ended.

@@ -50,6 +50,9 @@ func (a *Agent) take(o api.AgentOrder) {
 			a.mu.Unlock()
 		case r.starting:
 			r.signals = append(r.signals, o.Signal)
+			if o.Signal == "KILL" && o.Term != "" {
+				r.killTerm = o.Term
+			}
 			a.mu.Unlock()
 		default:
 			a.mu.Unlock()
@@ -179,12 +182,15 @@ func (a *Agent) start(l *launch) {
 		return
 	}
 	a.mu.Lock()
-	sigs := r.signals
+	sigs, term := r.signals, r.killTerm
 	ended := r.End != nil
 	r.starting, r.signals = false, nil
 	a.mu.Unlock()
 	if ended {
 		return
+	}
+	if term != "" {
+		a.exec.NoteTerm(l.job, term)
 	}
 	for _, sig := range sigs {
 		a.signal(l.job, sig)
