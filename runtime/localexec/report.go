@@ -57,12 +57,43 @@ func (s *Spec) spooled() bool {
 
 // spoolOutput gives the job a spool file for its output in place of the
 // -o file out, which the wrapper keeps to compose once the job ends; an
-// error file that is the output file becomes the spool too. It returns
-// the job's output and error files. As LSF's temporary file, the spool is
+// error file that is the output file becomes the spool too, and a -e file
+// of its own gets a spool file of its own, copied to it once the job
+// ends, as LSF buffers both. It returns the job's output and error files. As LSF's temporary file, the spool is
 // in the job user's $HOME/.lsbatch, made as that user, so that a job's
 // output fills its owner's disk rather than the daemon's; where the home
 // cannot take it, it is the Executor's spool file.
 func (w *wrapper) spoolOutput(s *Spec, u jobUser, out, errf *os.File) (stdout, stderr *os.File, err error) {
+	spool, errSpool := w.openSpool(s, u, "out"), (*os.File)(nil)
+	if spool == nil {
+		if spool, err = os.OpenFile(w.path(outExt), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600); err != nil {
+			return out, errf, fmt.Errorf("cannot open the output spool file: %v", err)
+		}
+		w.spool = w.path(outExt)
+	} else {
+		w.spool = spool.Name()
+	}
+	if errf != nil {
+		if errSpool = w.openSpool(s, u, "err"); errSpool == nil {
+			errSpool, err = os.OpenFile(w.path(errExt), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
+			if err != nil {
+				spool.Close()
+				return out, errf, fmt.Errorf("cannot open the error spool file: %v", err)
+			}
+		}
+		w.finalErr, w.errSpool = errf, errSpool.Name()
+	}
+	w.final = out
+	if errSpool == nil {
+		errSpool = spool
+	}
+	return spool, errSpool, nil
+}
+
+// openSpool opens a new spool file for the job's output (kind "out") or
+// errors ("err") in JOB_SPOOL_DIR or else the job user's $HOME/.lsbatch,
+// made as that user; nil when neither can take it.
+func (w *wrapper) openSpool(s *Spec, u jobUser, kind string) *os.File {
 	var spool *os.File
 	var dirs []string
 	if s.Report.SpoolDir != "" {
@@ -81,31 +112,25 @@ func (w *wrapper) spoolOutput(s *Spec, u jobUser, out, errf *os.File) (stdout, s
 			}
 			// A name of its own: daemons of several clusters, and runs
 			// of one job, may share the directory.
-			f, err := os.CreateTemp(dir, "lsfc."+reportLabel(s.JobID, s.Index)+".*.out")
+			f, err := os.CreateTemp(dir, "lsfc."+reportLabel(s.JobID, s.Index)+".*."+kind)
 			if err == nil {
-				spool, w.spool = f, f.Name()
+				spool = f
 			}
 			return err
 		})
 	}
-	if spool == nil {
-		if spool, err = os.OpenFile(w.path(outExt), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600); err != nil {
-			return out, errf, fmt.Errorf("cannot open the output spool file: %v", err)
-		}
-		w.spool = w.path(outExt)
-	}
-	w.final = out
-	if errf == nil {
-		errf = spool
-	}
-	return spool, errf, nil
+	return spool
 }
 
-// closeFinal closes the kept -o file of a job that did not run.
+// closeFinal closes the kept -o and -e files of a job that did not run.
 func (w *wrapper) closeFinal() {
 	if w.final != nil {
 		w.final.Close()
 		w.final = nil
+	}
+	if w.finalErr != nil {
+		w.finalErr.Close()
+		w.finalErr = nil
 	}
 }
 
@@ -135,6 +160,7 @@ func (w *wrapper) writeReport(s *Spec, r Result, run jobRun) {
 	if s.Report == nil || s.Stdout == "" {
 		return
 	}
+	defer w.copyErrors()
 	out := w.final
 	if out == nil {
 		// Direct: the job wrote to the -o file itself; the report is
@@ -171,6 +197,26 @@ func (w *wrapper) writeReport(s *Spec, r Result, run jobRun) {
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: job %d: cannot copy the job's output to its output file: %v\n", StarterName, w.id, err)
+	}
+}
+
+// copyErrors copies the spooled errors of a job with a -e file of its own
+// to that file, and closes it.
+func (w *wrapper) copyErrors() {
+	if w.finalErr == nil {
+		return
+	}
+	defer w.finalErr.Close()
+	spool, err := os.Open(w.errSpool)
+	if err == nil {
+		_, err = io.Copy(w.finalErr, spool)
+		spool.Close()
+	}
+	if err == nil && w.errSpool != w.path(errExt) {
+		os.Remove(w.errSpool)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: job %d: cannot copy the job's errors to its error file: %v\n", StarterName, w.id, err)
 	}
 }
 

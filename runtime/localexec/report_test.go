@@ -136,6 +136,34 @@ func TestReportInOutputFile(t *testing.T) {
 		t.Errorf("two.err = %q, want %q", got, "err\n")
 	}
 
+	// A -e file of its own is spooled too, and filled once the job ends.
+	s = base
+	gate := filepath.Join(dir, "gate")
+	s.JobID, s.Command, s.Stdout, s.Stderr, s.Report = 4, "echo out; echo err >&2; while ! test -e "+gate+"; do sleep 0.05; done",
+		"four.out", "four.err", rep(false)
+	h.start(s)
+	eventually(t, "job 4's output", func() bool {
+		path, _ := h.e.OutputFile(4)
+		data, _, _ := ReadOutput(path, 0, 100)
+		return string(data) == "out\n"
+	})
+	if got := readFile(t, filepath.Join(dir, "four.err")); got != "" {
+		t.Errorf("four.err holds %q while the job runs, want nothing", got)
+	}
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.result(4)
+	if got := readFile(t, filepath.Join(dir, "four.err")); got != "err\n" {
+		t.Errorf("four.err = %q once the job ended, want %q", got, "err\n")
+	}
+	if got := readFile(t, filepath.Join(dir, "four.out")); !strings.HasSuffix(got, "follows:\n\nout\n\n\nPS:\n\nRead file <"+filepath.Join(dir, "four.err")+"> for stderr output of this job.\n\n") {
+		t.Errorf("four.out:\n%s", got)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "spool", "*")); len(left) != 0 {
+		t.Errorf("spool files left: %v", left)
+	}
+
 	s = base
 	s.JobID, s.Command, s.Stdout, s.Report = 3, "sleep 30", "three.out", rep(false)
 	h.start(s)

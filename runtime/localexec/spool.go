@@ -19,11 +19,12 @@ const (
 	outExt     = ".out"
 	lockExt    = ".lock"
 	termExt    = ".term"
+	errExt     = ".err"
 )
 
 // spoolExts lists every suffix of a job's files, for Cleanup.
 func spoolExts() []string {
-	return []string{jobFileExt, specExt, pidExt, statusExt, outExt, lockExt, termExt}
+	return []string{jobFileExt, specExt, pidExt, statusExt, outExt, lockExt, termExt, errExt}
 }
 
 // lockHeld reports whether job id's wrapper runs: the wrapper holds the

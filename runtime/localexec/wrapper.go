@@ -87,6 +87,10 @@ type wrapper struct {
 	final *os.File
 	out   string // the file the job's output goes to as it runs
 	spool string // the spool file of a job whose output is spooled
+	// finalErr is the -e file of its own of a job whose output is
+	// spooled, and errSpool the spool of its errors.
+	finalErr *os.File
+	errSpool string
 }
 
 // answer sends msg to Start, once.
