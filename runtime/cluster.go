@@ -521,9 +521,21 @@ type Submission struct {
 	// Home is, for a job another cluster forwarded here, its submission
 	// cluster and its ID there; nil for a job submitted here.
 	Home *Home `json:"Home,omitempty"`
+	// Interactive is set for an interactive job (bsub -I, -Ip, -Is):
+	// where its wrapper reaches the submitting bsub.
+	Interactive *Interactive `json:"Interactive,omitempty"`
 	// Pre is the requirement compiled before the submission reached the
 	// cluster's owner (ReqCompiler.Compile), or nil; the job keeps none.
 	Pre *Precompiled `json:"-"`
+}
+
+// An Interactive is how an interactive job's wrapper reaches the bsub
+// that submitted it: Mode is "I", "Ip" or "Is", Addrs the addresses bsub
+// listens on and Token its secret for the job.
+type Interactive struct {
+	Mode  string   `json:"Mode"`
+	Addrs []string `json:"Addrs"`
+	Token string   `json:"Token"`
 }
 
 // A Rejection is why a job was not accepted, as bsub reports it.

@@ -65,9 +65,10 @@ func (askedHostsFilter) Filter(_ CycleState, kv ClassInfo, hv HostInfo) Reason {
 }
 
 // Rerunnable reports whether a job runs again when its host is lost: -r,
-// or its queue's RERUNNABLE.
+// or its queue's RERUNNABLE. An interactive job never is: its terminal
+// went with its host.
 func (j *Job) Rerunnable() bool {
-	return j.Sub.Rerunnable || j.Queue.Def != nil && j.Queue.Def.Rerunnable
+	return j.Sub.Interactive == nil && (j.Sub.Rerunnable || j.Queue.Def != nil && j.Queue.Def.Rerunnable)
 }
 
 // Requeue puts a started job back in its queue, pending, as when its host

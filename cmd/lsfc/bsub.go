@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -26,6 +27,7 @@ func bsubOptionList() []lsfOption {
 		{"cwd", "dir"}, {"r", ""}, {"app", "profile"}, {"sp", "priority"}, {"m", `"host ..."`},
 		{"W", "[hh:]mm"}, {"We", "[hh:]mm"}, {"M", "mem_limit"}, {"H", ""}, {"w", "dependency"}, {"K", ""}, {"x", ""},
 		{"sla", "service_class"}, {"P", "project"}, {"G", "user_group"},
+		{"I", ""}, {"Ip", ""}, {"Is", ""},
 	}
 }
 
@@ -41,7 +43,7 @@ func bsubRefusedOptions() []lsfOption {
 		{"Ep", "post_exec_command"}, {"env", "variables"}, {"eptl", "[hh:]mm"}, {"ext", "scheduler_options"},
 		{"F", "file_limit"}, {"f", "file_transfer"}, {"freq", "cpu_frequency"},
 		{"g", "job_group"}, {"gpu", "gpu_req"}, {"hl", ""}, {"hostfile", "file"},
-		{"I", ""}, {"Ip", ""}, {"IS", ""}, {"ISp", ""}, {"ISs", ""}, {"Is", ""}, {"IX", ""},
+		{"IS", ""}, {"ISp", ""}, {"ISs", ""}, {"IX", ""},
 		{"i", "input_file"}, {"is", "input_file"}, {"Jd", "description"}, {"jobaff", "affinity"},
 		{"jsdl", "file"}, {"jsdl_strict", "file"}, {"json", "file"}, {"k", "checkpoint"},
 		{"L", "login_shell"}, {"Lp", "license_project"}, {"ln_mem", "mem_size"}, {"ln_slots", "slots"},
@@ -108,6 +110,15 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 given to the job as LSB_PROJECT_NAME
   -G GROUP      charge the job's fairshare to GROUP's share account; the
                 submitter must be a direct member of the lsb.users group
+  -I            interactive job: its standard input, output and error are
+                bsub's (but those sent to -o and -e files); bsub prints
+                its messages on standard error, waits, and exits with the
+                job's exit code. ^C or bsub's end kills the job.
+  -Ip           interactive job on a pseudo-terminal of its own, whose
+                window size follows bsub's; ^C and ^Z typed at bsub are
+                sent to the job as signals
+  -Is           as -Ip, with the terminal in shell mode: every key, ^C and
+                ^Z included, goes to the job's terminal (bsub -Is bash)
 
 Options are matched on the whole word: -env is never -e with "nv". A
 one-letter option may have its argument in the same word (-n4, -qnormal)
@@ -129,6 +140,9 @@ type bsubRequest struct {
 	cwd string
 	// wait is -K.
 	wait bool
+	// interactive is -I, -Ip or -Is without its dash, "" for a batch
+	// job.
+	interactive string
 	// bareMem is -M given without a unit: a number in the cluster's
 	// LSF_UNIT_FOR_LIMITS, which only the daemon knows; 0 when -M has a
 	// unit (sub.MemLimit holds it) or was not given.
@@ -165,12 +179,15 @@ func parseBsub(argv []string) (*bsubRequest, error) {
 func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	r := &bsubRequest{cwd: a.value("cwd"), wait: a.has("K")}
 	s := &r.sub
+	var err error
+	if r.interactive, err = interactiveMode(a); err != nil {
+		return nil, err
+	}
 	s.Command = strings.Join(a.operands, " ")
 	s.Queue = a.value("q")
 	s.Name = a.value("J")
 	s.App = a.value("app")
 	s.Depend = a.value("w")
-	var err error
 	if s.ResReq, err = joinResReqOptions(a.values("R")); err != nil {
 		return nil, err
 	}
@@ -348,6 +365,9 @@ func submittedMessage(resp *api.SubmitResponse) string {
 }
 
 func runBsub(ctx context.Context, e env, a *lsfArgs) error {
+	if len(a.operands) == 0 && slices.ContainsFunc(interactiveModes, a.has) {
+		return usageError("bsub: an interactive job takes its command on the command line: its standard input is the job's")
+	}
 	if len(a.operands) == 0 {
 		script, err := readJobScript(e.stdin)
 		if err != nil {
@@ -384,6 +404,9 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 		r.sub.MemLimit = r.bareMem * unit.Megabytes()
 	}
 	req := r.request(sc)
+	if r.interactive != "" {
+		return runInteractive(ctx, e, c, r.interactive, req)
+	}
 	resp, err := c.Submit(ctx, req)
 	if errors.Is(err, api.ErrAnswerLost) {
 		printLSFError(e, "bsub", err)

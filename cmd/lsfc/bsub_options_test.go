@@ -57,6 +57,9 @@ var bsubImplemented = map[string]struct {
 	"sla": {"gold", func(r *bsubRequest) bool { return r.sub.Sla == "gold" }},
 	"P":   {"proj1", func(r *bsubRequest) bool { return r.sub.Project == "proj1" }},
 	"G":   {"ug1", func(r *bsubRequest) bool { return r.sub.UserGroup == "ug1" }},
+	"I":   {"", func(r *bsubRequest) bool { return r.interactive == "I" }},
+	"Ip":  {"", func(r *bsubRequest) bool { return r.interactive == "Ip" }},
+	"Is":  {"", func(r *bsubRequest) bool { return r.interactive == "Is" }},
 }
 
 // TestBsubOptionTable goes through every option LSF documents for bsub:
@@ -138,7 +141,7 @@ func TestBsubReportedOptions(t *testing.T) {
 		{[]string{"-We", "10/hostA", "true"}, exitUsage, `-We "10/hostA": lsfc does not normalise run times`},
 		{[]string{"-G", "~grp", "true"}, exitUsage, `bsub: -G "~grp": excluding fairshare groups (~group) is not supported by lsfc`},
 		{[]string{"-g", "/grp", "true"}, exitLSF, "bsub: option -g is not supported by lsfc\n"},
-		{[]string{"-q", "normal", "-Is", "bash"}, exitLSF, "bsub: option -Is is not supported by lsfc\n"},
+		{[]string{"-q", "normal", "-ISs", "bash"}, exitLSF, "bsub: option -ISs is not supported by lsfc\n"},
 		// Words that begin a longer option are never split.
 		{[]string{"-envall", "true"}, exitUsage, `bsub: unknown option "-envall"`},
 		{[]string{"-oout.log", "true"}, exitUsage, `bsub: unknown option "-oout.log"`},

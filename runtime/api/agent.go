@@ -150,6 +150,9 @@ type JobSpec struct {
 	// Report asks for LSF's job report in the -o file (see
 	// localexec.Report); nil for none.
 	Report *JobReport `json:"report,omitempty"`
+	// Interactive is set for an interactive job (see
+	// localexec.Spec.Interactive).
+	Interactive *Interactive `json:"interactive,omitempty"`
 }
 
 // A JobReport is what an agent's job wrapper needs to write the job's

@@ -115,6 +115,20 @@ type SubmitRequest struct {
 	// again (a retry after a lost answer, or to a new master after a
 	// failover) gets the job the first one made, not a second job.
 	Token string `json:"token,omitempty"`
+	// Interactive, set for bsub -I, -Ip and -Is, is where the job's
+	// wrapper reaches bsub when it starts.
+	Interactive *Interactive `json:"interactive,omitempty"`
+}
+
+// An Interactive is how the wrapper of an interactive job reaches the
+// bsub that submitted it: Mode is bsub's option without its dash ("I",
+// "Ip", "Is"), Addrs the host:port addresses bsub listens on, tried in
+// order, and Token the secret with which each side proves itself to the
+// other (see package localexec/attach). The daemon never shows Token.
+type Interactive struct {
+	Mode  string   `json:"mode"`
+	Addrs []string `json:"addrs"`
+	Token string   `json:"token"`
 }
 
 // A Group is a user group of lsb.users or a host group of lsb.hosts:

@@ -302,7 +302,8 @@ func (d *Daemon) agentSignalAct(id int64, sig syscall.Signal) func() {
 func jobSpec(s localexec.Spec) api.JobSpec {
 	return api.JobSpec{Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd,
 		Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
-		MemLimit: s.MemLimit, Report: jobReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite}
+		MemLimit: s.MemLimit, Report: jobReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
+		Interactive: apiInteractive(s.Interactive)}
 }
 
 // jobReport is the agent's form of a Report.
@@ -312,6 +313,14 @@ func jobReport(r *localexec.Report) *api.JobReport {
 	}
 	return &api.JobReport{Cluster: r.Cluster, SubmitHost: r.SubmitHost, Submitted: float64(r.Submitted.UnixNano()) / 1e9,
 		Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct, SpoolDir: r.SpoolDir}
+}
+
+// apiInteractive is the agent's form of an interactive job's submitter.
+func apiInteractive(in *localexec.Interactive) *api.Interactive {
+	if in == nil {
+		return nil
+	}
+	return &api.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
 }
 
 // hostDown returns the status a host's agent gives it at now: unavail

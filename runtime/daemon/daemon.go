@@ -1000,6 +1000,9 @@ func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 	if s.Home != nil {
 		out.OutputID = s.Home.ID
 	}
+	if in := s.Interactive; in != nil {
+		out.Interactive = &localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+	}
 	return out
 }
 

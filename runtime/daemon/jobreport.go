@@ -10,9 +10,10 @@ import (
 
 // report returns what a job's wrapper needs to write LSF's job report in
 // its -o file (see localexec.Report); nil for a job without one, whose
-// report LSF would mail.
+// report LSF would mail, and for an interactive job, whose output goes to
+// its submitter's terminal.
 func (d *Daemon) report(j *runtime.Job) *localexec.Report {
-	if j.Sub.Stdout == "" {
+	if j.Sub.Stdout == "" || j.Sub.Interactive != nil {
 		return nil
 	}
 	from := j.Sub.FromHost

@@ -354,7 +354,18 @@ func (d *Daemon) mcForward(j *runtime.Job) api.MCForward {
 		Job: api.SubmitRequest{Command: s.Command, Name: s.Name, ResReq: s.ResReq, Slots: s.Slots,
 			Priority: s.Priority, RunLimit: s.RunLimit, MemLimit: s.MemLimit, MemHard: s.MemHard, Rerunnable: s.Rerunnable,
 			Exclusive: s.Exclusive, Cwd: s.Cwd, Env: s.Env, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr,
-			FromHost: s.FromHost, Project: s.Project, OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite}}
+			FromHost: s.FromHost, Project: s.Project, OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
+			Interactive: submissionInteractive(s.Interactive)}}
+}
+
+// submissionInteractive is the API's form of an interactive job's
+// submitter: an interactive job forwarded to another cluster is reached
+// by bsub there too, its wrapper connecting back wherever it runs.
+func submissionInteractive(in *runtime.Interactive) *api.Interactive {
+	if in == nil {
+		return nil
+	}
+	return &api.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
 }
 
 // mcLedger books the forwarded jobs and failed remote starts of the
@@ -643,6 +654,9 @@ func (d *Daemon) handleMCForward(w http.ResponseWriter, r *http.Request) {
 			UID: req.UID, GID: req.GID, Rerunnable: s.Rerunnable, MemLimit: s.MemLimit, MemHard: s.MemHard, Exclusive: s.Exclusive,
 			Project: s.Project, Home: &runtime.Home{Cluster: req.From, ID: req.FromJob, Sent: sent},
 			OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite}
+		if in := s.Interactive; in != nil {
+			sub.Interactive = &runtime.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+		}
 		pending := 0
 		if q := c.Queue(req.Queue); q != nil {
 			pending = c.InboundPending(q)

@@ -23,6 +23,7 @@ import (
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/localexec"
 )
 
 // An identity is who makes a request: from the Unix socket's peer
@@ -334,6 +335,12 @@ func validSubmit(s *api.SubmitRequest) error {
 			return bad("bad name %q", truncate(n))
 		}
 	}
+	if in := s.Interactive; in != nil {
+		spec := localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+		if err := spec.Validate(); err != nil {
+			return bad("%v", err)
+		}
+	}
 	return nil
 }
 
@@ -372,6 +379,9 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
 			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, Sla: req.Sla, Pre: pre,
 			Project: req.Project, Group: req.UserGroup, OutOverwrite: req.OutOverwrite, ErrOverwrite: req.ErrOverwrite}
+		if in := req.Interactive; in != nil {
+			sub.Interactive = &runtime.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+		}
 		if sub.Group != "" {
 			if err := d.cluster.CheckUserGroup(sub.Group, sub.User); err != nil {
 				return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)

@@ -63,6 +63,10 @@ type Spec struct {
 	// Report, when set, has the wrapper write LSF's job report in the
 	// job's -o file (see Report); nil writes none.
 	Report *Report `json:",omitempty"`
+	// Interactive, when set, makes the job interactive: its wrapper
+	// connects to the submitting bsub before the job starts and carries
+	// the job's terminal over that connection (see Interactive).
+	Interactive *Interactive `json:",omitempty"`
 }
 
 // validate reports the first thing in s that the Executor cannot run.
@@ -84,6 +88,9 @@ func (s *Spec) validate() error {
 		return fmt.Errorf("job %d has a negative memory limit", s.JobID)
 	case strings.ContainsRune(s.Stdout, 0) || strings.ContainsRune(s.Stderr, 0) || strings.ContainsRune(s.Cwd, 0):
 		return fmt.Errorf("job %d has a path with a NUL byte", s.JobID)
+	}
+	if err := s.Interactive.Validate(); err != nil {
+		return fmt.Errorf("job %d: %v", s.JobID, err)
 	}
 	for _, h := range s.Hosts {
 		if h == "" || strings.ContainsAny(h, " \t\n\x00") {

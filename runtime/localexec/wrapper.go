@@ -161,14 +161,22 @@ func (w *wrapper) run() int {
 		cmd.ExtraFiles = []*os.File{f}
 		cmd.Args[1] = "/proc/self/fd/3"
 	}
+	var sess *session
+	if s.Interactive != nil {
+		var err error
+		if sess, err = attachJob(&s, cmd, stdout, stderr); err != nil {
+			closeOutputs(stdout, stderr)
+			return w.endUnrun(err)
+		}
+	}
 	err := cmd.Start()
 	started := time.Now()
-	stdout.Close()
-	if stderr != stdout {
-		stderr.Close()
-	}
+	closeOutputs(stdout, stderr)
 	if err != nil {
 		w.closeFinal()
+		if sess != nil {
+			sess.closeAll()
+		}
 		w.refuse(fmt.Errorf("cannot run /bin/sh: %v", err))
 		return 1
 	}
@@ -177,8 +185,14 @@ func (w *wrapper) run() int {
 		syscall.Kill(-pgid, syscall.SIGKILL)
 		cmd.Wait()
 		w.closeFinal()
+		if sess != nil {
+			sess.closeAll()
+		}
 		w.refuse(fmt.Errorf("cannot record the job's processes: %v", err))
 		return 1
+	}
+	if sess != nil {
+		sess.run(pgid)
 	}
 	w.answer("ok")
 	// The pid file, written for Start to read, is made durable once Start
@@ -215,7 +229,21 @@ func (w *wrapper) run() int {
 	if usage != nil {
 		w.writeReport(&s, r, jobRun{start: started, cwd: w.cwd, home: u.home, errFile: paths.separateErr(), usage: usage.end()})
 	}
-	return w.record(r)
+	if sess == nil {
+		return w.record(r)
+	}
+	sess.ended()
+	code := w.record(r)
+	sess.finish(r)
+	return code
+}
+
+// closeOutputs closes the wrapper's copies of the job's output files.
+func closeOutputs(stdout, stderr *os.File) {
+	stdout.Close()
+	if stderr != stdout {
+		stderr.Close()
+	}
 }
 
 // openOutputs enters the job's working directory and opens its output and

@@ -78,7 +78,8 @@ func (a *Agent) take(o api.AgentOrder) {
 	a.queue = append(a.queue, &launch{job: o.Job, run: nr, cleanup: r != nil, spec: localexec.Spec{JobID: o.Job,
 		Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd, Umask: s.Umask,
 		Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
-		MemLimit: s.MemLimit, Report: specReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite}})
+		MemLimit: s.MemLimit, Report: specReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
+		Interactive: interactiveSpec(s.Interactive)}})
 	if a.launchers < a.cfg.Launchers {
 		a.launchers++
 		a.wg.Add(1)
@@ -202,6 +203,15 @@ func (a *Agent) stopStarting(r *run) {
 	a.mu.Lock()
 	r.starting, r.signals = false, nil
 	a.mu.Unlock()
+}
+
+// interactiveSpec is the executor's form of an interactive job's
+// submitter.
+func interactiveSpec(in *api.Interactive) *localexec.Interactive {
+	if in == nil {
+		return nil
+	}
+	return &localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
 }
 
 // specReport is the executor's form of the report the master asks for.
