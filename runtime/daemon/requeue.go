@@ -53,6 +53,10 @@ func (d *Daemon) requeueJob(id identity, j *runtime.Job, req api.ActionRequest) 
 	switch {
 	case j.Remote != nil:
 		return conflict("the job is forwarded to cluster %s", j.Remote.Cluster)
+	case j.Sub.Interactive != nil:
+		// As LSF, which requeues no interactive job: its submitter's
+		// terminal is gone with its run.
+		return conflict("an interactive job cannot be requeued")
 	case j.State.Pending():
 		return conflict("Job has not started yet")
 	case j.State == runtime.Zombie:
