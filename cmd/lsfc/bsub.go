@@ -26,7 +26,7 @@ func bsubOptionList() []lsfOption {
 		{"o", "out_file"}, {"oo", "out_file"}, {"e", "err_file"}, {"eo", "err_file"},
 		{"cwd", "dir"}, {"r", ""}, {"app", "profile"}, {"sp", "priority"}, {"m", `"host ..."`},
 		{"W", "[hh:]mm"}, {"We", "[hh:]mm"}, {"M", "mem_limit"}, {"H", ""}, {"w", "dependency"}, {"K", ""}, {"x", ""},
-		{"sla", "service_class"}, {"P", "project"}, {"G", "user_group"},
+		{"sla", "service_class"}, {"P", "project"}, {"G", "user_group"}, {"gpu", "- | gpu_req"},
 		{"I", ""}, {"Ip", ""}, {"Is", ""},
 	}
 }
@@ -42,7 +42,7 @@ func bsubRefusedOptions() []lsfOption {
 		{"data", "data_spec"}, {"datachk", ""}, {"datagrp", "user_group"}, {"E", "pre_exec_command"},
 		{"Ep", "post_exec_command"}, {"env", "variables"}, {"eptl", "[hh:]mm"}, {"ext", "scheduler_options"},
 		{"F", "file_limit"}, {"f", "file_transfer"}, {"freq", "cpu_frequency"},
-		{"g", "job_group"}, {"gpu", "gpu_req"}, {"hl", ""}, {"hostfile", "file"},
+		{"g", "job_group"}, {"hl", ""}, {"hostfile", "file"},
 		{"IS", ""}, {"ISp", ""}, {"ISs", ""}, {"IX", ""},
 		{"i", "input_file"}, {"is", "input_file"}, {"Jd", "description"}, {"jobaff", "affinity"},
 		{"jsdl", "file"}, {"jsdl_strict", "file"}, {"json", "file"}, {"k", "checkpoint"},
@@ -110,6 +110,10 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 given to the job as LSB_PROJECT_NAME
   -G GROUP      charge the job's fairshare to GROUP's share account; the
                 submitter must be a direct member of the lsb.users group
+  -gpu REQ      GPUs: "num=N[/task]:mode=shared|exclusive_process:
+                j_exclusive=yes|no:gmodel=MODEL:gmem=MEM:aff=yes|no", or
+                "-" for the GPU_REQ of the profile and queue (merged
+                with LSB_GPU_REQ); the job gets CUDA_VISIBLE_DEVICES
   -I            interactive job: its standard input, output and error are
                 bsub's (but those sent to -o and -e files); bsub prints
                 its messages on standard error, waits, and exits with the
@@ -198,6 +202,11 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	s.Rerunnable = a.has("r")
 	s.Hold = a.has("H")
 	s.Exclusive = a.has("x")
+	if a.has("gpu") {
+		if s.GPU, err = parseGPUOption(a.value("gpu")); err != nil {
+			return nil, err
+		}
+	}
 	s.Sla = a.value("sla")
 	s.Project = a.value("P")
 	s.UserGroup = a.value("G")
@@ -234,6 +243,20 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 		s.MemHard = strings.HasSuffix(strings.TrimSpace(a.value("M")), "!")
 	}
 	return r, nil
+}
+
+// parseGPUOption checks bsub's -gpu: "-", or a GPU requirement that
+// parses; it returns the requirement as given.
+func parseGPUOption(s string) (string, error) {
+	if t := strings.TrimSpace(s); t == "-" {
+		return t, nil
+	} else if t == "" {
+		return "", fmt.Errorf("-gpu: give a GPU requirement, or \"-\" for the default one")
+	}
+	if _, err := lang.ParseGPUReq(s); err != nil {
+		return "", fmt.Errorf("-gpu: %w", err)
+	}
+	return strings.TrimSpace(s), nil
 }
 
 // lastOf returns the argument of whichever of two spellings of an option
@@ -381,6 +404,10 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 		}
 	}
 	r, err := bsubFromArgs(a)
+	if _, ok := errors.AsType[*lang.GPUReqError](err); ok {
+		// A bad -gpu is refused as LSF refuses it: nothing is submitted.
+		return lsfFailed(e, "bsub", fmt.Errorf("%v. Job not submitted", err))
+	}
 	if err != nil {
 		return usageError("bsub: %v", err)
 	}

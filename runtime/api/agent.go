@@ -26,6 +26,9 @@ type AgentLoad struct {
 	Maxswp   float64            `json:"maxswp,omitempty"`
 	Maxtmp   float64            `json:"maxtmp,omitempty"`
 	Load     map[string]float64 `json:"load,omitempty"`
+	// GPUs are the GPUs the agent found on its host; none when it found
+	// none (the configuration's then stand).
+	GPUs []GPUDevice `json:"gpus,omitempty"`
 }
 
 // AgentSync is an execution agent's exchange with the master, as
@@ -153,6 +156,17 @@ type JobSpec struct {
 	// Interactive is set for an interactive job (see
 	// localexec.Spec.Interactive).
 	Interactive *Interactive `json:"interactive,omitempty"`
+	// GPUs are the indices of the host's GPUs the job holds
+	// (CUDA_VISIBLE_DEVICES); nil for none.
+	GPUs []int `json:"gpus,omitempty"`
+}
+
+// A GPUDevice is one GPU an agent found on its host: its index, model
+// and memory in MB (0 when unknown).
+type GPUDevice struct {
+	Index int     `json:"index"`
+	Model string  `json:"model,omitempty"`
+	Mem   float64 `json:"mem,omitempty"`
 }
 
 // A JobReport is what an agent's job wrapper needs to write the job's

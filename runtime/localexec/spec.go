@@ -63,6 +63,9 @@ type Spec struct {
 	// Report, when set, has the wrapper write LSF's job report in the
 	// job's -o file (see Report); nil writes none.
 	Report *Report `json:",omitempty"`
+	// GPUs are the indices of the GPUs the job holds on the host where it
+	// runs, given to it as CUDA_VISIBLE_DEVICES; nil for none.
+	GPUs []int `json:",omitempty"`
 	// Interactive, when set, makes the job interactive: its wrapper
 	// connects to the submitting bsub before the job starts and carries
 	// the job's terminal over that connection (see Interactive).
