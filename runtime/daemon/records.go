@@ -95,6 +95,8 @@ const (
 	KindRemoteState   Kind = "remote-state"
 	KindRemoteRequeue Kind = "remote-requeue"
 	KindRemoteFinish  Kind = "remote-finish"
+	KindArray         Kind = "array"
+	KindArrayLimit    Kind = "array-limit"
 	KindBrequeue      Kind = "brequeue"
 )
 
@@ -146,6 +148,8 @@ var kindTable = [...]KindInfo{
 	{KindRemoteState, "Job, State", "MultiCluster: the job runs, or is suspended, there (RUN, USUSP, SSUSP)", true},
 	{KindRemoteRequeue, "Job", "MultiCluster: the job pends there again after it started", true},
 	{KindRemoteFinish, "Job, At, State, Code, Term", "MultiCluster: the job ended there", true},
+	{KindArray, "Image, Token", "a job array was accepted: Image is the array (its ID the array's job ID, Sub.Array its index list), from which one pending element per index is made; the records of an element name it by its own ID (the index times 2^32 plus the job ID)", false},
+	{KindArrayLimit, "Job, Code", `bmod -J "%N": the running limit of array Job becomes Code (0: none)`, false},
 	{KindBrequeue, "Job, At, Term, State", "brequeue: a finished job (DONE or EXIT) pends again at once, in State (PEND, or PSUSP with -H); a started one is being killed with Term (TERM_REQUEUE_OWNER or TERM_REQUEUE_ADMIN) and pends again, in State, once its processes end (a requeue record, then a hold record for PSUSP)", true},
 }
 
@@ -223,6 +227,18 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		}
 		_, w, err := c.Restore(*r.Image)
 		return w, err
+	case KindArray:
+		if r.Image == nil {
+			return "", fmt.Errorf("%s record without a job", r.Type)
+		}
+		_, w, err := c.RestoreArray(*r.Image)
+		return w, err
+	case KindArrayLimit:
+		a := c.Array(r.Job)
+		if a == nil {
+			return "", fmt.Errorf("%s of job array %d, which the log never created", r.Type, r.Job)
+		}
+		return "", c.SetArrayLimit(a, r.Code)
 	case KindState:
 		c.SetNextID(r.NextID)
 		return "", nil

@@ -78,7 +78,8 @@ func (a *Agent) take(o api.AgentOrder) {
 	a.queue = append(a.queue, &launch{job: o.Job, run: nr, cleanup: r != nil, spec: localexec.Spec{JobID: o.Job,
 		Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd, Umask: s.Umask,
 		Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
-		MemLimit: s.MemLimit, GPUs: s.GPUs, Report: specReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
+		MemLimit: s.MemLimit, GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
+		Report: specReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
 		Interactive: interactiveSpec(s.Interactive)}})
 	if a.launchers < a.cfg.Launchers {
 		a.launchers++
