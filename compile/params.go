@@ -117,6 +117,9 @@ type Params struct {
 	// files kept (the oldest beyond it are deleted); 0 when unset (all
 	// are kept).
 	MaxAcctArchiveFile int `lsf:"MAX_ACCT_ARCHIVE_FILE"`
+	// JobSpoolDir is JOB_SPOOL_DIR, where a job's output is spooled until
+	// it ends; "" when unset (the job user's $HOME/.lsbatch).
+	JobSpoolDir string `lsf:"JOB_SPOOL_DIR,nodefault"`
 }
 
 // Conf are the lsf.conf values lsfc acts on, typed, as Params are for
@@ -161,6 +164,10 @@ type Conf struct {
 	// (procs, cores or threads) where the host does not choose: see
 	// Policy.NcpusCount.
 	DefineNcpus string `lsf:"EGO_DEFINE_NCPUS"`
+	// StdoutDirect is LSB_STDOUT_DIRECT: a job's -o file gets its output
+	// as it runs and its job report after it, rather than the report
+	// followed by the output spooled meanwhile; false when unset.
+	StdoutDirect bool `lsf:"LSB_STDOUT_DIRECT"`
 }
 
 // A SchedulingInterval is JOB_SCHEDULING_INTERVAL resolved.

@@ -51,6 +51,9 @@ type JobImage struct {
 	Withdrawn bool `json:"Withdrawn,omitempty"`
 	// KilledDone is set on a started job bkill -d is killing.
 	KilledDone bool `json:"KilledDone,omitempty"`
+	// RequeueHold is set on a started job brequeue -H kills: it pends
+	// again held once its processes end.
+	RequeueHold bool `json:"RequeueHold,omitempty"`
 }
 
 // An AllocImage is an Alloc by host name.
@@ -67,7 +70,7 @@ func (j *Job) Image() JobImage {
 		Reason: j.Reason, ExitCode: j.ExitCode, Term: j.Term, PreemptCount: j.PreemptCount, Ran: j.Ran,
 		RunSince: j.RunSince, ExternalStatus: j.ExternalStatus, APSSystem: j.apsSystem, APSAdmin: j.apsAdmin,
 		Exceptions: j.Exceptions, MaxMem: j.MaxMem, MCFailures: j.MCFailures, Withdrawn: j.Withdrawn,
-		KilledDone: j.KilledDone}
+		KilledDone: j.KilledDone, RequeueHold: j.RequeueHold}
 	if j.Remote != nil {
 		r := *j.Remote
 		r.Hosts = slices.Clone(r.Hosts)
@@ -216,7 +219,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		PreemptCount: im.PreemptCount, Ran: im.Ran, RunSince: im.RunSince, ExternalStatus: im.ExternalStatus,
 		Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode, RunLimit: s.RunLimit,
 		apsSystem: im.APSSystem, apsAdmin: im.APSAdmin, Exceptions: im.Exceptions, MaxMem: im.MaxMem,
-		MCFailures: im.MCFailures, Withdrawn: im.Withdrawn, KilledDone: im.KilledDone}
+		MCFailures: im.MCFailures, Withdrawn: im.Withdrawn, KilledDone: im.KilledDone, RequeueHold: im.RequeueHold}
 	if im.Remote != nil {
 		r := *im.Remote
 		j.Remote = &r

@@ -107,6 +107,7 @@ const (
 	KindGroupDel      Kind = "jgroup-del"
 	KindArray         Kind = "array"
 	KindArrayLimit    Kind = "array-limit"
+	KindBrequeue      Kind = "brequeue"
 )
 
 // FormatVersion is the format of the records this build writes and the
@@ -162,6 +163,7 @@ var kindTable = [...]KindInfo{
 	{KindGroupDel, "Text", "bgdel of job group Text and the groups under it", false},
 	{KindArray, "Image, Token", "a job array was accepted: Image is the array (its ID the array's job ID, Sub.Array its index list), from which one pending element per index is made; the records of an element name it by its own ID (the index times 2^32 plus the job ID)", false},
 	{KindArrayLimit, "Job, Code", `bmod -J "%N": the running limit of array Job becomes Code (0: none)`, false},
+	{KindBrequeue, "Job, At, Term, State", "brequeue: a finished job (DONE or EXIT) pends again at once, in State (PEND, or PSUSP with -H); a started one is being killed with Term (TERM_REQUEUE_OWNER or TERM_REQUEUE_ADMIN) and pends again, in State, once its processes end (a requeue record, then a hold record for PSUSP)", true},
 }
 
 // Kinds returns the table of record kinds, in the order RECORDS.md lists
@@ -354,6 +356,8 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 			j.KilledDone = r.State == runtime.Done.String()
 		}
 		return "", nil
+	case KindBrequeue:
+		return "", replayBrequeue(c, j, r)
 	case KindForward:
 		return "", c.Forward(j, r.Cluster, r.Queue, r.At)
 	case KindMCRecall:

@@ -124,6 +124,7 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("GET /v1/jobs", d.handleJobs)
 	mux.HandleFunc("GET /v1/jobs/{id}", d.handleJob)
 	mux.HandleFunc("POST /v1/jobs/{id}/{action}", d.handleJobAction)
+	mux.HandleFunc("GET /v1/jobs/{id}/output", d.handleJobOutput)
 	mux.HandleFunc("GET /v1/queues", d.handleQueues)
 	mux.HandleFunc("POST /v1/queues/{name}/{op}", d.handleQueueOp)
 	mux.HandleFunc("GET /v1/hosts", d.handleHosts)
@@ -394,7 +395,8 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			Command: req.Command, Env: req.Env, Cwd: req.Cwd, Umask: req.Umask, Stdout: req.Stdout,
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
 			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, GPU: req.GPU, Sla: req.Sla, Pre: pre,
-			Project: req.Project, Group: req.UserGroup, JobGroup: req.JobGroup}
+			Project: req.Project, Group: req.UserGroup, JobGroup: req.JobGroup, OutOverwrite: req.OutOverwrite,
+			ErrOverwrite: req.ErrOverwrite}
 		if in := req.Interactive; in != nil {
 			sub.Interactive = &runtime.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
 		}
@@ -842,6 +844,8 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			[]Record{rec}, d.killAct(id), nil
 	case "signal":
 		return d.signalJob(id, j, req)
+	case "requeue":
+		return d.requeueJob(id, j, req)
 	case "stop":
 		switch j.State {
 		case runtime.Pend:

@@ -63,6 +63,13 @@ type Spec struct {
 	// second; past the limit it terminates them (SIGINT, SIGTERM, then
 	// SIGKILL, a second apart) and Result.MemLimitExceeded says so.
 	MemLimit int64 `json:",omitempty"`
+	// OutOverwrite and ErrOverwrite (bsub -oo and -eo) empty the -o and
+	// -e files when the job starts, rather than append to them.
+	OutOverwrite bool `json:",omitempty"`
+	ErrOverwrite bool `json:",omitempty"`
+	// Report, when set, has the wrapper write LSF's job report in the
+	// job's -o file (see Report); nil writes none.
+	Report *Report `json:",omitempty"`
 	// GPUs are the indices of the GPUs the job holds on the host where it
 	// runs, given to it as CUDA_VISIBLE_DEVICES; nil for none.
 	GPUs []int `json:",omitempty"`

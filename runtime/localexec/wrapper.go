@@ -82,6 +82,15 @@ type wrapper struct {
 	id        int64
 	handshake *os.File // nil once answered
 	cwd       string   // the directory the job runs in, once entered
+	// final is the -o file of a job whose output is spooled, kept open
+	// for its report (see Report); nil otherwise.
+	final *os.File
+	out   string // the file the job's output goes to as it runs
+	spool string // the spool file of a job whose output is spooled
+	// finalErr is the -e file of its own of a job whose output is
+	// spooled, and errSpool the spool of its errors.
+	finalErr *os.File
+	errSpool string
 }
 
 // answer sends msg to Start, once.
@@ -161,8 +170,10 @@ func (w *wrapper) run() int {
 		}
 	}
 	err := cmd.Start()
+	started := time.Now()
 	closeOutputs(stdout, stderr)
 	if err != nil {
+		w.closeFinal()
 		if sess != nil {
 			sess.closeAll()
 		}
@@ -173,6 +184,7 @@ func (w *wrapper) run() int {
 	if err := w.writePids(pgid); err != nil {
 		syscall.Kill(-pgid, syscall.SIGKILL)
 		cmd.Wait()
+		w.closeFinal()
 		if sess != nil {
 			sess.closeAll()
 		}
@@ -200,6 +212,10 @@ func (w *wrapper) run() int {
 	if s.MemLimit > 0 {
 		mem = watchMemory(pgid, s.MemLimit, memCheckInterval, memKillGrace)
 	}
+	var usage *usageWatch
+	if s.Report != nil {
+		usage = watchUsage(pgid)
+	}
 	cmd.Wait()
 	r := exitResult(w.id, cmd.ProcessState)
 	r.Cwd = w.cwd
@@ -210,6 +226,9 @@ func (w *wrapper) run() int {
 		r.MemLimitExceeded = over && !r.Done()
 	}
 	signal.Stop(sigs)
+	if usage != nil {
+		w.writeReport(&s, r, jobRun{start: started, cwd: w.cwd, home: u.home, errFile: paths.separateErr(), usage: usage.end()})
+	}
 	if sess == nil {
 		return w.record(r)
 	}
@@ -232,15 +251,19 @@ func closeOutputs(stdout, stderr *os.File) {
 // paths in p. When there is no -o file, the output goes to the
 // Executor's .out file, opened as the wrapper's user.
 func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *os.File, err error) {
-	open := func(name string, perm os.FileMode) (*os.File, error) {
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, perm)
+	open := func(name string, perm os.FileMode, overwrite bool) (*os.File, error) {
+		flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
+		if overwrite {
+			flags |= os.O_TRUNC
+		}
+		f, err := os.OpenFile(name, flags, perm)
 		if errors.Is(err, fs.ErrNotExist) {
 			// The file's directory is missing: make it, as the job's
 			// user, rather than lose the output.
 			if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
 				return nil, err
 			}
-			f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, perm)
+			f, err = os.OpenFile(name, flags, perm)
 		}
 		return f, err
 	}
@@ -257,13 +280,13 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 		w.cwd = cwd
 		if outName != "" {
 			p.stdout = absIn(cwd, outName)
-			if stdout, err = open(outName, 0o666); err != nil {
+			if stdout, err = open(outName, 0o666, s.OutOverwrite); err != nil {
 				return fmt.Errorf("cannot open output file: %v", err)
 			}
 		}
 		if errName != "" && errName != outName {
 			p.stderr = absIn(cwd, errName)
-			if stderr, err = open(errName, 0o666); err != nil {
+			if stderr, err = open(errName, 0o666, s.ErrOverwrite); err != nil {
 				return fmt.Errorf("cannot open error file: %v", err)
 			}
 		} else if errName != "" {
@@ -271,8 +294,20 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 		}
 		return nil
 	})
+	if err == nil && s.spooled() {
+		stdout, stderr, err = w.spoolOutput(s, u, stdout, stderr)
+	}
 	if err == nil && stdout == nil {
-		stdout, err = open(w.path(outExt), 0o600)
+		stdout, err = open(w.path(outExt), 0o600, false)
+	}
+	switch {
+	case w.final != nil:
+		w.out = w.spool
+	case p.stdout == "":
+		w.out = w.path(outExt)
+	case readableBy(u, p.stdout):
+		// Output the job's user could not read is not shown to bpeek.
+		w.out = p.stdout
 	}
 	if err != nil {
 		if stdout != nil {
@@ -310,7 +345,7 @@ func (w *wrapper) handOver(u jobUser) (*os.File, error) {
 func (w *wrapper) writePids(jobPID int) error {
 	rec := pidRecord{WrapperPID: os.Getpid(), JobPID: jobPID}
 	if jobPID > 0 {
-		rec.Cwd = w.cwd
+		rec.Cwd, rec.Out = w.cwd, w.out
 	}
 	var err error
 	if rec.WrapperStart, err = processStart(0); err != nil {
