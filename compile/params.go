@@ -104,6 +104,19 @@ type Params struct {
 	// files kept (the oldest beyond it are deleted); 0 when unset (all
 	// are kept).
 	MaxAcctArchiveFile int `lsf:"MAX_ACCT_ARCHIVE_FILE"`
+	// LocalMaxPreexecRetry is LOCAL_MAX_PREEXEC_RETRY, the attempts of a
+	// failing pre-execution command of a job of this cluster before
+	// LocalMaxPreexecRetryAction applies; 0 for unlimited, the default,
+	// which the file cannot write (the key takes numbers above 0).
+	LocalMaxPreexecRetry int `lsf:"LOCAL_MAX_PREEXEC_RETRY"`
+	// LocalMaxPreexecRetryAction is LOCAL_MAX_PREEXEC_RETRY_ACTION:
+	// SUSPEND (the job goes PSUSP) or EXIT.
+	LocalMaxPreexecRetryAction string `lsf:"LOCAL_MAX_PREEXEC_RETRY_ACTION"`
+	// MaxPreexecRetry and RemoteMaxPreexecRetry are MAX_PREEXEC_RETRY
+	// and REMOTE_MAX_PREEXEC_RETRY, the attempts of a job received from
+	// another cluster (the latter wins when both are set).
+	MaxPreexecRetry       int `lsf:"MAX_PREEXEC_RETRY"`
+	RemoteMaxPreexecRetry int `lsf:"REMOTE_MAX_PREEXEC_RETRY"`
 }
 
 // Conf are the lsf.conf values lsfc acts on, typed, as Params are for
@@ -145,6 +158,10 @@ type Conf struct {
 	// (procs, cores or threads) where the host does not choose: see
 	// Policy.NcpusCount.
 	DefineNcpus string `lsf:"EGO_DEFINE_NCPUS"`
+	// PrePostExecUser is LSB_PRE_POST_EXEC_USER, the user the pre- and
+	// post-execution commands of queues and profiles run as when the
+	// daemon runs as root; "" for the job's user.
+	PrePostExecUser string `lsf:"LSB_PRE_POST_EXEC_USER"`
 }
 
 // A SchedulingInterval is JOB_SCHEDULING_INTERVAL resolved.

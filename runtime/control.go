@@ -87,6 +87,24 @@ func (c *Cluster) Requeue(j *Job, now Time) error {
 	return nil
 }
 
+// PreExecFailed puts a started job whose pre-execution command failed
+// back to pending, as LSF retries it: PEND with its reason, or PSUSP once
+// suspend is set (the retry limit is reached).
+func (c *Cluster) PreExecFailed(j *Job, suspend bool, now Time) error {
+	if err := c.Requeue(j, now); err != nil {
+		return err
+	}
+	j.PreExecFailures++
+	j.Reason = ReasonPreExec
+	if suspend {
+		if err := c.Hold(j); err != nil {
+			return err
+		}
+		j.Reason = ReasonPreExecLimit
+	}
+	return nil
+}
+
 // enqueue puts a job that is pending again in its queue's class; a job
 // whose queue is gone (a started job requeued, a forwarded one back)
 // goes to lost_and_found.

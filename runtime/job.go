@@ -208,6 +208,12 @@ type Job struct {
 	// for them starts the count again.
 	Remote     *Remote
 	MCFailures int
+	// PreExecFailures counts the job's pre-execution commands that failed
+	// (LOCAL_MAX_PREEXEC_RETRY); bresume of a job suspended for them
+	// starts the count again. PostExec is how its post-execution commands
+	// ended: POST_DONE, POST_ERR, or "" (none, or not yet).
+	PreExecFailures int
+	PostExec        string
 	// Withdrawn is set on a job received from another cluster that its
 	// home recalled (Cluster.Withdraw).
 	Withdrawn bool

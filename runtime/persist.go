@@ -47,6 +47,11 @@ type JobImage struct {
 	// start attempts.
 	Remote     *Remote `json:"Remote,omitempty"`
 	MCFailures int     `json:"MCFailures,omitempty"`
+	// PreExecFailures counts the job's failed pre-execution commands;
+	// PostExec is how its post-execution commands ended (POST_DONE,
+	// POST_ERR), "" when they have not.
+	PreExecFailures int    `json:"PreExecFailures,omitempty"`
+	PostExec        string `json:"PostExec,omitempty"`
 	// Withdrawn is set on a received job its home recalled.
 	Withdrawn bool `json:"Withdrawn,omitempty"`
 }
@@ -62,7 +67,8 @@ func (j *Job) Image() JobImage {
 	im := JobImage{ID: j.ID, Seq: j.Seq, Sub: j.Sub, Submit: j.Submit, Start: j.Start, End: j.End, State: j.State,
 		Reason: j.Reason, ExitCode: j.ExitCode, Term: j.Term, PreemptCount: j.PreemptCount, Ran: j.Ran,
 		RunSince: j.RunSince, ExternalStatus: j.ExternalStatus, APSSystem: j.apsSystem, APSAdmin: j.apsAdmin,
-		Exceptions: j.Exceptions, MaxMem: j.MaxMem, MCFailures: j.MCFailures, Withdrawn: j.Withdrawn}
+		Exceptions: j.Exceptions, MaxMem: j.MaxMem, MCFailures: j.MCFailures, Withdrawn: j.Withdrawn,
+		PreExecFailures: j.PreExecFailures, PostExec: j.PostExec}
 	if j.Remote != nil {
 		r := *j.Remote
 		r.Hosts = slices.Clone(r.Hosts)
@@ -211,7 +217,8 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		PreemptCount: im.PreemptCount, Ran: im.Ran, RunSince: im.RunSince, ExternalStatus: im.ExternalStatus,
 		Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode, RunLimit: s.RunLimit,
 		apsSystem: im.APSSystem, apsAdmin: im.APSAdmin, Exceptions: im.Exceptions, MaxMem: im.MaxMem,
-		MCFailures: im.MCFailures, Withdrawn: im.Withdrawn}
+		MCFailures: im.MCFailures, Withdrawn: im.Withdrawn,
+		PreExecFailures: im.PreExecFailures, PostExec: im.PostExec}
 	if im.Remote != nil {
 		r := *im.Remote
 		j.Remote = &r

@@ -37,7 +37,7 @@ func timeInStates(h *api.JobHistory, now int64) (secs [6]int64, total int64) {
 		case api.EventStart:
 			spend(e.At)
 			state = "RUN"
-		case api.EventSuspend, api.EventResume:
+		case api.EventSuspend, api.EventResume, api.EventPreExec:
 			spend(e.At)
 			state = e.State
 		case api.EventRequeue:
@@ -174,6 +174,14 @@ func historyLine(h *api.JobHistory, e api.HistoryEvent) string {
 		return fmt.Sprintf("Done successfully. The CPU time used is %.1f seconds;", e.CPU)
 	case api.EventPostDone:
 		return "Post job process done successfully;"
+	case api.EventPostErr:
+		return "Post job process failed;"
+	case api.EventPreExec:
+		s := fmt.Sprintf("Pending: the pre-execution command exited with %d; the job is retried;", e.Code)
+		if e.State == "PSUSP" {
+			s = fmt.Sprintf("Suspended while pending: the pre-execution command exited with %d and has failed the maximum number of times;", e.Code)
+		}
+		return s
 	case api.EventExit:
 		s := fmt.Sprintf("Exited with exit code %d. The CPU time used is %.1f seconds;", e.Code, e.CPU)
 		if e.State == "signal" {

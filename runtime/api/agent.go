@@ -73,6 +73,14 @@ type AgentEnd struct {
 	// CwdNotExist is set on a job that did not run for want of its
 	// working directory (LSB_EXIT_IF_CWD_NOTEXIST).
 	CwdNotExist bool `json:"cwdNotExist,omitempty"`
+	// PreExecFailed is set when a pre-execution command exited with
+	// PreExecCode and the job did not run; PostExec is how the
+	// post-execution commands ended (POST_DONE, POST_ERR, "" for none);
+	// CPULimitExceeded is set on a job killed past its CPU limit.
+	PreExecFailed    bool   `json:"preExecFailed,omitempty"`
+	PreExecCode      int    `json:"preExecCode,omitempty"`
+	PostExec         string `json:"postExec,omitempty"`
+	CPULimitExceeded bool   `json:"cpuLimitExceeded,omitempty"`
 }
 
 // AgentOrders is the master's answer to an AgentSync.
@@ -89,7 +97,7 @@ type AgentOrders struct {
 }
 
 // An AgentOrder is a job to run (Spec) or a signal for a run (Signal:
-// "STOP", "CONT" or "KILL"), numbered in the master's session.
+// "STOP", "CONT", "KILL" or "USR2"), numbered in the master's session.
 type AgentOrder struct {
 	Seq uint64 `json:"seq"`
 	AgentRun
@@ -118,6 +126,26 @@ type JobSpec struct {
 	// MemLimit is the memory limit, in KB, the agent holds the job to
 	// (see localexec.Spec.MemLimit); 0 for none.
 	MemLimit int64 `json:"memLimit,omitempty"`
+	// PreExec and PostExec are the pre- and post-execution commands,
+	// in order; CPULimit the CPU limit in seconds; Input, InputData,
+	// LoginShell and OutDir as localexec.Spec has them.
+	PreExec    []ExecStep `json:"preExec,omitempty"`
+	PostExec   []ExecStep `json:"postExec,omitempty"`
+	CPULimit   int64      `json:"cpuLimit,omitempty"`
+	Input      string     `json:"input,omitempty"`
+	InputData  []byte     `json:"inputData,omitempty"`
+	LoginShell string     `json:"loginShell,omitempty"`
+	OutDir     string     `json:"outDir,omitempty"`
+}
+
+// An ExecStep is a pre- or post-execution command (see
+// localexec.ExecStep): the job's own (Job), host-based (Host), or of the
+// queue or profile, run as User when set.
+type ExecStep struct {
+	Command string `json:"command"`
+	Job     bool   `json:"job,omitempty"`
+	Host    bool   `json:"host,omitempty"`
+	User    string `json:"user,omitempty"`
 }
 
 // AgentLoad reports an agent's host facts and load (lsfc sbatchd).

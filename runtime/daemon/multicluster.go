@@ -349,12 +349,14 @@ func (d *Daemon) mcWorkList() []mcWork {
 // dependency, its hosts, its application profile, a hold).
 func (d *Daemon) mcForward(j *runtime.Job) api.MCForward {
 	s := j.Sub
-	return api.MCForward{From: d.cfg.Policy.Cluster, FromJob: j.ID, Sent: float64(j.Remote.SentAt), Queue: j.Remote.Queue, User: s.User,
+	f := api.MCForward{From: d.cfg.Policy.Cluster, FromJob: j.ID, Sent: float64(j.Remote.SentAt), Queue: j.Remote.Queue, User: s.User,
 		Group: s.Group, UID: s.UID, GID: s.GID, FromType: s.FromType,
 		Job: api.SubmitRequest{Command: s.Command, Name: s.Name, ResReq: s.ResReq, Slots: s.Slots,
 			Priority: s.Priority, RunLimit: s.RunLimit, MemLimit: s.MemLimit, MemHard: s.MemHard, Rerunnable: s.Rerunnable,
 			Exclusive: s.Exclusive, Cwd: s.Cwd, Env: s.Env, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr,
 			FromHost: s.FromHost, Project: s.Project}}
+	execRequest(s.Exec, &f.Job)
+	return f
 }
 
 // mcLedger books the forwarded jobs and failed remote starts of the
@@ -642,6 +644,11 @@ func (d *Daemon) handleMCForward(w http.ResponseWriter, r *http.Request) {
 			Env: s.Env, Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, FromHost: s.FromHost,
 			UID: req.UID, GID: req.GID, Rerunnable: s.Rerunnable, MemLimit: s.MemLimit, MemHard: s.MemHard, Exclusive: s.Exclusive,
 			Project: s.Project, Home: &runtime.Home{Cluster: req.From, ID: req.FromJob, Sent: sent}}
+		exe, xerr := d.submitExec(&s, d.now())
+		if xerr != nil {
+			return nil, nil, nil, xerr
+		}
+		sub.Exec = exe
 		pending := 0
 		if q := c.Queue(req.Queue); q != nil {
 			pending = c.InboundPending(q)

@@ -95,6 +95,8 @@ const (
 	KindRemoteState   Kind = "remote-state"
 	KindRemoteRequeue Kind = "remote-requeue"
 	KindRemoteFinish  Kind = "remote-finish"
+	KindPreExec       Kind = "pre-exec"
+	KindPostExec      Kind = "post-exec"
 )
 
 // FormatVersion is the format of the records this build writes and the
@@ -145,6 +147,8 @@ var kindTable = [...]KindInfo{
 	{KindRemoteState, "Job, State", "MultiCluster: the job runs, or is suspended, there (RUN, USUSP, SSUSP)", true},
 	{KindRemoteRequeue, "Job", "MultiCluster: the job pends there again after it started", true},
 	{KindRemoteFinish, "Job, At, State, Code, Term", "MultiCluster: the job ended there", true},
+	{KindPreExec, "Job, At, Code, State", "a started job's pre-execution command exited with Code: the job went back to State, PEND to be retried or PSUSP past LOCAL_MAX_PREEXEC_RETRY", true},
+	{KindPostExec, "Job, At, Text", "a job's post-execution commands ended: Text is POST_DONE or POST_ERR; in the transaction of the job's finish (or pre-exec), after it", true},
 }
 
 // Kinds returns the table of record kinds, in the order RECORDS.md lists
@@ -344,6 +348,11 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 			return "", fmt.Errorf("remote state of job %d: unknown state %q", j.ID, r.State)
 		}
 		return "", c.RemoteState(j, state)
+	case KindPreExec:
+		return "", c.PreExecFailed(j, r.State == runtime.PSusp.String(), r.At)
+	case KindPostExec:
+		j.PostExec = r.Text
+		return "", nil
 	case KindRemoteRequeue:
 		return "", c.RemoteRequeued(j)
 	case KindRemoteFinish:

@@ -371,6 +371,10 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
 			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, Sla: req.Sla, Pre: pre,
 			Project: req.Project, Group: req.UserGroup}
+		var err error
+		if sub.Exec, err = d.submitExec(&req, d.now()); err != nil {
+			return nil, nil, nil, err
+		}
 		if sub.Group != "" {
 			if err := d.cluster.CheckUserGroup(sub.Group, sub.User); err != nil {
 				return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
@@ -464,6 +468,7 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 		RunLimit: j.RunLimit, MemLimit: j.Sub.MemLimit, Priority: j.Priority, Preempted: j.PreemptCount,
 		Rerunnable: j.Rerunnable(), Exceptions: j.Exceptions.String(), CPUTime: j.CPUTime, MaxMem: j.MaxMem,
 		Project: j.Project(), UserGroup: j.Group}
+	execJobFields(j, &out)
 	if j.Start != 0 {
 		out.ExecCwd = d.cwdOf(j)
 	}
