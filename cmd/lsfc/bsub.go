@@ -209,7 +209,7 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 		s.MemHard = strings.HasSuffix(strings.TrimSpace(a.value("M")), "!")
 	}
 	if err := r.execOptions(a, time.Now()); err != nil {
-		return nil, err
+		return nil, &valueError{err}
 	}
 	return r, nil
 }
@@ -416,6 +416,10 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 		}
 	}
 	r, err := bsubFromArgs(a)
+	if _, ok := errors.AsType[*valueError](err); ok {
+		// A value LSF refuses: its message, exit 255, as bsub's.
+		return lsfFailed(e, "bsub", err)
+	}
 	if err != nil {
 		return usageError("bsub: %v", err)
 	}
@@ -441,7 +445,7 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 	req := r.request(sc)
 	if req.InputSpooled {
 		if req.InputData, err = spoolInput(req.Input, sc.wd); err != nil {
-			return usageError("bsub: %v", err)
+			return lsfFailed(e, "bsub", err)
 		}
 	}
 	resp, err := c.Submit(ctx, req)
@@ -466,6 +470,12 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 	}
 	return nil
 }
+
+// A valueError is an option value bsub refuses as LSF does: exit 255.
+type valueError struct{ err error }
+
+func (e *valueError) Error() string { return e.err.Error() }
+func (e *valueError) Unwrap() error { return e.err }
 
 // spoolInput reads the file of bsub -is, relative to the current
 // directory dir, to be sent with the submission: the job reads it as it

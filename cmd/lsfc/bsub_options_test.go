@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
 )
@@ -56,6 +57,20 @@ var bsubImplemented = map[string]struct {
 	"sla": {"gold", func(r *bsubRequest) bool { return r.sub.Sla == "gold" }},
 	"P":   {"proj1", func(r *bsubRequest) bool { return r.sub.Project == "proj1" }},
 	"G":   {"ug1", func(r *bsubRequest) bool { return r.sub.UserGroup == "ug1" }},
+	"E":   {"pre.sh", func(r *bsubRequest) bool { return r.sub.PreExec == "pre.sh" }},
+	"Ep":  {"post.sh", func(r *bsubRequest) bool { return r.sub.PostExec == "post.sh" }},
+	"b": {"2001:1:1:0:0", func(r *bsubRequest) bool {
+		return r.sub.BeginTime == time.Date(2001, 1, 1, 0, 0, 0, 0, time.Local).Unix()
+	}},
+	"t": {"2099:1:1:0:0", func(r *bsubRequest) bool {
+		return r.sub.TermTime == time.Date(2099, 1, 1, 0, 0, 0, 0, time.Local).Unix()
+	}},
+	"c":      {"1:30/hostA", func(r *bsubRequest) bool { return r.sub.CPULimit == 5400 && r.sub.CPUSpec == "hostA" }},
+	"i":      {"in.%J", func(r *bsubRequest) bool { return r.sub.Input == "in.%J" && !r.sub.InputSpooled }},
+	"is":     {"in.txt", func(r *bsubRequest) bool { return r.sub.Input == "in.txt" && r.sub.InputSpooled }},
+	"L":      {"/bin/bash", func(r *bsubRequest) bool { return r.sub.LoginShell == "/bin/bash" }},
+	"env":    {"none", func(r *bsubRequest) bool { return r.env != nil && r.env.none }},
+	"outdir": {"out/%J", func(r *bsubRequest) bool { return r.sub.OutDir == "out/%J" }},
 }
 
 // TestBsubOptionTable goes through every option LSF documents for bsub:
@@ -131,8 +146,9 @@ func TestBsubReportedOptions(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{[]string{"-env", "all", "-o", "/dev/null", "true"}, exitLSF, "bsub: option -env is not supported by lsfc\n"},
-		{[]string{"-outdir", "/tmp/x", "true"}, exitLSF, "bsub: option -outdir is not supported by lsfc\n"},
+		{[]string{"-env", "all, =x", "-o", "/dev/null", "true"}, exitLSF, "bsub: -env \"all, =x\": \"\" is not a variable name. Job not submitted\n"},
+		{[]string{"-b", "25:99", "true"}, exitLSF, "bsub: -b \"25:99\": Bad time specification (minute must be 0-59). Job not submitted\n"},
+		{[]string{"-t", "yesterday", "true"}, exitLSF, "bsub: -t \"yesterday\": Bad time specification (want [[year:][month:]day:]hour:minute). Job not submitted\n"},
 		{[]string{"-gpu", "num=1", "true"}, exitLSF, "bsub: option -gpu is not supported by lsfc\n"},
 		{[]string{"-We", "10", "true"}, exitLSF, "bsub: option -We is not supported by lsfc\n"},
 		{[]string{"-G", "~grp", "true"}, exitUsage, `bsub: -G "~grp": excluding fairshare groups (~group) is not supported by lsfc`},
