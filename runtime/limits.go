@@ -16,10 +16,10 @@ type limitRule struct {
 	name string
 	// users admits a user (nil: every user).
 	users    func(string) bool
-	queues   map[string]bool
-	apps     map[string]bool
-	hosts    map[string]bool
-	projects map[string]bool
+	queues   *nameFilter
+	apps     *nameFilter
+	hosts    *nameFilter
+	projects *nameFilter
 	// per* split the usage by consumer.
 	perUser, perQueue, perApp, perHost, perProject bool
 	// slots, jobs and mem are the limits (-1 for none); mem in MB.
@@ -34,6 +34,44 @@ type limitRule struct {
 }
 
 type limitUse struct{ slots, jobs, mem float64 }
+
+// A nameFilter is a consumer list of a Limit section: the names it gives,
+// or all names (all) but those it excludes with "~name". A nil filter
+// admits every name.
+type nameFilter struct {
+	all     bool
+	in, out map[string]bool
+}
+
+// has reports whether the list names n.
+func (f *nameFilter) has(n string) bool {
+	switch {
+	case f == nil:
+		return true
+	case f.out[n]:
+		return false
+	case f.all:
+		return true
+	}
+	return f.in[n]
+}
+
+// add puts a name in the list, or out of it when excluded.
+func (f *nameFilter) add(n string, exclude bool) {
+	switch {
+	case exclude:
+		f.out[n] = true
+	case strings.EqualFold(n, "all"):
+		f.all = true
+	default:
+		f.in[n] = true
+	}
+}
+
+// admitsAll reports whether the filter admits every name.
+func (f *nameFilter) admitsAll() bool { return f == nil || (f.all && len(f.out) == 0) }
+
+func newNameFilter() *nameFilter { return &nameFilter{in: map[string]bool{}, out: map[string]bool{}} }
 
 // readLimits builds the rules of the Limit sections that limit slots,
 // jobs or memory.
@@ -77,55 +115,55 @@ func readLimits(p *compile.Policy, c *Cluster) []*limitRule {
 	return out
 }
 
-// nameSet reads a consumer list (QUEUES or PER_QUEUE): nil for all.
-func nameSet(set compile.Settings, together, apart string) (map[string]bool, bool) {
+// nameSet reads a consumer list (QUEUES or PER_QUEUE), where "~name"
+// excludes a name from "all": nil for all.
+func nameSet(set compile.Settings, together, apart string) (*nameFilter, bool) {
 	for _, key := range []string{together, apart} {
 		st := set[key]
 		if st == nil {
 			continue
 		}
 		names, _ := st.Value.([]string)
-		m := map[string]bool{}
+		f := newNameFilter()
 		for _, n := range names {
-			if strings.EqualFold(n, "all") {
-				return nil, key == apart
-			}
-			m[n] = true
+			name, exclude := strings.CutPrefix(n, "~")
+			f.add(name, exclude)
 		}
-		return m, key == apart
+		if f.admitsAll() {
+			return nil, key == apart
+		}
+		return f, key == apart
 	}
 	return nil, false
 }
 
-// hostSet reads HOSTS or PER_HOST into the set of host names: nil for all.
-func hostSet(set compile.Settings, p *compile.Policy) (map[string]bool, bool) {
+// hostSet reads HOSTS or PER_HOST into the set of host names, host
+// groups expanded and "~host" or "~group" excluded: nil for all.
+func hostSet(set compile.Settings, p *compile.Policy) (*nameFilter, bool) {
 	for _, key := range []string{"HOSTS", "PER_HOST"} {
 		st := set[key]
 		if st == nil {
 			continue
 		}
 		items, _ := st.Value.([]compile.HostItem)
-		m := map[string]bool{}
+		f := newNameFilter()
 		groups := map[string]*compile.HostGroup{}
 		for _, g := range p.HostGroups {
 			groups[g.Name] = g
 		}
 		for _, it := range items {
-			if it.Exclude {
-				continue
-			}
-			if strings.EqualFold(it.Name, "all") {
-				return nil, key == "PER_HOST"
-			}
 			if g := groups[it.Name]; g != nil {
 				for _, h := range g.Hosts {
-					m[h] = true
+					f.add(h, it.Exclude)
 				}
 				continue
 			}
-			m[it.Name] = true
+			f.add(it.Name, it.Exclude)
 		}
-		return m, key == "PER_HOST"
+		if f.admitsAll() {
+			return nil, key == "PER_HOST"
+		}
+		return f, key == "PER_HOST"
 	}
 	return nil, false
 }
@@ -140,13 +178,13 @@ func (r *limitRule) applies(j *Job, h *Host) bool {
 	switch {
 	case r.users != nil && !r.users(j.User):
 		return false
-	case r.queues != nil && !r.queues[j.Queue.Name]:
+	case !r.queues.has(j.Queue.Name):
 		return false
-	case r.apps != nil && (j.App == nil || !r.apps[j.App.Name]):
+	case !r.apps.has(appName(j)):
 		return false
-	case r.projects != nil && !r.projects[j.Project()]:
+	case !r.projects.has(j.Project()):
 		return false
-	case r.hosts != nil && (h == nil || !r.hosts[h.Name]):
+	case r.hosts != nil && (h == nil || !r.hosts.has(h.Name)):
 		return false
 	}
 	return true
@@ -250,4 +288,13 @@ func (r *limitRule) room(key string, planned *limitUse) (slots, jobs, mem float6
 		return limit - use
 	}
 	return left(r.slots, used.slots), left(r.jobs, used.jobs), left(r.mem, used.mem)
+}
+
+// appName is the name of the job's application profile, "" for none: a
+// list of names does not hold it, "all" does.
+func appName(j *Job) string {
+	if j.App == nil {
+		return ""
+	}
+	return j.App.Name
 }

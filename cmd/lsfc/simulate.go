@@ -8,8 +8,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -183,6 +185,9 @@ func runSimulate(e env, f simFlags) error {
 		p, err := loadPolicy(e, f.tf, conf)
 		if err != nil {
 			return err
+		}
+		if err := mapTargetsExist(queueMap, p); err != nil {
+			return usageError("--queue-map: %v in %s", err, conf)
 		}
 		opts := sim.ReplayOptions{QueueMap: queueMap, SlaMap: slaMap, SlotsPerHost: f.slotsPerHost}
 		switch {
@@ -370,6 +375,18 @@ func readHosts(e env, path string, p *compile.Policy) ([]*compile.Host, error) {
 		return nil, exit(exitFindings, fmt.Errorf("%s: the inventory has errors", path))
 	}
 	return inv.Hosts, nil
+}
+
+// mapTargetsExist reports the first queue a --queue-map sends jobs to
+// that p does not define: those jobs would wait forever.
+func mapTargetsExist(m map[string]string, p *compile.Policy) error {
+	targets := slices.Sorted(maps.Values(m))
+	for _, q := range targets {
+		if p.Queue(q) == nil {
+			return fmt.Errorf("queue %q is not defined", q)
+		}
+	}
+	return nil
 }
 
 // parseQueueMap reads "1=normal,interactive=short".

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/lsfc/lsfc/internal/fsync"
 )
 
 // ErrClosed is returned, wrapped with the path, by calls on a closed Log.
@@ -50,7 +52,7 @@ type Options struct {
 	// creating an empty log: the caller knows a log was kept there.
 	Existing bool
 
-	// sync makes written data durable; nil means datasync.
+	// sync makes written data durable; nil means fsync.DataSync.
 	sync func(*os.File) error
 }
 
@@ -204,7 +206,7 @@ func Open(path string, opts Options) (*Log, *Recovery, error) {
 		size:    size,
 	}
 	if l.sync == nil {
-		l.sync = datasync
+		l.sync = fsync.DataSync
 	}
 	l.work.L = &l.mu
 	l.space.L = &l.mu

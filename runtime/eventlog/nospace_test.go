@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lsfc/lsfc/internal/fsync"
 )
 
 // TestNoSpaceStalls makes the file system run out of space for a while
@@ -25,7 +27,7 @@ func TestNoSpaceStalls(t *testing.T) {
 		if full.Load() {
 			return &os.PathError{Op: "sync", Path: f.Name(), Err: syscall.ENOSPC}
 		}
-		return datasync(f)
+		return fsync.DataSync(f)
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +91,7 @@ func TestNoSpaceClose(t *testing.T) {
 		if full.Load() {
 			return syscall.ENOSPC
 		}
-		return datasync(f)
+		return fsync.DataSync(f)
 	}})
 	if err != nil {
 		t.Fatal(err)

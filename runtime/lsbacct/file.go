@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/lsfc/lsfc/internal/fsync"
 )
 
 // LogDir is the directory of lsb.acct under LSB_SHAREDIR/<cluster>, the
@@ -164,7 +166,7 @@ func (l *Log) Append(recs []*Record) error {
 	if l.first.IsZero() {
 		l.first = l.now()
 	}
-	return datasync(l.f)
+	return fsync.DataSync(l.f)
 }
 
 // due reports whether the current file is to be archived now.

@@ -22,7 +22,8 @@ type AcctSkipped struct {
 // workload, in submission order (then job id), each job with what the
 // record gives: its submission time, queue (opts.QueueMap maps it; a
 // queue queues does not hold and the map does not name goes to the
-// default queue), user, job name, slots (the processors it asked for),
+// default queue; a job the map sends to a queue queues does not hold is
+// skipped), user, job name, slots (the processors it asked for),
 // the requirement it ran with (effectiveResReq, else its -R), run limit
 // (-W), -m hosts, -x, its CPU time, and its real run time, end minus
 // start, after which it ends as it did: DONE, or EXIT with its exit
@@ -78,8 +79,11 @@ func AcctWorkload(recs []lsbacct.Record, queues func(string) bool, opts Workload
 			s.CPUTime = cpu
 		}
 		switch q, ok := opts.QueueMap[r.Queue]; {
-		case ok:
+		case ok && queues(q):
 			s.Queue = q
+		case ok:
+			skipped = append(skipped, AcctSkipped{r, fmt.Sprintf("its queue %s maps to %s, which the configuration does not define", r.Queue, q)})
+			continue
 		case queues(r.Queue):
 			s.Queue = r.Queue
 		}

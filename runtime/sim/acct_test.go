@@ -19,9 +19,10 @@ func TestAcctWorkload(t *testing.T) {
 		{JobID: 8, SubmitTime: 300, StartTime: 300, EventTime: 300, UserName: "cy", Queue: "gone", NumProcessors: 64},
 		{JobID: 9, SubmitTime: 300, StartTime: 301, EventTime: 305, UserName: "cy", Queue: "gone", JStatus: lsbacct.StatusExit,
 			ResReq: "span[hosts=1]"},
+		{JobID: 10, SubmitTime: 400, StartTime: 400, EventTime: 410, UserName: "cy", Queue: "night", JStatus: lsbacct.StatusDone},
 	}
 	known := func(q string) bool { return q == "normal" || q == "short" }
-	work, skipped := AcctWorkload(recs, known, WorkloadOptions{QueueMap: map[string]string{"old": "short"}, TotalSlots: 16})
+	work, skipped := AcctWorkload(recs, known, WorkloadOptions{QueueMap: map[string]string{"old": "short", "night": "nightly"}, TotalSlots: 16})
 	want := []Job{
 		{At: 100, Submission: runtime.Submission{User: "ann", Queue: "normal", Slots: 1, Runtime: 60, TraceID: 5}},
 		{At: 200, Submission: runtime.Submission{Name: "b", User: "bob", Queue: "short", Slots: 4, Runtime: 100, TraceID: 7,
@@ -36,7 +37,8 @@ func TestAcctWorkload(t *testing.T) {
 		reasons = append(reasons, s.Reason)
 	}
 	if diff := cmp.Diff([]string{"the job never started: it ended while pending",
-		"it asks for 64 processors and the cluster has 16 job slots"}, reasons); diff != "" {
+		"it asks for 64 processors and the cluster has 16 job slots",
+		"its queue night maps to nightly, which the configuration does not define"}, reasons); diff != "" {
 		t.Errorf("skipped mismatch (-want +got):\n%s", diff)
 	}
 }

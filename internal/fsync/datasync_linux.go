@@ -1,13 +1,13 @@
-package eventlog
+package fsync
 
 import (
 	"os"
 	"syscall"
 )
 
-// datasync makes the data written to f, and its length, durable
+// DataSync makes the data written to f, and its length, durable
 // (fdatasync).
-func datasync(f *os.File) error {
+func DataSync(f *os.File) error {
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return err
