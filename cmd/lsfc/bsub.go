@@ -105,6 +105,23 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 given to the job as LSB_PROJECT_NAME
   -G GROUP      charge the job's fairshare to GROUP's share account; the
                 submitter must be a direct member of the lsb.users group
+  -E CMD        pre-execution command, run before the job on its host; a
+                non-zero exit puts the job back to pending, to be tried
+                again (LOCAL_MAX_PREEXEC_RETRY, then PSUSP); 99 makes it exit
+  -Ep CMD       post-execution command, run after the job, with
+                LSB_JOBEXIT_STAT; bjobs -l shows POST_DONE or POST_ERR
+  -b TIME       do not start before [[year:][month:]day:]hour:minute
+  -t TIME       end the job at that time: SIGUSR2, then the kill ten
+                minutes later (TERM_DEADLINE)
+  -c LIMIT      CPU time limit, [hour:]minute[/host_name|/host_model]
+                (TERM_CPULIMIT)
+  -i FILE       standard input (%J, %I); -is FILE: the file as it is now,
+                sent with the submission
+  -L SHELL      set up the job's environment with this login shell
+  -env VARS     the variables the job gets: "all", "none", "all, ~VAR,
+                VAR=value", or "VAR, VAR=value"
+  -outdir DIR   output directory (%J %I %U %P %G %H), made when the job
+                starts; relative -o and -e files go in it
 
 Options are matched on the whole word: -env is never -e with "nv". A
 one-letter option may have its argument in the same word (-n4, -qnormal)
