@@ -154,8 +154,8 @@ func (w *wrapper) run() int {
 	}()
 	defer signal.Stop(sigs)
 	env := jobEnv(&s, paths)
-	io := stepIO{stdout: stdout, stderr: stderr, cwd: w.cwd}
-	if code, err := w.runPre(&s, u, env, io); err != nil || code != 0 {
+	sio := stepIO{stdout: stdout, stderr: stderr, cwd: w.cwd}
+	if code, err := w.runPre(&s, u, env, sio); err != nil || code != 0 {
 		if err != nil && w.handshake != nil {
 			w.refuse(err)
 			return 1
@@ -164,7 +164,7 @@ func (w *wrapper) run() int {
 			fmt.Fprintf(os.Stderr, "%s: job %d: pre-execution: %v\n", StarterName, w.id, err)
 		}
 		r := Result{JobID: w.id, ExitCode: code, PreExecFailed: true, PreExecCode: code, End: time.Now(), Cwd: w.cwd}
-		r.PostExec = w.runPost(&s, u, env, io, r, true)
+		r.PostExec = w.runPost(&s, u, env, sio, r, true)
 		return w.record(r)
 	}
 	stdin, err := w.openInput(&s, u)
@@ -173,7 +173,7 @@ func (w *wrapper) run() int {
 			return w.endUnrun(err)
 		}
 		r := Result{JobID: w.id, ExitCode: 1, Err: err.Error(), End: time.Now(), Cwd: w.cwd}
-		r.PostExec = w.runPost(&s, u, env, io, r, false)
+		r.PostExec = w.runPost(&s, u, env, sio, r, false)
 		return w.record(r)
 	}
 	if stdin != nil {
@@ -210,7 +210,7 @@ func (w *wrapper) run() int {
 	if err := cmd.Start(); err != nil {
 		if w.handshake == nil {
 			r := Result{JobID: w.id, ExitCode: 127, Err: fmt.Sprintf("cannot run %s: %v", cmd.Path, err), End: time.Now(), Cwd: w.cwd}
-			r.PostExec = w.runPost(&s, u, env, io, r, false)
+			r.PostExec = w.runPost(&s, u, env, sio, r, false)
 			return w.record(r)
 		}
 		w.refuse(fmt.Errorf("cannot run %s: %v", cmd.Path, err))
@@ -252,7 +252,7 @@ func (w *wrapper) run() int {
 	if cpu != nil {
 		r.CPULimitExceeded = cpu.end() && !r.Done() && !r.MemLimitExceeded
 	}
-	r.PostExec = w.runPost(&s, u, env, io, r, false)
+	r.PostExec = w.runPost(&s, u, env, sio, r, false)
 	return w.record(r)
 }
 
