@@ -22,7 +22,7 @@ func newBhistCmd(e env) *cobra.Command {
 		refused:  bhistRefusedOptions(),
 		short:    "Show the history of jobs, from lsfc serve's event log or an LSF lsb.events file",
 		operands: "[JOBID | \"JOBID[INDEX]\" ...]",
-		options: []lsfOption{{"a", ""}, {"d", ""}, {"e", ""}, {"p", ""}, {"r", ""}, {"s", ""}, {"l", ""}, {"w", ""},
+		options: []lsfOption{{"a", ""}, {"d", ""}, {"e", ""}, {"p", ""}, {"r", ""}, {"s", ""}, {"l", ""}, {"UF", ""}, {"w", ""},
 			{"t", ""}, {"T", "time0,time1"}, {"C", "time0,time1"}, {"D", "time0,time1"}, {"S", "time0,time1"},
 			{"f", "logfile"}, {"n", "number_logfiles"}, {"J", "job_name"}, {"m", "host_name"}, {"P", "project"},
 			{"q", "queue"}, {"u", "user"}},
@@ -30,7 +30,8 @@ func newBhistCmd(e env) *cobra.Command {
 table of the seconds each spent pending, suspended and running; with -l,
 each job's history line by line as LSF's bhist -l writes it ("Submitted
 from host", "Dispatched", "Starting (Pid N)", "Done successfully", "Exited
-with exit code N") and the same summary; with -t, every event of the
+with exit code N") and the same summary, lines wrapped at 80 columns as
+LSF wraps them (-UF, with -l, keeps each line whole); with -t, every event of the
 log in the order it happened (-T time0,time1 keeps those of an interval).
 
 Which jobs: -a all, -d finished, -e exited, -p pending, -r running, -s
@@ -105,7 +106,15 @@ are reported on standard error with their line and skipped.` + lsfStateHelp,
 				if i > 0 {
 					fmt.Fprintln(e.stdout, strings.Repeat("-", 78))
 				}
-				writeHistoryLong(e.stdout, &picked[i], now, time.Local)
+				if a.has("UF") {
+					writeHistoryLong(e.stdout, &picked[i], now, time.Local)
+					continue
+				}
+				var b strings.Builder
+				writeHistoryLong(&b, &picked[i], now, time.Local)
+				for _, line := range strings.SplitAfter(b.String(), "\n") {
+					io.WriteString(e.stdout, wrapLong(line))
+				}
 			}
 			return nil
 		}
@@ -313,5 +322,5 @@ func historyStartEnd(h api.JobHistory) (start, end int64) {
 func bhistRefusedOptions() []lsfOption {
 	return []lsfOption{{"aff", ""}, {"app", "application_profile"}, {"b", ""}, {"cname", ""}, {"data", ""},
 		{"G", "user_group"}, {"gpu", ""}, {"hostfile", ""}, {"Jd", "job_description"}, {"Lp", "license_project"},
-		{"N", "host_spec"}, {"UF", ""}}
+		{"N", "host_spec"}}
 }

@@ -166,6 +166,10 @@ where LSF's do.`,
 		{"lsid", newLsidCmd},
 	}
 	root.AddCommand(newVersionCmd(e))
+	if only == "version" {
+		// Like an LSF command, version needs none of the others built.
+		return root
+	}
 	root.AddGroup(&cobra.Group{ID: lsfGroup, Title: "LSF commands (clients of lsfc serve):"})
 	for _, c := range lsf {
 		if c.name == only {

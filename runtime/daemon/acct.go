@@ -199,6 +199,9 @@ func (d *Daemon) acctRecord(j *runtime.Job) *lsbacct.Record {
 	}
 	if j.Start > 0 {
 		r.ExecHosts = j.HostNames()
+		if len(j.Allocs) > 0 && j.Allocs[0].Host.Facts.Cpuf > 0 {
+			r.HostFactor = j.Allocs[0].Host.Facts.Cpuf
+		}
 		r.AllocSlots = r.ExecHosts
 		r.RunTime = int64(j.End) - int64(j.Start)
 		u.Utime, u.Stime = j.CPUTime, 0

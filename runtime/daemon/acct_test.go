@@ -1,14 +1,19 @@
 package daemon_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/lsfc/lsfc/runtime/localexec"
 	"github.com/lsfc/lsfc/runtime/lsbacct"
 )
 
@@ -121,5 +126,37 @@ func TestAcctReconciled(t *testing.T) {
 				t.Errorf("torn %v: after a restart lsb.acct holds jobs %v, want %v once each", torn, got, ids)
 			}
 		}
+	}
+}
+
+// TestAcctHostFactor checks that a record carries the CPU factor of the
+// job's first execution host, from its model in lsf.shared.
+func TestAcctHostFactor(t *testing.T) {
+	conf := strings.Replace(testConf, "End Cluster\n",
+		"End Cluster\nBegin HostModel\nMODELNAME  CPUFACTOR  ARCHITECTURE\nfast       2.5        ()\nEnd HostModel\n", 1)
+	conf = strings.Replace(conf, "hostA     !      !", "hostA     fast   !", 1)
+	conf = strings.Replace(conf, "hostB     !      !", "hostB     fast   !", 1)
+	p, err := compileTree(testkit.WriteArchive(t, conf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: 5 * time.Millisecond, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := unixClient(state)
+	id := c.submit(t, api.SubmitRequest{Command: "true", Cwd: state, Stdout: "/dev/null"}).ID
+	c.waitState(t, id, "DONE")
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	recs := acctRecords(t, state)
+	if len(recs) != 1 {
+		t.Fatalf("lsb.acct holds %d records, want 1", len(recs))
+	}
+	if f := recs[0].HostFactor; f != 2.5 {
+		t.Errorf("the record's CPU factor is %g, want 2.5 (model fast)", f)
 	}
 }
