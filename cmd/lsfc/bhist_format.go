@@ -177,11 +177,10 @@ func historyLine(h *api.JobHistory, e api.HistoryEvent) string {
 	case api.EventPostErr:
 		return "Post job process failed;"
 	case api.EventPreExec:
-		s := fmt.Sprintf("Pending: the pre-execution command exited with %d; the job is retried;", e.Code)
 		if e.State == "PSUSP" {
-			s = fmt.Sprintf("Suspended while pending: the pre-execution command exited with %d and has failed the maximum number of times;", e.Code)
+			return fmt.Sprintf("Suspended: pre-execution retry limit reached (exit %d);", e.Code)
 		}
-		return s
+		return fmt.Sprintf("Pending: pre-execution command exited with %d;", e.Code)
 	case api.EventExit:
 		s := fmt.Sprintf("Exited with exit code %d. The CPU time used is %.1f seconds;", e.Code, e.CPU)
 		if e.State == "signal" {
