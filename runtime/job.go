@@ -214,6 +214,10 @@ type Job struct {
 	// ended: POST_DONE, POST_ERR, or "" (none, or not yet).
 	PreExecFailures int
 	PostExec        string
+	// PreExecHost is the host where the job's pre-execution command last
+	// failed: it is placed there again only when no other host can take
+	// it.
+	PreExecHost string
 	// Withdrawn is set on a job received from another cluster that its
 	// home recalled (Cluster.Withdraw).
 	Withdrawn bool

@@ -47,11 +47,13 @@ type JobImage struct {
 	// start attempts.
 	Remote     *Remote `json:"Remote,omitempty"`
 	MCFailures int     `json:"MCFailures,omitempty"`
-	// PreExecFailures counts the job's failed pre-execution commands;
-	// PostExec is how its post-execution commands ended (POST_DONE,
-	// POST_ERR), "" when they have not.
+	// PreExecFailures counts the job's failed pre-execution commands,
+	// PreExecHost the host of the last; PostExec is how its
+	// post-execution commands ended (POST_DONE, POST_ERR), "" when they
+	// have not.
 	PreExecFailures int    `json:"PreExecFailures,omitempty"`
 	PostExec        string `json:"PostExec,omitempty"`
+	PreExecHost     string `json:"PreExecHost,omitempty"`
 	// Withdrawn is set on a received job its home recalled.
 	Withdrawn bool `json:"Withdrawn,omitempty"`
 }
@@ -68,7 +70,7 @@ func (j *Job) Image() JobImage {
 		Reason: j.Reason, ExitCode: j.ExitCode, Term: j.Term, PreemptCount: j.PreemptCount, Ran: j.Ran,
 		RunSince: j.RunSince, ExternalStatus: j.ExternalStatus, APSSystem: j.apsSystem, APSAdmin: j.apsAdmin,
 		Exceptions: j.Exceptions, MaxMem: j.MaxMem, MCFailures: j.MCFailures, Withdrawn: j.Withdrawn,
-		PreExecFailures: j.PreExecFailures, PostExec: j.PostExec}
+		PreExecFailures: j.PreExecFailures, PostExec: j.PostExec, PreExecHost: j.PreExecHost}
 	if j.Remote != nil {
 		r := *j.Remote
 		r.Hosts = slices.Clone(r.Hosts)
@@ -218,7 +220,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode, RunLimit: s.RunLimit,
 		apsSystem: im.APSSystem, apsAdmin: im.APSAdmin, Exceptions: im.Exceptions, MaxMem: im.MaxMem,
 		MCFailures: im.MCFailures, Withdrawn: im.Withdrawn,
-		PreExecFailures: im.PreExecFailures, PostExec: im.PostExec}
+		PreExecFailures: im.PreExecFailures, PostExec: im.PostExec, PreExecHost: im.PreExecHost}
 	if im.Remote != nil {
 		r := *im.Remote
 		j.Remote = &r

@@ -137,4 +137,15 @@ func TestAgentPrePost(t *testing.T) {
 	if j := c.job(t, fail); j.State != "PEND" && j.State != "RUN" || j.PreExecFailures < 2 {
 		t.Errorf("job %d is %s after %d failures, want PEND or RUN, tried again", fail, j.State, j.PreExecFailures)
 	}
+	// A pre-execution command that fails on one host only: the job is
+	// tried on the other, and runs there.
+	for _, bad := range []string{"hostA", "hostB"} {
+		id := c.submit(t, api.SubmitRequest{Command: "true", Cwd: work, Env: env, Umask: -1, Stdout: "/dev/null",
+			PreExec: `test "$LSB_HOSTS" != ` + bad}).ID
+		j := c.waitState(t, id, "DONE", "EXIT")
+		if j.State != "DONE" || len(j.ExecHosts) == 0 || j.ExecHosts[0] == bad || j.PreExecFailures > 1 {
+			t.Errorf("job %d (pre-execution fails on %s) ended %s on %v after %d failures, want DONE on the other host after one at most",
+				id, bad, j.State, j.ExecHosts, j.PreExecFailures)
+		}
+	}
 }
