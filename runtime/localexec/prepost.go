@@ -118,7 +118,7 @@ func (w *wrapper) runPre(s *Spec, u jobUser, env []string, io stepIO) (int, erro
 
 // runPost runs the post-execution steps of s in order, with the job's end
 // in their environment (LSB_JOBEXIT_STAT, the wait status as LSF gives
-// it; LSB_JOBEXIT_INFO for a job that did not end by itself), and
+// it), and
 // returns PostDone when all exit 0, PostErr otherwise, "" when there are
 // none. After a failed pre-execution (preFailed) only the host-based
 // steps run, for their clean-up.
@@ -131,14 +131,6 @@ func (w *wrapper) runPost(s *Spec, u jobUser, env []string, io stepIO, r Result,
 		stat = r.Signal
 	}
 	env = withEnv(env, "LSB_JOBEXIT_STAT", strconv.Itoa(stat))
-	switch {
-	case r.MemLimitExceeded:
-		env = withEnv(env, "LSB_JOBEXIT_INFO", "SIGNAL -25 SIG_TERM_MEMLIMIT")
-	case r.CPULimitExceeded:
-		env = withEnv(env, "LSB_JOBEXIT_INFO", "SIGNAL -1 SIG_TERM_CPULIMIT")
-	case preFailed:
-		env = withEnv(env, "LSB_JOBEXIT_INFO", "SIGNAL -1 SIG_PREEXEC_FAILED")
-	}
 	state := PostDone
 	ran := false
 	for _, st := range s.PostExec {
@@ -173,7 +165,8 @@ func withEnv(env []string, name, value string) []string {
 
 // A cpuWatch enforces the CPU time limit of a running job: every
 // cpuCheckInterval it sums the CPU time of the job's process group;
-// past the limit it sends SIGXCPU and then terminates the job.
+// past the limit it sends SIGXCPU and then, as LSF does, SIGINT, SIGTERM
+// and SIGKILL, a second apart (as past a memory limit).
 type cpuWatch struct {
 	rec   pidRecord
 	limit uint64 // ticks of userHZ
@@ -211,10 +204,16 @@ func (c *cpuWatch) run() {
 			}
 		})
 		if ticks > c.limit {
+			// SIGXCPU, which ends a job that does not handle it; then,
+			// a grace apart, SIGINT, SIGTERM and SIGKILL.
 			c.over = true
 			c.rec.signalGroup(syscall.SIGXCPU)
 			c.rec.signalGroup(syscall.SIGCONT)
-			terminate(c.rec, memKillGrace)
+			if !waitGroupGone(c.rec, memKillGrace) {
+				c.rec.signalGroup(syscall.SIGINT)
+				c.rec.signalGroup(syscall.SIGCONT)
+				terminate(c.rec, memKillGrace)
+			}
 			return
 		}
 	}

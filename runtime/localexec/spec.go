@@ -66,8 +66,8 @@ type Spec struct {
 	PostExec []ExecStep `json:",omitempty"`
 	// CPULimit is the job's CPU time limit in seconds (bsub -c), 0 for
 	// none: the wrapper sums the CPU time of the job's process group every
-	// second and, past the limit, sends SIGXCPU and then terminates the
-	// job as past its memory limit (Result.CPULimitExceeded).
+	// second and, past the limit, sends SIGXCPU and then SIGINT, SIGTERM
+	// and SIGKILL as past its memory limit (Result.CPULimitExceeded).
 	CPULimit int64 `json:",omitempty"`
 	// Input is the job's standard input file (bsub -i: %J and %I
 	// expanded, taken from the working directory), opened as the job's
