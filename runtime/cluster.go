@@ -757,6 +757,9 @@ func (c *Cluster) check(q *Queue, s Submission) (*acceptance, error) {
 	if q.MaxRunLimit > 0 && s.RunLimit > q.MaxRunLimit {
 		return nil, reject("the run limit %s exceeds the queue's maximum run limit %s (RUNLIMIT)", minutes(s.RunLimit), minutes(q.MaxRunLimit))
 	}
+	if q.MaxCPULimit > 0 && s.Exec != nil && s.Exec.CPULimit > q.MaxCPULimit {
+		return nil, reject("the CPU time limit %s (-c) exceeds the queue's maximum CPU time limit %s (CPULIMIT)", minutes(s.Exec.CPULimit), minutes(q.MaxCPULimit))
+	}
 	if max, ok := c.memLimit(q, a.app); ok && s.MemLimit > max {
 		job, queue := compile.FormatMemoryPair(s.MemLimit, max)
 		return nil, reject("the memory limit %s (-M) exceeds the queue's MEMLIMIT of %s", job, queue)

@@ -128,11 +128,18 @@ func (d *Daemon) execSpec(j *runtime.Job, out *localexec.Spec) {
 	out.PostExec = append(out.PostExec, step(settingString(qset, "POST_EXEC"), false, false)...)
 	out.PostExec = append(out.PostExec, step(settingString(aset, "HOST_POST_EXEC"), false, true)...)
 	out.PostExec = append(out.PostExec, step(settingString(qset, "HOST_POST_EXEC"), false, true)...)
-	if e.CPULimit > 0 {
-		limit := e.CPULimit
-		if h := firstHost(j); e.CPUFactor > 0 && h != nil && h.Facts != nil && h.Facts.Cpuf > 0 {
+	limit, factor := e.CPULimit, e.CPUFactor
+	if limit == 0 && j.Queue.CPULimit > 0 {
+		// The queue's default CPULIMIT, for a job without -c.
+		limit = j.Queue.CPULimit
+		if j.Queue.CPUSpec != "" {
+			factor, _ = d.cpuFactorOf(j.Queue.CPUSpec)
+		}
+	}
+	if limit > 0 {
+		if h := firstHost(j); factor > 0 && h != nil && h.Facts != nil && h.Facts.Cpuf > 0 {
 			// Minutes on the named host are fewer on a faster one.
-			limit = limit * e.CPUFactor / h.Facts.Cpuf
+			limit = limit * factor / h.Facts.Cpuf
 		}
 		out.CPULimit = max(int64(math.Ceil(limit)), 1)
 	}
