@@ -308,6 +308,14 @@ func (c *compiler) queueConflicts(q *Queue) {
 		c.diags.Add(lang.Warning, CodeConflict, set["BACKFILL"].key, "queue %s is both a backfill queue and preemptable; LSF does not backfill preemptable queues", q.Name).
 			Note(set["PREEMPTION"].key, "PREEMPTABLE is set here")
 	}
+	if set["SLOT_RESERVE"] != nil && set["RESOURCE_RESERVE"] != nil {
+		c.diags.Add(lang.Warning, CodeConflict, set["SLOT_RESERVE"].key, "queue %s sets both SLOT_RESERVE and RESOURCE_RESERVE; RESOURCE_RESERVE reserves slots too and SLOT_RESERVE is ignored", q.Name).
+			Note(set["RESOURCE_RESERVE"].key, "RESOURCE_RESERVE is set here")
+	}
+	if set["INTERRUPTIBLE_BACKFILL"] != nil && set.flag("BACKFILL") {
+		c.diags.Add(lang.Warning, CodeConflict, set["INTERRUPTIBLE_BACKFILL"].key, "queue %s is both a backfill queue and an interruptible backfill queue; LSF takes INTERRUPTIBLE_BACKFILL only in a queue without BACKFILL", q.Name).
+			Note(set["BACKFILL"].key, "BACKFILL is set here")
+	}
 	if len(q.SendTo) > 0 && (mentions(q.Hosts, "allremote") || hasRemote(q.Hosts)) {
 		c.diags.Add(lang.Warning, CodeConflict, set["SNDJOBS_TO"].key, "queue %s names remote hosts in HOSTS; LSF ignores SNDJOBS_TO for it", q.Name).
 			Note(set["HOSTS"].key, "HOSTS is set here")

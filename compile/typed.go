@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -219,6 +220,8 @@ func (c *compiler) special(v lang.Value, k *schema.Key) (any, bool) {
 			return nil, false
 		}
 		return t, true
+	case "SLOT_RESERVE", "RESOURCE_RESERVE":
+		return c.maxReserveTime(v, k.Name)
 	case "REQUEUE_EXIT_VALUES", "SUCCESS_EXIT_VALUES":
 		return c.exitValues(v, k.Name)
 	case "ACCT_ARCHIVE_TIME":
@@ -390,4 +393,21 @@ func ParseClock(s string) (int, bool) {
 		return 0, false
 	}
 	return hh*60 + mm, true
+}
+
+// maxReserveTime reads SLOT_RESERVE and RESOURCE_RESERVE:
+// MAX_RESERVE_TIME[n], n a whole number of MBD_SLEEP_TIME periods, at
+// least 1. It returns n.
+func (c *compiler) maxReserveTime(v lang.Value, key string) (any, bool) {
+	t := strings.TrimSpace(v.Text)
+	inner, ok := strings.CutPrefix(strings.ToUpper(t), "MAX_RESERVE_TIME[")
+	if ok {
+		inner, ok = strings.CutSuffix(inner, "]")
+	}
+	n, isNum := parseNumber(strings.TrimSpace(inner))
+	if !ok || !isNum || n < 1 || n != math.Trunc(n) || n > 1e9 {
+		c.valueError(v.Span, key, "%q is not MAX_RESERVE_TIME[integer], a whole number of MBD_SLEEP_TIME periods of at least 1", v.Text)
+		return nil, false
+	}
+	return n, true
 }

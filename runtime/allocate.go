@@ -218,7 +218,8 @@ func (c *cycle) rusageFits(j *Job, h *Host, slots int) bool {
 		if am.Slot >= len(v.v.Avail) {
 			continue
 		}
-		avail := v.v.Avail[am.Slot] - c.reserved[hostSlot{c.cluster.reserveIndex(h, am.Name), am.Slot}]
+		key := hostSlot{c.cluster.reserveIndex(h, am.Name), am.Slot}
+		avail := v.v.Avail[am.Slot] - c.reserved[key] - c.reservedAmount(j, h, key)
 		need := am.Value * c.cluster.perHost(am.Per, slots, j.Slots)
 		if !(avail >= need) && !math.IsNaN(v.v.Avail[am.Slot]) {
 			return false

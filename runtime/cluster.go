@@ -147,14 +147,21 @@ type Cluster struct {
 	jobExceptions bool
 	excJobs       []*Job
 	exitHosts     []*Host
+	// reserving are the pending jobs that hold a reservation as of the
+	// last cycle, rsvHosts the hosts where they do (see reserve.go).
+	reserving []*Job
+	rsvHosts  []*Host
 }
 
 // An App is an application profile.
 type App struct {
 	Name string
 	Def  *compile.Application
-	// RunLimit is the profile's RUNLIMIT in seconds, 0 for none.
+	// RunLimit is the profile's RUNLIMIT in seconds, 0 for none;
+	// Estimate its RUNTIME (or ESTIMATED_RUNTIME), the run time its jobs
+	// are expected to take, 0 for none.
 	RunLimit float64
+	Estimate float64
 	// maxPreempt is the profile's MAX_JOB_PREEMPT, 0 when unset.
 	maxPreempt int
 }
@@ -236,6 +243,13 @@ func NewCluster(p *compile.Policy, opts ClusterOptions) (*Cluster, error) {
 				app.RunLimit = l.Max * 60
 			}
 		}
+		for _, key := range []string{"ESTIMATED_RUNTIME", "RUNTIME"} {
+			if st := a.Settings[key]; st != nil && app.Estimate == 0 {
+				if l, ok := st.Value.(*compile.Limit); ok {
+					app.Estimate = l.Max * 60
+				}
+			}
+		}
 		if st := a.Settings["MAX_JOB_PREEMPT"]; st != nil {
 			if x, ok := st.Value.(float64); ok && x > 0 {
 				app.maxPreempt = int(x)
@@ -247,6 +261,7 @@ func NewCluster(p *compile.Policy, opts ClusterOptions) (*Cluster, error) {
 	c.readUserLimits()
 	c.limits = readLimits(p, c)
 	c.readPreemption()
+	c.readInterruptible()
 	if err := c.readPools(); err != nil {
 		return nil, err
 	}
@@ -452,6 +467,9 @@ type Submission struct {
 	Priority int    `json:"Priority"`
 	// RunLimit is -W in seconds; 0 for the queue's.
 	RunLimit float64 `json:"RunLimit"`
+	// Estimate is -We, the estimated run time in seconds; 0 for the
+	// application profile's RUNTIME, if any.
+	Estimate float64 `json:"Estimate,omitempty"`
 	FromType string  `json:"FromType"`
 	Hold     bool    `json:"Hold"`
 	// Depend is -w, the dependency condition.
@@ -670,6 +688,7 @@ func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
 		Slots: s.Slots, ResReq: s.ResReq, Req: a.req, Priority: a.priority, Submit: now, FromType: s.FromType,
 		State: Pend, Reason: ReasonNew, Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode,
 		Depend: s.Depend, dep: a.dep, acct: a.acct, RunLimit: a.runLimit, SLA: a.sla}
+	j.Estimate = estimateOf(s, a.app)
 	if s.Hold {
 		j.State, j.Reason = PSusp, ReasonHeld
 	}

@@ -272,6 +272,7 @@ func (c *Cluster) Modify(j *Job, m Modification) error {
 	c.dequeue(j)
 	j.Name, j.ResReq, j.Slots, j.Depend, j.Sub = sub.Name, sub.ResReq, sub.Slots, sub.Depend, sub
 	j.Req, j.dep, j.Priority, j.RunLimit = a.req, a.dep, a.priority, a.runLimit
+	j.Estimate = estimateOf(sub, j.App)
 	c.useRequirement(j)
 	if j.Name != "" && !slices.Contains(c.byUser[j.User], j) {
 		if c.byUser == nil {

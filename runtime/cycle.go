@@ -21,6 +21,8 @@ type Scheduler struct {
 	// candsKept is the size of cands after it was last pruned.
 	candsKept int
 	scratch   *cycle
+	// rsvScratch is the buffers of the cycles' reservations.
+	rsvScratch *reserveState
 }
 
 // NewScheduler returns a scheduler with the given plugins.
@@ -79,6 +81,8 @@ type cycle struct {
 	// cycle (-1: no limit); slaEval is scratch for its goals.
 	slaRoom []int
 	slaEval []goalEval
+	// rsv holds the reservations the cycle made; nil until one is.
+	rsv *reserveState
 }
 
 type hostQueue struct {
@@ -145,6 +149,7 @@ func (s *Scheduler) newCycle(snap Snapshot) *cycle {
 	c.resumable, c.resumeNext = nil, 0
 	c.pools, c.fairExtra = nil, nil
 	c.slaRoom = c.slaRoom[:0]
+	c.rsv = nil
 	return c
 }
 
@@ -332,6 +337,10 @@ func (c *cycle) advance(r *classRun) bool {
 		return false
 	}
 	r.next = r.k.tree.first(r.pos, float64(r.capacity))
+	if p := c.reserveNext(r); p >= 0 && (r.next < 0 || p < r.next) {
+		// A job that reserves is looked at even when it cannot start.
+		r.next = p
+	}
 	if r.next < 0 {
 		r.done = true
 		if _, set := c.plan.classReason[r.k]; !set {
@@ -361,7 +370,7 @@ func (c *cycle) tryJob(r *classRun, j *Job) Reason {
 	}
 	var allocs []Alloc
 	reason := ReasonSlots
-	if j.Slots <= r.freeCapacity {
+	if j.Slots <= r.freeCapacity && !c.backfillHopeless(r, j) {
 		allocs, reason = c.allocate(r, j)
 	}
 	if allocs == nil && c.preemptive(j.Queue) {
@@ -376,6 +385,10 @@ func (c *cycle) tryJob(r *classRun, j *Job) Reason {
 	if allocs == nil {
 		if c.snap.Explain {
 			c.explain(r, j)
+		}
+		c.backfillFailed(r, j)
+		if reserves(j) && (c.rsv == nil || !c.rsv.full[r]) {
+			c.reserveFor(r, j)
 		}
 		return reason
 	}
@@ -547,6 +560,7 @@ func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
 	s.refresh(snap.Cluster)
 	c.planPools()
 	c.planSLAs()
+	c.seedReservations(j)
 	var jobReason Reason
 	for _, f := range s.Plugins.JobFilters {
 		if jobReason = f.Check(CycleState{c}, JobInfo{j}); jobReason != ReasonNone {

@@ -14,12 +14,15 @@
 // plugins of its registry — job filters (holds, dependencies, windows,
 // QJOB_LIMIT, UJOB_LIMIT, MAX_JOBS, lsb.resources), host filters (HOSTS,
 // status, loadSched, select) and host limiters (MXJ, HJOB_LIMIT,
-// PJOB_LIMIT, JL/U, JOB_ACCEPT_INTERVAL, host windows, host-bound limits)
-// — and places it on the queue's preferred hosts first (HOSTS host+N),
+// PJOB_LIMIT, JL/U, JOB_ACCEPT_INTERVAL, host windows, host-bound limits,
+// the slots other jobs reserved) — and places it on the queue's preferred hosts first (HOSTS host+N),
 // then by order[], span[], same[] and rusage (available = configured −
 // max(reserved, used); reservations with a duration, decay or phases
 // shrink as the job runs). A job no host can take is passed over; later
-// jobs may use hosts it cannot. Every pending job keeps the reason of the
+// jobs may use hosts it cannot, unless its queue reserves (SLOT_RESERVE,
+// RESOURCE_RESERVE): it then holds the free slots of the hosts it will
+// run on, which only backfill jobs that end before its predicted start
+// may borrow (see reserve.go). Every pending job keeps the reason of the
 // last cycle, and Scheduler.Explain gives each host's reason on request
 // (bjobs -p -l). The cost grows with the distinct work, not jobs × hosts:
 // pending jobs are grouped into classes (one queue, one requirement) kept

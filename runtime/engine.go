@@ -134,6 +134,7 @@ func (e *Engine) Schedule() *Plan {
 			}
 		}
 	}
+	cl.applyReservations(p, now)
 	for _, f := range p.Forwards {
 		// The plan forwards only pending jobs of this cluster.
 		_ = cl.Forward(f.Job, f.Cluster, f.Queue, now)

@@ -89,6 +89,10 @@ type Host struct {
 	loadCheck Time
 	// exclusive counts the exclusive jobs (-x) started on the host.
 	exclusive int
+	// reserved counts the slots pending jobs reserved on the host in the
+	// last cycle, rsvStart the earliest predicted start of those jobs.
+	reserved int
+	rsvStart Time
 }
 
 // Jobs returns the started jobs on the host, in start order.

@@ -144,6 +144,15 @@ type Job struct {
 	// RunLimit is the run limit in seconds (bsub -W, else the queue's or
 	// profile's RUNLIMIT); 0 for none.
 	RunLimit float64
+	// Estimate is the estimated run time in seconds (bsub -We, else the
+	// profile's RUNTIME); 0 for none. It is not a limit: the scheduler
+	// plans with it (backfill, predicted starts).
+	Estimate float64
+	// Reservation is what the job, pending, reserved in the last cycle;
+	// nil when it reserves nothing. rsvSince is when its reservation
+	// began (0: it has none).
+	Reservation *Reservation
+	rsvSince    Time
 	// FromType is the type of the submission host, for type==local; ""
 	// when unknown (any type then).
 	FromType string

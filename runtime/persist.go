@@ -240,6 +240,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 			j.RunLimit = j.App.RunLimit
 		}
 	}
+	j.Estimate = estimateOf(s, j.App)
 	if im.RunLimit > 0 && j.State.Started() {
 		j.RunLimit = im.RunLimit
 	}

@@ -35,6 +35,12 @@ type Plan struct {
 	// Forwards are the jobs of send-jobs queues sent to receive-jobs
 	// queues of other clusters.
 	Forwards []Forward
+	// Reservations are what the pending jobs that could not start
+	// reserve (SLOT_RESERVE, RESOURCE_RESERVE); Released the jobs whose
+	// reservation ran out (MAX_RESERVE_TIME) and that give it up for this
+	// session.
+	Reservations []*Reservation
+	Released     []*Job
 	// Wake is the earliest time at which waiting could end without any
 	// event (an accept interval running out, a window opening); Never
 	// when nothing waits on time.

@@ -77,6 +77,8 @@ type Queue struct {
 	// SLOT_SHARE in percent.
 	pool  *slotPool
 	share int
+	// reserve holds the queue's slot reservation and backfill settings.
+	reserve queueReserve
 	// fair is the queue's user fairshare (FAIRSHARE), or nil.
 	fair *fairshare
 	// aps is the queue's absolute priority scheduling (APS_PRIORITY, its
@@ -159,6 +161,7 @@ func newQueue(p *compile.Policy, cq *compile.Queue, order int, hosts []*Host, sl
 			}
 		}
 	}
+	q.reserve = readReserve(cq)
 	q.hostOK, q.pref = queueHosts(cq, p, hosts)
 	q.users = userFilter(cq.Users, p)
 	return q

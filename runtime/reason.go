@@ -67,6 +67,7 @@ const (
 	ReasonHostNotAsked      // Not specified in the job's submission (-m)
 	ReasonHostExclusive     // The host runs an exclusive job
 	ReasonHostNotIdle       // The job is exclusive and the host runs other jobs
+	ReasonHostReserved      // The host's free job slots are reserved for a pending job (SLOT_RESERVE)
 	reasonCount
 )
 
@@ -121,6 +122,7 @@ var reasonText = [...]string{
 	ReasonHostNotAsked:      "Not specified in job submission",
 	ReasonHostExclusive:     "The host is running an exclusive job",
 	ReasonHostNotIdle:       "Job's exclusive requirement not satisfied: the host runs other jobs",
+	ReasonHostReserved:      "Job slots on the host are reserved for a pending job",
 }
 
 // String returns the reason as bjobs -p words it.

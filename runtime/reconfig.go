@@ -36,10 +36,13 @@ func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster,
 	}
 	var warnings []string
 	for _, j := range c.Jobs() {
-		_, w, err := n.Restore(j.Image())
+		nj, w, err := n.Restore(j.Image())
 		if err != nil {
 			return nil, nil, err
 		}
+		// A reservation goes on over a reconfiguration: when it began is
+		// kept (it is not in the image; see reserve.go).
+		nj.rsvSince = j.rsvSince
 		if w != "" {
 			warnings = append(warnings, "job "+strconv.FormatInt(j.ID, 10)+": "+w)
 		}

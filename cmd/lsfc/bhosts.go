@@ -22,8 +22,8 @@ func newBhostsCmd(e env) *cobra.Command {
   HOST_NAME          STATUS       JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV
 
 STATUS is ok, closed_Full, closed_Adm, unavail ...; JL/U and MAX (MXJ) are
-"-" when there is no limit; the job counts are in slots (lsfc reserves no
-slots ahead, so RSV is 0). -l shows each host in LSF's long format: its
+"-" when there is no limit; the job counts are in slots, RSV those
+pending jobs reserve (SLOT_RESERVE, RESOURCE_RESERVE). -l shows each host in LSF's long format: its
 status (closed_Adm when an administrator, or a job exit rate over the
 host's EXIT_RATE, closed it), CPU factor and counts, the exit rate
 threshold and the host's current exit rate (THRESHOLD AND LOAD USED FOR
@@ -113,7 +113,7 @@ func writeBhosts(w io.Writer, hs []api.Host, wide bool) {
 		if !wide {
 			name = cutEnd(name, 18)
 		}
-		fmt.Fprintf(w, bhostsRow, name, h.Status, hostLimit(h.JLU), hostLimit(h.Max), h.NJobs, h.Run, h.SSusp, h.USusp, 0)
+		fmt.Fprintf(w, bhostsRow, name, h.Status, hostLimit(h.JLU), hostLimit(h.Max), h.NJobs, h.Run, h.SSusp, h.USusp, h.Rsv)
 	}
 }
 
@@ -129,7 +129,7 @@ func writeBhostsLong(w io.Writer, hs []api.Host) {
 		fmt.Fprintf(w, "HOST  %s\n", h.Name)
 		fmt.Fprintln(w, "STATUS           CPUF  JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV DISPATCH_WINDOW")
 		fmt.Fprintf(w, "%-14s %6.2f %5s %6s %6d %6d %6d %6d %6d      -\n", h.Status, h.Cpuf, hostLimit(h.JLU), hostLimit(h.Max),
-			h.NJobs, h.Run, h.SSusp, h.USusp, 0)
+			h.NJobs, h.Run, h.SSusp, h.USusp, h.Rsv)
 		if h.ExitRate > 0 {
 			fmt.Fprintf(w, "\n THRESHOLD AND LOAD USED FOR EXCEPTIONS:\n")
 			fmt.Fprintf(w, "            JOB_EXIT_RATE\n Threshold  %13.2f\n Load       %13.2f\n", h.ExitRate, h.ExitRateLoad)
@@ -148,7 +148,7 @@ func bhostsRecords(hs []api.Host) []lsfRecord {
 			{"HOST_NAME", h.Name}, {"STATUS", h.Status},
 			{"JL_U", noLimit(hostLimit(h.JLU))}, {"MAX", noLimit(hostLimit(h.Max))},
 			{"NJOBS", strconv.Itoa(h.NJobs)}, {"RUN", strconv.Itoa(h.Run)},
-			{"SSUSP", strconv.Itoa(h.SSusp)}, {"USUSP", strconv.Itoa(h.USusp)}, {"RSV", "0"},
+			{"SSUSP", strconv.Itoa(h.SSusp)}, {"USUSP", strconv.Itoa(h.USusp)}, {"RSV", strconv.Itoa(h.Rsv)},
 		})
 	}
 	return out

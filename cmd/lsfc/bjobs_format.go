@@ -326,11 +326,17 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 	if j.TermTime > 0 {
 		fmt.Fprintf(w, "%s: Job will be terminated by %s;\n", lsfLongTime(j.Submit, v.loc), lsfLongTime(int64(j.TermTime), v.loc))
 	}
+	if r := j.Reserved; r != nil {
+		writeReservation(w, r, v.loc)
+	}
 	if j.CPULimit > 0 {
 		fmt.Fprintf(w, "\n CPULIMIT\n %.1f min\n", j.CPULimit/60)
 	}
 	if j.RunLimit > 0 {
 		fmt.Fprintf(w, "\n RUNLIMIT\n %.1f min\n", j.RunLimit/60)
+	}
+	if j.Estimate > 0 {
+		fmt.Fprintf(w, "\n ESTIMATED_RUNTIME\n %.1f min\n", j.Estimate/60)
 	}
 	if j.MemLimit > 0 {
 		fmt.Fprintf(w, "\n MEMLIMIT\n %s\n", units.FormatMemory(j.MemLimit))
@@ -801,4 +807,26 @@ func cutStart(s string, n int) string {
 		return s
 	}
 	return "*" + s[len(s)-(n-1):]
+}
+
+// writeReservation prints what a pending job reserves, as bjobs -l
+// does: the slots by host, the rusage amounts, and when the job is
+// predicted to start.
+func writeReservation(w io.Writer, r *api.JobReservation, loc *time.Location) {
+	n := 0
+	var hosts []string
+	for _, h := range r.Hosts {
+		n += h.Slots
+		hosts = append(hosts, fmt.Sprintf("%d*%s", h.Slots, h.Host))
+	}
+	if n > 0 {
+		fmt.Fprintf(w, "%s: Reserved <%d> job slot(s) on host(s) <%s>;\n", lsfLongTime(r.Since, loc), n, strings.Join(hosts, "> <"))
+	}
+	for _, am := range r.Amounts {
+		fmt.Fprintf(w, "%s: Reserved <%s=%s> on host <%s>;\n", lsfLongTime(r.Since, loc), am.Name,
+			strconv.FormatFloat(am.Value, 'f', 2, 64), am.Host)
+	}
+	if r.Start > 0 {
+		fmt.Fprintf(w, "%s: Job is predicted to start at this time, when the slots it reserves are all free;\n", lsfLongTime(r.Start, loc))
+	}
 }

@@ -27,11 +27,13 @@ MAX, JL/U, JL/P and JL/H are QJOB_LIMIT, UJOB_LIMIT, PJOB_LIMIT and
 HJOB_LIMIT, "-" for none; the job counts are in slots. -l shows each queue
 as the running configuration defines it, in LSF's long layout: its
 description; PARAMETERS/STATISTICS with NICE, the suspended slots split
-into SSUSP and USUSP (RSV is always 0: lsfc reserves no slots) and
+into SSUSP and USUSP, RSV (the slots its pending jobs reserve) and
 JOB_ACCEPT_INTERVAL; DEFAULT LIMITS and MAXIMUM LIMITS (RUNLIMIT and
 CPULIMIT in minutes, the memory limits in MB); SCHEDULING PARAMETERS, the
 loadSched and loadStop thresholds of every load index; SCHEDULING
-POLICIES (FAIRSHARE, PREEMPTIVE, EXCLUSIVE ...); then USERS, HOSTS
+POLICIES (FAIRSHARE, PREEMPTIVE, EXCLUSIVE, BACKFILL ...) and the
+maximum slot or resource reservation time (SLOT_RESERVE, RESOURCE_RESERVE);
+then USERS, HOSTS
 (groups end in "/"), ADMINISTRATORS, RES_REQ, RUN_WINDOW and
 DISPATCH_WINDOW. For a fairshare queue it shows its USER_SHARES and the
 accounts of the top level of its share tree (SHARE_INFO_FOR: queue/) with
@@ -115,7 +117,7 @@ func writeQueuesLong(w io.Writer, qs []api.Queue, recursive bool) {
 		fmt.Fprintf(w, "\nPARAMETERS/STATISTICS\n")
 		fmt.Fprintln(w, "PRIO NICE STATUS          MAX JL/U JL/P JL/H NJOBS  PEND   RUN SSUSP USUSP  RSV")
 		fmt.Fprintf(w, "%4d %4d %-16s%3s %4s %4s %4s %5d %5d %5d %5d %5d %4d\n", q.Priority, q.Nice, q.Status,
-			limit(q.Max), limit(q.JLU), floatLimit(q.JLP), limit(q.JLH), q.NJobs, q.Pend, q.Run, q.SSusp, q.USusp, 0)
+			limit(q.Max), limit(q.JLU), floatLimit(q.JLP), limit(q.JLH), q.NJobs, q.Pend, q.Run, q.SSusp, q.USusp, q.Rsv)
 		fmt.Fprintf(w, "Interval for a host to accept two jobs is %s seconds\n\n",
 			strconv.FormatFloat(q.AcceptInterval, 'f', -1, 64))
 		writeQueueLimits(w, q.Limits)
@@ -245,11 +247,18 @@ func writeThresholdTable(w io.Writer, names []string, ths map[string]api.Thresho
 // fairshare queue, its USER_SHARES and its share tree: the top level, or
 // every level when recursive.
 func writeShareInfo(w io.Writer, q api.Queue, recursive bool) {
-	if len(q.Policies) == 0 && len(q.Shares) == 0 && q.UserShares == "" {
+	if len(q.Policies) == 0 && len(q.Shares) == 0 && q.UserShares == "" && q.ReserveTime == 0 {
 		return
 	}
 	if len(q.Policies) > 0 {
 		fmt.Fprintf(w, "SCHEDULING POLICIES:  %s\n", strings.Join(q.Policies, "  "))
+	}
+	if q.ReserveTime > 0 {
+		kind := "slot"
+		if q.ReserveResources {
+			kind = "resource"
+		}
+		fmt.Fprintf(w, "Maximum %s reservation time: %s seconds\n", kind, strconv.FormatFloat(q.ReserveTime, 'f', -1, 64))
 	}
 	if q.UserShares != "" {
 		fmt.Fprintf(w, "USER_SHARES:  %s\n", q.UserShares)

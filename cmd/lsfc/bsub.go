@@ -24,7 +24,7 @@ func bsubOptionList() []lsfOption {
 		{"q", "queue"}, {"R", "res_req"}, {"n", "slots"}, {"J", "job_name"},
 		{"o", "out_file"}, {"oo", "out_file"}, {"e", "err_file"}, {"eo", "err_file"},
 		{"cwd", "dir"}, {"r", ""}, {"app", "profile"}, {"sp", "priority"}, {"m", `"host ..."`},
-		{"W", "[hh:]mm"}, {"M", "mem_limit"}, {"H", ""}, {"w", "dependency"}, {"K", ""}, {"x", ""},
+		{"W", "[hh:]mm"}, {"We", "[hh:]mm"}, {"M", "mem_limit"}, {"H", ""}, {"w", "dependency"}, {"K", ""}, {"x", ""},
 		{"sla", "service_class"}, {"P", "project"}, {"G", "user_group"},
 		{"E", "pre_exec_command"}, {"Ep", "post_exec_command"}, {"b", "begin_time"}, {"t", "term_time"},
 		{"c", "cpu_limit"}, {"i", "input_file"}, {"is", "input_file"}, {"L", "login_shell"},
@@ -50,8 +50,9 @@ func bsubRefusedOptions() []lsfOption {
 		{"notify", "events"}, {"p", "process_limit"},
 		{"pack", "job_submission_file"}, {"ptl", "[hh:]mm"}, {"Q", "requeue_exit_values"}, {"rn", ""},
 		{"rnc", "resize_notification_cmd"}, {"S", "stack_limit"}, {"s", "signal"}, {"smt", "smt_value"},
-		{"stage", "stage_options"}, {"step_cgroup", "y|n"}, {"T", "thread_limit"}, {"ti", ""}, {"tty", ""}, {"U", "reservation_id"}, {"u", "mail_user"}, {"ul", ""}, {"V", ""},
-		{"v", "swap_limit"}, {"We", "[hh:]mm"}, {"wa", "signal"}, {"wt", "[hh:]mm"}, {"XF", ""},
+		{"stage", "stage_options"}, {"step_cgroup", "y|n"}, {"T", "thread_limit"},
+		{"ti", ""}, {"tty", ""}, {"U", "reservation_id"}, {"u", "mail_user"}, {"ul", ""}, {"V", ""},
+		{"v", "swap_limit"}, {"wa", "signal"}, {"wt", "[hh:]mm"}, {"XF", ""},
 		{"yaml", "file"}, {"Zs", ""},
 	}
 }
@@ -219,6 +220,11 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 			return nil, err
 		}
 	}
+	if a.has("We") {
+		if s.Estimate, err = parseEstimate(a.value("We")); err != nil {
+			return nil, err
+		}
+	}
 	if a.has("M") {
 		if s.MemLimit, r.bareMem, err = parseMemLimit(a.value("M")); err != nil {
 			return nil, err
@@ -319,8 +325,20 @@ func positiveInt(opt, s string) (int, error) {
 }
 
 // parseRunLimit reads -W [hh:]mm and returns seconds.
-func parseRunLimit(s string) (float64, error) {
-	bad := fmt.Errorf("-W %q: want [hours:]minutes, such as 90 or 1:30", s)
+func parseRunLimit(s string) (float64, error) { return parseRunLimitAs("-W", s) }
+
+// parseEstimate reads -We [hour:]minute. The /host_name and /host_model
+// forms, which normalise the time by a host's CPU factor, are refused.
+func parseEstimate(s string) (float64, error) {
+	if _, spec, ok := strings.Cut(s, "/"); ok {
+		return 0, fmt.Errorf("-We %q: lsfc does not normalise run times by the CPU factor of %q; give [hour:]minute", s, spec)
+	}
+	return parseRunLimitAs("-We", s)
+}
+
+// parseRunLimitAs reads a time option [hh:]mm and returns seconds.
+func parseRunLimitAs(opt, s string) (float64, error) {
+	bad := fmt.Errorf("%s %q: want [hours:]minutes, such as 90 or 1:30", opt, s)
 	h, m, hasHours := strings.Cut(s, ":")
 	if !hasHours {
 		h, m = "0", s

@@ -25,8 +25,7 @@ JL/P and MAX are the user's JL/P and MAX_JOBS of lsb.users (their own
 row, else the first group@ row that holds them, else default; "-" for
 none); the rest count the slots of the user's unfinished jobs: all of
 them, pending (PEND and PSUSP), running, suspended by the system and by
-the user, and reserved for pending jobs (always 0: lsfc reserves no
-slots).` + lsfStateHelp,
+the user, and reserved by pending jobs (SLOT_RESERVE, RESOURCE_RESERVE).` + lsfStateHelp,
 		example: `  lsfc busers
   busers all`,
 	}

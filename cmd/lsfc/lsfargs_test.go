@@ -133,6 +133,7 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"lsload":  {"a E gpu gpuload I json l loc N n o R s V w", "json s w"},
 	"bsla":    {"json N V", "json"},
 	"busers":  {"alloc json o V w", ""},
+	"bslots":  {"l n R W", "l n R W"},
 	"bugroup": {"l r V w", "l r w"},
 	"bmgroup": {"cu l r V w", "l r w"},
 }

@@ -10,75 +10,107 @@ import (
 	"github.com/lsfc/lsfc/runtime/api"
 )
 
-// textSafe returns a deep copy of v (the daemon's answer: a job, a list
-// of queues, ...) whose every string, map keys included, is shown by
-// escapeText, for the text layouts: a name a user chose cannot add a row
-// to a listing or send a terminal control sequence. JSON output is
-// written from the answer itself.
+// textSafe returns v (the daemon's answer: a job, a list of queues, ...)
+// with its every string, map keys included, shown by escapeText, for the
+// text layouts: a name a user chose cannot add a row to a listing or send
+// a terminal control sequence. What holds a string that changes is
+// copied, the rest is shared with v; JSON output is written from the
+// answer itself.
 func textSafe[T any](v T) T {
-	return safeValue(reflect.ValueOf(&v).Elem()).Interface().(T)
+	out, changed := safeValue(reflect.ValueOf(&v).Elem())
+	if !changed {
+		return v
+	}
+	return out.Interface().(T)
 }
 
-// safeValue returns a copy of v with its strings escaped. Unexported
-// fields (those of a time.Time) are copied as they are.
-func safeValue(v reflect.Value) reflect.Value {
+// safeValue returns v with its strings escaped, and whether any was: when
+// none was, v itself. Unexported fields (those of a time.Time) are copied
+// as they are.
+func safeValue(v reflect.Value) (reflect.Value, bool) {
 	switch v.Kind() {
 	case reflect.String:
 		s := v.String()
 		if e := escapeText(s); e != s {
-			return reflect.ValueOf(e).Convert(v.Type())
+			return reflect.ValueOf(e).Convert(v.Type()), true
 		}
-		return v
 	case reflect.Struct:
-		n := reflect.New(v.Type()).Elem()
-		n.Set(v)
-		for i := range n.NumField() {
-			if f := n.Field(i); f.CanSet() {
-				f.Set(safeValue(v.Field(i)))
+		var n reflect.Value
+		for i := range v.NumField() {
+			if !v.Type().Field(i).IsExported() {
+				continue
 			}
+			f, changed := safeValue(v.Field(i))
+			if !changed {
+				continue
+			}
+			if !n.IsValid() {
+				n = reflect.New(v.Type()).Elem()
+				n.Set(v)
+			}
+			n.Field(i).Set(f)
 		}
-		return n
-	case reflect.Slice:
-		if v.IsNil() {
-			return v
+		if n.IsValid() {
+			return n, true
 		}
-		n := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			return v, false
+		}
+		var n reflect.Value
 		for i := range v.Len() {
-			n.Index(i).Set(safeValue(v.Index(i)))
+			e, changed := safeValue(v.Index(i))
+			if !changed {
+				continue
+			}
+			if !n.IsValid() {
+				if v.Kind() == reflect.Slice {
+					n = reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+					reflect.Copy(n, v)
+				} else {
+					n = reflect.New(v.Type()).Elem()
+					n.Set(v)
+				}
+			}
+			n.Index(i).Set(e)
 		}
-		return n
-	case reflect.Array:
-		n := reflect.New(v.Type()).Elem()
-		for i := range v.Len() {
-			n.Index(i).Set(safeValue(v.Index(i)))
+		if n.IsValid() {
+			return n, true
 		}
-		return n
-	case reflect.Pointer:
+	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
-			return v
+			return v, false
+		}
+		e, changed := safeValue(v.Elem())
+		if !changed {
+			return v, false
+		}
+		if v.Kind() == reflect.Interface {
+			n := reflect.New(v.Type()).Elem()
+			n.Set(e)
+			return n, true
 		}
 		n := reflect.New(v.Type().Elem())
-		n.Elem().Set(safeValue(v.Elem()))
-		return n
+		n.Elem().Set(e)
+		return n, true
 	case reflect.Map:
 		if v.IsNil() {
-			return v
+			return v, false
 		}
+		changed := false
 		n := reflect.MakeMapWithSize(v.Type(), v.Len())
 		it := v.MapRange()
 		for it.Next() {
-			n.SetMapIndex(safeValue(it.Key()), safeValue(it.Value()))
+			k, kc := safeValue(it.Key())
+			e, ec := safeValue(it.Value())
+			changed = changed || kc || ec
+			n.SetMapIndex(k, e)
 		}
-		return n
-	case reflect.Interface:
-		if v.IsNil() {
-			return v
+		if changed {
+			return n, true
 		}
-		n := reflect.New(v.Type()).Elem()
-		n.Set(safeValue(v.Elem()))
-		return n
 	}
-	return v
+	return v, false
 }
 
 // textJobs returns textSafe(jobs), each command first put on one line as

@@ -141,6 +141,9 @@ func TestLayoutsEscaped(t *testing.T) {
 			writeShowStatus(b, &api.Status{Cluster: evilName, Master: evilName}, time.UTC)
 		},
 		"bparams -a": func(b *bytes.Buffer) { writeParamsAll(b, map[string]string{"X": evilName}) },
+		"bslots -l": func(b *bytes.Buffer) {
+			writeBackfillWindows(b, []api.BackfillWindow{{Slots: 1, Runtime: -1, Hosts: []api.HostSlots{{Host: evilName, Slots: 1}}}}, true)
+		},
 	} {
 		var b bytes.Buffer
 		write(&b)
@@ -155,5 +158,38 @@ func TestLayoutsEscaped(t *testing.T) {
 	// The data given is left as it was, for -json.
 	if jobs[0].Name != evilName || qs[0].Name != evilName || hs[0].Resources[0] != evilName {
 		t.Errorf("a layout changed its input")
+	}
+}
+
+// TestTextSafeCopiesOnlyWhatChanges checks that textSafe escapes strings
+// at any depth without touching the answer it was given (JSON output is
+// written from it), and gives back what holds nothing to escape as it is.
+func TestTextSafeCopiesOnlyWhatChanges(t *testing.T) {
+	type inner struct {
+		Names []string
+		Attrs map[string]string
+	}
+	type outer struct {
+		Plain string
+		In    *inner
+		Many  []inner
+	}
+	orig := []outer{
+		{Plain: "ok", In: &inner{Names: []string{"x"}}},
+		{Plain: "fine", Many: []inner{{Attrs: map[string]string{"k": evilName}}, {Names: []string{"y", evilName}}}},
+	}
+	got := textSafe(orig)
+	if got[1].Many[0].Attrs["k"] != evilShown || got[1].Many[1].Names[1] != evilShown {
+		t.Errorf("not escaped: %#v", got[1].Many)
+	}
+	if orig[1].Many[0].Attrs["k"] != evilName || orig[1].Many[1].Names[1] != evilName {
+		t.Errorf("the original changed: %#v", orig[1].Many)
+	}
+	if got[0].In != orig[0].In {
+		t.Error("a part with nothing to escape was copied")
+	}
+	clean := []outer{{Plain: "ok", In: &inner{Names: []string{"x"}}}}
+	if again := textSafe(clean); &again[0] != &clean[0] {
+		t.Error("a list with nothing to escape was copied")
 	}
 }

@@ -84,6 +84,8 @@ type SubmitRequest struct {
 	RunLimit float64 `json:"runLimit,omitempty"`
 	MemLimit float64 `json:"memLimit,omitempty"`
 	MemHard  bool    `json:"memHard,omitempty"`
+	// Estimate is -We, the estimated run time in seconds.
+	Estimate float64 `json:"estimate,omitempty"`
 	Hold     bool    `json:"hold,omitempty"`   // -H
 	Depend   string  `json:"depend,omitempty"` // -w
 	// Hosts is -m: the hosts (or host groups) the job may run on.
@@ -147,7 +149,7 @@ type Group struct {
 // A User is a user's jobs and limits as busers shows them: JL/P and
 // MAX_JOBS of lsb.users (0: none), and the slots of the user's unfinished
 // jobs: NJobs in all, Pend (PEND and PSUSP), Run, SSusp, USusp, and Rsv
-// the slots reserved for pending jobs (lsfc reserves none: 0).
+// the slots the user's pending jobs reserve (SLOT_RESERVE).
 type User struct {
 	Name  string  `json:"name"`
 	JLP   float64 `json:"jlp,omitempty"`
@@ -298,8 +300,12 @@ type Job struct {
 	RunLimit    float64      `json:"runLimit,omitempty"`
 	MemLimit    float64      `json:"memLimit,omitempty"`
 	Priority    int          `json:"priority,omitempty"`
-	Preempted   int          `json:"preempted,omitempty"`
-	Rerunnable  bool         `json:"rerunnable,omitempty"`
+	// Estimate is the estimated run time in seconds (-We, else the
+	// profile's RUNTIME); Reserved, for a pending job, what it reserves.
+	Estimate   float64         `json:"estimate,omitempty"`
+	Reserved   *JobReservation `json:"reserved,omitempty"`
+	Preempted  int             `json:"preempted,omitempty"`
+	Rerunnable bool            `json:"rerunnable,omitempty"`
 	// Project is the job's project (-P, else DEFAULT_PROJECT); UserGroup
 	// the user group it was submitted with (-G), "" for none.
 	Project   string `json:"project,omitempty"`
@@ -387,6 +393,8 @@ type Queue struct {
 	Nice  int `json:"nice,omitempty"`
 	SSusp int `json:"ssusp"`
 	USusp int `json:"ususp"`
+	// Rsv is the slots the queue's pending jobs reserve.
+	Rsv int `json:"rsv,omitempty"`
 	// AcceptInterval is the queue's JOB_ACCEPT_INTERVAL in seconds.
 	AcceptInterval float64 `json:"acceptInterval"`
 	// Limits are the resource usage limits the queue sets (RUNLIMIT,
@@ -399,6 +407,12 @@ type Queue struct {
 	// Policies are the scheduling policies the queue has (FAIRSHARE,
 	// PREEMPTIVE, EXCLUSIVE ...), in LSF's order.
 	Policies []string `json:"policies,omitempty"`
+	// ReserveTime is how long a pending job of the queue may hold a
+	// reservation, MAX_RESERVE_TIME × MBD_SLEEP_TIME in seconds (0: its
+	// jobs do not reserve); ReserveResources is set for RESOURCE_RESERVE
+	// (rusage amounts too), clear for SLOT_RESERVE.
+	ReserveTime      float64 `json:"reserveTime,omitempty"`
+	ReserveResources bool    `json:"reserveResources,omitempty"`
 	// Users, Hosts and Administrators are USERS, HOSTS and
 	// ADMINISTRATORS as bqueues -l shows them: a group's name ends in
 	// "/"; a host's preference follows it ("+2"), an excluded name
@@ -466,12 +480,17 @@ type Host struct {
 	Name   string `json:"name"`
 	Status string `json:"status"`
 	// JLU and Max are JL/U and MXJ (-1: none).
-	JLU       int                `json:"jlu"`
-	Max       int                `json:"max"`
-	NJobs     int                `json:"njobs"`
-	Run       int                `json:"run"`
-	SSusp     int                `json:"ssusp"`
-	USusp     int                `json:"ususp"`
+	JLU   int `json:"jlu"`
+	Max   int `json:"max"`
+	NJobs int `json:"njobs"`
+	Run   int `json:"run"`
+	SSusp int `json:"ssusp"`
+	USusp int `json:"ususp"`
+	// Rsv is the slots pending jobs reserve on the host; RsvStart the
+	// earliest predicted start of those jobs (0 when it cannot be told),
+	// until which backfill jobs may use the reserved slots.
+	Rsv       int                `json:"rsv"`
+	RsvStart  int64              `json:"rsvStart,omitempty"`
 	Type      string             `json:"type,omitempty"`
 	Model     string             `json:"model,omitempty"`
 	Ncpus     float64            `json:"ncpus,omitempty"`
@@ -603,3 +622,35 @@ type RequestStats struct {
 // PerfWindow is the number of a kind's latest requests its quantiles are
 // taken from.
 const PerfWindow = 10000
+
+// A JobReservation is what a pending job reserves (SLOT_RESERVE,
+// RESOURCE_RESERVE): slots by host, rusage amounts, since when, and its
+// predicted start (0 when it cannot be told).
+type JobReservation struct {
+	Hosts   []HostSlots      `json:"hosts,omitempty"`
+	Amounts []ReservedAmount `json:"amounts,omitempty"`
+	Since   int64            `json:"since"`
+	Start   int64            `json:"start,omitempty"`
+}
+
+// HostSlots is a number of slots on a host.
+type HostSlots struct {
+	Host  string `json:"host"`
+	Slots int    `json:"slots"`
+}
+
+// A ReservedAmount is an amount of a resource reserved on a host.
+type ReservedAmount struct {
+	Host  string  `json:"host"`
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+}
+
+// A BackfillWindow is, for bslots, the slots free now for a backfill job
+// and how long they stay free (Runtime in seconds, -1 for no limit),
+// with each host's share.
+type BackfillWindow struct {
+	Slots   int         `json:"slots"`
+	Runtime float64     `json:"runtime"`
+	Hosts   []HostSlots `json:"hosts"`
+}

@@ -60,6 +60,9 @@ func (d *Daemon) queueDefinition(out *api.Queue, q *runtime.Queue) {
 		out.Thresholds[name] = api.Threshold{Sched: th.Sched, Stop: th.Stop}
 	}
 	out.Policies = queuePolicies(def)
+	if cycles, res := q.Reserves(); cycles > 0 {
+		out.ReserveTime, out.ReserveResources = float64(cycles)*d.cluster.SleepTime, res
+	}
 	p := d.cluster.Policy
 	if def.Users != nil {
 		for _, u := range def.Users {

@@ -306,7 +306,7 @@ func validSubmit(s *api.SubmitRequest) error {
 		return bad("the command contains a NUL byte")
 	case s.Slots < 0 || s.Slots > 1<<20:
 		return bad("-n %d is out of range", s.Slots)
-	case s.RunLimit < 0 || s.MemLimit < 0:
+	case s.RunLimit < 0 || s.MemLimit < 0 || s.Estimate < 0:
 		return bad("negative limits")
 	case s.Umask < -1 || s.Umask > 0o777:
 		return bad("umask %o is out of range", s.Umask)
@@ -366,7 +366,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			return api.SubmitResponse{ID: j.ID, Queue: j.Queue.Name, Default: req.Queue == ""}, nil, nil, nil
 		}
 		sub := runtime.Submission{Name: req.Name, User: id.User, Queue: req.Queue, App: req.App, Slots: req.Slots,
-			ResReq: req.ResReq, Priority: req.Priority, RunLimit: req.RunLimit, Hold: req.Hold, Depend: req.Depend,
+			ResReq: req.ResReq, Priority: req.Priority, RunLimit: req.RunLimit, Estimate: req.Estimate, Hold: req.Hold, Depend: req.Depend,
 			Command: req.Command, Env: req.Env, Cwd: req.Cwd, Umask: req.Umask, Stdout: req.Stdout,
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
 			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, Sla: req.Sla, Pre: pre,
@@ -467,8 +467,11 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 		ResReq: j.ResReq, Cwd: j.Sub.Cwd, Stdout: j.Sub.Stdout, Stderr: j.Sub.Stderr, Depend: j.Depend,
 		RunLimit: j.RunLimit, MemLimit: j.Sub.MemLimit, Priority: j.Priority, Preempted: j.PreemptCount,
 		Rerunnable: j.Rerunnable(), Exceptions: j.Exceptions.String(), CPUTime: j.CPUTime, MaxMem: j.MaxMem,
-		Project: j.Project(), UserGroup: j.Group}
+		Project: j.Project(), UserGroup: j.Group, Estimate: j.Estimate}
 	execJobFields(j, &out)
+	if r := j.Reservation; r != nil && j.State.Pending() {
+		out.Reserved = jobReservation(r)
+	}
 	if j.Start != 0 {
 		out.ExecCwd = d.cwdOf(j)
 	}
@@ -779,6 +782,11 @@ func (d *Daemon) queueInfo(q *runtime.Queue) api.Queue {
 		}
 		out.Shares = append(out.Shares, level)
 	}
+	for _, j := range d.cluster.Reserving() {
+		if j.Queue == q {
+			out.Rsv += j.Reservation.Slots()
+		}
+	}
 	for _, j := range d.cluster.Jobs() {
 		if j.Queue != q || j.State.Finished() {
 			continue
@@ -906,6 +914,11 @@ func (d *Daemon) hostInfo(h *runtime.Host) api.Host {
 		case runtime.USusp:
 			out.USusp += n
 		}
+	}
+	rsv, start := h.Reserved()
+	out.Rsv = rsv
+	if rsv > 0 && start < runtime.Never {
+		out.RsvStart = int64(start)
 	}
 	return out
 }
@@ -1044,6 +1057,11 @@ func (d *Daemon) handleUsers(w http.ResponseWriter, r *http.Request) {
 				u.SSusp += j.Slots
 			case runtime.USusp:
 				u.USusp += j.Slots
+			}
+		}
+		for _, j := range c.Reserving() {
+			if all || slices.Contains(names, j.User) {
+				row(j.User).Rsv += j.Reservation.Slots()
 			}
 		}
 		if all {
@@ -1220,6 +1238,22 @@ func serviceClassOf(s *runtime.SLA, now runtime.Time) api.ServiceClass {
 			cg.Windows = append(cg.Windows, w.String())
 		}
 		out.Goals = append(out.Goals, cg)
+	}
+	return out
+}
+
+// jobReservation returns what a pending job reserves, as the API gives
+// it.
+func jobReservation(r *runtime.Reservation) *api.JobReservation {
+	out := &api.JobReservation{Since: int64(r.Since)}
+	if r.Start < runtime.Never {
+		out.Start = int64(r.Start)
+	}
+	for _, a := range r.Allocs {
+		out.Hosts = append(out.Hosts, api.HostSlots{Host: a.Host.Name, Slots: a.Slots})
+	}
+	for _, am := range r.Amounts {
+		out.Amounts = append(out.Amounts, api.ReservedAmount{Host: am.Host.Name, Name: am.Name, Value: am.Value})
 	}
 	return out
 }
