@@ -93,6 +93,22 @@ func (c *client) waitHost(t testing.TB, name, status string) api.Host {
 	return h
 }
 
+// waitAgent waits until the agent of a host has registered and its load
+// is applied: until then the host is the local executor's, and a job
+// dispatched there would run on this machine rather than through the
+// agent.
+func (c *client) waitAgent(t testing.TB, name string) api.Host {
+	t.Helper()
+	var h api.Host
+	if !eventually(func() bool {
+		h = c.host(t, name)
+		return h.Status == "ok" && len(h.Load) > 0
+	}) {
+		t.Fatalf("host %s is %s with load %v: its agent has not reported", name, h.Status, h.Load)
+	}
+	return h
+}
+
 func TestAgentRunsJobs(t *testing.T) {
 	state := t.TempDir()
 	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
@@ -168,7 +184,7 @@ func TestAgentLost(t *testing.T) {
 	}
 	adir := agentDir(t)
 	a := startAgent(t, d.Addr(), "hostA", adir)
-	c.waitHost(t, "hostA", "ok")
+	c.waitAgent(t, "hostA")
 	rerun := c.submit(t, api.SubmitRequest{Command: "sleep 30", Rerunnable: true, Umask: -1}).ID
 	plain := c.submit(t, api.SubmitRequest{Command: "sleep 30", Umask: -1}).ID
 	stepUntil(t, clk, time.Millisecond, "both jobs to run", func() bool {
@@ -229,7 +245,8 @@ func TestAgentZombie(t *testing.T) {
 	adir, bdir := t.TempDir(), t.TempDir()
 	a := startAgent(t, d.Addr(), "hostA", adir)
 	b := startAgent(t, d.Addr(), "hostB", bdir)
-	c.waitHost(t, "hostA", "ok")
+	c.waitAgent(t, "hostA")
+	c.waitAgent(t, "hostB")
 	c.waitHost(t, "hostB", "ok")
 	onA := c.submit(t, api.SubmitRequest{Command: "sleep 30", Hosts: []string{"hostA"}, Umask: -1}).ID
 	onB := c.submit(t, api.SubmitRequest{Command: "sleep 30", Hosts: []string{"hostB"}, Rerunnable: true, Umask: -1}).ID
@@ -280,7 +297,8 @@ func TestAgentReconciles(t *testing.T) {
 	a := startAgent(t, d.Addr(), "hostA", adir)
 	b := startAgent(t, d.Addr(), "hostB", t.TempDir())
 	defer b.Close()
-	c.waitHost(t, "hostA", "ok")
+	c.waitAgent(t, "hostA")
+	c.waitAgent(t, "hostB")
 	// The quick job ends only once the test lets it, after its agent has
 	// gone: on a loaded machine a timed sleep may end before that.
 	release := filepath.Join(t.TempDir(), "release")
@@ -333,7 +351,8 @@ func TestAgentMasterRestart(t *testing.T) {
 	defer a.Close()
 	b := startAgent(t, addr, "hostB", t.TempDir())
 	defer b.Close()
-	c.waitHost(t, "hostA", "ok")
+	c.waitAgent(t, "hostA")
+	c.waitAgent(t, "hostB")
 	// The job ends once the test lets it, after the master has stopped.
 	release := filepath.Join(t.TempDir(), "release")
 	id := c.submit(t, api.SubmitRequest{Command: fmt.Sprintf("until [ -e %s ]; do sleep 0.05; done; exit 4", release), Hosts: []string{"hostA"}, Umask: -1}).ID
@@ -543,7 +562,7 @@ func TestAgentUnreachNotLost(t *testing.T) {
 	c := unixClient(state)
 	adir := agentDir(t)
 	a := startAgent(t, d.Addr(), "hostA", adir)
-	c.waitHost(t, "hostA", "ok")
+	c.waitAgent(t, "hostA")
 	id := c.submit(t, api.SubmitRequest{Command: "sleep 60", Hosts: []string{"hostA"}, Umask: -1}).ID
 	// The cycle that dispatches the job needs the clock to move; a step
 	// of a millisecond leaves the agent, which reports on the real clock,
