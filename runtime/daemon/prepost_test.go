@@ -100,6 +100,8 @@ func TestAgentPrePost(t *testing.T) {
 	b := startAgent(t, d.Addr(), "hostB", t.TempDir())
 	defer b.Close()
 	c := unixClient(state)
+	c.waitAgent(t, "hostA")
+	c.waitAgent(t, "hostB")
 	work := t.TempDir()
 	env := []string{"PATH=" + os.Getenv("PATH")}
 	if err := os.WriteFile(filepath.Join(work, "in.txt"), []byte("from the input file\n"), 0o644); err != nil {
