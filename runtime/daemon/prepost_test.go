@@ -139,6 +139,12 @@ func TestAgentPrePost(t *testing.T) {
 	if j := c.job(t, fail); j.State != "PEND" && j.State != "RUN" || j.PreExecFailures < 2 {
 		t.Errorf("job %d is %s after %d failures, want PEND or RUN, tried again", fail, j.State, j.PreExecFailures)
 	}
+	// It would be tried for ever: it goes, and nothing of it writes to
+	// the test's directory any more.
+	if code, err := c.call("POST", "/v1/jobs/"+strconv.FormatInt(fail, 10)+"/kill", nil, nil); err != nil || code != 200 {
+		t.Fatalf("bkill %d: %d %v", fail, code, err)
+	}
+	c.waitState(t, fail, "EXIT")
 	// A pre-execution command that fails on one host only: the job is
 	// tried on the other, and runs there.
 	for _, bad := range []string{"hostA", "hostB"} {
