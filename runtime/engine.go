@@ -182,9 +182,13 @@ func (e *Engine) Reason(j *Job) Reason {
 // reason and each host's (see Scheduler.Explain).
 func (e *Engine) WhyPending(j *Job) (Reason, []HostReason) {
 	if j.Remote != nil || j.State == PSusp && (j.Reason == ReasonMCInitFail || j.Reason == ReasonPreExecLimit) {
-		// At another cluster, or held for its failed starts there: no
-		// local host is weighed.
+		// At another cluster, or held for its failed starts there or
+		// its failed pre-execution commands: no host is weighed.
 		return j.Reason, nil
+	}
+	if j.State == Pend && j.BeginTime() > e.Clock.Now() {
+		// Not before its begin time (bsub -b), whatever the hosts say.
+		return ReasonBeginTime, nil
 	}
 	return e.Scheduler.Explain(Snapshot{Cluster: e.Cluster, Now: e.Clock.Now()}, j)
 }
