@@ -60,6 +60,10 @@ type Params struct {
 	// preempted; 0 for unlimited, the default, which the file cannot
 	// write (the key takes numbers above 0).
 	MaxJobPreempt int `lsf:"MAX_JOB_PREEMPT"`
+	// GPUReqMerge is GPU_REQ_MERGE: a job's -gpu is merged option by
+	// option with the GPU requirements of its application profile, queue
+	// and cluster; without it, -gpu replaces them whole.
+	GPUReqMerge bool `lsf:"GPU_REQ_MERGE"`
 	// PreemptFor is PREEMPT_FOR, as written; nil when unset.
 	PreemptFor []string `lsf:"PREEMPT_FOR"`
 	// PreemptJobType is PREEMPT_JOBTYPE, as written; nil when unset.
@@ -132,6 +136,9 @@ type Conf struct {
 	// JobMemLimit is LSB_JOB_MEMLIMIT: memory limits apply to the sum of
 	// a job's processes; false when unset.
 	JobMemLimit bool `lsf:"LSB_JOB_MEMLIMIT"`
+	// GPUReq is LSB_GPU_REQ, the cluster's default GPU requirement: the
+	// widest level GPU requirements are merged with; zero when unset.
+	GPUReq lang.GPUReq `lsf:"LSB_GPU_REQ"`
 	// MemLimitEnforce is LSB_MEMLIMIT_ENFORCE: memory limits are enforced
 	// by LSF itself; false when unset.
 	MemLimitEnforce bool `lsf:"LSB_MEMLIMIT_ENFORCE"`
@@ -207,6 +214,8 @@ func marshalByKey(v any) ([]byte, error) {
 		case time.Duration:
 			f = x.Seconds()
 		case Unit:
+			f = x.String()
+		case lang.GPUReq:
 			f = x.String()
 		case []string:
 			if x == nil {
@@ -329,6 +338,11 @@ func assignTyped(f reflect.Value, val any) bool {
 		}
 	case *AcceptInterval:
 		if p, ok := f.Addr().Interface().(*AcceptInterval); ok {
+			*p = *v
+			return true
+		}
+	case *lang.GPUReq:
+		if p, ok := f.Addr().Interface().(*lang.GPUReq); ok {
 			*p = *v
 			return true
 		}

@@ -134,6 +134,7 @@ var specialTypes = map[string]reflect.Type{
 	"JOB_ACCEPT_INTERVAL":        reflect.TypeFor[compile.AcceptInterval](),
 	"MC_PLUGIN_SCHEDULE_ENHANCE": reflect.TypeFor[string](),
 	"ACCT_ARCHIVE_TIME":          reflect.TypeFor[string](),
+	"LSB_GPU_REQ":                reflect.TypeFor[lang.GPUReq](),
 }
 
 // TestParamFields checks the typed parameters against the schema: each

@@ -345,6 +345,9 @@ type Queue struct {
 	ResReq     *Requirement `json:"resReq,omitempty"`
 	StopCond   *Requirement `json:"stopCond,omitempty"`
 	ResumeCond *Requirement `json:"resumeCond,omitempty"`
+	// GPUReq is GPU_REQ, the GPU requirement of the queue's jobs; nil
+	// when unset.
+	GPUReq *lang.GPUReq `json:"gpuReq,omitempty"`
 	// Thresholds are the load thresholds loadSched/loadStop.
 	Thresholds map[string]Threshold `json:"thresholds,omitempty"`
 	Preemption *Preemption          `json:"preemption,omitempty"`
@@ -409,8 +412,11 @@ type LimitDef struct {
 
 // An Application is an application profile of lsb.applications.
 type Application struct {
-	Name     string       `json:"name"`
-	ResReq   *Requirement `json:"resReq,omitempty"`
+	Name   string       `json:"name"`
+	ResReq *Requirement `json:"resReq,omitempty"`
+	// GPUReq is GPU_REQ, the GPU requirement of the profile's jobs; nil
+	// when unset.
+	GPUReq   *lang.GPUReq `json:"gpuReq,omitempty"`
 	Settings Settings     `json:"settings"`
 	At       string       `json:"at"`
 	span     lang.Span

@@ -100,6 +100,8 @@ func (c *compiler) queueFields(q *Queue, set Settings) {
 			q.SendTo = v
 		case *AcceptInterval:
 			q.AcceptInterval = v
+		case *lang.GPUReq:
+			q.GPUReq = v
 		}
 	}
 	q.FairshareQueues = set.list("FAIRSHARE_QUEUES")
@@ -139,6 +141,9 @@ func (c *compiler) readApplications(f *lang.File) {
 		a := &Application{Name: name, Settings: set, At: at(s.Name.Span), span: set.spanOf("NAME")}
 		if st := set["RES_REQ"]; st != nil {
 			a.ResReq, _ = st.Value.(*Requirement)
+		}
+		if st := set["GPU_REQ"]; st != nil {
+			a.GPUReq, _ = st.Value.(*lang.GPUReq)
 		}
 		c.apps[name] = a
 		c.p.Applications = append(c.p.Applications, a)

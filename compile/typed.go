@@ -188,6 +188,8 @@ func (c *compiler) special(v lang.Value, k *schema.Key) (any, bool) {
 		return a, a != nil
 	case "MXJ":
 		return c.mxj(v)
+	case "GPU_REQ", "LSB_GPU_REQ":
+		return c.gpuReq(v, k.Name)
 	case "GROUP_MEMBER", "MEMBER", "RESOURCES", "LOCATION":
 		// Host and user groups share GROUP_MEMBER; the section readers
 		// resolve the names.

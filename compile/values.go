@@ -510,3 +510,28 @@ func (c *compiler) threshold(w word, index string) (Threshold, bool) {
 	}
 	return th, true
 }
+
+// gpuReq reads a GPU requirement (GPU_REQ, LSB_GPU_REQ); an error points
+// at the option at fault inside the value.
+func (c *compiler) gpuReq(v lang.Value, key string) (*lang.GPUReq, bool) {
+	text, shift := v.Text, 0
+	if len(text) >= 2 && (text[0] == '"' || text[0] == '\'') && text[len(text)-1] == text[0] {
+		text, shift = text[1:len(text)-1], 1
+	}
+	g, err := lang.ParseGPUReq(text)
+	if err != nil {
+		sp := v.Span
+		if e, ok := err.(*lang.GPUReqError); ok && v.Src != nil {
+			end := strings.IndexByte(text[e.Offset:], ':')
+			if end < 0 {
+				end = len(text) - e.Offset
+			}
+			sp = v.Src.SpanOf(shift+e.Offset, shift+e.Offset+max(end, 1)).Root()
+			c.valueError(sp, key, "%s", e.Msg)
+			return nil, false
+		}
+		c.valueError(sp, key, "%v", err)
+		return nil, false
+	}
+	return &g, true
+}

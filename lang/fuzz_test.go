@@ -178,3 +178,30 @@ func FuzzJoinResReqs(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseGPUReq checks that any GPU requirement either parses to a value
+// that writes back to the same value, or fails with an error naming a
+// column inside the text.
+func FuzzParseGPUReq(f *testing.F) {
+	for _, s := range []string{"num=2:mode=exclusive_process:mps=yes,shared:j_exclusive=yes", "gmodel=TeslaV100-16G:gmem=8G",
+		"num=1/task:gtile='!'", "mig=3/1", "num=2:foo=1", "::", "num=", "gmem=1e400"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		g, err := lang.ParseGPUReq(s)
+		if err != nil {
+			e, ok := err.(*lang.GPUReqError)
+			if !ok || e.Offset < 0 || e.Offset > len(s) {
+				t.Fatalf("lang.ParseGPUReq(%q): error %v has no column inside the text", s, err)
+			}
+			return
+		}
+		back, err := lang.ParseGPUReq(g.String())
+		if err != nil {
+			t.Fatalf("lang.ParseGPUReq(%q).String() = %q does not parse: %v", s, g.String(), err)
+		}
+		if back.String() != g.String() {
+			t.Fatalf("lang.ParseGPUReq(%q): %q reads back as %q", s, g.String(), back.String())
+		}
+	})
+}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/lsfc/lsfc/lang"
 )
 
 // A jobClass is the pending jobs of one queue that share one effective
@@ -29,6 +31,8 @@ type jobClass struct {
 	exclusive bool
 	// sla is the service class of the class's jobs, or nil.
 	sla *SLA
+	// gpu is the GPU requirement of the class's jobs, or nil.
+	gpu *lang.GPUReq
 	// dropped is set once the cluster forgot the class (no pending job
 	// was left in it); a job with its key joins a new one.
 	dropped bool

@@ -229,6 +229,9 @@ func NewCluster(p *compile.Policy, opts ClusterOptions) (*Cluster, error) {
 		c.hostByName[h.Name] = h
 	}
 	c.readShared()
+	for _, h := range c.Hosts {
+		h.GPUs = c.declaredGPUs(h)
+	}
 	defaultAccept := c.acceptDefault()
 	for i, cq := range p.Queues {
 		q := newQueue(p, cq, i, c.Hosts, c.SleepTime, defaultAccept)
@@ -508,6 +511,9 @@ type Submission struct {
 	// Exclusive is -x: the job runs alone on its hosts (in a queue with
 	// EXCLUSIVE=Y).
 	Exclusive bool `json:"Exclusive"`
+	// GPU is -gpu as given: a GPU requirement, "-" for the one of the
+	// profile, queue and cluster, "" for none.
+	GPU string `json:"GPU,omitempty"`
 	// Sla is -sla: the service class of lsb.serviceclasses the job is
 	// submitted to.
 	Sla string `json:"Sla,omitempty"`
@@ -521,6 +527,9 @@ type Submission struct {
 	// Home is, for a job another cluster forwarded here, its submission
 	// cluster and its ID there; nil for a job submitted here.
 	Home *Home `json:"Home,omitempty"`
+	// Interactive is set for an interactive job (bsub -I, -Ip, -Is):
+	// where its wrapper reaches the submitting bsub.
+	Interactive *Interactive `json:"Interactive,omitempty"`
 	// Pre is the requirement compiled before the submission reached the
 	// cluster's owner (ReqCompiler.Compile), or nil; the job keeps none.
 	Pre *Precompiled `json:"-"`
@@ -562,6 +571,15 @@ func (j *Job) TermTime() Time {
 		return 0
 	}
 	return j.Sub.Exec.Term
+}
+
+// An Interactive is how an interactive job's wrapper reaches the bsub
+// that submitted it: Mode is "I", "Ip" or "Is", Addrs the addresses bsub
+// listens on and Token its secret for the job.
+type Interactive struct {
+	Mode  string   `json:"Mode"`
+	Addrs []string `json:"Addrs"`
+	Token string   `json:"Token"`
 }
 
 // A Rejection is why a job was not accepted, as bsub reports it.
@@ -687,7 +705,7 @@ func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
 	j := &Job{ID: c.nextID, Seq: c.nextSeq, Name: s.Name, User: s.User, Group: s.Group, Queue: q, App: a.app, Sub: s,
 		Slots: s.Slots, ResReq: s.ResReq, Req: a.req, Priority: a.priority, Submit: now, FromType: s.FromType,
 		State: Pend, Reason: ReasonNew, Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode,
-		Depend: s.Depend, dep: a.dep, acct: a.acct, RunLimit: a.runLimit, SLA: a.sla}
+		Depend: s.Depend, dep: a.dep, acct: a.acct, RunLimit: a.runLimit, SLA: a.sla, GPU: a.gpu}
 	j.Estimate = estimateOf(s, a.app)
 	if s.Hold {
 		j.State, j.Reason = PSusp, ReasonHeld
@@ -723,6 +741,7 @@ func (c *Cluster) Check(q *Queue, s Submission) error {
 // An acceptance is what a queue's checks of a submission work out.
 type acceptance struct {
 	app      *App
+	gpu      *lang.GPUReq
 	req      *Requirement
 	dep      *dependency
 	acct     *account
@@ -793,6 +812,11 @@ func (c *Cluster) check(q *Queue, s Submission) (*acceptance, error) {
 	case s.Priority < 0 || s.Priority > c.MaxUserPriority:
 		return nil, reject("job priority %d is out of range: MAX_USER_PRIORITY is %d", s.Priority, c.MaxUserPriority)
 	}
+	gpu, err := c.jobGPU(q, a.app, s.GPU)
+	if err != nil {
+		return nil, reject("%v", err)
+	}
+	a.gpu = gpu
 	req, diags := c.requirement(q, a.app, s.ResReq, s.FromType, s.Pre)
 	if diags.HasErrors() {
 		return nil, &Rejection{Queue: q.Name, Reason: "bad resource requirement: " + diags.Err().Error(), Diags: diags}
@@ -925,7 +949,7 @@ func (c *Cluster) countUsableSlots(q *Queue) int {
 // classOf returns the pending class of a queue, requirement (by its key:
 // a text compiled for one submission host type), share account (nil
 // outside fairshare queues), asked hosts (-m) and exclusiveness (-x).
-func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string]bool, exclusive bool, sla *SLA) *jobClass {
+func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string]bool, exclusive bool, sla *SLA, gpu *lang.GPUReq) *jobClass {
 	key := q.Name + "\x00"
 	if r != nil {
 		key += r.key
@@ -942,9 +966,12 @@ func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string
 	if sla != nil {
 		key += "\x00-sla " + sla.Name
 	}
+	if gpu != nil {
+		key += "\x00-gpu " + gpu.String()
+	}
 	k := c.classes[key]
 	if k == nil {
-		k = &jobClass{key: key, queue: q, req: r, acct: a, asked: asked, exclusive: exclusive, sla: sla}
+		k = &jobClass{key: key, queue: q, req: r, acct: a, asked: asked, exclusive: exclusive, sla: sla, gpu: gpu}
 		c.classes[key] = k
 		c.classList = append(c.classList, k)
 	}

@@ -65,9 +65,10 @@ func (askedHostsFilter) Filter(_ CycleState, kv ClassInfo, hv HostInfo) Reason {
 }
 
 // Rerunnable reports whether a job runs again when its host is lost: -r,
-// or its queue's RERUNNABLE.
+// or its queue's RERUNNABLE. An interactive job never is: its terminal
+// went with its host.
 func (j *Job) Rerunnable() bool {
-	return j.Sub.Rerunnable || j.Queue.Def != nil && j.Queue.Def.Rerunnable
+	return j.Sub.Interactive == nil && (j.Sub.Rerunnable || j.Queue.Def != nil && j.Queue.Def.Rerunnable)
 }
 
 // Requeue puts a started job back in its queue, pending, as when its host
@@ -135,7 +136,7 @@ func (c *Cluster) enqueueIn(j *Job) {
 		asked, _ = c.askedHosts(q, j.Sub.Hosts, false)
 	}
 	j.slaPend()
-	c.classOf(q, j.Req, j.acct, asked, j.Sub.Exclusive, j.SLA).add(j)
+	c.classOf(q, j.Req, j.acct, asked, j.Sub.Exclusive, j.SLA, j.GPU).add(j)
 }
 
 // Switch moves a job to another queue (bswitch). A pending job must be
@@ -166,6 +167,10 @@ func (c *Cluster) Switch(j *Job, name string, now Time) error {
 	if diags.HasErrors() {
 		return fmt.Errorf("queue %s: bad resource requirement: %v", q.Name, diags.Err())
 	}
+	gpu, err := c.jobGPU(q, j.App, j.Sub.GPU)
+	if err != nil {
+		return fmt.Errorf("queue %s: %v", q.Name, err)
+	}
 	if j.State.Started() {
 		// It leaves its hosts from the old queue and takes them again in
 		// the new one; a preempted job stays preempted, now counted as
@@ -173,7 +178,7 @@ func (c *Cluster) Switch(j *Job, name string, now Time) error {
 		preempted := j.preempted
 		c.accrue(now)
 		c.leaveHosts(j, now)
-		j.Queue, j.Req, j.Sub.Queue = q, req, q.Name
+		j.Queue, j.Req, j.Sub.Queue, j.GPU = q, req, q.Name, gpu
 		c.useRequirement(j)
 		j.acct = nil
 		if q.fair != nil {
@@ -186,7 +191,7 @@ func (c *Cluster) Switch(j *Job, name string, now Time) error {
 		return nil
 	}
 	c.dequeue(j)
-	j.Queue, j.Req, j.Sub.Queue = q, req, q.Name
+	j.Queue, j.Req, j.Sub.Queue, j.GPU = q, req, q.Name, gpu
 	c.useRequirement(j)
 	j.acct = nil
 	if q.fair != nil {
@@ -271,7 +276,7 @@ func (c *Cluster) Modify(j *Job, m Modification) error {
 	}
 	c.dequeue(j)
 	j.Name, j.ResReq, j.Slots, j.Depend, j.Sub = sub.Name, sub.ResReq, sub.Slots, sub.Depend, sub
-	j.Req, j.dep, j.Priority, j.RunLimit = a.req, a.dep, a.priority, a.runLimit
+	j.Req, j.dep, j.Priority, j.RunLimit, j.GPU = a.req, a.dep, a.priority, a.runLimit, a.gpu
 	j.Estimate = estimateOf(sub, j.App)
 	c.useRequirement(j)
 	if j.Name != "" && !slices.Contains(c.byUser[j.User], j) {

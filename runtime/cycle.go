@@ -83,6 +83,8 @@ type cycle struct {
 	slaEval []goalEval
 	// rsv holds the reservations the cycle made; nil until one is.
 	rsv *reserveState
+	// gpuPlanned holds, by host index, the GPUs the cycle gave jobs.
+	gpuPlanned map[int][]gpuPlan
 }
 
 type hostQueue struct {
@@ -143,7 +145,7 @@ func (s *Scheduler) newCycle(snap Snapshot) *cycle {
 	clear(c.userUsed)
 	clear(c.groupUsed)
 	clear(c.reserved)
-	c.limitUse, c.values = nil, nil
+	c.limitUse, c.values, c.gpuPlanned = nil, nil, nil
 	c.runs = c.runs[:0]
 	c.probe, c.bonus, c.victims, c.preemptDelta = false, nil, nil, nil
 	c.resumable, c.resumeNext = nil, 0
@@ -344,7 +346,7 @@ func (c *cycle) advance(r *classRun) bool {
 	if r.next < 0 {
 		r.done = true
 		if _, set := c.plan.classReason[r.k]; !set {
-			c.setClassReason(r.k, ReasonSlots)
+			c.setClassReason(r.k, c.gpuReason(r))
 		}
 		return false
 	}
@@ -403,6 +405,7 @@ func (c *cycle) tryJob(r *classRun, j *Job) Reason {
 // take records in the cycle what a dispatched job holds, and updates the
 // capacity of every class that can use its hosts.
 func (c *cycle) take(j *Job, allocs []Alloc) {
+	c.takeGPUs(j, allocs)
 	n := 0
 	for _, a := range allocs {
 		h := a.Host

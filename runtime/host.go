@@ -93,6 +93,10 @@ type Host struct {
 	// last cycle, rsvStart the earliest predicted start of those jobs.
 	reserved int
 	rsvStart Time
+	// GPUs are the host's GPU devices: those its agent found (gpusFound
+	// set), else those the configuration declares.
+	GPUs      []GPUDevice
+	gpusFound bool
 }
 
 // Jobs returns the started jobs on the host, in start order.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/lsfc/lsfc/lang"
 )
 
 // Time is a point in time in seconds since the Unix epoch. The engine runs
@@ -112,6 +114,8 @@ func (s JobState) CanMove(to JobState) bool {
 type Alloc struct {
 	Host  *Host
 	Slots int
+	// GPUs are the indices of the host's GPUs the job holds there.
+	GPUs []int
 }
 
 // A Job is one batch job. Fields set at submission do not change while the
@@ -137,6 +141,10 @@ type Job struct {
 	// requirement (queue, profile and job merged), set at submission.
 	ResReq string
 	Req    *Requirement
+	// GPU is the job's GPU requirement, merged from bsub -gpu, its
+	// profile's and queue's GPU_REQ and LSB_GPU_REQ; nil for a job that
+	// asks for no GPU.
+	GPU *lang.GPUReq
 	// Priority is the user priority (bsub -sp); higher first.
 	Priority int
 	// Submit is when the job was submitted.

@@ -62,6 +62,8 @@ type JobImage struct {
 type AllocImage struct {
 	Host  string `json:"Host"`
 	Slots int    `json:"Slots"`
+	// GPUs are the indices of the host's GPUs the job holds there.
+	GPUs []int `json:"GPUs,omitempty"`
 }
 
 // Image returns the image of a job.
@@ -89,7 +91,7 @@ func (j *Job) Image() JobImage {
 		im.RunLimit = j.RunLimit
 	}
 	for _, a := range j.Allocs {
-		im.Allocs = append(im.Allocs, AllocImage{a.Host.Name, a.Slots})
+		im.Allocs = append(im.Allocs, AllocImage{a.Host.Name, a.Slots, slices.Clone(a.GPUs)})
 	}
 	return im
 }
@@ -250,6 +252,11 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 	} else {
 		j.Req = req
 	}
+	if gpu, err := c.jobGPU(q, j.App, s.GPU); err != nil {
+		warn = append(warn, "its GPU requirement no longer holds: "+err.Error())
+	} else {
+		j.GPU = gpu
+	}
 	if q.fair != nil {
 		j.acct = q.fair.accountFor(s.User, s.Group)
 	}
@@ -276,7 +283,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 			warn = append(warn, fmt.Sprintf("host %s is gone", a.Host))
 			continue
 		}
-		allocs = append(allocs, Alloc{Host: h, Slots: a.Slots})
+		allocs = append(allocs, Alloc{Host: h, Slots: a.Slots, GPUs: slices.Clone(a.GPUs)})
 	}
 	c.jobs[j.ID] = j
 	c.useRequirement(j)

@@ -151,7 +151,7 @@ func Builtins() Registry {
 		r.AddHostFilter(f)
 	}
 	for _, l := range []HostLimiter{hostWindowLimiter{}, mxjLimiter{}, queueHostLimiter{}, procLimiter{}, userHostLimiter{},
-		userProcLimiter{}, acceptLimiter{}, hostResourceLimiter{}, exclusiveLimiter{}, reserveLimiter{}} {
+		userProcLimiter{}, acceptLimiter{}, hostResourceLimiter{}, exclusiveLimiter{}, gpuLimiter{}, reserveLimiter{}} {
 		r.AddHostLimiter(l)
 	}
 	r.AddLoadController(loadStopController{})
@@ -172,7 +172,7 @@ func DefaultProfile() Profile {
 			"lsb.resources", "SLOT_SHARE", "SLA"},
 		HostFilters: []string{"HOSTS", "-m", "status", "loadSched", "select"},
 		HostLimiters: []string{"DISPATCH_WINDOW", "MXJ", "HJOB_LIMIT", "PJOB_LIMIT", "JL/U", "JL/P",
-			"JOB_ACCEPT_INTERVAL", "lsb.resources", "EXCLUSIVE", "SLOT_RESERVE"},
+			"JOB_ACCEPT_INTERVAL", "lsb.resources", "EXCLUSIVE", "GPU", "SLOT_RESERVE"},
 		LoadControllers: []string{"loadStop"},
 		ExceptionChecks: []string{"job exceptions", "exit rate"},
 		Orderers:        []string{"SLA", "LSF"},

@@ -68,6 +68,7 @@ const (
 	ReasonHostExclusive     // The host runs an exclusive job
 	ReasonHostNotIdle       // The job is exclusive and the host runs other jobs
 	ReasonHostReserved      // The host's free job slots are reserved for a pending job (SLOT_RESERVE)
+	ReasonHostGPU           // Not enough free GPUs on the host that meet the job's GPU requirement
 	reasonCount
 )
 
@@ -123,6 +124,7 @@ var reasonText = [...]string{
 	ReasonHostExclusive:     "The host is running an exclusive job",
 	ReasonHostNotIdle:       "Job's exclusive requirement not satisfied: the host runs other jobs",
 	ReasonHostReserved:      "Job slots on the host are reserved for a pending job",
+	ReasonHostGPU:           "Job's requirements for reserving resource (ngpus_physical) not satisfied",
 }
 
 // String returns the reason as bjobs -p words it.

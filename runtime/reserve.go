@@ -362,7 +362,7 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 		}
 	}
 	for i, h := range r.cand.hosts {
-		if r.free[i] <= 0 && len(amounts) == 0 {
+		if r.free[i] <= 0 && len(amounts) == 0 || !gpuCapable(h, j.GPU) {
 			continue
 		}
 		free, _ := c.jobRoom(r, j, h)
@@ -381,7 +381,7 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 				break
 			}
 			for _, a := range e.j.Allocs {
-				if r.cand.pos[a.Host.Index] < 0 {
+				if r.cand.pos[a.Host.Index] < 0 || !gpuCapable(a.Host, j.GPU) {
 					continue
 				}
 				t := track[a.Host]

@@ -23,7 +23,7 @@ import (
 // of lsf.cluster.<name>, or of a "hosts.yaml" inventory), a "jobs" file and
 // "want": the timeline the simulation produces. Lines of "jobs" are
 //
-//	ID AT SLOTS RUNTIME [queue=Q] [user=U] [R="..."] [sp=N] [W=MINUTES] [app=A] [hold] [x] [type=T]
+//	ID AT SLOTS RUNTIME [queue=Q] [user=U] [R="..."] [gpu="..."] [sp=N] [W=MINUTES] [app=A] [hold] [x] [type=T]
 //	                    [name=NAME] [dep="..."] [exit=CODE] [cpu=SECONDS] [sla=CLASS] [project=P]
 //	@AT COMMAND ID [ARG]  (btop, bbot, bstop, bresume, bkill; bstatus ID TEXT; aps ID system=V|admin=V)
 //	@AT load HOST NAME=VALUE[,NAME=VALUE]  (sets load indices of a host)
@@ -184,11 +184,14 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 func hostList(j *runtime.Job) string {
 	var parts []string
 	for _, a := range j.Allocs {
-		if a.Slots == 1 {
-			parts = append(parts, a.Host.Name)
-		} else {
-			parts = append(parts, fmt.Sprintf("%d*%s", a.Slots, a.Host.Name))
+		p := a.Host.Name
+		if a.Slots != 1 {
+			p = fmt.Sprintf("%d*%s", a.Slots, a.Host.Name)
 		}
+		if len(a.GPUs) > 0 {
+			p += fmt.Sprintf("[gpu %s]", strings.Trim(strings.Join(strings.Fields(fmt.Sprint(a.GPUs)), ","), "[]"))
+		}
+		parts = append(parts, p)
 	}
 	return strings.Join(parts, ",")
 }
@@ -247,6 +250,8 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]sim.Job, []sim.Com
 				sj.User = value
 			case "R":
 				sj.ResReq = value
+			case "gpu":
+				sj.GPU = value
 			case "sp":
 				sj.Priority = int(num(value))
 			case "W":

@@ -15,8 +15,8 @@ func newBhostsCmd(e env) *cobra.Command {
 		name:     "bhosts",
 		refused:  bhostsRefusedOptions(),
 		short:    "List the batch hosts of lsfc serve",
-		operands: "[HOST ...]",
-		options:  []lsfOption{{"w", ""}, {"l", ""}, {"json", ""}, {"R", "res_req"}},
+		operands: "[HOST ...] | -s [RESOURCE ...]",
+		options:  []lsfOption{{"w", ""}, {"l", ""}, {"json", ""}, {"R", "res_req"}, {"gpu", ""}, {"s", ""}},
 		long: `bhosts lists the batch hosts, or those named, in LSF's layout:
 
   HOST_NAME          STATUS       JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV
@@ -38,17 +38,47 @@ now: the daemon evaluates it on its live state (each host's resources and
 latest load, as the scheduler sees them), for one slot, the host type
 defaulting to any as for lshosts -R. It is the what-if of a requirement:
 the hosts a job asking for it could go to. A requirement that does not
-parse or names an unknown resource is refused with its position.` + lsfStateHelp,
+parse or names an unknown resource is refused with its position.
+
+-gpu lists the GPUs of each host that has any, one line per GPU:
+
+  HOST_NAME            ID MODEL                 MUSED     MRSV  NJOBS    RUN   SUSP    RSV
+
+MRSV is the GPU memory the jobs on the GPU reserve (gmem); lsfc does not
+sample GPU memory in use, so MUSED is "-". With -l, each host shows its
+GPU counts (NGPUS, how many no exclusive job holds, how many are idle),
+each GPU's model and memory (STATIC ATTRIBUTES), its mode
+(EXCLUSIVE_PROCESS while a job holds it alone) and reserved memory
+(DYNAMIC ATTRIBUTES), and the jobs on it (GPU JOB INFORMATION).
+
+-s lists the numeric resources of lsf.cluster's ResourceMap, or those
+named, as the scheduler counts them now: RESOURCE, TOTAL (what is left
+of the instance), RESERVED (what running jobs reserve of it) and
+LOCATION (the hosts that share the instance).` + lsfStateHelp,
 		example: `  lsfc bhosts
   bhosts -json hostA
+  bhosts -gpu -l
+  bhosts -s ngpus
   bhosts -R "select[mem>4000 && ut<0.5]"`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
+		if a.has("s") {
+			return showBhostsShared(ctx, e, a)
+		}
 		hs, unknown, err := listHosts(ctx, e, a, "bhosts")
 		if err != nil {
 			return err
 		}
-		if a.has("json") {
+		if a.has("gpu") {
+			if a.has("json") {
+				return usageError("bhosts: -gpu and -json cannot be used together")
+			}
+			if a.has("l") {
+				writeBhostsGPULong(e.stdout, hs)
+			} else {
+				writeBhostsGPU(e.stdout, hs, a.has("w"))
+			}
+		} else if a.has("json") {
 			if err := writeLSFJSON(e.stdout, "bhosts", "HOSTS", bhostsRecords(hs)); err != nil {
 				return exit(exitUsage, err)
 			}
@@ -62,6 +92,32 @@ parse or names an unknown resource is refused with its position.` + lsfStateHelp
 		}
 		return nil
 	})
+}
+
+// showBhostsShared runs bhosts -s: the numeric instances of the
+// ResourceMap (those of the resources named), or -json's records.
+func showBhostsShared(ctx context.Context, e env, a *lsfArgs) error {
+	rs, unknown, err := listShared(ctx, e, a, "bhosts")
+	if err != nil {
+		return err
+	}
+	numeric := rs[:0:0]
+	for _, r := range rs {
+		if r.Numeric {
+			numeric = append(numeric, r)
+		}
+	}
+	if a.has("json") {
+		if err := writeLSFJSON(e.stdout, "bhosts", "RESOURCES", bhostsSharedRecords(numeric)); err != nil {
+			return exit(exitUsage, err)
+		}
+	} else if len(numeric) > 0 {
+		writeBhostsShared(e.stdout, numeric)
+	}
+	if unknown {
+		return exit(exitLSF, nil)
+	}
+	return nil
 }
 
 // listHosts asks the daemon for the hosts (those that satisfy -R, when the
@@ -167,8 +223,8 @@ func hostLimit(n int) string {
 // not implement, each with the shape of its argument ("" for a switch).
 func bhostsRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"a", ""}, {"aff", ""}, {"alloc", ""}, {"attr", ""}, {"e", ""}, {"gpu", ""},
+		{"a", ""}, {"aff", ""}, {"alloc", ""}, {"attr", ""}, {"e", ""},
 		{"loc", ""}, {"noheader", ""}, {"o", "format"}, {"rc", ""}, {"rconly", ""},
-		{"s", ""}, {"sl", ""}, {"V", ""}, {"X", ""}, {"x", ""},
+		{"sl", ""}, {"V", ""}, {"X", ""}, {"x", ""},
 	}
 }

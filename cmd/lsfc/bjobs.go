@@ -18,6 +18,7 @@ func bjobsOptionList() []lsfOption {
 		{"a", ""}, {"d", ""}, {"p", ""}, {"r", ""}, {"s", ""}, {"u", "user|all"}, {"q", "queue"},
 		{"l", ""}, {"w", ""}, {"o", `"field ..."`}, {"noheader", ""}, {"json", ""}, {"aps", ""}, {"prio", ""}, {"x", ""},
 		{"fwd", ""}, {"J", "job_name"}, {"P", "project"}, {"G", "user_group"}, {"UF", ""}, {"sum", ""}, {"X", ""},
+		{"gpu", ""},
 	}
 }
 
@@ -59,6 +60,8 @@ one N*host group per line (-w: on one line, joined by ":").
                 lines are wrapped at 80 columns, continued under the text
                 after the time stamp
   -UF           the long format with no line wrapped
+  -gpu          with -l or -UF: the GPUs each job holds (GPU_ALLOCATION:
+                host, tasks, GPU index, model, memory, memory reserved)
   -sum          the slots of the jobs selected, by state: RUN SSUSP USUSP
                 UNKNOWN PEND FWD_PEND (forwarded to another cluster and
                 pending there) PSUSP
@@ -98,6 +101,9 @@ on standard error and exits 0. A job id that is not found is reported as
 }
 
 func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
+	if a.has("gpu") && !a.has("l") && !a.has("UF") {
+		return usageError("bjobs: -gpu is used only with -l or -UF")
+	}
 	var ids []int64
 	for _, s := range a.operands {
 		id, err := parseJobID(s)
@@ -154,7 +160,7 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		}
 	}
 
-	v := jobsView{loc: time.Local, wide: a.has("w"), noHeader: a.has("noheader"), unformatted: a.has("UF")}
+	v := jobsView{loc: time.Local, wide: a.has("w"), noHeader: a.has("noheader"), unformatted: a.has("UF"), gpu: a.has("gpu")}
 	if a.has("json") {
 		if cols == nil {
 			cols = defaultJobColumns()
@@ -318,7 +324,7 @@ func noJobMessage(a *lsfArgs) string {
 func bjobsRefusedOptions() []lsfOption {
 	return []lsfOption{
 		{"A", ""}, {"aff", ""}, {"app", "application_profile"}, {"cname", ""}, {"data", ""},
-		{"env", ""}, {"g", "job_group"}, {"gpu", ""}, {"hms", ""}, {"hostfile", ""},
+		{"env", ""}, {"g", "job_group"}, {"hms", ""}, {"hostfile", ""},
 		{"Jd", "description"}, {"Lp", "license_project"}, {"m", "host"}, {"N", "host_spec"},
 		{"pe", ""}, {"pei", ""}, {"pi", ""}, {"pn", ""}, {"p0", ""}, {"p1", ""}, {"p2", ""}, {"p3", ""}, {"plan", ""}, {"psum", ""},
 		{"rusage", "resource"}, {"script", ""}, {"sla", "service_class"},

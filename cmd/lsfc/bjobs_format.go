@@ -22,6 +22,8 @@ type jobsView struct {
 	noHeader bool           // -noheader
 	// unformatted is -UF: bjobs -l's lines are not wrapped.
 	unformatted bool
+	// gpu is -gpu: bjobs -l shows the GPUs each job holds.
+	gpu bool
 }
 
 // The default layout: each column's width, as LSF prints it.
@@ -290,6 +292,9 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 	if j.ResReq != "" {
 		sub = append(sub, fmt.Sprintf("Requested Resources <%s>", j.ResReq))
 	}
+	if j.GPUReq != "" {
+		sub = append(sub, fmt.Sprintf("Requested GPU <%s>", j.GPUReq))
+	}
 	if j.Depend != "" {
 		sub = append(sub, fmt.Sprintf("Dependency Condition <%s>", j.Depend))
 	}
@@ -389,6 +394,9 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 	}
 	if j.Exceptions != "" {
 		fmt.Fprintf(w, "\n EXCEPTION STATUS:  %s\n", strings.Join(strings.Fields(j.Exceptions), "  "))
+	}
+	if v.gpu {
+		writeJobGPUs(w, j)
 	}
 	switch {
 	case pendingState(j.State):

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -25,7 +26,8 @@ func bsubOptionList() []lsfOption {
 		{"o", "out_file"}, {"oo", "out_file"}, {"e", "err_file"}, {"eo", "err_file"},
 		{"cwd", "dir"}, {"r", ""}, {"app", "profile"}, {"sp", "priority"}, {"m", `"host ..."`},
 		{"W", "[hh:]mm"}, {"We", "[hh:]mm"}, {"M", "mem_limit"}, {"H", ""}, {"w", "dependency"}, {"K", ""}, {"x", ""},
-		{"sla", "service_class"}, {"P", "project"}, {"G", "user_group"},
+		{"sla", "service_class"}, {"P", "project"}, {"G", "user_group"}, {"gpu", "- | gpu_req"},
+		{"I", ""}, {"Ip", ""}, {"Is", ""},
 		{"E", "pre_exec_command"}, {"Ep", "post_exec_command"}, {"b", "begin_time"}, {"t", "term_time"},
 		{"c", "cpu_limit"}, {"i", "input_file"}, {"is", "input_file"}, {"L", "login_shell"},
 		{"env", "variables"}, {"outdir", "dir"},
@@ -42,10 +44,11 @@ func bsubRefusedOptions() []lsfOption {
 		{"cn_mem", "mem_size"}, {"core_isolation", "0|1|2"}, {"csm", "y|n"}, {"D", "data_limit"},
 		{"data", "data_spec"}, {"datachk", ""}, {"datagrp", "user_group"}, {"eptl", "[hh:]mm"}, {"ext", "scheduler_options"},
 		{"F", "file_limit"}, {"f", "file_transfer"}, {"freq", "cpu_frequency"},
-		{"g", "job_group"}, {"gpu", "gpu_req"}, {"hl", ""}, {"hostfile", "file"},
-		{"I", ""}, {"Ip", ""}, {"IS", ""}, {"ISp", ""}, {"ISs", ""}, {"Is", ""}, {"IX", ""},
+		{"g", "job_group"}, {"hl", ""}, {"hostfile", "file"},
+		{"IS", ""}, {"ISp", ""}, {"ISs", ""}, {"IX", ""},
 		{"Jd", "description"}, {"jobaff", "affinity"},
-		{"jsdl", "file"}, {"jsdl_strict", "file"}, {"json", "file"}, {"k", "checkpoint"}, {"Lp", "license_project"}, {"ln_mem", "mem_size"}, {"ln_slots", "slots"},
+		{"jsdl", "file"}, {"jsdl_strict", "file"}, {"json", "file"}, {"k", "checkpoint"},
+		{"Lp", "license_project"}, {"ln_mem", "mem_size"}, {"ln_slots", "slots"},
 		{"mig", "threshold"}, {"N", ""}, {"Ne", ""}, {"network", "network_res_req"}, {"nnodes", "nodes"},
 		{"notify", "events"}, {"p", "process_limit"},
 		{"pack", "job_submission_file"}, {"ptl", "[hh:]mm"}, {"Q", "requeue_exit_values"}, {"rn", ""},
@@ -123,6 +126,19 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 VAR=value", or "VAR, VAR=value"
   -outdir DIR   output directory (%J %I %U %P %G %H), made when the job
                 starts; relative -o and -e files go in it
+  -gpu REQ      GPUs: "num=N[/task]:mode=shared|exclusive_process:
+                j_exclusive=yes|no:gmodel=MODEL:gmem=MEM:aff=yes|no", or
+                "-" for the GPU_REQ of the profile and queue (merged
+                with LSB_GPU_REQ); the job gets CUDA_VISIBLE_DEVICES
+  -I            interactive job: its standard input, output and error are
+                bsub's (but those sent to -o and -e files); bsub prints
+                its messages on standard error, waits, and exits with the
+                job's exit code. ^C or bsub's end kills the job.
+  -Ip           interactive job on a pseudo-terminal of its own, whose
+                window size follows bsub's; ^C and ^Z typed at bsub are
+                sent to the job as signals
+  -Is           as -Ip, with the terminal in shell mode: every key, ^C and
+                ^Z included, goes to the job's terminal (bsub -Is bash)
 
 Options are matched on the whole word: -env is never -e with "nv". A
 one-letter option may have its argument in the same word (-n4, -qnormal)
@@ -144,6 +160,9 @@ type bsubRequest struct {
 	cwd string
 	// wait is -K.
 	wait bool
+	// interactive is -I, -Ip or -Is without its dash, "" for a batch
+	// job.
+	interactive string
 	// bareMem is -M given without a unit: a number in the cluster's
 	// LSF_UNIT_FOR_LIMITS, which only the daemon knows; 0 when -M has a
 	// unit (sub.MemLimit holds it) or was not given.
@@ -182,12 +201,15 @@ func parseBsub(argv []string) (*bsubRequest, error) {
 func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	r := &bsubRequest{cwd: a.value("cwd"), wait: a.has("K")}
 	s := &r.sub
+	var err error
+	if r.interactive, err = interactiveMode(a); err != nil {
+		return nil, err
+	}
 	s.Command = strings.Join(a.operands, " ")
 	s.Queue = a.value("q")
 	s.Name = a.value("J")
 	s.App = a.value("app")
 	s.Depend = a.value("w")
-	var err error
 	if s.ResReq, err = joinResReqOptions(a.values("R")); err != nil {
 		return nil, err
 	}
@@ -196,6 +218,11 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	s.Rerunnable = a.has("r")
 	s.Hold = a.has("H")
 	s.Exclusive = a.has("x")
+	if a.has("gpu") {
+		if s.GPU, err = parseGPUOption(a.value("gpu")); err != nil {
+			return nil, err
+		}
+	}
 	s.Sla = a.value("sla")
 	s.Project = a.value("P")
 	s.UserGroup = a.value("G")
@@ -304,6 +331,20 @@ func (r *bsubRequest) execOptions(a *lsfArgs, now time.Time) error {
 		r.env = &e
 	}
 	return nil
+}
+
+// parseGPUOption checks bsub's -gpu: "-", or a GPU requirement that
+// parses; it returns the requirement as given.
+func parseGPUOption(s string) (string, error) {
+	if t := strings.TrimSpace(s); t == "-" {
+		return t, nil
+	} else if t == "" {
+		return "", fmt.Errorf("-gpu: give a GPU requirement, or \"-\" for the default one")
+	}
+	if _, err := lang.ParseGPUReq(s); err != nil {
+		return "", fmt.Errorf("-gpu: %w", err)
+	}
+	return strings.TrimSpace(s), nil
 }
 
 // lastOf returns the argument of whichever of two spellings of an option
@@ -438,6 +479,9 @@ func submittedMessage(resp *api.SubmitResponse) string {
 }
 
 func runBsub(ctx context.Context, e env, a *lsfArgs) error {
+	if len(a.operands) == 0 && slices.ContainsFunc(interactiveModes, a.has) {
+		return usageError("bsub: an interactive job takes its command on the command line: its standard input is the job's")
+	}
 	if len(a.operands) == 0 {
 		script, err := readJobScript(e.stdin)
 		if err != nil {
@@ -454,6 +498,10 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 	if _, ok := errors.AsType[*valueError](err); ok {
 		// A value LSF refuses: its message, exit 255, as bsub's.
 		return lsfFailed(e, "bsub", err)
+	}
+	if _, ok := errors.AsType[*lang.GPUReqError](err); ok {
+		// A bad -gpu is refused as LSF refuses it: nothing is submitted.
+		return lsfFailed(e, "bsub", fmt.Errorf("%v. Job not submitted", err))
 	}
 	if err != nil {
 		return usageError("bsub: %v", err)
@@ -482,6 +530,9 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 		if req.InputData, err = spoolInput(req.Input, sc.wd); err != nil {
 			return lsfFailed(e, "bsub", err)
 		}
+	}
+	if r.interactive != "" {
+		return runInteractive(ctx, e, c, r.interactive, req)
 	}
 	resp, err := c.Submit(ctx, req)
 	if errors.Is(err, api.ErrAnswerLost) {

@@ -72,6 +72,10 @@ var bsubImplemented = map[string]struct {
 	"L":      {"/bin/bash", func(r *bsubRequest) bool { return r.sub.LoginShell == "/bin/bash" }},
 	"env":    {"none", func(r *bsubRequest) bool { return r.env != nil && r.env.none }},
 	"outdir": {"out/%J", func(r *bsubRequest) bool { return r.sub.OutDir == "out/%J" }},
+	"gpu":    {"num=2:mode=exclusive_process", func(r *bsubRequest) bool { return r.sub.GPU == "num=2:mode=exclusive_process" }},
+	"I":      {"", func(r *bsubRequest) bool { return r.interactive == "I" }},
+	"Ip":     {"", func(r *bsubRequest) bool { return r.interactive == "Ip" }},
+	"Is":     {"", func(r *bsubRequest) bool { return r.interactive == "Is" }},
 }
 
 // TestBsubOptionTable goes through every option LSF documents for bsub:
@@ -150,11 +154,12 @@ func TestBsubReportedOptions(t *testing.T) {
 		{[]string{"-env", "all, =x", "-o", "/dev/null", "true"}, exitLSF, "bsub: -env \"all, =x\": \"\" is not a variable name. Job not submitted\n"},
 		{[]string{"-b", "25:99", "true"}, exitLSF, "bsub: -b \"25:99\": Bad time specification (minute must be 0-59). Job not submitted\n"},
 		{[]string{"-t", "yesterday", "true"}, exitLSF, "bsub: -t \"yesterday\": Bad time specification (want [[year:][month:]day:]hour:minute). Job not submitted\n"},
-		{[]string{"-gpu", "num=1", "true"}, exitLSF, "bsub: option -gpu is not supported by lsfc\n"},
+		{[]string{"-gpu", "num=1:foo=2", "true"}, exitLSF, "bsub: -gpu: bad GPU requirement \"num=1:foo=2\" at column 7: unknown keyword \"foo\" (want one of num, mode, mps, j_exclusive, aff, block, gpack, glink, gvendor, gmodel, gtile, gmem, mig). Job not submitted\n"},
+		{[]string{"-gpu", "num=two", "true"}, exitLSF, "bsub: -gpu: bad GPU requirement \"num=two\" at column 1: num=two: want a positive whole number of GPUs. Job not submitted\n"},
 		{[]string{"-We", "10/hostA", "true"}, exitUsage, `-We "10/hostA": lsfc does not normalise run times`},
 		{[]string{"-G", "~grp", "true"}, exitUsage, `bsub: -G "~grp": excluding fairshare groups (~group) is not supported by lsfc`},
 		{[]string{"-g", "/grp", "true"}, exitLSF, "bsub: option -g is not supported by lsfc\n"},
-		{[]string{"-q", "normal", "-Is", "bash"}, exitLSF, "bsub: option -Is is not supported by lsfc\n"},
+		{[]string{"-q", "normal", "-ISs", "bash"}, exitLSF, "bsub: option -ISs is not supported by lsfc\n"},
 		// Words that begin a longer option are never split.
 		{[]string{"-envall", "true"}, exitUsage, `bsub: unknown option "-envall"`},
 		{[]string{"-oout.log", "true"}, exitUsage, `bsub: unknown option "-oout.log"`},
@@ -185,10 +190,10 @@ func TestBsubReportedOptions(t *testing.T) {
 func TestBsubScriptRefusedOption(t *testing.T) {
 	f, dir := startFakeServe(t)
 	var stdout, stderr strings.Builder
-	e := env{stdin: strings.NewReader("#!/bin/sh\n#BSUB -q normal\n#BSUB -gpu num=1\nnvidia-smi\n"), stdout: &stdout, stderr: &stderr,
+	e := env{stdin: strings.NewReader("#!/bin/sh\n#BSUB -q normal\n#BSUB -outdir /tmp\nnvidia-smi\n"), stdout: &stdout, stderr: &stderr,
 		getenv: func(string) string { return "" }}
 	code := run([]string{"bsub", "--state", dir}, e)
-	want := "bsub: #BSUB: option -gpu is not supported by lsfc\n"
+	want := "bsub: #BSUB: option -outdir is not supported by lsfc\n"
 	if code != exitLSF || stdout.String() != "" || stderr.String() != want {
 		t.Errorf("exit %d, stdout %q, stderr %q; want %d and %q", code, stdout.String(), stderr.String(), exitLSF, want)
 	}

@@ -109,7 +109,7 @@ func TestParseLSFArgsRefused(t *testing.T) {
 // options LSF 10.1 documents for it and the ones lsfc implements.
 var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"bjobs": {"A a aff app aps cname d data env fwd G g gpu hms hostfile J Jd json Lp l m N noheader o P p pe pei pi pn " +
-		"p0 p1 p2 p3 plan prio psum q r rusage s script sla sum U u UF V W WF WL WP w X x", "a aps d fwd G J json l noheader o P p prio q r s sum u UF w X x"},
+		"p0 p1 p2 p3 plan prio psum q r rusage s script sla sum U u UF V W WF WL WP w X x", "a aps d fwd G gpu J json l noheader o P p prio q r s sum u UF w X x"},
 	"bkill":   {"app b C d g J l m q r s sla stat u V", "b J m q r s stat u"},
 	"bstop":   {"a app C g J m q sla u V", ""},
 	"bresume": {"app C g J m q sla u V", ""},
@@ -123,13 +123,13 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 		"Tn tn Un un uln vn Wn Wen wn wan wtn Zsn V clusters cn_cu cn_mem core_isolation csm data datachk datagrp datan " +
 		"jobaff ln_mem ln_slots nnodes step_cgroup", "R n J W sp w m aps apsn"},
 	"bqueues": {"alloc json l lr m noheader o r u V w", "json l r w"},
-	"bhosts":  {"a aff alloc attr e gpu json l loc noheader o R rc rconly s sl V w X x", "json l R w"},
+	"bhosts":  {"a aff alloc attr e gpu json l loc noheader o R rc rconly s sl V w X x", "gpu json l R s w"},
 	"bparams": {"a l V", "a l"},
 	"badmin":  {"C f V v", "v"},
 	"bacct":   {"aff app b C cname D d E e f gpu l Lp M m N P q rcacct rcalloc S sla U UF u V w x", "b C D d e f l m P q S u x"},
 	"lsid":    {"V", ""},
 	"lsadmin": {"V", ""},
-	"lshosts": {"a alloc cname gpu json l loc o R s T V w", "json l s w"},
+	"lshosts": {"a alloc cname gpu json l loc o R s T V w", "gpu json l s w"},
 	"lsload":  {"a E gpu gpuload I json l loc N n o R s V w", "json s w"},
 	"bsla":    {"json N V", "json"},
 	"busers":  {"alloc json o V w", ""},

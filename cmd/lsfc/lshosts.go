@@ -18,7 +18,7 @@ func newLshostsCmd(e env) *cobra.Command {
 		refused:  lshostsRefusedOptions(),
 		short:    "List the hosts of lsfc serve with their static resources",
 		operands: "[HOST ...] | -s [RESOURCE ...]",
-		options:  []lsfOption{{"w", ""}, {"l", ""}, {"json", ""}, {"s", ""}},
+		options:  []lsfOption{{"w", ""}, {"l", ""}, {"json", ""}, {"s", ""}, {"gpu", ""}},
 		long: `lshosts lists the hosts, or those named, with their static facts, in LSF's
 layout:
 
@@ -32,7 +32,11 @@ facts, RESOURCES:); -json prints {"COMMAND":"lshosts","HOSTS":N,"RECORDS":[...]}
 with the columns upper-cased as keys and string values ("" for none).
 -s lists instead the static resources of lsf.cluster's ResourceMap, or
 those named: each instance with its configured value and the hosts that
-share it (RESOURCE VALUE LOCATION).` + lsfStateHelp,
+share it (RESOURCE VALUE LOCATION). -gpu lists the GPUs of each host
+that has any (HOST_NAME gpu_id gpu_model gpu_driver gpu_factor numa_id
+vendor): those the host's agent found, or those the configuration
+declares (ngpus, gpu_model); lsfc reads no driver version, performance
+factor or NUMA node, which show as "-".` + lsfStateHelp,
 		example: `  lsfc lshosts
   lshosts -json`,
 	}
@@ -44,7 +48,9 @@ share it (RESOURCE VALUE LOCATION).` + lsfStateHelp,
 		if err != nil {
 			return err
 		}
-		if a.has("json") {
+		if a.has("gpu") {
+			writeLshostsGPU(e.stdout, hs, a.has("w"))
+		} else if a.has("json") {
 			if err := writeLSFJSON(e.stdout, "lshosts", "HOSTS", lshostsRecords(hs)); err != nil {
 				return exit(exitUsage, err)
 			}
@@ -138,7 +144,7 @@ func hostMaxmem(h api.Host) string {
 // not implement, each with the shape of its argument ("" for a switch).
 func lshostsRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"a", ""}, {"alloc", ""}, {"cname", ""}, {"gpu", ""}, {"loc", ""}, {"o", "format"}, {"R", "res_req"},
+		{"a", ""}, {"alloc", ""}, {"cname", ""}, {"loc", ""}, {"o", "format"}, {"R", "res_req"},
 		{"T", ""}, {"V", ""},
 	}
 }

@@ -60,7 +60,8 @@ func TestScripts(t *testing.T) {
 		},
 		UpdateScripts: testkit.Updating(),
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){"exitcode": exitCode, "waitdaemon": waitDaemon,
-			"waitjob": scriptWaitJob, "etcd": scriptEtcd, "freeport": freePort},
+			"waitjob": scriptWaitJob, "etcd": scriptEtcd, "freeport": freePort,
+			"waitload": scriptWaitLoad},
 	})
 }
 
@@ -126,6 +127,29 @@ func scriptWaitJob(ts *testscript.TestScript, neg bool, args []string) {
 				ts.Fatalf("waitjob: %v", err)
 			}
 			ts.Fatalf("waitjob: job %d is %s (%s), not %v", id, j.State, j.Reason, args[1:])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// scriptWaitLoad runs "waitload HOST" and waits until the daemon has a
+// load report of the host: its agent (lsfc sbatchd) has reached the
+// master.
+func scriptWaitLoad(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitload HOST")
+	}
+	c := scriptClient(ts)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		hosts, err := c.Hosts(context.Background())
+		for _, h := range hosts {
+			if h.Name == args[0] && len(h.Load) > 0 {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("waitload: no load of %s (%v)", args[0], err)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

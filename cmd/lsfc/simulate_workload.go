@@ -256,7 +256,7 @@ func nativeSource(c *runtime.Cluster, p *compile.Policy, jobs []nativeJob, wopts
 		s := runtime.Submission{Name: r.Name, User: j.user, Group: j.group, Queue: queue, App: r.App, Slots: r.Slots,
 			ResReq: r.ResReq, Priority: r.Priority, RunLimit: r.RunLimit, Hold: r.Hold, Depend: r.Depend,
 			Command: r.Command, Rerunnable: r.Rerunnable, MemLimit: mem, MemHard: r.MemHard, Hosts: r.Hosts,
-			Exclusive: r.Exclusive, Sla: r.Sla, Runtime: j.run, ExitCode: j.exit, TraceID: j.line}
+			Exclusive: r.Exclusive, GPU: r.GPU, Sla: r.Sla, Runtime: j.run, ExitCode: j.exit, TraceID: j.line}
 		src.Jobs = append(src.Jobs, sim.Job{Submission: s, At: runtime.Time(j.at)})
 	}
 	return src

@@ -26,6 +26,9 @@ type AgentLoad struct {
 	Maxswp   float64            `json:"maxswp,omitempty"`
 	Maxtmp   float64            `json:"maxtmp,omitempty"`
 	Load     map[string]float64 `json:"load,omitempty"`
+	// GPUs are the GPUs the agent found on its host; none when it found
+	// none (the configuration's then stand).
+	GPUs []GPUDevice `json:"gpus,omitempty"`
 }
 
 // AgentSync is an execution agent's exchange with the master, as
@@ -136,6 +139,12 @@ type JobSpec struct {
 	InputData  []byte     `json:"inputData,omitempty"`
 	LoginShell string     `json:"loginShell,omitempty"`
 	OutDir     string     `json:"outDir,omitempty"`
+	// Interactive is set for an interactive job (see
+	// localexec.Spec.Interactive).
+	Interactive *Interactive `json:"interactive,omitempty"`
+	// GPUs are the indices of the host's GPUs the job holds
+	// (CUDA_VISIBLE_DEVICES); nil for none.
+	GPUs []int `json:"gpus,omitempty"`
 }
 
 // An ExecStep is a pre- or post-execution command (see
@@ -146,6 +155,14 @@ type ExecStep struct {
 	Job     bool   `json:"job,omitempty"`
 	Host    bool   `json:"host,omitempty"`
 	User    string `json:"user,omitempty"`
+}
+
+// A GPUDevice is one GPU an agent found on its host: its index, model
+// and memory in MB (0 when unknown).
+type GPUDevice struct {
+	Index int     `json:"index"`
+	Model string  `json:"model,omitempty"`
+	Mem   float64 `json:"mem,omitempty"`
 }
 
 // AgentLoad reports an agent's host facts and load (lsfc sbatchd).

@@ -92,7 +92,10 @@ type SubmitRequest struct {
 	Hosts      []string `json:"hosts,omitempty"`
 	Rerunnable bool     `json:"rerunnable,omitempty"` // -r
 	Exclusive  bool     `json:"exclusive,omitempty"`  // -x
-	Sla        string   `json:"sla,omitempty"`        // -sla
+	// GPU is -gpu: a GPU requirement, or "-" for the one the application
+	// profile, queue and cluster give.
+	GPU string `json:"gpu,omitempty"`
+	Sla string `json:"sla,omitempty"` // -sla
 	// Project is -P ("" for DEFAULT_PROJECT); UserGroup is -G, the user
 	// group whose fairshare account the job is charged to.
 	Project   string `json:"project,omitempty"`
@@ -132,6 +135,20 @@ type SubmitRequest struct {
 	// again (a retry after a lost answer, or to a new master after a
 	// failover) gets the job the first one made, not a second job.
 	Token string `json:"token,omitempty"`
+	// Interactive, set for bsub -I, -Ip and -Is, is where the job's
+	// wrapper reaches bsub when it starts.
+	Interactive *Interactive `json:"interactive,omitempty"`
+}
+
+// An Interactive is how the wrapper of an interactive job reaches the
+// bsub that submitted it: Mode is bsub's option without its dash ("I",
+// "Ip", "Is"), Addrs the host:port addresses bsub listens on, tried in
+// order, and Token the secret with which each side proves itself to the
+// other (see package localexec/attach). The daemon never shows Token.
+type Interactive struct {
+	Mode  string   `json:"mode"`
+	Addrs []string `json:"addrs"`
+	Token string   `json:"token"`
 }
 
 // A Group is a user group of lsb.users or a host group of lsb.hosts:
@@ -319,6 +336,21 @@ type Job struct {
 	// Home, for a job another cluster forwarded here, where it came from.
 	Forward *JobForward `json:"forward,omitempty"`
 	Home    *JobHome    `json:"home,omitempty"`
+	// GPUReq is the job's effective GPU requirement (bsub -gpu merged
+	// with GPU_REQ and LSB_GPU_REQ), "" for a job with none; GPUAlloc the
+	// GPUs it holds, by host.
+	GPUReq   string    `json:"gpuReq,omitempty"`
+	GPUAlloc []JobGPUs `json:"gpuAlloc,omitempty"`
+}
+
+// JobGPUs are the GPUs a job holds on one host: their indices, and the
+// GPU memory it reserves on each (gmem, MB).
+type JobGPUs struct {
+	Host     string    `json:"host"`
+	IDs      []int     `json:"ids"`
+	Models   []string  `json:"models,omitempty"`
+	Mem      []float64 `json:"mem,omitempty"`
+	Reserved float64   `json:"reserved,omitempty"`
 }
 
 // JobForward is where a forwarded job went: the cluster, its receive
@@ -505,6 +537,30 @@ type Host struct {
 	ExitRate     float64 `json:"exitRate,omitempty"`
 	ExitRateLoad float64 `json:"exitRateLoad,omitempty"`
 	Comment      string  `json:"comment,omitempty"`
+	// GPUs are the host's GPUs (bhosts -gpu, lshosts -gpu); GPUsFound
+	// tells whether the host's agent found them (else the configuration
+	// declares them).
+	GPUs      []HostGPU `json:"gpus,omitempty"`
+	GPUsFound bool      `json:"gpusFound,omitempty"`
+}
+
+// A HostGPU is one GPU of a host: its index, model and memory (MB, 0 when
+// unknown); the jobs on it, running and suspended; whether a job holds
+// it alone (exclusive_process or j_exclusive=yes); and the GPU memory
+// jobs reserve on it (gmem), in MB.
+type HostGPU struct {
+	ID        int     `json:"id"`
+	Model     string  `json:"model,omitempty"`
+	Mem       float64 `json:"mem,omitempty"`
+	NJobs     int     `json:"njobs"`
+	Run       int     `json:"run"`
+	Susp      int     `json:"susp"`
+	Exclusive bool    `json:"exclusive,omitempty"`
+	Reserved  float64 `json:"reserved,omitempty"`
+	// RunJobs and SuspJobs are the IDs of the running and the suspended
+	// jobs on the GPU.
+	RunJobs  []int64 `json:"runJobs,omitempty"`
+	SuspJobs []int64 `json:"suspJobs,omitempty"`
 }
 
 // A SharedResource is one instance of a static resource of lsf.cluster's

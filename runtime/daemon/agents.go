@@ -228,13 +228,27 @@ func (d *Daemon) agentOf(j *runtime.Job) *agent {
 	return d.agents.get(j.Allocs[0].Host.Name)
 }
 
+// A placement tells who runs one run of a job (the one that started at
+// start): the local executor or the agent of its host.
+type placement struct {
+	start runtime.Time
+	local bool
+}
+
 // runsLocally reports whether the local executor runs a started job: its
-// host has no agent, or the local executor has the job's files.
+// host has no agent, this daemon gave the run to the local executor (an
+// agent may have reported since: the run stays where it went), or, for a
+// run an earlier daemon started, the local executor has its files. The
+// answer is kept for the run.
 func (d *Daemon) runsLocally(j *runtime.Job) bool {
 	if d.agentOf(j) == nil {
 		return true
 	}
+	if p, ok := d.placed[j.ID]; ok && p.start == j.Start {
+		return p.local
+	}
 	_, err := os.Stat(filepath.Join(d.exec.Dir(), strconv.FormatInt(j.ID, 10)+".spec"))
+	d.placed[j.ID] = placement{start: j.Start, local: err == nil}
 	return err == nil
 }
 
@@ -245,6 +259,7 @@ func (d *Daemon) startAct(j *runtime.Job, spec localexec.Spec) func() {
 	delete(d.ranIn, j.ID)
 	delete(d.runsIn, j.ID)
 	a := d.agentOf(j)
+	d.placed[j.ID] = placement{start: j.Start, local: a == nil}
 	if a == nil {
 		return func() {
 			if err := d.exec.Start(spec); err != nil {
@@ -296,7 +311,8 @@ func jobSpec(s localexec.Spec) api.JobSpec {
 	return api.JobSpec{Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd,
 		Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
 		MemLimit: s.MemLimit, PreExec: apiSteps(s.PreExec), PostExec: apiSteps(s.PostExec), CPULimit: s.CPULimit,
-		Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir}
+		Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
+		GPUs: s.GPUs, Interactive: apiInteractive(s.Interactive)}
 }
 
 // apiSteps is the agent's form of pre- or post-execution steps.
@@ -306,6 +322,14 @@ func apiSteps(steps []localexec.ExecStep) []api.ExecStep {
 		out = append(out, api.ExecStep(st))
 	}
 	return out
+}
+
+// apiInteractive is the agent's form of an interactive job's submitter.
+func apiInteractive(in *localexec.Interactive) *api.Interactive {
+	if in == nil {
+		return nil
+	}
+	return &api.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
 }
 
 // hostDown returns the status a host's agent gives it at now: unavail
@@ -454,6 +478,7 @@ func (d *Daemon) applyLoads() {
 		as.mu.Unlock()
 		ncpus := d.cluster.Policy.HostNcpus(host, req.Ncpus, req.Nprocs, req.Ncores, req.Nthreads)
 		d.cluster.SetFacts(h, req.Type, req.Model, ncpus, req.Maxmem, req.Maxswp, req.Maxtmp)
+		d.cluster.SetGPUs(h, gpuDevices(req.GPUs))
 		if req.Load != nil {
 			d.cluster.SetLoad(h, req.Load)
 		}
@@ -636,4 +661,16 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 	out.Orders = slices.Clone(a.outbox)
 	as.mu.Unlock()
 	return out, recs, nil, nil
+}
+
+// gpuDevices turns the GPUs an agent reports into the cluster's.
+func gpuDevices(devs []api.GPUDevice) []runtime.GPUDevice {
+	if len(devs) == 0 {
+		return nil
+	}
+	out := make([]runtime.GPUDevice, len(devs))
+	for i, d := range devs {
+		out[i] = runtime.GPUDevice{Index: d.Index, Model: d.Model, Mem: d.Mem}
+	}
+	return out
 }

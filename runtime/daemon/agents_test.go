@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -773,4 +774,90 @@ func agentDir(t *testing.T) string {
 		}
 	})
 	return dir
+}
+
+// TestAgentLateJobStaysLocal starts a job on a host before its agent
+// reports: the local executor runs it, and once the agent reports the job
+// stays the local executor's, is never sent to the agent, and ends once
+// with its own status.
+func TestAgentLateJobStaysLocal(t *testing.T) {
+	state := t.TempDir()
+	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
+	defer d.Close()
+	c := unixClient(state)
+	release := filepath.Join(t.TempDir(), "release")
+	id := c.submit(t, api.SubmitRequest{Command: fmt.Sprintf("until [ -e %s ]; do sleep 0.05; done; exit 5", release), Hosts: []string{"hostA"}, Umask: -1}).ID
+	c.waitState(t, id, "RUN")
+	adir := agentDir(t)
+	a := startAgent(t, d.Addr(), "hostA", adir)
+	defer a.Close()
+	c.waitAgent(t, "hostA")
+	// A few exchanges, in which the master could take the job for one the
+	// agent lost or never had.
+	time.Sleep(10 * agentInterval)
+	if j := c.job(t, id); j.State != "RUN" {
+		t.Fatalf("job %d is %s after its host's agent reported, want RUN", id, j.State)
+	}
+	if err := os.WriteFile(release, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if j := c.waitState(t, id, "DONE", "EXIT"); j.ExitCode != 5 {
+		t.Errorf("job %d: %s with exit code %d, want EXIT 5", id, j.State, j.ExitCode)
+	}
+	if runs, _ := filepath.Glob(filepath.Join(adir, "runs", "*")); len(runs) != 0 {
+		t.Errorf("the agent was given the job: %v", runs)
+	}
+}
+
+// TestAgentGPUs: the GPUs an agent reports are its host's, and the order
+// to run a job that asks for GPUs names those it holds there, which the
+// agent gives the job as CUDA_VISIBLE_DEVICES.
+func TestAgentGPUs(t *testing.T) {
+	state := t.TempDir()
+	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
+	defer d.Close()
+	c := unixClient(state)
+	agent := tcpClient(d.Addr(), "s3cret", "boss")
+	load := api.AgentLoad{Host: "hostA", Interval: 60, GPUs: []api.GPUDevice{{Index: 0, Model: "Tesla_T4", Mem: 15360},
+		{Index: 1, Model: "Tesla_T4", Mem: 15360}}}
+	if code, err := agent.call("POST", "/v1/agent/load", load, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("load report: %d %v", code, err)
+	}
+	h := c.host(t, "hostA")
+	if !h.GPUsFound || len(h.GPUs) != 2 || h.GPUs[1].Model != "Tesla_T4" || h.GPUs[1].Mem != 15360 {
+		t.Fatalf("hostA's GPUs after the report: %+v (found %v)", h.GPUs, h.GPUsFound)
+	}
+	var session string
+	exchange := func(req api.AgentSync) api.AgentOrders {
+		t.Helper()
+		req.Host, req.Interval, req.Session = "hostA", 60, session
+		var out api.AgentOrders
+		if code, err := agent.call("POST", "/v1/agent/sync", req, &out); err != nil || code != http.StatusOK {
+			t.Fatalf("exchange: %d %v", code, err)
+		}
+		return out
+	}
+	session = exchange(api.AgentSync{}).Session
+	first := c.submit(t, api.SubmitRequest{Command: "sleep 30", Hosts: []string{"hostA"}, Umask: -1, GPU: "num=1:mode=exclusive_process"}).ID
+	second := c.submit(t, api.SubmitRequest{Command: "sleep 30", Hosts: []string{"hostA"}, Umask: -1, GPU: "num=1:gmodel=T4:gmem=8G"}).ID
+	c.waitState(t, first, "RUN")
+	c.waitState(t, second, "RUN")
+	gpus := map[int64][]int{}
+	deadline := time.Now().Add(20 * time.Second)
+	for len(gpus) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("orders to run jobs %d and %d: got %v", first, second, gpus)
+		}
+		for _, o := range exchange(api.AgentSync{Wait: 0.05}).Orders {
+			if o.Spec != nil {
+				gpus[o.Job] = o.Spec.GPUs
+			}
+		}
+	}
+	if !slices.Equal(gpus[first], []int{0}) || !slices.Equal(gpus[second], []int{1}) {
+		t.Errorf("GPUs in the orders: job %d %v, job %d %v; want [0] and [1]", first, gpus[first], second, gpus[second])
+	}
+	if j := c.job(t, second); j.GPUReq != "num=1:mode=shared:mps=no:j_exclusive=no:gmodel=T4:gmem=8G" || len(j.GPUAlloc) != 1 || j.GPUAlloc[0].Reserved != 8192 {
+		t.Errorf("job %d: GPU requirement %q, allocation %+v", second, j.GPUReq, j.GPUAlloc)
+	}
 }

@@ -195,10 +195,13 @@ type Daemon struct {
 	addr         string // the TCP listener's address
 	sinceCompact int
 	loadAt       time.Time // when this machine's load was last read
-	cpuAt        time.Time // when the CPU time of jobs in JOB_IDLE queues was last read
-	lastCycle    time.Time
-	dirty        bool
-	wake         runtime.Time
+	// localGPUs are this machine's GPUs, read with its first load; nil
+	// before.
+	localGPUs []runtime.GPUDevice
+	cpuAt     time.Time // when the CPU time of jobs in JOB_IDLE queues was last read
+	lastCycle time.Time
+	dirty     bool
+	wake      runtime.Time
 	// notices are the exception records of job ends (underruns), which
 	// the next transaction carries after the records it is given.
 	notices []Record
@@ -213,6 +216,10 @@ type Daemon struct {
 	// runsIn holds the directories the jobs the agents run run in, as
 	// the agents last reported them; owned by the loop.
 	runsIn map[int64]string
+	// placed holds, for the runs of started jobs, whether the local
+	// executor or an agent runs each (see runsLocally); owned by the
+	// loop.
+	placed map[int64]placement
 	// MultiCluster forwarding: what each peer last reported, and the
 	// jobs whose last delivery may have reached its peer without an
 	// answer (both owned by the loop); the end of the link.
@@ -265,7 +272,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	d := &Daemon{cfg: cfg, limits: cfg.Conn.withDefaults(), lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
 		clk: cfg.Clock, clock: engineClock{cfg.Clock},
 		quit: make(chan struct{}), done: make(chan struct{}), started: cfg.Clock.Now(), killed: map[int64]bool{},
-		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, ranIn: map[int64]string{}, runsIn: map[int64]string{}, mcPeers: map[string]*mcPeerState{},
+		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, ranIn: map[int64]string{}, runsIn: map[int64]string{}, placed: map[int64]placement{}, mcPeers: map[string]*mcPeerState{},
 		mcDone: make(chan struct{}), watchDirs: slices.Clone(cfg.Dirs), rewatch: make(chan struct{}, 1), watchDone: make(chan struct{})}
 	fail := func(err error) (*Daemon, error) {
 		d.closeResources()
@@ -921,7 +928,7 @@ func (d *Daemon) schedule() {
 		// job the same start (an agent knows the run by it).
 		rec := Record{Type: KindStart, At: j.Start, Job: j.ID}
 		for _, a := range disp.Allocs {
-			rec.Allocs = append(rec.Allocs, runtime.AllocImage{Host: a.Host.Name, Slots: a.Slots})
+			rec.Allocs = append(rec.Allocs, runtime.AllocImage{Host: a.Host.Name, Slots: a.Slots, GPUs: a.GPUs})
 		}
 		recs = append(recs, rec)
 		acts = append(acts, d.startAct(j, d.spec(j)))
@@ -989,8 +996,14 @@ func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 	out := localexec.Spec{JobID: j.ID, Name: name, Queue: j.Queue.Name, User: j.User, Command: s.Command,
 		Env: projectEnv(s.Env, j.Project()), Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: j.HostNames(),
 		UID: s.UID, GID: s.GID, MemLimit: d.memLimitKB(j)}
+	if len(j.Allocs) > 0 {
+		out.GPUs = j.GPUsOn(j.Allocs[0].Host.Name)
+	}
 	if s.Home != nil {
 		out.OutputID = s.Home.ID
+	}
+	if in := s.Interactive; in != nil {
+		out.Interactive = &localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
 	}
 	d.execSpec(j, &out)
 	return out
@@ -1180,6 +1193,15 @@ func (d *Daemon) housekeep() {
 			// report does.
 			if h := d.cluster.Host(d.host); h != nil {
 				d.cluster.SetLoad(h, load)
+				if d.localGPUs == nil {
+					// Read once: the GPUs of a machine do not come and go
+					// while it runs.
+					d.localGPUs = []runtime.GPUDevice{}
+					for _, g := range d.load.GPUs() {
+						d.localGPUs = append(d.localGPUs, runtime.GPUDevice{Index: g.Index, Model: g.Model, Mem: g.Mem})
+					}
+				}
+				d.cluster.SetGPUs(h, d.localGPUs)
 				d.dirty = true
 			}
 		}
@@ -1230,7 +1252,11 @@ func (d *Daemon) sampleCPU() {
 func (d *Daemon) compact() {
 	recs := []Record{formatRecord()}
 	tokens, tokenOf, ranIn := map[string]int64{}, map[int64]string{}, map[int64]string{}
+	placed := map[int64]placement{}
 	for _, j := range d.cluster.Jobs() {
+		if p, ok := d.placed[j.ID]; ok {
+			placed[j.ID] = p
+		}
 		im := j.Image()
 		t := d.tokenOf[j.ID]
 		if t != "" {
@@ -1243,7 +1269,7 @@ func (d *Daemon) compact() {
 		recs = append(recs, Record{Type: KindJob, Image: &im, Token: t, Cwd: cwd})
 	}
 	// The tokens and directories of jobs forgotten go with them.
-	d.tokens, d.tokenOf, d.ranIn = tokens, tokenOf, ranIn
+	d.tokens, d.tokenOf, d.ranIn, d.placed = tokens, tokenOf, ranIn, placed
 	queues, hosts := d.cluster.Control()
 	for _, name := range slices.Sorted(maps.Keys(queues)) {
 		q := queues[name]

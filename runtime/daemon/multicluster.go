@@ -353,10 +353,20 @@ func (d *Daemon) mcForward(j *runtime.Job) api.MCForward {
 		Group: s.Group, UID: s.UID, GID: s.GID, FromType: s.FromType,
 		Job: api.SubmitRequest{Command: s.Command, Name: s.Name, ResReq: s.ResReq, Slots: s.Slots,
 			Priority: s.Priority, RunLimit: s.RunLimit, MemLimit: s.MemLimit, MemHard: s.MemHard, Rerunnable: s.Rerunnable,
-			Exclusive: s.Exclusive, Cwd: s.Cwd, Env: s.Env, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr,
-			FromHost: s.FromHost, Project: s.Project}}
+			Exclusive: s.Exclusive, GPU: s.GPU, Cwd: s.Cwd, Env: s.Env, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr,
+			FromHost: s.FromHost, Project: s.Project, Interactive: submissionInteractive(s.Interactive)}}
 	execRequest(s.Exec, &f.Job)
 	return f
+}
+
+// submissionInteractive is the API's form of an interactive job's
+// submitter: an interactive job forwarded to another cluster is reached
+// by bsub there too, its wrapper connecting back wherever it runs.
+func submissionInteractive(in *runtime.Interactive) *api.Interactive {
+	if in == nil {
+		return nil
+	}
+	return &api.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
 }
 
 // mcLedger books the forwarded jobs and failed remote starts of the
@@ -643,7 +653,10 @@ func (d *Daemon) handleMCForward(w http.ResponseWriter, r *http.Request) {
 			ResReq: s.ResReq, Priority: s.Priority, RunLimit: s.RunLimit, FromType: req.FromType, Command: s.Command,
 			Env: s.Env, Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, FromHost: s.FromHost,
 			UID: req.UID, GID: req.GID, Rerunnable: s.Rerunnable, MemLimit: s.MemLimit, MemHard: s.MemHard, Exclusive: s.Exclusive,
-			Project: s.Project, Home: &runtime.Home{Cluster: req.From, ID: req.FromJob, Sent: sent}}
+			GPU: s.GPU, Project: s.Project, Home: &runtime.Home{Cluster: req.From, ID: req.FromJob, Sent: sent}}
+		if in := s.Interactive; in != nil {
+			sub.Interactive = &runtime.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+		}
 		exe, xerr := d.submitExec(&s, d.now())
 		if xerr != nil {
 			return nil, nil, nil, xerr

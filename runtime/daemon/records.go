@@ -273,7 +273,7 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		var allocs []runtime.Alloc
 		for _, a := range r.Allocs {
 			if h := c.Host(a.Host); h != nil {
-				allocs = append(allocs, runtime.Alloc{Host: h, Slots: a.Slots})
+				allocs = append(allocs, runtime.Alloc{Host: h, Slots: a.Slots, GPUs: a.GPUs})
 			}
 		}
 		if len(allocs) == 0 {

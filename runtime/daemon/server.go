@@ -23,6 +23,7 @@ import (
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/localexec"
 )
 
 // An identity is who makes a request: from the Unix socket's peer
@@ -333,6 +334,12 @@ func validSubmit(s *api.SubmitRequest) error {
 			return bad("bad name %q", truncate(n))
 		}
 	}
+	if in := s.Interactive; in != nil {
+		spec := localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+		if err := spec.Validate(); err != nil {
+			return bad("%v", err)
+		}
+	}
 	return nil
 }
 
@@ -369,11 +376,14 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			ResReq: req.ResReq, Priority: req.Priority, RunLimit: req.RunLimit, Estimate: req.Estimate, Hold: req.Hold, Depend: req.Depend,
 			Command: req.Command, Env: req.Env, Cwd: req.Cwd, Umask: req.Umask, Stdout: req.Stdout,
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
-			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, Sla: req.Sla, Pre: pre,
+			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, GPU: req.GPU, Sla: req.Sla, Pre: pre,
 			Project: req.Project, Group: req.UserGroup}
 		var err error
 		if sub.Exec, err = d.submitExec(&req, d.now()); err != nil {
 			return nil, nil, nil, err
+		}
+		if in := req.Interactive; in != nil {
+			sub.Interactive = &runtime.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
 		}
 		if sub.Group != "" {
 			if err := d.cluster.CheckUserGroup(sub.Group, sub.User); err != nil {
@@ -474,6 +484,25 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 	}
 	if j.Start != 0 {
 		out.ExecCwd = d.cwdOf(j)
+	}
+	if j.GPU != nil {
+		out.GPUReq = j.GPU.String()
+		for _, a := range j.Allocs {
+			if len(a.GPUs) == 0 {
+				continue
+			}
+			g := api.JobGPUs{Host: a.Host.Name, IDs: slices.Clone(a.GPUs), Reserved: j.GPU.GMem}
+			for _, x := range a.GPUs {
+				model, mem := "", 0.0
+				for _, dev := range a.Host.GPUs {
+					if dev.Index == x {
+						model, mem = dev.Model, dev.Mem
+					}
+				}
+				g.Models, g.Mem = append(g.Models, model), append(g.Mem, mem)
+			}
+			out.GPUAlloc = append(out.GPUAlloc, g)
+		}
 	}
 	if r := j.Remote; r != nil {
 		out.Forward = &api.JobForward{Cluster: r.Cluster, Queue: r.Queue, RemoteID: r.ID, Time: int64(r.SentAt)}
@@ -902,6 +931,11 @@ func (d *Daemon) hostInfo(h *runtime.Host) api.Host {
 	}
 	if h.JLU == 0 {
 		out.JLU = -1
+	}
+	out.GPUsFound = h.GPUsFound()
+	for _, g := range h.GPUStates() {
+		out.GPUs = append(out.GPUs, api.HostGPU{ID: g.Index, Model: g.Model, Mem: g.Mem, NJobs: g.Jobs, Run: g.Running,
+			Susp: g.Suspended, Exclusive: g.Exclusive, Reserved: g.Reserved, RunJobs: g.RunJobs, SuspJobs: g.SuspJobs})
 	}
 	for _, j := range h.Jobs() {
 		n := j.SlotsOn(h)

@@ -46,6 +46,18 @@
 // LSF's execution daemon enforces MEMLIMIT; the watch goes on while the
 // daemon is away.
 //
+// # Interactive jobs
+//
+// A Spec with Interactive set is an interactive job (bsub -I, -Ip, -Is):
+// before the job starts, its wrapper connects to the submitting bsub
+// (package attach) and gives the job a pseudo-terminal of its own (-Ip,
+// -Is; the job then leads a session whose controlling terminal it is) or
+// pipes (-I) in place of the output files it has not got, carrying input,
+// output, window sizes and signals over the connection. The job is hung
+// up when the connection is lost before its end, and bsub gets its exit
+// status once the status file is written. A job whose bsub cannot be
+// reached ends without running.
+//
 // # Load
 //
 // A Sampler reads LSF's load indices of this machine (r15s r1m r15m ut pg

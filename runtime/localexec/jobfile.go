@@ -86,8 +86,8 @@ type jobPaths struct {
 // jobEnv returns the job's environment: the submission environment without
 // the variables the Executor sets, then those: LSB_JOBID, LSB_JOBINDEX,
 // LSB_HOSTS and LSB_MCPU_HOSTS (when there are hosts), LSB_QUEUE,
-// LSB_JOBNAME, LSB_JOBFILENAME, and LSB_OUTPUTFILE and LSB_ERRORFILE when
-// set.
+// LSB_JOBNAME, LSB_JOBFILENAME, LSB_OUTPUTFILE and LSB_ERRORFILE when
+// set, and CUDA_VISIBLE_DEVICES for a job that holds GPUs.
 func jobEnv(s *Spec, p jobPaths) []string {
 	set := [][2]string{
 		{"LSB_JOBID", strconv.FormatInt(s.JobID, 10)},
@@ -110,6 +110,13 @@ func jobEnv(s *Spec, p jobPaths) []string {
 	}
 	if p.outDir != "" {
 		set = append(set, [2]string{"LSB_OUTDIR", p.outDir})
+	}
+	if len(s.GPUs) > 0 {
+		ids := make([]string, len(s.GPUs))
+		for i, x := range s.GPUs {
+			ids[i] = strconv.Itoa(x)
+		}
+		set = append(set, [2]string{"CUDA_VISIBLE_DEVICES", strings.Join(ids, ",")})
 	}
 	ours := map[string]bool{"LSB_OUTPUTFILE": true, "LSB_ERRORFILE": true, "LSB_OUTDIR": true, "LSB_HOSTS": true, "LSB_MCPU_HOSTS": true}
 	for _, kv := range set {

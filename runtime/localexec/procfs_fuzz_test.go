@@ -28,5 +28,7 @@ func FuzzProcParsers(f *testing.F) {
 		parseDiskStats(bytes.NewReader(b), wholeDiskName)
 		parseMeminfo(bytes.NewReader(b))
 		countSessions(bytes.NewReader(b))
+		parseNvidiaSMI(s)
+		parseGPUInformation(bytes.NewReader(b))
 	})
 }

@@ -84,6 +84,13 @@ type Spec struct {
 	// 0700) when the job starts, with %J, %I, %U, %P, %G and %H expanded;
 	// relative -o, -e and -i paths are taken from it. LSB_OUTDIR names it.
 	OutDir string `json:",omitempty"`
+	// GPUs are the indices of the GPUs the job holds on the host where it
+	// runs, given to it as CUDA_VISIBLE_DEVICES; nil for none.
+	GPUs []int `json:",omitempty"`
+	// Interactive, when set, makes the job interactive: its wrapper
+	// connects to the submitting bsub before the job starts and carries
+	// the job's terminal over that connection (see Interactive).
+	Interactive *Interactive `json:",omitempty"`
 }
 
 // validate reports the first thing in s that the Executor cannot run.
@@ -109,6 +116,9 @@ func (s *Spec) validate() error {
 		return fmt.Errorf("job %d has login shell %q, which is not an absolute path", s.JobID, s.LoginShell)
 	case strings.ContainsRune(s.Stdout+s.Stderr+s.Cwd+s.Input+s.OutDir+s.LoginShell, 0):
 		return fmt.Errorf("job %d has a path with a NUL byte", s.JobID)
+	}
+	if err := s.Interactive.Validate(); err != nil {
+		return fmt.Errorf("job %d: %v", s.JobID, err)
 	}
 	for _, h := range s.Hosts {
 		if h == "" || strings.ContainsAny(h, " \t\n\x00") {

@@ -139,12 +139,7 @@ func (w *wrapper) run() int {
 	if openErr != nil {
 		return w.endUnrun(openErr)
 	}
-	defer func() {
-		stdout.Close()
-		if stderr != stdout {
-			stderr.Close()
-		}
-	}()
+	defer closeOutputs(stdout, stderr)
 	go func() {
 		for sig := range sigs {
 			if g := w.group.Load(); g > 0 && sig != syscall.SIGPIPE {
@@ -207,7 +202,17 @@ func (w *wrapper) run() int {
 		cmd.Path = s.LoginShell
 		cmd.Args = loginShellArgs(s.LoginShell, cmd.Args[1])
 	}
+	var sess *session
+	if s.Interactive != nil {
+		var err error
+		if sess, err = attachJob(&s, cmd, stdout, stderr); err != nil {
+			return w.endUnrun(err)
+		}
+	}
 	if err := cmd.Start(); err != nil {
+		if sess != nil {
+			sess.closeAll()
+		}
 		if w.handshake == nil {
 			r := Result{JobID: w.id, ExitCode: 127, Err: fmt.Sprintf("cannot run %s: %v", cmd.Path, err), End: time.Now(), Cwd: w.cwd}
 			r.PostExec = w.runPost(&s, u, env, sio, r, false)
@@ -220,8 +225,14 @@ func (w *wrapper) run() int {
 	if err := w.writePids(pgid); err != nil {
 		syscall.Kill(-pgid, syscall.SIGKILL)
 		cmd.Wait()
+		if sess != nil {
+			sess.closeAll()
+		}
 		w.refuse(fmt.Errorf("cannot record the job's processes: %v", err))
 		return 1
+	}
+	if sess != nil {
+		sess.run(pgid)
 	}
 	w.answer("ok")
 	// The pid file, written for Start to read, is made durable once Start
@@ -252,8 +263,23 @@ func (w *wrapper) run() int {
 	if cpu != nil {
 		r.CPULimitExceeded = cpu.end() && !r.Done() && !r.MemLimitExceeded
 	}
+	if sess != nil {
+		sess.ended()
+	}
 	r.PostExec = w.runPost(&s, u, env, sio, r, false)
-	return w.record(r)
+	code := w.record(r)
+	if sess != nil {
+		sess.finish(r)
+	}
+	return code
+}
+
+// closeOutputs closes the wrapper's copies of the job's output files.
+func closeOutputs(stdout, stderr *os.File) {
+	stdout.Close()
+	if stderr != stdout {
+		stderr.Close()
+	}
 }
 
 // openOutputs enters the job's working directory and opens its output and

@@ -251,13 +251,17 @@ func (a *Agent) kick() {
 func (a *Agent) loadLoop() {
 	defer a.wg.Done()
 	facts := a.sampler.Facts()
+	var gpus []api.GPUDevice
+	for _, g := range a.sampler.GPUs() {
+		gpus = append(gpus, api.GPUDevice{Index: g.Index, Model: g.Model, Mem: g.Mem})
+	}
 	t := a.cfg.Clock.NewTicker(a.cfg.Interval)
 	defer t.Stop()
 	failing := false
 	for {
 		load, _ := a.sampler.Sample()
 		req := &api.AgentLoad{Host: a.cfg.Host, Interval: a.cfg.Interval.Seconds(), Type: facts.Type, Model: facts.Model,
-			Ncpus: facts.Ncpus, Nprocs: facts.Nprocs, Ncores: facts.Ncores, Nthreads: facts.Nthreads, Maxmem: facts.Maxmem, Maxswp: facts.Maxswp, Maxtmp: facts.Maxtmp, Load: load}
+			Ncpus: facts.Ncpus, Nprocs: facts.Nprocs, Ncores: facts.Ncores, Nthreads: facts.Nthreads, Maxmem: facts.Maxmem, Maxswp: facts.Maxswp, Maxtmp: facts.Maxtmp, Load: load, GPUs: gpus}
 		ctx, cancel := context.WithTimeout(a.ctx, a.cfg.Interval*3)
 		err := a.cfg.Master.AgentLoad(ctx, req)
 		cancel()

@@ -67,7 +67,8 @@ func (a *Agent) take(o api.AgentOrder) {
 		Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd, Umask: s.Umask,
 		Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
 		MemLimit: s.MemLimit, PreExec: execSteps(s.PreExec), PostExec: execSteps(s.PostExec), CPULimit: s.CPULimit,
-		Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir}})
+		Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
+		GPUs: s.GPUs, Interactive: interactiveSpec(s.Interactive)}})
 	if a.launchers < a.cfg.Launchers {
 		a.launchers++
 		a.wg.Add(1)
@@ -198,4 +199,13 @@ func execSteps(steps []api.ExecStep) []localexec.ExecStep {
 		out = append(out, localexec.ExecStep(st))
 	}
 	return out
+}
+
+// interactiveSpec is the executor's form of an interactive job's
+// submitter.
+func interactiveSpec(in *api.Interactive) *localexec.Interactive {
+	if in == nil {
+		return nil
+	}
+	return &localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
 }
