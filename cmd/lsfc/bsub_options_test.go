@@ -190,10 +190,10 @@ func TestBsubReportedOptions(t *testing.T) {
 func TestBsubScriptRefusedOption(t *testing.T) {
 	f, dir := startFakeServe(t)
 	var stdout, stderr strings.Builder
-	e := env{stdin: strings.NewReader("#!/bin/sh\n#BSUB -q normal\n#BSUB -outdir /tmp\nnvidia-smi\n"), stdout: &stdout, stderr: &stderr,
+	e := env{stdin: strings.NewReader("#!/bin/sh\n#BSUB -q normal\n#BSUB -k /tmp/ckpt\nnvidia-smi\n"), stdout: &stdout, stderr: &stderr,
 		getenv: func(string) string { return "" }}
 	code := run([]string{"bsub", "--state", dir}, e)
-	want := "bsub: #BSUB: option -outdir is not supported by lsfc\n"
+	want := "bsub: #BSUB: option -k is not supported by lsfc\n"
 	if code != exitLSF || stdout.String() != "" || stderr.String() != want {
 		t.Errorf("exit %d, stdout %q, stderr %q; want %d and %q", code, stdout.String(), stderr.String(), exitLSF, want)
 	}
