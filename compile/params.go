@@ -47,6 +47,9 @@ type Params struct {
 	// JobDepLastSub is JOB_DEP_LAST_SUB (1: a dependency on a job name
 	// means its last submitted job); 0 when unset.
 	JobDepLastSub int `lsf:"JOB_DEP_LAST_SUB"`
+	// MaxJobArraySize is MAX_JOB_ARRAY_SIZE, the largest index, and the
+	// most elements, of a job array.
+	MaxJobArraySize int `lsf:"MAX_JOB_ARRAY_SIZE"`
 	// DefaultQueue is DEFAULT_QUEUE, the queues of jobs submitted without
 	// one; nil when unset.
 	DefaultQueue []string `lsf:"DEFAULT_QUEUE"`

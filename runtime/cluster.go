@@ -88,6 +88,8 @@ type Cluster struct {
 	groupPreempted map[string]int
 
 	jobs map[int64]*Job
+	// arrays holds the job arrays by job ID.
+	arrays map[int64]*Array
 	// forwarded holds the unfinished jobs that are at another cluster
 	// (MultiCluster job forwarding), by ID.
 	forwarded map[int64]*Job
@@ -439,8 +441,17 @@ func (c *Cluster) JobsWhere(keep func(*Job) bool) []*Job {
 			out = append(out, j)
 		}
 	}
-	slices.SortFunc(out, func(a, b *Job) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(out, compareIDs)
 	return out
+}
+
+// compareIDs orders jobs by job ID, and the elements of an array by
+// index.
+func compareIDs(a, b *Job) int {
+	if c := cmp.Compare(a.JobID(), b.JobID()); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Index(), b.Index())
 }
 
 // TotalSlots returns the job slots of every host that takes jobs.
@@ -524,6 +535,11 @@ type Submission struct {
 	// post-execution commands, begin and termination times, CPU limit,
 	// input file, login shell and output directory; nil for none.
 	Exec *JobExec `json:"Exec,omitempty"`
+	// Array is, for a job array (-J "name[list]%N"), its index list as
+	// written back ("1-10:2,20"), and ArrayLimit its running limit N (0
+	// for none); Name is then the array's name, without the list.
+	Array      string `json:"Array,omitempty"`
+	ArrayLimit int    `json:"ArrayLimit,omitempty"`
 	// Home is, for a job another cluster forwarded here, its submission
 	// cluster and its ID there; nil for a job submitted here.
 	Home *Home `json:"Home,omitempty"`

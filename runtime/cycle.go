@@ -41,6 +41,9 @@ type cycle struct {
 
 	hostUsed     []int
 	dispatchedTo []bool
+	// arrayRunning counts, by job array with a running limit, the
+	// elements that run, those the cycle dispatched included.
+	arrayRunning map[*Array]int
 	hostQueue    map[hostQueue]int
 	hostUser     map[hostUser]int
 	queueUsed    map[*Queue]int
@@ -151,8 +154,23 @@ func (s *Scheduler) newCycle(snap Snapshot) *cycle {
 	c.resumable, c.resumeNext = nil, 0
 	c.pools, c.fairExtra = nil, nil
 	c.slaRoom = c.slaRoom[:0]
+	clear(c.arrayRunning)
 	c.rsv = nil
 	return c
+}
+
+// arrayRun returns the elements of an array that run, counting those the
+// cycle dispatched: counted on the first look of the cycle, then kept.
+func (c *cycle) arrayRun(a *Array) int {
+	n, ok := c.arrayRunning[a]
+	if !ok {
+		if c.arrayRunning == nil {
+			c.arrayRunning = map[*Array]int{}
+		}
+		n = a.started()
+		c.arrayRunning[a] = n
+	}
+	return n
 }
 
 // addTo adds n to m[k], making the map on first use.
@@ -395,6 +413,10 @@ func (c *cycle) tryJob(r *classRun, j *Job) Reason {
 		return reason
 	}
 	c.take(j, allocs)
+	if j.array != nil && j.array.Limit > 0 {
+		c.arrayRun(j.array)
+		c.arrayRunning[j.array]++
+	}
 	c.slaTook(j)
 	c.wakeForExceptions(j)
 	c.plan.Dispatches = append(c.plan.Dispatches, Dispatch{Job: j, Allocs: allocs})

@@ -3,9 +3,11 @@ package runtime
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lsfc/lsfc/lang"
+	"github.com/lsfc/lsfc/runtime/api"
 )
 
 // A dependency is a job's -w condition with its job references resolved
@@ -72,10 +74,19 @@ func (c *Cluster) resolveDependency(text, user string) (*dependency, error) {
 
 // depJobs finds the jobs a reference names.
 func (c *Cluster) depJobs(r lang.JobRef, user string) ([]*Job, error) {
-	if r.Index > 0 {
-		return nil, fmt.Errorf("dependency condition: %s: job %s is not a job array", r, strings.TrimSuffix(r.String(), fmt.Sprintf("[%d]", r.Index)))
-	}
 	if r.ID > 0 {
+		if r.Index > 0 {
+			if j := c.jobs[api.ElementID(r.ID, r.Index)]; j != nil {
+				return []*Job{j}, nil
+			}
+			if c.arrays[r.ID] == nil {
+				return nil, fmt.Errorf("dependency condition: %s: job %d is not a job array", r, r.ID)
+			}
+			return nil, fmt.Errorf("dependency condition: job %s is not found", api.FormatJobID(api.ElementID(r.ID, r.Index)))
+		}
+		if a := c.arrays[r.ID]; a != nil {
+			return slices.Clone(a.Elements), nil
+		}
 		j := c.jobs[r.ID]
 		if j == nil {
 			return nil, fmt.Errorf("dependency condition: job %d is not found", r.ID)
@@ -84,7 +95,7 @@ func (c *Cluster) depJobs(r lang.JobRef, user string) ([]*Job, error) {
 	}
 	var out []*Job
 	for _, j := range c.byUser[user] {
-		if r.Matches(j.Name) {
+		if r.Matches(j.Name) && (r.Index == 0 || j.Index() == r.Index) {
 			out = append(out, j)
 		}
 	}
@@ -92,7 +103,13 @@ func (c *Cluster) depJobs(r lang.JobRef, user string) ([]*Job, error) {
 		return nil, fmt.Errorf("dependency condition: no job of user %s is named %q", user, r.Name)
 	}
 	if c.DepLastSub {
-		out = out[len(out)-1:]
+		// The last submission: a job, or every element of an array.
+		last := out[len(out)-1]
+		if last.array != nil {
+			out = slices.DeleteFunc(out, func(j *Job) bool { return j.array != last.array })
+		} else {
+			out = out[len(out)-1:]
+		}
 	}
 	return out, nil
 }
@@ -128,6 +145,9 @@ func (n *depNode) eval() (holds, final bool) {
 			holds, final = holds || v, final && f
 		}
 		return holds, final
+	}
+	if n.test.IsCount() {
+		return n.count()
 	}
 	holds, final = true, true
 	for _, j := range n.jobs {
@@ -171,33 +191,48 @@ func (n *depNode) testJob(j *Job) (holds, final bool) {
 		first, _, _ := strings.Cut(status, " ")
 		return status == t.Text || first == t.Text, false
 	}
-	// The num* conditions count the job's elements in a state; a job that
-	// is not an array is one element.
-	var in bool
-	switch t.Func {
-	case "numdone":
-		in = s == Done
-	case "numended":
-		in = over
-	case "numexit":
-		in = s == Exit || s == Zombie
-	case "numhold":
-		in = s == PSusp
-	case "numpend":
-		in = s.Pending()
-	case "numrun":
-		in = s == Run
-	case "numstart":
-		in = s.Started()
+	return false, over
+}
+
+// count applies a num* condition: it counts the elements (of the arrays
+// the node names; a job that is no array is one element) in the state
+// the condition names, and compares the count, or with "*" asks that
+// every element be in that state. The answer is settled once every
+// element is over.
+func (n *depNode) count() (holds, final bool) {
+	t := n.test
+	count, over := 0, 0
+	for _, j := range n.jobs {
+		s := j.State
+		if s.Finished() {
+			over++
+		}
+		var in bool
+		switch t.Func {
+		case "numdone":
+			in = s == Done
+		case "numended":
+			in = s.Finished()
+		case "numexit":
+			in = s == Exit || s == Zombie
+		case "numhold":
+			in = s == PSusp
+		case "numpend":
+			in = s.Pending()
+		case "numrun":
+			in = s == Run
+		case "numstart":
+			in = s.Started()
+		}
+		if in {
+			count++
+		}
 	}
-	count := 0
-	if in {
-		count = 1
-	}
+	final = over == len(n.jobs)
 	if t.All {
-		return count == 1, over
+		return count == len(n.jobs), final
 	}
-	return compare(count, t.Op, t.Value), over
+	return compare(count, t.Op, t.Value), final
 }
 
 func compare(x int, op string, y int) bool {

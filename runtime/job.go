@@ -126,6 +126,8 @@ type Job struct {
 	// submission order, moved by btop and bbot).
 	ID  int64
 	Seq float64
+	// array is the array the job is an element of, or nil.
+	array *Array
 	// Name, User and Group are the job name and its owner.
 	Name, User, Group string
 	// Queue is the queue the job is in; App its application profile, or

@@ -294,8 +294,9 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		c.byUser[j.User] = append(c.byUser[j.User], j)
 	}
 	c.attachSLA(j)
-	c.nextID = max(c.nextID, j.ID+1)
+	c.nextID = max(c.nextID, j.JobID()+1)
 	c.nextSeq = max(c.nextSeq, j.Seq+1)
+	c.joinArray(j)
 	c.minSeq = min(c.minSeq, j.Seq)
 	switch {
 	case j.Remote != nil:
@@ -402,6 +403,7 @@ func (c *Cluster) Forget(j *Job) {
 		return
 	}
 	delete(c.jobs, j.ID)
+	c.leaveArray(j)
 	if list := c.byUser[j.User]; list != nil {
 		c.byUser[j.User] = slices.DeleteFunc(list, func(x *Job) bool { return x == j })
 	}

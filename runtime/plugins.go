@@ -144,7 +144,7 @@ type Profile struct {
 func Builtins() Registry {
 	var r Registry
 	for _, f := range []JobFilter{holdFilter{}, beginFilter{}, dependFilter{}, queueStateFilter{}, queueLimitFilter{},
-		userQueueLimitFilter{}, userMaxJobsFilter{}, resourceLimitFilter{}, slotPoolFilter{}, slaFilter{}} {
+		userQueueLimitFilter{}, userMaxJobsFilter{}, resourceLimitFilter{}, slotPoolFilter{}, slaFilter{}, arrayLimitFilter{}} {
 		r.AddJobFilter(f)
 	}
 	for _, f := range []HostFilter{queueHostsFilter{}, askedHostsFilter{}, hostStatusFilter{}, loadFilter{}, selectFilter{}} {
@@ -169,7 +169,7 @@ func Builtins() Registry {
 func DefaultProfile() Profile {
 	return Profile{
 		JobFilters: []string{"hold", "begin-time", "dependency", "queue-state", "QJOB_LIMIT", "UJOB_LIMIT", "MAX_JOBS",
-			"lsb.resources", "SLOT_SHARE", "SLA"},
+			"lsb.resources", "SLOT_SHARE", "SLA", "%N"},
 		HostFilters: []string{"HOSTS", "-m", "status", "loadSched", "select"},
 		HostLimiters: []string{"DISPATCH_WINDOW", "MXJ", "HJOB_LIMIT", "PJOB_LIMIT", "JL/U", "JL/P",
 			"JOB_ACCEPT_INTERVAL", "lsb.resources", "EXCLUSIVE", "GPU", "SLOT_RESERVE"},
@@ -295,6 +295,23 @@ func (dependFilter) Check(_ CycleState, jv JobInfo) Reason {
 		return ReasonDepNever
 	}
 	return ReasonDependency
+}
+
+// arrayLimitFilter keeps an element of a job array whose array runs as
+// many elements as its running limit (bsub -J "name[list]%N") allows,
+// counting those the cycle dispatched.
+type arrayLimitFilter struct{}
+
+func (arrayLimitFilter) Name() string { return "%N" }
+func (arrayLimitFilter) Check(st CycleState, jv JobInfo) Reason {
+	a := jv.j.array
+	if a == nil || a.Limit <= 0 {
+		return ReasonNone
+	}
+	if st.c.arrayRun(a) >= a.Limit {
+		return ReasonArrayLimit
+	}
+	return ReasonNone
 }
 
 type queueStateFilter struct{}

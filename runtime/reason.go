@@ -33,6 +33,7 @@ const (
 	ReasonPoolShare    // The queue's share of its slot pool is used up
 	ReasonMultiCluster // The job is being forwarded to a remote cluster
 	ReasonSLAOptimum   // The job's service class runs its optimum number of jobs
+	ReasonArrayLimit   // The job's array runs as many elements as its %N limit allows
 	// MultiCluster job forwarding (a job of a send-jobs queue).
 	ReasonMCSent           // Forwarded; the remote queue has not answered yet
 	ReasonMCRemotePend     // Pending in the remote cluster
@@ -93,6 +94,7 @@ var reasonText = [...]string{
 	ReasonPoolShare:         "The queue's share of its slot pool is used up",
 	ReasonMultiCluster:      "The job is being forwarded to a remote cluster",
 	ReasonSLAOptimum:        "The service class has reached its optimum number of running jobs",
+	ReasonArrayLimit:        "The job array has reached its running element limit",
 	ReasonMCSent:            "The job is being forwarded to a remote cluster",
 	ReasonMCRemotePend:      "The job is pending in a remote cluster",
 	ReasonMCNoRoom:          "No remote queue has room for more MultiCluster jobs (IMPT_JOBBKLG)",

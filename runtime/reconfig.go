@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 
 	"github.com/lsfc/lsfc/compile"
 )
@@ -44,11 +43,11 @@ func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster,
 		// kept (it is not in the image; see reserve.go).
 		nj.rsvSince = j.rsvSince
 		if w != "" {
-			warnings = append(warnings, "job "+strconv.FormatInt(j.ID, 10)+": "+w)
+			warnings = append(warnings, "job "+j.Label()+": "+w)
 		}
 	}
 	for _, j := range n.MoveLost() {
-		warnings = append(warnings, fmt.Sprintf("job %d: queue %s is gone: job moved to %s", j.ID, c.Job(j.ID).Queue.Name, LostAndFound))
+		warnings = append(warnings, fmt.Sprintf("job %s: queue %s is gone: job moved to %s", j.Label(), c.Job(j.ID).Queue.Name, LostAndFound))
 	}
 	n.nextID = max(n.nextID, c.nextID)
 	n.nextSeq = max(n.nextSeq, c.nextSeq)

@@ -469,3 +469,44 @@ End Host
 		t.Errorf("hostA after a reconfig that gives its type: type %q, %d slots", h.Facts.Type, h.MaxSlots)
 	}
 }
+
+// TestReconfigureKeepsArrays: a job array keeps its elements, each in its
+// state, its running limit as bmod left it, and its index list.
+func TestReconfigureKeepsArrays(t *testing.T) {
+	p := policyOf(t, reconfigPolicy)
+	c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := c.CheckArraySpec("arr[1-9:2]%2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := c.SubmitArray(runtime.Submission{User: "u1", Command: "true"}, spec, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Hold(a.Elements[2]); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetArrayLimit(a, 3); err != nil {
+		t.Fatal(err)
+	}
+	n, warnings, err := c.Reconfigure(policyOf(t, reconfigPolicy), runtime.ClusterOptions{})
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("reconfig: %v %q", err, warnings)
+	}
+	na := n.Array(a.ID)
+	if na == nil {
+		t.Fatalf("array %d is gone after reconfig", a.ID)
+	}
+	if na.SpecString() != "arr[1-9:2]%3" || len(na.Elements) != 5 || na.End != 9 || na.Step != 2 {
+		t.Errorf("after reconfig the array is %s with %d elements, end %d step %d; want arr[1-9:2]%%3, 5, 9, 2",
+			na.SpecString(), len(na.Elements), na.End, na.Step)
+	}
+	for i, e := range na.Elements {
+		if old := a.Elements[i]; e.ID != old.ID || e.State != old.State || e.Index() != 2*i+1 {
+			t.Errorf("element %d: %s %s, was %s %s", i, e.Label(), e.State, old.Label(), old.State)
+		}
+	}
+}

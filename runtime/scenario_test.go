@@ -14,6 +14,7 @@ import (
 	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/sim"
 	"golang.org/x/tools/txtar"
 )
@@ -25,6 +26,7 @@ import (
 //
 //	ID AT SLOTS RUNTIME [queue=Q] [user=U] [R="..."] [gpu="..."] [sp=N] [W=MINUTES] [app=A] [hold] [x] [type=T]
 //	                    [name=NAME] [dep="..."] [exit=CODE] [cpu=SECONDS] [sla=CLASS] [project=P]
+//	                    [array=INDEX_LIST [limit=N]]  (a job array, name=NAME[INDEX_LIST]%N)
 //	@AT COMMAND ID [ARG]  (btop, bbot, bstop, bresume, bkill; bstatus ID TEXT; aps ID system=V|admin=V)
 //	@AT load HOST NAME=VALUE[,NAME=VALUE]  (sets load indices of a host)
 //
@@ -144,17 +146,28 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	for i, o := range res.Jobs {
-		id := jobs[i].TraceID
+	// The jobs in submission order, each array's elements after its
+	// first, in index order.
+	elements := map[int][]sim.Outcome{}
+	for _, o := range res.Jobs[len(jobs):] {
+		elements[o.SimJob.TraceID] = append(elements[o.SimJob.TraceID], o)
+	}
+	var outcomes []sim.Outcome
+	for _, o := range res.Jobs[:len(jobs)] {
+		outcomes = append(outcomes, o)
+		outcomes = append(outcomes, elements[o.SimJob.TraceID]...)
+	}
+	for _, o := range outcomes {
+		id := api.FormatJobID(int64(o.TraceID()))
 		switch {
 		case o.Rejected != nil:
-			fmt.Fprintf(&b, "%d rejected: %v\n", id, o.Rejected)
+			fmt.Fprintf(&b, "%s rejected: %v\n", id, o.Rejected)
 		case o.Job.State.Pending():
-			fmt.Fprintf(&b, "%d %s %s: %s\n", id, o.Job.Queue.Name, o.Job.State, o.Job.Reason)
+			fmt.Fprintf(&b, "%s %s %s: %s\n", id, o.Job.Queue.Name, o.Job.State, o.Job.Reason)
 		case len(o.Job.Allocs) == 0:
-			fmt.Fprintf(&b, "%d %s end=%g %s (never started)\n", id, o.Job.Queue.Name, float64(o.Job.End-t0), o.Job.State)
+			fmt.Fprintf(&b, "%s %s end=%g %s (never started)\n", id, o.Job.Queue.Name, float64(o.Job.End-t0), o.Job.State)
 		default:
-			fmt.Fprintf(&b, "%d %s start=%g end=%g %s %s", id, o.Job.Queue.Name, float64(o.Job.Start-t0), float64(o.Job.End-t0),
+			fmt.Fprintf(&b, "%s %s start=%g end=%g %s %s", id, o.Job.Queue.Name, float64(o.Job.Start-t0), float64(o.Job.End-t0),
 				hostList(o.Job), o.Job.State)
 			if o.Job.State == runtime.SSusp || o.Job.State == runtime.Run {
 				fmt.Fprintf(&b, " (%s)", o.Job.Reason)
@@ -276,6 +289,10 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]sim.Job, []sim.Com
 				sj.Sla = value
 			case "project":
 				sj.Project = value
+			case "array":
+				sj.Array = value
+			case "limit":
+				sj.ArrayLimit = int(num(value))
 			default:
 				bad("unknown option %q", opt)
 			}

@@ -200,8 +200,12 @@ func writeAcctJob(w io.Writer, j acctJob, long bool, loc *time.Location) {
 	if r.JobName != "" {
 		name = ", Job Name <" + r.JobName + ">"
 	}
-	fmt.Fprintf(w, "\nJob <%d>%s, User <%s>, Project <%s>, Status <%s>, Queue <%s>, Command <%s>\n",
-		r.JobID, name, r.UserName, r.ProjectName, status, r.Queue, r.Command)
+	id := strconv.FormatInt(r.JobID, 10)
+	if r.Idx > 0 {
+		id += "[" + strconv.FormatInt(r.Idx, 10) + "]"
+	}
+	fmt.Fprintf(w, "\nJob <%s>%s, User <%s>, Project <%s>, Status <%s>, Queue <%s>, Command <%s>\n",
+		id, name, r.UserName, r.ProjectName, status, r.Queue, r.Command)
 	if long {
 		var b strings.Builder
 		// cwd is where the job runs (bsub -cwd), subcwd where it was

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,7 +19,7 @@ func bjobsOptionList() []lsfOption {
 	return []lsfOption{
 		{"a", ""}, {"d", ""}, {"p", ""}, {"r", ""}, {"s", ""}, {"u", "user|all"}, {"q", "queue"},
 		{"l", ""}, {"w", ""}, {"o", `"field ..."`}, {"noheader", ""}, {"json", ""}, {"aps", ""}, {"prio", ""}, {"x", ""},
-		{"fwd", ""}, {"J", "job_name"}, {"P", "project"}, {"G", "user_group"}, {"UF", ""}, {"sum", ""}, {"X", ""},
+		{"fwd", ""}, {"A", ""}, {"J", "job_name"}, {"P", "project"}, {"G", "user_group"}, {"UF", ""}, {"sum", ""}, {"X", ""},
 		{"gpu", ""},
 	}
 }
@@ -60,6 +62,9 @@ one N*host group per line (-w: on one line, joined by ":").
                 lines are wrapped at 80 columns, continued under the text
                 after the time stamp
   -UF           the long format with no line wrapped
+  -A            one line per job array: ARRAY_SPEC, OWNER, and its
+                elements counted: NJOBS PEND DONE RUN EXIT SSUSP USUSP
+                PSUSP (name an array by its ID alone: bjobs -A 12)
   -gpu          with -l or -UF: the GPUs each job holds (GPU_ALLOCATION:
                 host, tasks, GPU index, model, memory, memory reserved)
   -sum          the slots of the jobs selected, by state: RUN SSUSP USUSP
@@ -82,7 +87,8 @@ one N*host group per line (-w: on one line, joined by ":").
                 forward_cluster
                 forward_time dstjobid (a forwarded job's ID at the
                 cluster it went to) source_cluster srcjobid (a received
-                job's cluster and ID at home)
+                job's cluster and ID at home) jobindex (an array
+                element's index, else 0)
   -noheader     no heading line
   -json         {"COMMAND":"bjobs","JOBS":N,"RECORDS":[...]}, the -o fields
                 (else the default columns) upper-cased as keys, every value
@@ -92,7 +98,8 @@ one N*host group per line (-w: on one line, joined by ":").
 With no job to show, bjobs prints "No unfinished job found" (or the like)
 on standard error and exits 0. A job id that is not found is reported as
 "Job <ID> is not found" on standard error, and bjobs exits 255 (with
--json, 0).` + lsfStateHelp,
+-json, 0). An element of a job array is listed as ID[INDEX] and named
+NAME[INDEX]; "ID" names every element of an array, "ID[1-5,9]" some.` + lsfStateHelp,
 		example: `  lsfc bjobs -u all
   bjobs -json -o "jobid stat exit_code exit_reason" 1001
   bjobs -o stat -noheader 1001`,
@@ -105,13 +112,20 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		return usageError("bjobs: -gpu is used only with -l or -UF")
 	}
 	var ids []int64
+	var targets []jobTarget
 	for _, s := range a.operands {
-		id, err := parseJobID(s)
+		t, err := parseJobTarget(s)
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			return exit(exitLSF, nil)
 		}
-		ids = append(ids, id)
+		if a.has("A") && t.indices != nil {
+			return usageError("bjobs: -A: name a job array by its job ID alone, not %q", s)
+		}
+		// An array's elements are asked for by the array's ID, and the
+		// indices named are kept here.
+		ids = append(ids, t.id)
+		targets = append(targets, t)
 	}
 	var cols []jobColumn
 	delim := " "
@@ -133,8 +147,22 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 	if err != nil {
 		return lsfFailed(e, "bjobs", err)
 	}
-	missing := missingJobs(ids, jobs)
+	jobs, missing := namedTargets(targets, jobs)
 	jobs = filterJobs(jobs, a)
+	if a.has("A") {
+		if len(jobs) == 0 && len(missing) == 0 {
+			fmt.Fprintln(e.stderr, noJobMessage(a))
+			return nil
+		}
+		writeArraySummary(e.stdout, jobs, a.has("w"))
+		for _, id := range missing {
+			fmt.Fprintf(e.stderr, "Job <%s> is not found\n", api.FormatJobID(id))
+		}
+		if len(missing) > 0 {
+			return exit(exitLSF, nil)
+		}
+		return nil
+	}
 	sortJobs(jobs)
 	if a.has("sum") {
 		writeJobSummary(e.stdout, jobs)
@@ -191,7 +219,7 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		v.writeDefault(e.stdout, jobs)
 	}
 	for _, id := range missing {
-		fmt.Fprintf(e.stderr, "Job <%d> is not found\n", id)
+		fmt.Fprintf(e.stderr, "Job <%s> is not found\n", api.FormatJobID(id))
 	}
 	if len(missing) > 0 {
 		return exit(exitLSF, nil)
@@ -199,20 +227,104 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 	return nil
 }
 
-// missingJobs returns the ids asked for that the daemon did not list.
-func missingJobs(ids []int64, jobs []api.Job) []int64 {
-	found := map[int64]bool{}
-	for _, j := range jobs {
-		found[j.ID] = true
+// namedTargets keeps, of the jobs the daemon listed for the operands'
+// IDs, those the operands name: a job or every element of an array by
+// ID, only the elements listed by "ID[list]". It returns them and the IDs
+// named that are no job (an element's as api.ElementID). Without
+// operands every job is kept.
+func namedTargets(targets []jobTarget, jobs []api.Job) ([]api.Job, []int64) {
+	if len(targets) == 0 {
+		return jobs, nil
 	}
-	var out []int64
-	for _, id := range ids {
-		if !found[id] {
-			out = append(out, id)
-			found[id] = true // once
+	whole := map[int64]bool{}
+	elems := map[int64]bool{}
+	for _, t := range targets {
+		if t.indices == nil {
+			whole[t.id] = true
+		}
+		for _, i := range t.indices {
+			elems[api.ElementID(t.id, i)] = true
 		}
 	}
-	return out
+	found := map[int64]bool{}
+	out := jobs[:0]
+	for _, j := range jobs {
+		id, _ := api.SplitID(j.ID)
+		if whole[id] || whole[j.ID] || elems[j.ID] {
+			out = append(out, j)
+			found[j.ID], found[id] = true, true
+		}
+	}
+	var missing []int64
+	for _, t := range targets {
+		if t.indices == nil {
+			if !found[t.id] {
+				missing = append(missing, t.id)
+				found[t.id] = true // once
+			}
+			continue
+		}
+		for _, i := range t.indices {
+			if id := api.ElementID(t.id, i); !found[id] {
+				missing = append(missing, id)
+				found[id] = true
+			}
+		}
+	}
+	return out, missing
+}
+
+// writeArraySummary prints bjobs -A: one line per job array of the jobs
+// listed, with its elements counted by state. The array specification is
+// cut to 20 characters unless wide.
+func writeArraySummary(w io.Writer, jobs []api.Job, wide bool) {
+	type summary struct {
+		id                                                int64
+		spec, owner                                       string
+		total, pend, done, run, exit, ssusp, ususp, psusp int
+	}
+	var order []int64
+	byID := map[int64]*summary{}
+	for _, j := range jobs {
+		if j.Array == "" {
+			continue
+		}
+		id, _ := api.SplitID(j.ID)
+		s := byID[id]
+		if s == nil {
+			s = &summary{id: id, spec: j.Array, owner: j.User}
+			byID[id] = s
+			order = append(order, id)
+		}
+		s.total++
+		switch j.State {
+		case "PEND":
+			s.pend++
+		case "DONE":
+			s.done++
+		case "RUN", "UNKWN":
+			s.run++
+		case "EXIT", "ZOMBI":
+			s.exit++
+		case "SSUSP":
+			s.ssusp++
+		case "USUSP":
+			s.ususp++
+		case "PSUSP":
+			s.psusp++
+		}
+	}
+	slices.Sort(order)
+	const row = "%-8s%-20s %-8s%-6v%-5v%-5v%-5v%-5v%-6v%-6v%v\n"
+	fmt.Fprintf(w, row, "JOBID", "ARRAY_SPEC", "OWNER", "NJOBS", "PEND", "DONE", "RUN", "EXIT", "SSUSP", "USUSP", "PSUSP")
+	for _, id := range order {
+		s := byID[id]
+		spec := s.spec
+		if !wide {
+			spec = cutStart(spec, 20)
+		}
+		fmt.Fprintf(w, row, strconv.FormatInt(id, 10), spec, s.owner, s.total, s.pend, s.done, s.run, s.exit, s.ssusp, s.ususp, s.psusp)
+	}
 }
 
 // filterJobs keeps the jobs -d, -p, -r, -s, -x, -fwd, -J, -P and -G ask for.
@@ -222,7 +334,7 @@ func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
 			a.has("P") && jobProject(j) != a.value("P") || a.has("G") && j.UserGroup != a.value("G") {
 			return false
 		}
-		if a.has("J") && !matchJobName(a.value("J"), jobName(j)) {
+		if a.has("J") && !matchJobName(a.value("J"), jobName(j)) && !matchArrayName(a.value("J"), j) {
 			return false
 		}
 		switch {
@@ -296,6 +408,16 @@ func matchJobName(pattern, name string) bool {
 	return true
 }
 
+// matchArrayName reports whether -J names the array an element is of:
+// its name without the index.
+func matchArrayName(pattern string, j *api.Job) bool {
+	if j.Index == 0 {
+		return false
+	}
+	name, _, _ := strings.Cut(j.Array, "[")
+	return matchJobName(pattern, name)
+}
+
 // noJobMessage is what bjobs says when no job matches.
 func noJobMessage(a *lsfArgs) string {
 	switch {
@@ -323,7 +445,7 @@ func noJobMessage(a *lsfArgs) string {
 // not implement, each with the shape of its argument ("" for a switch).
 func bjobsRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"A", ""}, {"aff", ""}, {"app", "application_profile"}, {"cname", ""}, {"data", ""},
+		{"aff", ""}, {"app", "application_profile"}, {"cname", ""}, {"data", ""},
 		{"env", ""}, {"g", "job_group"}, {"hms", ""}, {"hostfile", ""},
 		{"Jd", "description"}, {"Lp", "license_project"}, {"m", "host"}, {"N", "host_spec"},
 		{"pe", ""}, {"pei", ""}, {"pi", ""}, {"pn", ""}, {"p0", ""}, {"p1", ""}, {"p2", ""}, {"p3", ""}, {"plan", ""}, {"psum", ""},

@@ -65,7 +65,7 @@ func (v jobsView) writeForwarded(w io.Writer, jobs []api.Job) {
 		if !v.wide {
 			user, queue, host, name, cluster = cutEnd(user, 7), cutEnd(queue, 10), cutEnd(host, 11), cutStart(name, 10), cutEnd(cluster, 11)
 		}
-		fmt.Fprintf(w, fwdRow, strconv.FormatInt(j.ID, 10), user, j.State, queue, host, name, cluster, lsfTime(j.Forward.Time, v.loc))
+		fmt.Fprintf(w, fwdRow, api.FormatJobID(j.ID), user, j.State, queue, host, name, cluster, lsfTime(j.Forward.Time, v.loc))
 	}
 }
 
@@ -112,7 +112,7 @@ func (v jobsView) writePrio(w io.Writer, jobs []api.Job) {
 		if a == nil {
 			continue
 		}
-		id, queue, user := strconv.FormatInt(j.ID, 10), j.Queue, j.User
+		id, queue, user := api.FormatJobID(j.ID), j.Queue, j.User
 		if !v.wide {
 			queue, user = cutEnd(queue, 10), cutEnd(user, 10)
 		}
@@ -148,7 +148,7 @@ func sortAPS(jobs []api.Job) []api.Job {
 				return d
 			}
 		}
-		return cmp.Or(cmp.Compare(a.Submit, b.Submit), cmp.Compare(a.ID, b.ID))
+		return cmp.Or(cmp.Compare(a.Submit, b.Submit), compareJobIDs(a, b))
 	})
 	return sorted
 }
@@ -170,7 +170,7 @@ func (v jobsView) writeRow(w io.Writer, j *api.Job, exec bool) {
 		}
 		user, queue, from, name = cutEnd(user, 7), cutEnd(queue, 10), cutEnd(from, 11), cutStart(name, 10)
 	}
-	fmt.Fprintf(w, jobsRow, strconv.FormatInt(j.ID, 10), user, j.State, queue, from, host, name,
+	fmt.Fprintf(w, jobsRow, api.FormatJobID(j.ID), user, j.State, queue, from, host, name,
 		lsfTime(j.Submit, v.loc))
 	if !v.wide && len(groups) > 1 {
 		for _, g := range groups[1:] {
@@ -263,7 +263,7 @@ func wrapLong(line string) string {
 
 func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 	fmt.Fprintln(w)
-	first := fmt.Sprintf("Job <%d>, Job Name <%s>, User <%s>, Project <%s>", j.ID, jobName(j), j.User, jobProject(j))
+	first := fmt.Sprintf("Job <%s>, Job Name <%s>, User <%s>, Project <%s>", api.FormatJobID(j.ID), jobName(j), j.User, jobProject(j))
 	if j.UserGroup != "" {
 		first += fmt.Sprintf(", User Group <%s>", j.UserGroup)
 	}
@@ -447,7 +447,7 @@ func jobFieldNames() []string {
 	return []string{"jobid", "stat", "user", "queue", "job_name", "from_host", "exec_host", "submit_time",
 		"start_time", "finish_time", "exit_code", "exit_reason", "pend_reason", "slots", "command", "cwd",
 		"output_file", "error_file", "dependency", "cpu_used", "max_mem", "proj_name",
-		"forward_cluster", "forward_time", "dstjobid", "source_cluster", "srcjobid"}
+		"forward_cluster", "forward_time", "dstjobid", "source_cluster", "srcjobid", "jobindex"}
 }
 
 // jobFieldAliases maps the short names -o accepts, as LSF does, to the
@@ -552,7 +552,7 @@ func writeJobsJSON(w io.Writer, cols []jobColumn, jobs []api.Job, missing []int6
 		records = append(records, r)
 	}
 	for _, id := range missing {
-		records = append(records, lsfRecord{{"ERROR", fmt.Sprintf("Job <%d> is not found", id)}})
+		records = append(records, lsfRecord{{"ERROR", fmt.Sprintf("Job <%s> is not found", api.FormatJobID(id))}})
 	}
 	return writeLSFJSON(w, "bjobs", "JOBS", records)
 }
@@ -562,7 +562,9 @@ func writeJobsJSON(w io.Writer, cols []jobColumn, jobs []api.Job, missing []int6
 func jobField(name string, j *api.Job, loc *time.Location) string {
 	switch name {
 	case "jobid":
-		return strconv.FormatInt(j.ID, 10)
+		return api.FormatJobID(j.ID)
+	case "jobindex":
+		return strconv.Itoa(j.Index)
 	case "stat":
 		return j.State
 	case "user":
@@ -787,14 +789,15 @@ func sortJobs(jobs []api.Job) {
 		if ra, rb := rank(a.State), rank(b.State); ra != rb {
 			return ra - rb
 		}
-		switch {
-		case a.ID < b.ID:
-			return -1
-		case a.ID > b.ID:
-			return 1
-		}
-		return 0
+		return compareJobIDs(a, b)
 	})
+}
+
+// compareJobIDs orders jobs by job ID, and an array's elements by index.
+func compareJobIDs(a, b api.Job) int {
+	ja, ia := api.SplitID(a.ID)
+	jb, ib := api.SplitID(b.ID)
+	return cmp.Or(cmp.Compare(ja, jb), cmp.Compare(ia, ib))
 }
 
 func pendingState(s string) bool  { return s == "PEND" || s == "PSUSP" }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -115,7 +114,7 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 	if err != nil {
 		return lsfFailed(e, "bkill", err)
 	}
-	var ids []int64
+	var ids []jobTarget
 	failed := false
 	selected := func(last bool) error {
 		jobs, err := c.Jobs(ctx, api.JobQuery{User: sel.user, Queue: sel.queue})
@@ -129,11 +128,16 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 			return nil
 		}
 		if last {
-			jobs = jobs[len(jobs)-1:]
+			// The last job submitted: a job, or every element of an
+			// array.
+			id, _ := api.SplitID(jobs[len(jobs)-1].ID)
+			first := len(jobs) - 1
+			for first > 0 && api.SplitIDJob(jobs[first-1].ID) == id && jobs[first-1].Index > 0 {
+				first--
+			}
+			jobs = jobs[first:]
 		}
-		for _, j := range jobs {
-			ids = append(ids, j.ID)
-		}
+		ids = append(ids, targetsOf(jobs)...)
 		return nil
 	}
 	if len(operands) == 0 {
@@ -148,24 +152,18 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 			}
 			continue
 		}
-		id, err := parseJobID(s)
+		t, err := parseJobTarget(s)
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			failed = true
 			continue
 		}
-		ids = append(ids, id)
+		ids = append(ids, t)
 	}
-	for _, id := range ids {
-		resp, err := c.JobAction(ctx, id, action, req)
-		switch {
-		case err != nil && quiet:
-			// -b skips the jobs it cannot kill.
-		case err != nil:
-			printLSFError(e, "bkill", err)
+	for _, t := range ids {
+		// -b (quiet) skips the jobs it cannot kill.
+		if !applyAction(ctx, e, c, "bkill", t, action, req, quiet) && !quiet {
 			failed = true
-		case resp.Message != "":
-			fmt.Fprintln(e.stdout, resp.Message)
 		}
 	}
 	if failed {
@@ -186,7 +184,7 @@ type jobSelection struct {
 func (s jobSelection) filter(jobs []api.Job) []api.Job {
 	var out []api.Job
 	for _, j := range jobs {
-		if s.name != "" && !matchJobName(s.name, jobName(&j)) {
+		if s.name != "" && !matchJobName(s.name, jobName(&j)) && !matchArrayName(s.name, &j) {
 			continue
 		}
 		if s.host != "" && !slices.Contains(j.ExecHosts, s.host) {
@@ -197,7 +195,7 @@ func (s jobSelection) filter(jobs []api.Job) []api.Job {
 		}
 		out = append(out, j)
 	}
-	slices.SortFunc(out, func(x, y api.Job) int { return cmp.Compare(x.ID, y.ID) })
+	slices.SortFunc(out, compareJobIDs)
 	return out
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -26,7 +27,9 @@ func newBmodCmd(e env) *cobra.Command {
 		refused:  bmodRefusedOptions(),
 		long: `bmod changes what a job asked for at submission: its resource requirement
 (-R), slots (-n), name (-J), run limit (-W), user priority (-sp),
-dependency (-w) or hosts (-m), with bsub's syntax. In a queue with
+dependency (-w) or hosts (-m), with bsub's syntax. For a job array,
+-J "%N" alone changes how many of its elements may run at once (0: no
+limit); an action on "ID[1-5]" changes those elements only. In a queue with
 APS_PRIORITY an administrator may set a pending job's absolute priority:
 -aps "system=value" gives it a fixed value, before every calculated one;
 -aps "admin=value" adds value to the calculated one; -apsn removes both
@@ -58,6 +61,17 @@ standard error and exits 255.` + lsfStateHelp,
 func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 	if len(a.opts) == 0 {
 		return nil, errors.New("nothing to change: give -R, -n, -J, -W, -sp, -w or -m")
+	}
+	if name := a.value("J"); a.has("J") {
+		limit, isLimit := strings.CutPrefix(name, "%")
+		switch {
+		case strings.Contains(name, "["):
+			return nil, fmt.Errorf("-J %q: the index list of a job array cannot be changed", name)
+		case isLimit && (!isDigits(limit) || len(limit) > 9):
+			return nil, fmt.Errorf("-J %q: the running limit of a job array is %%N, N a whole number", name)
+		case isLimit && len(a.opts) != 1:
+			return nil, fmt.Errorf("-J %q: a job array's running limit is changed alone", name)
+		}
 	}
 	r, err := bsubFromArgs(&lsfArgs{opts: a.opts, seq: a.seq})
 	if err != nil {
@@ -96,4 +110,17 @@ func bmodRefusedOptions() []lsfOption {
 	}
 	add(lsfOption{"Z", "new_command"})
 	return out
+}
+
+// isDigits reports whether s is a non-empty string of decimal digits.
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

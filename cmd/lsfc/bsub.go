@@ -85,8 +85,12 @@ with the options of its leading "#BSUB" lines (the command line wins).
   -q QUEUE      the queue (else DEFAULT_QUEUE)
   -R RES_REQ    resource requirement; several -R are joined
   -n N          job slots
-  -J NAME       job name
-  -o/-oo FILE   standard output (%J: job id, %I: 0); without -e also stderr
+  -J NAME       job name; "NAME[1-100:2,200]%N" makes a job array, one
+                element per index (at most MAX_JOB_ARRAY_SIZE of lsb.params,
+                1000 by default), of which at most N run at once; each gets
+                LSB_JOBINDEX, LSB_JOBINDEX_END and LSB_JOBINDEX_STEP
+  -o/-oo FILE   standard output (%J: job id, %I: array index, else 0);
+                without -e also stderr
   -e/-eo FILE   standard error
   -cwd DIR      working directory
   -r            rerunnable
@@ -160,6 +164,8 @@ type bsubRequest struct {
 	cwd string
 	// wait is -K.
 	wait bool
+	// array is set when -J makes a job array.
+	array bool
 	// interactive is -I, -Ip or -Is without its dash, "" for a batch
 	// job.
 	interactive string
@@ -208,6 +214,16 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	s.Command = strings.Join(a.operands, " ")
 	s.Queue = a.value("q")
 	s.Name = a.value("J")
+	if a.has("J") {
+		spec, err := api.ParseArraySpec(s.Name, api.MaxArrayIndex)
+		if err != nil {
+			return nil, &arraySpecError{value: s.Name, err: err}
+		}
+		r.array = spec.IsArray()
+	}
+	if r.array && r.interactive != "" {
+		return nil, fmt.Errorf("-%s: an interactive job cannot be a job array", r.interactive)
+	}
 	s.App = a.value("app")
 	s.Depend = a.value("w")
 	if s.ResReq, err = joinResReqOptions(a.values("R")); err != nil {
@@ -499,6 +515,10 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 		// A value LSF refuses: its message, exit 255, as bsub's.
 		return lsfFailed(e, "bsub", err)
 	}
+	if ae, ok := errors.AsType[*arraySpecError](err); ok {
+		fmt.Fprintln(e.stderr, "bsub: "+api.ArraySpecMessage(ae.value, ae.err))
+		return exit(exitLSF, nil)
+	}
 	if _, ok := errors.AsType[*lang.GPUReqError](err); ok {
 		// A bad -gpu is refused as LSF refuses it: nothing is submitted.
 		return lsfFailed(e, "bsub", fmt.Errorf("%v. Job not submitted", err))
@@ -550,7 +570,11 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 	if !r.wait {
 		return nil
 	}
-	code := waitJob(ctx, e, c, resp.ID)
+	wait := waitJob
+	if r.array {
+		wait = waitArray
+	}
+	code := wait(ctx, e, c, resp.ID)
 	if code != 0 {
 		return exit(code, nil)
 	}
@@ -667,6 +691,77 @@ func waitJob(ctx context.Context, e env, c *api.Client, id int64) int {
 		}
 		delay = min(2*delay, waitMaxPoll)
 	}
+}
+
+// arraySpecError is a -J value that is no job name: bsub prints LSF's
+// message and submits nothing.
+type arraySpecError struct {
+	value string
+	err   error
+}
+
+func (e *arraySpecError) Error() string { return api.ArraySpecMessage(e.value, e.err) }
+
+// waitArray waits for every element of job array id to end (bsub -K of
+// an array): 0 when all are DONE, else the exit code of the first that
+// exited (1 when it has none), 126 when one was killed while pending.
+func waitArray(ctx context.Context, e env, c *api.Client, id int64) int {
+	fmt.Fprintln(e.stderr, "<<Waiting for dispatch ...>>")
+	delay, lost := waitFirstPoll, false
+	for {
+		jobs, err := c.Jobs(ctx, api.JobQuery{IDs: []int64{id}})
+		var ae *api.APIError
+		switch {
+		case errors.As(err, &ae):
+			printLSFError(e, "bsub", err)
+			return exitLSF
+		case err != nil:
+			if ctx.Err() != nil {
+				return exitLSF
+			}
+			if !lost {
+				fmt.Fprintf(e.stderr, "bsub: %v; still waiting\n", err)
+				lost = true
+			}
+		case len(jobs) == 0:
+			fmt.Fprintf(e.stderr, "bsub: job array %d is no longer known\n", id)
+			return exitLSF
+		default:
+			lost = false
+			if code, over := arrayOutcome(jobs); over {
+				fmt.Fprintln(e.stderr, "<<Job is finished>>")
+				return code
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return exitLSF
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, waitMaxPoll)
+	}
+}
+
+// arrayOutcome returns whether every element ended and, if so, bsub -K's
+// exit code for the array.
+func arrayOutcome(jobs []api.Job) (code int, over bool) {
+	for _, j := range jobs {
+		if j.State != "DONE" && j.State != "EXIT" {
+			return 0, false
+		}
+	}
+	for _, j := range jobs {
+		switch {
+		case j.State == "DONE":
+		case j.Start == 0:
+			return 126, true
+		case j.ExitCode > 0 && j.ExitCode < 256:
+			return j.ExitCode, true
+		default:
+			return 1, true
+		}
+	}
+	return 0, true
 }
 
 // firstHost returns the first execution host of a job, or "-".

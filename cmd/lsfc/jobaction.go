@@ -20,7 +20,7 @@ func runJobAction(ctx context.Context, e env, a *lsfArgs, name, action string, r
 	if err != nil {
 		return lsfFailed(e, name, err)
 	}
-	var ids []int64
+	var ids []jobTarget
 	failed := false
 	for _, s := range operands {
 		if s == "0" {
@@ -32,28 +32,20 @@ func runJobAction(ctx context.Context, e env, a *lsfArgs, name, action string, r
 				fmt.Fprintln(e.stderr, "No unfinished job found")
 				failed = true
 			}
-			for _, j := range jobs {
-				ids = append(ids, j.ID)
-			}
+			ids = append(ids, targetsOf(jobs)...)
 			continue
 		}
-		id, err := parseJobID(s)
+		t, err := parseJobTarget(s)
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			failed = true
 			continue
 		}
-		ids = append(ids, id)
+		ids = append(ids, t)
 	}
-	for _, id := range ids {
-		resp, err := c.JobAction(ctx, id, action, req)
-		if err != nil {
-			printLSFError(e, name, err)
+	for _, t := range ids {
+		if !applyAction(ctx, e, c, name, t, action, req, false) {
 			failed = true
-			continue
-		}
-		if resp.Message != "" {
-			fmt.Fprintln(e.stdout, resp.Message)
 		}
 	}
 	if failed {

@@ -109,7 +109,7 @@ func TestParseLSFArgsRefused(t *testing.T) {
 // options LSF 10.1 documents for it and the ones lsfc implements.
 var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"bjobs": {"A a aff app aps cname d data env fwd G g gpu hms hostfile J Jd json Lp l m N noheader o P p pe pei pi pn " +
-		"p0 p1 p2 p3 plan prio psum q r rusage s script sla sum U u UF V W WF WL WP w X x", "a aps d fwd G gpu J json l noheader o P p prio q r s sum u UF w X x"},
+		"p0 p1 p2 p3 plan prio psum q r rusage s script sla sum U u UF V W WF WL WP w X x", "A a aps d fwd G gpu J json l noheader o P p prio q r s sum u UF w X x"},
 	"bkill":   {"app b C d g J l m q r s sla stat u V", "b J m q r s stat u"},
 	"bstop":   {"a app C g J m q sla u V", ""},
 	"bresume": {"app C g J m q sla u V", ""},

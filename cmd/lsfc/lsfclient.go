@@ -239,6 +239,74 @@ func parseJobID(s string) (int64, error) {
 	return n, nil
 }
 
+// A jobTarget is a job operand of bkill, bstop and the other commands: a
+// job (or a whole job array) by ID, or elements of an array ("12[1-5]").
+type jobTarget struct {
+	id      int64
+	indices []int // nil: the whole job
+}
+
+// parseJobTarget reads a job operand: what parseJobID reads, or an array's
+// elements, "12[3]" or "12[1-10:2,15]".
+func parseJobTarget(s string) (jobTarget, error) {
+	if !strings.Contains(s, "[") {
+		id, err := parseJobID(s)
+		return jobTarget{id: id}, err
+	}
+	id, indices, err := api.ParseJobIDList(s)
+	return jobTarget{id, indices}, err
+}
+
+// targetsOf returns the targets of jobs the daemon listed: a job by its
+// ID, and the elements of an array that follow one another as one target
+// of the array, so that one request acts on them all.
+func targetsOf(jobs []api.Job) []jobTarget {
+	var out []jobTarget
+	for _, j := range jobs {
+		id, index := api.SplitID(j.ID)
+		if n := len(out); index > 0 && n > 0 && out[n-1].id == id && out[n-1].indices != nil {
+			out[n-1].indices = append(out[n-1].indices, index)
+			continue
+		}
+		if index > 0 {
+			out = append(out, jobTarget{id: id, indices: []int{index}})
+			continue
+		}
+		out = append(out, jobTarget{id: j.ID})
+	}
+	return out
+}
+
+// applyAction sends an action for a target and prints the daemon's
+// answer: its messages on standard output, what failed on standard error
+// (unless quiet). It reports whether everything succeeded.
+func applyAction(ctx context.Context, e env, c *api.Client, name string, t jobTarget, action string, req *api.ActionRequest, quiet bool) bool {
+	if t.indices != nil {
+		r := api.ActionRequest{}
+		if req != nil {
+			r = *req
+		}
+		r.Indices = t.indices
+		req = &r
+	}
+	resp, err := c.JobAction(ctx, t.id, action, req)
+	if err != nil {
+		if !quiet {
+			printLSFError(e, name, err)
+		}
+		return false
+	}
+	if resp.Message != "" {
+		fmt.Fprintln(e.stdout, resp.Message)
+	}
+	if !quiet {
+		for _, m := range resp.Errors {
+			fmt.Fprintln(e.stderr, m)
+		}
+	}
+	return len(resp.Errors) == 0
+}
+
 // lsfTime formats Unix seconds as bjobs does ("Nov 21 23:38"), or "" for
 // zero.
 func lsfTime(sec int64, loc *time.Location) string {

@@ -111,9 +111,13 @@ func scriptWaitJob(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: waitjob ID STATE...")
 	}
-	id, err := strconv.ParseInt(args[0], 10, 64)
-	if err != nil {
-		ts.Fatalf("waitjob: %v", err)
+	job, indices, err := api.ParseJobIDList(args[0])
+	if err != nil || len(indices) > 1 {
+		ts.Fatalf("waitjob: %q: want a job ID or one array element, ID[INDEX]", args[0])
+	}
+	id := job
+	if len(indices) == 1 {
+		id = api.ElementID(job, indices[0])
 	}
 	c := scriptClient(ts)
 	deadline := time.Now().Add(20 * time.Second)
@@ -126,7 +130,7 @@ func scriptWaitJob(ts *testscript.TestScript, neg bool, args []string) {
 			if err != nil {
 				ts.Fatalf("waitjob: %v", err)
 			}
-			ts.Fatalf("waitjob: job %d is %s (%s), not %v", id, j.State, j.Reason, args[1:])
+			ts.Fatalf("waitjob: job %s is %s (%s), not %v", args[0], j.State, j.Reason, args[1:])
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/lsbevents"
 	"github.com/lsfc/lsfc/runtime/sim"
 )
@@ -146,7 +147,9 @@ type nativeLine struct {
 // job per line, its "args" read as bsub reads its command line (an option
 // lsfc refuses is refused here), "t" its submission in seconds from the
 // start, "run" its run time in seconds, "exit" its exit code (0 by
-// default), "user" (default "user") and "group" optional. Blank lines
+// default), "user" (default "user") and "group" optional; -J
+// "name[1-100]%N" submits a job array, each element of which runs "run"
+// seconds and exits with "exit". Blank lines
 // are passed over. The first bad line is an error naming it.
 func readNativeWorkload(r io.Reader, name string) ([]nativeJob, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
@@ -257,6 +260,11 @@ func nativeSource(c *runtime.Cluster, p *compile.Policy, jobs []nativeJob, wopts
 			ResReq: r.ResReq, Priority: r.Priority, RunLimit: r.RunLimit, Hold: r.Hold, Depend: r.Depend,
 			Command: r.Command, Rerunnable: r.Rerunnable, MemLimit: mem, MemHard: r.MemHard, Hosts: r.Hosts,
 			Exclusive: r.Exclusive, GPU: r.GPU, Sla: r.Sla, Runtime: j.run, ExitCode: j.exit, TraceID: j.line}
+		if spec, err := api.ParseArraySpec(r.Name, api.MaxArrayIndex); err == nil && spec.IsArray() {
+			// A job array: the cluster checks it against its
+			// MAX_JOB_ARRAY_SIZE and makes its elements.
+			s.Name, s.Array, s.ArrayLimit = spec.Name, spec.IndexList(), spec.Limit
+		}
 		src.Jobs = append(src.Jobs, sim.Job{Submission: s, At: runtime.Time(j.at)})
 	}
 	return src

@@ -16,12 +16,13 @@ import (
 	"github.com/lsfc/lsfc/runtime/localexec"
 )
 
-// evilName is a job name that would plant a row and clear the screen of
-// whoever lists it, were it printed as it is.
-const evilName = "a\nJOBID USER\x1b[2J"
+// evilName is a job name that would plant a row and reset the terminal
+// (ESC c) of whoever lists it, were it printed as it is. It has no "[":
+// a name with one is a job array's.
+const evilName = "a\nJOBID USER\x1bc"
 
 // evilShown is evilName as the text layouts show it.
-const evilShown = `a\nJOBID USER\033[2J`
+const evilShown = `a\nJOBID USER\033c`
 
 func TestEscapeText(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{

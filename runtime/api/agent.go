@@ -122,10 +122,16 @@ type JobSpec struct {
 	Stderr  string   `json:"stderr,omitempty"`
 	// OutputID is the job id of the output files (see
 	// localexec.Spec.OutputID); 0 for the job's.
-	OutputID int64    `json:"outputID,omitempty"`
-	Hosts    []string `json:"hosts,omitempty"`
-	UID      int      `json:"uid"`
-	GID      int      `json:"gid"`
+	OutputID int64 `json:"outputID,omitempty"`
+	// Index, IndexEnd and IndexStep are, for an element of a job array,
+	// its index, the array's largest index and its step (see
+	// localexec.Spec.Index).
+	Index     int      `json:"index,omitempty"`
+	IndexEnd  int      `json:"indexEnd,omitempty"`
+	IndexStep int      `json:"indexStep,omitempty"`
+	Hosts     []string `json:"hosts,omitempty"`
+	UID       int      `json:"uid"`
+	GID       int      `json:"gid"`
 	// MemLimit is the memory limit, in KB, the agent holds the job to
 	// (see localexec.Spec.MemLimit); 0 for none.
 	MemLimit int64 `json:"memLimit,omitempty"`

@@ -257,17 +257,28 @@ type ActionRequest struct {
 	Remove bool `json:"remove,omitempty"`
 	// Signal is the signal number the signal action (bkill -s) sends.
 	Signal int `json:"signal,omitempty"`
+	// Indices, for an action on a job array, are the elements it applies
+	// to ("ID[1-10]"); none for every element.
+	Indices []int `json:"indices,omitempty"`
 }
 
 // ActionResponse tells what an action did, in the words LSF's commands
 // print.
 type ActionResponse struct {
 	Message string `json:"message"`
+	// Errors are, for an action on elements of an array, the elements it
+	// could not apply to, each with why, in LSF's words; the command
+	// prints them on standard error and fails.
+	Errors []string `json:"errors,omitempty"`
 }
 
-// Job is a job as bjobs shows it.
+// Job is a job as bjobs shows it. An element of a job array has its own
+// ID, ElementID(job ID, Index), Name "name[index]", and Array the array's
+// -J value ("name[1-10]%2").
 type Job struct {
 	ID        int64    `json:"id"`
+	Index     int      `json:"index,omitempty"`
+	Array     string   `json:"array,omitempty"`
 	User      string   `json:"user"`
 	Queue     string   `json:"queue"`
 	State     string   `json:"state"`

@@ -219,11 +219,25 @@ func (c *Client) Submit(ctx context.Context, req *SubmitRequest) (*SubmitRespons
 
 // Jobs lists the jobs q selects (bjobs).
 func (c *Client) Jobs(ctx context.Context, q JobQuery) ([]Job, error) {
-	var out []Job
-	if err := c.do(ctx, http.MethodGet, "/v1/jobs", q.Values(), nil, &out); err != nil {
+	var raw json.RawMessage
+	v := q.Values()
+	v.Set("compact", "1")
+	if err := c.do(ctx, http.MethodGet, "/v1/jobs", v, nil, &raw); err != nil {
 		return nil, err
 	}
-	return out, nil
+	if len(raw) > 0 && raw[0] == '[' {
+		// A daemon that does not know the compact form: a plain list.
+		var jobs []Job
+		if err := json.Unmarshal(raw, &jobs); err != nil {
+			return nil, err
+		}
+		return jobs, nil
+	}
+	var out JobList
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, err
+	}
+	return out.Expand(), nil
 }
 
 // Job returns one job; a pending job comes with each host's reason. An

@@ -159,7 +159,7 @@ func TestClientRoutes(t *testing.T) {
 
 	want := []string{
 		`POST /v1/jobs {"command":"sleep 1","slots":2,"umask":18,"token":"` + req.Token + `"}`,
-		`GET /v1/jobs?all=1&id=42&id=43&user=all`,
+		`GET /v1/jobs?all=1&compact=1&id=42&id=43&user=all`,
 		`GET /v1/jobs/42`,
 		`POST /v1/jobs/42/kill`,
 		`POST /v1/jobs/42/switch {"queue":"short"}`,

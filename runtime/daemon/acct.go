@@ -153,7 +153,7 @@ func (w *acctWriter) close() error {
 func (d *Daemon) acctRecord(j *runtime.Job) *lsbacct.Record {
 	s := &j.Sub
 	r := &lsbacct.Record{
-		Version: lsbacct.Version, EventTime: int64(j.End), JobID: j.ID, UserID: int64(s.UID),
+		Version: lsbacct.Version, EventTime: int64(j.End), JobID: j.JobID(), Idx: int64(j.Index()), UserID: int64(s.UID),
 		NumProcessors: int64(j.Slots), MaxNumProcessors: int64(j.Slots),
 		SubmitTime: int64(j.Submit), StartTime: int64(j.Start), UserName: j.User, Queue: j.Queue.Name,
 		ResReq: j.ResReq, DependCond: j.Depend, FromHost: s.FromHost, Cwd: s.Cwd, Subcwd: s.Cwd,
@@ -167,6 +167,12 @@ func (d *Daemon) acctRecord(j *runtime.Job) *lsbacct.Record {
 	}
 	if j.State == runtime.Done {
 		r.JStatus = lsbacct.StatusDone
+	}
+	if a := j.Array(); a != nil {
+		// An element's name is its array's, index list and all, as LSF
+		// writes it; Idx tells the elements apart.
+		r.JobName = a.SpecString()
+		r.JobFile = strconv.FormatInt(int64(j.Submit), 10) + "." + strconv.FormatInt(j.JobID(), 10) + "." + strconv.Itoa(j.Index())
 	}
 	if j.RunLimit > 0 {
 		r.RunLimit = int64(j.RunLimit)

@@ -312,7 +312,8 @@ func jobSpec(s localexec.Spec) api.JobSpec {
 		Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
 		MemLimit: s.MemLimit, PreExec: apiSteps(s.PreExec), PostExec: apiSteps(s.PostExec), CPULimit: s.CPULimit,
 		Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
-		GPUs: s.GPUs, Interactive: apiInteractive(s.Interactive)}
+		GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
+		Interactive: apiInteractive(s.Interactive)}
 }
 
 // apiSteps is the agent's form of pre- or post-execution steps.

@@ -391,7 +391,10 @@ func (d *Daemon) openLog() error {
 				return fmt.Errorf("transaction %d: %w", seq, err)
 			}
 			if r.Token != "" {
-				if r.Job != 0 {
+				if a := d.arrayOfRecord(r); a != nil {
+					// An array's submission is known by its first element.
+					d.noteToken(r.Token, a.Elements[0].ID)
+				} else if r.Job != 0 {
 					d.noteToken(r.Token, r.Job)
 				} else if r.Image != nil {
 					d.noteToken(r.Token, r.Image.ID)
@@ -568,6 +571,17 @@ func (d *Daemon) noteRanIn(r Record) {
 	case r.Image != nil:
 		d.ranIn[r.Image.ID] = r.Cwd
 	}
+}
+
+// arrayOfRecord returns the array an array record made, or nil.
+func (d *Daemon) arrayOfRecord(r Record) *runtime.Array {
+	if r.Type != KindArray || r.Image == nil {
+		return nil
+	}
+	if a := d.cluster.Array(r.Image.ID); a != nil && len(a.Elements) > 0 {
+		return a
+	}
+	return nil
 }
 
 // noteToken remembers the token of a job's submission and returns it.
@@ -1000,7 +1014,14 @@ func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 		out.GPUs = j.GPUsOn(j.Allocs[0].Host.Name)
 	}
 	if s.Home != nil {
-		out.OutputID = s.Home.ID
+		// An element of an array at home: its files and LSB_JOBINDEX
+		// are the element's there.
+		home, index := api.SplitID(s.Home.ID)
+		out.OutputID, out.Index = home, index
+	}
+	if a := j.Array(); a != nil {
+		out.Index, out.IndexEnd, out.IndexStep = j.Index(), a.End, a.Step
+		out.Name = j.Name + "[" + strconv.Itoa(out.Index) + "]"
 	}
 	if in := s.Interactive; in != nil {
 		out.Interactive = &localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}

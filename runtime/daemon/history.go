@@ -64,7 +64,7 @@ func (d *Daemon) handleHistory(w http.ResponseWriter, r *http.Request) {
 	for _, id := range b.order {
 		h := b.jobs[id]
 		switch {
-		case len(ids) > 0 && !ids[id]:
+		case len(ids) > 0 && !ids[id] && !ids[h.ID]:
 			continue
 		case len(ids) == 0 && user != "all" && h.User != user:
 			continue
@@ -131,8 +131,28 @@ func (b *histories) add(r Record) error {
 			return nil
 		}
 		h := historyOf(r.Image, r.Type == KindJob)
-		b.jobs[h.ID] = h
-		b.order = append(b.order, h.ID)
+		b.jobs[r.Image.ID] = h
+		b.order = append(b.order, r.Image.ID)
+		return nil
+	}
+	if r.Type == KindArray {
+		if r.Image == nil {
+			return nil
+		}
+		spec, err := api.ParseArraySpec(r.Image.Sub.Name+"["+r.Image.Sub.Array+"]", api.MaxArrayIndex)
+		if err != nil {
+			return nil
+		}
+		for _, idx := range spec.Indices() {
+			id := api.ElementID(r.Image.ID, idx)
+			if b.jobs[id] != nil {
+				continue
+			}
+			im := *r.Image
+			im.ID = id
+			b.jobs[id] = historyOf(&im, false)
+			b.order = append(b.order, id)
+		}
 		return nil
 	}
 	h := b.jobs[r.Job]
@@ -228,7 +248,12 @@ func cmpOr(a, b string) string {
 // image), its dispatch and end as well.
 func historyOf(im *runtime.JobImage, snapshot bool) *api.JobHistory {
 	s := im.Sub
-	h := &api.JobHistory{ID: im.ID, Name: s.Name, User: s.User, Queue: s.Queue, Command: s.Command,
+	id, index := api.SplitID(im.ID)
+	name := s.Name
+	if index > 0 {
+		name += "[" + strconv.Itoa(index) + "]"
+	}
+	h := &api.JobHistory{ID: id, Index: index, Name: name, User: s.User, Queue: s.Queue, Command: s.Command,
 		FromHost: s.FromHost, Cwd: s.Cwd, Submit: int64(im.Submit), State: "PEND", Slots: s.Slots, ResReq: s.ResReq}
 	h.Events = []api.HistoryEvent{{At: h.Submit, Kind: api.EventSubmit, Text: s.Queue}}
 	if !snapshot {

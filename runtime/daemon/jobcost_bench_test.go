@@ -42,9 +42,16 @@ func startServeProcess(b *testing.B) *serveProcess {
 			b.Fatalf("go build: %v\n%s", err, out)
 		}
 	}
-	p := &serveProcess{state: filepath.Join(dir, "state")}
+	return startServeProcessWith(b, writeConf(b), starter)
+}
+
+// startServeProcessWith starts a daemon in a process of its own on the
+// configuration conf (a directory), its jobs run by starter.
+func startServeProcessWith(b *testing.B, conf, starter string) *serveProcess {
+	b.Helper()
+	p := &serveProcess{state: filepath.Join(b.TempDir(), "state")}
 	p.cmd = exec.Command(os.Args[0], "-test.run=^$")
-	p.cmd.Env = append(os.Environ(), "LSFC_TEST_SERVE_CONF="+writeConf(b), "LSFC_TEST_SERVE_STATE="+p.state,
+	p.cmd.Env = append(os.Environ(), "LSFC_TEST_SERVE_CONF="+conf, "LSFC_TEST_SERVE_STATE="+p.state,
 		"LSFC_TEST_SERVE_STARTER="+starter)
 	var stderr strings.Builder
 	p.cmd.Stderr = &stderr

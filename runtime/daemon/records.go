@@ -97,6 +97,8 @@ const (
 	KindRemoteFinish  Kind = "remote-finish"
 	KindPreExec       Kind = "pre-exec"
 	KindPostExec      Kind = "post-exec"
+	KindArray         Kind = "array"
+	KindArrayLimit    Kind = "array-limit"
 )
 
 // FormatVersion is the format of the records this build writes and the
@@ -149,6 +151,8 @@ var kindTable = [...]KindInfo{
 	{KindRemoteFinish, "Job, At, State, Code, Term", "MultiCluster: the job ended there", true},
 	{KindPreExec, "Job, At, Code, State", "a started job's pre-execution command exited with Code: the job went back to State, PEND to be retried or PSUSP past LOCAL_MAX_PREEXEC_RETRY", true},
 	{KindPostExec, "Job, At, Text", "a job's post-execution commands ended: Text is POST_DONE or POST_ERR; in the transaction of the job's finish (or pre-exec), after it", true},
+	{KindArray, "Image, Token", "a job array was accepted: Image is the array (its ID the array's job ID, Sub.Array its index list), from which one pending element per index is made; the records of an element name it by its own ID (the index times 2^32 plus the job ID)", false},
+	{KindArrayLimit, "Job, Code", `bmod -J "%N": the running limit of array Job becomes Code (0: none)`, false},
 }
 
 // Kinds returns the table of record kinds, in the order RECORDS.md lists
@@ -225,6 +229,18 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		}
 		_, w, err := c.Restore(*r.Image)
 		return w, err
+	case KindArray:
+		if r.Image == nil {
+			return "", fmt.Errorf("%s record without a job", r.Type)
+		}
+		_, w, err := c.RestoreArray(*r.Image)
+		return w, err
+	case KindArrayLimit:
+		a := c.Array(r.Job)
+		if a == nil {
+			return "", fmt.Errorf("%s of job array %d, which the log never created", r.Type, r.Job)
+		}
+		return "", c.SetArrayLimit(a, r.Code)
 	case KindState:
 		c.SetNextID(r.NextID)
 		return "", nil

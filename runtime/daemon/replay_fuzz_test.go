@@ -41,6 +41,10 @@ func FuzzReplay(f *testing.F) {
 		`{"t":"job","image":{"ID":7,"Sub":{"Queue":"gone","Slots":-3},"State":"SSUSP","Reason":"The job was preempted by a job of a higher priority queue","Allocs":[{"Host":"nohost","Slots":1}]}}`,
 		`{"t":"queue","queue":"normal","open":false}` + "\n" + `{"t":"host","host":"hostA","text":"closed_Adm"}` + "\n" + `{"t":"state","nextID":99}`,
 		`{"t":"modify","job":1,"mod":{"Slots":-1}}`,
+		`{"t":"array","image":{"ID":3,"Sub":{"Name":"a","User":"u","Queue":"normal","Command":"true","Array":"1-9:4,20","ArrayLimit":1},"Submit":1,"State":"PEND"}}` + "\n" +
+			`{"t":"start","at":2,"job":21474836483,"allocs":[{"Host":"hostA","Slots":1}]}` + "\n" +
+			`{"t":"array-limit","job":3,"code":2}` + "\n" + `{"t":"finish","at":5,"job":4294967299,"state":"EXIT","code":3}`,
+		`{"t":"job","image":{"ID":8589934597,"Sub":{"Name":"b","User":"u","Queue":"normal","Command":"true","Array":"2-3"},"State":"DONE"}}`,
 		`{"t":"requeue","job":1}`,
 		`{"t":"new","at":1,"job":1,"image":{"ID":1,"Sub":{"User":"u","Queue":"normal","Command":"true"},"Submit":1,"State":"PEND"}}` + "\n" +
 			`{"t":"start","at":2,"job":1,"allocs":[{"Host":"hostB","Slots":1}]}` + "\n" +

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"crypto/subtle"
 	"crypto/tls"
@@ -8,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -369,8 +371,16 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 	pre := d.reqc.Load().Compile(req.Queue, req.App, req.ResReq, fromHost)
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		if j := d.cluster.Job(d.tokens[req.Token]); req.Token != "" && j != nil {
-			// The same submission again: its job.
-			return api.SubmitResponse{ID: j.ID, Queue: j.Queue.Name, Default: req.Queue == ""}, nil, nil, nil
+			// The same submission again: its job (an array's first
+			// element stands for the array).
+			return api.SubmitResponse{ID: j.JobID(), Queue: j.Queue.Name, Default: req.Queue == ""}, nil, nil, nil
+		}
+		spec := api.ArraySpec{Name: req.Name}
+		if strings.Contains(req.Name, "[") {
+			var err error
+			if spec, err = d.cluster.CheckArraySpec(req.Name); err != nil {
+				return nil, nil, nil, errorf(http.StatusBadRequest, "%s", api.ArraySpecMessage(req.Name, err))
+			}
 		}
 		sub := runtime.Submission{Name: req.Name, User: id.User, Queue: req.Queue, App: req.App, Slots: req.Slots,
 			ResReq: req.ResReq, Priority: req.Priority, RunLimit: req.RunLimit, Estimate: req.Estimate, Hold: req.Hold, Depend: req.Depend,
@@ -395,6 +405,17 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 		}
 		if h := d.cluster.Host(sub.FromHost); h != nil {
 			sub.FromType = h.Facts.Type
+		}
+		if spec.IsArray() {
+			a, err := d.cluster.SubmitArray(sub, spec, d.now())
+			if err != nil {
+				return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
+			}
+			first := a.Elements[0]
+			im := first.Image()
+			im.ID = a.ID
+			return api.SubmitResponse{ID: a.ID, Queue: first.Queue.Name, Default: req.Queue == ""},
+				[]Record{{Type: KindArray, At: first.Submit, Image: &im, Token: d.noteToken(req.Token, first.ID)}}, nil, nil
 		}
 		j, err := d.cluster.Submit(sub, d.now())
 		if err != nil {
@@ -425,25 +446,80 @@ func (d *Daemon) handleJobs(w http.ResponseWriter, r *http.Request) {
 			userF = id.User
 		}
 		all := q.Get("all") == "1"
-		for _, j := range d.cluster.Jobs() {
+		candidates := d.cluster.Jobs
+		if len(ids) > 0 {
+			candidates = func() []*runtime.Job { return d.namedJobs(ids) }
+		}
+		list := candidates()
+		compact := q.Get("compact") == "1"
+		var b api.JobListBuilder
+		if !compact {
+			out = make([]api.Job, 0, len(list))
+		}
+		queue := q.Get("queue")
+		now := d.now()
+		for _, j := range list {
 			switch {
-			case len(ids) > 0 && !ids[j.ID]:
-				continue
 			case len(ids) == 0 && userF != "all" && j.User != userF:
 				continue
-			case q.Get("queue") != "" && j.Queue.Name != q.Get("queue"):
+			case queue != "" && j.Queue.Name != queue:
 				continue
 			case len(ids) == 0 && !all && j.State.Finished():
 				continue
 			}
-			out = append(out, d.jobInfo(j, false))
+			v := d.jobInfoAt(j, false, now)
+			if compact {
+				// The elements of an array go as rows: the list of a
+				// large array is small to send and to read.
+				b.Add(&v)
+				continue
+			}
+			out = append(out, v)
 		}
-		if out == nil {
-			out = []api.Job{}
+		if compact {
+			return b.List(), nil, nil, nil
 		}
 		return out, nil, nil, nil
 	})
 	reply(w, v, err)
+}
+
+// namedJobs returns the jobs ids name, in the order bjobs lists them: a
+// job by its ID, an array's element by its own, and by its job ID every
+// element of an array.
+func (d *Daemon) namedJobs(ids map[int64]bool) []*runtime.Job {
+	sorted := slices.Sorted(maps.Keys(ids))
+	slices.SortFunc(sorted, func(a, b int64) int {
+		ja, ia := api.SplitID(a)
+		jb, ib := api.SplitID(b)
+		return cmp.Or(cmp.Compare(ja, jb), cmp.Compare(ia, ib))
+	})
+	var out []*runtime.Job
+	// A job named twice (an array and one of its elements) is listed
+	// once.
+	var seen map[int64]bool
+	if len(sorted) > 1 {
+		seen = map[int64]bool{}
+	}
+	add := func(j *runtime.Job) {
+		if seen == nil {
+			out = append(out, j)
+		} else if !seen[j.ID] {
+			seen[j.ID] = true
+			out = append(out, j)
+		}
+	}
+	for _, id := range sorted {
+		if a := d.cluster.Array(id); a != nil {
+			out = slices.Grow(out, len(a.Elements))
+			for _, j := range a.Elements {
+				add(j)
+			}
+		} else if j := d.cluster.Job(id); j != nil {
+			add(j)
+		}
+	}
+	return out
 }
 
 func (d *Daemon) handleJob(w http.ResponseWriter, r *http.Request) {
@@ -455,7 +531,7 @@ func (d *Daemon) handleJob(w http.ResponseWriter, r *http.Request) {
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		j := d.cluster.Job(n)
 		if j == nil {
-			return nil, nil, nil, errorf(http.StatusNotFound, "Job <%d> is not found", n)
+			return nil, nil, nil, errorf(http.StatusNotFound, "Job <%s> is not found", api.FormatJobID(n))
 		}
 		return d.jobInfo(j, true), nil, nil, nil
 	})
@@ -465,6 +541,11 @@ func (d *Daemon) handleJob(w http.ResponseWriter, r *http.Request) {
 // jobInfo describes a job for clients; explain adds each host's reason
 // for a pending job.
 func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
+	return d.jobInfoAt(j, explain, d.now())
+}
+
+// jobInfoAt is jobInfo on the daemon's clock reading now.
+func (d *Daemon) jobInfoAt(j *runtime.Job, explain bool, now runtime.Time) api.Job {
 	state := j.State.String()
 	if j.State == runtime.Unknown && j.Term != "" {
 		// Killed while its host does not answer: ZOMBI, until the host
@@ -484,6 +565,10 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 	}
 	if j.Start != 0 {
 		out.ExecCwd = d.cwdOf(j)
+	}
+	if a := j.Array(); a != nil {
+		out.Index, out.Array = j.Index(), a.SpecString()
+		out.Name = j.Name + "[" + strconv.Itoa(out.Index) + "]"
 	}
 	if j.GPU != nil {
 		out.GPUReq = j.GPU.String()
@@ -510,7 +595,7 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 	if h := j.Sub.Home; h != nil {
 		out.Home = &api.JobHome{Cluster: h.Cluster, ID: h.ID}
 	}
-	if v, ok := d.cluster.APS(j, d.now()); ok {
+	if v, ok := d.cluster.APS(j, now); ok {
 		out.APS = &api.JobAPS{Value: v.Value, System: v.System, FS: v.FS, Proc: v.Proc, Mem: v.Mem, Swap: v.Swap,
 			JPriority: v.JPriority, QPriority: v.QPriority, Admin: v.Admin}
 	}
@@ -574,22 +659,145 @@ func (d *Daemon) handleJobAction(w http.ResponseWriter, r *http.Request) {
 	id := who(r)
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		j := d.cluster.Job(n)
+		if a := d.cluster.Array(n); j == nil && a != nil {
+			return d.arrayAction(id, a, action, req)
+		}
 		if j == nil {
-			return nil, nil, nil, errorf(http.StatusNotFound, "Job <%d>: No matching job found", n)
+			return nil, nil, nil, errorf(http.StatusNotFound, "Job <%s>: No matching job found", api.FormatJobID(n))
+		}
+		if action == "modify" && req.Modify != nil && strings.HasPrefix(req.Modify.Name, "%") {
+			return nil, nil, nil, errorf(http.StatusBadRequest, "Job <%s>: the running limit %%N applies to a whole job array", j.Label())
 		}
 		if !d.mayControl(id, j) {
-			return nil, nil, nil, errorf(http.StatusForbidden, "Job <%d>: User permission denied", n)
+			return nil, nil, nil, errorf(http.StatusForbidden, "Job <%s>: User permission denied", api.FormatJobID(n))
 		}
 		return d.jobAction(id, j, action, req)
 	})
 	reply(w, v, err)
 }
 
+// arrayAction applies an action to every element of an array it
+// applies to (bkill ID, bstop ID ...), in one transaction; the answer
+// names the array. bmod -J "%N" changes the array's running limit.
+func (d *Daemon) arrayAction(id identity, a *runtime.Array, action string, req api.ActionRequest) (any, []Record, func(), error) {
+	for _, e := range a.Elements {
+		if !d.mayControl(id, e) {
+			return nil, nil, nil, errorf(http.StatusForbidden, "Job <%d>: User permission denied", a.ID)
+		}
+	}
+	if action == "modify" && req.Modify != nil && strings.HasPrefix(req.Modify.Name, "%") {
+		if req.Indices != nil {
+			return nil, nil, nil, errorf(http.StatusBadRequest, "Job <%d>: the running limit %%N applies to a whole job array", a.ID)
+		}
+		n, err := strconv.Atoi(req.Modify.Name[1:])
+		if err != nil || n < 0 || req.Modify.Name[1:] != strconv.Itoa(n) {
+			return nil, nil, nil, errorf(http.StatusBadRequest, "%q: the running limit is not a whole number", truncate(req.Modify.Name))
+		}
+		if err := d.cluster.SetArrayLimit(a, n); err != nil {
+			return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
+		}
+		return api.ActionResponse{Message: fmt.Sprintf("Parameters of job <%d> are being changed", a.ID)},
+			[]Record{{Type: KindArrayLimit, Job: a.ID, Code: n}}, nil, nil
+	}
+	applies := func(j *runtime.Job) bool {
+		switch action {
+		case "stop":
+			return j.State == runtime.Pend || j.State == runtime.Run
+		case "resume":
+			return j.State == runtime.PSusp || j.State == runtime.USusp
+		case "top", "bottom", "modify":
+			return j.State.Pending()
+		}
+		return !j.State.Finished()
+	}
+	elems := slices.Clone(a.Elements)
+	var errs []string
+	if req.Indices != nil {
+		if len(req.Indices) > runtime.MaxArrayElements {
+			return nil, nil, nil, errorf(http.StatusBadRequest, "more than %d indices", runtime.MaxArrayElements)
+		}
+		elems = elems[:0]
+		for _, i := range req.Indices {
+			if e := d.cluster.Job(api.ElementID(a.ID, i)); e != nil && i > 0 {
+				elems = append(elems, e)
+			} else {
+				errs = append(errs, fmt.Sprintf("Job <%d[%d]>: No matching job found", a.ID, i))
+			}
+		}
+	}
+	if action == "top" {
+		// Each element moved to the top goes before the one moved
+		// before it: the last goes first so that the order stays.
+		slices.Reverse(elems)
+	}
+	var recs []Record
+	var acts []func()
+	var first error
+	var lines []string
+	for _, e := range elems {
+		if req.Indices == nil && !applies(e) {
+			continue
+		}
+		v, r, act, err := d.jobAction(id, e, action, req)
+		if err != nil {
+			first = cmp.Or(first, err)
+			if ae, ok := errors.AsType[*statusError](err); ok && req.Indices != nil {
+				errs = append(errs, ae.msg)
+			}
+			continue
+		}
+		if resp, ok := v.(api.ActionResponse); ok && req.Indices != nil {
+			lines = append(lines, resp.Message)
+		}
+		recs = append(recs, r...)
+		if act != nil {
+			acts = append(acts, act)
+		}
+	}
+	if req.Indices != nil {
+		if len(lines) == 0 && len(errs) > 0 {
+			return nil, nil, nil, errorf(http.StatusConflict, "%s", strings.Join(errs, "\n"))
+		}
+		var act func()
+		if len(acts) > 0 {
+			act = func() {
+				for _, f := range acts {
+					f()
+				}
+			}
+		}
+		return api.ActionResponse{Message: strings.Join(lines, "\n"), Errors: errs}, recs, act, nil
+	}
+	if len(recs) == 0 {
+		if first != nil {
+			return nil, nil, nil, first
+		}
+		return nil, nil, nil, errorf(http.StatusConflict, "Job <%d>: Job has already finished", a.ID)
+	}
+	msg := map[string]string{"kill": "Job <%d> is being terminated", "stop": "Job <%d> is being stopped",
+		"resume": "Job <%d> is being resumed", "signal": "Job <%d> is being signaled",
+		"top": "Job <%d> has been moved to position 1 from top.", "bottom": "Job <%d> has been moved to position 1 from bottom.",
+		"modify": "Parameters of job <%d> are being changed", "aps": "Parameters of job <%d> are being changed"}[action]
+	text := fmt.Sprintf(msg, a.ID)
+	if action == "switch" {
+		text = fmt.Sprintf("Job <%d> is switched to queue <%s>", a.ID, req.Queue)
+	}
+	var act func()
+	if len(acts) > 0 {
+		act = func() {
+			for _, f := range acts {
+				f()
+			}
+		}
+	}
+	return api.ActionResponse{Message: text}, recs, act, nil
+}
+
 func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.ActionRequest) (any, []Record, func(), error) {
 	now := d.now()
 	c := d.cluster
 	conflict := func(err error) (any, []Record, func(), error) {
-		return nil, nil, nil, errorf(http.StatusConflict, "Job <%d>: %v", j.ID, err)
+		return nil, nil, nil, errorf(http.StatusConflict, "Job <%s>: %v", j.Label(), err)
 	}
 	ok := func(msg string, recs ...Record) (any, []Record, func(), error) {
 		return api.ActionResponse{Message: msg}, recs, nil, nil
@@ -609,7 +817,7 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			if err := c.Kill(j, now); err != nil {
 				return conflict(err)
 			}
-			return ok(fmt.Sprintf("Job <%d> is being terminated", j.ID),
+			return ok(fmt.Sprintf("Job <%s> is being terminated", j.Label()),
 				Record{Type: KindFinish, At: now, Job: j.ID, State: "EXIT", Code: j.ExitCode, Term: j.Term})
 		}
 		id := j.ID
@@ -619,11 +827,11 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			if err := c.Finish(j, runtime.Exit, 130, "TERM_FORCE_OWNER", now); err != nil {
 				return conflict(err)
 			}
-			return api.ActionResponse{Message: fmt.Sprintf("Job <%d> is being terminated", id)},
+			return api.ActionResponse{Message: fmt.Sprintf("Job <%s> is being terminated", api.FormatJobID(id))},
 				[]Record{{Type: KindFinish, At: now, Job: id, State: "EXIT", Code: j.ExitCode, Term: j.Term}}, d.killAct(id), nil
 		}
 		j.Term = "TERM_OWNER"
-		return api.ActionResponse{Message: fmt.Sprintf("Job <%d> is being terminated", id)},
+		return api.ActionResponse{Message: fmt.Sprintf("Job <%s> is being terminated", api.FormatJobID(id))},
 			[]Record{{Type: KindKill, At: now, Job: id, Term: j.Term}}, d.killAct(id), nil
 	case "signal":
 		return d.signalJob(id, j, req)
@@ -633,13 +841,13 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			if err := c.Hold(j); err != nil {
 				return conflict(err)
 			}
-			return ok(fmt.Sprintf("Job <%d> is being stopped", j.ID), Record{Type: KindHold, At: now, Job: j.ID})
+			return ok(fmt.Sprintf("Job <%s> is being stopped", j.Label()), Record{Type: KindHold, At: now, Job: j.ID})
 		case runtime.Run:
 			if err := c.Suspend(j, runtime.ReasonNone, now); err != nil {
 				return conflict(err)
 			}
 			id := j.ID
-			return api.ActionResponse{Message: fmt.Sprintf("Job <%d> is being stopped", id)},
+			return api.ActionResponse{Message: fmt.Sprintf("Job <%s> is being stopped", api.FormatJobID(id))},
 				[]Record{{Type: KindSuspend, At: now, Job: id}}, d.signalAct(id, syscall.SIGSTOP), nil
 		}
 		return conflict(fmt.Errorf("the job is %s: only a pending or running job can be stopped", j.State))
@@ -649,13 +857,13 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			if err := c.Release(j); err != nil {
 				return conflict(err)
 			}
-			return ok(fmt.Sprintf("Job <%d> is being resumed", j.ID), Record{Type: KindRelease, At: now, Job: j.ID})
+			return ok(fmt.Sprintf("Job <%s> is being resumed", j.Label()), Record{Type: KindRelease, At: now, Job: j.ID})
 		case runtime.USusp:
 			if err := c.Resume(j, now); err != nil {
 				return conflict(err)
 			}
 			id := j.ID
-			return api.ActionResponse{Message: fmt.Sprintf("Job <%d> is being resumed", id)},
+			return api.ActionResponse{Message: fmt.Sprintf("Job <%s> is being resumed", api.FormatJobID(id))},
 				[]Record{{Type: KindResume, At: now, Job: id}}, d.signalAct(id, syscall.SIGCONT), nil
 		}
 		return conflict(fmt.Errorf("the job is %s: only a job its owner or an administrator stopped can be resumed", j.State))
@@ -674,7 +882,7 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 		if action == "bottom" {
 			where = "bottom"
 		}
-		return ok(fmt.Sprintf("Job <%d> has been moved to position 1 from %s.", j.ID, where),
+		return ok(fmt.Sprintf("Job <%s> has been moved to position 1 from %s.", j.Label(), where),
 			Record{Type: kind, At: now, Job: j.ID})
 	case "switch":
 		if err := checkName("queue", req.Queue); err != nil {
@@ -683,7 +891,7 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 		if err := c.Switch(j, req.Queue, now); err != nil {
 			return conflict(err)
 		}
-		return ok(fmt.Sprintf("Job <%d> is switched to queue <%s>", j.ID, req.Queue),
+		return ok(fmt.Sprintf("Job <%s> is switched to queue <%s>", j.Label(), req.Queue),
 			Record{Type: KindSwitch, At: now, Job: j.ID, Queue: req.Queue})
 	case "modify":
 		if req.Modify == nil {
@@ -693,12 +901,12 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 		if err := c.Modify(j, m); err != nil {
 			return conflict(err)
 		}
-		return ok(fmt.Sprintf("Parameters of job <%d> are being changed", j.ID),
+		return ok(fmt.Sprintf("Parameters of job <%s> are being changed", j.Label()),
 			Record{Type: KindModify, At: now, Job: j.ID, Mod: &m})
 	case "aps":
 		// An administrator's APS value: a job's owner may not set it.
 		if !d.isQueueAdmin(id, j.Queue) {
-			return nil, nil, nil, errorf(http.StatusForbidden, "Job <%d>: only an administrator may change an APS value", j.ID)
+			return nil, nil, nil, errorf(http.StatusForbidden, "Job <%s>: only an administrator may change an APS value", j.Label())
 		}
 		kind, value, err := runtime.ParseAPS(req.APS)
 		if err != nil {
@@ -707,7 +915,7 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 		if err := c.SetAPS(j, kind, value); err != nil {
 			return conflict(err)
 		}
-		return ok(fmt.Sprintf("Parameters of job <%d> are being changed", j.ID),
+		return ok(fmt.Sprintf("Parameters of job <%s> are being changed", j.Label()),
 			Record{Type: KindAPS, At: now, Job: j.ID, Text: req.APS})
 	}
 	return nil, nil, nil, errorf(http.StatusNotFound, "unknown action %q", truncate(action))
@@ -724,13 +932,13 @@ func (d *Daemon) signalJob(id identity, j *runtime.Job, req api.ActionRequest) (
 		return nil, nil, nil, errorf(http.StatusBadRequest, "bad signal %d", req.Signal)
 	}
 	if j.State.Finished() {
-		return nil, nil, nil, errorf(http.StatusConflict, "Job <%d>: Job has already finished", j.ID)
+		return nil, nil, nil, errorf(http.StatusConflict, "Job <%s>: Job has already finished", j.Label())
 	}
 	signaled := func(v any, recs []Record, act func(), err error) (any, []Record, func(), error) {
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		return api.ActionResponse{Message: fmt.Sprintf("Job <%d> is being signaled", j.ID)}, recs, act, nil
+		return api.ActionResponse{Message: fmt.Sprintf("Job <%s> is being signaled", j.Label())}, recs, act, nil
 	}
 	var as string
 	switch {
@@ -741,9 +949,9 @@ func (d *Daemon) signalJob(id identity, j *runtime.Job, req api.ActionRequest) (
 	case sig == syscall.SIGCONT && (j.State == runtime.PSusp || j.State == runtime.USusp):
 		as = "resume"
 	case j.State.Pending():
-		return nil, nil, nil, errorf(http.StatusConflict, "Job <%d>: a pending job can only be killed, stopped or resumed", j.ID)
+		return nil, nil, nil, errorf(http.StatusConflict, "Job <%s>: a pending job can only be killed, stopped or resumed", j.Label())
 	case j.Remote != nil:
-		return nil, nil, nil, errorf(http.StatusConflict, "Job <%d>: the job is forwarded to cluster %s", j.ID, j.Remote.Cluster)
+		return nil, nil, nil, errorf(http.StatusConflict, "Job <%s>: the job is forwarded to cluster %s", j.Label(), j.Remote.Cluster)
 	default:
 		return signaled(nil, nil, d.signalAct(j.ID, sig), nil)
 	}

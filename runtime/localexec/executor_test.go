@@ -292,6 +292,26 @@ func TestOutputID(t *testing.T) {
 	}
 }
 
+// TestArrayElement runs element 7 of array 12: its own id (index times
+// 2^32 plus 12) names it to the executor; the job sees LSB_JOBID 12, its
+// index and the array's, and %J, %I and a directory name its files.
+func TestArrayElement(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	cwd := t.TempDir()
+	id := int64(7)<<32 | 12
+	h.start(Spec{JobID: id, Index: 7, IndexEnd: 9, IndexStep: 2, Name: "a[7]", Cwd: cwd, Umask: -1,
+		Command: "echo $LSB_JOBID $LSB_JOBINDEX $LSB_JOBINDEX_END $LSB_JOBINDEX_STEP $LSB_JOBNAME; echo e >&2",
+		Stdout:  "o.%J.%I", Stderr: "errs/"})
+	if r := h.result(id); !r.Done() {
+		t.Fatalf("Result = %+v, want DONE", r)
+	}
+	for name, want := range map[string]string{"o.12.7": "12 7 9 2 a[7]\n", "errs/12[7].err": "e\n"} {
+		if b, err := os.ReadFile(filepath.Join(cwd, name)); err != nil || string(b) != want {
+			t.Errorf("%s = %q, %v; want %q", name, b, err, want)
+		}
+	}
+}
+
 func TestOutputPath(t *testing.T) {
 	for _, c := range []struct {
 		path  string

@@ -26,7 +26,7 @@ func jobScript(s *Spec) []byte {
 // of a job array.
 func jobLabel(s *Spec) string {
 	if s.Index > 0 {
-		return fmt.Sprintf("%d[%d]", s.JobID, s.Index)
+		return fmt.Sprintf("%d[%d]", s.lsfID(), s.Index)
 	}
 	return strconv.FormatInt(s.JobID, 10)
 }
@@ -90,8 +90,12 @@ type jobPaths struct {
 // set, and CUDA_VISIBLE_DEVICES for a job that holds GPUs.
 func jobEnv(s *Spec, p jobPaths) []string {
 	set := [][2]string{
-		{"LSB_JOBID", strconv.FormatInt(s.JobID, 10)},
+		{"LSB_JOBID", strconv.FormatInt(s.lsfID(), 10)},
 		{"LSB_JOBINDEX", strconv.Itoa(s.Index)},
+	}
+	if s.Index > 0 && s.IndexEnd > 0 {
+		set = append(set, [2]string{"LSB_JOBINDEX_END", strconv.Itoa(s.IndexEnd)},
+			[2]string{"LSB_JOBINDEX_STEP", strconv.Itoa(max(s.IndexStep, 1))})
 	}
 	if len(s.Hosts) > 0 {
 		set = append(set,

@@ -10,9 +10,16 @@ import (
 // A Spec is what the Executor needs to run one job.
 type Spec struct {
 	// JobID is the job's id, greater than 0; it names the job's files.
+	// An element of a job array has an id of its own: its index times
+	// 2^32 plus the array's job id, which LSB_JOBID and %J give it.
 	JobID int64
-	// Index is the job's index in its job array (%I), 0 for none.
-	Index int
+	// Index is the job's index in its job array (%I, LSB_JOBINDEX), 0
+	// for none; IndexEnd and IndexStep are the array's largest index and
+	// its step (LSB_JOBINDEX_END, LSB_JOBINDEX_STEP), set for an element
+	// only.
+	Index     int
+	IndexEnd  int `json:",omitempty"`
+	IndexStep int `json:",omitempty"`
 	// Name, Queue and User describe the job to itself (LSB_JOBNAME,
 	// LSB_QUEUE) and in the job file's header.
 	Name, Queue, User string
@@ -143,8 +150,12 @@ func (s *Spec) outputID() int64 {
 	if s.OutputID > 0 {
 		return s.OutputID
 	}
-	return s.JobID
+	return s.lsfID()
 }
+
+// lsfID returns the job id LSF gives the job (LSB_JOBID): an element's
+// is its array's.
+func (s *Spec) lsfID() int64 { return s.JobID & (1<<32 - 1) }
 
 // A Result is how a job ended.
 type Result struct {

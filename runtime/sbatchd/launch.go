@@ -68,7 +68,8 @@ func (a *Agent) take(o api.AgentOrder) {
 		Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
 		MemLimit: s.MemLimit, PreExec: execSteps(s.PreExec), PostExec: execSteps(s.PostExec), CPULimit: s.CPULimit,
 		Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
-		GPUs: s.GPUs, Interactive: interactiveSpec(s.Interactive)}})
+		GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
+		Interactive: interactiveSpec(s.Interactive)}})
 	if a.launchers < a.cfg.Launchers {
 		a.launchers++
 		a.wg.Add(1)

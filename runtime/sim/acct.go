@@ -8,6 +8,7 @@ import (
 
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/lsbacct"
 	"github.com/lsfc/lsfc/runtime/simstats"
 )
@@ -39,7 +40,7 @@ func AcctWorkload(recs []lsbacct.Record, queues func(string) bool, opts Workload
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(recs[a].SubmitTime, recs[b].SubmitTime), cmp.Compare(recs[a].JobID, recs[b].JobID))
+		return cmp.Or(cmp.Compare(recs[a].SubmitTime, recs[b].SubmitTime), cmp.Compare(recs[a].JobID, recs[b].JobID), cmp.Compare(recs[a].Idx, recs[b].Idx))
 	})
 	var out []Job
 	var skipped []AcctSkipped
@@ -61,7 +62,7 @@ func AcctWorkload(recs []lsbacct.Record, queues func(string) bool, opts Workload
 			continue
 		}
 		s := runtime.Submission{Name: r.JobName, User: r.UserName, Slots: max(slots, 1),
-			Runtime: float64(r.EventTime - r.StartTime), TraceID: int(r.JobID),
+			Runtime: float64(r.EventTime - r.StartTime), TraceID: acctTraceID(r),
 			ResReq: r.EffectiveResReq, Hosts: r.AskedHosts, Exclusive: r.Exclusive(), Command: r.Command}
 		if s.ResReq == "" {
 			s.ResReq = r.ResReq
@@ -98,6 +99,16 @@ func AcctWorkload(recs []lsbacct.Record, queues func(string) bool, opts Workload
 	return out, skipped
 }
 
+// acctTraceID returns the trace number of a record: its job ID, and for
+// an element of a job array the element's ID (api.ElementID), so that
+// the elements of an array stay apart.
+func acctTraceID(r *lsbacct.Record) int {
+	if r.Idx > 0 && r.Idx <= api.MaxArrayIndex {
+		return int(api.ElementID(r.JobID, int(r.Idx)))
+	}
+	return int(r.JobID)
+}
+
 // ReplayAcct runs the records of an lsb.acct through the scheduler, as
 // Replay runs a trace: the cluster of policy (or opts.Hosts), each job
 // of AcctWorkload submitted at its time. Times of the result are seconds
@@ -129,9 +140,9 @@ func ReplayAcct(policy *compile.Policy, recs []lsbacct.Record, opts ReplayOption
 		if m, ok := opts.QueueMap[q]; ok {
 			q = m
 		}
-		res.Records = append(res.Records, simstats.Record{ID: int(r.JobID), Queue: q, User: r.UserName,
+		res.Records = append(res.Records, simstats.Record{ID: acctTraceID(r), Queue: q, User: r.UserName,
 			Submit: float64(runtime.Time(r.SubmitTime) - t0), Slots: max(int(r.NumProcessors), 1), State: simstats.StateSkipped})
-		res.Reasons[int(r.JobID)] = s.Reason
+		res.Reasons[acctTraceID(r)] = s.Reason
 	}
 	res.addOutcomes(c, sim, t0)
 	return res, nil

@@ -1,11 +1,13 @@
 package sim
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/simstats"
 	"github.com/lsfc/lsfc/runtime/swf"
 )
@@ -145,14 +147,27 @@ func (res *ReplayResult) addOutcomes(c *runtime.Cluster, sim *Result, t0 runtime
 	defaultQueue := defaultQueueOf(c)
 	for _, o := range sim.Jobs {
 		sj := o.SimJob
-		r := simstats.Record{ID: sj.TraceID, User: sj.User, Submit: float64(sj.At - t0), Slots: sj.Slots}
+		id := o.TraceID()
+		if o.Index > 0 {
+			// An element of an array the workload submitted: named as
+			// bjobs names it, after its job's label.
+			if res.Labels == nil {
+				res.Labels = map[int]string{}
+			}
+			job := strconv.Itoa(sj.TraceID)
+			if l, ok := res.Labels[sj.TraceID]; ok {
+				job = l
+			}
+			res.Labels[id] = fmt.Sprintf("%s[%d]", job, o.Index)
+		}
+		r := simstats.Record{ID: id, User: sj.User, Submit: float64(sj.At - t0), Slots: sj.Slots}
 		switch j := o.Job; {
 		case o.Rejected != nil:
 			r.Queue, r.State = sj.Queue, simstats.StateSkipped
-			res.Reasons[sj.TraceID] = o.Rejected.Error()
+			res.Reasons[id] = o.Rejected.Error()
 		case j.State.Pending():
 			r.Queue, r.State = j.Queue.Name, simstats.StatePend
-			res.Reasons[sj.TraceID] = j.Reason.String()
+			res.Reasons[id] = j.Reason.String()
 		default:
 			r.Queue, r.State = j.Queue.Name, j.State.String()
 			r.Start, r.End = float64(j.Start-t0), float64(j.End-t0)
@@ -169,7 +184,12 @@ func (res *ReplayResult) addOutcomes(c *runtime.Cluster, sim *Result, t0 runtime
 		}
 		res.Records = append(res.Records, r)
 	}
-	sort.SliceStable(res.Records, func(a, b int) bool { return res.Records[a].ID < res.Records[b].ID })
+	// By job ID, and an array's elements by index.
+	sort.SliceStable(res.Records, func(a, b int) bool {
+		ja, ia := api.SplitID(int64(res.Records[a].ID))
+		jb, ib := api.SplitID(int64(res.Records[b].ID))
+		return ja < jb || ja == jb && ia < ib
+	})
 	res.Pools = poolSeries(sim.Pools, t0)
 	res.ServiceClasses = classAttainment(c)
 	res.Warnings = []simstats.Warning{}

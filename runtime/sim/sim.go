@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/api"
 )
 
 // A Job is one job of a simulated workload: what bsub gives, and when.
@@ -26,6 +27,20 @@ type Outcome struct {
 	Rejected error
 	// SimJob is the job of the workload.
 	SimJob Job
+	// Index is, for an element of a job array, its index; the outcome of
+	// an array's workload job is its first element's, and the outcomes
+	// of the other elements follow those of the workload's jobs, in
+	// submission order.
+	Index int
+}
+
+// TraceID returns the outcome's number in the trace: its workload job's,
+// and for an element of an array the element's ID (api.ElementID).
+func (o Outcome) TraceID() int {
+	if o.Index > 0 {
+		return int(api.ElementID(int64(o.SimJob.TraceID), o.Index))
+	}
+	return o.SimJob.TraceID
 }
 
 // A Command is an operator's command at a time of a simulation: btop,
@@ -126,6 +141,19 @@ func Simulate(c *runtime.Cluster, jobs []Job, opts Options) (*Result, error) {
 			switch x.Kind {
 			case Submit:
 				sj := &res.Jobs[x.Index]
+				if sub := sj.SimJob.Submission; sub.Array != "" {
+					a, err := submitArray(c, sub, t)
+					if err != nil {
+						sj.Rejected = err
+						done++
+						continue
+					}
+					sj.Job, sj.Index = a.Elements[0], a.Elements[0].Index()
+					for _, e := range a.Elements[1:] {
+						res.Jobs = append(res.Jobs, Outcome{Job: e, SimJob: sj.SimJob, Index: e.Index()})
+					}
+					continue
+				}
 				j, err := c.Submit(sj.SimJob.Submission, t)
 				if err != nil {
 					sj.Rejected = err
@@ -214,6 +242,21 @@ func Simulate(c *runtime.Cluster, jobs []Job, opts Options) (*Result, error) {
 	}
 	res.Unrunnable = e.Unrunnable(pending)
 	return res, nil
+}
+
+// submitArray submits a workload's job array: its Name and Array (the
+// index list) read as bsub -J reads them, with its ArrayLimit, against
+// the cluster's MAX_JOB_ARRAY_SIZE.
+func submitArray(c *runtime.Cluster, s runtime.Submission, at runtime.Time) (*runtime.Array, error) {
+	text := s.Name + "[" + s.Array + "]"
+	if s.ArrayLimit > 0 {
+		text += "%" + strconv.Itoa(s.ArrayLimit)
+	}
+	spec, err := c.CheckArraySpec(text)
+	if err != nil {
+		return nil, err
+	}
+	return c.SubmitArray(s, spec, at)
 }
 
 // Remaining returns how much longer a simulated job that runs from now
