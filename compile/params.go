@@ -124,6 +124,9 @@ type Params struct {
 	// another cluster (the latter wins when both are set).
 	MaxPreexecRetry       int `lsf:"MAX_PREEXEC_RETRY"`
 	RemoteMaxPreexecRetry int `lsf:"REMOTE_MAX_PREEXEC_RETRY"`
+	// JobSpoolDir is JOB_SPOOL_DIR, where a job's output is spooled until
+	// it ends; "" when unset (the job user's $HOME/.lsbatch).
+	JobSpoolDir string `lsf:"JOB_SPOOL_DIR,nodefault"`
 }
 
 // Conf are the lsf.conf values lsfc acts on, typed, as Params are for
@@ -172,6 +175,10 @@ type Conf struct {
 	// post-execution commands of queues and profiles run as when the
 	// daemon runs as root; "" for the job's user.
 	PrePostExecUser string `lsf:"LSB_PRE_POST_EXEC_USER"`
+	// StdoutDirect is LSB_STDOUT_DIRECT: a job's -o file gets its output
+	// as it runs and its job report after it, rather than the report
+	// followed by the output spooled meanwhile; false when unset.
+	StdoutDirect bool `lsf:"LSB_STDOUT_DIRECT"`
 }
 
 // A SchedulingInterval is JOB_SCHEDULING_INTERVAL resolved.

@@ -540,6 +540,10 @@ type Submission struct {
 	// for none); Name is then the array's name, without the list.
 	Array      string `json:"Array,omitempty"`
 	ArrayLimit int    `json:"ArrayLimit,omitempty"`
+	// OutOverwrite and ErrOverwrite are -oo and -eo: the files are
+	// emptied when the job starts.
+	OutOverwrite bool `json:"OutOverwrite,omitempty"`
+	ErrOverwrite bool `json:"ErrOverwrite,omitempty"`
 	// Home is, for a job another cluster forwarded here, its submission
 	// cluster and its ID there; nil for a job submitted here.
 	Home *Home `json:"Home,omitempty"`

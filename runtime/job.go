@@ -207,8 +207,12 @@ type Job struct {
 	// reaches MAX_JOB_PREEMPT the job runs to completion.
 	PreemptCount int
 	// Term is how a job that did not run to its end was ended, in LSF's
-	// words: TERM_OWNER (bkill), TERM_RUNLIMIT, TERM_PREEMPT.
-	Term string
+	// words: TERM_OWNER (bkill), TERM_RUNLIMIT, TERM_PREEMPT. A started
+	// job brequeue kills has TERM_REQUEUE_OWNER or TERM_REQUEUE_ADMIN:
+	// once its processes end it pends again, held (PSUSP) when
+	// RequeueHold is set (brequeue -H).
+	Term        string
+	RequeueHold bool
 	// Exceptions are the job exceptions the job raised (overrun, idle,
 	// underrun).
 	Exceptions Exception

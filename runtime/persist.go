@@ -56,6 +56,9 @@ type JobImage struct {
 	PreExecHost     string `json:"PreExecHost,omitempty"`
 	// Withdrawn is set on a received job its home recalled.
 	Withdrawn bool `json:"Withdrawn,omitempty"`
+	// RequeueHold is set on a started job brequeue -H kills: it pends
+	// again held once its processes end.
+	RequeueHold bool `json:"RequeueHold,omitempty"`
 }
 
 // An AllocImage is an Alloc by host name.
@@ -72,7 +75,7 @@ func (j *Job) Image() JobImage {
 		Reason: j.Reason, ExitCode: j.ExitCode, Term: j.Term, PreemptCount: j.PreemptCount, Ran: j.Ran,
 		RunSince: j.RunSince, ExternalStatus: j.ExternalStatus, APSSystem: j.apsSystem, APSAdmin: j.apsAdmin,
 		Exceptions: j.Exceptions, MaxMem: j.MaxMem, MCFailures: j.MCFailures, Withdrawn: j.Withdrawn,
-		PreExecFailures: j.PreExecFailures, PostExec: j.PostExec, PreExecHost: j.PreExecHost}
+		PreExecFailures: j.PreExecFailures, PostExec: j.PostExec, PreExecHost: j.PreExecHost, RequeueHold: j.RequeueHold}
 	if j.Remote != nil {
 		r := *j.Remote
 		r.Hosts = slices.Clone(r.Hosts)
@@ -221,7 +224,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		PreemptCount: im.PreemptCount, Ran: im.Ran, RunSince: im.RunSince, ExternalStatus: im.ExternalStatus,
 		Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode, RunLimit: s.RunLimit,
 		apsSystem: im.APSSystem, apsAdmin: im.APSAdmin, Exceptions: im.Exceptions, MaxMem: im.MaxMem,
-		MCFailures: im.MCFailures, Withdrawn: im.Withdrawn,
+		MCFailures: im.MCFailures, Withdrawn: im.Withdrawn, RequeueHold: im.RequeueHold,
 		PreExecFailures: im.PreExecFailures, PostExec: im.PostExec, PreExecHost: im.PreExecHost}
 	if im.Remote != nil {
 		r := *im.Remote

@@ -90,8 +90,11 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 1000 by default), of which at most N run at once; each gets
                 LSB_JOBINDEX, LSB_JOBINDEX_END and LSB_JOBINDEX_STEP
   -o/-oo FILE   standard output (%J: job id, %I: array index, else 0);
-                without -e also stderr
-  -e/-eo FILE   standard error
+                without -e also stderr; the job report (how the job ended,
+                what it used) goes above the output, or after it with
+                LSB_STDOUT_DIRECT=Y
+  -e/-eo FILE   standard error (-oo and -eo empty the file when the job
+                starts; -o and -e append to it)
   -cwd DIR      working directory
   -r            rerunnable
   -app NAME     application profile
@@ -231,6 +234,8 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	}
 	s.Stdout = lastOf(a, "o", "oo")
 	s.Stderr = lastOf(a, "e", "eo")
+	s.OutOverwrite = a.last("o", "oo") == "oo"
+	s.ErrOverwrite = a.last("e", "eo") == "eo"
 	s.Rerunnable = a.has("r")
 	s.Hold = a.has("H")
 	s.Exclusive = a.has("x")

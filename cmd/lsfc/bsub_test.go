@@ -52,7 +52,7 @@ func TestParseBsub(t *testing.T) {
 		{
 			name: "-M without a unit, -oo",
 			argv: []string{"-M", "100", "-o", "a", "-oo", "b", "true"},
-			want: bsubRequest{bareMem: 100, sub: api.SubmitRequest{Command: "true", Stdout: "b"}},
+			want: bsubRequest{bareMem: 100, sub: api.SubmitRequest{Command: "true", Stdout: "b", OutOverwrite: true}},
 		},
 		{
 			name: "hard -M with a unit",

@@ -191,6 +191,7 @@ func isLSFCommand(name string) bool {
 
 // lsfCommandNames returns the names of the LSF commands lsfc provides.
 func lsfCommandNames() []string {
-	return []string{"bacct", "badmin", "bbot", "bhist", "bhosts", "bjobs", "bkill", "bmgroup", "bmod", "bparams", "bqueues",
-		"bresume", "bsla", "bslots", "bstop", "bsub", "bswitch", "btop", "bugroup", "busers", "lsadmin", "lshosts", "lsid", "lsload", "sbatchd"}
+	return []string{"bacct", "badmin", "bbot", "bhist", "bhosts", "bjobs", "bkill", "bmgroup", "bmod", "bparams", "bpeek", "bqueues",
+		"brequeue", "bresume", "bsla", "bslots", "bstop", "bsub", "bswitch", "btop", "bugroup", "busers", "lsadmin", "lshosts", "lsid", "lsload",
+		"sbatchd"}
 }

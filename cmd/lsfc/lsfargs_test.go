@@ -122,20 +122,22 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 		"isn Jdn Jn kn Ln Lpn Mn mn mign Nn Nen notifyn on outdirn Pn pn ptln Qn Rn rncn Sn sn slan smtn spn stagen " +
 		"Tn tn Un un uln vn Wn Wen wn wan wtn Zsn V clusters cn_cu cn_mem core_isolation csm data datachk datagrp datan " +
 		"jobaff ln_mem ln_slots nnodes step_cgroup", "R n J W sp w m aps apsn"},
-	"bqueues": {"alloc json l lr m noheader o r u V w", "json l r w"},
-	"bhosts":  {"a aff alloc attr e gpu json l loc noheader o R rc rconly s sl V w X x", "gpu json l R s w"},
-	"bparams": {"a l V", "a l"},
-	"badmin":  {"C f V v", "v"},
-	"bacct":   {"aff app b C cname D d E e f gpu l Lp M m N P q rcacct rcalloc S sla U UF u V w x", "b C D d e f l m P q S u x"},
-	"lsid":    {"V", ""},
-	"lsadmin": {"V", ""},
-	"lshosts": {"a alloc cname gpu json l loc o R s T V w", "gpu json l s w"},
-	"lsload":  {"a E gpu gpuload I json l loc N n o R s V w", "json s w"},
-	"bsla":    {"json N V", "json"},
-	"busers":  {"alloc json o V w", ""},
-	"bslots":  {"l n R W", "l n R W"},
-	"bugroup": {"l r V w", "l r w"},
-	"bmgroup": {"cu l r V w", "l r w"},
+	"bqueues":  {"alloc json l lr m noheader o r u V w", "json l r w"},
+	"bhosts":   {"a aff alloc attr e gpu json l loc noheader o R rc rconly s sl V w X x", "gpu json l R s w"},
+	"bparams":  {"a l V", "a l"},
+	"badmin":   {"C f V v", "v"},
+	"bacct":    {"aff app b C cname D d E e f gpu l Lp M m N P q rcacct rcalloc S sla U UF u V w x", "b C D d e f l m P q S u x"},
+	"lsid":     {"V", ""},
+	"lsadmin":  {"V", ""},
+	"lshosts":  {"a alloc cname gpu json l loc o R s T V w", "gpu json l s w"},
+	"lsload":   {"a E gpu gpuload I json l loc N n o R s V w", "json s w"},
+	"bsla":     {"json N V", "json"},
+	"busers":   {"alloc json o V w", ""},
+	"bslots":   {"l n R W", "l n R W"},
+	"bugroup":  {"l r V w", "l r w"},
+	"bmgroup":  {"cu l r V w", "l r w"},
+	"brequeue": {"a d e H J p r u V", "a d e H J r u"},
+	"bpeek":    {"f J m q V", "f J m q"},
 }
 
 // TestLSFOptionTables gives each LSF command every option LSF documents
@@ -173,6 +175,7 @@ func TestLSFRefusedOptionsDocumented(t *testing.T) {
 		"bacct": bacctRefusedOptions, "lsid": lsidRefusedOptions, "lsadmin": lsadminRefusedOptions,
 		"lshosts": lshostsRefusedOptions, "lsload": lsloadRefusedOptions, "bsla": bslaRefusedOptions,
 		"busers": busersRefusedOptions, "bugroup": bugroupRefusedOptions, "bmgroup": bmgroupRefusedOptions,
+		"brequeue": brequeueRefusedOptions, "bpeek": bpeekRefusedOptions,
 	} {
 		tc := lsfDocumented[cmd]
 		seen := map[string]bool{}

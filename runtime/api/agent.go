@@ -50,6 +50,26 @@ type AgentSync struct {
 	// Dirs are the directories the running jobs of Known run in, by
 	// job, as far as the agent knows them.
 	Dirs map[int64]string `json:"dirs,omitempty"`
+	// Peeks answer the master's peek orders (bpeek).
+	Peeks []AgentPeek `json:"peeks,omitempty"`
+}
+
+// An AgentPeek is a piece of a running job's output an agent read for a
+// peek order: Data from the order's offset, Next the offset after it, or
+// Err why it could not be read.
+type AgentPeek struct {
+	ID   uint64 `json:"id"`
+	Job  int64  `json:"job"`
+	Data []byte `json:"data,omitempty"`
+	Next int64  `json:"next"`
+	Err  string `json:"err,omitempty"`
+}
+
+// A PeekOrder asks an agent for a piece of a running job's output, from
+// Offset, answered by an AgentPeek of the same ID.
+type PeekOrder struct {
+	ID     uint64 `json:"id"`
+	Offset int64  `json:"offset"`
 }
 
 // An AgentRun is one run of a job, known by the job's id and the time the
@@ -99,13 +119,19 @@ type AgentOrders struct {
 	Kill []AgentRun `json:"kill,omitempty"`
 }
 
-// An AgentOrder is a job to run (Spec) or a signal for a run (Signal:
-// "STOP", "CONT", "KILL" or "USR2"), numbered in the master's session.
+// An AgentOrder is a job to run (Spec), a signal for a run (Signal:
+// "STOP", "CONT", "KILL" or "USR2") or a request for its output (Peek),
+// numbered in the master's session.
 type AgentOrder struct {
 	Seq uint64 `json:"seq"`
 	AgentRun
 	Spec   *JobSpec `json:"spec,omitempty"`
 	Signal string   `json:"signal,omitempty"`
+	// Term is, with the signal KILL, how LSF ends the job (TERM_OWNER
+	// ...), for its report.
+	Term string `json:"term,omitempty"`
+	// Peek asks for a piece of the run's output (bpeek).
+	Peek *PeekOrder `json:"peek,omitempty"`
 }
 
 // A JobSpec is what an agent needs to run a job, as the local executor
@@ -145,6 +171,12 @@ type JobSpec struct {
 	InputData  []byte     `json:"inputData,omitempty"`
 	LoginShell string     `json:"loginShell,omitempty"`
 	OutDir     string     `json:"outDir,omitempty"`
+	// OutOverwrite and ErrOverwrite are -oo and -eo.
+	OutOverwrite bool `json:"outOverwrite,omitempty"`
+	ErrOverwrite bool `json:"errOverwrite,omitempty"`
+	// Report asks for LSF's job report in the -o file (see
+	// localexec.Report); nil for none.
+	Report *JobReport `json:"report,omitempty"`
 	// Interactive is set for an interactive job (see
 	// localexec.Spec.Interactive).
 	Interactive *Interactive `json:"interactive,omitempty"`
@@ -169,6 +201,20 @@ type GPUDevice struct {
 	Index int     `json:"index"`
 	Model string  `json:"model,omitempty"`
 	Mem   float64 `json:"mem,omitempty"`
+}
+
+// A JobReport is what an agent's job wrapper needs to write the job's
+// report: the cluster, where and when the job was submitted, who the
+// report is from, the memory the job asked for (MB) and whether its
+// output goes to its -o file directly (LSB_STDOUT_DIRECT).
+type JobReport struct {
+	Cluster    string  `json:"cluster"`
+	SubmitHost string  `json:"submitHost"`
+	Submitted  float64 `json:"submitted"`
+	Sender     string  `json:"sender,omitempty"`
+	ReqMemMB   float64 `json:"reqMemMB,omitempty"`
+	Direct     bool    `json:"direct,omitempty"`
+	SpoolDir   string  `json:"spoolDir,omitempty"`
 }
 
 // AgentLoad reports an agent's host facts and load (lsfc sbatchd).

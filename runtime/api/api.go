@@ -108,6 +108,10 @@ type SubmitRequest struct {
 	// Stdout and Stderr are -o and -e, with %J and %I.
 	Stdout string `json:"stdout,omitempty"`
 	Stderr string `json:"stderr,omitempty"`
+	// OutOverwrite and ErrOverwrite are -oo and -eo: the file is emptied
+	// when the job starts rather than appended to.
+	OutOverwrite bool `json:"outOverwrite,omitempty"`
+	ErrOverwrite bool `json:"errOverwrite,omitempty"`
 	// FromHost is the submission host.
 	FromHost string `json:"fromHost,omitempty"`
 	// PreExec and PostExec are -E and -Ep, the job's pre- and
@@ -260,6 +264,11 @@ type ActionRequest struct {
 	// Indices, for an action on a job array, are the elements it applies
 	// to ("ID[1-10]"); none for every element.
 	Indices []int `json:"indices,omitempty"`
+	// States are the states the requeue action (brequeue) takes a job
+	// in: "DONE" (-d), "EXIT" (-e), "RUN" (-r: running or suspended);
+	// none means RUN. Hold, for requeue, holds the job (PSUSP, -H).
+	States []string `json:"states,omitempty"`
+	Hold   bool     `json:"hold,omitempty"`
 }
 
 // ActionResponse tells what an action did, in the words LSF's commands

@@ -73,6 +73,10 @@ type agents struct {
 	loads  map[string]*api.AgentLoad
 	loaded chan struct{}
 	ready  chan struct{}
+	// peeks are the bpeek requests waiting for their agent's answer, by
+	// the number of their peek order (peekSeq counts them).
+	peeks   map[uint64]chan api.AgentPeek
+	peekSeq uint64
 }
 
 // An agent is the master's view of one host's execution agent.
@@ -296,13 +300,17 @@ func (d *Daemon) agentSignalAct(id int64, sig syscall.Signal) func() {
 	name := map[syscall.Signal]string{syscall.SIGSTOP: "STOP", syscall.SIGCONT: "CONT", syscall.SIGKILL: "KILL",
 		syscall.SIGUSR2: "USR2"}[sig]
 	run := api.AgentRun{Job: j.ID, Start: float64(j.Start)}
+	term := ""
+	if sig == syscall.SIGKILL {
+		term = j.Term
+	}
 	return func() {
 		if name == "KILL" {
 			d.killedMu.Lock()
 			d.killed[id] = true
 			d.killedMu.Unlock()
 		}
-		d.agents.order(a, api.AgentOrder{AgentRun: run, Signal: name})
+		d.agents.order(a, api.AgentOrder{AgentRun: run, Signal: name, Term: term})
 	}
 }
 
@@ -313,6 +321,7 @@ func jobSpec(s localexec.Spec) api.JobSpec {
 		MemLimit: s.MemLimit, PreExec: apiSteps(s.PreExec), PostExec: apiSteps(s.PostExec), CPULimit: s.CPULimit,
 		Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
 		GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
+		Report: jobReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
 		Interactive: apiInteractive(s.Interactive)}
 }
 
@@ -323,6 +332,15 @@ func apiSteps(steps []localexec.ExecStep) []api.ExecStep {
 		out = append(out, api.ExecStep(st))
 	}
 	return out
+}
+
+// jobReport is the agent's form of a Report.
+func jobReport(r *localexec.Report) *api.JobReport {
+	if r == nil {
+		return nil
+	}
+	return &api.JobReport{Cluster: r.Cluster, SubmitHost: r.SubmitHost, Submitted: float64(r.Submitted.UnixNano()) / 1e9,
+		Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct, SpoolDir: r.SpoolDir}
 }
 
 // apiInteractive is the agent's form of an interactive job's submitter.
@@ -532,6 +550,7 @@ func (d *Daemon) handleAgentSync(w http.ResponseWriter, r *http.Request) {
 		reply(w, nil, err)
 		return
 	}
+	d.agents.deliverPeeks(req.Peeks)
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) { return d.agentSync(&req) })
 	if err != nil {
 		reply(w, nil, err)

@@ -59,6 +59,10 @@ func policyChanges(old, cur *compile.Policy) []api.Change {
 		if restartConfKey(k) {
 			return api.AppliesRestart
 		}
+		if k == "LSB_STDOUT_DIRECT" {
+			// A running job's output goes where it went when it started.
+			return api.AppliesNewJobs
+		}
 		return api.AppliesLive
 	})
 	if old.Cluster != cur.Cluster {

@@ -55,7 +55,7 @@ func TestCwdFallback(t *testing.T) {
 	if j.ExecCwd != "/tmp" {
 		t.Errorf("finished job: Execution CWD %q, want /tmp", j.ExecCwd)
 	}
-	if b, err := os.ReadFile(out); err != nil || strings.TrimSpace(string(b)) != "/tmp" {
+	if b, err := os.ReadFile(out); err != nil || strings.TrimSpace(reportedOutput(t, b)) != "/tmp" {
 		t.Errorf("the job's pwd: %q %v, want /tmp", b, err)
 	}
 	if k := c.waitState(t, ok, "DONE"); k.ExecCwd != k.Cwd {

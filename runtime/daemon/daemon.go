@@ -152,6 +152,7 @@ type Daemon struct {
 	lock     *Lock
 	load     *localexec.Sampler
 	host     string // this machine's name
+	sender   string // the daemon's user, who job reports come from (reportSender)
 	started  time.Time
 	recovery string
 
@@ -284,6 +285,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 		d.store = newFileStore(cfg.StateDir, used != "" && !cfg.New)
 	}
 	d.host = cfg.Host
+	d.sender = daemonUser()
 	if d.host == "" {
 		d.host, _ = os.Hostname()
 	}
@@ -563,7 +565,7 @@ func (d *Daemon) recoverJobs() error {
 // job ran in when it was not the one asked for; a job requeued forgets it.
 func (d *Daemon) noteRanIn(r Record) {
 	switch {
-	case r.Type == KindRequeue:
+	case r.Type == KindRequeue || r.Type == KindBrequeue:
 		delete(d.ranIn, r.Job)
 	case r.Cwd == "":
 	case r.Job != 0:
@@ -987,7 +989,12 @@ func (d *Daemon) killAct(id int64) func() {
 	if act := d.agentSignalAct(id, syscall.SIGKILL); act != nil {
 		return act
 	}
+	term := ""
+	if j := d.cluster.Job(id); j != nil {
+		term = j.Term
+	}
 	return func() {
+		d.exec.NoteTerm(id, term)
 		if d.exec.Kill(id) == nil {
 			d.killedMu.Lock()
 			d.killed[id] = true
@@ -1009,7 +1016,8 @@ func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 	}
 	out := localexec.Spec{JobID: j.ID, Name: name, Queue: j.Queue.Name, User: j.User, Command: s.Command,
 		Env: projectEnv(s.Env, j.Project()), Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: j.HostNames(),
-		UID: s.UID, GID: s.GID, MemLimit: d.memLimitKB(j)}
+		UID: s.UID, GID: s.GID, MemLimit: d.memLimitKB(j), Report: d.report(j),
+		OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite}
 	if len(j.Allocs) > 0 {
 		out.GPUs = j.GPUsOn(j.Allocs[0].Host.Name)
 	}
@@ -1087,6 +1095,9 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 	}
 	delete(d.ranIn, j.ID)
 	delete(d.runsIn, j.ID)
+	if requeueAsked(j) {
+		return d.requeueEnded(j, now)
+	}
 	if r.NotStarted {
 		// Its start was logged but its processes never ran (the daemon
 		// died in between): it is still to be run. What its start left

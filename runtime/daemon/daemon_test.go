@@ -252,8 +252,8 @@ func TestRunJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := fmt.Sprintf("job %d in normal on %s: hello\n%s\n", sub.ID, strings.Join(j.ExecHosts, " "), work)
-	if string(out) != want {
-		t.Errorf("output %q, want %q", out, want)
+	if got := reportedOutput(t, out); got != want {
+		t.Errorf("output %q, want %q", got, want)
 	}
 }
 

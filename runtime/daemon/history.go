@@ -201,6 +201,12 @@ func (b *histories) add(r Record) error {
 		h.State = r.State
 	case KindRequeue, KindRemoteRequeue:
 		ev.Kind, h.State = api.EventRequeue, "PEND"
+	case KindBrequeue:
+		if h.State == "DONE" || h.State == "EXIT" {
+			ev.Kind, h.State = api.EventRequeue, cmpOr(r.State, "PEND")
+		} else {
+			ev.Kind, ev.Text = api.EventSignal, "KILL"
+		}
 	case KindTop, KindBottom:
 		ev.Kind, ev.Text = api.EventMove, string(r.Type)
 	case KindSwitch:

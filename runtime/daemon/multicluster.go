@@ -354,7 +354,8 @@ func (d *Daemon) mcForward(j *runtime.Job) api.MCForward {
 		Job: api.SubmitRequest{Command: s.Command, Name: s.Name, ResReq: s.ResReq, Slots: s.Slots,
 			Priority: s.Priority, RunLimit: s.RunLimit, MemLimit: s.MemLimit, MemHard: s.MemHard, Rerunnable: s.Rerunnable,
 			Exclusive: s.Exclusive, GPU: s.GPU, Cwd: s.Cwd, Env: s.Env, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr,
-			FromHost: s.FromHost, Project: s.Project, Interactive: submissionInteractive(s.Interactive)}}
+			FromHost: s.FromHost, Project: s.Project, OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
+			Interactive: submissionInteractive(s.Interactive)}}
 	execRequest(s.Exec, &f.Job)
 	return f
 }
@@ -653,7 +654,8 @@ func (d *Daemon) handleMCForward(w http.ResponseWriter, r *http.Request) {
 			ResReq: s.ResReq, Priority: s.Priority, RunLimit: s.RunLimit, FromType: req.FromType, Command: s.Command,
 			Env: s.Env, Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, FromHost: s.FromHost,
 			UID: req.UID, GID: req.GID, Rerunnable: s.Rerunnable, MemLimit: s.MemLimit, MemHard: s.MemHard, Exclusive: s.Exclusive,
-			GPU: s.GPU, Project: s.Project, Home: &runtime.Home{Cluster: req.From, ID: req.FromJob, Sent: sent}}
+			GPU: s.GPU, Project: s.Project, Home: &runtime.Home{Cluster: req.From, ID: req.FromJob, Sent: sent},
+			OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite}
 		if in := s.Interactive; in != nil {
 			sub.Interactive = &runtime.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
 		}

@@ -99,6 +99,7 @@ const (
 	KindPostExec      Kind = "post-exec"
 	KindArray         Kind = "array"
 	KindArrayLimit    Kind = "array-limit"
+	KindBrequeue      Kind = "brequeue"
 )
 
 // FormatVersion is the format of the records this build writes and the
@@ -153,6 +154,7 @@ var kindTable = [...]KindInfo{
 	{KindPostExec, "Job, At, Text", "a job's post-execution commands ended: Text is POST_DONE or POST_ERR; in the transaction of the job's finish (or pre-exec), after it", true},
 	{KindArray, "Image, Token", "a job array was accepted: Image is the array (its ID the array's job ID, Sub.Array its index list), from which one pending element per index is made; the records of an element name it by its own ID (the index times 2^32 plus the job ID)", false},
 	{KindArrayLimit, "Job, Code", `bmod -J "%N": the running limit of array Job becomes Code (0: none)`, false},
+	{KindBrequeue, "Job, At, Term, State", "brequeue: a finished job (DONE or EXIT) pends again at once, in State (PEND, or PSUSP with -H); a started one is being killed with Term (TERM_REQUEUE_OWNER or TERM_REQUEUE_ADMIN) and pends again, in State, once its processes end (a requeue record, then a hold record for PSUSP)", true},
 }
 
 // Kinds returns the table of record kinds, in the order RECORDS.md lists
@@ -344,6 +346,8 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 			j.Term = r.Term
 		}
 		return "", nil
+	case KindBrequeue:
+		return "", replayBrequeue(c, j, r)
 	case KindForward:
 		return "", c.Forward(j, r.Cluster, r.Queue, r.At)
 	case KindMCRecall:

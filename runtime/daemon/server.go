@@ -124,6 +124,7 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("GET /v1/jobs", d.handleJobs)
 	mux.HandleFunc("GET /v1/jobs/{id}", d.handleJob)
 	mux.HandleFunc("POST /v1/jobs/{id}/{action}", d.handleJobAction)
+	mux.HandleFunc("GET /v1/jobs/{id}/output", d.handleJobOutput)
 	mux.HandleFunc("GET /v1/queues", d.handleQueues)
 	mux.HandleFunc("POST /v1/queues/{name}/{op}", d.handleQueueOp)
 	mux.HandleFunc("GET /v1/hosts", d.handleHosts)
@@ -387,7 +388,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			Command: req.Command, Env: req.Env, Cwd: req.Cwd, Umask: req.Umask, Stdout: req.Stdout,
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
 			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, GPU: req.GPU, Sla: req.Sla, Pre: pre,
-			Project: req.Project, Group: req.UserGroup}
+			Project: req.Project, Group: req.UserGroup, OutOverwrite: req.OutOverwrite, ErrOverwrite: req.ErrOverwrite}
 		var err error
 		if sub.Exec, err = d.submitExec(&req, d.now()); err != nil {
 			return nil, nil, nil, err
@@ -835,6 +836,8 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			[]Record{{Type: KindKill, At: now, Job: id, Term: j.Term}}, d.killAct(id), nil
 	case "signal":
 		return d.signalJob(id, j, req)
+	case "requeue":
+		return d.requeueJob(id, j, req)
 	case "stop":
 		switch j.State {
 		case runtime.Pend:

@@ -11,7 +11,8 @@
 //	42.spec    the job's Spec, for the wrapper to read
 //	42.pid     the wrapper's and the job's process ids and start times
 //	42.status  the job's Result, written once the job has ended
-//	42.out     the job's output when it has no -o file
+//	42.out     the job's output when it has no -o file (or, spooled for
+//	           its job report, when its user's home cannot take it)
 //
 // Start writes the job and spec files and starts the wrapper: the job
 // starter (StarterName, a small program that links this package alone,

@@ -21,6 +21,7 @@ func FuzzProcParsers(f *testing.F) {
 		parseProcStat(s)
 		parseProcCPU(s)
 		parseProcRSS(s)
+		parseProcUsage(s)
 		parseStat(bytes.NewReader(b))
 		parseLoadavg(s)
 		parseUptime(s)

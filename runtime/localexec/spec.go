@@ -91,6 +91,13 @@ type Spec struct {
 	// 0700) when the job starts, with %J, %I, %U, %P, %G and %H expanded;
 	// relative -o, -e and -i paths are taken from it. LSB_OUTDIR names it.
 	OutDir string `json:",omitempty"`
+	// OutOverwrite and ErrOverwrite (bsub -oo and -eo) empty the -o and
+	// -e files when the job starts, rather than append to them.
+	OutOverwrite bool `json:",omitempty"`
+	ErrOverwrite bool `json:",omitempty"`
+	// Report, when set, has the wrapper write LSF's job report in the
+	// job's -o file (see Report); nil writes none.
+	Report *Report `json:",omitempty"`
 	// GPUs are the indices of the GPUs the job holds on the host where it
 	// runs, given to it as CUDA_VISIBLE_DEVICES; nil for none.
 	GPUs []int `json:",omitempty"`

@@ -18,10 +18,14 @@ const (
 	statusExt  = ".status"
 	outExt     = ".out"
 	lockExt    = ".lock"
+	termExt    = ".term"
+	errExt     = ".err"
 )
 
 // spoolExts lists every suffix of a job's files, for Cleanup.
-func spoolExts() []string { return []string{jobFileExt, specExt, pidExt, statusExt, outExt, lockExt} }
+func spoolExts() []string {
+	return []string{jobFileExt, specExt, pidExt, statusExt, outExt, lockExt, termExt, errExt}
+}
 
 // lockHeld reports whether job id's wrapper runs: the wrapper holds the
 // flock of the job's lock file for its whole life, from before it starts
@@ -154,6 +158,9 @@ type pidRecord struct {
 	JobStart     uint64
 	// Cwd is the directory the job runs in ("" when it did not run).
 	Cwd string `json:",omitempty"`
+	// Out is the file the job's output goes to as it runs: its -o file,
+	// or the spool file (see Report); "" when it did not run.
+	Out string `json:",omitempty"`
 }
 
 // readPidRecord reads a pid file.

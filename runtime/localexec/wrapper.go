@@ -87,6 +87,15 @@ type wrapper struct {
 	// that of the pre-execution command, the job or the post-execution
 	// command running now; 0 between them.
 	group atomic.Int64
+	// final is the -o file of a job whose output is spooled, kept open
+	// for its report (see Report); nil otherwise.
+	final *os.File
+	out   string // the file the job's output goes to as it runs
+	spool string // the spool file of a job whose output is spooled
+	// finalErr is the -e file of its own of a job whose output is
+	// spooled, and errSpool the spool of its errors.
+	finalErr *os.File
+	errSpool string
 }
 
 // setGroup names the process group that signals go to (0 for none).
@@ -209,7 +218,10 @@ func (w *wrapper) run() int {
 			return w.endUnrun(err)
 		}
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	started := time.Now()
+	if err != nil {
+		w.closeFinal()
 		if sess != nil {
 			sess.closeAll()
 		}
@@ -225,6 +237,7 @@ func (w *wrapper) run() int {
 	if err := w.writePids(pgid); err != nil {
 		syscall.Kill(-pgid, syscall.SIGKILL)
 		cmd.Wait()
+		w.closeFinal()
 		if sess != nil {
 			sess.closeAll()
 		}
@@ -250,6 +263,10 @@ func (w *wrapper) run() int {
 	if s.CPULimit > 0 {
 		cpu = watchCPU(pgid, s.CPULimit)
 	}
+	var usage *usageWatch
+	if s.Report != nil {
+		usage = watchUsage(pgid)
+	}
 	cmd.Wait()
 	w.setGroup(0)
 	r := exitResult(w.id, cmd.ProcessState)
@@ -266,7 +283,12 @@ func (w *wrapper) run() int {
 	if sess != nil {
 		sess.ended()
 	}
+	// The post-execution commands write to the job's files before its
+	// report closes them.
 	r.PostExec = w.runPost(&s, u, env, sio, r, false)
+	if usage != nil {
+		w.writeReport(&s, r, jobRun{start: started, cwd: w.cwd, home: u.home, errFile: paths.separateErr(), usage: usage.end()})
+	}
 	code := w.record(r)
 	if sess != nil {
 		sess.finish(r)
@@ -287,15 +309,19 @@ func closeOutputs(stdout, stderr *os.File) {
 // paths in p. When there is no -o file, the output goes to the
 // Executor's .out file, opened as the wrapper's user.
 func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *os.File, err error) {
-	open := func(name string, perm os.FileMode) (*os.File, error) {
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, perm)
+	open := func(name string, perm os.FileMode, overwrite bool) (*os.File, error) {
+		flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
+		if overwrite {
+			flags |= os.O_TRUNC
+		}
+		f, err := os.OpenFile(name, flags, perm)
 		if errors.Is(err, fs.ErrNotExist) {
 			// The file's directory is missing: make it, as the job's
 			// user, rather than lose the output.
 			if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
 				return nil, err
 			}
-			f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND, perm)
+			f, err = os.OpenFile(name, flags, perm)
 		}
 		return f, err
 	}
@@ -320,13 +346,13 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 		}
 		if outName != "" {
 			p.stdout = absIn(cwd, outName)
-			if stdout, err = open(outName, 0o666); err != nil {
+			if stdout, err = open(outName, 0o666, s.OutOverwrite); err != nil {
 				return fmt.Errorf("cannot open output file: %v", err)
 			}
 		}
 		if errName != "" && errName != outName {
 			p.stderr = absIn(cwd, errName)
-			if stderr, err = open(errName, 0o666); err != nil {
+			if stderr, err = open(errName, 0o666, s.ErrOverwrite); err != nil {
 				return fmt.Errorf("cannot open error file: %v", err)
 			}
 		} else if errName != "" {
@@ -334,8 +360,20 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 		}
 		return nil
 	})
+	if err == nil && s.spooled() {
+		stdout, stderr, err = w.spoolOutput(s, u, stdout, stderr)
+	}
 	if err == nil && stdout == nil {
-		stdout, err = open(w.path(outExt), 0o600)
+		stdout, err = open(w.path(outExt), 0o600, false)
+	}
+	switch {
+	case w.final != nil:
+		w.out = w.spool
+	case p.stdout == "":
+		w.out = w.path(outExt)
+	case readableBy(u, p.stdout):
+		// Output the job's user could not read is not shown to bpeek.
+		w.out = p.stdout
 	}
 	if err != nil {
 		if stdout != nil {
@@ -373,7 +411,7 @@ func (w *wrapper) handOver(u jobUser) (*os.File, error) {
 func (w *wrapper) writePids(jobPID int) error {
 	rec := pidRecord{WrapperPID: os.Getpid(), JobPID: jobPID}
 	if jobPID > 0 {
-		rec.Cwd = w.cwd
+		rec.Cwd, rec.Out = w.cwd, w.out
 	}
 	var err error
 	if rec.WrapperStart, err = processStart(0); err != nil {

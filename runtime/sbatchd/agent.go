@@ -58,6 +58,8 @@ type Agent struct {
 	// not yet acknowledged, in order; ack is the last one acknowledged.
 	pending []pendingOrder
 	ack     uint64
+	// peeks are the answers to peek orders, for the next exchange.
+	peeks []api.AgentPeek
 	// queue holds the runs waiting for a launcher; launchers counts the
 	// launchers at work.
 	queue     []*launch
@@ -86,6 +88,9 @@ type run struct {
 	recorded bool
 	starting bool
 	signals  []string
+	// killTerm is how the master ends the run (TERM_OWNER ...), when a
+	// kill came while it was starting, for its job report.
+	killTerm string
 }
 
 // A record is what runs/ keeps of a run; End is set once it ended.
@@ -394,7 +399,8 @@ func (a *Agent) request(session string) *api.AgentSync {
 			req.Dirs[id] = dir
 		}
 	}
-	if len(req.Ends) == 0 {
+	req.Peeks, a.peeks = a.peeks, nil
+	if len(req.Ends) == 0 && len(req.Peeks) == 0 {
 		req.Wait = a.cfg.Interval.Seconds()
 	}
 	return req

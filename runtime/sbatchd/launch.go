@@ -1,6 +1,8 @@
 package sbatchd
 
 import (
+	"time"
+
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/localexec"
 )
@@ -32,6 +34,13 @@ type launch struct {
 // order received twice runs once) or an earlier run of the job still
 // runs; a signal goes to its job, or waits for it to have started.
 func (a *Agent) take(o api.AgentOrder) {
+	if o.Peek != nil {
+		a.peek(o)
+		return
+	}
+	if o.Signal == "KILL" && o.Term != "" {
+		a.exec.NoteTerm(o.Job, o.Term)
+	}
 	a.mu.Lock()
 	r := a.runs[o.Job]
 	if o.Spec == nil {
@@ -41,6 +50,9 @@ func (a *Agent) take(o api.AgentOrder) {
 			a.mu.Unlock()
 		case r.starting:
 			r.signals = append(r.signals, o.Signal)
+			if o.Signal == "KILL" && o.Term != "" {
+				r.killTerm = o.Term
+			}
 			a.mu.Unlock()
 		default:
 			a.mu.Unlock()
@@ -69,6 +81,7 @@ func (a *Agent) take(o api.AgentOrder) {
 		MemLimit: s.MemLimit, PreExec: execSteps(s.PreExec), PostExec: execSteps(s.PostExec), CPULimit: s.CPULimit,
 		Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
 		GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
+		Report: specReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
 		Interactive: interactiveSpec(s.Interactive)}})
 	if a.launchers < a.cfg.Launchers {
 		a.launchers++
@@ -173,12 +186,15 @@ func (a *Agent) start(l *launch) {
 		return
 	}
 	a.mu.Lock()
-	sigs := r.signals
+	sigs, term := r.signals, r.killTerm
 	ended := r.End != nil
 	r.starting, r.signals = false, nil
 	a.mu.Unlock()
 	if ended {
 		return
+	}
+	if term != "" {
+		a.exec.NoteTerm(l.job, term)
 	}
 	for _, sig := range sigs {
 		a.signal(l.job, sig)
@@ -209,4 +225,39 @@ func interactiveSpec(in *api.Interactive) *localexec.Interactive {
 		return nil
 	}
 	return &localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+}
+
+// specReport is the executor's form of the report the master asks for.
+func specReport(r *api.JobReport) *localexec.Report {
+	if r == nil {
+		return nil
+	}
+	return &localexec.Report{Cluster: r.Cluster, SubmitHost: r.SubmitHost,
+		Submitted: time.Unix(0, int64(r.Submitted*1e9)), Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct, SpoolDir: r.SpoolDir}
+}
+
+// peek answers a peek order: the piece of the job's output it asks for
+// goes with the next exchange; the order is acknowledged at once.
+func (a *Agent) peek(o api.AgentOrder) {
+	p := api.AgentPeek{ID: o.Peek.ID, Job: o.Job, Next: o.Peek.Offset}
+	a.mu.Lock()
+	r := a.runs[o.Job]
+	current := r != nil && r.Start == o.Start && r.End == nil
+	a.mu.Unlock()
+	path, ok := a.exec.OutputFile(o.Job)
+	switch {
+	case !current || !ok:
+		// Not started yet (the order to run it may even come after this
+		// one), or ended meanwhile: nothing to add.
+	default:
+		data, next, err := localexec.ReadOutput(path, o.Peek.Offset, api.MaxOutputChunk)
+		if err != nil {
+			p.Err = err.Error()
+		}
+		p.Data, p.Next = data, next
+	}
+	a.mu.Lock()
+	a.pending = append(a.pending, pendingOrder{seq: o.Seq, job: o.Job})
+	a.peeks = append(a.peeks, p)
+	a.mu.Unlock()
 }
