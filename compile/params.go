@@ -117,6 +117,19 @@ type Params struct {
 	// files kept (the oldest beyond it are deleted); 0 when unset (all
 	// are kept).
 	MaxAcctArchiveFile int `lsf:"MAX_ACCT_ARCHIVE_FILE"`
+	// LocalMaxPreexecRetry is LOCAL_MAX_PREEXEC_RETRY, the attempts of a
+	// failing pre-execution command of a job of this cluster before
+	// LocalMaxPreexecRetryAction applies; 0 for unlimited, the default,
+	// which the file cannot write (the key takes numbers above 0).
+	LocalMaxPreexecRetry int `lsf:"LOCAL_MAX_PREEXEC_RETRY"`
+	// LocalMaxPreexecRetryAction is LOCAL_MAX_PREEXEC_RETRY_ACTION:
+	// SUSPEND (the job goes PSUSP) or EXIT.
+	LocalMaxPreexecRetryAction string `lsf:"LOCAL_MAX_PREEXEC_RETRY_ACTION"`
+	// MaxPreexecRetry and RemoteMaxPreexecRetry are MAX_PREEXEC_RETRY
+	// and REMOTE_MAX_PREEXEC_RETRY, the attempts of a job received from
+	// another cluster (the latter wins when both are set).
+	MaxPreexecRetry       int `lsf:"MAX_PREEXEC_RETRY"`
+	RemoteMaxPreexecRetry int `lsf:"REMOTE_MAX_PREEXEC_RETRY"`
 	// JobSpoolDir is JOB_SPOOL_DIR, where a job's output is spooled until
 	// it ends; "" when unset (the job user's $HOME/.lsbatch).
 	JobSpoolDir string `lsf:"JOB_SPOOL_DIR,nodefault"`
@@ -164,6 +177,10 @@ type Conf struct {
 	// (procs, cores or threads) where the host does not choose: see
 	// Policy.NcpusCount.
 	DefineNcpus string `lsf:"EGO_DEFINE_NCPUS"`
+	// PrePostExecUser is LSB_PRE_POST_EXEC_USER, the user the pre- and
+	// post-execution commands of queues and profiles run as when the
+	// daemon runs as root; "" for the job's user.
+	PrePostExecUser string `lsf:"LSB_PRE_POST_EXEC_USER"`
 	// StdoutDirect is LSB_STDOUT_DIRECT: a job's -o file gets its output
 	// as it runs and its job report after it, rather than the report
 	// followed by the output spooled meanwhile; false when unset.

@@ -91,6 +91,7 @@ End Parameters
 		DetectIdleJobAfter:    90 * time.Second, EadminTriggerDuration: 2 * time.Minute, JobExitRateDuration: 5 * time.Minute,
 		MaxJobPreempt: 3, MaxJobArraySize: 1000, DefaultQueue: []string{"normal", "short"}, DefaultProject: "default", ExitRateType: []string{"JOBEXIT_NONLSF"},
 		CPUTimeFactor: 0.7, RunTimeFactor: 0.7, RunJobFactor: 3, HistHours: 5 * time.Hour,
+		LocalMaxPreexecRetryAction: "SUSPEND", MaxPreexecRetry: 5, RemoteMaxPreexecRetry: 5,
 	}
 	if acc := got.JobAcceptInterval.Time; acc == nil || *acc != 30 {
 		t.Errorf("JOB_ACCEPT_INTERVAL = 30s: got %+v", got.JobAcceptInterval)

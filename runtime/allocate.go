@@ -73,6 +73,9 @@ func (c *cycle) place(r *classRun, j *Job, sr *compile.SimpleReq, n int, taken m
 	if sr != nil && (c.readsSlots(sr.Select) || c.ordersBySlots(sr)) {
 		hosts = c.currentSlots(r.cand.queue, sr, hosts)
 	}
+	if j.PreExecHost != "" {
+		hosts = lastHost(hosts, j.PreExecHost)
+	}
 	var span compile.SpanReq
 	if sr != nil {
 		span = sr.Span
@@ -81,6 +84,18 @@ func (c *cycle) place(r *classRun, j *Job, sr *compile.SimpleReq, n int, taken m
 		return c.placeSame(r, j, sr, hosts, n, taken, span)
 	}
 	return c.placeOn(r, j, hosts, n, taken, span)
+}
+
+// lastHost returns hosts with the one named name moved to the end, the
+// others in their order; hosts itself is left as it is.
+func lastHost(hosts []*Host, name string) []*Host {
+	i := slices.IndexFunc(hosts, func(h *Host) bool { return h.Name == name })
+	if i < 0 || i == len(hosts)-1 {
+		return hosts
+	}
+	out := make([]*Host, 0, len(hosts))
+	out = append(append(append(out, hosts[:i]...), hosts[i+1:]...), hosts[i])
+	return out
 }
 
 // placeOn places n slots on hosts, best first, as span says: all on one

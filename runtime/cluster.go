@@ -537,6 +537,10 @@ type Submission struct {
 	// JobGroup is -g, the full path of the job's job group; "" for none
 	// (Submit gives a job without one DEFAULT_JOBGROUP, if set).
 	JobGroup string `json:"JobGroup,omitempty"`
+	// Exec is how and when the job runs, beyond its command: pre- and
+	// post-execution commands, begin and termination times, CPU limit,
+	// input file, login shell and output directory; nil for none.
+	Exec *JobExec `json:"Exec,omitempty"`
 	// Array is, for a job array (-J "name[list]%N"), its index list as
 	// written back ("1-10:2,20"), and ArrayLimit its running limit N (0
 	// for none); Name is then the array's name, without the list.
@@ -555,6 +559,44 @@ type Submission struct {
 	// Pre is the requirement compiled before the submission reached the
 	// cluster's owner (ReqCompiler.Compile), or nil; the job keeps none.
 	Pre *Precompiled `json:"-"`
+}
+
+// A JobExec holds the bsub options of how and when a job runs.
+type JobExec struct {
+	// PreExec and PostExec are -E and -Ep.
+	PreExec  string `json:"PreExec,omitempty"`
+	PostExec string `json:"PostExec,omitempty"`
+	// Begin is -b: the job is not dispatched before it. Term is -t: a job
+	// still running then is ended (TERM_DEADLINE). 0 for none.
+	Begin Time `json:"Begin,omitempty"`
+	Term  Time `json:"Term,omitempty"`
+	// CPULimit is -c in seconds, normalised to the CPU factor CPUFactor
+	// (that of the host or model -c named, else 0: unnormalised).
+	CPULimit  float64 `json:"CPULimit,omitempty"`
+	CPUSpec   string  `json:"CPUSpec,omitempty"`
+	CPUFactor float64 `json:"CPUFactor,omitempty"`
+	// Input is -i or -is; InputData the file spooled by -is.
+	Input     string `json:"Input,omitempty"`
+	InputData []byte `json:"InputData,omitempty"`
+	// LoginShell is -L, OutDir -outdir.
+	LoginShell string `json:"LoginShell,omitempty"`
+	OutDir     string `json:"OutDir,omitempty"`
+}
+
+// BeginTime returns the job's -b time, 0 for none.
+func (j *Job) BeginTime() Time {
+	if j.Sub.Exec == nil {
+		return 0
+	}
+	return j.Sub.Exec.Begin
+}
+
+// TermTime returns the job's -t time, 0 for none.
+func (j *Job) TermTime() Time {
+	if j.Sub.Exec == nil {
+		return 0
+	}
+	return j.Sub.Exec.Term
 }
 
 // An Interactive is how an interactive job's wrapper reaches the bsub
@@ -796,6 +838,9 @@ func (c *Cluster) check(q *Queue, s Submission) (*acceptance, error) {
 	}
 	if q.MaxRunLimit > 0 && s.RunLimit > q.MaxRunLimit {
 		return nil, reject("the run limit %s exceeds the queue's maximum run limit %s (RUNLIMIT)", minutes(s.RunLimit), minutes(q.MaxRunLimit))
+	}
+	if q.MaxCPULimit > 0 && s.Exec != nil && s.Exec.CPULimit > q.MaxCPULimit {
+		return nil, reject("the CPU time limit %s (-c) exceeds the queue's maximum CPU time limit %s (CPULIMIT)", minutes(s.Exec.CPULimit), minutes(q.MaxCPULimit))
 	}
 	if max, ok := c.memLimit(q, a.app); ok && s.MemLimit > max {
 		job, queue := compile.FormatMemoryPair(s.MemLimit, max)
@@ -1286,8 +1331,9 @@ func (c *Cluster) Release(j *Job) error {
 		j.class.held(j)
 	}
 	// A job suspended for its failed remote starts gets
-	// LSB_MC_INITFAIL_RETRY more.
-	j.MCFailures = 0
+	// LSB_MC_INITFAIL_RETRY more, and one suspended for its failed
+	// pre-execution commands LOCAL_MAX_PREEXEC_RETRY more.
+	j.MCFailures, j.PreExecFailures = 0, 0
 	return nil
 }
 

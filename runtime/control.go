@@ -89,6 +89,31 @@ func (c *Cluster) Requeue(j *Job, now Time) error {
 	return nil
 }
 
+// PreExecFailed puts a started job whose pre-execution command failed
+// back to pending, as LSF retries it: PEND with its reason, or PSUSP once
+// suspend is set (the retry limit is reached). The host where it failed
+// is the job's last choice next time (PreExecHost).
+func (c *Cluster) PreExecFailed(j *Job, suspend bool, now Time) error {
+	var host string
+	if len(j.Allocs) > 0 {
+		host = j.Allocs[0].Host.Name
+	}
+	if err := c.Requeue(j, now); err != nil {
+		return err
+	}
+	// It is tried on another host when one can take it.
+	j.PreExecHost = host
+	j.PreExecFailures++
+	j.Reason = ReasonPreExec
+	if suspend {
+		if err := c.Hold(j); err != nil {
+			return err
+		}
+		j.Reason = ReasonPreExecLimit
+	}
+	return nil
+}
+
 // enqueue puts a job that is pending again in its queue's class; a job
 // whose queue is gone (a started job requeued, a forwarded one back)
 // goes to lost_and_found.

@@ -161,19 +161,22 @@ func (n *depNode) eval() (holds, final bool) {
 	return holds, final
 }
 
-// testJob applies the node's test to one job. lsfc runs no
-// post-execution commands, so a finished job's post-processing is done,
-// without errors.
+// testJob applies the node's test to one job. A finished job's
+// post-processing is over when the job is (its post-execution commands
+// run before its end is recorded): post_done holds unless they failed
+// (POST_ERR), post_err only then.
 func (n *depNode) testJob(j *Job) (holds, final bool) {
 	t, s := n.test, j.State
 	over := s.Finished()
 	switch t.Func {
 	case "done":
 		return s == Done, over
-	case "ended", "post_done":
+	case "ended":
 		return over, over
+	case "post_done":
+		return over && j.PostExec != "POST_ERR", over
 	case "post_err":
-		return false, over
+		return over && j.PostExec == "POST_ERR", over
 	case "exit":
 		hit := s == Exit || s == Zombie
 		if hit && t.Op != "" {

@@ -94,7 +94,7 @@ func (e *Engine) Schedule() *Plan {
 	resChange := cl.ageReservations(now)
 	p := e.Scheduler.Cycle(Snapshot{Cluster: cl, Now: now, Explain: e.Explain, Forward: e.Forward})
 	for j, r := range p.reasons {
-		if j.State == PSusp && j.Reason == ReasonMCInitFail {
+		if j.State == PSusp && (j.Reason == ReasonMCInitFail || j.Reason == ReasonPreExecLimit) {
 			// Suspended for its failed remote starts: it says so.
 			continue
 		}
@@ -172,7 +172,7 @@ func (e *Engine) Reason(j *Job) Reason {
 	if e.last == nil {
 		return ReasonNew
 	}
-	if j.State == PSusp && j.Reason == ReasonMCInitFail {
+	if j.State == PSusp && (j.Reason == ReasonMCInitFail || j.Reason == ReasonPreExecLimit) {
 		return j.Reason
 	}
 	return e.last.Reason(j)
@@ -181,10 +181,14 @@ func (e *Engine) Reason(j *Job) Reason {
 // WhyPending tells why a pending job cannot start now: the job-level
 // reason and each host's (see Scheduler.Explain).
 func (e *Engine) WhyPending(j *Job) (Reason, []HostReason) {
-	if j.Remote != nil || j.State == PSusp && j.Reason == ReasonMCInitFail {
-		// At another cluster, or held for its failed starts there: no
-		// local host is weighed.
+	if j.Remote != nil || j.State == PSusp && (j.Reason == ReasonMCInitFail || j.Reason == ReasonPreExecLimit) {
+		// At another cluster, or held for its failed starts there or
+		// its failed pre-execution commands: no host is weighed.
 		return j.Reason, nil
+	}
+	if j.State == Pend && j.BeginTime() > e.Clock.Now() {
+		// Not before its begin time (bsub -b), whatever the hosts say.
+		return ReasonBeginTime, nil
 	}
 	return e.Scheduler.Explain(Snapshot{Cluster: e.Cluster, Now: e.Clock.Now()}, j)
 }

@@ -234,6 +234,16 @@ type Job struct {
 	// for them starts the count again.
 	Remote     *Remote
 	MCFailures int
+	// PreExecFailures counts the job's pre-execution commands that failed
+	// (LOCAL_MAX_PREEXEC_RETRY); bresume of a job suspended for them
+	// starts the count again. PostExec is how its post-execution commands
+	// ended: POST_DONE, POST_ERR, or "" (none, or not yet).
+	PreExecFailures int
+	PostExec        string
+	// PreExecHost is the host where the job's pre-execution command last
+	// failed: it is placed there again only when no other host can take
+	// it.
+	PreExecHost string
 	// Withdrawn is set on a job received from another cluster that its
 	// home recalled (Cluster.Withdraw).
 	Withdrawn bool

@@ -47,6 +47,13 @@ type JobImage struct {
 	// start attempts.
 	Remote     *Remote `json:"Remote,omitempty"`
 	MCFailures int     `json:"MCFailures,omitempty"`
+	// PreExecFailures counts the job's failed pre-execution commands,
+	// PreExecHost the host of the last; PostExec is how its
+	// post-execution commands ended (POST_DONE, POST_ERR), "" when they
+	// have not.
+	PreExecFailures int    `json:"PreExecFailures,omitempty"`
+	PostExec        string `json:"PostExec,omitempty"`
+	PreExecHost     string `json:"PreExecHost,omitempty"`
 	// Withdrawn is set on a received job its home recalled.
 	Withdrawn bool `json:"Withdrawn,omitempty"`
 	// KilledDone is set on a started job bkill -d is killing.
@@ -70,7 +77,8 @@ func (j *Job) Image() JobImage {
 		Reason: j.Reason, ExitCode: j.ExitCode, Term: j.Term, PreemptCount: j.PreemptCount, Ran: j.Ran,
 		RunSince: j.RunSince, ExternalStatus: j.ExternalStatus, APSSystem: j.apsSystem, APSAdmin: j.apsAdmin,
 		Exceptions: j.Exceptions, MaxMem: j.MaxMem, MCFailures: j.MCFailures, Withdrawn: j.Withdrawn,
-		KilledDone: j.KilledDone, RequeueHold: j.RequeueHold}
+		PreExecFailures: j.PreExecFailures, PostExec: j.PostExec, PreExecHost: j.PreExecHost, RequeueHold: j.RequeueHold,
+		KilledDone: j.KilledDone}
 	if j.Remote != nil {
 		r := *j.Remote
 		r.Hosts = slices.Clone(r.Hosts)
@@ -219,7 +227,8 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		PreemptCount: im.PreemptCount, Ran: im.Ran, RunSince: im.RunSince, ExternalStatus: im.ExternalStatus,
 		Runtime: s.Runtime, TraceID: s.TraceID, SimExit: s.ExitCode, RunLimit: s.RunLimit,
 		apsSystem: im.APSSystem, apsAdmin: im.APSAdmin, Exceptions: im.Exceptions, MaxMem: im.MaxMem,
-		MCFailures: im.MCFailures, Withdrawn: im.Withdrawn, KilledDone: im.KilledDone, RequeueHold: im.RequeueHold}
+		MCFailures: im.MCFailures, Withdrawn: im.Withdrawn, RequeueHold: im.RequeueHold,
+		PreExecFailures: im.PreExecFailures, PostExec: im.PostExec, PreExecHost: im.PreExecHost, KilledDone: im.KilledDone}
 	if im.Remote != nil {
 		r := *im.Remote
 		j.Remote = &r

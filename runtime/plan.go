@@ -103,6 +103,9 @@ func (p *Plan) localReason(j *Job) Reason {
 	}
 	if j.State == PSusp {
 		// Held: no cycle looks at it, whatever holds its class back.
+		if j.Reason == ReasonPreExecLimit {
+			return j.Reason
+		}
 		return ReasonHeld
 	}
 	if j.class != nil {

@@ -143,7 +143,7 @@ type Profile struct {
 // wraps either under its name, or adds its own before or after them.
 func Builtins() Registry {
 	var r Registry
-	for _, f := range []JobFilter{holdFilter{}, dependFilter{}, queueStateFilter{}, queueLimitFilter{},
+	for _, f := range []JobFilter{holdFilter{}, beginFilter{}, dependFilter{}, queueStateFilter{}, queueLimitFilter{},
 		userQueueLimitFilter{}, userMaxJobsFilter{}, resourceLimitFilter{}, slotPoolFilter{}, slaFilter{}, arrayLimitFilter{},
 		jobGroupFilter{}} {
 		r.AddJobFilter(f)
@@ -169,7 +169,7 @@ func Builtins() Registry {
 // profile the caller may change.
 func DefaultProfile() Profile {
 	return Profile{
-		JobFilters: []string{"hold", "dependency", "queue-state", "QJOB_LIMIT", "UJOB_LIMIT", "MAX_JOBS",
+		JobFilters: []string{"hold", "begin-time", "dependency", "queue-state", "QJOB_LIMIT", "UJOB_LIMIT", "MAX_JOBS",
 			"lsb.resources", "SLOT_SHARE", "SLA", "%N", "JOB_GROUP"},
 		HostFilters: []string{"HOSTS", "-m", "status", "loadSched", "select"},
 		HostLimiters: []string{"DISPATCH_WINDOW", "MXJ", "HJOB_LIMIT", "PJOB_LIMIT", "JL/U", "JL/P",
@@ -257,7 +257,23 @@ func (holdFilter) Name() string { return "hold" }
 func (holdFilter) Check(_ CycleState, jv JobInfo) Reason {
 	j := jv.j
 	if j.State == PSusp {
+		if j.Reason == ReasonPreExecLimit {
+			return j.Reason
+		}
 		return ReasonHeld
+	}
+	return ReasonNone
+}
+
+// beginFilter keeps a job until its begin time (bsub -b), and asks for a
+// cycle then.
+type beginFilter struct{}
+
+func (beginFilter) Name() string { return "begin-time" }
+func (beginFilter) Check(s CycleState, jv JobInfo) Reason {
+	if b := jv.j.BeginTime(); b > s.Now() {
+		s.WakeAt(b)
+		return ReasonBeginTime
 	}
 	return ReasonNone
 }

@@ -39,6 +39,11 @@ type Queue struct {
 	// RunLimit is the default run limit in seconds (RUNLIMIT), 0 for none;
 	// MaxRunLimit the most a job may ask for with -W.
 	RunLimit, MaxRunLimit float64
+	// CPULimit is the default CPU time limit in seconds (CPULIMIT), 0
+	// for none; MaxCPULimit the most a job may ask for with -c; CPUSpec
+	// the host or model they are normalised to ("" for none).
+	CPULimit, MaxCPULimit float64
+	CPUSpec               string
 	// Overrun and Underrun are JOB_OVERRUN and JOB_UNDERRUN in seconds,
 	// IdleFactor is JOB_IDLE; 0 for none.
 	Overrun, Underrun, IdleFactor float64
@@ -145,6 +150,14 @@ func newQueue(p *compile.Policy, cq *compile.Queue, order int, hosts []*Host, sl
 			q.RunLimit, q.MaxRunLimit = l.Max*60, l.Max*60
 			if l.Default != nil {
 				q.RunLimit = *l.Default * 60
+			}
+		}
+	}
+	if st := set["CPULIMIT"]; st != nil {
+		if l, ok := st.Value.(*compile.Limit); ok {
+			q.CPULimit, q.MaxCPULimit, q.CPUSpec = l.Max*60, l.Max*60, l.Spec
+			if l.Default != nil {
+				q.CPULimit = *l.Default * 60
 			}
 		}
 	}

@@ -44,6 +44,10 @@ const (
 	ReasonMCRecalled       // Recalled after MAX_RSCHED_TIME; waiting for rescheduling
 	ReasonMCRemoteResource // No remote cluster exports the host type or resources the job asks for
 	ReasonMCInitFail       // Suspended after LSB_MC_INITFAIL_RETRY failed remote starts
+	// Begin time and pre-execution.
+	ReasonBeginTime    // The job's begin time (bsub -b) is not reached
+	ReasonPreExec      // The job's pre-execution command failed; it is retried
+	ReasonPreExecLimit // Suspended after LOCAL_MAX_PREEXEC_RETRY failed pre-execution commands
 	// Suspend reasons (SSUSP).
 	ReasonPreempted // The job was preempted by a job of a higher priority queue
 	ReasonLoadStop  // A load index of the host is beyond its loadStop threshold
@@ -101,6 +105,9 @@ var reasonText = [...]string{
 	ReasonMCRecalled:        "The job was recalled from a remote cluster after MAX_RSCHED_TIME",
 	ReasonMCRemoteResource:  "No remote cluster has hosts that meet the job's resource requirements",
 	ReasonMCInitFail:        "The job failed to start remotely more than LSB_MC_INITFAIL_RETRY times",
+	ReasonBeginTime:         "The job has a specified start time",
+	ReasonPreExec:           "The job's pre-execution command exited with a non-zero value; the job is retried",
+	ReasonPreExecLimit:      "The job's pre-execution command failed the maximum number of times (LOCAL_MAX_PREEXEC_RETRY)",
 	ReasonPreempted:         "The job was preempted by a job of a higher priority queue",
 	ReasonLoadStop:          "The load of the host is beyond a loadStop threshold",
 	ReasonStopCond:          "The queue's suspending condition (STOP_COND) holds on the host",

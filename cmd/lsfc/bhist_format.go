@@ -37,7 +37,7 @@ func timeInStates(h *api.JobHistory, now int64) (secs [6]int64, total int64) {
 		case api.EventStart:
 			spend(e.At)
 			state = "RUN"
-		case api.EventSuspend, api.EventResume:
+		case api.EventSuspend, api.EventResume, api.EventPreExec:
 			spend(e.At)
 			state = e.State
 		case api.EventRequeue:
@@ -177,6 +177,13 @@ func historyLine(h *api.JobHistory, e api.HistoryEvent) string {
 		return fmt.Sprintf("Done successfully. The CPU time used is %.1f seconds;", e.CPU)
 	case api.EventPostDone:
 		return "Post job process done successfully;"
+	case api.EventPostErr:
+		return "Post job process failed;"
+	case api.EventPreExec:
+		if e.State == "PSUSP" {
+			return fmt.Sprintf("Suspended: pre-execution retry limit reached (exit %d);", e.Code)
+		}
+		return fmt.Sprintf("Pending: pre-execution command exited with %d;", e.Code)
 	case api.EventExit:
 		s := fmt.Sprintf("Exited with exit code %d. The CPU time used is %.1f seconds;", e.Code, e.CPU)
 		if e.State == "signal" {

@@ -301,6 +301,21 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 	if j.Depend != "" {
 		sub = append(sub, fmt.Sprintf("Dependency Condition <%s>", j.Depend))
 	}
+	if j.PreExecCmd != "" {
+		sub = append(sub, fmt.Sprintf("Pre-execute Command <%s>", oneLine(j.PreExecCmd)))
+	}
+	if j.PostExecCmd != "" {
+		sub = append(sub, fmt.Sprintf("Post-execute Command <%s>", oneLine(j.PostExecCmd)))
+	}
+	if j.Input != "" {
+		sub = append(sub, fmt.Sprintf("Input File <%s>", j.Input))
+	}
+	if j.LoginShell != "" {
+		sub = append(sub, fmt.Sprintf("Login Shell <%s>", j.LoginShell))
+	}
+	if j.OutDir != "" {
+		sub = append(sub, fmt.Sprintf("Output Directory <%s>", j.OutDir))
+	}
 	fmt.Fprintf(w, "%s: %s;\n", lsfLongTime(j.Submit, v.loc), strings.Join(sub, ", "))
 	if h := j.Home; h != nil {
 		fmt.Fprintf(w, "%s: Forwarded from cluster <%s>, job <%d> there;\n", lsfLongTime(j.Submit, v.loc), h.Cluster, h.ID)
@@ -313,8 +328,17 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 		fmt.Fprintf(w, "%s: %s;\n", lsfLongTime(f.Time, v.loc), line)
 	}
 
+	if j.BeginTime > 0 {
+		fmt.Fprintf(w, "%s: Job will be scheduled after %s;\n", lsfLongTime(j.Submit, v.loc), lsfLongTime(int64(j.BeginTime), v.loc))
+	}
+	if j.TermTime > 0 {
+		fmt.Fprintf(w, "%s: Job will be terminated by %s;\n", lsfLongTime(j.Submit, v.loc), lsfLongTime(int64(j.TermTime), v.loc))
+	}
 	if r := j.Reserved; r != nil {
 		writeReservation(w, r, v.loc)
+	}
+	if j.CPULimit > 0 {
+		fmt.Fprintf(w, "\n CPULIMIT\n %.1f min\n", j.CPULimit/60)
 	}
 	if j.RunLimit > 0 {
 		fmt.Fprintf(w, "\n RUNLIMIT\n %.1f min\n", j.RunLimit/60)
@@ -360,6 +384,12 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 				completed += "; " + r
 			}
 			fmt.Fprintf(w, "%s: %s.\n", at, completed)
+		}
+		switch j.PostExec {
+		case "POST_DONE":
+			fmt.Fprintf(w, "%s: Post job process done successfully.\n", at)
+		case "POST_ERR":
+			fmt.Fprintf(w, "%s: Post job process failed.\n", at)
 		}
 	}
 	if j.MaxMem > 0 {

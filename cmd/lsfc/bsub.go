@@ -29,6 +29,9 @@ func bsubOptionList() []lsfOption {
 		{"sla", "service_class"}, {"P", "project"}, {"G", "user_group"}, {"g", "job_group_name"},
 		{"gpu", "- | gpu_req"},
 		{"I", ""}, {"Ip", ""}, {"Is", ""},
+		{"E", "pre_exec_command"}, {"Ep", "post_exec_command"}, {"b", "begin_time"}, {"t", "term_time"},
+		{"c", "cpu_limit"}, {"i", "input_file"}, {"is", "input_file"}, {"L", "login_shell"},
+		{"env", "variables"}, {"outdir", "dir"},
 	}
 }
 
@@ -37,22 +40,21 @@ func bsubOptionList() []lsfOption {
 // switch).
 func bsubRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"a", "esub_application"}, {"alloc_flags", "flags"}, {"ar", ""}, {"B", ""}, {"b", "begin_time"},
-		{"C", "core_limit"}, {"c", "cpu_limit"}, {"clusters", "clusters"}, {"cn_cu", "cu_string"},
+		{"a", "esub_application"}, {"alloc_flags", "flags"}, {"ar", ""}, {"B", ""},
+		{"C", "core_limit"}, {"clusters", "clusters"}, {"cn_cu", "cu_string"},
 		{"cn_mem", "mem_size"}, {"core_isolation", "0|1|2"}, {"csm", "y|n"}, {"D", "data_limit"},
-		{"data", "data_spec"}, {"datachk", ""}, {"datagrp", "user_group"}, {"E", "pre_exec_command"},
-		{"Ep", "post_exec_command"}, {"env", "variables"}, {"eptl", "[hh:]mm"}, {"ext", "scheduler_options"},
+		{"data", "data_spec"}, {"datachk", ""}, {"datagrp", "user_group"}, {"eptl", "[hh:]mm"}, {"ext", "scheduler_options"},
 		{"F", "file_limit"}, {"f", "file_transfer"}, {"freq", "cpu_frequency"},
 		{"hl", ""}, {"hostfile", "file"},
 		{"IS", ""}, {"ISp", ""}, {"ISs", ""}, {"IX", ""},
-		{"i", "input_file"}, {"is", "input_file"}, {"Jd", "description"}, {"jobaff", "affinity"},
+		{"Jd", "description"}, {"jobaff", "affinity"},
 		{"jsdl", "file"}, {"jsdl_strict", "file"}, {"json", "file"}, {"k", "checkpoint"},
-		{"L", "login_shell"}, {"Lp", "license_project"}, {"ln_mem", "mem_size"}, {"ln_slots", "slots"},
+		{"Lp", "license_project"}, {"ln_mem", "mem_size"}, {"ln_slots", "slots"},
 		{"mig", "threshold"}, {"N", ""}, {"Ne", ""}, {"network", "network_res_req"}, {"nnodes", "nodes"},
-		{"notify", "events"}, {"outdir", "dir"}, {"p", "process_limit"},
+		{"notify", "events"}, {"p", "process_limit"},
 		{"pack", "job_submission_file"}, {"ptl", "[hh:]mm"}, {"Q", "requeue_exit_values"}, {"rn", ""},
 		{"rnc", "resize_notification_cmd"}, {"S", "stack_limit"}, {"s", "signal"}, {"smt", "smt_value"},
-		{"stage", "stage_options"}, {"step_cgroup", "y|n"}, {"T", "thread_limit"}, {"t", "term_time"},
+		{"stage", "stage_options"}, {"step_cgroup", "y|n"}, {"T", "thread_limit"},
 		{"ti", ""}, {"tty", ""}, {"U", "reservation_id"}, {"u", "mail_user"}, {"ul", ""}, {"V", ""},
 		{"v", "swap_limit"}, {"wa", "signal"}, {"wt", "[hh:]mm"}, {"XF", ""},
 		{"yaml", "file"}, {"Zs", ""},
@@ -119,6 +121,23 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 when it does not exist (see bgadd, bjgroup); without -g,
                 LSB_DEFAULT_JOBGROUP of the environment, else
                 DEFAULT_JOBGROUP of lsb.params
+  -E CMD        pre-execution command, run before the job on its host; a
+                non-zero exit puts the job back to pending, to be tried
+                again (LOCAL_MAX_PREEXEC_RETRY, then PSUSP); 99 makes it exit
+  -Ep CMD       post-execution command, run after the job, with
+                LSB_JOBEXIT_STAT; bjobs -l shows POST_DONE or POST_ERR
+  -b TIME       do not start before [[year:][month:]day:]hour:minute
+  -t TIME       end the job at that time: SIGUSR2, then the kill ten
+                minutes later (TERM_DEADLINE)
+  -c LIMIT      CPU time limit, [hour:]minute[/host_name|/host_model]
+                (TERM_CPULIMIT)
+  -i FILE       standard input (%J, %I); -is FILE: the file as it is now,
+                sent with the submission
+  -L SHELL      set up the job's environment with this login shell
+  -env VARS     the variables the job gets: "all", "none", "all, ~VAR,
+                VAR=value", or "VAR, VAR=value"
+  -outdir DIR   output directory (%J %I %U %P %G %H), made when the job
+                starts; relative -o and -e files go in it
   -gpu REQ      GPUs: "num=N[/task]:mode=shared|exclusive_process:
                 j_exclusive=yes|no:gmodel=MODEL:gmem=MEM:aff=yes|no", or
                 "-" for the GPU_REQ of the profile and queue (merged
@@ -162,6 +181,8 @@ type bsubRequest struct {
 	// LSF_UNIT_FOR_LIMITS, which only the daemon knows; 0 when -M has a
 	// unit (sub.MemLimit holds it) or was not given.
 	bareMem float64
+	// env is -env, nil when not given: the whole environment.
+	env *envSpec
 }
 
 // joinResReqOptions returns the requirement of bsub's (or bmod's) -R
@@ -264,7 +285,79 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 		}
 		s.MemHard = strings.HasSuffix(strings.TrimSpace(a.value("M")), "!")
 	}
+	if err := r.execOptions(a, time.Now()); err != nil {
+		return nil, &valueError{err}
+	}
 	return r, nil
+}
+
+// execOptions reads the options of how and when the job runs: -E, -Ep,
+// -b, -t, -c, -i, -is, -L, -env and -outdir.
+func (r *bsubRequest) execOptions(a *lsfArgs, now time.Time) error {
+	s := &r.sub
+	s.PreExec, s.PostExec = a.value("E"), a.value("Ep")
+	for _, o := range []struct{ name, val string }{{"-E", s.PreExec}, {"-Ep", s.PostExec}} {
+		if a.has(o.name[1:]) && strings.TrimSpace(o.val) == "" {
+			return fmt.Errorf("%s: the command is empty. Job not submitted", o.name)
+		}
+	}
+	var begin time.Time
+	if a.has("b") {
+		t, err := parseJobTime("-b", a.value("b"), now)
+		if err != nil {
+			return err
+		}
+		begin, s.BeginTime = t, t.Unix()
+	}
+	if a.has("t") {
+		t, err := parseJobTime("-t", a.value("t"), now)
+		if err != nil {
+			return err
+		}
+		switch {
+		case !t.After(now):
+			return fmt.Errorf("-t %s: the termination time %s is past. Job not submitted", strconv.Quote(a.value("t")), t.Format(time.ANSIC))
+		case !begin.IsZero() && !t.After(begin):
+			return fmt.Errorf("-t %s: the termination time must be later than the begin time (-b). Job not submitted", strconv.Quote(a.value("t")))
+		}
+		s.TermTime = t.Unix()
+	}
+	if a.has("c") {
+		l, err := parseCPULimit(a.value("c"))
+		if err != nil {
+			return err
+		}
+		s.CPULimit, s.CPUSpec = l.seconds, l.spec
+	}
+	switch a.last("i", "is") {
+	case "i":
+		s.Input = a.value("i")
+	case "is":
+		s.Input, s.InputSpooled = a.value("is"), true
+	}
+	if (a.has("i") || a.has("is")) && strings.TrimSpace(s.Input) == "" {
+		return errors.New("-i: the input file name is empty. Job not submitted")
+	}
+	if a.has("L") {
+		s.LoginShell = a.value("L")
+		if !filepath.IsAbs(s.LoginShell) {
+			return fmt.Errorf("-L %s: the login shell must be an absolute path. Job not submitted", strconv.Quote(s.LoginShell))
+		}
+	}
+	if a.has("outdir") {
+		s.OutDir = a.value("outdir")
+		if strings.TrimSpace(s.OutDir) == "" {
+			return errors.New("-outdir: the directory is empty. Job not submitted")
+		}
+	}
+	if a.has("env") {
+		e, err := parseEnvSpec(a.value("env"))
+		if err != nil {
+			return err
+		}
+		r.env = &e
+	}
+	return nil
 }
 
 // parseGPUOption checks bsub's -gpu: "-", or a GPU requirement that
@@ -388,6 +481,9 @@ func processContext() (submitContext, error) {
 func (r *bsubRequest) request(sc submitContext) *api.SubmitRequest {
 	req := r.sub
 	req.Env = sc.environ
+	if r.env != nil {
+		req.Env = r.env.apply(sc.environ)
+	}
 	req.Umask = sc.umask
 	req.FromHost = sc.host
 	if req.JobGroup == "" {
@@ -439,6 +535,10 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 		}
 	}
 	r, err := bsubFromArgs(a)
+	if _, ok := errors.AsType[*valueError](err); ok {
+		// A value LSF refuses: its message, exit 255, as bsub's.
+		return lsfFailed(e, "bsub", err)
+	}
 	if ae, ok := errors.AsType[*arraySpecError](err); ok {
 		fmt.Fprintln(e.stderr, "bsub: "+api.ArraySpecMessage(ae.value, ae.err))
 		return exit(exitLSF, nil)
@@ -470,6 +570,11 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 		r.sub.MemLimit = r.bareMem * unit.Megabytes()
 	}
 	req := r.request(sc)
+	if req.InputSpooled {
+		if req.InputData, err = spoolInput(req.Input, sc.wd); err != nil {
+			return lsfFailed(e, "bsub", err)
+		}
+	}
 	if r.interactive != "" {
 		return runInteractive(ctx, e, c, r.interactive, req)
 	}
@@ -483,6 +588,9 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 		return lsfFailed(e, "bsub", err)
 	}
 	fmt.Fprintln(e.stdout, submittedMessage(resp))
+	if req.BeginTime != 0 {
+		fmt.Fprintf(e.stdout, "Job will be scheduled after %s\n", time.Unix(req.BeginTime, 0).Format(time.ANSIC))
+	}
 	if !r.wait {
 		return nil
 	}
@@ -495,6 +603,36 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 		return exit(code, nil)
 	}
 	return nil
+}
+
+// A valueError is an option value bsub refuses as LSF does: exit 255.
+type valueError struct{ err error }
+
+func (e *valueError) Error() string { return e.err.Error() }
+func (e *valueError) Unwrap() error { return e.err }
+
+// spoolInput reads the file of bsub -is, relative to the current
+// directory dir, to be sent with the submission: the job reads it as it
+// is now, whatever happens to the file later.
+func spoolInput(name, dir string) ([]byte, error) {
+	if !filepath.IsAbs(name) {
+		name = filepath.Join(dir, name)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("-is: %v. Job not submitted", err)
+	}
+	defer f.Close()
+	// The submission, input included, must fit in one request.
+	const most = api.MaxRequestBytes / 2
+	b, err := io.ReadAll(io.LimitReader(f, most+1))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("-is: %v. Job not submitted", err)
+	case len(b) > most:
+		return nil, fmt.Errorf("-is %s: the file is larger than %d KB, the most lsfc spools. Job not submitted", name, most>>10)
+	}
+	return b, nil
 }
 
 // answerLostHint tells the user of a submission whose answer was lost

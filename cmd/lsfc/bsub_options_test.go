@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
 )
@@ -58,10 +59,24 @@ var bsubImplemented = map[string]struct {
 	"P":   {"proj1", func(r *bsubRequest) bool { return r.sub.Project == "proj1" }},
 	"G":   {"ug1", func(r *bsubRequest) bool { return r.sub.UserGroup == "ug1" }},
 	"g":   {"/a/b", func(r *bsubRequest) bool { return r.sub.JobGroup == "/a/b" }},
-	"gpu": {"num=2:mode=exclusive_process", func(r *bsubRequest) bool { return r.sub.GPU == "num=2:mode=exclusive_process" }},
-	"I":   {"", func(r *bsubRequest) bool { return r.interactive == "I" }},
-	"Ip":  {"", func(r *bsubRequest) bool { return r.interactive == "Ip" }},
-	"Is":  {"", func(r *bsubRequest) bool { return r.interactive == "Is" }},
+	"E":   {"pre.sh", func(r *bsubRequest) bool { return r.sub.PreExec == "pre.sh" }},
+	"Ep":  {"post.sh", func(r *bsubRequest) bool { return r.sub.PostExec == "post.sh" }},
+	"b": {"2001:1:1:0:0", func(r *bsubRequest) bool {
+		return r.sub.BeginTime == time.Date(2001, 1, 1, 0, 0, 0, 0, time.Local).Unix()
+	}},
+	"t": {"2099:1:1:0:0", func(r *bsubRequest) bool {
+		return r.sub.TermTime == time.Date(2099, 1, 1, 0, 0, 0, 0, time.Local).Unix()
+	}},
+	"c":      {"1:30/hostA", func(r *bsubRequest) bool { return r.sub.CPULimit == 5400 && r.sub.CPUSpec == "hostA" }},
+	"i":      {"in.%J", func(r *bsubRequest) bool { return r.sub.Input == "in.%J" && !r.sub.InputSpooled }},
+	"is":     {"in.txt", func(r *bsubRequest) bool { return r.sub.Input == "in.txt" && r.sub.InputSpooled }},
+	"L":      {"/bin/bash", func(r *bsubRequest) bool { return r.sub.LoginShell == "/bin/bash" }},
+	"env":    {"none", func(r *bsubRequest) bool { return r.env != nil && r.env.none }},
+	"outdir": {"out/%J", func(r *bsubRequest) bool { return r.sub.OutDir == "out/%J" }},
+	"gpu":    {"num=2:mode=exclusive_process", func(r *bsubRequest) bool { return r.sub.GPU == "num=2:mode=exclusive_process" }},
+	"I":      {"", func(r *bsubRequest) bool { return r.interactive == "I" }},
+	"Ip":     {"", func(r *bsubRequest) bool { return r.interactive == "Ip" }},
+	"Is":     {"", func(r *bsubRequest) bool { return r.interactive == "Is" }},
 }
 
 // TestBsubOptionTable goes through every option LSF documents for bsub:
@@ -137,8 +152,9 @@ func TestBsubReportedOptions(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{[]string{"-env", "all", "-o", "/dev/null", "true"}, exitLSF, "bsub: option -env is not supported by lsfc\n"},
-		{[]string{"-outdir", "/tmp/x", "true"}, exitLSF, "bsub: option -outdir is not supported by lsfc\n"},
+		{[]string{"-env", "all, =x", "-o", "/dev/null", "true"}, exitLSF, "bsub: -env \"all, =x\": \"\" is not a variable name. Job not submitted\n"},
+		{[]string{"-b", "25:99", "true"}, exitLSF, "bsub: -b \"25:99\": Bad time specification (minute must be 0-59). Job not submitted\n"},
+		{[]string{"-t", "yesterday", "true"}, exitLSF, "bsub: -t \"yesterday\": Bad time specification (want [[year:][month:]day:]hour:minute). Job not submitted\n"},
 		{[]string{"-gpu", "num=1:foo=2", "true"}, exitLSF, "bsub: -gpu: bad GPU requirement \"num=1:foo=2\" at column 7: unknown keyword \"foo\" (want one of num, mode, mps, j_exclusive, aff, block, gpack, glink, gvendor, gmodel, gtile, gmem, mig). Job not submitted\n"},
 		{[]string{"-gpu", "num=two", "true"}, exitLSF, "bsub: -gpu: bad GPU requirement \"num=two\" at column 1: num=two: want a positive whole number of GPUs. Job not submitted\n"},
 		{[]string{"-We", "10/hostA", "true"}, exitUsage, `-We "10/hostA": lsfc does not normalise run times`},
@@ -174,10 +190,10 @@ func TestBsubReportedOptions(t *testing.T) {
 func TestBsubScriptRefusedOption(t *testing.T) {
 	f, dir := startFakeServe(t)
 	var stdout, stderr strings.Builder
-	e := env{stdin: strings.NewReader("#!/bin/sh\n#BSUB -q normal\n#BSUB -outdir /tmp\nnvidia-smi\n"), stdout: &stdout, stderr: &stderr,
+	e := env{stdin: strings.NewReader("#!/bin/sh\n#BSUB -q normal\n#BSUB -k /tmp/ckpt\nnvidia-smi\n"), stdout: &stdout, stderr: &stderr,
 		getenv: func(string) string { return "" }}
 	code := run([]string{"bsub", "--state", dir}, e)
-	want := "bsub: #BSUB: option -outdir is not supported by lsfc\n"
+	want := "bsub: #BSUB: option -k is not supported by lsfc\n"
 	if code != exitLSF || stdout.String() != "" || stderr.String() != want {
 		t.Errorf("exit %d, stdout %q, stderr %q; want %d and %q", code, stdout.String(), stderr.String(), exitLSF, want)
 	}

@@ -202,11 +202,34 @@ func readNativeLine(b []byte) (nativeJob, error) {
 	if err != nil {
 		return nativeJob{}, fmt.Errorf("bsub: %v", err)
 	}
+	if err := simulatedOptions(l.Args); err != nil {
+		return nativeJob{}, err
+	}
 	user := l.User
 	if user == "" {
 		user = "user"
 	}
 	return nativeJob{at: *l.T, req: req, run: *l.Run, exit: l.Exit, user: user, group: l.Group}, nil
+}
+
+// notSimulated are the bsub options lsfc serve carries out that a
+// simulation does not model: what runs around the job, on which dates,
+// with which input and environment.
+var notSimulated = []string{"E", "Ep", "b", "t", "c", "i", "is", "L", "env", "outdir"}
+
+// simulatedOptions refuses a workload line whose bsub options the
+// simulation does not model, rather than drop them.
+func simulatedOptions(args []string) error {
+	a, err := parseLSFArgs(args, bsubOptionList(), bsubRefusedOptions(), true)
+	if err != nil {
+		return fmt.Errorf("bsub: %v", err)
+	}
+	for _, name := range notSimulated {
+		if a.has(name) {
+			return fmt.Errorf("bsub: option -%s is not supported by lsfc simulate", name)
+		}
+	}
+	return nil
 }
 
 // nativeSource makes the Source of a native workload on cluster c, whose

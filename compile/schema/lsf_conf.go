@@ -911,6 +911,11 @@ var lsfConf = File{
 				Doc:     "Mails the user the details and output of the job's post-execution processing.",
 			},
 			{
+				Name: "LSB_PRE_POST_EXEC_USER",
+				Type: String,
+				Doc:  "The user the pre- and post-execution commands of queues and application profiles run as (LSF reads it from lsf.sudoers; lsfc from lsf.conf).",
+			},
+			{
 				Name: "LSB_PROFILE_MBD",
 				Type: String,
 				Doc:  "Turns on profiling of mbatchd internal functions, written to its log.",

@@ -96,6 +96,14 @@ type AgentEnd struct {
 	// CwdNotExist is set on a job that did not run for want of its
 	// working directory (LSB_EXIT_IF_CWD_NOTEXIST).
 	CwdNotExist bool `json:"cwdNotExist,omitempty"`
+	// PreExecFailed is set when a pre-execution command exited with
+	// PreExecCode and the job did not run; PostExec is how the
+	// post-execution commands ended (POST_DONE, POST_ERR, "" for none);
+	// CPULimitExceeded is set on a job killed past its CPU limit.
+	PreExecFailed    bool   `json:"preExecFailed,omitempty"`
+	PreExecCode      int    `json:"preExecCode,omitempty"`
+	PostExec         string `json:"postExec,omitempty"`
+	CPULimitExceeded bool   `json:"cpuLimitExceeded,omitempty"`
 }
 
 // AgentOrders is the master's answer to an AgentSync.
@@ -112,8 +120,8 @@ type AgentOrders struct {
 }
 
 // An AgentOrder is a job to run (Spec), a signal for a run (Signal:
-// "STOP", "CONT" or "KILL") or a request for its output (Peek), numbered
-// in the master's session.
+// "STOP", "CONT", "KILL" or "USR2") or a request for its output (Peek),
+// numbered in the master's session.
 type AgentOrder struct {
 	Seq uint64 `json:"seq"`
 	AgentRun
@@ -153,6 +161,16 @@ type JobSpec struct {
 	// MemLimit is the memory limit, in KB, the agent holds the job to
 	// (see localexec.Spec.MemLimit); 0 for none.
 	MemLimit int64 `json:"memLimit,omitempty"`
+	// PreExec and PostExec are the pre- and post-execution commands,
+	// in order; CPULimit the CPU limit in seconds; Input, InputData,
+	// LoginShell and OutDir as localexec.Spec has them.
+	PreExec    []ExecStep `json:"preExec,omitempty"`
+	PostExec   []ExecStep `json:"postExec,omitempty"`
+	CPULimit   int64      `json:"cpuLimit,omitempty"`
+	Input      string     `json:"input,omitempty"`
+	InputData  []byte     `json:"inputData,omitempty"`
+	LoginShell string     `json:"loginShell,omitempty"`
+	OutDir     string     `json:"outDir,omitempty"`
 	// OutOverwrite and ErrOverwrite are -oo and -eo.
 	OutOverwrite bool `json:"outOverwrite,omitempty"`
 	ErrOverwrite bool `json:"errOverwrite,omitempty"`
@@ -165,6 +183,16 @@ type JobSpec struct {
 	// GPUs are the indices of the host's GPUs the job holds
 	// (CUDA_VISIBLE_DEVICES); nil for none.
 	GPUs []int `json:"gpus,omitempty"`
+}
+
+// An ExecStep is a pre- or post-execution command (see
+// localexec.ExecStep): the job's own (Job), host-based (Host), or of the
+// queue or profile, run as User when set.
+type ExecStep struct {
+	Command string `json:"command"`
+	Job     bool   `json:"job,omitempty"`
+	Host    bool   `json:"host,omitempty"`
+	User    string `json:"user,omitempty"`
 }
 
 // A GPUDevice is one GPU an agent found on its host: its index, model

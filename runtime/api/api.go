@@ -123,6 +123,27 @@ type SubmitRequest struct {
 	ErrOverwrite bool `json:"errOverwrite,omitempty"`
 	// FromHost is the submission host.
 	FromHost string `json:"fromHost,omitempty"`
+	// PreExec and PostExec are -E and -Ep, the job's pre- and
+	// post-execution commands.
+	PreExec  string `json:"preExec,omitempty"`
+	PostExec string `json:"postExec,omitempty"`
+	// BeginTime is -b and TermTime -t, Unix seconds; 0 for none.
+	BeginTime int64 `json:"beginTime,omitempty"`
+	TermTime  int64 `json:"termTime,omitempty"`
+	// CPULimit is -c in seconds of CPU time, normalised to the CPU factor
+	// of CPUSpec (a host name or host model; "" for none).
+	CPULimit float64 `json:"cpuLimit,omitempty"`
+	CPUSpec  string  `json:"cpuSpec,omitempty"`
+	// Input is -i or -is, the job's standard input file (%J and %I);
+	// for -is, InputSpooled is set and InputData holds the file as it
+	// was at submission, which the job reads in its place.
+	Input        string `json:"input,omitempty"`
+	InputSpooled bool   `json:"inputSpooled,omitempty"`
+	InputData    []byte `json:"inputData,omitempty"`
+	// LoginShell is -L, the login shell that sets up the job's
+	// environment; OutDir -outdir, the job's output directory.
+	LoginShell string `json:"loginShell,omitempty"`
+	OutDir     string `json:"outDir,omitempty"`
 	// Token, when set, names this submission: the same submission sent
 	// again (a retry after a lost answer, or to a new master after a
 	// failover) gets the job the first one made, not a second job.
@@ -340,6 +361,21 @@ type Job struct {
 	ExitCode  int      `json:"exitCode"`
 	// Term is how the job was ended: TERM_OWNER, TERM_RUNLIMIT ...
 	Term string `json:"term,omitempty"`
+	// PreExecCmd and PostExecCmd are -E and -Ep; PreExecFailures counts
+	// the failed pre-execution commands; PostExec is how the
+	// post-execution commands ended (POST_DONE, POST_ERR), "" before.
+	PreExecCmd      string `json:"preExecCmd,omitempty"`
+	PostExecCmd     string `json:"postExecCmd,omitempty"`
+	PreExecFailures int    `json:"preExecFailures,omitempty"`
+	PostExec        string `json:"postExec,omitempty"`
+	// BeginTime and TermTime are -b and -t (Unix seconds); CPULimit -c
+	// in seconds; Input, LoginShell and OutDir -i/-is, -L and -outdir.
+	BeginTime  float64 `json:"beginTime,omitempty"`
+	TermTime   float64 `json:"termTime,omitempty"`
+	CPULimit   float64 `json:"cpuLimit,omitempty"`
+	Input      string  `json:"input,omitempty"`
+	LoginShell string  `json:"loginShell,omitempty"`
+	OutDir     string  `json:"outDir,omitempty"`
 	// Exceptions are the job exceptions the job raised, blank-separated
 	// (overrun, underrun, idle).
 	Exceptions string `json:"exceptions,omitempty"`

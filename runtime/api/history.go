@@ -56,6 +56,8 @@ const (
 	EventStatus   = "status"   // Text: bstatus's text
 	EventLost     = "lost"     // moved to lost_and_found
 	EventPostDone = "postdone" // the post-execution processing ended
+	EventPostErr  = "posterr"  // the post-execution processing failed
+	EventPreExec  = "preexec"  // the pre-execution command failed: Code, and State PEND or PSUSP
 )
 
 // A HistoryEvent is one change in a job's history. Times are Unix

@@ -297,7 +297,8 @@ func (d *Daemon) agentSignalAct(id int64, sig syscall.Signal) func() {
 		return nil
 	}
 	a := d.agentOf(j)
-	name := map[syscall.Signal]string{syscall.SIGSTOP: "STOP", syscall.SIGCONT: "CONT", syscall.SIGKILL: "KILL"}[sig]
+	name := map[syscall.Signal]string{syscall.SIGSTOP: "STOP", syscall.SIGCONT: "CONT", syscall.SIGKILL: "KILL",
+		syscall.SIGUSR2: "USR2"}[sig]
 	run := api.AgentRun{Job: j.ID, Start: float64(j.Start)}
 	term := ""
 	if sig == syscall.SIGKILL {
@@ -317,9 +318,20 @@ func (d *Daemon) agentSignalAct(id int64, sig syscall.Signal) func() {
 func jobSpec(s localexec.Spec) api.JobSpec {
 	return api.JobSpec{Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd,
 		Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
-		MemLimit: s.MemLimit, GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
+		MemLimit: s.MemLimit, PreExec: apiSteps(s.PreExec), PostExec: apiSteps(s.PostExec), CPULimit: s.CPULimit,
+		Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
+		GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
 		Report: jobReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
 		Interactive: apiInteractive(s.Interactive)}
+}
+
+// apiSteps is the agent's form of pre- or post-execution steps.
+func apiSteps(steps []localexec.ExecStep) []api.ExecStep {
+	var out []api.ExecStep
+	for _, st := range steps {
+		out = append(out, api.ExecStep(st))
+	}
+	return out
 }
 
 // jobReport is the agent's form of a Report.
@@ -600,7 +612,8 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 			d.cluster.Known(j)
 			r := localexec.Result{JobID: e.Job, ExitCode: e.ExitCode, Signal: e.Signal, Lost: e.Lost, NotStarted: e.NotStarted,
 				Err: e.Err, CPUTime: time.Duration(e.CPU * float64(time.Second)), MaxRSS: e.MaxRSS,
-				MemLimitExceeded: e.MemLimitExceeded, Cwd: e.Cwd, CwdNotExist: e.CwdNotExist}
+				MemLimitExceeded: e.MemLimitExceeded, Cwd: e.Cwd, CwdNotExist: e.CwdNotExist,
+				PreExecFailed: e.PreExecFailed, PreExecCode: e.PreExecCode, PostExec: e.PostExec, CPULimitExceeded: e.CPULimitExceeded}
 			if rec, ok := d.ended(r, now); ok {
 				recs = append(recs, rec)
 			}

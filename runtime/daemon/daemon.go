@@ -1034,6 +1034,7 @@ func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 	if in := s.Interactive; in != nil {
 		out.Interactive = &localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
 	}
+	d.execSpec(j, &out)
 	return out
 }
 
@@ -1122,6 +1123,14 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		}
 		d.cfg.Logf("job %d: its processes are lost; it exits", j.ID)
 	}
+	post := postExecRecord(j, r, now)
+	if r.PreExecFailed {
+		if rec, ok := d.preExecEnded(j, r.PreExecCode, now); ok {
+			d.notices = append(d.notices, post...)
+			return rec, true
+		}
+	}
+	d.notices = append(d.notices, post...)
 	code := r.ExitCode
 	if r.Signal != 0 {
 		code = 128 + r.Signal
@@ -1140,6 +1149,10 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 	term := j.Term
 	if r.CwdNotExist && term == "" {
 		term = "TERM_CWD_NOTEXIST"
+	}
+	if r.CPULimitExceeded && term == "" {
+		term = "TERM_CPULIMIT"
+		d.cfg.Logf("job %d: killed past its CPU time limit", j.ID)
 	}
 	if r.MemLimitExceeded && term == "" {
 		term = "TERM_MEMLIMIT"
@@ -1178,11 +1191,19 @@ func (d *Daemon) housekeep() {
 	var acts []func()
 	// Only started jobs with a run limit or a kill logged have anything
 	// to do here; the others, pending ones above all, are not sorted.
-	due := d.cluster.JobsWhere(func(j *runtime.Job) bool { return j.State.Started() && (j.RunLimit > 0 || j.Term != "") })
+	due := d.cluster.JobsWhere(func(j *runtime.Job) bool {
+		return j.State.Started() && (j.RunLimit > 0 || j.Term != "" || j.TermTime() > 0)
+	})
 	for _, j := range due {
+		if rec, act, ok := d.deadline(j, now); ok {
+			recs, acts = append(recs, rec), append(acts, act)
+			continue
+		}
 		switch {
 		case j.Remote != nil:
 			// At another cluster, which enforces its limits.
+		case deadlineWaits(j, now):
+			// Signalled at its termination time: it has its grace.
 		case j.State == runtime.Run && j.RunLimit > 0 && j.Term == "" && j.Ran+float64(now-j.RunSince) >= j.RunLimit:
 			j.Term = "TERM_RUNLIMIT"
 			recs = append(recs, Record{Type: KindKill, At: now, Job: j.ID, Term: j.Term})

@@ -12,6 +12,7 @@ import (
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/eventlog"
+	"github.com/lsfc/lsfc/runtime/localexec"
 )
 
 // handleHistory answers bhist: the histories of the jobs the query
@@ -227,6 +228,13 @@ func (b *histories) add(r Record) error {
 		}
 	case KindReturn:
 		ev.Kind, ev.Text, h.State = api.EventReturn, r.Text, cmpOr(r.State, "PEND")
+	case KindPreExec:
+		ev.Kind, ev.Code, ev.State, h.State = api.EventPreExec, r.Code, r.State, r.State
+	case KindPostExec:
+		ev.Kind = api.EventPostDone
+		if r.Text == localexec.PostErr {
+			ev.Kind = api.EventPostErr
+		}
 	}
 	if ev.Kind != "" {
 		h.Events = append(h.Events, ev)

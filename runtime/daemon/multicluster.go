@@ -349,13 +349,15 @@ func (d *Daemon) mcWorkList() []mcWork {
 // dependency, its hosts, its application profile, a hold).
 func (d *Daemon) mcForward(j *runtime.Job) api.MCForward {
 	s := j.Sub
-	return api.MCForward{From: d.cfg.Policy.Cluster, FromJob: j.ID, Sent: float64(j.Remote.SentAt), Queue: j.Remote.Queue, User: s.User,
+	f := api.MCForward{From: d.cfg.Policy.Cluster, FromJob: j.ID, Sent: float64(j.Remote.SentAt), Queue: j.Remote.Queue, User: s.User,
 		Group: s.Group, UID: s.UID, GID: s.GID, FromType: s.FromType,
 		Job: api.SubmitRequest{Command: s.Command, Name: s.Name, ResReq: s.ResReq, Slots: s.Slots,
 			Priority: s.Priority, RunLimit: s.RunLimit, MemLimit: s.MemLimit, MemHard: s.MemHard, Rerunnable: s.Rerunnable,
 			Exclusive: s.Exclusive, GPU: s.GPU, Cwd: s.Cwd, Env: s.Env, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr,
 			FromHost: s.FromHost, Project: s.Project, OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
 			Interactive: submissionInteractive(s.Interactive)}}
+	execRequest(s.Exec, &f.Job)
+	return f
 }
 
 // submissionInteractive is the API's form of an interactive job's
@@ -657,6 +659,11 @@ func (d *Daemon) handleMCForward(w http.ResponseWriter, r *http.Request) {
 		if in := s.Interactive; in != nil {
 			sub.Interactive = &runtime.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
 		}
+		exe, xerr := d.submitExec(&s, d.now())
+		if xerr != nil {
+			return nil, nil, nil, xerr
+		}
+		sub.Exec = exe
 		pending := 0
 		if q := c.Queue(req.Queue); q != nil {
 			pending = c.InboundPending(q)

@@ -397,6 +397,10 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, GPU: req.GPU, Sla: req.Sla, Pre: pre,
 			Project: req.Project, Group: req.UserGroup, JobGroup: req.JobGroup, OutOverwrite: req.OutOverwrite,
 			ErrOverwrite: req.ErrOverwrite}
+		var err error
+		if sub.Exec, err = d.submitExec(&req, d.now()); err != nil {
+			return nil, nil, nil, err
+		}
 		if in := req.Interactive; in != nil {
 			sub.Interactive = &runtime.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
 		}
@@ -565,6 +569,7 @@ func (d *Daemon) jobInfoAt(j *runtime.Job, explain bool, now runtime.Time) api.J
 		Rerunnable: j.Rerunnable(), Exceptions: j.Exceptions.String(), CPUTime: j.CPUTime, MaxMem: j.MaxMem,
 		Project: j.Project(), UserGroup: j.Group, JobGroup: j.JobGroupPath(),
 		App: j.Sub.App, Sla: j.Sub.Sla, Estimate: j.Estimate}
+	execJobFields(j, &out)
 	if r := j.Reservation; r != nil && j.State.Pending() {
 		out.Reserved = jobReservation(r)
 	}

@@ -335,6 +335,14 @@ func (e *Executor) running(id int64) (pidRecord, *job, error) {
 	case !j.started:
 		return pidRecord{}, nil, fmt.Errorf("job %d is still starting", id)
 	}
+	if j.pids.JobPID > 0 && !j.pids.leaderAlive() {
+		// A job with pre- or post-execution commands runs them, and
+		// itself, in process groups one after the other: the wrapper's
+		// pid file names the one running now.
+		if rec, err := readPidRecord(e.path(id, pidExt)); err == nil && rec.WrapperPID == j.pids.WrapperPID {
+			j.pids = rec
+		}
+	}
 	return j.pids, j, nil
 }
 

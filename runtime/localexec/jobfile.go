@@ -80,6 +80,7 @@ type jobPaths struct {
 	jobFile string // the job file
 	stdout  string // the absolute -o path, "" when there is none
 	stderr  string // the absolute -e path, "" when there is none
+	outDir  string // the -outdir directory, "" when there is none
 }
 
 // jobEnv returns the job's environment: the submission environment without
@@ -111,6 +112,9 @@ func jobEnv(s *Spec, p jobPaths) []string {
 	if p.stderr != "" {
 		set = append(set, [2]string{"LSB_ERRORFILE", p.stderr})
 	}
+	if p.outDir != "" {
+		set = append(set, [2]string{"LSB_OUTDIR", p.outDir})
+	}
 	if len(s.GPUs) > 0 {
 		ids := make([]string, len(s.GPUs))
 		for i, x := range s.GPUs {
@@ -118,7 +122,7 @@ func jobEnv(s *Spec, p jobPaths) []string {
 		}
 		set = append(set, [2]string{"CUDA_VISIBLE_DEVICES", strings.Join(ids, ",")})
 	}
-	ours := map[string]bool{"LSB_OUTPUTFILE": true, "LSB_ERRORFILE": true, "LSB_HOSTS": true, "LSB_MCPU_HOSTS": true}
+	ours := map[string]bool{"LSB_OUTPUTFILE": true, "LSB_ERRORFILE": true, "LSB_OUTDIR": true, "LSB_HOSTS": true, "LSB_MCPU_HOSTS": true}
 	for _, kv := range set {
 		ours[kv[0]] = true
 	}

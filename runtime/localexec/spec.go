@@ -2,6 +2,7 @@ package localexec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -63,6 +64,33 @@ type Spec struct {
 	// second; past the limit it terminates them (SIGINT, SIGTERM, then
 	// SIGKILL, a second apart) and Result.MemLimitExceeded says so.
 	MemLimit int64 `json:",omitempty"`
+	// PreExec are the pre-execution commands, run in order before the job
+	// (see ExecStep): the first that exits non-zero ends the run, and the
+	// job does not run (Result.PreExecFailed). PostExec are the
+	// post-execution commands, run in order after the job, whatever its
+	// end, and after a failed pre-execution only the host-based ones.
+	PreExec  []ExecStep `json:",omitempty"`
+	PostExec []ExecStep `json:",omitempty"`
+	// CPULimit is the job's CPU time limit in seconds (bsub -c), 0 for
+	// none: the wrapper sums the CPU time of the job's process group every
+	// second and, past the limit, sends SIGXCPU and then SIGINT, SIGTERM
+	// and SIGKILL as past its memory limit (Result.CPULimitExceeded).
+	CPULimit int64 `json:",omitempty"`
+	// Input is the job's standard input file (bsub -i: %J and %I
+	// expanded, taken from the working directory), opened as the job's
+	// user; InputData, when not nil, is the content spooled at
+	// submission (bsub -is), read in its place. Without either the job
+	// reads /dev/null.
+	Input     string `json:",omitempty"`
+	InputData []byte `json:",omitempty"`
+	// LoginShell (bsub -L) is an absolute path: the job file runs under
+	// /bin/sh started from that shell as a login shell, so that the job's
+	// environment is the one the user's login sets up.
+	LoginShell string `json:",omitempty"`
+	// OutDir is bsub -outdir: a directory made (as the job's user, mode
+	// 0700) when the job starts, with %J, %I, %U, %P, %G and %H expanded;
+	// relative -o, -e and -i paths are taken from it. LSB_OUTDIR names it.
+	OutDir string `json:",omitempty"`
 	// OutOverwrite and ErrOverwrite (bsub -oo and -eo) empty the -o and
 	// -e files when the job starts, rather than append to them.
 	OutOverwrite bool `json:",omitempty"`
@@ -96,7 +124,11 @@ func (s *Spec) validate() error {
 		return fmt.Errorf("job %d has a negative user or group id", s.JobID)
 	case s.MemLimit < 0:
 		return fmt.Errorf("job %d has a negative memory limit", s.JobID)
-	case strings.ContainsRune(s.Stdout, 0) || strings.ContainsRune(s.Stderr, 0) || strings.ContainsRune(s.Cwd, 0):
+	case s.CPULimit < 0:
+		return fmt.Errorf("job %d has a negative CPU limit", s.JobID)
+	case s.LoginShell != "" && !strings.HasPrefix(s.LoginShell, "/"):
+		return fmt.Errorf("job %d has login shell %q, which is not an absolute path", s.JobID, s.LoginShell)
+	case strings.ContainsRune(s.Stdout+s.Stderr+s.Cwd+s.Input+s.OutDir+s.LoginShell, 0):
 		return fmt.Errorf("job %d has a path with a NUL byte", s.JobID)
 	}
 	if err := s.Interactive.Validate(); err != nil {
@@ -110,6 +142,11 @@ func (s *Spec) validate() error {
 	for _, kv := range s.Env {
 		if strings.ContainsRune(kv, 0) {
 			return fmt.Errorf("job %d has an environment variable with a NUL byte", s.JobID)
+		}
+	}
+	for _, st := range append(slices.Clone(s.PreExec), s.PostExec...) {
+		if strings.TrimSpace(st.Command) == "" || strings.ContainsRune(st.Command+st.User, 0) {
+			return fmt.Errorf("job %d has an empty pre- or post-execution command", s.JobID)
 		}
 	}
 	return nil
@@ -165,6 +202,17 @@ type Result struct {
 	// directory could not be entered and its environment has
 	// LSB_EXIT_IF_CWD_NOTEXIST=Y (LSF's TERM_CWD_NOTEXIST).
 	CwdNotExist bool `json:",omitempty"`
+	// PreExecFailed is set when a pre-execution command exited non-zero
+	// (PreExecCode, 128+signal for a signal) and the job did not run;
+	// ExitCode is then PreExecCode.
+	PreExecFailed bool `json:",omitempty"`
+	PreExecCode   int  `json:",omitempty"`
+	// PostExec is how the post-execution commands ended: PostDone,
+	// PostErr, or "" when the job had none (or they did not run).
+	PostExec string `json:",omitempty"`
+	// CPULimitExceeded is set when the job was terminated for using more
+	// CPU time than Spec.CPULimit (LSF's TERM_CPULIMIT).
+	CPULimitExceeded bool `json:",omitempty"`
 }
 
 // Done reports whether the job ran and exited with status 0: LSF's DONE,

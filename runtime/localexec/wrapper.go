@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -82,6 +83,10 @@ type wrapper struct {
 	id        int64
 	handshake *os.File // nil once answered
 	cwd       string   // the directory the job runs in, once entered
+	// group is the process group the signals the wrapper gets go to:
+	// that of the pre-execution command, the job or the post-execution
+	// command running now; 0 between them.
+	group atomic.Int64
 	// final is the -o file of a job whose output is spooled, kept open
 	// for its report (see Report); nil otherwise.
 	final *os.File
@@ -92,6 +97,9 @@ type wrapper struct {
 	finalErr *os.File
 	errSpool string
 }
+
+// setGroup names the process group that signals go to (0 for none).
+func (w *wrapper) setGroup(pgid int) { w.group.Store(int64(pgid)) }
 
 // answer sends msg to Start, once.
 func (w *wrapper) answer(msg string) {
@@ -140,13 +148,51 @@ func (w *wrapper) run() int {
 	if openErr != nil {
 		return w.endUnrun(openErr)
 	}
+	defer closeOutputs(stdout, stderr)
+	go func() {
+		for sig := range sigs {
+			if g := w.group.Load(); g > 0 && sig != syscall.SIGPIPE {
+				syscall.Kill(-int(g), sig.(syscall.Signal))
+			}
+		}
+	}()
+	defer signal.Stop(sigs)
+	env := jobEnv(&s, paths)
+	sio := stepIO{stdout: stdout, stderr: stderr, cwd: w.cwd}
+	if code, err := w.runPre(&s, u, env, sio); err != nil || code != 0 {
+		if err != nil && w.handshake != nil {
+			w.refuse(err)
+			return 1
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: job %d: pre-execution: %v\n", StarterName, w.id, err)
+		}
+		r := Result{JobID: w.id, ExitCode: code, PreExecFailed: true, PreExecCode: code, End: time.Now(), Cwd: w.cwd}
+		r.PostExec = w.runPost(&s, u, env, sio, r, true)
+		return w.record(r)
+	}
+	stdin, err := w.openInput(&s, u)
+	if err != nil {
+		if w.handshake != nil {
+			return w.endUnrun(err)
+		}
+		r := Result{JobID: w.id, ExitCode: 1, Err: err.Error(), End: time.Now(), Cwd: w.cwd}
+		r.PostExec = w.runPost(&s, u, env, sio, r, false)
+		return w.record(r)
+	}
+	if stdin != nil {
+		defer stdin.Close()
+	}
 	cmd := &exec.Cmd{
 		Path:        "/bin/sh",
 		Args:        []string{"sh", paths.jobFile},
-		Env:         jobEnv(&s, paths),
+		Env:         env,
 		Stdout:      stdout,
 		Stderr:      stderr,
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Credential: u.credential()},
+	}
+	if stdin != nil {
+		cmd.Stdin = stdin
 	}
 	if u.other {
 		// The job's user cannot reach the Executor's private directory:
@@ -161,23 +207,30 @@ func (w *wrapper) run() int {
 		cmd.ExtraFiles = []*os.File{f}
 		cmd.Args[1] = "/proc/self/fd/3"
 	}
+	if s.LoginShell != "" {
+		cmd.Path = s.LoginShell
+		cmd.Args = loginShellArgs(s.LoginShell, cmd.Args[1])
+	}
 	var sess *session
 	if s.Interactive != nil {
 		var err error
 		if sess, err = attachJob(&s, cmd, stdout, stderr); err != nil {
-			closeOutputs(stdout, stderr)
 			return w.endUnrun(err)
 		}
 	}
-	err := cmd.Start()
+	err = cmd.Start()
 	started := time.Now()
-	closeOutputs(stdout, stderr)
 	if err != nil {
 		w.closeFinal()
 		if sess != nil {
 			sess.closeAll()
 		}
-		w.refuse(fmt.Errorf("cannot run /bin/sh: %v", err))
+		if w.handshake == nil {
+			r := Result{JobID: w.id, ExitCode: 127, Err: fmt.Sprintf("cannot run %s: %v", cmd.Path, err), End: time.Now(), Cwd: w.cwd}
+			r.PostExec = w.runPost(&s, u, env, sio, r, false)
+			return w.record(r)
+		}
+		w.refuse(fmt.Errorf("cannot run %s: %v", cmd.Path, err))
 		return 1
 	}
 	pgid := cmd.Process.Pid
@@ -201,22 +254,21 @@ func (w *wrapper) run() int {
 	// (run again). A job whose pid file cannot be synced runs on: a crash
 	// within this moment may only make it run again.
 	syncFile(w.path(pidExt))
-	go func() {
-		for sig := range sigs {
-			if sig != syscall.SIGPIPE {
-				syscall.Kill(-pgid, sig.(syscall.Signal))
-			}
-		}
-	}()
+	w.setGroup(pgid)
 	var mem *memWatch
 	if s.MemLimit > 0 {
 		mem = watchMemory(pgid, s.MemLimit, memCheckInterval, memKillGrace)
+	}
+	var cpu *cpuWatch
+	if s.CPULimit > 0 {
+		cpu = watchCPU(pgid, s.CPULimit)
 	}
 	var usage *usageWatch
 	if s.Report != nil {
 		usage = watchUsage(pgid)
 	}
 	cmd.Wait()
+	w.setGroup(0)
 	r := exitResult(w.id, cmd.ProcessState)
 	r.Cwd = w.cwd
 	if mem != nil {
@@ -225,16 +277,22 @@ func (w *wrapper) run() int {
 		// A job that ended well before the signals reached it is DONE.
 		r.MemLimitExceeded = over && !r.Done()
 	}
-	signal.Stop(sigs)
+	if cpu != nil {
+		r.CPULimitExceeded = cpu.end() && !r.Done() && !r.MemLimitExceeded
+	}
+	if sess != nil {
+		sess.ended()
+	}
+	// The post-execution commands write to the job's files before its
+	// report closes them.
+	r.PostExec = w.runPost(&s, u, env, sio, r, false)
 	if usage != nil {
 		w.writeReport(&s, r, jobRun{start: started, cwd: w.cwd, home: u.home, errFile: paths.separateErr(), usage: usage.end()})
 	}
-	if sess == nil {
-		return w.record(r)
-	}
-	sess.ended()
 	code := w.record(r)
-	sess.finish(r)
+	if sess != nil {
+		sess.finish(r)
+	}
 	return code
 }
 
@@ -278,6 +336,14 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 			return fmt.Errorf("cannot enter a working directory: %v", err)
 		}
 		w.cwd = cwd
+		if s.OutDir != "" {
+			dir, err := makeOutDir(s, cwd)
+			if err != nil {
+				return err
+			}
+			p.outDir = dir
+			outName, errName = inDir(dir, outName), inDir(dir, errName)
+		}
 		if outName != "" {
 			p.stdout = absIn(cwd, outName)
 			if stdout, err = open(outName, 0o666, s.OutOverwrite); err != nil {

@@ -215,7 +215,8 @@ func (a *Agent) recover() error {
 func endOf(r localexec.Result, start float64) *api.AgentEnd {
 	return &api.AgentEnd{AgentRun: api.AgentRun{Job: r.JobID, Start: start}, ExitCode: r.ExitCode, Signal: r.Signal,
 		Lost: r.Lost, NotStarted: r.NotStarted, Err: r.Err, CPU: r.CPUTime.Seconds(), MaxRSS: r.MaxRSS,
-		MemLimitExceeded: r.MemLimitExceeded, Cwd: r.Cwd, CwdNotExist: r.CwdNotExist}
+		MemLimitExceeded: r.MemLimitExceeded, Cwd: r.Cwd, CwdNotExist: r.CwdNotExist,
+		PreExecFailed: r.PreExecFailed, PreExecCode: r.PreExecCode, PostExec: r.PostExec, CPULimitExceeded: r.CPULimitExceeded}
 }
 
 // exited takes a job's end from the executor and cuts the exchange's wait
@@ -460,6 +461,8 @@ func (a *Agent) signal(id int64, sig string) {
 		err = a.exec.Signal(id, syscall.SIGSTOP)
 	case "CONT":
 		err = a.exec.Signal(id, syscall.SIGCONT)
+	case "USR2":
+		err = a.exec.Signal(id, syscall.SIGUSR2)
 	}
 	if err != nil {
 		a.cfg.Logf("job %d: %v", id, err)

@@ -78,7 +78,9 @@ func (a *Agent) take(o api.AgentOrder) {
 	a.queue = append(a.queue, &launch{job: o.Job, run: nr, cleanup: r != nil, spec: localexec.Spec{JobID: o.Job,
 		Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd, Umask: s.Umask,
 		Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
-		MemLimit: s.MemLimit, GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
+		MemLimit: s.MemLimit, PreExec: execSteps(s.PreExec), PostExec: execSteps(s.PostExec), CPULimit: s.CPULimit,
+		Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
+		GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
 		Report: specReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
 		Interactive: interactiveSpec(s.Interactive)}})
 	if a.launchers < a.cfg.Launchers {
@@ -204,6 +206,16 @@ func (a *Agent) stopStarting(r *run) {
 	a.mu.Lock()
 	r.starting, r.signals = false, nil
 	a.mu.Unlock()
+}
+
+// execSteps is the executor's form of the master's pre- or
+// post-execution steps.
+func execSteps(steps []api.ExecStep) []localexec.ExecStep {
+	var out []localexec.ExecStep
+	for _, st := range steps {
+		out = append(out, localexec.ExecStep(st))
+	}
+	return out
 }
 
 // interactiveSpec is the executor's form of an interactive job's

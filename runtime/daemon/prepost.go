@@ -1,0 +1,290 @@
+package daemon
+
+import (
+	"math"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/localexec"
+)
+
+// deadlineGrace is how long a job past its termination time (bsub -t)
+// has, after SIGUSR2, before it is killed, as LSF gives it.
+const deadlineGrace = 600
+
+// preExecExit is the exit code with which a pre-execution command makes
+// its job exit rather than pend again, as LSF reads it.
+const preExecExit = 99
+
+// submitExec returns the JobExec of a submission, nil when it asks for
+// none of its options, or why it is refused.
+func (d *Daemon) submitExec(req *api.SubmitRequest, now runtime.Time) (*runtime.JobExec, error) {
+	bad := func(format string, args ...any) error { return errorf(http.StatusBadRequest, format, args...) }
+	e := &runtime.JobExec{PreExec: req.PreExec, PostExec: req.PostExec, Begin: runtime.Time(req.BeginTime),
+		Term: runtime.Time(req.TermTime), CPULimit: req.CPULimit, CPUSpec: req.CPUSpec, Input: req.Input,
+		LoginShell: req.LoginShell, OutDir: req.OutDir}
+	for _, f := range []struct{ opt, v string }{{"-E", e.PreExec}, {"-Ep", e.PostExec}, {"-i", e.Input},
+		{"-L", e.LoginShell}, {"-outdir", e.OutDir}, {"-c", e.CPUSpec}} {
+		switch {
+		case len(f.v) > 64<<10:
+			return nil, bad("%s is longer than 64 KiB", f.opt)
+		case strings.ContainsRune(f.v, 0):
+			return nil, bad("%s contains a NUL byte", f.opt)
+		}
+	}
+	switch {
+	case req.BeginTime < 0 || req.TermTime < 0:
+		return nil, bad("negative begin or termination time")
+	case req.TermTime != 0 && runtime.Time(req.TermTime) <= now:
+		return nil, bad("the termination time (-t) is past")
+	case req.TermTime != 0 && req.BeginTime != 0 && req.TermTime <= req.BeginTime:
+		return nil, bad("the termination time (-t) must be later than the begin time (-b)")
+	case req.CPULimit < 0 || math.IsNaN(req.CPULimit) || math.IsInf(req.CPULimit, 0):
+		return nil, bad("bad CPU limit")
+	case e.LoginShell != "" && !strings.HasPrefix(e.LoginShell, "/"):
+		return nil, bad("-L %q: the login shell must be an absolute path", truncate(e.LoginShell))
+	case req.InputData != nil && !req.InputSpooled || req.InputSpooled && req.Input == "":
+		return nil, bad("spooled input (-is) without its file name")
+	}
+	if req.InputSpooled {
+		e.InputData = req.InputData
+		if e.InputData == nil {
+			e.InputData = []byte{}
+		}
+	}
+	if e.CPUSpec != "" {
+		f, ok := d.cpuFactorOf(e.CPUSpec)
+		if !ok {
+			return nil, bad("-c %s: %s is neither a host nor a host model of the cluster", truncate(e.CPUSpec), truncate(e.CPUSpec))
+		}
+		e.CPUFactor = f
+	}
+	if bare := *e; bare.InputData == nil && reflect.ValueOf(bare).IsZero() {
+		return nil, nil
+	}
+	return e, nil
+}
+
+// cpuFactorOf returns the CPU factor of a host, or else of a host model.
+func (d *Daemon) cpuFactorOf(name string) (float64, bool) {
+	if h := d.cluster.Host(name); h != nil && h.Facts != nil && h.Facts.Cpuf > 0 {
+		return h.Facts.Cpuf, true
+	}
+	for _, m := range d.cfg.Policy.HostModels {
+		if m.Name == name && m.CPUFactor > 0 {
+			return m.CPUFactor, true
+		}
+	}
+	return 0, false
+}
+
+// execSpec adds to a job's Spec its pre- and post-execution commands, in
+// LSF's order, and the options of its JobExec.
+func (d *Daemon) execSpec(j *runtime.Job, out *localexec.Spec) {
+	var qset, aset compile.Settings
+	if j.Queue.Def != nil {
+		qset = j.Queue.Def.Settings
+	}
+	if j.App != nil && j.App.Def != nil {
+		aset = j.App.Def.Settings
+	}
+	e := j.Sub.Exec
+	if e == nil {
+		e = &runtime.JobExec{}
+	}
+	user := d.cfg.Policy.LSFConf.PrePostExecUser
+	step := func(cmd string, job, host bool) []localexec.ExecStep {
+		if strings.TrimSpace(cmd) == "" {
+			return nil
+		}
+		st := localexec.ExecStep{Command: cmd, Job: job, Host: host}
+		if !job && !host {
+			st.User = user
+		}
+		return []localexec.ExecStep{st}
+	}
+	// Before the job: the host-based commands of the queue and the
+	// profile, the queue's, then the job's own or else the profile's.
+	out.PreExec = append(out.PreExec, step(settingString(qset, "HOST_PRE_EXEC"), false, true)...)
+	out.PreExec = append(out.PreExec, step(settingString(aset, "HOST_PRE_EXEC"), false, true)...)
+	out.PreExec = append(out.PreExec, step(settingString(qset, "PRE_EXEC"), false, false)...)
+	if e.PreExec != "" {
+		out.PreExec = append(out.PreExec, step(e.PreExec, true, false)...)
+	} else {
+		out.PreExec = append(out.PreExec, step(settingString(aset, "PRE_EXEC"), false, false)...)
+	}
+	// After it, the other way round.
+	if e.PostExec != "" {
+		out.PostExec = append(out.PostExec, step(e.PostExec, true, false)...)
+	} else {
+		out.PostExec = append(out.PostExec, step(settingString(aset, "POST_EXEC"), false, false)...)
+	}
+	out.PostExec = append(out.PostExec, step(settingString(qset, "POST_EXEC"), false, false)...)
+	out.PostExec = append(out.PostExec, step(settingString(aset, "HOST_POST_EXEC"), false, true)...)
+	out.PostExec = append(out.PostExec, step(settingString(qset, "HOST_POST_EXEC"), false, true)...)
+	limit, factor := e.CPULimit, e.CPUFactor
+	if limit == 0 && j.Queue.CPULimit > 0 {
+		// The queue's default CPULIMIT, for a job without -c.
+		limit = j.Queue.CPULimit
+		if j.Queue.CPUSpec != "" {
+			factor, _ = d.cpuFactorOf(j.Queue.CPUSpec)
+		}
+	}
+	if limit > 0 {
+		if h := firstHost(j); factor > 0 && h != nil && h.Facts != nil && h.Facts.Cpuf > 0 {
+			// Minutes on the named host are fewer on a faster one.
+			limit = limit * factor / h.Facts.Cpuf
+		}
+		out.CPULimit = max(int64(math.Ceil(limit)), 1)
+	}
+	out.Input, out.InputData, out.LoginShell, out.OutDir = e.Input, e.InputData, e.LoginShell, e.OutDir
+}
+
+// firstHost returns the first host a started job holds, nil for none.
+func firstHost(j *runtime.Job) *runtime.Host {
+	if len(j.Allocs) == 0 {
+		return nil
+	}
+	return j.Allocs[0].Host
+}
+
+// preExecLimit returns how many times a job's pre-execution command is
+// tried before the job is suspended (or made to exit), 0 for unlimited:
+// LOCAL_MAX_PREEXEC_RETRY of its profile, its queue or lsb.params; for a
+// job received from another cluster, REMOTE_MAX_PREEXEC_RETRY (or the
+// older MAX_PREEXEC_RETRY), 5 by default.
+func (d *Daemon) preExecLimit(j *runtime.Job) (limit int, exit bool) {
+	var sets []compile.Settings
+	if j.App != nil && j.App.Def != nil {
+		sets = append(sets, j.App.Def.Settings)
+	}
+	if j.Queue.Def != nil {
+		sets = append(sets, j.Queue.Def.Settings)
+	}
+	p := &d.cfg.Policy.Parameters
+	action := p.LocalMaxPreexecRetryAction
+	for i := len(sets) - 1; i >= 0; i-- {
+		if v := settingString(sets[i], "LOCAL_MAX_PREEXEC_RETRY_ACTION"); v != "" {
+			action = v
+		}
+	}
+	exit = strings.EqualFold(action, "EXIT")
+	intOf := func(key string) (int, bool) {
+		for _, set := range sets {
+			if st := set[key]; st != nil {
+				if n, err := strconv.Atoi(strings.TrimSpace(st.Raw)); err == nil && n > 0 {
+					return n, true
+				}
+			}
+		}
+		return 0, false
+	}
+	if j.Sub.Home != nil {
+		for _, k := range []string{"REMOTE_MAX_PREEXEC_RETRY", "MAX_PREEXEC_RETRY"} {
+			if n, ok := intOf(k); ok {
+				return n, exit
+			}
+		}
+		return p.RemoteMaxPreexecRetry, exit
+	}
+	if n, ok := intOf("LOCAL_MAX_PREEXEC_RETRY"); ok {
+		return n, exit
+	}
+	return p.LocalMaxPreexecRetry, exit
+}
+
+// preExecEnded handles a run of a job whose pre-execution command failed
+// with code: the job pends again and is retried, until the retry limit
+// makes it PSUSP (or EXIT, with LOCAL_MAX_PREEXEC_RETRY_ACTION=EXIT);
+// exit code 99 makes it exit at once. ok is false when the job ends
+// instead (the caller finishes it).
+func (d *Daemon) preExecEnded(j *runtime.Job, code int, now runtime.Time) (Record, bool) {
+	if code == preExecExit || j.Term != "" {
+		return Record{}, false
+	}
+	limit, exit := d.preExecLimit(j)
+	last := limit > 0 && j.PreExecFailures+1 >= limit
+	if last && exit {
+		return Record{}, false
+	}
+	d.dropFiles(j.ID)
+	if err := d.cluster.PreExecFailed(j, last, now); err != nil {
+		d.cfg.Logf("job %d: %v", j.ID, err)
+		return Record{}, false
+	}
+	d.cfg.Logf("job %d: its pre-execution command exited with %d (failure %d); the job is %s", j.ID, code,
+		j.PreExecFailures, j.State)
+	return Record{Type: KindPreExec, At: now, Job: j.ID, Code: code, State: j.State.String()}, true
+}
+
+// postExecRecord returns the record of how a job's post-execution
+// commands ended, once the job's processes ended.
+func postExecRecord(j *runtime.Job, r localexec.Result, now runtime.Time) []Record {
+	if r.PostExec == "" {
+		return nil
+	}
+	j.PostExec = r.PostExec
+	return []Record{{Type: KindPostExec, At: now, Job: j.ID, Text: r.PostExec}}
+}
+
+// deadline returns what housekeeping does about a started job's
+// termination time at now: a record and an action, or nothing.
+func (d *Daemon) deadline(j *runtime.Job, now runtime.Time) (Record, func(), bool) {
+	t := j.TermTime()
+	switch {
+	case t == 0 || now < t || j.Remote != nil:
+		return Record{}, nil, false
+	case j.Term == "":
+		// SIGUSR2 first, to let the job end by itself; it is killed
+		// deadlineGrace later.
+		j.Term = termDeadline
+		return Record{Type: KindKill, At: now, Job: j.ID, Term: j.Term}, d.signalAct(j.ID, syscall.SIGUSR2), true
+	}
+	return Record{}, nil, false
+}
+
+// termDeadline is how a job past its termination time ends.
+const termDeadline = "TERM_DEADLINE"
+
+// deadlineWaits reports whether a job signalled at its termination time
+// still has its grace before it is killed.
+func deadlineWaits(j *runtime.Job, now runtime.Time) bool {
+	t := j.TermTime()
+	return j.Term == termDeadline && t > 0 && now < t+deadlineGrace
+}
+
+// execJobFields fills in the job's pre- and post-execution, begin and
+// termination times as bjobs shows them.
+func execJobFields(j *runtime.Job, out *api.Job) {
+	out.PostExec = j.PostExec
+	out.PreExecFailures = j.PreExecFailures
+	e := j.Sub.Exec
+	if e == nil {
+		return
+	}
+	out.PreExecCmd, out.PostExecCmd = e.PreExec, e.PostExec
+	out.BeginTime, out.TermTime = float64(e.Begin), float64(e.Term)
+	out.CPULimit = e.CPULimit
+	out.Input, out.LoginShell, out.OutDir = e.Input, e.LoginShell, e.OutDir
+}
+
+// execRequest writes a job's JobExec into the submission that forwards
+// it to another cluster; the CPU limit goes normalised already.
+func execRequest(e *runtime.JobExec, req *api.SubmitRequest) {
+	if e == nil {
+		return
+	}
+	req.PreExec, req.PostExec = e.PreExec, e.PostExec
+	req.BeginTime, req.TermTime = int64(e.Begin), int64(e.Term)
+	req.CPULimit = e.CPULimit
+	req.Input, req.LoginShell, req.OutDir = e.Input, e.LoginShell, e.OutDir
+	if e.InputData != nil {
+		req.InputSpooled, req.InputData = true, e.InputData
+	}
+}

@@ -1,0 +1,315 @@
+package localexec
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/user"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// An ExecStep is one pre- or post-execution command, run by /bin/sh -c.
+type ExecStep struct {
+	Command string `json:"command"`
+	// Job marks the job's own command (bsub -E or -Ep): it runs as the
+	// job's user, in the job's working directory, with the job's output
+	// and error files. The other steps (of the queue or application
+	// profile) run in /tmp with /dev/null as their standard files.
+	Job bool `json:"job,omitempty"`
+	// Host marks a host-based command (HOST_PRE_EXEC, HOST_POST_EXEC):
+	// it runs as the wrapper's user (root when the daemon runs as root).
+	Host bool `json:"host,omitempty"`
+	// User is the user the step runs as instead of the job's
+	// (LSB_PRE_POST_EXEC_USER), which only a wrapper running as root can
+	// take; "" for the job's.
+	User string `json:"user,omitempty"`
+}
+
+// The post-execution states of Result.PostExec, as bhist shows them.
+const (
+	PostDone = "POST_DONE"
+	PostErr  = "POST_ERR"
+)
+
+// prePostPath is the PATH of the commands of the queue, the profile and
+// the host, as LSF sets it for them.
+const prePostPath = "/bin:/usr/bin:/sbin:/usr/sbin"
+
+// A stepIO is what a step's standard files are: the job's output and
+// error files, for the job's own commands.
+type stepIO struct {
+	stdout, stderr *os.File
+	cwd            string
+}
+
+// runStep runs one step and returns its exit code (128+signal when a
+// signal ended it). The pid file names the step's process group while it
+// runs, so that bkill and bstop reach it.
+func (w *wrapper) runStep(st ExecStep, u jobUser, env []string, io stepIO) (int, error) {
+	cmd := &exec.Cmd{
+		Path:        "/bin/sh",
+		Args:        []string{"sh", "-c", st.Command},
+		Env:         env,
+		Dir:         "/tmp",
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
+	}
+	if st.Job {
+		cmd.Dir = io.cwd
+		cmd.Stdout, cmd.Stderr = io.stdout, io.stderr
+	} else {
+		cmd.Env = withEnv(env, "PATH", prePostPath)
+	}
+	switch {
+	case st.Host:
+		// The wrapper's own user.
+	case st.User != "" && os.Geteuid() == 0:
+		pw, err := user.Lookup(st.User)
+		if err != nil {
+			return 0, fmt.Errorf("LSB_PRE_POST_EXEC_USER %s: %v", st.User, err)
+		}
+		uid, err1 := strconv.Atoi(pw.Uid)
+		gid, err2 := strconv.Atoi(pw.Gid)
+		if err1 != nil || err2 != nil {
+			return 0, fmt.Errorf("LSB_PRE_POST_EXEC_USER %s has ids %s:%s", st.User, pw.Uid, pw.Gid)
+		}
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}
+	default:
+		cmd.SysProcAttr.Credential = u.credential()
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, fmt.Errorf("cannot run /bin/sh: %v", err)
+	}
+	pgid := cmd.Process.Pid
+	if err := w.writePids(pgid); err != nil {
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		cmd.Wait()
+		return 0, fmt.Errorf("cannot record the processes of a pre- or post-execution command: %v", err)
+	}
+	w.answer("ok")
+	w.setGroup(pgid)
+	err := cmd.Wait()
+	w.setGroup(0)
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return 0, err
+	}
+	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		return signalExitCode(int(ws.Signal())), nil
+	}
+	return cmd.ProcessState.ExitCode(), nil
+}
+
+// runPre runs the pre-execution steps of s in order and returns the exit
+// code of the first that fails, 0 when all succeed.
+func (w *wrapper) runPre(s *Spec, u jobUser, env []string, io stepIO) (int, error) {
+	for _, st := range s.PreExec {
+		code, err := w.runStep(st, u, env, io)
+		if err != nil || code != 0 {
+			return max(code, 1), err
+		}
+	}
+	return 0, nil
+}
+
+// runPost runs the post-execution steps of s in order, with the job's end
+// in their environment (LSB_JOBEXIT_STAT, the wait status as LSF gives
+// it), and
+// returns PostDone when all exit 0, PostErr otherwise, "" when there are
+// none. After a failed pre-execution (preFailed) only the host-based
+// steps run, for their clean-up.
+func (w *wrapper) runPost(s *Spec, u jobUser, env []string, io stepIO, r Result, preFailed bool) string {
+	if len(s.PostExec) == 0 {
+		return ""
+	}
+	stat := r.ExitCode << 8
+	if r.Signal != 0 {
+		stat = r.Signal
+	}
+	env = withEnv(env, "LSB_JOBEXIT_STAT", strconv.Itoa(stat))
+	state := PostDone
+	ran := false
+	for _, st := range s.PostExec {
+		if preFailed && !st.Host {
+			continue
+		}
+		ran = true
+		code, err := w.runStep(st, u, env, io)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: job %d: post-execution: %v\n", StarterName, w.id, err)
+		}
+		if err != nil || code != 0 {
+			state = PostErr
+		}
+	}
+	if !ran {
+		return ""
+	}
+	return state
+}
+
+// withEnv returns env with name set to value.
+func withEnv(env []string, name, value string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, name+"="+value)
+}
+
+// A cpuWatch enforces the CPU time limit of a running job: every
+// cpuCheckInterval it sums the CPU time of the job's process group;
+// past the limit it sends SIGXCPU and then, as LSF does, SIGINT, SIGTERM
+// and SIGKILL, a second apart (as past a memory limit).
+type cpuWatch struct {
+	rec   pidRecord
+	limit uint64 // ticks of userHZ
+	stop  chan struct{}
+	done  chan struct{}
+	over  bool
+}
+
+// cpuCheckInterval is how often a job's CPU time is read.
+const cpuCheckInterval = time.Second
+
+// watchCPU starts watching the CPU time of process group pgid against
+// limit seconds.
+func watchCPU(pgid int, limit int64) *cpuWatch {
+	c := &cpuWatch{rec: pidRecord{JobPID: pgid}, limit: uint64(limit) * userHZ,
+		stop: make(chan struct{}), done: make(chan struct{})}
+	go c.run()
+	return c
+}
+
+func (c *cpuWatch) run() {
+	defer close(c.done)
+	tick := time.NewTicker(cpuCheckInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-c.stop:
+			return
+		case <-tick.C:
+		}
+		var ticks uint64
+		eachProcStat(func(stat string) {
+			if pgrp, t, err := parseProcCPU(stat); err == nil && pgrp == c.rec.JobPID {
+				ticks += t
+			}
+		})
+		if ticks > c.limit {
+			// SIGXCPU, which ends a job that does not handle it; then,
+			// a grace apart, SIGINT, SIGTERM and SIGKILL.
+			c.over = true
+			c.rec.signalGroup(syscall.SIGXCPU)
+			c.rec.signalGroup(syscall.SIGCONT)
+			if !waitGroupGone(c.rec, memKillGrace) {
+				c.rec.signalGroup(syscall.SIGINT)
+				c.rec.signalGroup(syscall.SIGCONT)
+				terminate(c.rec, memKillGrace)
+			}
+			return
+		}
+	}
+}
+
+// end stops the watch once the job's shell has ended and reports whether
+// the job was terminated for its CPU time.
+func (c *cpuWatch) end() bool {
+	close(c.stop)
+	<-c.done
+	return c.over
+}
+
+// expandOutDir expands the patterns of bsub -outdir in dir: %J and %EJ the
+// job id, %I and %EI the array index, %U the job's user, %P its project,
+// %G its user group, %H its first host; %JG (the job group) drops out.
+func expandOutDir(dir string, s *Spec) string {
+	if !strings.Contains(dir, "%") {
+		return dir
+	}
+	first := ""
+	if len(s.Hosts) > 0 {
+		first = s.Hosts[0]
+	}
+	envOf := func(name string) string {
+		for _, kv := range s.Env {
+			if v, ok := strings.CutPrefix(kv, name+"="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	id, index := strconv.FormatInt(s.outputID(), 10), strconv.Itoa(s.Index)
+	return strings.NewReplacer("%JG", "", "%EJ", id, "%EI", index, "%J", id, "%I", index, "%U", s.User,
+		"%P", envOf("LSB_PROJECT_NAME"), "%G", envOf("LSB_USER_GROUP"), "%H", first).Replace(dir)
+}
+
+// openInput opens the job's standard input: the spooled data of bsub
+// -is, through a file of the wrapper's that is removed once open, or the
+// file of bsub -i, opened as the job's user from the working directory.
+// It returns nil when the job has neither.
+func (w *wrapper) openInput(s *Spec, u jobUser) (*os.File, error) {
+	if s.InputData != nil {
+		name := w.path(".in")
+		if err := os.WriteFile(name, s.InputData, 0o600); err != nil {
+			return nil, fmt.Errorf("cannot write the spooled input file: %v", err)
+		}
+		f, err := os.Open(name)
+		os.Remove(name)
+		if err != nil {
+			return nil, fmt.Errorf("cannot open the spooled input file: %v", err)
+		}
+		return f, nil
+	}
+	if s.Input == "" {
+		return nil, nil
+	}
+	name := expandPath(s.Input, s.outputID(), s.Index)
+	var f *os.File
+	err := u.do(func() error {
+		var err error
+		f, err = os.Open(name)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cannot open input file: %v", err)
+	}
+	return f, nil
+}
+
+// loginShellArgs returns the program and arguments that run the job file
+// script from login shell sh: sh started as a login shell (its name
+// begins with "-", which every shell reads so), which then runs the job
+// file under /bin/sh.
+func loginShellArgs(sh, script string) []string {
+	name := sh[strings.LastIndexByte(sh, '/')+1:]
+	return []string{"-" + name, "-c", "exec /bin/sh '" + strings.ReplaceAll(script, "'", `'\''`) + "'"}
+}
+
+// makeOutDir makes the job's output directory (bsub -outdir), patterns
+// expanded and taken from the working directory cwd, with its missing
+// parents, mode 0700, and returns its absolute path. It runs with the
+// job's user's identity (jobUser.do).
+func makeOutDir(s *Spec, cwd string) (string, error) {
+	dir := absIn(cwd, expandOutDir(s.OutDir, s))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("cannot make the output directory: %v", err)
+	}
+	return dir, nil
+}
+
+// inDir returns a relative output path name taken from dir; an absolute
+// one, or "", as it is.
+func inDir(dir, name string) string {
+	if name == "" || strings.HasPrefix(name, "/") {
+		return name
+	}
+	return dir + "/" + name
+}
