@@ -15,7 +15,7 @@ func newBpeekCmd(e env) *cobra.Command {
 		options:  bpeekOptions(),
 		refused:  bpeekRefusedOptions(),
 		short:    "Show the output of an unfinished job of lsfc serve",
-		operands: "[JOBID]",
+		operands: "[JOBID | \"JOBID[INDEX]\"]",
 		long: `bpeek shows the output a running job has written so far, after the line
 
   << output from stdout >>
@@ -68,9 +68,18 @@ func runBpeek(ctx context.Context, e env, a *lsfArgs) error {
 	}
 	var id int64
 	if len(a.operands) == 1 {
-		if id, err = parseJobID(a.operands[0]); err != nil {
+		t, err := parseJobTarget(a.operands[0])
+		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			return exit(exitLSF, nil)
+		}
+		switch {
+		case t.indices == nil:
+			id = t.id
+		case len(t.indices) == 1:
+			id = api.ElementID(t.id, t.indices[0])
+		default:
+			return usageError("bpeek: one element of a job array at most")
 		}
 	} else {
 		sel := jobSelection{name: a.value("J"), queue: a.value("q"), host: a.value("m")}
@@ -92,10 +101,10 @@ func runBpeek(ctx context.Context, e env, a *lsfArgs) error {
 	}
 	switch {
 	case out.Done:
-		fmt.Fprintf(e.stderr, "Job <%d>: Job has already finished\n", id)
+		fmt.Fprintf(e.stderr, "Job <%s>: Job has already finished\n", api.FormatJobID(id))
 		return exit(exitLSF, nil)
 	case out.State == "PEND" || out.State == "PSUSP":
-		fmt.Fprintf(e.stderr, "Job <%d>: Job has not started yet\n", id)
+		fmt.Fprintf(e.stderr, "Job <%s>: Job has not started yet\n", api.FormatJobID(id))
 		return exit(exitLSF, nil)
 	}
 	fmt.Fprintln(e.stdout, "<< output from stdout >>")

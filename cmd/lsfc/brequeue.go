@@ -15,7 +15,7 @@ func newBrequeueCmd(e env) *cobra.Command {
 		options:  brequeueOptions(),
 		refused:  brequeueRefusedOptions(),
 		short:    "Kill and requeue jobs of lsfc serve",
-		operands: "[JOBID ...]",
+		operands: "[JOBID | \"JOBID[INDEX_LIST]\" ...]",
 		long: `brequeue kills jobs and puts them back in their queue, pending (PEND), to run
 again from the beginning under the same job ID and submit time. For each
 job it prints
@@ -38,7 +38,9 @@ restart of lsfc serve keeps it.
   -J NAME     with no job id: the last job of that name (* matches any
               characters)
 
-Job ids given name the jobs, and -u and -J are then ignored. With none,
+Job ids given name the jobs, and -u and -J are then ignored; a job
+array's ID names its elements in the states the options take, and
+"ID[1-5,9]" some of them. With none,
 brequeue requeues the caller's most recently submitted job in a state
 the options take.` + lsfStateHelp,
 		example: `  lsfc brequeue 1001
@@ -95,7 +97,7 @@ func runBrequeue(ctx context.Context, e env, a *lsfArgs) error {
 	if err != nil {
 		return lsfFailed(e, "brequeue", err)
 	}
-	var ids []int64
+	var targets []jobTarget
 	failed := false
 	if len(a.operands) == 0 {
 		// The last job submitted of those the options select.
@@ -109,25 +111,20 @@ func runBrequeue(ctx context.Context, e env, a *lsfArgs) error {
 			fmt.Fprintln(e.stderr, "No matching job found")
 			return exit(exitLSF, nil)
 		}
-		ids = append(ids, jobs[len(jobs)-1].ID)
+		targets = targetsOf(jobs[len(jobs)-1:])
 	}
 	for _, s := range a.operands {
-		id, err := parseJobID(s)
+		t, err := parseJobTarget(s)
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			failed = true
 			continue
 		}
-		ids = append(ids, id)
+		targets = append(targets, t)
 	}
-	for _, id := range ids {
-		resp, err := c.JobAction(ctx, id, "requeue", req)
-		switch {
-		case err != nil:
-			printLSFError(e, "brequeue", err)
+	for _, t := range targets {
+		if !applyAction(ctx, e, c, "brequeue", t, "requeue", req, false) {
 			failed = true
-		case resp.Message != "":
-			fmt.Fprintln(e.stdout, resp.Message)
 		}
 	}
 	if failed {

@@ -32,7 +32,7 @@ func requeueAsked(j *runtime.Job) bool {
 func (d *Daemon) requeueJob(id identity, j *runtime.Job, req api.ActionRequest) (any, []Record, func(), error) {
 	now := d.now()
 	conflict := func(format string, args ...any) (any, []Record, func(), error) {
-		return nil, nil, nil, errorf(http.StatusConflict, "Job <%d>: "+format, append([]any{j.ID}, args...)...)
+		return nil, nil, nil, errorf(http.StatusConflict, "Job <%s>: "+format, append([]any{j.Label()}, args...)...)
 	}
 	states := req.States
 	if len(states) == 0 {
@@ -48,7 +48,7 @@ func (d *Daemon) requeueJob(id identity, j *runtime.Job, req api.ActionRequest) 
 		state = "PSUSP"
 	}
 	done := func(recs []Record, act func()) (any, []Record, func(), error) {
-		return api.ActionResponse{Message: fmt.Sprintf("Job <%d> is being requeued", j.ID)}, recs, act, nil
+		return api.ActionResponse{Message: fmt.Sprintf("Job <%s> is being requeued", j.Label())}, recs, act, nil
 	}
 	switch {
 	case j.Remote != nil:

@@ -717,6 +717,10 @@ func (d *Daemon) arrayAction(id identity, a *runtime.Array, action string, req a
 			return j.State == runtime.PSusp || j.State == runtime.USusp
 		case "top", "bottom", "modify":
 			return j.State.Pending()
+		case "requeue":
+			// The states brequeue takes are the request's: the element's
+			// own action checks them.
+			return true
 		}
 		return !j.State.Finished()
 	}
@@ -787,7 +791,8 @@ func (d *Daemon) arrayAction(id identity, a *runtime.Array, action string, req a
 	msg := map[string]string{"kill": "Job <%d> is being terminated", "stop": "Job <%d> is being stopped",
 		"resume": "Job <%d> is being resumed", "signal": "Job <%d> is being signaled",
 		"top": "Job <%d> has been moved to position 1 from top.", "bottom": "Job <%d> has been moved to position 1 from bottom.",
-		"modify": "Parameters of job <%d> are being changed", "aps": "Parameters of job <%d> are being changed"}[action]
+		"modify": "Parameters of job <%d> are being changed", "aps": "Parameters of job <%d> are being changed",
+		"requeue": "Job <%d> is being requeued"}[action]
 	text := fmt.Sprintf(msg, a.ID)
 	if action == "switch" {
 		text = fmt.Sprintf("Job <%d> is switched to queue <%s>", a.ID, req.Queue)
