@@ -235,7 +235,7 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	s.App = a.value("app")
 	s.Depend = a.value("w")
 	if s.ResReq, err = joinResReqOptions(a.values("R")); err != nil {
-		return nil, err
+		return nil, notSubmitted(err)
 	}
 	s.Stdout = lastOf(a, "o", "oo")
 	s.Stderr = lastOf(a, "e", "eo")
@@ -261,27 +261,27 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	}
 	if a.has("n") {
 		if s.Slots, err = positiveInt("-n", a.value("n")); err != nil {
-			return nil, err
+			return nil, notSubmitted(err)
 		}
 	}
 	if a.has("sp") {
 		if s.Priority, err = positiveInt("-sp", a.value("sp")); err != nil {
-			return nil, err
+			return nil, notSubmitted(err)
 		}
 	}
 	if a.has("W") {
 		if s.RunLimit, err = parseRunLimit(a.value("W")); err != nil {
-			return nil, err
+			return nil, notSubmitted(err)
 		}
 	}
 	if a.has("We") {
 		if s.Estimate, err = parseEstimate(a.value("We")); err != nil {
-			return nil, err
+			return nil, notSubmitted(err)
 		}
 	}
 	if a.has("M") {
 		if s.MemLimit, r.bareMem, err = parseMemLimit(a.value("M")); err != nil {
-			return nil, err
+			return nil, notSubmitted(err)
 		}
 		s.MemHard = strings.HasSuffix(strings.TrimSpace(a.value("M")), "!")
 	}
@@ -607,6 +607,12 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 
 // A valueError is an option value bsub refuses as LSF does: exit 255.
 type valueError struct{ err error }
+
+// notSubmitted is the valueError of an option value bsub refuses, with
+// LSF's closing words.
+func notSubmitted(err error) error {
+	return &valueError{fmt.Errorf("%w. Job not submitted", err)}
+}
 
 func (e *valueError) Error() string { return e.err.Error() }
 func (e *valueError) Unwrap() error { return e.err }

@@ -157,7 +157,9 @@ func TestBsubReportedOptions(t *testing.T) {
 		{[]string{"-t", "yesterday", "true"}, exitLSF, "bsub: -t \"yesterday\": Bad time specification (want [[year:][month:]day:]hour:minute). Job not submitted\n"},
 		{[]string{"-gpu", "num=1:foo=2", "true"}, exitLSF, "bsub: -gpu: bad GPU requirement \"num=1:foo=2\" at column 7: unknown keyword \"foo\" (want one of num, mode, mps, j_exclusive, aff, block, gpack, glink, gvendor, gmodel, gtile, gmem, mig). Job not submitted\n"},
 		{[]string{"-gpu", "num=two", "true"}, exitLSF, "bsub: -gpu: bad GPU requirement \"num=two\" at column 1: num=two: want a positive whole number of GPUs. Job not submitted\n"},
-		{[]string{"-We", "10/hostA", "true"}, exitUsage, `-We "10/hostA": lsfc does not normalise run times`},
+		{[]string{"-We", "10/hostA", "true"}, exitLSF, "bsub: -We \"10/hostA\": lsfc does not normalise run times by the CPU factor of \"hostA\"; give [hour:]minute. Job not submitted\n"},
+		{[]string{"-n", "0", "true"}, exitLSF, "bsub: -n \"0\": want a positive whole number. Job not submitted\n"},
+		{[]string{"-W", "1:75", "true"}, exitLSF, "bsub: -W \"1:75\": want [hours:]minutes, such as 90 or 1:30. Job not submitted\n"},
 		{[]string{"-G", "~grp", "true"}, exitUsage, `bsub: -G "~grp": excluding fairshare groups (~group) is not supported by lsfc`},
 		{[]string{"-q", "normal", "-ISs", "bash"}, exitLSF, "bsub: option -ISs is not supported by lsfc\n"},
 		// Words that begin a longer option are never split.

@@ -33,7 +33,7 @@ func TestReadNativeWorkload(t *testing.T) {
 	}
 	for _, c := range []struct{ in, want string }{
 		{`{"t": 1, "args": ["-b", "10:00"], "run": 1}`, "w.jsonl:1: bsub: option -b is not supported by lsfc simulate"},
-		{`{"t": 1, "args": ["-n", "0"], "run": 1}`, `w.jsonl:1: bsub: -n "0": want a positive whole number`},
+		{`{"t": 1, "args": ["-n", "0"], "run": 1}`, `w.jsonl:1: bsub: -n "0": want a positive whole number. Job not submitted`},
 		{`{"args": [], "run": 1}`, `w.jsonl:1: no submission time ("t")`},
 		{`{"t": 1, "args": []}`, `w.jsonl:1: no run time ("run")`},
 		{`{"t": -1, "args": [], "run": 1}`, `w.jsonl:1: submission time "t" -1 is out of range`},
