@@ -63,6 +63,39 @@ func fill(t *testing.T, dir string, leave int64) string {
 	return path
 }
 
+// keepFull appends to the file at path, every few milliseconds, whatever
+// room its file system has again, until the function it returns is
+// called.
+func keepFull(t *testing.T, path string) func() {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		defer f.Close()
+		buf := make([]byte, 4<<10)
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			for {
+				if _, err := f.Write(buf); err != nil {
+					break
+				}
+			}
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { close(stop); <-done }) }
+}
+
 // TestDiskFull runs the daemon on a small tmpfs and fills it: the daemon
 // stays up, refuses submissions and changes with a clear error, answers
 // queries, records the real exit status of the jobs that end meanwhile
@@ -128,6 +161,9 @@ func TestDiskFull(t *testing.T) {
 	// No space at all: a job that ends is seen running until its end
 	// can be written.
 	fill2 := fill(t, state, 0)
+	// Files removed meanwhile (those of the job that ended) would make
+	// room again: the file system is kept full until space is given back.
+	stopFull := keepFull(t, fill2)
 	fullIn := time.Since(ranAt)
 	os.WriteFile(flag+"2", nil, 0o600)
 	time.Sleep(time.Until(ranAt.Add(3500 * time.Millisecond)))
@@ -143,6 +179,7 @@ func TestDiskFull(t *testing.T) {
 	refused()
 
 	// Space is back: the end is recorded, and work is taken again.
+	stopFull()
 	os.Remove(fill2)
 	os.Remove(filler)
 	if j := c.waitState(t, late, "EXIT", "DONE"); j.ExitCode != 7 {
