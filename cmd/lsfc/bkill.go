@@ -41,7 +41,7 @@ as bsub prints it, is taken for its job id.
   -J NAME     jobs of that name (a job without -J is named by its
               command; * matches any characters)
   -q QUEUE    jobs of that queue
-  -m HOST     jobs running on that host
+  -m HOST     jobs running on that host, or on a host group's hosts
   -stat run|pend|susp
               every job in that state (RUN; PEND; PSUSP, USUSP, SSUSP)
               that the other options select, as -b does
@@ -72,7 +72,7 @@ last job submitted of those they select.` + lsfStateHelp,
 // bkillOptions returns the options of bkill lsfc implements.
 func bkillOptions() []lsfOption {
 	return []lsfOption{
-		{"b", ""}, {"J", "job_name"}, {"m", "host_name"}, {"q", "queue_name"}, {"r", ""},
+		{"b", ""}, {"J", "job_name"}, {"m", "host_name|host_group"}, {"q", "queue_name"}, {"r", ""},
 		{"s", "signal"}, {"stat", "run|pend|susp"}, {"u", "user_name|all"}, {"g", "job_group_name"},
 		{"app", "application_profile_name"}, {"sla", "service_class_name"}, {"l", ""}, {"d", ""},
 	}
@@ -135,6 +135,9 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 	}
 	c, err := dialDaemon(e, a)
 	if err != nil {
+		return lsfFailed(e, "bkill", err)
+	}
+	if err := sel.resolveHosts(ctx, c); err != nil {
 		return lsfFailed(e, "bkill", err)
 	}
 	var ids []jobTarget
@@ -211,6 +214,9 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 // filter.
 type jobSelection struct {
 	user, name, queue, host, stat string
+	// hosts, once resolved (resolveHosts), are the hosts -m names: a
+	// host, or a host group's hosts.
+	hosts map[string]bool
 	// group, app and sla are -g (the jobs of that job group, not of the
 	// groups under it, as LSF's bkill does), -app and -sla; they narrow
 	// job ids given too.
@@ -265,7 +271,7 @@ func (s jobSelection) filter(jobs []api.Job) []api.Job {
 		if s.name != "" && !matchJobName(s.name, jobName(&j)) && !matchArrayName(s.name, &j) {
 			continue
 		}
-		if s.host != "" && !slices.Contains(j.ExecHosts, s.host) {
+		if s.host != "" && !s.onHosts(j.ExecHosts) {
 			continue
 		}
 		if s.stat != "" && jobStatClass(j.State) != s.stat || !s.matches(&j) {
@@ -275,6 +281,25 @@ func (s jobSelection) filter(jobs []api.Job) []api.Job {
 	}
 	slices.SortFunc(out, compareJobIDs)
 	return out
+}
+
+// resolveHosts reads -m as a host or a host group of the daemon's
+// configuration.
+func (s *jobSelection) resolveHosts(ctx context.Context, c *api.Client) error {
+	if s.host == "" {
+		return nil
+	}
+	hosts, err := hostSelection(ctx, c, s.host)
+	s.hosts = hosts
+	return err
+}
+
+// onHosts reports whether a job runs on a host -m names.
+func (s jobSelection) onHosts(exec []string) bool {
+	if s.hosts == nil {
+		return slices.Contains(exec, s.host)
+	}
+	return slices.ContainsFunc(exec, func(h string) bool { return s.hosts[h] })
 }
 
 // none is the message for a selection that found no job, as LSF words it.

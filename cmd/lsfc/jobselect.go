@@ -12,7 +12,7 @@ import (
 // profile and service class.
 func jobSelectOptions() []lsfOption {
 	return []lsfOption{
-		{"u", "user_name|all"}, {"J", "job_name"}, {"q", "queue_name"}, {"m", "host_name"},
+		{"u", "user_name|all"}, {"J", "job_name"}, {"q", "queue_name"}, {"m", "host_name|host_group"},
 		{"g", "job_group_name"}, {"app", "application_profile_name"}, {"sla", "service_class_name"},
 	}
 }
@@ -32,6 +32,9 @@ func runSelectedJobAction(ctx context.Context, e env, a *lsfArgs, name, action s
 	}
 	c, err := dialDaemon(e, a)
 	if err != nil {
+		return lsfFailed(e, name, err)
+	}
+	if err := sel.resolveHosts(ctx, c); err != nil {
 		return lsfFailed(e, name, err)
 	}
 	failed := false
