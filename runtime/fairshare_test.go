@@ -5,8 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/lsfc/lsfc/compile"
-	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime"
 	"golang.org/x/tools/txtar"
 )
@@ -45,15 +43,7 @@ PRIORITY   = 30
 FAIRSHARE  = USER_SHARES[[userA, 2] [each@, 1] [team, 3] [others, 1]]
 End Queue
 `))
-	tree, opts := testkit.ArchiveTree(t, ar, true)
-	p, diags := compile.Compile(tree, opts)
-	if diags.HasErrors() {
-		t.Fatal(diags.Err())
-	}
-	c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := compileCluster(t, ar)
 	clock := &runtime.VirtualClock{T: 1000}
 	e := runtime.NewEngine(c, clock, nil)
 	var first *runtime.Job
@@ -119,15 +109,7 @@ PRIORITY   = 30
 FAIRSHARE  = USER_SHARES[[userA, 2] [` + entry + `, 1]]
 End Queue
 `))
-			tree, opts := testkit.ArchiveTree(t, ar, true)
-			p, diags := compile.Compile(tree, opts)
-			if diags.HasErrors() {
-				t.Fatal(diags.Err())
-			}
-			c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := compileCluster(t, ar)
 			clock := &runtime.VirtualClock{T: 1000}
 			e := runtime.NewEngine(c, clock, nil)
 			for _, u := range []string{"userA", "zed", "yves"} {
@@ -186,15 +168,7 @@ PRIORITY   = 30
 FAIRSHARE  = USER_SHARES[[design, 2] [test, 1]]
 End Queue
 `))
-	tree, opts := testkit.ArchiveTree(t, ar, true)
-	p, diags := compile.Compile(tree, opts)
-	if diags.HasErrors() {
-		t.Fatal(diags.Err())
-	}
-	c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := compileCluster(t, ar)
 	clock := &runtime.VirtualClock{T: 1000}
 	e := runtime.NewEngine(c, clock, nil)
 	jobs := map[string]*runtime.Job{}

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lsfc/lsfc/compile"
-	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/api"
 	"golang.org/x/tools/txtar"
@@ -36,15 +34,7 @@ QUEUE_NAME = normal
 PRIORITY   = 30
 End Queue
 `))
-	tree, opts := testkit.ArchiveTree(t, ar, true)
-	p, diags := compile.Compile(tree, opts)
-	if diags.HasErrors() {
-		t.Fatal(diags.Err())
-	}
-	c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := compileCluster(t, ar)
 	return c
 }
 

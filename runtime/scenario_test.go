@@ -66,6 +66,22 @@ func TestScenarios(t *testing.T) {
 // 00:00 UTC.
 var scenarioStart = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// compileCluster compiles the configuration of an archive (its files at
+// the tree's root) into a cluster of its own hosts.
+func compileCluster(t *testing.T, ar *txtar.Archive) *runtime.Cluster {
+	t.Helper()
+	tree, opts := testkit.ArchiveTree(t, ar, true)
+	p, diags := compile.Compile(tree, opts)
+	if diags.HasErrors() {
+		t.Fatal(diags.Err())
+	}
+	c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 func runScenario(t *testing.T, ar *txtar.Archive) string {
 	t.Helper()
 	start := scenarioStart

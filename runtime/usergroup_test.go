@@ -3,8 +3,6 @@ package runtime_test
 import (
 	"testing"
 
-	"github.com/lsfc/lsfc/compile"
-	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime"
 	"golang.org/x/tools/txtar"
 )
@@ -44,15 +42,7 @@ PRIORITY   = 30
 FAIRSHARE  = USER_SHARES[[alpha, 2] [beta, 1]]
 End Queue
 `))
-	tree, opts := testkit.ArchiveTree(t, ar, true)
-	p, diags := compile.Compile(tree, opts)
-	if diags.HasErrors() {
-		t.Fatal(diags.Err())
-	}
-	c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := compileCluster(t, ar)
 	clock := &runtime.VirtualClock{T: 1000}
 	e := runtime.NewEngine(c, clock, nil)
 	if _, err := e.Submit(runtime.Submission{User: "u1", Queue: "fair", Runtime: 7200}); err != nil {
