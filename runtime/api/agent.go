@@ -77,6 +77,10 @@ type PeekOrder struct {
 type AgentRun struct {
 	Job   int64   `json:"job"`
 	Start float64 `json:"start"`
+	// Post, in an AgentEnd and its Done, marks the end of the run's
+	// post-execution commands that ran on after the job's end (see
+	// AgentEnd.PostPending).
+	Post bool `json:"post,omitempty"`
 }
 
 // An AgentEnd is how a run ended, as the job's wrapper recorded it.
@@ -104,6 +108,11 @@ type AgentEnd struct {
 	PreExecCode      int    `json:"preExecCode,omitempty"`
 	PostExec         string `json:"postExec,omitempty"`
 	CPULimitExceeded bool   `json:"cpuLimitExceeded,omitempty"`
+	// PostPending is set on the end of a job whose post-execution
+	// commands run on after it (JobSpec.PostLater); their end comes in an
+	// AgentEnd of its own, of the same run with Post set, in which only
+	// PostExec and Err count.
+	PostPending bool `json:"postPending,omitempty"`
 }
 
 // AgentOrders is the master's answer to an AgentSync.
@@ -167,6 +176,13 @@ type JobSpec struct {
 	PreExec    []ExecStep `json:"preExec,omitempty"`
 	PostExec   []ExecStep `json:"postExec,omitempty"`
 	CPULimit   int64      `json:"cpuLimit,omitempty"`
+	// PostLater, PostTimeout and StepHosts are as localexec.Spec has
+	// them: the job's end reported before its post-execution commands
+	// end (JOB_INCLUDE_POSTPROC=N), JOB_POSTPROC_TIMEOUT in seconds, and
+	// the hosts the host-based commands run for.
+	PostLater   bool     `json:"postLater,omitempty"`
+	PostTimeout int64    `json:"postTimeout,omitempty"`
+	StepHosts   []string `json:"stepHosts,omitempty"`
 	Input      string     `json:"input,omitempty"`
 	InputData  []byte     `json:"inputData,omitempty"`
 	LoginShell string     `json:"loginShell,omitempty"`

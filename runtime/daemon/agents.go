@@ -319,7 +319,7 @@ func jobSpec(s localexec.Spec) api.JobSpec {
 	return api.JobSpec{Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd,
 		Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
 		MemLimit: s.MemLimit, PreExec: apiSteps(s.PreExec), PostExec: apiSteps(s.PostExec), CPULimit: s.CPULimit,
-		Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
+		PostLater: s.PostLater, PostTimeout: s.PostTimeout, StepHosts: s.StepHosts, Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
 		GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
 		Report: jobReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
 		Interactive: apiInteractive(s.Interactive)}
@@ -607,13 +607,26 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 	}
 	reported := map[int64]bool{}
 	for _, e := range req.Ends {
+		if e.Post {
+			// The post-execution commands of a job whose end was
+			// recorded before them, on this run.
+			j := d.cluster.Job(e.Job)
+			if j != nil && len(j.Allocs) > 0 && j.Allocs[0].Host == h && float64(j.Start) == e.Start {
+				if rec, ok := d.postEnded(localexec.Result{JobID: e.Job, PostReport: true, PostExec: e.PostExec, Err: e.Err}, now); ok {
+					recs = append(recs, rec)
+				}
+			}
+			out.Done = append(out.Done, e.AgentRun)
+			continue
+		}
 		reported[e.Job] = true
 		if j := on(e.Job, e.Start); j != nil {
 			d.cluster.Known(j)
 			r := localexec.Result{JobID: e.Job, ExitCode: e.ExitCode, Signal: e.Signal, Lost: e.Lost, NotStarted: e.NotStarted,
 				Err: e.Err, CPUTime: time.Duration(e.CPU * float64(time.Second)), MaxRSS: e.MaxRSS,
 				MemLimitExceeded: e.MemLimitExceeded, Cwd: e.Cwd, CwdNotExist: e.CwdNotExist,
-				PreExecFailed: e.PreExecFailed, PreExecCode: e.PreExecCode, PostExec: e.PostExec, CPULimitExceeded: e.CPULimitExceeded}
+				PreExecFailed: e.PreExecFailed, PreExecCode: e.PreExecCode, PostExec: e.PostExec, CPULimitExceeded: e.CPULimitExceeded,
+				PostPending: e.PostPending}
 			if rec, ok := d.ended(r, now); ok {
 				recs = append(recs, rec)
 			}

@@ -532,7 +532,9 @@ func (d *Daemon) commit(recs []Record) error {
 func (d *Daemon) recoverJobs() error {
 	var ids []int64
 	for _, j := range d.cluster.Jobs() {
-		if j.State.Started() && j.Remote == nil && d.runsLocally(j) {
+		// A finished job may still run its post-execution commands.
+		running := j.State.Started() || j.State.Finished() && j.PostExec == runtime.PostRunning
+		if running && j.Remote == nil && d.runsLocally(j) {
 			ids = append(ids, j.ID)
 		}
 	}
@@ -543,11 +545,17 @@ func (d *Daemon) recoverJobs() error {
 	var ended []int64
 	now := d.now()
 	for _, r := range d.exec.Recover(ids) {
-		if rec, ok := d.ended(r, now); ok {
+		rec, ok := d.ended(r, now)
+		if ok {
 			recs = append(recs, rec)
-			if rec.Type == KindFinish {
-				ended = append(ended, rec.Job)
+		}
+		switch {
+		case r.PostReport:
+			if j := d.cluster.Job(r.JobID); j == nil || j.State.Finished() {
+				ended = append(ended, r.JobID)
 			}
+		case ok && rec.Type == KindFinish && !r.PostPending:
+			ended = append(ended, rec.Job)
 		}
 	}
 	// A kill acknowledged before the daemon stopped may not have reached
@@ -1065,15 +1073,33 @@ func (d *Daemon) memLimitKB(j *runtime.Job) int64 {
 	return int64(j.MemLimit() * 1024)
 }
 
-// exited handles the end of a job's processes.
+// exited handles the end of a job's processes, or of the post-execution
+// commands that ran on after it.
 func (d *Daemon) exited(r localexec.Result) {
+	id := r.JobID
+	if r.PostReport {
+		// The job's files go once the end of its post-execution
+		// commands is durable (at once when there is none to record).
+		rec, ok := d.ended(r, d.now())
+		var recs []Record
+		if ok {
+			recs = []Record{rec}
+		}
+		if j := d.cluster.Job(id); j == nil || j.State.Finished() {
+			d.commitThen(recs, func() { d.settle(id) })
+		} else {
+			d.commitThen(recs, nil)
+		}
+		return
+	}
 	rec, ok := d.ended(r, d.now())
 	if !ok {
 		return
 	}
-	id := r.JobID
 	d.dirty = true
-	if rec.Type != KindFinish {
+	if rec.Type != KindFinish || r.PostPending {
+		// A job whose post-execution commands run on keeps its files
+		// until they end.
 		d.commitThen([]Record{rec}, nil)
 		return
 	}
@@ -1084,9 +1110,12 @@ func (d *Daemon) exited(r localexec.Result) {
 // its record: DONE for exit status 0, else EXIT; a job whose processes
 // were lost reruns when it is rerunnable.
 func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
+	if r.PostReport {
+		return d.postEnded(r, now)
+	}
 	j := d.cluster.Job(r.JobID)
 	if j == nil || !j.State.Started() {
-		if j != nil && j.State.Finished() && d.runsLocally(j) {
+		if j != nil && j.State.Finished() && d.runsLocally(j) && !r.PostPending {
 			// Its end was recorded before its processes ended (a
 			// preemption that kills it): its files go like any other's.
 			d.settle(j.ID)

@@ -239,7 +239,7 @@ func (w *wrapper) runPost(s *Spec, u jobUser, env []string, io stepIO, r Result,
 // in the post file.
 func (w *wrapper) postAfterEnd(s *Spec, u jobUser, env []string, sio stepIO, r Result, p jobPaths) int {
 	w.tellEnd()
-	sio, closeIO := w.postIO(s, u, sio, p)
+	sio, closeIO := w.postIO(u, sio, p)
 	state := w.runPost(s, u, env, sio, r, false)
 	closeIO()
 	post := Result{JobID: w.id, PostReport: true, PostExec: state, End: time.Now()}
@@ -260,24 +260,28 @@ func (w *wrapper) postAfterEnd(s *Spec, u jobUser, env []string, sio stepIO, r R
 // are still open (its output went to its files directly, or there is no
 // report), else the -o and -e files opened again, as the job's user, for
 // appending. The function returned closes what was opened.
-func (w *wrapper) postIO(s *Spec, u jobUser, sio stepIO, p jobPaths) (stepIO, func()) {
+func (w *wrapper) postIO(u jobUser, sio stepIO, p jobPaths) (stepIO, func()) {
 	if w.final == nil {
 		return sio, func() {}
 	}
-	out, err := w.openFinal(s, sio.cwd)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s: job %d: post-execution: cannot open the output file: %v\n", StarterName, w.id, err)
-		out, _ = os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	}
-	errf := out
-	if name := p.separateErr(); name != "" {
-		u.do(func() error {
-			f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NONBLOCK, 0o666)
-			if err == nil {
-				errf = f
-			}
+	open := func(name string) *os.File {
+		var f *os.File
+		err := u.do(func() error {
+			var err error
+			// Not waiting for a reader, should the file be a FIFO.
+			f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NONBLOCK, 0o666)
 			return err
 		})
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: job %d: post-execution: cannot open %s: %v\n", StarterName, w.id, name, err)
+			f, _ = os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		}
+		return f
+	}
+	out := open(p.stdout)
+	errf := out
+	if name := p.separateErr(); name != "" {
+		errf = open(name)
 	}
 	return stepIO{stdout: out, stderr: errf, cwd: sio.cwd}, func() { closeOutputs(out, errf) }
 }
