@@ -173,9 +173,9 @@ type JobSpec struct {
 	// PreExec and PostExec are the pre- and post-execution commands,
 	// in order; CPULimit the CPU limit in seconds; Input, InputData,
 	// LoginShell and OutDir as localexec.Spec has them.
-	PreExec    []ExecStep `json:"preExec,omitempty"`
-	PostExec   []ExecStep `json:"postExec,omitempty"`
-	CPULimit   int64      `json:"cpuLimit,omitempty"`
+	PreExec  []ExecStep `json:"preExec,omitempty"`
+	PostExec []ExecStep `json:"postExec,omitempty"`
+	CPULimit int64      `json:"cpuLimit,omitempty"`
 	// PostLater, PostTimeout and StepHosts are as localexec.Spec has
 	// them: the job's end reported before its post-execution commands
 	// end (JOB_INCLUDE_POSTPROC=N), JOB_POSTPROC_TIMEOUT in seconds, and
@@ -183,10 +183,10 @@ type JobSpec struct {
 	PostLater   bool     `json:"postLater,omitempty"`
 	PostTimeout int64    `json:"postTimeout,omitempty"`
 	StepHosts   []string `json:"stepHosts,omitempty"`
-	Input      string     `json:"input,omitempty"`
-	InputData  []byte     `json:"inputData,omitempty"`
-	LoginShell string     `json:"loginShell,omitempty"`
-	OutDir     string     `json:"outDir,omitempty"`
+	Input       string   `json:"input,omitempty"`
+	InputData   []byte   `json:"inputData,omitempty"`
+	LoginShell  string   `json:"loginShell,omitempty"`
+	OutDir      string   `json:"outDir,omitempty"`
 	// OutOverwrite and ErrOverwrite are -oo and -eo.
 	OutOverwrite bool `json:"outOverwrite,omitempty"`
 	ErrOverwrite bool `json:"errOverwrite,omitempty"`
