@@ -189,8 +189,8 @@ func yesNo(v string) (value, ok bool) {
 func (d *Daemon) postprocTimeout(j *runtime.Job) time.Duration {
 	if j.App != nil && j.App.Def != nil {
 		if st := j.App.Def.Settings["JOB_POSTPROC_TIMEOUT"]; st != nil {
-			if n, err := strconv.Atoi(strings.TrimSpace(st.Raw)); err == nil && n > 0 {
-				return time.Duration(n) * time.Minute
+			if sec, ok := st.Value.(compile.Duration); ok && sec > 0 {
+				return time.Duration(float64(sec) * float64(time.Second))
 			}
 		}
 	}
