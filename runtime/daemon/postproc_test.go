@@ -113,6 +113,10 @@ func TestPostprocAfterEnd(t *testing.T) {
 	if j := c.waitState(t, next, "DONE", "EXIT"); j.State != "DONE" {
 		t.Errorf("job %d ended %s, want DONE while job %d's post-execution runs", next, j.State, first)
 	}
+	// Its run is not over: brequeue waits for it.
+	if code, _ := c.call("POST", fmt.Sprintf("/v1/jobs/%d/requeue", first), api.ActionRequest{States: []string{"DONE"}}, nil); code != 409 {
+		t.Errorf("brequeue -d of job %d while its post-execution runs: status %d, want 409", first, code)
+	}
 	after := sub(api.SubmitRequest{Command: "true", Depend: fmt.Sprintf("post_done(%d)", first)})
 	time.Sleep(300 * time.Millisecond)
 	if j := c.job(t, after); j.State != "PEND" {
