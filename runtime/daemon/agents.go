@@ -606,7 +606,17 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 		return j
 	}
 	reported := map[int64]bool{}
-	for _, e := range req.Ends {
+	// The ends of jobs before those of post-execution commands, which
+	// may follow the job's end in the same exchange.
+	ends := slices.Clone(req.Ends)
+	rank := func(e api.AgentEnd) int {
+		if e.Post {
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(ends, func(a, b api.AgentEnd) int { return rank(a) - rank(b) })
+	for _, e := range ends {
 		if e.Post {
 			// The post-execution commands of a job whose end was
 			// recorded before them, on this run.

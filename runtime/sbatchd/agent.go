@@ -404,10 +404,12 @@ func (a *Agent) request(session string) *api.AgentSync {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
+	var postEnds []api.AgentEnd
 	for _, id := range ids {
 		r := a.runs[id]
 		if r.PostEnd != nil && (r.Post || r.End != nil) {
-			req.Ends = append(req.Ends, *r.PostEnd)
+			// After the jobs' ends, which the master takes first.
+			postEnds = append(postEnds, *r.PostEnd)
 		}
 		if r.Post || !r.recorded && r.End == nil {
 			// Not yet held (the master still counts it as sent), or
@@ -425,6 +427,7 @@ func (a *Agent) request(session string) *api.AgentSync {
 			req.Dirs[id] = dir
 		}
 	}
+	req.Ends = append(req.Ends, postEnds...)
 	req.Peeks, a.peeks = a.peeks, nil
 	if len(req.Ends) == 0 && len(req.Peeks) == 0 {
 		req.Wait = a.cfg.Interval.Seconds()
