@@ -52,6 +52,29 @@ type AgentSync struct {
 	Dirs map[int64]string `json:"dirs,omitempty"`
 	// Peeks answer the master's peek orders (bpeek).
 	Peeks []AgentPeek `json:"peeks,omitempty"`
+	// HostExecs say how the host-based commands of HostExec orders
+	// ended, until the master acknowledges them (HostDone).
+	HostExecs []HostExecEnd `json:"hostExecs,omitempty"`
+}
+
+// A HostExec asks an agent to run a job's host-based pre-execution
+// commands (HOST_PRE_EXEC) or, with Post, post-execution commands
+// (HOST_POST_EXEC), in order, for each of its hosts of the job, Hosts,
+// when the job's first host is another's: as the agent's user, in /tmp,
+// with Env and HOSTNAME set to the host.
+type HostExec struct {
+	Post  bool       `json:"post,omitempty"`
+	Steps []ExecStep `json:"steps"`
+	Hosts []string   `json:"hosts"`
+	Env   []string   `json:"env,omitempty"`
+}
+
+// A HostExecEnd is how the commands of a HostExec order ended: Code is
+// 0 when all exited 0, else the exit code of the first that did not.
+// Its AgentRun names the run of the job, Post the post-execution ones.
+type HostExecEnd struct {
+	AgentRun
+	Code int `json:"code,omitempty"`
 }
 
 // An AgentPeek is a piece of a running job's output an agent read for a
@@ -126,6 +149,8 @@ type AgentOrders struct {
 	// elsewhere): the agent kills and forgets them.
 	Done []AgentRun `json:"done,omitempty"`
 	Kill []AgentRun `json:"kill,omitempty"`
+	// HostDone are the HostExecEnds the master has taken.
+	HostDone []AgentRun `json:"hostDone,omitempty"`
 }
 
 // An AgentOrder is a job to run (Spec), a signal for a run (Signal:
@@ -141,6 +166,9 @@ type AgentOrder struct {
 	Term string `json:"term,omitempty"`
 	// Peek asks for a piece of the run's output (bpeek).
 	Peek *PeekOrder `json:"peek,omitempty"`
+	// HostExec asks for the host-based commands of a job whose first
+	// host is another agent's, on this agent's hosts of the job.
+	HostExec *HostExec `json:"hostExec,omitempty"`
 }
 
 // A JobSpec is what an agent needs to run a job, as the local executor

@@ -265,7 +265,7 @@ func (d *Daemon) startAct(j *runtime.Job, spec localexec.Spec) func() {
 	a := d.agentOf(j)
 	d.placed[j.ID] = placement{start: j.Start, local: a == nil}
 	if a == nil {
-		return func() {
+		return d.withHostPre(j, spec, func() {
 			if err := d.exec.Start(spec); err != nil {
 				if strings.Contains(err.Error(), syscall.ENOSPC.Error()) {
 					// Its files or its wrapper's found no space: the job
@@ -276,7 +276,7 @@ func (d *Daemon) startAct(j *runtime.Job, spec localexec.Spec) func() {
 				}
 				d.exits <- localexec.Result{JobID: spec.JobID, ExitCode: 127, Err: err.Error()}
 			}
-		}
+		})
 	}
 	run := api.AgentRun{Job: j.ID, Start: float64(j.Start)}
 	// The run counts as sent from now: an exchange before the order is
@@ -285,7 +285,7 @@ func (d *Daemon) startAct(j *runtime.Job, spec localexec.Spec) func() {
 	a.sent[j.ID] = sentRun{start: run.Start}
 	d.agents.mu.Unlock()
 	js := jobSpec(spec)
-	return func() { d.agents.order(a, api.AgentOrder{AgentRun: run, Spec: &js}) }
+	return d.withHostPre(j, spec, func() { d.agents.order(a, api.AgentOrder{AgentRun: run, Spec: &js}) })
 }
 
 // agentSignalAct returns the action that signals a job its host's agent
@@ -642,6 +642,10 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 			}
 		}
 		out.Done = append(out.Done, e.AgentRun)
+	}
+	for _, e := range req.HostExecs {
+		out.HostDone = append(out.HostDone, e.AgentRun)
+		recs = append(recs, d.hostExecEnded(a, e, now)...)
 	}
 	known := map[int64]float64{}
 	for _, k := range req.Known {

@@ -221,6 +221,12 @@ type Daemon struct {
 	// executor or an agent runs each (see runsLocally); owned by the
 	// loop.
 	placed map[int64]placement
+	// hostPre holds the jobs whose start waits for the host-based
+	// pre-execution commands on the hosts of other agents (hostexec.go);
+	// hostPostFailed the finished jobs whose host-based post-execution
+	// commands failed on such a host while their own still run.
+	hostPre        map[int64]*hostWait
+	hostPostFailed map[int64]bool
 	// MultiCluster forwarding: what each peer last reported, and the
 	// jobs whose last delivery may have reached its peer without an
 	// answer (both owned by the loop); the end of the link.
@@ -273,7 +279,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	d := &Daemon{cfg: cfg, limits: cfg.Conn.withDefaults(), lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
 		clk: cfg.Clock, clock: engineClock{cfg.Clock},
 		quit: make(chan struct{}), done: make(chan struct{}), started: cfg.Clock.Now(), killed: map[int64]bool{},
-		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, ranIn: map[int64]string{}, runsIn: map[int64]string{}, placed: map[int64]placement{}, mcPeers: map[string]*mcPeerState{},
+		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, ranIn: map[int64]string{}, runsIn: map[int64]string{}, placed: map[int64]placement{}, hostPre: map[int64]*hostWait{}, hostPostFailed: map[int64]bool{}, mcPeers: map[string]*mcPeerState{},
 		mcDone: make(chan struct{}), watchDirs: slices.Clone(cfg.Dirs), rewatch: make(chan struct{}, 1), watchDone: make(chan struct{})}
 	fail := func(err error) (*Daemon, error) {
 		d.closeResources()
@@ -1153,6 +1159,9 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		d.cfg.Logf("job %d: its processes are lost; it exits", j.ID)
 	}
 	post := postExecRecord(j, r, now)
+	if !r.Lost {
+		d.hostPostOrders(j, r)
+	}
 	if r.PreExecFailed {
 		if rec, ok := d.preExecEnded(j, r.PreExecCode, now); ok {
 			d.notices = append(d.notices, post...)
@@ -1237,6 +1246,12 @@ func (d *Daemon) housekeep() {
 			j.Term = "TERM_RUNLIMIT"
 			recs = append(recs, Record{Type: KindKill, At: now, Job: j.ID, Term: j.Term})
 			acts = append(acts, d.killAct(j.ID))
+		case j.Term != "" && d.hostPre[j.ID] != nil:
+			// Killed before it started, waiting for the host-based
+			// commands of other hosts: it ends now.
+			if rec, ok := d.endUnstarted(j, now); ok {
+				recs = append(recs, rec)
+			}
 		case j.State.Started() && j.Term != "" && !d.wasKilled(j.ID):
 			// A kill logged but not delivered (the daemon restarted, or
 			// the job was still starting): deliver it.

@@ -263,3 +263,63 @@ func TestAgentPostprocAfterEnd(t *testing.T) {
 		Depend: fmt.Sprintf("post_done(%d)", id)}).ID
 	c.waitState(t, next, "DONE")
 }
+
+// TestAgentHostPrePostEveryHost: a job on the hosts of two agents runs
+// its queue's host-based pre- and post-execution commands on both, the
+// job's own agent running them for its host and the other agent for its
+// own; one failing on a host sends the job back to pending, after the
+// host-based post-execution commands ran on both hosts.
+func TestAgentHostPrePostEveryHost(t *testing.T) {
+	state, work := t.TempDir(), t.TempDir()
+	log := filepath.Join(work, "log")
+	p, err := compileTree(testkit.WriteArchive(t, strings.Replace(fmt.Sprintf(postprocConf, log), "default    1", "default    4", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, WrapperPath: []string{os.Args[0], localexec.WrapperArg},
+		MinInterval: 5 * time.Millisecond, Listen: "127.0.0.1:0", Secret: "s3cret", HostLost: time.Hour, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, h := range []string{"hostA", "hostB"} {
+		a := startAgent(t, d.Addr(), h, t.TempDir())
+		defer a.Close()
+	}
+	c := unixClient(state)
+	c.waitAgent(t, "hostA")
+	c.waitAgent(t, "hostB")
+	env := []string{"PATH=" + os.Getenv("PATH")}
+	sub := func() int64 {
+		return c.submit(t, api.SubmitRequest{Command: "true", Queue: "hosts", Slots: 2, ResReq: "span[ptile=1]", Cwd: work, Env: env,
+			Umask: -1, Stdout: "/dev/null"}).ID
+	}
+	id := sub()
+	if j := c.waitState(t, id, "DONE", "EXIT"); j.State != "DONE" || len(j.ExecHosts) != 2 {
+		t.Fatalf("job %d ended %s on %v, want DONE on two hosts", id, j.State, j.ExecHosts)
+	}
+	lines := func() []string {
+		b, _ := os.ReadFile(log)
+		l := strings.Split(strings.TrimSpace(string(b)), "\n")
+		slices.Sort(l)
+		return l
+	}
+	want := []string{"post hostA", "post hostB", "pre hostA", "pre hostB"}
+	if !eventually(func() bool { return slices.Equal(lines(), want) }) {
+		t.Errorf("job %d's host-based commands noted %q, want %q", id, lines(), want)
+	}
+	if !eventually(func() bool { return c.job(t, id).PostExec == "POST_DONE" }) {
+		t.Errorf("job %d: post-execution %q, want POST_DONE", id, c.job(t, id).PostExec)
+	}
+	os.Remove(log)
+	os.WriteFile(log+".fail", []byte("hostB\n"), 0o600)
+	id = sub()
+	if !eventually(func() bool { return c.job(t, id).PreExecFailures >= 1 }) {
+		t.Fatalf("job %d: no pre-execution failure", id)
+	}
+	if !eventually(func() bool { l := lines(); return slices.Contains(l, "post hostA") && slices.Contains(l, "post hostB") }) {
+		t.Errorf("job %d, failed on hostB: its host-based commands noted %q, want the post-execution on both hosts", id, lines())
+	}
+	c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", id), nil, nil)
+	c.waitState(t, id, "EXIT")
+}

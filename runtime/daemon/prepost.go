@@ -320,9 +320,10 @@ func (d *Daemon) postEnded(r localexec.Result, now runtime.Time) (Record, bool) 
 		d.cfg.Logf("job %d: post-execution: %s", j.ID, r.Err)
 	}
 	state := r.PostExec
-	if state != localexec.PostDone {
+	if state != localexec.PostDone || d.hostPostFailed[j.ID] {
 		state = localexec.PostErr
 	}
+	delete(d.hostPostFailed, j.ID)
 	j.PostExec = state
 	d.dirty = true // post_done and post_err dependencies may hold now
 	return Record{Type: KindPostExec, At: now, Job: j.ID, Text: state}, true

@@ -177,6 +177,39 @@ func (w *wrapper) runPre(s *Spec, u jobUser, env []string, io stepIO) (int, erro
 	return 0, nil
 }
 
+// RunHostSteps runs host-based steps for each host of hosts, in order,
+// outside any job's wrapper: as this process's user, by /bin/sh -c in
+// /tmp, with env, PATH as LSF sets it and HOSTNAME the host, and
+// /dev/null as their standard files. Before a job (pre), the first that
+// fails stops them; after it, all run. It returns 0 when all exited 0,
+// else the exit code of the first that did not (128+signal for one a
+// signal ended, 1 for one that could not run).
+func RunHostSteps(steps []ExecStep, hosts []string, env []string, pre bool) int {
+	first := 0
+	for _, st := range forHosts(steps, hosts) {
+		cmd := &exec.Cmd{Path: "/bin/sh", Args: []string{"sh", "-c", st.Command}, Dir: "/tmp",
+			Env: withEnv(withEnv(env, "PATH", prePostPath), "HOSTNAME", st.host), SysProcAttr: &syscall.SysProcAttr{Setpgid: true}}
+		code := 0
+		if err := cmd.Run(); err != nil {
+			code = 1
+			if ps := cmd.ProcessState; ps != nil {
+				if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+					code = signalExitCode(int(ws.Signal()))
+				} else {
+					code = max(ps.ExitCode(), 1)
+				}
+			}
+		}
+		if code != 0 && first == 0 {
+			first = code
+			if pre {
+				break
+			}
+		}
+	}
+	return first
+}
+
 // hasPost reports whether s has post-execution steps to run: after a
 // failed pre-execution (preFailed), host-based ones only.
 func hasPost(s *Spec, preFailed bool) bool {

@@ -60,6 +60,9 @@ type Agent struct {
 	ack     uint64
 	// peeks are the answers to peek orders, for the next exchange.
 	peeks []api.AgentPeek
+	// hostEnds are how the host-based commands of HostExec orders ended,
+	// until the master takes them.
+	hostEnds []api.HostExecEnd
 	// queue holds the runs waiting for a launcher; launchers counts the
 	// launchers at work.
 	queue     []*launch
@@ -362,6 +365,7 @@ func (a *Agent) syncLoop() {
 		}
 		a.forget(out.Done, false)
 		a.forget(out.Kill, true)
+		a.forgetHostEnds(out.HostDone)
 		fresh := false
 		for _, o := range out.Orders {
 			if o.Seq <= taken {
@@ -429,7 +433,8 @@ func (a *Agent) request(session string) *api.AgentSync {
 	}
 	req.Ends = append(req.Ends, postEnds...)
 	req.Peeks, a.peeks = a.peeks, nil
-	if len(req.Ends) == 0 && len(req.Peeks) == 0 {
+	req.HostExecs = slices.Clone(a.hostEnds)
+	if len(req.Ends) == 0 && len(req.Peeks) == 0 && len(req.HostExecs) == 0 {
 		req.Wait = a.cfg.Interval.Seconds()
 	}
 	return req
@@ -439,7 +444,7 @@ func (a *Agent) request(session string) *api.AgentSync {
 func (a *Agent) pendingEnds() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	n := 0
+	n := len(a.hostEnds)
 	for _, r := range a.runs {
 		if r.End != nil {
 			n++
@@ -548,4 +553,31 @@ func (a *Agent) save(id int64, rec record) error {
 		return err
 	}
 	return errors.Join(dir.Sync(), dir.Close())
+}
+
+// hostExec runs the host-based commands of a HostExec order for this
+// agent's hosts of a job, and keeps how they ended for the master.
+func (a *Agent) hostExec(o api.AgentOrder) {
+	h := o.HostExec
+	code := localexec.RunHostSteps(execSteps(h.Steps), h.Hosts, h.Env, !h.Post)
+	run := o.AgentRun
+	run.Post = h.Post
+	a.mu.Lock()
+	a.hostEnds = append(a.hostEnds, api.HostExecEnd{AgentRun: run, Code: code})
+	cancel := a.cancel
+	a.mu.Unlock()
+	a.kick()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// forgetHostEnds drops the ends of host-based commands the master took.
+func (a *Agent) forgetHostEnds(done []api.AgentRun) {
+	if len(done) == 0 {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.hostEnds = slices.DeleteFunc(a.hostEnds, func(e api.HostExecEnd) bool { return slices.Contains(done, e.AgentRun) })
 }

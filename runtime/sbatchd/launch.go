@@ -38,6 +38,13 @@ func (a *Agent) take(o api.AgentOrder) {
 		a.peek(o)
 		return
 	}
+	if o.HostExec != nil {
+		a.mu.Lock()
+		a.pending = append(a.pending, pendingOrder{seq: o.Seq, job: o.Job})
+		a.mu.Unlock()
+		go a.hostExec(o)
+		return
+	}
 	if o.Signal == "KILL" && o.Term != "" {
 		a.exec.NoteTerm(o.Job, o.Term)
 	}
