@@ -102,6 +102,9 @@ func (w *wrapper) runStep(st ExecStep, u jobUser, env []string, io stepIO) (int,
 	}
 	err := cmd.Wait()
 	w.setGroup(0)
+	if ps := cmd.ProcessState; ps != nil {
+		w.stepCPU += ps.UserTime() + ps.SystemTime()
+	}
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
 		return 0, err
@@ -241,6 +244,7 @@ func (w *wrapper) runPost(s *Spec, u jobUser, env []string, io stepIO, r Result,
 		w.killAt = time.Now().Add(time.Duration(s.PostTimeout) * time.Second)
 		defer func() { w.killAt = time.Time{} }()
 	}
+	w.stepCPU = 0
 	state := PostDone
 	for _, st := range forHosts(s.PostExec, stepHosts(s)) {
 		if preFailed && !st.Host {

@@ -120,6 +120,21 @@ func TestPostLater(t *testing.T) {
 		t.Errorf("job 1's post-execution: %+v, want POST_DONE", p)
 	}
 
+	// Included (not PostLater): the post-execution's CPU time is the
+	// job's; not so with PostLater.
+	spin := "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done"
+	h.start(Spec{JobID: 4, Command: "true", Cwd: work, Umask: -1, Stdout: "/dev/null",
+		PostExec: []ExecStep{{Command: spin, Job: true}}})
+	if r := h.result(4); r.PostExec != PostDone || r.CPUTime < 100*time.Millisecond {
+		t.Errorf("job 4, its post-execution included: %+v, want its CPU time in the job's", r)
+	}
+	h.start(Spec{JobID: 5, Command: "true", Cwd: work, Umask: -1, Stdout: "/dev/null", PostLater: true,
+		PostExec: []ExecStep{{Command: spin, Job: true}}})
+	if r := h.result(5); !r.PostPending || r.CPUTime >= 100*time.Millisecond {
+		t.Errorf("job 5, its post-execution after it: %+v, want the job's CPU time alone", r)
+	}
+	h.result(5)
+
 	h.start(Spec{JobID: 2, Command: "true", Cwd: work, Umask: -1, Stdout: "/dev/null", PostLater: true, PostTimeout: 1,
 		PostExec: []ExecStep{{Command: "sleep 30", Job: true}, {Command: "touch " + filepath.Join(work, "after")}}})
 	if r := h.result(2); !r.PostPending || r.ExitCode != 0 {

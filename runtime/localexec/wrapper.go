@@ -120,6 +120,8 @@ type wrapper struct {
 	// killed (JOB_POSTPROC_TIMEOUT); timedOut says one was.
 	killAt   time.Time
 	timedOut atomic.Bool
+	// stepCPU is the CPU time of the post-execution steps run.
+	stepCPU time.Duration
 }
 
 // setGroup names the process group that signals go to (0 for none).
@@ -312,6 +314,11 @@ func (w *wrapper) run() int {
 	r.PostPending = s.PostLater && hasPost(&s, false)
 	if !r.PostPending {
 		r.PostExec = w.runPost(&s, u, env, sio, r, false)
+		if !w.timedOut.Load() {
+			// Part of the job (JOB_INCLUDE_POSTPROC=Y): so is their CPU
+			// time, unless they were killed for their time.
+			r.CPUTime += w.stepCPU
+		}
 	}
 	if usage != nil {
 		w.writeReport(&s, r, jobRun{start: started, cwd: w.cwd, home: u.home, errFile: paths.separateErr(), usage: usage.end()})
