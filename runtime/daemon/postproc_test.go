@@ -14,6 +14,7 @@ import (
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
 	"github.com/lsfc/lsfc/runtime/localexec"
+	"github.com/lsfc/lsfc/runtime/sbatchd"
 )
 
 // postprocConf has two hosts of one slot each; queue hosts runs
@@ -226,10 +227,16 @@ func TestAgentPostprocAfterEnd(t *testing.T) {
 	state := t.TempDir()
 	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
 	addr := d.Addr()
-	a := startAgent(t, addr, "hostA", t.TempDir())
-	defer a.Close()
-	b := startAgent(t, addr, "hostB", t.TempDir())
-	defer b.Close()
+	dirs := map[string]string{"hostA": t.TempDir(), "hostB": t.TempDir()}
+	agents := map[string]*sbatchd.Agent{}
+	for h, dir := range dirs {
+		agents[h] = startAgent(t, addr, h, dir)
+	}
+	defer func() {
+		for _, a := range agents {
+			a.Close()
+		}
+	}()
 	c := unixClient(state)
 	c.waitAgent(t, "hostA")
 	c.waitAgent(t, "hostB")
@@ -262,6 +269,23 @@ func TestAgentPostprocAfterEnd(t *testing.T) {
 	next := c.submit(t, api.SubmitRequest{Command: "true", Cwd: work, Env: env, Umask: -1, Stdout: "/dev/null",
 		Depend: fmt.Sprintf("post_done(%d)", id)}).ID
 	c.waitState(t, next, "DONE")
+
+	// The agent goes and comes back while the post-execution runs, and
+	// it fails: the new agent reports it.
+	gate = filepath.Join(work, "gate2")
+	id = c.submit(t, api.SubmitRequest{Command: "true", Cwd: work, Env: env, Umask: -1, Stdout: "/dev/null",
+		PostExec: gateCmd(gate) + "; exit 3"}).ID
+	j = c.waitState(t, id, "DONE", "EXIT")
+	host = j.ExecHosts[0]
+	time.Sleep(200 * time.Millisecond) // the agent has the master's record of the job's end
+	if err := agents[host].Close(); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(gate, nil, 0o600)
+	agents[host] = startAgent(t, addr, host, dirs[host])
+	if !eventually(func() bool { return c.job(t, id).PostExec == "POST_ERR" }) {
+		t.Errorf("job %d: post-execution %q after its agent's restart, want POST_ERR", id, c.job(t, id).PostExec)
+	}
 }
 
 // TestAgentHostPrePostEveryHost: a job on the hosts of two agents runs
