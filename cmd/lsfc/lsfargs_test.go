@@ -111,9 +111,9 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"bjobs": {"A a aff app aps cname d data env fwd G g gpu hms hostfile J Jd json Lp l m N noheader o P p pe pei pi pn " +
 		"p0 p1 p2 p3 plan prio psum q r rusage s script sla sum U u UF V W WF WL WP w X x",
 		"A a app aps d fwd G g gpu J json l m noheader o P p prio q r s sla sum u UF w X x"},
-	"bkill":   {"app b C d g J l m q r s sla stat u V", "app b d g J l m q r s sla stat u"},
-	"bstop":   {"a app C g J m q sla u V", "app g J m q sla u"},
-	"bresume": {"app C g J m q sla u V", "app g J m q sla u"},
+	"bkill":   {"app b C d g J l m q r s sla stat u V", "app b C d g J l m q r s sla stat u"},
+	"bstop":   {"a app C g J m q sla u V", "a app C g J m q sla u"},
+	"bresume": {"app C g J m q sla u V", "app C g J m q sla u"},
 	"bswitch": {"a J m q u V", ""},
 	"btop":    {"u V", ""},
 	"bbot":    {"u V", ""},

@@ -283,7 +283,15 @@ type ActionRequest struct {
 	// Done, for kill (bkill -d), records a started job as DONE (exit
 	// code 0) once killed; a pending job is killed as without it.
 	Done bool `json:"done,omitempty"`
+	// Reason is the reason given with -C (bkill, bstop, bresume), kept
+	// with the action in the event log and shown by bhist -l; at most
+	// MaxActionReason bytes.
+	Reason string `json:"reason,omitempty"`
 }
+
+// MaxActionReason is the longest reason bkill, bstop and bresume -C
+// take, as LSF's.
+const MaxActionReason = 4095
 
 // A QueueParam is one parameter of a queue as bqueues -l shows it.
 type QueueParam struct {

@@ -73,6 +73,9 @@ type HistoryEvent struct {
 	State string   `json:"state,omitempty"`
 	User  string   `json:"user,omitempty"`
 	Text  string   `json:"text,omitempty"`
+	// Reason is the reason given with the kill, suspension or
+	// resumption (bkill, bstop, bresume -C).
+	Reason string `json:"reason,omitempty"`
 }
 
 // HistoryQuery selects the jobs GET /v1/history returns. Its zero value

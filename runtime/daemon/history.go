@@ -159,7 +159,7 @@ func (b *histories) add(r Record) error {
 	if h == nil {
 		return nil
 	}
-	ev := api.HistoryEvent{At: int64(r.At)}
+	ev := api.HistoryEvent{At: int64(r.At), Reason: r.Comment}
 	switch r.Type {
 	case KindStart:
 		ev.Kind, h.State = api.EventStart, "RUN"
@@ -173,6 +173,7 @@ func (b *histories) add(r Record) error {
 		ev.Kind, ev.Hosts, ev.Slots, h.State = api.EventStart, r.Hosts, len(r.Hosts), "RUN"
 	case KindFinish, KindRemoteFinish:
 		ev = endEvent(ev.At, r.State, r.Code, r.Term, r.CPU)
+		ev.Reason = r.Comment
 		h.State = r.State
 	case KindSuspend:
 		ev.Kind, ev.State = api.EventSuspend, "SSUSP"

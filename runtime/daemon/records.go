@@ -63,6 +63,10 @@ type Record struct {
 	Limit    *int   `json:"limit,omitempty"`
 	SLA      string `json:"sla,omitempty"`
 	Implicit bool   `json:"implicit,omitempty"`
+	// Comment is, on the record of a kill, suspension or resumption
+	// (kill, finish, suspend, hold, resume, release), the reason its
+	// bkill, bstop or bresume gave with -C.
+	Comment string `json:"comment,omitempty"`
 }
 
 // A Kind is what a record says: its "t" field in the log. The names are
@@ -132,19 +136,19 @@ var kindTable = [...]KindInfo{
 	{KindFormat, "Version", "the format of the records that follow; first in every log and snapshot", false},
 	{KindNew, "Image, Token", "a job was accepted; Token is its submission's, if any", false},
 	{KindStart, "Job, At, Allocs", "a job was dispatched on Allocs; At is its start", true},
-	{KindFinish, "Job, At, State, Code, Term, CPU, Mem, Cwd", "a job ended: DONE or EXIT, its exit code, how it was ended, CPU seconds and most memory (MB) its processes used, and the directory it ran in when it could not enter the one it asked for", true},
-	{KindSuspend, "Job, At, Reason", "a running job was suspended (Reason empty for USUSP)", true},
-	{KindResume, "Job, At", "a suspended job runs again", true},
+	{KindFinish, "Job, At, State, Code, Term, CPU, Mem, Cwd, Comment", "a job ended: DONE or EXIT, its exit code, how it was ended, CPU seconds and most memory (MB) its processes used, and the directory it ran in when it could not enter the one it asked for; Comment is the reason of the bkill that ended it", true},
+	{KindSuspend, "Job, At, Reason, Comment", "a running job was suspended (Reason empty for USUSP); Comment is the reason of its bstop", true},
+	{KindResume, "Job, At, Comment", "a suspended job runs again; Comment is the reason of its bresume", true},
 	{KindRequeue, "Job, At", "a started job went back to pending", true},
 	{KindTop, "Job", "btop of a pending job", true},
 	{KindBottom, "Job", "bbot of a pending job", true},
-	{KindHold, "Job", "bstop of a pending job", true},
-	{KindRelease, "Job", "bresume of a held job", true},
+	{KindHold, "Job, Comment", "bstop of a pending job; Comment is its reason", true},
+	{KindRelease, "Job, Comment", "bresume of a held job; Comment is its reason", true},
 	{KindSwitch, "Job, At, Queue", "bswitch", true},
 	{KindModify, "Job, Mod", "bmod", true},
 	{KindAPS, "Job, Text", `bmod -aps and -apsn: "system=v", "admin=v", "" to clear`, true},
 	{KindStatus, "Job, Text", "bstatus", true},
-	{KindKill, "Job, At, Term, State", "a started job is being killed; Term is how it ends, State DONE for bkill -d (it is recorded as DONE)", true},
+	{KindKill, "Job, At, Term, State, Comment", "a started job is being killed; Term is how it ends, State DONE for bkill -d (it is recorded as DONE), Comment the reason of its bkill", true},
 	{KindQueue, "Queue, Open, Active", "badmin qopen, qclose, qact, qinact", false},
 	{KindLost, "Job, At", "a pending job whose queue is gone went to lost_and_found", true},
 	{KindHost, "Host, Text", "badmin hopen, hclose: Text is the status", false},

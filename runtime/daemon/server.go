@@ -666,6 +666,10 @@ func (d *Daemon) handleJobAction(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if len(req.Reason) > api.MaxActionReason {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("the reason is longer than %d characters", api.MaxActionReason))
+		return
+	}
 	id := who(r)
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		j := d.cluster.Job(n)
@@ -833,7 +837,7 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 				return conflict(err)
 			}
 			return ok(fmt.Sprintf("Job <%s> is being terminated", j.Label()),
-				Record{Type: KindFinish, At: now, Job: j.ID, State: "EXIT", Code: j.ExitCode, Term: j.Term})
+				Record{Type: KindFinish, At: now, Job: j.ID, State: "EXIT", Code: j.ExitCode, Term: j.Term, Comment: req.Reason})
 		}
 		id := j.ID
 		if req.Remove {
@@ -843,10 +847,10 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 				return conflict(err)
 			}
 			return api.ActionResponse{Message: fmt.Sprintf("Job <%s> is being terminated", api.FormatJobID(id))},
-				[]Record{{Type: KindFinish, At: now, Job: id, State: "EXIT", Code: j.ExitCode, Term: j.Term}}, d.killAct(id), nil
+				[]Record{{Type: KindFinish, At: now, Job: id, State: "EXIT", Code: j.ExitCode, Term: j.Term, Comment: req.Reason}}, d.killAct(id), nil
 		}
 		j.Term = "TERM_OWNER"
-		rec := Record{Type: KindKill, At: now, Job: id, Term: j.Term}
+		rec := Record{Type: KindKill, At: now, Job: id, Term: j.Term, Comment: req.Reason}
 		if req.Done {
 			j.KilledDone, rec.State = true, runtime.Done.String()
 		}
@@ -862,14 +866,14 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			if err := c.Hold(j); err != nil {
 				return conflict(err)
 			}
-			return ok(fmt.Sprintf("Job <%s> is being stopped", j.Label()), Record{Type: KindHold, At: now, Job: j.ID})
+			return ok(fmt.Sprintf("Job <%s> is being stopped", j.Label()), Record{Type: KindHold, At: now, Job: j.ID, Comment: req.Reason})
 		case runtime.Run:
 			if err := c.Suspend(j, runtime.ReasonNone, now); err != nil {
 				return conflict(err)
 			}
 			id := j.ID
 			return api.ActionResponse{Message: fmt.Sprintf("Job <%s> is being stopped", api.FormatJobID(id))},
-				[]Record{{Type: KindSuspend, At: now, Job: id}}, d.signalAct(id, syscall.SIGSTOP), nil
+				[]Record{{Type: KindSuspend, At: now, Job: id, Comment: req.Reason}}, d.signalAct(id, syscall.SIGSTOP), nil
 		}
 		return conflict(fmt.Errorf("the job is %s: only a pending or running job can be stopped", j.State))
 	case "resume":
@@ -878,14 +882,14 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			if err := c.Release(j); err != nil {
 				return conflict(err)
 			}
-			return ok(fmt.Sprintf("Job <%s> is being resumed", j.Label()), Record{Type: KindRelease, At: now, Job: j.ID})
+			return ok(fmt.Sprintf("Job <%s> is being resumed", j.Label()), Record{Type: KindRelease, At: now, Job: j.ID, Comment: req.Reason})
 		case runtime.USusp:
 			if err := c.Resume(j, now); err != nil {
 				return conflict(err)
 			}
 			id := j.ID
 			return api.ActionResponse{Message: fmt.Sprintf("Job <%s> is being resumed", api.FormatJobID(id))},
-				[]Record{{Type: KindResume, At: now, Job: id}}, d.signalAct(id, syscall.SIGCONT), nil
+				[]Record{{Type: KindResume, At: now, Job: id, Comment: req.Reason}}, d.signalAct(id, syscall.SIGCONT), nil
 		}
 		return conflict(fmt.Errorf("the job is %s: only a job its owner or an administrator stopped can be resumed", j.State))
 	case "top", "bottom":
@@ -976,7 +980,7 @@ func (d *Daemon) signalJob(id identity, j *runtime.Job, req api.ActionRequest) (
 	default:
 		return signaled(nil, nil, d.signalAct(j.ID, sig), nil)
 	}
-	return signaled(d.jobAction(id, j, as, api.ActionRequest{}))
+	return signaled(d.jobAction(id, j, as, api.ActionRequest{Reason: req.Reason}))
 }
 
 // modification turns bmod's options into a Modification: the fields set
