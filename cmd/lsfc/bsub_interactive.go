@@ -67,6 +67,9 @@ type interactive struct {
 	tok  string
 	id   int64
 	term *attach.TermState // the terminal's modes while it is raw
+	// stopped is set while the job is stopped from bsub's terminal (^Z)
+	// and the daemon knows it.
+	stopped bool
 }
 
 // runInteractive submits req as an interactive job and carries its
@@ -341,19 +344,51 @@ func (in *interactive) attached(ctx context.Context, conn jobConn) int {
 				// ^Z: the job stops, then bsub, as a local command
 				// would; fg continues both. The job gets SIGSTOP: on a
 				// terminal of its own, in a session whose leader has no
-				// parent there, it would ignore SIGTSTP.
+				// parent there, it would ignore SIGTSTP. The daemon is
+				// told before bsub stops, as by bstop: the job is USUSP.
 				wmu.send(attach.Signal, attach.SignalData(int(syscall.SIGSTOP)))
+				in.stopped = in.tellDaemon(ctx, "stop")
 				restore()
 				syscall.Kill(os.Getpid(), syscall.SIGSTOP)
 			case syscall.SIGCONT:
 				raw()
 				sendSize()
 				wmu.send(attach.Signal, attach.SignalData(int(syscall.SIGCONT)))
+				if in.stopped {
+					// fg: the job runs again, as after bresume (which,
+					// given meanwhile, leaves nothing to resume).
+					in.stopped = false
+					in.tellDaemon(ctx, "resume")
+				}
 			default:
 				wmu.send(attach.Signal, attach.SignalData(int(sig.(syscall.Signal))))
 			}
 		}
 	}
+}
+
+// tellWait bounds bsub's request to the daemon on ^Z and fg.
+const tellWait = 5 * time.Second
+
+// tellDaemon tells the daemon that the job's submitter stopped it
+// (action "stop") or continued it ("resume"), so that the daemon records
+// it as USUSP, or running again, as it does for bstop and bresume. It
+// reports whether the daemon took it; a daemon that does not answer in
+// time or refuses is reported on standard error, and the job goes on as
+// the terminal says all the same.
+func (in *interactive) tellDaemon(ctx context.Context, action string) bool {
+	ctx, cancel := context.WithTimeout(ctx, tellWait)
+	defer cancel()
+	if _, err := in.c.JobAction(ctx, in.id, action, &api.ActionRequest{}); err != nil {
+		var ae *api.APIError
+		if action == "resume" && errors.As(err, &ae) {
+			// Resumed meanwhile (bresume), or ended.
+			return false
+		}
+		fmt.Fprintf(in.e.stderr, "bsub: job <%d>: %v\r\n", in.id, err)
+		return false
+	}
+	return true
 }
 
 // copyInput sends bsub's standard input to the job, then its end.

@@ -328,9 +328,10 @@ func TestBsubInteractivePending(t *testing.T) {
 
 // TestBsubInteractivePtySignals runs bsub -Ip on a pseudo-terminal: the
 // job has a terminal of its own, and ^C typed at bsub's is a signal that
-// bsub forwards to the job.
+// bsub forwards to the job. ^Z stops the job, which the daemon shows
+// USUSP, as after bstop; fg runs it again.
 func TestBsubInteractivePtySignals(t *testing.T) {
-	_, env := startServe(t)
+	c, env := startServe(t)
 	master, slave, err := attach.OpenPty()
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
@@ -376,7 +377,15 @@ func TestBsubInteractivePtySignals(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	waitState(t, c, 1, "USUSP")
 	bsub.Process.Signal(syscall.SIGCONT)
+	waitState(t, c, 1, "RUN")
+	for stopped(jobPID) {
+		if time.Now().After(deadline) {
+			t.Fatalf("job process %s is still stopped after fg", jobPID)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	time.Sleep(300 * time.Millisecond)
 	master.Write([]byte("\x03"))
 	done := make(chan error, 1)
