@@ -36,6 +36,8 @@ func interactiveMode(a *lsfArgs) (string, error) {
 		mode = m
 	}
 	switch {
+	case mode == "" && a.has("tty"):
+		return "", errors.New("-tty can only be used with -I, -Ip or -Is")
 	case mode == "":
 		return "", nil
 	case a.has("K"):
@@ -74,7 +76,8 @@ type interactive struct {
 
 // runInteractive submits req as an interactive job and carries its
 // terminal: it returns the exit code bsub exits with, the job's.
-func runInteractive(ctx context.Context, e env, c *api.Client, mode string, req *api.SubmitRequest) error {
+// With tty (-tty), the output sent to -o and -e files comes to bsub too.
+func runInteractive(ctx context.Context, e env, c *api.Client, mode string, tty bool, req *api.SubmitRequest) error {
 	ln, err := net.Listen("tcp", ":0")
 	if err != nil {
 		return lsfFailed(e, "bsub", fmt.Errorf("cannot listen for the interactive job: %v", err))
@@ -85,7 +88,7 @@ func runInteractive(ctx context.Context, e env, c *api.Client, mode string, req 
 		return lsfFailed(e, "bsub", err)
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
-	req.Interactive = &api.Interactive{Mode: mode, Addrs: submitterAddrs(req.FromHost, port), Token: tok}
+	req.Interactive = &api.Interactive{Mode: mode, Addrs: submitterAddrs(req.FromHost, port), Token: tok, Tty: tty}
 	resp, err := c.Submit(ctx, req)
 	if errors.Is(err, api.ErrAnswerLost) {
 		printLSFError(e, "bsub", err)

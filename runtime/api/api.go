@@ -158,10 +158,13 @@ type SubmitRequest struct {
 // "Ip", "Is"), Addrs the host:port addresses bsub listens on, tried in
 // order, and Token the secret with which each side proves itself to the
 // other (see package localexec/attach). The daemon never shows Token.
+// Tty (bsub -tty) sends the job's output and errors to bsub's terminal
+// as well as to its -o and -e files.
 type Interactive struct {
 	Mode  string   `json:"mode"`
 	Addrs []string `json:"addrs"`
 	Token string   `json:"token"`
+	Tty   bool     `json:"tty,omitempty"`
 }
 
 // A Group is a user group of lsb.users or a host group of lsb.hosts:

@@ -345,7 +345,7 @@ func validSubmit(s *api.SubmitRequest) error {
 		}
 	}
 	if in := s.Interactive; in != nil {
-		spec := localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+		spec := localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token, Tty: in.Tty}
 		if err := spec.Validate(); err != nil {
 			return bad("%v", err)
 		}
@@ -402,7 +402,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			return nil, nil, nil, err
 		}
 		if in := req.Interactive; in != nil {
-			sub.Interactive = &runtime.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+			sub.Interactive = &runtime.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token, Tty: in.Tty}
 		}
 		if sub.Group != "" {
 			if err := d.cluster.CheckUserGroup(sub.Group, sub.User); err != nil {
