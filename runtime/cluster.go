@@ -1230,7 +1230,7 @@ func (c *Cluster) finish(j *Job, state JobState, now Time) {
 	j.slaFinish(now)
 	j.State, j.End = state, now
 	c.useRequirement(j)
-	c.leaveJobGroup(j)
+	c.leaveJobGroup(j, now)
 }
 
 // leaveHosts releases what a started job holds: its slots, reservations

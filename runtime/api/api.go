@@ -339,6 +339,14 @@ type JobGroupRequest struct {
 	SLA   string `json:"sla,omitempty"`
 	Empty bool   `json:"empty,omitempty"`
 	User  string `json:"user,omitempty"`
+	// Owner, for mod (bgmod -u), is the group's new owner; KeepLimit
+	// leaves its limit as it is (bgmod -u without -L or -Ln).
+	Owner     string `json:"owner,omitempty"`
+	KeepLimit bool   `json:"keepLimit,omitempty"`
+	// Idle, for del (bgdel -d), deletes the groups idle for more than
+	// that many seconds: holding no unfinished job, theirs or their
+	// subgroups'.
+	Idle *int64 `json:"idle,omitempty"`
 }
 
 // ActionResponse tells what an action did, in the words LSF's commands

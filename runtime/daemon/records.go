@@ -164,8 +164,8 @@ var kindTable = [...]KindInfo{
 	{KindRemoteState, "Job, State", "MultiCluster: the job runs, or is suspended, there (RUN, USUSP, SSUSP)", true},
 	{KindRemoteRequeue, "Job", "MultiCluster: the job pends there again after it started", true},
 	{KindRemoteFinish, "Job, At, State, Code, Term", "MultiCluster: the job ended there", true},
-	{KindGroupAdd, "Text, Owner, Limit, SLA, Implicit", "bgadd of job group Text (and the groups above it that were missing), or a job group of a snapshot", false},
-	{KindGroupMod, "Text, Limit", "bgmod -L or -Ln of job group Text; no Limit for none", false},
+	{KindGroupAdd, "Text, Owner, Limit, SLA, Implicit, At", "bgadd of job group Text (and the groups above it that were missing), or a job group of a snapshot; At is when it became idle (its creation, or the end of its last job), left out while it holds unfinished jobs", false},
+	{KindGroupMod, "Text, Limit, Owner", "bgmod -L, -Ln or -u of job group Text: its limit after it (no Limit for none), and its new Owner for -u", false},
 	{KindGroupDel, "Text", "bgdel of job group Text and the groups under it", false},
 	{KindPreExec, "Job, At, Code, State", "a started job's pre-execution command exited with Code: the job went back to State, PEND to be retried or PSUSP past LOCAL_MAX_PREEXEC_RETRY", true},
 	{KindPostExec, "Job, At, Text", "a job's post-execution commands ended: Text is POST_DONE or POST_ERR; in the transaction of the job's finish (or pre-exec), after it", true},
@@ -412,6 +412,9 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		}
 		// A snapshot's group may be there already, made by a job of it.
 		g.Owner, g.Limit, g.SLA, g.Implicit = r.Owner, limit, sla, r.Implicit
+		for a := g; r.At != 0 && a != nil && a.IdleSince == 0 && !c.JobGroupBusy(a.Path); a = a.Parent() {
+			a.IdleSince = r.At
+		}
 		return w, nil
 	case KindGroupMod:
 		limit := -1
@@ -420,6 +423,9 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		}
 		if g := c.JobGroup(r.Text); g != nil {
 			g.Limit = limit
+			if r.Owner != "" {
+				g.Owner = r.Owner
+			}
 			return "", nil
 		}
 		return fmt.Sprintf("job group %s is gone", r.Text), nil
@@ -480,7 +486,7 @@ func lostRecords(old, n *runtime.Cluster, now runtime.Time) []Record {
 func jobGroupRecords(c *runtime.Cluster) []Record {
 	var recs []Record
 	for _, g := range c.JobGroups() {
-		r := Record{Type: KindGroupAdd, Text: g.Path, Owner: g.Owner, SLA: g.SLA, Implicit: g.Implicit}
+		r := Record{Type: KindGroupAdd, Text: g.Path, Owner: g.Owner, SLA: g.SLA, Implicit: g.Implicit, At: g.IdleSince}
 		if g.Limit >= 0 {
 			limit := g.Limit
 			r.Limit = &limit
