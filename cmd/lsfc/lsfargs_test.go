@@ -138,7 +138,7 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"busers":   {"alloc json o V w", "alloc json o"},
 	"bslots":   {"l n R W", "l n R W"},
 	"bugroup":  {"l r V w", "l r w"},
-	"bmgroup":  {"cu l r V w", "l r w"},
+	"bmgroup":  {"cu l r V w", "cu l r w"},
 	"bgadd":    {"L sla V", "L sla"},
 	"bgmod":    {"L Ln u V", "L Ln u"},
 	"bgdel":    {"c d u V", "c d u"},

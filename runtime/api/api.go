@@ -177,6 +177,9 @@ type Group struct {
 	Members  []string `json:"members"`
 	Expanded []string `json:"expanded"`
 	Shares   string   `json:"shares,omitempty"`
+	// Type is a compute unit's TYPE (enclosure, rack ...); "" for a
+	// group.
+	Type string `json:"type,omitempty"`
 }
 
 // A User is a user's jobs and limits as busers shows them: JL/P and

@@ -1374,13 +1374,16 @@ func (d *Daemon) handleUsers(w http.ResponseWriter, r *http.Request) {
 // (bmgroup) of the configuration the daemon runs.
 func (d *Daemon) handleGroups(w http.ResponseWriter, r *http.Request) {
 	kind := r.PathValue("kind")
-	if kind != "user" && kind != "host" {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown group kind %q (want user or host)", truncate(kind)))
+	if kind != "user" && kind != "host" && kind != "cu" {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown group kind %q (want user, host or cu)", truncate(kind)))
 		return
 	}
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
-		if kind == "host" {
+		switch kind {
+		case "host":
 			return hostGroups(d.cfg.Policy), nil, nil, nil
+		case "cu":
+			return computeUnits(d.cfg.Policy), nil, nil, nil
 		}
 		return userGroups(d.cfg.Policy), nil, nil, nil
 	})
@@ -1456,6 +1459,38 @@ func hostGroups(p *compile.Policy) []api.Group {
 			ag.Expanded = []string{}
 		}
 		for _, m := range g.Members {
+			name := m.Name
+			if isGroup[name] {
+				name += "/"
+			}
+			if m.Exclude {
+				name = "~" + name
+			}
+			ag.Members = append(ag.Members, name)
+		}
+		out = append(out, ag)
+	}
+	return out
+}
+
+// computeUnits describes the compute units of lsb.hosts, in their order:
+// each with its type, its members as written (a member compute unit or
+// host group followed by "/", an excluded one after "~") and its hosts.
+func computeUnits(p *compile.Policy) []api.Group {
+	isGroup := map[string]bool{}
+	for _, g := range p.HostGroups {
+		isGroup[g.Name] = true
+	}
+	for _, cu := range p.ComputeUnits {
+		isGroup[cu.Name] = true
+	}
+	out := []api.Group{}
+	for _, cu := range p.ComputeUnits {
+		ag := api.Group{Name: cu.Name, Type: cu.Type, Members: []string{}, Expanded: slices.Clone(cu.Hosts)}
+		if ag.Expanded == nil {
+			ag.Expanded = []string{}
+		}
+		for _, m := range cu.Members {
 			name := m.Name
 			if isGroup[name] {
 				name += "/"
