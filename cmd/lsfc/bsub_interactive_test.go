@@ -380,13 +380,41 @@ func TestBsubInteractivePtySignals(t *testing.T) {
 	waitState(t, c, 1, "USUSP")
 	bsub.Process.Signal(syscall.SIGCONT)
 	waitState(t, c, 1, "RUN")
-	for stopped(jobPID) {
+	running := func() {
+		t.Helper()
+		for stopped(jobPID) {
+			if time.Now().After(deadline) {
+				t.Fatalf("job process %s is still stopped", jobPID)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	running()
+
+	// ^Z again, then bresume from elsewhere: the job runs while bsub
+	// stays stopped; fg then finds it running, and says nothing of it.
+	master.Write([]byte("\x1a"))
+	waitState(t, c, 1, "USUSP")
+	for !stopped(fmt.Sprint(bsub.Process.Pid)) {
 		if time.Now().After(deadline) {
-			t.Fatalf("job process %s is still stopped after fg", jobPID)
+			t.Fatalf("bsub did not stop on the second ^Z")
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	if _, err := c.JobAction(context.Background(), 1, "resume", &api.ActionRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, c, 1, "RUN")
+	running()
+	time.Sleep(100 * time.Millisecond)
+	if !stopped(fmt.Sprint(bsub.Process.Pid)) {
+		t.Errorf("bsub runs after bresume of its job; it should stay stopped until fg")
+	}
+	bsub.Process.Signal(syscall.SIGCONT)
 	time.Sleep(300 * time.Millisecond)
+	if strings.Contains(scr.String(), "bsub: job <1>") {
+		t.Errorf("bsub complained at fg of a job bresume had resumed:\n%s", scr.String())
+	}
 	master.Write([]byte("\x03"))
 	done := make(chan error, 1)
 	go func() { done <- bsub.Wait() }()
