@@ -29,7 +29,7 @@ the event log; bhist -l shows it.` + lsfStateHelp,
   bresume -g /risk 0`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
-		return runSelectedJobAction(ctx, e, a, "bresume", "resume")
+		return runSelectedJobAction(ctx, e, a, "bresume", "resume", nil, a.operands)
 	})
 }
 

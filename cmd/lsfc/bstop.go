@@ -31,7 +31,7 @@ the event log; bhist -l shows it.` + lsfStateHelp,
   bstop -g /risk 0`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
-		return runSelectedJobAction(ctx, e, a, "bstop", "stop")
+		return runSelectedJobAction(ctx, e, a, "bstop", "stop", nil, a.operands)
 	})
 }
 

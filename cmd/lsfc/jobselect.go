@@ -25,15 +25,22 @@ func jobSelectOptions() []lsfOption {
 // given with -g, -app or -sla are left alone when not of the group,
 // profile or class.
 //
-// -C gives the reason kept with the action; bstop -a stands for 0.
-func runSelectedJobAction(ctx context.Context, e env, a *lsfArgs, name, action string) error {
+// -C gives the reason kept with the action; bstop -a stands for 0. req,
+// when not nil, is the request of every job (bswitch's queue); the
+// operands are the job ids.
+func runSelectedJobAction(ctx context.Context, e env, a *lsfArgs, name, action string, req *api.ActionRequest, operands []string) error {
 	sel := jobSelection{user: a.value("u"), name: a.value("J"), queue: a.value("q"), host: a.value("m"),
 		group: trimGroupPath(a.value("g")), app: a.value("app"), sla: a.value("sla")}
-	req, err := actionReason(name, a)
+	reason, err := actionReason(name, a)
 	if err != nil {
 		return err
 	}
-	operands := a.operands
+	if reason != nil {
+		if req == nil {
+			req = &api.ActionRequest{}
+		}
+		req.Reason = reason.Reason
+	}
 	if a.has("a") && !slices.Contains(operands, "0") {
 		operands = append(slices.Clone(operands), "0")
 	}

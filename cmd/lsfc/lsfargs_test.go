@@ -114,7 +114,7 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"bkill":   {"app b C d g J l m q r s sla stat u V", "app b C d g J l m q r s sla stat u"},
 	"bstop":   {"a app C g J m q sla u V", "a app C g J m q sla u"},
 	"bresume": {"app C g J m q sla u V", "app C g J m q sla u"},
-	"bswitch": {"a J m q u V", ""},
+	"bswitch": {"a J m q u V", "J m q u"},
 	"btop":    {"u V", ""},
 	"bbot":    {"u V", ""},
 	"bmod": {"R n J W sp w m aps apsn q o oo e eo cwd r app M x sla a alloc_flags ar B b C c D E Ep env eptl ext F f " +
