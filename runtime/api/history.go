@@ -18,10 +18,13 @@ type JobHistory struct {
 	Project string `json:"project,omitempty"`
 	// JobGroup is the job's job group as submitted (-g); "" for none.
 	JobGroup string `json:"jobGroup,omitempty"`
-	Queue    string `json:"queue"` // the queue it was submitted to
-	Command  string `json:"command,omitempty"`
-	FromHost string `json:"fromHost,omitempty"`
-	Cwd      string `json:"cwd,omitempty"`
+	// UserGroup is the user group the job's fairshare is charged to
+	// (-G); "" for none.
+	UserGroup string `json:"userGroup,omitempty"`
+	Queue     string `json:"queue"` // the queue it was submitted to
+	Command   string `json:"command,omitempty"`
+	FromHost  string `json:"fromHost,omitempty"`
+	Cwd       string `json:"cwd,omitempty"`
 	// Slots and ResReq are -n and -R as submitted (0 and "" when not
 	// given).
 	Slots  int    `json:"slots,omitempty"`
