@@ -467,3 +467,56 @@ func TestBsubInteractiveDaemonRestart(t *testing.T) {
 		t.Errorf("the restarted daemon has job 1 end with exit code %d, want 2", j.ExitCode)
 	}
 }
+
+// TestBsubInteractivePtyTty runs bsub -Ip -tty -o FILE on a
+// pseudo-terminal: the job's output goes to its file and comes to bsub's
+// terminal as well, while its input still comes from the terminal.
+func TestBsubInteractivePtyTty(t *testing.T) {
+	_, env := startServe(t)
+	master, slave, err := attach.OpenPty()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer master.Close()
+	out := filepath.Join(t.TempDir(), "job.out")
+	bsub := exec.Command("lsfc", "bsub", "-Ip", "-tty", "-o", out, `echo "ready."; read x; echo "got $x"`)
+	bsub.Env = env
+	bsub.Stdin, bsub.Stdout, bsub.Stderr = slave, slave, slave
+	bsub.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := bsub.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	defer bsub.Process.Kill()
+	var scr screen
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := master.Read(buf)
+			scr.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
+	at := scr.waitFor(t, 0, "ready.")
+	master.Write([]byte("typed\r"))
+	scr.waitFor(t, at, "got typed")
+	done := make(chan error, 1)
+	go func() { done <- bsub.Wait() }()
+	select {
+	case err := <-done:
+		if code := exitStatus(t, err); code != 0 {
+			t.Errorf("bsub -Ip -tty exited with %d; the terminal shows:\n%s", code, scr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("bsub -Ip -tty did not end; the terminal shows:\n%s", scr.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(b); !strings.Contains(got, "ready.\n") || !strings.Contains(got, "got typed\n") {
+		t.Errorf("the -o file holds %q, want the job's output", got)
+	}
+}
