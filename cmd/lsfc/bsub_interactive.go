@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +10,9 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -70,8 +73,10 @@ type interactive struct {
 	id   int64
 	term *attach.TermState // the terminal's modes while it is raw
 	// stopped is set while the job is stopped from bsub's terminal (^Z)
-	// and the daemon knows it.
+	// and the daemon knows it; gen counts bsub's own changes of the
+	// job's state.
 	stopped bool
+	gen     atomic.Int64
 }
 
 // runInteractive submits req as an interactive job and carries its
@@ -302,6 +307,15 @@ func (in *interactive) attached(ctx context.Context, conn jobConn) int {
 	defer signal.Stop(sigs)
 	go in.copyInput(&wmu)
 
+	// The daemon is asked for the job's state every interactivePoll, so
+	// that a bstop or bresume from elsewhere, or a suspension by the
+	// system, is told on the terminal as LSF's bsub tells it.
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	states := make(chan jobState, 1)
+	go in.watchState(watchCtx, states)
+	last := "RUN"
+
 	frames := make(chan attach.Frame)
 	readErr := make(chan error, 1)
 	go func() {
@@ -334,6 +348,18 @@ func (in *interactive) attached(ctx context.Context, conn jobConn) int {
 			restore()
 			fmt.Fprintf(in.e.stderr, "bsub: job <%d>: lost the connection to the job\n", in.id)
 			return in.lost(ctx)
+		case st := <-states:
+			// A change bsub made itself (^Z, fg) is not told, nor a
+			// state asked for before it.
+			if st.gen != in.gen.Load() {
+				continue
+			}
+			if st.state != last {
+				if msg := stateNotice(last, st.state, st.reason); msg != "" {
+					fmt.Fprintf(in.e.stderr, "%s\r\n", msg)
+				}
+			}
+			last = st.state
 		case sig := <-sigs:
 			switch sig {
 			case syscall.SIGWINCH:
@@ -351,6 +377,10 @@ func (in *interactive) attached(ctx context.Context, conn jobConn) int {
 				// told before bsub stops, as by bstop: the job is USUSP.
 				wmu.send(attach.Signal, attach.SignalData(int(syscall.SIGSTOP)))
 				in.stopped = in.tellDaemon(ctx, "stop")
+				in.gen.Add(1)
+				if in.stopped {
+					last = "USUSP"
+				}
 				restore()
 				syscall.Kill(os.Getpid(), syscall.SIGSTOP)
 			case syscall.SIGCONT:
@@ -362,12 +392,62 @@ func (in *interactive) attached(ctx context.Context, conn jobConn) int {
 					// given meanwhile, leaves nothing to resume).
 					in.stopped = false
 					in.tellDaemon(ctx, "resume")
+					in.gen.Add(1)
+					last = "RUN"
 				}
 			default:
 				wmu.send(attach.Signal, attach.SignalData(int(sig.(syscall.Signal))))
 			}
 		}
 	}
+}
+
+// A jobState is the job's state as the daemon reported it, with its
+// suspending reason, and the generation of bsub's own changes it was
+// asked in.
+type jobState struct {
+	state, reason string
+	gen           int64
+}
+
+// watchState sends the job's state, as the daemon reports it, every
+// interactivePoll until ctx ends; a daemon that does not answer is asked
+// again at the next tick.
+func (in *interactive) watchState(ctx context.Context, states chan<- jobState) {
+	tick := time.NewTicker(interactivePoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		gen := in.gen.Load()
+		j, err := in.c.Job(ctx, in.id)
+		if err != nil {
+			continue
+		}
+		select {
+		case states <- jobState{j.State, j.Reason, gen}:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// stateNotice returns what bsub tells of the job going from state from
+// to state to, as LSF's bsub does: a suspension (with the system's reason
+// for SSUSP), and a resumption by the user; "" for other changes.
+func stateNotice(from, to, reason string) string {
+	switch {
+	case to == "USUSP":
+		return "<< The job was suspended by user >>"
+	case to == "SSUSP":
+		return "<< " + strings.TrimSuffix(cmp.Or(reason, "The job was suspended by the system"), ";") + " >>"
+	case to == "RUN" && from == "USUSP":
+		return "<< Waiting for re-scheduling after being resumed by user >>"
+	}
+	return ""
 }
 
 // tellWait bounds bsub's request to the daemon on ^Z and fg.
