@@ -356,7 +356,7 @@ func (in *interactive) attached(ctx context.Context, conn jobConn) int {
 			}
 			if st.state != last {
 				if msg := stateNotice(last, st.state, st.reason); msg != "" {
-					fmt.Fprintf(in.e.stderr, "%s\r\n", msg)
+					fmt.Fprint(in.e.stderr, msg+in.eol())
 				}
 			}
 			last = st.state
@@ -408,6 +408,15 @@ func (in *interactive) attached(ctx context.Context, conn jobConn) int {
 type jobState struct {
 	state, reason string
 	gen           int64
+}
+
+// eol ends a line bsub writes while it carries the job's terminal: a
+// raw terminal does not return the carriage at a newline.
+func (in *interactive) eol() string {
+	if in.term != nil {
+		return "\r\n"
+	}
+	return "\n"
 }
 
 // watchState sends the job's state, as the daemon reports it, every
@@ -468,7 +477,7 @@ func (in *interactive) tellDaemon(ctx context.Context, action string) bool {
 			// Resumed meanwhile (bresume), or ended.
 			return false
 		}
-		fmt.Fprintf(in.e.stderr, "bsub: job <%d>: %v\r\n", in.id, err)
+		fmt.Fprintf(in.e.stderr, "bsub: job <%d>: %v%s", in.id, err, in.eol())
 		return false
 	}
 	return true
