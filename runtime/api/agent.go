@@ -215,6 +215,20 @@ type JobReport struct {
 	ReqMemMB   float64 `json:"reqMemMB,omitempty"`
 	Direct     bool    `json:"direct,omitempty"`
 	SpoolDir   string  `json:"spoolDir,omitempty"`
+	// NoFile leaves the -o file without a report (an interactive job);
+	// Mail asks for the job's mail (see localexec.Mail).
+	NoFile bool     `json:"noFile,omitempty"`
+	Mail   *JobMail `json:"mail,omitempty"`
+}
+
+// A JobMail is the mail a job's wrapper sends (see localexec.Mail): the
+// mail program, the recipients, and when.
+type JobMail struct {
+	Prog     string   `json:"prog"`
+	To       []string `json:"to"`
+	Begin    bool     `json:"begin,omitempty"`
+	End      bool     `json:"end,omitempty"`
+	ExitOnly bool     `json:"exitOnly,omitempty"`
 }
 
 // AgentLoad reports an agent's host facts and load (lsfc sbatchd).

@@ -1067,6 +1067,9 @@ func (d *Daemon) memLimitKB(j *runtime.Job) int64 {
 
 // exited handles the end of a job's processes.
 func (d *Daemon) exited(r localexec.Result) {
+	if r.MailErr != "" {
+		d.cfg.Logf("job %s: %s", api.FormatJobID(r.JobID), r.MailErr)
+	}
 	rec, ok := d.ended(r, d.now())
 	if !ok {
 		return

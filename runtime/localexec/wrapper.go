@@ -248,6 +248,7 @@ func (w *wrapper) run() int {
 		sess.run(pgid)
 	}
 	w.answer("ok")
+	begun := w.mailBegin(&s, started, u.home)
 	// The pid file, written for Start to read, is made durable once Start
 	// has its answer, off the path of the job's start: after a crash of
 	// the machine it tells a job that ran (lost) from one that never did
@@ -287,7 +288,9 @@ func (w *wrapper) run() int {
 	// report closes them.
 	r.PostExec = w.runPost(&s, u, env, sio, r, false)
 	if usage != nil {
-		w.writeReport(&s, r, jobRun{start: started, cwd: w.cwd, home: u.home, errFile: paths.separateErr(), usage: usage.end()})
+		run := jobRun{start: started, cwd: w.cwd, home: u.home, outFile: paths.stdout, errFile: paths.separateErr(), usage: usage.end()}
+		w.writeReport(&s, r, run)
+		r.MailErr = joinMailErrors(begun(), w.mailEnd(&s, r, run))
 	}
 	code := w.record(r)
 	if sess != nil {

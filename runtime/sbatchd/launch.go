@@ -233,7 +233,8 @@ func specReport(r *api.JobReport) *localexec.Report {
 		return nil
 	}
 	return &localexec.Report{Cluster: r.Cluster, SubmitHost: r.SubmitHost,
-		Submitted: time.Unix(0, int64(r.Submitted*1e9)), Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct, SpoolDir: r.SpoolDir}
+		Submitted: time.Unix(0, int64(r.Submitted*1e9)), Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct, SpoolDir: r.SpoolDir,
+		NoFile: r.NoFile, Mail: (*localexec.Mail)(r.Mail)}
 }
 
 // peek answers a peek order: the piece of the job's output it asks for
