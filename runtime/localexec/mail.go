@@ -36,8 +36,9 @@ type Mail struct {
 }
 
 // mailTimeout bounds how long the wrapper waits for the mail program:
-// one that hangs is killed, and the job's end recorded all the same.
-const mailTimeout = time.Minute
+// one that hangs is killed, and the job's end recorded all the same. The
+// tests shorten it.
+var mailTimeout = time.Minute
 
 // mailWaitDelay is how long the wrapper waits, once the mail program is
 // killed or has exited, for whatever it left holding its pipes.
