@@ -63,6 +63,8 @@ type AgentPeek struct {
 	Data []byte `json:"data,omitempty"`
 	Next int64  `json:"next"`
 	Err  string `json:"err,omitempty"`
+	// Apart is set when the job's errors go apart from its output.
+	Apart bool `json:"apart,omitempty"`
 }
 
 // A PeekOrder asks an agent for a piece of a running job's output, from
@@ -70,6 +72,9 @@ type AgentPeek struct {
 type PeekOrder struct {
 	ID     uint64 `json:"id"`
 	Offset int64  `json:"offset"`
+	// Stderr asks for the job's errors, when they go apart from its
+	// output, rather than its output.
+	Stderr bool `json:"stderr,omitempty"`
 }
 
 // An AgentRun is one run of a job, known by the job's id and the time the

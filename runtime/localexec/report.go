@@ -449,6 +449,20 @@ func (e *Executor) OutputFile(id int64) (path string, ok bool) {
 	return j.pids.Out, true
 }
 
+// ErrorFile returns the file a running job's errors go to as it runs
+// when they go apart from its output (it has a -e file of its own), for
+// bpeek; ok is false otherwise, and for a job the Executor does not run
+// or that did not start.
+func (e *Executor) ErrorFile(id int64) (path string, ok bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	j := e.jobs[id]
+	if j == nil || !j.started || j.pids.Err == "" {
+		return "", false
+	}
+	return j.pids.Err, true
+}
+
 // readableBy reports whether the job's user may read the regular file
 // path.
 func readableBy(u jobUser, path string) bool {

@@ -91,7 +91,10 @@ type wrapper struct {
 	// for its report (see Report); nil otherwise.
 	final *os.File
 	out   string // the file the job's output goes to as it runs
-	spool string // the spool file of a job whose output is spooled
+	// errOut is the file the job's errors go to as it runs, when not
+	// with its output.
+	errOut string
+	spool  string // the spool file of a job whose output is spooled
 	// finalErr is the -e file of its own of a job whose output is
 	// spooled, and errSpool the spool of its errors.
 	finalErr *os.File
@@ -378,6 +381,12 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 		// Output the job's user could not read is not shown to bpeek.
 		w.out = p.stdout
 	}
+	switch {
+	case w.errSpool != "":
+		w.errOut = w.errSpool
+	case p.separateErr() != "" && readableBy(u, p.stderr):
+		w.errOut = p.stderr
+	}
 	if err != nil {
 		if stdout != nil {
 			stdout.Close()
@@ -414,7 +423,7 @@ func (w *wrapper) handOver(u jobUser) (*os.File, error) {
 func (w *wrapper) writePids(jobPID int) error {
 	rec := pidRecord{WrapperPID: os.Getpid(), JobPID: jobPID}
 	if jobPID > 0 {
-		rec.Cwd, rec.Out = w.cwd, w.out
+		rec.Cwd, rec.Out, rec.Err = w.cwd, w.out, w.errOut
 	}
 	var err error
 	if rec.WrapperStart, err = processStart(0); err != nil {

@@ -246,6 +246,11 @@ func (a *Agent) peek(o api.AgentOrder) {
 	current := r != nil && r.Start == o.Start && r.End == nil
 	a.mu.Unlock()
 	path, ok := a.exec.OutputFile(o.Job)
+	errPath, apart := a.exec.ErrorFile(o.Job)
+	p.Apart = apart
+	if o.Peek.Stderr {
+		path, ok = errPath, apart
+	}
 	switch {
 	case !current || !ok:
 		// Not started yet (the order to run it may even come after this
