@@ -195,6 +195,10 @@ type Conf struct {
 	// for the job's user and !H for its submission host ("!U" unless
 	// set).
 	MailTo string `lsf:"LSB_MAILTO"`
+	// MailSizeLimit is LSB_MAILSIZE_LIMIT in KB: the output of a job
+	// without -o whose report mail would be larger is kept in a file
+	// rather than mailed; 0 when unset (no limit).
+	MailSizeLimit int `lsf:"LSB_MAILSIZE_LIMIT"`
 }
 
 // A SchedulingInterval is JOB_SCHEDULING_INTERVAL resolved.

@@ -234,6 +234,8 @@ type JobMail struct {
 	Begin    bool     `json:"begin,omitempty"`
 	End      bool     `json:"end,omitempty"`
 	ExitOnly bool     `json:"exitOnly,omitempty"`
+	// SizeLimitKB is LSB_MAILSIZE_LIMIT, 0 for none.
+	SizeLimitKB int64 `json:"sizeLimitKB,omitempty"`
 }
 
 // AgentLoad reports an agent's host facts and load (lsfc sbatchd).

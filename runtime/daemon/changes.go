@@ -60,7 +60,7 @@ func policyChanges(old, cur *compile.Policy) []api.Change {
 			return api.AppliesRestart
 		}
 		switch k {
-		case "LSB_STDOUT_DIRECT", "LSB_JOB_REPORT_MAIL", "LSB_MAILPROG", "LSB_MAILTO":
+		case "LSB_STDOUT_DIRECT", "LSB_JOB_REPORT_MAIL", "LSB_MAILPROG", "LSB_MAILTO", "LSB_MAILSIZE_LIMIT":
 			// A running job's output goes where it went when it started,
 			// and its mail as it was asked for then.
 			return api.AppliesNewJobs

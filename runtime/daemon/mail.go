@@ -39,7 +39,7 @@ func (d *Daemon) jobMail(j *runtime.Job) *localexec.Mail {
 	if j.Sub.Mail != nil {
 		opts = *j.Sub.Mail
 	}
-	m := &localexec.Mail{Prog: conf.MailProg, Begin: opts.Begin}
+	m := &localexec.Mail{Prog: conf.MailProg, Begin: opts.Begin, SizeLimitKB: int64(conf.MailSizeLimit)}
 	if conf.JobReportMail {
 		byDefault := j.Sub.Stdout == "" && j.Sub.Interactive == nil
 		m.End = byDefault || opts.End || opts.Exit

@@ -33,6 +33,11 @@ type Mail struct {
 	Begin    bool `json:",omitempty"`
 	End      bool `json:",omitempty"`
 	ExitOnly bool `json:",omitempty"`
+	// SizeLimitKB is LSB_MAILSIZE_LIMIT: the output of a job without a
+	// -o file whose report mail would be larger is left in a file of the
+	// spool directory (Report.SpoolDir, else the job user's
+	// $HOME/.lsbatch), which the mail names; 0 for no limit.
+	SizeLimitKB int64 `json:",omitempty"`
 }
 
 // mailTimeout bounds how long the wrapper waits for the mail program:
@@ -163,6 +168,16 @@ func (w *wrapper) mailEnd(s *Spec, r Result, run jobRun) string {
 				size = fi.Size()
 			}
 			parts = append(parts, out)
+			if m.SizeLimitKB > 0 && size+int64(len(head)) > m.SizeLimitKB*1024 {
+				if kept, err := w.keepOutput(s, out); err == nil {
+					head = strings.TrimSuffix(head, "\nThe output (if any) follows:\n\n")
+					head += fmt.Sprintf("\nThe output is larger than LSB_MAILSIZE_LIMIT (%d KB): it is in file <%s>.\n", m.SizeLimitKB, kept)
+					parts, size = nil, 0
+				} else {
+					fmt.Fprintf(os.Stderr, "%s: job %d: cannot keep the output past LSB_MAILSIZE_LIMIT: %v: it is mailed\n", StarterName, w.id, err)
+					out.Seek(0, io.SeekStart)
+				}
+			}
 		}
 		if run.errFile != "" {
 			parts = append(parts, strings.NewReader(fmt.Sprintf("\n\nPS:\n\nRead file <%s> for stderr output of this job.\n\n", run.errFile)))
@@ -175,6 +190,25 @@ func (w *wrapper) mailEnd(s *Spec, r Result, run jobRun) string {
 		return "cannot mail the job report: " + err.Error()
 	}
 	return ""
+}
+
+// keepOutput copies the output of a job without a -o file, too large to
+// mail, to a file of its own in the spool directory, made as the job's
+// user, and returns its path.
+func (w *wrapper) keepOutput(s *Spec, out *os.File) (string, error) {
+	f := w.openSpool(s, jobUserOf(s, os.Geteuid()), "out")
+	if f == nil {
+		return "", errors.New("no spool directory takes it")
+	}
+	_, err := io.Copy(f, out)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }
 
 // outputNote says, in a mailed report of a job with a -o file, where the

@@ -3,6 +3,7 @@ package localexec
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -107,5 +108,61 @@ func TestDeliverFailures(t *testing.T) {
 				t.Errorf("deliver: %v, want an error with %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestMailThroughExecutor runs jobs that ask for mail: a job without -o
+// has its report and output mailed, before its end is recorded; past
+// LSB_MAILSIZE_LIMIT the output is left in the spool directory and the
+// mail names the file; a mail program that fails leaves the job's end as
+// it is, and says why in MailErr.
+func TestMailThroughExecutor(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, filepath.Join(dir, "jobs"))
+	box := filepath.Join(dir, "box")
+	keep := mailer(t, `cat > `+box)
+	base := Spec{Queue: "normal", User: "u", Umask: -1, Cwd: dir, Hosts: []string{"hostA"}, UID: os.Getuid(), GID: os.Getgid()}
+	rep := func(m *Mail) *Report {
+		return &Report{Cluster: "c1", SubmitHost: "login1", Submitted: time.Now(), Sender: "admin",
+			SpoolDir: filepath.Join(dir, "spool"), Mail: m}
+	}
+
+	s := base
+	s.JobID, s.Command, s.Report = 1, "echo small", rep(&Mail{Prog: keep, To: []string{"u"}, End: true})
+	h.start(s)
+	if r := h.result(1); !r.Done() || r.MailErr != "" {
+		t.Fatalf("job 1: %+v", r)
+	}
+	if got := readFile(t, box); !strings.HasPrefix(got, "From: LSF System <admin@hostA>\nTo: u\nSender: LSF System <admin@hostA>\n") ||
+		!strings.HasSuffix(got, "The output (if any) follows:\n\nsmall\n") {
+		t.Errorf("the mail of job 1:\n%s", got)
+	}
+
+	s = base
+	s.JobID, s.Command = 2, "seq 1 2000"
+	s.Report = rep(&Mail{Prog: keep, To: []string{"u"}, End: true, SizeLimitKB: 2})
+	h.start(s)
+	if r := h.result(2); !r.Done() || r.MailErr != "" {
+		t.Fatalf("job 2: %+v", r)
+	}
+	got := readFile(t, box)
+	m := regexp.MustCompile(`(?m)^The output is larger than LSB_MAILSIZE_LIMIT \(2 KB\): it is in file <(.+)>\.\n\z`).FindStringSubmatch(got)
+	if m == nil || strings.Contains(got, "follows") || !strings.HasPrefix(m[1], filepath.Join(dir, "spool")+"/") {
+		t.Fatalf("the mail of job 2:\n%s", got)
+	}
+	if kept := readFile(t, m[1]); !strings.HasPrefix(kept, "1\n2\n") || !strings.HasSuffix(kept, "\n2000\n") {
+		t.Errorf("the kept output of job 2 is %d bytes, not seq's", len(kept))
+	}
+
+	s = base
+	s.JobID, s.Command, s.Stdout = 3, "exit 5", "three.out"
+	s.Report = rep(&Mail{Prog: mailer(t, "exit 1"), To: []string{"u"}, End: true, Begin: true})
+	h.start(s)
+	r := h.result(3)
+	if r.ExitCode != 5 || !strings.Contains(r.MailErr, "cannot mail the job's start") || !strings.Contains(r.MailErr, "cannot mail the job report") {
+		t.Errorf("job 3: %+v", r)
+	}
+	if got := readFile(t, filepath.Join(dir, "three.out")); !strings.Contains(got, "\nExited with exit code 5.\n") {
+		t.Errorf("three.out:\n%s", got)
 	}
 }
