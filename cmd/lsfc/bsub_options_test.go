@@ -81,6 +81,7 @@ var bsubImplemented = map[string]struct {
 	"N":      {"", func(r *bsubRequest) bool { return r.sub.NotifyEnd && !r.sub.NotifyExit }},
 	"Ne":     {"", func(r *bsubRequest) bool { return r.sub.NotifyExit && !r.sub.NotifyEnd }},
 	"u":      {"ann bob@example.com", func(r *bsubRequest) bool { return r.sub.MailUser == "ann bob@example.com" }},
+	"tty":    {"", func(r *bsubRequest) bool { return r.tty && r.interactive == "I" }},
 }
 
 // TestBsubOptionTable goes through every option LSF documents for bsub:
@@ -118,6 +119,8 @@ func TestBsubOptionTable(t *testing.T) {
 					argv[1] = impl.arg
 				}
 			}
+			// Options that need another: -tty is read with -I.
+			argv = append(argv, map[string][]string{"tty": {"-I"}}[name]...)
 			argv = append(argv, "true")
 			if ok {
 				r, err := parseBsub(argv)
