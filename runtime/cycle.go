@@ -250,7 +250,7 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 	c := s.newCycle(snap)
 	s.refresh(cl)
 	s.prune(cl)
-	c.plan.Stats.HostClasses = len(s.classes.reps)
+	c.plan.Stats.HostClasses = s.classes.live
 	if cl.preemptedJobs > 0 {
 		c.resumable = cl.resumableJobs()
 	}

@@ -23,6 +23,18 @@ type hostClasses struct {
 	// memoizes, per host, the selects that read it.
 	nameSlot int
 	byHost   map[*compile.SelectProgram][]int8
+
+	// What lets the classes follow the hosts' updates one host at a
+	// time: the hosts and Env they were built for, each host's Gen when
+	// its class was found, each class's signature and number of hosts,
+	// and the class of each signature.
+	hosts []*Host
+	env   *compile.Env
+	gens  []int
+	sigs  []string
+	count []int
+	bySig map[string]int
+	live  int
 }
 
 // candidates is what the host filters decided for one job class: the
@@ -43,15 +55,92 @@ type candidates struct {
 	summary Reason
 }
 
-// refresh rebuilds the host classes, and forgets the candidates, when the
-// hosts changed since the last cycle (or the cluster is another one).
+// refresh brings the host classes up to date, and forgets the
+// candidates, when the hosts changed since the last cycle (or the cluster
+// is another one). When the same hosts are there, only those whose values
+// were updated (a load report, the facts or GPUs an agent found) move to
+// the class of their new values; the outcomes memoized for a class stay
+// true, since a class's values never change. Once the classes no host is
+// in outnumber the others, they are built anew.
 func (s *Scheduler) refresh(cl *Cluster) {
 	if s.cluster == cl && s.gen == cl.gen && s.classes.of != nil {
 		return
 	}
+	same := s.cluster == cl && s.classes.sameHosts(cl)
 	s.cluster, s.gen = cl, cl.gen
 	s.cands, s.candsKept = map[*jobClass]*candidates{}, 0
+	if same {
+		s.classes.update(cl)
+		if len(s.classes.reps) <= 2*s.classes.live+64 {
+			return
+		}
+	}
 	s.classes = buildHostClasses(cl)
+}
+
+// sameHosts reports whether the classes were built for cl's hosts, in the
+// same order, and its Env.
+func (hc *hostClasses) sameHosts(cl *Cluster) bool {
+	return hc.env == cl.Env && slices.Equal(hc.hosts, cl.Hosts)
+}
+
+// update moves each host whose Gen changed to the class of its values.
+func (hc *hostClasses) update(cl *Cluster) {
+	var sig strings.Builder
+	for i, h := range cl.Hosts {
+		if h.Gen == hc.gens[i] {
+			continue
+		}
+		hc.gens[i] = h.Gen
+		v := cl.Env.Values(h.Facts)
+		key := hc.signature(&sig, v)
+		if key == hc.sigs[i] {
+			continue
+		}
+		old := hc.of[i]
+		if hc.count[old]--; hc.count[old] == 0 {
+			hc.live--
+		}
+		hc.sigs[i] = key
+		hc.of[i] = hc.classOf(key, h, v)
+		for _, memo := range hc.byHost {
+			memo[i] = 0
+		}
+	}
+}
+
+// classOf returns the class of a signature, making it with h as its
+// representative when there is none, and counts h in it.
+func (hc *hostClasses) classOf(key string, h *Host, v *compile.HostValues) int {
+	ci, ok := hc.bySig[key]
+	if !ok {
+		ci = len(hc.reps)
+		hc.bySig[key] = ci
+		hc.reps = append(hc.reps, h)
+		hc.values = append(hc.values, v)
+		hc.count = append(hc.count, 0)
+	}
+	if hc.count[ci] == 0 {
+		hc.live++
+	}
+	hc.count[ci]++
+	return ci
+}
+
+// signature returns what tells a host's values apart from another's, but
+// for its name.
+func (hc *hostClasses) signature(sig *strings.Builder, v *compile.HostValues) string {
+	sig.Reset()
+	var buf [32]byte
+	for k := range v.Num {
+		if v.Has[k] && k != hc.nameSlot {
+			sig.Write(strconv.AppendFloat(buf[:0], v.Num[k], 'g', -1, 64))
+			sig.WriteByte('|')
+			sig.WriteString(v.Str[k])
+		}
+		sig.WriteByte(0)
+	}
+	return sig.String()
 }
 
 // prune forgets the candidates of the job classes the cluster dropped,
@@ -103,32 +192,18 @@ func selectsOf(r *compile.Requirement, set map[*compile.SelectProgram]bool) {
 
 // buildHostClasses groups the hosts by their values.
 func buildHostClasses(cl *Cluster) hostClasses {
-	hc := hostClasses{of: make([]int, len(cl.Hosts)), memo: map[*compile.SelectProgram][]int8{}, nameSlot: -1}
+	n := len(cl.Hosts)
+	hc := hostClasses{of: make([]int, n), memo: map[*compile.SelectProgram][]int8{}, nameSlot: -1,
+		hosts: slices.Clone(cl.Hosts), env: cl.Env, gens: make([]int, n), sigs: make([]string, n), bySig: map[string]int{}}
 	if _, slot, ok := cl.Env.Lookup("hname"); ok {
 		hc.nameSlot = slot
 	}
-	bySig := map[string]int{}
 	var sig strings.Builder
 	for i, h := range cl.Hosts {
 		v := cl.Env.Values(h.Facts)
-		sig.Reset()
-		for k := range v.Num {
-			if v.Has[k] && k != hc.nameSlot {
-				sig.WriteString(strconv.FormatFloat(v.Num[k], 'g', -1, 64))
-				sig.WriteByte('|')
-				sig.WriteString(v.Str[k])
-			}
-			sig.WriteByte(0)
-		}
-		key := sig.String()
-		ci, ok := bySig[key]
-		if !ok {
-			ci = len(hc.reps)
-			bySig[key] = ci
-			hc.reps = append(hc.reps, h)
-			hc.values = append(hc.values, v)
-		}
-		hc.of[i] = ci
+		key := hc.signature(&sig, v)
+		hc.gens[i], hc.sigs[i] = h.Gen, key
+		hc.of[i] = hc.classOf(key, h, v)
 	}
 	return hc
 }
@@ -144,8 +219,9 @@ func (c *cycle) matches(p *compile.SelectProgram, h *Host) bool {
 		return c.matchesByName(p, h)
 	}
 	memo := hc.memo[p]
-	if memo == nil {
-		memo = make([]int8, len(hc.reps))
+	if len(memo) < len(hc.reps) {
+		// Classes made since the select was first met are unknown to it.
+		memo = append(memo, make([]int8, len(hc.reps)-len(memo))...)
 		hc.memo[p] = memo
 	}
 	ci := hc.of[h.Index]
