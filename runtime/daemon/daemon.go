@@ -191,8 +191,17 @@ type Daemon struct {
 	// be lost with the log's tail: their status files stay until a
 	// compaction seals the finish (see settle); settledMu guards it, as
 	// finishes become durable off the owning goroutine.
-	settledMu    sync.Mutex
-	settled      []int64
+	settledMu sync.Mutex
+	settled   []int64
+	// sealing holds the settled jobs whose finish the compaction under
+	// way seals (guarded by settledMu).
+	sealing []int64
+	// compacting is set while a compaction writes its snapshot off the
+	// owning goroutine; compactDone brings its outcome back, and
+	// compactWG lets Close wait for it before closing the log.
+	compacting   bool
+	compactDone  chan error
+	compactWG    sync.WaitGroup
 	addr         string // the TCP listener's address
 	sinceCompact int
 	loadAt       time.Time // when this machine's load was last read
@@ -270,7 +279,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.RealClock{}
 	}
-	d := &Daemon{cfg: cfg, limits: cfg.Conn.withDefaults(), lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
+	d := &Daemon{cfg: cfg, limits: cfg.Conn.withDefaults(), lock: lock, calls: make(chan *call, 1024), compactDone: make(chan error, 1), exits: make(chan localexec.Result, 1024),
 		clk: cfg.Clock, clock: engineClock{cfg.Clock},
 		quit: make(chan struct{}), done: make(chan struct{}), started: cfg.Clock.Now(), killed: map[int64]bool{},
 		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, ranIn: map[int64]string{}, runsIn: map[int64]string{}, placed: map[int64]placement{}, mcPeers: map[string]*mcPeerState{},
@@ -697,6 +706,9 @@ func (d *Daemon) closeResources() {
 			d.err = fmt.Errorf("lsb.acct: %w", err)
 		}
 	}
+	// A compaction under way finishes first: its file takes the log's
+	// place, or is dropped.
+	d.compactWG.Wait()
 	if d.log != nil {
 		if err := d.log.Close(); err != nil && d.err == nil {
 			d.err = err
@@ -728,6 +740,8 @@ func (d *Daemon) loop() {
 			d.applyLoads()
 		case <-tick.C():
 			d.housekeep()
+		case err := <-d.compactDone:
+			d.compacted(err)
 		case <-timer.C():
 		}
 		if d.err != nil {
@@ -1284,17 +1298,60 @@ func (d *Daemon) sampleCPU() {
 }
 
 // compact replaces the log with a snapshot of the cluster: every job it
-// keeps, the queues' and hosts' states, and the next job number.
+// keeps, the queues' and hosts' states, and the next job number. The
+// owner takes the snapshot's records, and the log's mark with them; when
+// the log can be compacted at a mark (the file log can), encoding and
+// writing the snapshot happen on another goroutine while the owner goes
+// on answering, and transactions appended meanwhile follow the snapshot
+// in the new file. The outcome comes back to the owner (compacted).
 func (d *Daemon) compact() {
+	if d.compacting {
+		return
+	}
+	recs := d.snapshot()
+	d.settledMu.Lock()
+	d.sealing = d.settled
+	d.settled = nil
+	d.settledMu.Unlock()
+	d.sinceCompact = 0
+	lm, ok := d.log.(markJournal)
+	if !ok {
+		payloads, err := encode(recs)
+		if err == nil {
+			err = d.log.Compact(payloads)
+		}
+		d.compacted(err)
+		return
+	}
+	mark := lm.Mark()
+	d.compacting = true
+	d.compactWG.Add(1)
+	go func() {
+		defer d.compactWG.Done()
+		payloads, err := encode(recs)
+		if err == nil {
+			err = lm.CompactAt(mark, payloads)
+		}
+		d.compactDone <- err
+	}()
+}
+
+// snapshot returns the records of a compaction's snapshot, and forgets
+// the tokens, directories and placements of the jobs it does not keep.
+// The records hold copies of the jobs' images: the owner may go on
+// changing the jobs while they are encoded.
+func (d *Daemon) snapshot() []Record {
 	recs := []Record{formatRecord()}
 	recs = append(recs, jobGroupRecords(d.cluster)...)
 	tokens, tokenOf, ranIn := map[string]int64{}, map[int64]string{}, map[int64]string{}
 	placed := map[int64]placement{}
-	for _, j := range d.cluster.Jobs() {
+	jobs := d.cluster.Jobs()
+	images := make([]runtime.JobImage, len(jobs))
+	for i, j := range jobs {
 		if p, ok := d.placed[j.ID]; ok {
 			placed[j.ID] = p
 		}
-		im := j.Image()
+		images[i] = j.Image()
 		t := d.tokenOf[j.ID]
 		if t != "" {
 			tokens[t], tokenOf[j.ID] = j.ID, t
@@ -1303,7 +1360,7 @@ func (d *Daemon) compact() {
 		if cwd != "" {
 			ranIn[j.ID] = cwd
 		}
-		recs = append(recs, Record{Type: KindJob, Image: &im, Token: t, Cwd: cwd})
+		recs = append(recs, Record{Type: KindJob, Image: &images[i], Token: t, Cwd: cwd})
 	}
 	// The tokens and directories of jobs forgotten go with them.
 	d.tokens, d.tokenOf, d.ranIn, d.placed = tokens, tokenOf, ranIn, placed
@@ -1318,31 +1375,29 @@ func (d *Daemon) compact() {
 			recs = append(recs, Record{Type: KindException, Host: name, Text: exitRateText})
 		}
 	}
-	recs = append(recs, Record{Type: KindState, NextID: d.cluster.NextID()})
-	payloads, err := encode(recs)
-	if err != nil {
-		d.fail(err)
-		return
-	}
+	return append(recs, Record{Type: KindState, NextID: d.cluster.NextID()})
+}
+
+// compacted takes, on the owning goroutine, the outcome of a compaction.
+func (d *Daemon) compacted(err error) {
+	d.compacting = false
 	d.settledMu.Lock()
-	sealed := d.settled
-	d.settled = nil
-	d.settledMu.Unlock()
-	if err := d.log.Compact(payloads); err != nil {
-		d.settledMu.Lock()
+	sealed := d.sealing
+	d.sealing = nil
+	if err != nil {
 		d.settled = append(sealed, d.settled...)
-		d.settledMu.Unlock()
+	}
+	d.settledMu.Unlock()
+	if err != nil {
 		if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
 			// The log is as it was: the next compaction is tried after
 			// as many transactions again.
 			d.cfg.Logf("compaction: %v", err)
-			d.sinceCompact = 0
 			return
 		}
 		d.fail(err)
 		return
 	}
-	d.sinceCompact = 0
 	// The snapshot holds the ends of the jobs settled before it: their
 	// files go.
 	for _, id := range sealed {
