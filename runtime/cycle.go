@@ -3,6 +3,7 @@ package runtime
 import (
 	"container/heap"
 	"math"
+	"slices"
 )
 
 // A Scheduler runs scheduling cycles. It keeps, between cycles, what only
@@ -56,6 +57,10 @@ type cycle struct {
 	values       map[int]*hostValues
 
 	runs     []*classRun
+	// spareRuns are runs of earlier cycles for newRun to reuse; heap is
+	// the cycle's heap of runs.
+	spareRuns []*classRun
+	heap      runHeap
 	runsHost [][]*classRun // by host index: the runs whose candidates hold the host
 
 	// Preemption: probe is set while a job is placed as if the jobs it
@@ -151,6 +156,9 @@ func (s *Scheduler) newCycle(snap Snapshot) *cycle {
 	clear(c.jgroupUsed)
 	clear(c.reserved)
 	c.limitUse, c.values, c.gpuPlanned = nil, nil, nil
+	// The runs of the last cycle are taken again.
+	c.spareRuns = append(c.spareRuns, c.runs...)
+	clear(c.runs)
 	c.runs = c.runs[:0]
 	c.probe, c.bonus, c.victims, c.preemptDelta = false, nil, nil, nil
 	c.resumable, c.resumeNext = nil, 0
@@ -236,6 +244,25 @@ type classRun struct {
 	// fair is the share account the class's jobs are charged to, in a
 	// fairshare queue.
 	fair *account
+	// freeBuf keeps free's array, when it is not room's, for the next
+	// cycle's run of a class.
+	freeBuf []int
+}
+
+// newRun returns the run of a class in this cycle, reusing a run of an
+// earlier cycle and its arrays: the values every field starts with are
+// set here.
+func (c *cycle) newRun(k *jobClass, cd *candidates) *classRun {
+	var r *classRun
+	if len(c.spareRuns) > 0 {
+		r = c.spareRuns[len(c.spareRuns)-1]
+		c.spareRuns = c.spareRuns[:len(c.spareRuns)-1]
+		*r = classRun{room: r.room[:0], freeBuf: r.freeBuf[:0]}
+	} else {
+		r = &classRun{}
+	}
+	r.k, r.cand, r.next, r.fair = k, cd, -1, c.accountOf(k)
+	return r
 }
 
 // Cycle runs one scheduling cycle over a snapshot and returns its plan.
@@ -259,23 +286,26 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 	c.planPools()
 	c.planSLAs()
 	c.orderAPS()
-	h := &runHeap{c: c}
+	h := &c.heap
+	*h = runHeap{c: c, runs: h.runs[:0], moved: h.moved[:0]}
 	for _, k := range cl.classList {
 		if k.live == 0 {
 			continue
 		}
 		c.plan.Stats.JobClasses++
-		r := &classRun{k: k, cand: s.candidatesFor(c, k), next: -1, fair: c.accountOf(k)}
+		r := c.newRun(k, s.candidatesFor(c, k))
 		c.runs = append(c.runs, r)
 		if len(r.cand.hosts) == 0 {
 			r.done, r.reason = true, r.cand.summary
 			c.setClassReason(k, r.cand.summary)
 			continue
 		}
-		r.room = make([]int, len(r.cand.hosts))
+		n := len(r.cand.hosts)
+		r.room = slices.Grow(r.room[:0], n)[:n]
 		r.free = r.room
 		if c.preemptive(k.queue) {
-			r.free = make([]int, len(r.cand.hosts))
+			r.free = slices.Grow(r.freeBuf[:0], n)[:n]
+			r.freeBuf = r.free
 		}
 		for i, host := range r.cand.hosts {
 			r.free[i], r.room[i] = c.classRoom(r, host)
@@ -534,9 +564,11 @@ func (c *cycle) limitersRoom(r *classRun, h *Host) int {
 	room := math.MaxInt32
 	for _, l := range c.s.Plugins.HostLimiters {
 		n, _ := l.Room(CycleState{c}, ClassInfo{r.k}, JobInfo{}, HostInfo{h})
-		room = min(room, n)
+		if room = min(room, n); room <= 0 {
+			return 0 // the other limiters cannot give more
+		}
 	}
-	return max(0, room)
+	return room
 }
 
 // jobRoom returns the slots a host can still give one job, and the

@@ -295,7 +295,7 @@ func (s *Scheduler) candidatesFor(c *cycle, k *jobClass) *candidates {
 	}
 	cl := c.cluster
 	cd := &candidates{queue: k.queue, pos: make([]int32, len(cl.Hosts)), reasons: make([]Reason, len(cl.Hosts)),
-		terms: map[*compile.SimpleReq][]*Host{}}
+		terms: map[*compile.SimpleReq][]*Host{}, hosts: make([]*Host, 0, len(cl.Hosts))}
 	for _, h := range cl.Hosts {
 		cd.pos[h.Index] = -1
 		for _, f := range s.Plugins.HostFilters {
