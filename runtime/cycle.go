@@ -19,6 +19,9 @@ type Scheduler struct {
 	gen     uint64
 	classes hostClasses
 	cands   map[*jobClass]*candidates
+	// candsByKey holds the same candidates by class key, for a class
+	// made again (see candidatesFor).
+	candsByKey map[string]*candidates
 	// candsKept is the size of cands after it was last pruned.
 	candsKept int
 	scratch   *cycle
@@ -28,7 +31,7 @@ type Scheduler struct {
 
 // NewScheduler returns a scheduler with the given plugins.
 func NewScheduler(p Plugins) *Scheduler {
-	return &Scheduler{Plugins: p, cands: map[*jobClass]*candidates{}}
+	return &Scheduler{Plugins: p, cands: map[*jobClass]*candidates{}, candsByKey: map[string]*candidates{}}
 }
 
 // cycle is the scratch state of one scheduling cycle: what the plan has
@@ -56,12 +59,12 @@ type cycle struct {
 	reserved     map[hostSlot]float64
 	values       map[int]*hostValues
 
-	runs     []*classRun
+	runs []*classRun
 	// spareRuns are runs of earlier cycles for newRun to reuse; heap is
 	// the cycle's heap of runs.
 	spareRuns []*classRun
 	heap      runHeap
-	runsHost [][]*classRun // by host index: the runs whose candidates hold the host
+	runsHost  [][]*classRun // by host index: the runs whose candidates hold the host
 
 	// Preemption: probe is set while a job is placed as if the jobs it
 	// may preempt were gone; bonus holds, per preemptive queue and host,

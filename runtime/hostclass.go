@@ -40,8 +40,10 @@ type hostClasses struct {
 // candidates is what the host filters decided for one job class: the
 // hosts that may take its jobs, best first, and why the others may not.
 type candidates struct {
-	// queue is the class's queue, whose HOSTS preferences rank the hosts.
+	// queue is the class's queue, whose HOSTS preferences rank the hosts;
+	// req the class's requirement.
 	queue *Queue
+	req   *Requirement
 	hosts []*Host
 	// pos gives, by host index, the host's place in hosts, or -1.
 	pos []int32
@@ -69,6 +71,7 @@ func (s *Scheduler) refresh(cl *Cluster) {
 	same := s.cluster == cl && s.classes.sameHosts(cl)
 	s.cluster, s.gen = cl, cl.gen
 	s.cands, s.candsKept = map[*jobClass]*candidates{}, 0
+	s.candsByKey = map[string]*candidates{}
 	if same {
 		s.classes.update(cl)
 		if len(s.classes.reps) <= 2*s.classes.live+64 {
@@ -155,11 +158,15 @@ func (s *Scheduler) prune(cl *Cluster) {
 		return
 	}
 	keep := map[*compile.SelectProgram]bool{}
-	for k := range s.cands {
+	// The candidates of classes dropped go, also from candsByKey, which
+	// keeps them for a class made again with the same key.
+	clear(s.candsByKey)
+	for k, cd := range s.cands {
 		if k.dropped {
 			delete(s.cands, k)
 			continue
 		}
+		s.candsByKey[k.key] = cd
 		if k.req != nil {
 			selectsOf(k.req.C, keep)
 		}
@@ -293,8 +300,15 @@ func (s *Scheduler) candidatesFor(c *cycle, k *jobClass) *candidates {
 	if cd := s.cands[k]; cd != nil {
 		return cd
 	}
+	// A class made again after it was dropped (its last job left) is
+	// what it was: its key names its queue, requirement, account, asked
+	// hosts and other traits, and the hosts have not changed since.
+	if cd := s.candsByKey[k.key]; cd != nil && cd.queue == k.queue && cd.req == k.req {
+		s.cands[k] = cd
+		return cd
+	}
 	cl := c.cluster
-	cd := &candidates{queue: k.queue, pos: make([]int32, len(cl.Hosts)), reasons: make([]Reason, len(cl.Hosts)),
+	cd := &candidates{queue: k.queue, req: k.req, pos: make([]int32, len(cl.Hosts)), reasons: make([]Reason, len(cl.Hosts)),
 		terms: map[*compile.SimpleReq][]*Host{}, hosts: make([]*Host, 0, len(cl.Hosts))}
 	for _, h := range cl.Hosts {
 		cd.pos[h.Index] = -1
@@ -330,6 +344,7 @@ func (s *Scheduler) candidatesFor(c *cycle, k *jobClass) *candidates {
 		cd.pos[h.Index] = int32(i)
 	}
 	s.cands[k] = cd
+	s.candsByKey[k.key] = cd
 	return cd
 }
 
