@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"cmp"
+	"container/heap"
 	"fmt"
 	"maps"
 	"slices"
@@ -130,6 +131,13 @@ type Cluster struct {
 	// timed holds, in start order, the started jobs whose rusage
 	// reservations change with time.
 	timed []*Job
+	// started holds every started job, and jobs that were started since
+	// it was last walked (see StartedWhere); a job is in it once.
+	started []*Job
+	// ended holds the finished jobs by their end time, earliest first
+	// (see FinishedBefore), and entries of jobs since requeued or
+	// forgotten, which it drops when it comes to them.
+	ended endHeap
 	// preemption is set when some queue may preempt another;
 	// preemptedJobs counts the jobs suspended by preemption.
 	preemption    bool
@@ -446,6 +454,82 @@ func (c *Cluster) JobsWhere(keep func(*Job) bool) []*Job {
 	}
 	slices.SortFunc(out, compareIDs)
 	return out
+}
+
+// StartedWhere returns the started jobs for which keep holds, in ID
+// order, as JobsWhere does, walking the started jobs alone: the daemon's
+// housekeeping looks at them every second, and pending and finished jobs
+// can be the most by far.
+func (c *Cluster) StartedWhere(keep func(*Job) bool) []*Job {
+	live := c.started[:0]
+	var out []*Job
+	for _, j := range c.started {
+		if !j.State.Started() || c.jobs[j.ID] != j {
+			j.listedStarted = false
+			continue
+		}
+		live = append(live, j)
+		if keep(j) {
+			out = append(out, j)
+		}
+	}
+	clear(c.started[len(live):])
+	c.started = live
+	slices.SortFunc(out, compareIDs)
+	return out
+}
+
+// FinishedBefore returns the finished jobs that ended before t, in ID
+// order, as JobsWhere would find them, but for the time it takes: the
+// daemon looks every second for the jobs past CLEAN_PERIOD, which it
+// then forgets. The jobs returned are no longer kept among those this
+// looks at: a call with a later t returns only jobs that finished since,
+// or that a caller left finished.
+func (c *Cluster) FinishedBefore(t Time) []*Job {
+	var out []*Job
+	for len(c.ended) > 0 && c.ended[0].end < t {
+		e := heap.Pop(&c.ended).(endEntry)
+		if j := e.job; j.State.Finished() && j.End == e.end && c.jobs[j.ID] == j {
+			out = append(out, j)
+		}
+	}
+	slices.SortFunc(out, compareIDs)
+	return slices.Compact(out)
+}
+
+// noteFinished puts a job that finished among those FinishedBefore
+// looks at.
+func (c *Cluster) noteFinished(j *Job) {
+	heap.Push(&c.ended, endEntry{end: j.End, job: j})
+}
+
+// endEntry is a finished job and the end time it had when it finished.
+type endEntry struct {
+	end Time
+	job *Job
+}
+
+// endHeap orders finished jobs by end time.
+type endHeap []endEntry
+
+func (h endHeap) Len() int           { return len(h) }
+func (h endHeap) Less(a, b int) bool { return h[a].end < h[b].end }
+func (h endHeap) Swap(a, b int)      { h[a], h[b] = h[b], h[a] }
+func (h *endHeap) Push(x any)        { *h = append(*h, x.(endEntry)) }
+func (h *endHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	old[len(old)-1] = endEntry{}
+	*h = old[:len(old)-1]
+	return e
+}
+
+// noteStarted puts a job that started among those StartedWhere walks.
+func (c *Cluster) noteStarted(j *Job) {
+	if !j.listedStarted {
+		j.listedStarted = true
+		c.started = append(c.started, j)
+	}
 }
 
 // compareIDs orders jobs by job ID, and the elements of an array by
@@ -1034,6 +1118,7 @@ func (c *Cluster) start(j *Job, allocs []Alloc, now Time) {
 	j.RunSince = now
 	c.occupy(j, now)
 	c.watchTimed(j)
+	c.noteStarted(j)
 	for _, a := range allocs {
 		a.Host.LastDispatch = now
 	}
@@ -1229,6 +1314,7 @@ func (c *Cluster) finish(j *Job, state JobState, now Time) {
 	j.State, j.End = state, now
 	c.useRequirement(j)
 	c.leaveJobGroup(j)
+	c.noteFinished(j)
 }
 
 // leaveHosts releases what a started job holds: its slots, reservations

@@ -1205,8 +1205,8 @@ func (d *Daemon) housekeep() {
 	var acts []func()
 	// Only started jobs with a run limit or a kill logged have anything
 	// to do here; the others, pending ones above all, are not sorted.
-	due := d.cluster.JobsWhere(func(j *runtime.Job) bool {
-		return j.State.Started() && (j.RunLimit > 0 || j.Term != "" || j.TermTime() > 0)
+	due := d.cluster.StartedWhere(func(j *runtime.Job) bool {
+		return j.RunLimit > 0 || j.Term != "" || j.TermTime() > 0
 	})
 	for _, j := range due {
 		if rec, act, ok := d.deadline(j, now); ok {
@@ -1267,7 +1267,7 @@ func (d *Daemon) housekeep() {
 // the daemon kept of them.
 func (d *Daemon) clean(now runtime.Time) {
 	clean := d.cfg.Policy.Parameters.CleanPeriod.Seconds()
-	old := d.cluster.JobsWhere(func(j *runtime.Job) bool { return j.State.Finished() && float64(now-j.End) > clean })
+	old := d.cluster.FinishedBefore(now.Add(-clean))
 	for _, j := range old {
 		d.cluster.Forget(j)
 		d.killedMu.Lock()
@@ -1280,7 +1280,7 @@ func (d *Daemon) clean(now runtime.Time) {
 // JOB_IDLE, whose idle factor the next cycle looks at.
 func (d *Daemon) sampleCPU() {
 	var ids []int64
-	idle := d.cluster.JobsWhere(func(j *runtime.Job) bool {
+	idle := d.cluster.StartedWhere(func(j *runtime.Job) bool {
 		return j.State == runtime.Run && j.Remote == nil && j.Queue.IdleFactor > 0 && j.Exceptions&runtime.ExcIdle == 0
 	})
 	for _, j := range idle {
