@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"cmp"
-	"container/heap"
 	"fmt"
 	"maps"
 	"slices"
@@ -488,7 +487,7 @@ func (c *Cluster) StartedWhere(keep func(*Job) bool) []*Job {
 func (c *Cluster) FinishedBefore(t Time) []*Job {
 	var out []*Job
 	for len(c.ended) > 0 && c.ended[0].end < t {
-		e := heap.Pop(&c.ended).(endEntry)
+		e := c.ended.pop()
 		if j := e.job; j.State.Finished() && j.End == e.end && c.jobs[j.ID] == j {
 			out = append(out, j)
 		}
@@ -500,7 +499,7 @@ func (c *Cluster) FinishedBefore(t Time) []*Job {
 // noteFinished puts a job that finished among those FinishedBefore
 // looks at.
 func (c *Cluster) noteFinished(j *Job) {
-	heap.Push(&c.ended, endEntry{end: j.End, job: j})
+	c.ended.push(endEntry{end: j.End, job: j})
 }
 
 // endEntry is a finished job and the end time it had when it finished.
@@ -509,19 +508,46 @@ type endEntry struct {
 	job *Job
 }
 
-// endHeap orders finished jobs by end time.
+// endHeap orders finished jobs by end time, earliest first: a binary
+// heap kept by hand, whose entries are not boxed as container/heap's.
 type endHeap []endEntry
 
-func (h endHeap) Len() int           { return len(h) }
-func (h endHeap) Less(a, b int) bool { return h[a].end < h[b].end }
-func (h endHeap) Swap(a, b int)      { h[a], h[b] = h[b], h[a] }
-func (h *endHeap) Push(x any)        { *h = append(*h, x.(endEntry)) }
-func (h *endHeap) Pop() any {
-	old := *h
-	e := old[len(old)-1]
-	old[len(old)-1] = endEntry{}
-	*h = old[:len(old)-1]
-	return e
+func (h *endHeap) push(e endEntry) {
+	*h = append(*h, e)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		p := (i - 1) / 2
+		if s[p].end <= s[i].end {
+			break
+		}
+		s[p], s[i] = s[i], s[p]
+		i = p
+	}
+}
+
+func (h *endHeap) pop() endEntry {
+	s := *h
+	top := s[0]
+	n := len(s) - 1
+	s[0] = s[n]
+	s[n] = endEntry{}
+	s = s[:n]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < n && s[l].end < s[m].end {
+			m = l
+		}
+		if r := l + 1; r < n && s[r].end < s[m].end {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	*h = s
+	return top
 }
 
 // noteStarted puts a job that started among those StartedWhere walks.
