@@ -81,7 +81,15 @@ func dispatches(p *runtime.Plan) []string {
 // as an agent's are, so that every host is a class of its own): the
 // host classes follow the hosts updated.
 func BenchmarkCycleLoadReports(b *testing.B) {
-	c := loadsCluster(b, 5000)
+	b.Run("jobs", func(b *testing.B) { benchLoadReports(b, loadsCluster(b, 5000)) })
+	// With no job pending the cycle is little more than keeping the host
+	// classes.
+	b.Run("nojobs", func(b *testing.B) {
+		benchLoadReports(b, benchClusterFiles(b, 5000, map[string]string{"lsb.queues": "Begin Queue\nQUEUE_NAME = normal\nEnd Queue\n"}))
+	})
+}
+
+func benchLoadReports(b *testing.B, c *runtime.Cluster) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	for _, h := range c.Hosts {
 		c.SetLoad(h, drawLoad(rng, false))
