@@ -249,11 +249,50 @@ type serverCloser interface{ Close() error }
 type call struct {
 	fn    func() (v any, recs []Record, after func(), err error)
 	reply chan callResult
+	// state settles, between the caller that may stop waiting and the
+	// owner that may hand it the call's after to run, which of them
+	// runs it (see run and do).
+	state atomic.Int32
 }
+
+// The states of a call whose records wait to be durable.
+const (
+	callWaiting  = iota // the caller waits
+	callAnswered        // the owner handed the caller the outcome to settle
+	callLeft            // the caller stopped waiting before that
+)
 
 type callResult struct {
 	v   any
 	err error
+	// durable, when not nil, is closed once the call's records are
+	// durable (or failed for good): the caller then takes the outcome
+	// from commit and runs after (see settle), with no goroutine of the
+	// owner's waiting for it.
+	durable <-chan struct{}
+	commit  Committed
+	after   func()
+}
+
+// settle waits for a call's records to be durable and then runs its
+// after, and returns the call's outcome.
+func (r callResult) settle() (any, error) {
+	if r.commit == nil {
+		return r.v, r.err
+	}
+	if err := r.commit.Wait(); err != nil {
+		return nil, fmt.Errorf("event log: %w", err)
+	}
+	if r.after != nil {
+		r.after()
+	}
+	return r.v, nil
+}
+
+// doneCommit is a commit that tells, by a channel, when it is durable.
+type doneCommit interface {
+	Committed
+	Done() <-chan struct{}
 }
 
 // errShutdown answers calls made while the daemon stops.
@@ -797,18 +836,40 @@ func (d *Daemon) do(ctx context.Context, fn func() (any, []Record, func(), error
 	}
 	select {
 	case r := <-c.reply:
-		return r.v, r.err
+		return d.await(ctx, r)
 	case <-ctx.Done():
+		if !c.state.CompareAndSwap(callWaiting, callLeft) {
+			// The outcome is on its way, and its after is this
+			// caller's to run once the records are durable.
+			r := <-c.reply
+			go r.settle()
+		}
 		return nil, ctx.Err()
 	case <-d.done:
 		// The loop stopped; a call it took before has its answer, one
 		// that reached the queue after its last drain never will.
 		select {
 		case r := <-c.reply:
-			return r.v, r.err
+			return d.await(ctx, r)
 		default:
 			return nil, errShutdown
 		}
+	}
+}
+
+// await returns a call's outcome once its records are durable. When ctx
+// ends first it stops waiting, and the call's after still runs once they
+// are.
+func (d *Daemon) await(ctx context.Context, r callResult) (any, error) {
+	if r.durable == nil {
+		return r.settle()
+	}
+	select {
+	case <-r.durable:
+		return r.settle()
+	case <-ctx.Done():
+		go r.settle()
+		return nil, ctx.Err()
 	}
 }
 
@@ -820,7 +881,7 @@ func (d *Daemon) run(c *call) {
 		if err == nil && after != nil {
 			after()
 		}
-		c.reply <- callResult{v, err}
+		c.reply <- callResult{v: v, err: err}
 		return
 	}
 	d.dirty = true
@@ -828,6 +889,17 @@ func (d *Daemon) run(c *call) {
 	if aerr != nil {
 		d.fail(aerr)
 		c.reply <- callResult{err: errShutdown}
+		return
+	}
+	if dc, ok := commit.(doneCommit); ok {
+		// The caller waits for the records to be durable itself, and
+		// runs after; one that stopped waiting has it run here.
+		r := callResult{v: v, durable: dc.Done(), commit: commit, after: after}
+		if c.state.CompareAndSwap(callWaiting, callAnswered) {
+			c.reply <- r
+		} else {
+			go r.settle()
+		}
 		return
 	}
 	go func() {
@@ -838,7 +910,7 @@ func (d *Daemon) run(c *call) {
 		if after != nil {
 			after()
 		}
-		c.reply <- callResult{v, nil}
+		c.reply <- callResult{v: v}
 	}()
 }
 
