@@ -105,8 +105,8 @@ type Cluster struct {
 	classes   map[string]*jobClass
 	classList []*jobClass
 	// gen counts the changes to hosts that the scheduler's caches depend
-	// on: facts, load, status.
-	gen uint64
+	// on: facts, load, status; loadGen those of them that were loads.
+	gen, loadGen uint64
 	// reqs holds the effective requirements by queue, submission host
 	// type, -R and profile; reqShared, by Requirement.key, the one shared
 	// by those of one type whose merged text is the same. reqsKept is the
@@ -1378,6 +1378,7 @@ func (c *Cluster) SetLoad(h *Host, load map[string]float64) {
 	h.Facts.Load = load
 	h.Gen++
 	c.gen++
+	c.loadGen++
 }
 
 // Top moves a pending job before the other pending jobs (btop): it is

@@ -14,11 +14,11 @@ import (
 type Scheduler struct {
 	Plugins Plugins
 
-	// cluster and gen name the hosts the caches were built for.
-	cluster *Cluster
-	gen     uint64
-	classes hostClasses
-	cands   map[*jobClass]*candidates
+	// cluster, gen and loadGen name the hosts the caches were built for.
+	cluster      *Cluster
+	gen, loadGen uint64
+	classes      hostClasses
+	cands        map[*jobClass]*candidates
 	// candsByKey holds the same candidates by class key, for a class
 	// made again (see candidatesFor).
 	candsByKey map[string]*candidates
@@ -278,7 +278,7 @@ func (c *cycle) newRun(k *jobClass, cd *candidates) *classRun {
 func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 	cl := snap.Cluster
 	c := s.newCycle(snap)
-	s.refresh(cl)
+	s.refresh(c)
 	s.prune(cl)
 	c.plan.Stats.HostClasses = s.classes.live
 	if cl.preemptedJobs > 0 {
@@ -622,7 +622,7 @@ func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
 		return ReasonNone, nil
 	}
 	c := s.newCycle(snap)
-	s.refresh(snap.Cluster)
+	s.refresh(c)
 	c.planPools()
 	c.planSLAs()
 	c.seedReservations(j)

@@ -44,6 +44,9 @@ type candidates struct {
 	// req the class's requirement.
 	queue *Queue
 	req   *Requirement
+	// first is the first simple requirement of the class's, whose
+	// order[] ranks hosts.
+	first *compile.SimpleReq
 	hosts []*Host
 	// pos gives, by host index, the host's place in hosts, or -1.
 	pos []int32
@@ -57,28 +60,93 @@ type candidates struct {
 	summary Reason
 }
 
-// refresh brings the host classes up to date, and forgets the
-// candidates, when the hosts changed since the last cycle (or the cluster
-// is another one). When the same hosts are there, only those whose values
-// were updated (a load report, the facts or GPUs an agent found) move to
-// the class of their new values; the outcomes memoized for a class stay
-// true, since a class's values never change. Once the classes no host is
-// in outnumber the others, they are built anew.
-func (s *Scheduler) refresh(cl *Cluster) {
+// refresh brings the host classes up to date, and the candidates, when
+// the hosts changed since the last cycle (or the cluster is another one).
+// When the same hosts are there, only those whose values were updated (a
+// load report, the facts or GPUs an agent found) move to the class of
+// their new values; the outcomes memoized for a class stay true, since a
+// class's values never change. Once the classes no host is in outnumber
+// the others, they are built anew. When the only changes were loads, the
+// candidates of each class judge and place again the hosts updated
+// alone (the host filters judge a host by its own state); after any
+// other change they are forgotten.
+func (s *Scheduler) refresh(c *cycle) {
+	cl := c.cluster
 	if s.cluster == cl && s.gen == cl.gen && s.classes.of != nil {
 		return
 	}
 	same := s.cluster == cl && s.classes.sameHosts(cl)
-	s.cluster, s.gen = cl, cl.gen
+	onlyLoads := same && cl.gen-s.gen == cl.loadGen-s.loadGen
+	s.cluster, s.gen, s.loadGen = cl, cl.gen, cl.loadGen
+	if !same {
+		s.classes = buildHostClasses(cl)
+		s.forgetCandidates()
+		return
+	}
+	changed := s.classes.update(cl)
+	if len(s.classes.reps) > 2*s.classes.live+64 {
+		s.classes = buildHostClasses(cl)
+	}
+	if !onlyLoads {
+		s.forgetCandidates()
+		return
+	}
+	s.followHosts(c, changed)
+}
+
+// forgetCandidates drops every class's candidates.
+func (s *Scheduler) forgetCandidates() {
 	s.cands, s.candsKept = map[*jobClass]*candidates{}, 0
 	s.candsByKey = map[string]*candidates{}
-	if same {
-		s.classes.update(cl)
-		if len(s.classes.reps) <= 2*s.classes.live+64 {
-			return
-		}
+}
+
+// followHosts brings the candidates of the classes up to date after the
+// loads of the hosts changed (by index) changed: each is judged by the
+// host filters again and put in its place among the others, whose order
+// stays. The candidates of classes dropped are forgotten.
+func (s *Scheduler) followHosts(c *cycle, changed []int) {
+	if len(changed) == 0 {
+		return
 	}
-	s.classes = buildHostClasses(cl)
+	cl := c.cluster
+	moved := make([]bool, len(cl.Hosts))
+	for _, i := range changed {
+		moved[i] = true
+	}
+	clear(s.candsByKey)
+	for k, cd := range s.cands {
+		if k.dropped {
+			delete(s.cands, k)
+			continue
+		}
+		s.candsByKey[k.key] = cd
+		kept := cd.hosts[:0]
+		for _, h := range cd.hosts {
+			if !moved[h.Index] {
+				kept = append(kept, h)
+			}
+		}
+		clear(cd.hosts[len(kept):])
+		cd.hosts = kept
+		order := c.rankOrder(cd.queue, cd.first)
+		for _, i := range changed {
+			h := cl.Hosts[i]
+			cd.reasons[i] = s.filter(c, k, h)
+			if cd.reasons[i] == ReasonNone {
+				at, _ := slices.BinarySearchFunc(cd.hosts, h, order)
+				cd.hosts = slices.Insert(cd.hosts, at, h)
+			}
+		}
+		for i := range cd.pos {
+			cd.pos[i] = -1
+		}
+		for i, h := range cd.hosts {
+			cd.pos[h.Index] = int32(i)
+		}
+		cd.summary = summaryOf(cd.reasons)
+		clear(cd.terms)
+	}
+	s.candsKept = min(s.candsKept, len(s.cands))
 }
 
 // sameHosts reports whether the classes were built for cl's hosts, in the
@@ -87,13 +155,16 @@ func (hc *hostClasses) sameHosts(cl *Cluster) bool {
 	return hc.env == cl.Env && slices.Equal(hc.hosts, cl.Hosts)
 }
 
-// update moves each host whose Gen changed to the class of its values.
-func (hc *hostClasses) update(cl *Cluster) {
+// update moves each host whose Gen changed to the class of its values,
+// and returns the indices of those hosts.
+func (hc *hostClasses) update(cl *Cluster) []int {
 	var sig strings.Builder
+	var changed []int
 	for i, h := range cl.Hosts {
 		if h.Gen == hc.gens[i] {
 			continue
 		}
+		changed = append(changed, i)
 		hc.gens[i] = h.Gen
 		v := cl.Env.Values(h.Facts)
 		key := hc.signature(&sig, v)
@@ -110,6 +181,7 @@ func (hc *hostClasses) update(cl *Cluster) {
 			memo[i] = 0
 		}
 	}
+	return changed
 }
 
 // classOf returns the class of a signature, making it with h as its
@@ -312,40 +384,50 @@ func (s *Scheduler) candidatesFor(c *cycle, k *jobClass) *candidates {
 		terms: map[*compile.SimpleReq][]*Host{}, hosts: make([]*Host, 0, len(cl.Hosts))}
 	for _, h := range cl.Hosts {
 		cd.pos[h.Index] = -1
-		for _, f := range s.Plugins.HostFilters {
-			if r := f.Filter(CycleState{c}, ClassInfo{k}, HostInfo{h}); r != ReasonNone {
-				cd.reasons[h.Index] = r
-				break
-			}
-		}
-		if cd.reasons[h.Index] == ReasonNone {
+		if cd.reasons[h.Index] = s.filter(c, k, h); cd.reasons[h.Index] == ReasonNone {
 			cd.hosts = append(cd.hosts, h)
 		}
 	}
-	counts := map[Reason]int{}
-	for _, r := range cd.reasons {
-		if r != ReasonNone {
-			counts[r]++
-		}
-	}
-	cd.summary = ReasonNoHosts
-	best := 0
-	for r := ReasonNone; r < reasonCount; r++ {
-		if counts[r] > best {
-			cd.summary, best = r, counts[r]
-		}
-	}
-	var first *compile.SimpleReq
+	cd.summary = summaryOf(cd.reasons)
 	if alts := k.req.alts(); len(alts) > 0 && len(alts[0]) > 0 {
-		first = alts[0][0].Simple
+		cd.first = alts[0][0].Simple
 	}
-	cd.hosts = c.rank(k.queue, first, cd.hosts)
+	cd.hosts = c.rank(k.queue, cd.first, cd.hosts)
 	for i, h := range cd.hosts {
 		cd.pos[h.Index] = int32(i)
 	}
 	s.cands[k] = cd
 	s.candsByKey[k.key] = cd
 	return cd
+}
+
+// filter returns why the host filters keep a class's jobs off a host,
+// ReasonNone when none does.
+func (s *Scheduler) filter(c *cycle, k *jobClass, h *Host) Reason {
+	for _, f := range s.Plugins.HostFilters {
+		if r := f.Filter(CycleState{c}, ClassInfo{k}, HostInfo{h}); r != ReasonNone {
+			return r
+		}
+	}
+	return ReasonNone
+}
+
+// summaryOf returns the reason most hosts were filtered out for
+// (ReasonNoHosts when none was).
+func summaryOf(reasons []Reason) Reason {
+	var counts [reasonCount]int
+	for _, r := range reasons {
+		if r != ReasonNone && r < reasonCount {
+			counts[r]++
+		}
+	}
+	summary, best := ReasonNoHosts, 0
+	for r := ReasonNone; r < reasonCount; r++ {
+		if counts[r] > best {
+			summary, best = r, counts[r]
+		}
+	}
+	return summary
 }
 
 // termHosts returns the candidates of a class that a simple requirement
@@ -376,6 +458,14 @@ func (c *cycle) termHosts(cd *candidates, sr *compile.SimpleReq) []*Host {
 // r15s:pg when it has none): the leftmost key decides, the others break
 // ties; a host without a value comes after those with one; then by name.
 func (c *cycle) rank(q *Queue, sr *compile.SimpleReq, hosts []*Host) []*Host {
+	out := slices.Clone(hosts)
+	slices.SortStableFunc(out, c.rankOrder(q, sr))
+	return out
+}
+
+// rankOrder returns the order rank sorts hosts in; no two hosts are
+// equal in it, as their names differ.
+func (c *cycle) rankOrder(q *Queue, sr *compile.SimpleReq) func(a, b *Host) int {
 	env := c.cluster.Env
 	var keys []compile.OrderKey
 	if sr != nil {
@@ -389,8 +479,7 @@ func (c *cycle) rank(q *Queue, sr *compile.SimpleReq, hosts []*Host) []*Host {
 		}
 	}
 	hc := &c.s.classes
-	out := slices.Clone(hosts)
-	slices.SortStableFunc(out, func(a, b *Host) int {
+	return func(a, b *Host) int {
 		if d := cmp.Compare(q.HostPref(b), q.HostPref(a)); d != 0 {
 			return d
 		}
@@ -414,6 +503,5 @@ func (c *cycle) rank(q *Queue, sr *compile.SimpleReq, hosts []*Host) []*Host {
 			}
 		}
 		return strings.Compare(a.Name, b.Name)
-	})
-	return out
+	}
 }

@@ -10,12 +10,16 @@ import (
 )
 
 // loadsCluster is a cluster of n hosts with 20 jobs a host pending, of
-// requirements that select and order by load indices.
+// requirements that select and order by load indices, and one job in
+// seven of none (ordered by LSF's default, r15s then pg).
 func loadsCluster(tb testing.TB, n int) *runtime.Cluster {
 	c := benchClusterFiles(tb, n, map[string]string{"lsb.queues": "Begin Queue\nQUEUE_NAME = normal\nPRIORITY = 30\nEnd Queue\n"})
 	reqs := benchReqs()
 	for i := range 20 * n {
 		sub := runtime.Submission{User: fmt.Sprintf("u%d", i%50), Slots: 1 + i%8, ResReq: reqs[i%len(reqs)], FromType: "X86_64"}
+		if i%7 == 3 {
+			sub.ResReq = ""
+		}
 		if _, err := c.Submit(sub, 0); err != nil {
 			tb.Fatal(err)
 		}
