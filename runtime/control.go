@@ -137,7 +137,7 @@ func (c *Cluster) enqueueIn(j *Job) {
 		asked, _ = c.askedHosts(q, j.Sub.Hosts, false)
 	}
 	j.slaPend()
-	c.classOf(q, j.Req, j.acct, asked, j.Sub.Exclusive, j.SLA, j.GPU).add(j)
+	c.classOf(q, j.Req, j.acct, asked, j.Sub.Exclusive, j.SLA, j.GPU, j.Sub.Reservation).add(j)
 }
 
 // Switch moves a job to another queue (bswitch). A pending job must be
