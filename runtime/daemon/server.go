@@ -141,6 +141,8 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("GET /v1/sla", d.handleSLA)
 	mux.HandleFunc("GET /v1/jobgroups", d.handleJobGroups)
 	mux.HandleFunc("POST /v1/jobgroups", d.handleJobGroupChange)
+	mux.HandleFunc("GET /v1/reservations", d.handleReservations)
+	mux.HandleFunc("POST /v1/reservations", d.handleReservationChange)
 	mux.HandleFunc("POST /v1/reconfig", d.handleReconfig)
 	mux.HandleFunc("POST /v1/agent/load", d.handleAgentLoad)
 	mux.HandleFunc("POST /v1/agent/sync", d.handleAgentSync)
@@ -339,6 +341,9 @@ func validSubmit(s *api.SubmitRequest) error {
 			return bad("%v", err)
 		}
 	}
+	if len(s.Reservation) > 128 || strings.ContainsAny(s.Reservation, " \t\n\x00") {
+		return bad("Bad reservation ID")
+	}
 	for _, n := range []string{s.Queue, s.App} {
 		if n != "" && checkName("queue or profile", n) != nil {
 			return bad("bad name %q", truncate(n))
@@ -396,7 +401,12 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
 			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, GPU: req.GPU, Sla: req.Sla, Pre: pre,
 			Project: req.Project, Group: req.UserGroup, JobGroup: req.JobGroup, OutOverwrite: req.OutOverwrite,
-			ErrOverwrite: req.ErrOverwrite}
+			ErrOverwrite: req.ErrOverwrite, Reservation: req.Reservation}
+		if sub.Reservation != "" {
+			if err := d.cluster.CheckRsvUse(sub.Reservation, sub.User); err != nil {
+				return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
+			}
+		}
 		var err error
 		if sub.Exec, err = d.submitExec(&req, d.now()); err != nil {
 			return nil, nil, nil, err
@@ -568,7 +578,7 @@ func (d *Daemon) jobInfoAt(j *runtime.Job, explain bool, now runtime.Time) api.J
 		RunLimit: j.RunLimit, MemLimit: j.Sub.MemLimit, Priority: j.Priority, Preempted: j.PreemptCount,
 		Rerunnable: j.Rerunnable(), Exceptions: j.Exceptions.String(), CPUTime: j.CPUTime, MaxMem: j.MaxMem,
 		Project: j.Project(), UserGroup: j.Group, JobGroup: j.JobGroupPath(),
-		App: j.Sub.App, Sla: j.Sub.Sla, Estimate: j.Estimate}
+		App: j.Sub.App, Sla: j.Sub.Sla, Estimate: j.Estimate, Reservation: j.Sub.Reservation}
 	execJobFields(j, &out)
 	if r := j.Reservation; r != nil && j.State.Pending() {
 		out.Reserved = jobReservation(r)
