@@ -315,17 +315,8 @@ func (e *RsvError) Error() string { return e.Msg }
 // has beside the other reservations of that period there. ignore is the
 // ID of the reservation it replaces, "" for none.
 func (c *Cluster) CheckAdvRsv(r *AdvRsv, now Time, ignore string) error {
-	if r.Window == nil {
-		switch {
-		case r.Begin <= now && ignore == "":
-			return &RsvError{"The begin time is not later than current time"}
-		case r.End <= now:
-			return &RsvError{"The end time is not later than current time"}
-		case r.End <= r.Begin:
-			return &RsvError{"The end time is not later than the begin time"}
-		case r.End-r.Begin < MinRsvLength:
-			return &RsvError{"An advance reservation must last at least 10 minutes"}
-		}
+	if err := CheckRsvTimes(r, now, ignore != ""); err != nil {
+		return err
 	}
 	if len(r.Hosts) == 0 {
 		return &RsvError{"Not enough processors to be reserved"}
@@ -358,6 +349,26 @@ func (c *Cluster) CheckAdvRsv(r *AdvRsv, now Time, ignore string) error {
 		if taken+hs.Slots > h.MaxSlots {
 			return &RsvError{"Not enough processors to be reserved"}
 		}
+	}
+	return nil
+}
+
+// CheckRsvTimes checks a one-time reservation's times: it begins later
+// than now (unless changed, when it may have begun), ends after it
+// begins, and lasts ten minutes at least.
+func CheckRsvTimes(r *AdvRsv, now Time, changed bool) error {
+	if r.Window != nil {
+		return nil
+	}
+	switch {
+	case r.Begin <= now && !changed:
+		return &RsvError{"The begin time is not later than current time"}
+	case r.End <= now:
+		return &RsvError{"The end time is not later than current time"}
+	case r.End <= r.Begin:
+		return &RsvError{"The end time is not later than the begin time"}
+	case r.End-r.Begin < MinRsvLength:
+		return &RsvError{"An advance reservation must last at least 10 minutes"}
 	}
 	return nil
 }

@@ -15,12 +15,12 @@ import (
 // today is tomorrow's); one with its year is the time written, past or
 // not. The error is LSF's "Bad time specification" with what is wrong.
 func parseJobTime(opt, s string, now time.Time) (time.Time, error) {
-	return parseLSFTime(opt, s, now, ". Job not submitted")
+	return parseTimeSpec(opt, s, now, ". Job not submitted")
 }
 
-// parseLSFTime reads [[year:][month:]day:]hour:minute as parseJobTime
+// parseTimeSpec reads [[year:][month:]day:]hour:minute as parseJobTime
 // does (brsvadd -b and -e read it so too); tail ends the error's text.
-func parseLSFTime(opt, s string, now time.Time, tail string) (time.Time, error) {
+func parseTimeSpec(opt, s string, now time.Time, tail string) (time.Time, error) {
 	bad := func(why string) error {
 		return fmt.Errorf("%s %s: Bad time specification (%s)%s", opt, strconv.Quote(s), why, tail)
 	}

@@ -16,7 +16,7 @@ import (
 // names or user groups) or, with System, for no one (a system
 // reservation); one-time from Begin to End (Unix seconds), or recurring
 // in Window (brsvadd -t, as ParseRsvWindow reads it). Name is -N, Open -o,
-// Desc -d.
+// Desc -d; with UnitHost (-unit host), Slots counts whole hosts.
 //
 // For "mod": the fields set change: Begin or End (-b, -e, absolute), Window
 // (-t), Users (-u), Open (-o, with SetOpen), Desc (-d); AddSlots adds
@@ -26,6 +26,7 @@ type RsvRequest struct {
 	IDs         []string `json:"ids,omitempty"`
 	Name        string   `json:"name,omitempty"`
 	Slots       int      `json:"slots,omitempty"`
+	UnitHost    bool     `json:"unitHost,omitempty"`
 	Hosts       []string `json:"hosts,omitempty"`
 	ResReq      string   `json:"resreq,omitempty"`
 	Users       []string `json:"users,omitempty"`

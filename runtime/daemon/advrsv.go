@@ -141,6 +141,9 @@ func (d *Daemon) newReservation(id identity, req api.RsvRequest, now runtime.Tim
 	if err := d.rsvTimes(r, req, now); err != nil {
 		return nil, err
 	}
+	if err := runtime.CheckRsvTimes(r, now, false); err != nil {
+		return nil, rsvRefused(err)
+	}
 	if err := d.rsvUsers(r, req.Users); err != nil {
 		return nil, err
 	}
@@ -190,6 +193,15 @@ func (d *Daemon) newReservation(id identity, req api.RsvRequest, now runtime.Tim
 		}
 		if left <= 0 {
 			break
+		}
+		if req.UnitHost {
+			// A whole host, or none of it.
+			if h.MaxSlots < 0 || free < h.MaxSlots {
+				continue
+			}
+			r.Hosts = append(r.Hosts, runtime.RsvSlots{Host: h.Name, Slots: h.MaxSlots})
+			left--
+			continue
 		}
 		n := left
 		if free >= 0 {
