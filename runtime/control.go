@@ -239,6 +239,9 @@ type Modification struct {
 	Project  *string `json:"Project,omitempty"`
 	Group    *string `json:"Group,omitempty"`
 	JobGroup *string `json:"JobGroup,omitempty"`
+	// Reservation is bmod -U (an advance reservation's ID) or -Un ("":
+	// out of any reservation).
+	Reservation *string `json:"Reservation,omitempty"`
 }
 
 // Modify changes a pending job (bmod). The changed job must still be one
@@ -295,6 +298,9 @@ func (c *Cluster) Modify(j *Job, m Modification) error {
 			}
 			sub.JobGroup = p
 		}
+	}
+	if m.Reservation != nil {
+		sub.Reservation = *m.Reservation
 	}
 	if sub.Slots <= 0 {
 		sub.Slots = 1

@@ -105,8 +105,10 @@ type SubmitRequest struct {
 	// out of its group.
 	JobGroup   string `json:"jobGroup,omitempty"`
 	NoJobGroup bool   `json:"noJobGroup,omitempty"`
-	// Reservation is -U, the advance reservation the job runs in.
-	Reservation string `json:"reservation,omitempty"`
+	// Reservation is -U, the advance reservation the job runs in;
+	// NoReservation, for bmod -Un, takes the job out of it.
+	Reservation   string `json:"reservation,omitempty"`
+	NoReservation bool   `json:"noReservation,omitempty"`
 	// NoProject and NoUserGroup, for bmod -Pn and -Gn, give the job the
 	// default project and take it out of its -G user group.
 	NoProject   bool `json:"noProject,omitempty"`

@@ -404,7 +404,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			ErrOverwrite: req.ErrOverwrite, Reservation: req.Reservation}
 		if sub.Reservation != "" {
 			if err := d.cluster.CheckRsvUse(sub.Reservation, sub.User); err != nil {
-				return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
+				return nil, nil, nil, errorf(http.StatusBadRequest, "%v. Job not submitted", err)
 			}
 		}
 		var err error
@@ -929,6 +929,14 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			return nil, nil, nil, errorf(http.StatusBadRequest, "nothing to modify")
 		}
 		m := modification(req.Modify)
+		if r := m.Reservation; r != nil && *r != "" {
+			if len(*r) > 128 {
+				return nil, nil, nil, errorf(http.StatusBadRequest, "Bad reservation ID")
+			}
+			if err := c.CheckRsvUse(*r, j.User); err != nil {
+				return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
+			}
+		}
 		if err := c.Modify(j, m); err != nil {
 			return conflict(err)
 		}
@@ -1032,6 +1040,12 @@ func modification(s *api.SubmitRequest) runtime.Modification {
 		m.JobGroup = &none
 	case s.JobGroup != "":
 		m.JobGroup = &s.JobGroup
+	}
+	switch {
+	case s.NoReservation:
+		m.Reservation = &none
+	case s.Reservation != "":
+		m.Reservation = &s.Reservation
 	}
 	return m
 }
