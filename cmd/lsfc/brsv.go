@@ -252,7 +252,9 @@ func newBrsvmodCmd(e env) *cobra.Command {
 		options: []lsfOption{{"o", ""}, {"on", ""}, {"d", "description"}, {"u", `"user_name ... | user_group ..."`},
 			{"b", "begin_time|[+|-]minutes"}, {"e", "end_time|[+|-]minutes"}, {"t", "time_window"},
 			{"n", "job_slots"}, {"m", `"host_name ... | host_group ..."`}, {"R", "res_req"}},
-		refused:  []lsfOption{{"f", ""}, {"td", "begin_date-end_date"}, {"tn", ""}, {"q", `"queue_name ..."`}, {"nosusp", ""}, {"V", ""}},
+		refused: []lsfOption{{"f", ""}, {"td", "begin_date-end_date"}, {"tn", ""}, {"q", `"queue_name ..."`}, {"qn", ""},
+			{"nosusp", ""}, {"nonsuspn", ""}, {"E", "pre_ar_script"}, {"En", ""}, {"Et", "pre_ar_time"}, {"Etn", ""},
+			{"Ep", "post_ar_script"}, {"Epn", ""}, {"Ept", "post_ar_time"}, {"Eptn", ""}, {"V", ""}},
 		short:    "Change an advance reservation of lsfc serve",
 		operands: "[addhost | rmhost] reservation_ID",
 		long: `brsvmod changes an advance reservation. It prints

@@ -426,6 +426,33 @@ func (d *Daemon) rsvHosts(names []string) ([]*runtime.Host, error) {
 	return out, nil
 }
 
+// rsvAskedHosts checks that the hosts a job of a reservation asks for
+// (-m) are the reservation's.
+func (d *Daemon) rsvAskedHosts(id string, asked []string) error {
+	r := d.cluster.AdvRsv(id)
+	if r == nil || len(asked) == 0 {
+		return nil
+	}
+	var names []string
+	for _, n := range asked {
+		n = strings.TrimSuffix(n, "!")
+		if i := strings.LastIndexByte(n, '+'); i > 0 {
+			n = n[:i]
+		}
+		names = append(names, n)
+	}
+	hosts, err := d.rsvHosts(names)
+	if err != nil {
+		return err
+	}
+	for _, h := range hosts {
+		if !slices.ContainsFunc(r.Hosts, func(s runtime.RsvSlots) bool { return s.Host == h.Name }) {
+			return errorf(http.StatusBadRequest, "%s: The user specified host is not in advance reservation. Job not submitted", h.Name)
+		}
+	}
+	return nil
+}
+
 // mayReserve reports whether a user may make or change a reservation:
 // an administrator may; another user when a ResourceReservation policy
 // of lsb.resources names them, holds every host of the reservation and,
@@ -486,13 +513,10 @@ func hostItemsHold(p *compile.Policy, items []compile.HostItem, host string) boo
 
 // rsvInWindows reports whether a reservation lies in a policy's time
 // windows: a one-time one begins and ends in them (its last minute), a
-// recurring one's window is one of them.
+// recurring one is in them every minute of the week it is active.
 func rsvInWindows(r *runtime.AdvRsv, ws []compile.Window) bool {
 	if len(ws) == 0 {
 		return true
-	}
-	if r.Window != nil {
-		return slices.Contains(ws, *r.Window)
 	}
 	in := func(t runtime.Time) bool {
 		for _, w := range ws {
@@ -502,6 +526,16 @@ func rsvInWindows(r *runtime.AdvRsv, ws []compile.Window) bool {
 			}
 		}
 		return false
+	}
+	if r.Window != nil {
+		// A week from a Sunday, 00:00 (4 January 1970).
+		const sunday = 3 * 86400
+		for m := range 7 * 24 * 60 {
+			if t := runtime.Time(sunday + 60*m); r.ActiveAt(t) && !in(t) {
+				return false
+			}
+		}
+		return true
 	}
 	return in(r.Begin) && in(r.End-60)
 }

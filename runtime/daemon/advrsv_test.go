@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
 	"github.com/lsfc/lsfc/runtime/localexec"
@@ -153,5 +154,53 @@ func TestAdvanceReservations(t *testing.T) {
 			d.Close()
 			<-d.Done()
 		})
+	}
+}
+
+// TestReservationPolicy checks that a ResourceReservation policy of
+// lsb.resources lets the users it names make reservations on its hosts
+// within its time window, and change and delete their own only.
+func TestReservationPolicy(t *testing.T) {
+	conf := testkit.WriteArchive(t, testConf+`-- lsb.resources --
+Begin ResourceReservation
+NAME        = dayshift
+USERS       = alice
+HOSTS       = hostB
+TIME_WINDOW = 8:00-18:00
+End ResourceReservation
+`)
+	p, err := compileTree(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state,
+		WrapperPath: []string{os.Args[0], localexec.WrapperArg}, MinInterval: 5 * time.Millisecond,
+		Listen: "127.0.0.1:0", Secret: "s3cret", Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { d.Close(); <-d.Done() }()
+	c := unixClient(state)
+	alice := tcpClient(d.Addr(), "s3cret", "alice")
+	bob := tcpClient(d.Addr(), "s3cret", "bob")
+	change := func(c *client, req api.RsvRequest, want int) {
+		t.Helper()
+		var out api.ActionResponse
+		if code, err := c.call("POST", "/v1/reservations", req, &out); err != nil || code != want {
+			t.Fatalf("%+v: %d %v, want %d", req, code, err, want)
+		}
+	}
+	change(alice, api.RsvRequest{Op: "add", Name: "day", Slots: 2, Hosts: []string{"hostB"}, Users: []string{"boss"}, Window: "9:0-17:0"}, 200)
+	change(alice, api.RsvRequest{Op: "add", Name: "a", Slots: 2, Hosts: []string{"hostA"}, Users: []string{"boss"}, Window: "9:0-17:0"}, http.StatusForbidden)
+	change(alice, api.RsvRequest{Op: "add", Name: "b", Slots: 2, Hosts: []string{"hostB"}, Users: []string{"boss"}, Window: "19:0-20:0"}, http.StatusForbidden)
+	change(bob, api.RsvRequest{Op: "add", Name: "c", Slots: 2, Hosts: []string{"hostB"}, Users: []string{"boss"}, Window: "8:0-9:0"}, http.StatusForbidden)
+	change(c, api.RsvRequest{Op: "add", Name: "admins", Slots: 2, Hosts: []string{"hostA"}, Users: []string{"boss"}, Window: "19:0-20:0"}, 200)
+	change(bob, api.RsvRequest{Op: "del", IDs: []string{"day"}}, http.StatusForbidden)
+	change(alice, api.RsvRequest{Op: "del", IDs: []string{"admins"}}, http.StatusForbidden)
+	change(alice, api.RsvRequest{Op: "mod", IDs: []string{"day"}, Window: "10:0-17:0"}, 200)
+	change(alice, api.RsvRequest{Op: "del", IDs: []string{"day"}}, 200)
+	if rs := c.reservations(t); len(rs) != 1 || rs["admins"].ID == "" {
+		t.Fatalf("reservations %+v, want admins alone", rs)
 	}
 }

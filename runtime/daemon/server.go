@@ -376,6 +376,11 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := who(r)
+	if req.Reservation != "" && strings.TrimSpace(req.ResReq) == "" && len(req.Hosts) == 0 {
+		// A job of an advance reservation with neither -R nor -m may
+		// run on hosts of any type, as LSF has it.
+		req.ResReq = "select[type==any]"
+	}
 	// A new -R is compiled here, not by the cluster's owner.
 	fromHost := req.FromHost
 	if fromHost == "" {
@@ -405,6 +410,9 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 		if sub.Reservation != "" {
 			if err := d.cluster.CheckRsvUse(sub.Reservation, sub.User); err != nil {
 				return nil, nil, nil, errorf(http.StatusBadRequest, "%v. Job not submitted", err)
+			}
+			if err := d.rsvAskedHosts(sub.Reservation, sub.Hosts); err != nil {
+				return nil, nil, nil, err
 			}
 		}
 		var err error
