@@ -145,10 +145,10 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"bjgroup":  {"N s V", "N s"},
 	"brequeue": {"a d e H J p r u V", "a d e H J r u"},
 	"bpeek":    {"f J m q V", "f J m q"},
-	"brsvadd": {"o f d N nosusp q E Et Ep Ept u unit n m R b e t s p V", "o d N u unit n m R b e t s"},
-	"brsvdel": {"f V", ""},
-	"brsvmod": {"o on d u nosusp nonsuspn q qn E En Et Etn Ep Epn Ept Eptn b e t n m R f td tn V", "o on d u b e t n m R"},
-	"brsvs":   {"l w p z c V", "l w p z"},
+	"brsvadd":  {"o f d N nosusp q E Et Ep Ept u unit n m R b e t s p V", "o d N u unit n m R b e t s"},
+	"brsvdel":  {"f V", ""},
+	"brsvmod":  {"o on d u nosusp nonsuspn q qn E En Et Etn Ep Epn Ept Eptn b e t n m R f td tn V", "o on d u b e t n m R"},
+	"brsvs":    {"l w p z c V", "l w p z"},
 }
 
 // TestLSFOptionTables gives each LSF command every option LSF documents
