@@ -201,6 +201,7 @@ func rsvSelectHosts(ctx context.Context, c *api.Client, resreq string, hosts []s
 		out = kept
 	}
 	if len(out) == 0 {
+		//lint:ignore ST1005 LSF's own message, word for word
 		return nil, fmt.Errorf("There are no qualified hosts found in the cluster")
 	}
 	return out, nil

@@ -168,7 +168,7 @@ func (d *Daemon) newReservation(id identity, req api.RsvRequest, now runtime.Tim
 			return nil, errorf(http.StatusBadRequest, "%s: Bad reservation name", truncate(req.Name))
 		}
 		if c.AdvRsv(req.Name) != nil {
-			return nil, rsvRefused(fmt.Errorf("%s: Unique reservation ID required", req.Name))
+			return nil, rsvRefused(&runtime.RsvError{Msg: req.Name + ": Unique reservation ID required"})
 		}
 		r.ID = req.Name
 	} else {
@@ -233,7 +233,7 @@ func (d *Daemon) modifiedReservation(old *runtime.AdvRsv, req api.RsvRequest, no
 		case req.Window != "" && old.Window == nil || req.Window == "" && old.Window != nil:
 			return nil, errorf(http.StatusBadRequest, "A one-time reservation cannot become a recurring one, nor a recurring one a one-time one")
 		case req.Begin != 0 && active:
-			return nil, rsvRefused(fmt.Errorf("Cannot change the start time of an active reservation"))
+			return nil, rsvRefused(&runtime.RsvError{Msg: "Cannot change the start time of an active reservation"})
 		}
 		mod := req
 		if mod.Window == "" {
@@ -248,7 +248,7 @@ func (d *Daemon) modifiedReservation(old *runtime.AdvRsv, req api.RsvRequest, no
 			return nil, err
 		}
 		if r.Window == nil && r.Begin <= now && !active {
-			return nil, rsvRefused(fmt.Errorf("The begin time is not later than current time"))
+			return nil, rsvRefused(&runtime.RsvError{Msg: "The begin time is not later than current time"})
 		}
 	}
 	if len(req.Users) > 0 {
@@ -318,7 +318,7 @@ func (d *Daemon) modifiedReservation(old *runtime.AdvRsv, req api.RsvRequest, no
 			left -= n
 		}
 		if left > 0 {
-			return nil, rsvRefused(fmt.Errorf("Modification is rejected because host slots are not available"))
+			return nil, rsvRefused(&runtime.RsvError{Msg: "Modification is rejected because host slots are not available"})
 		}
 	}
 	if err := c.CheckAdvRsv(&r, now, r.ID); err != nil {
