@@ -414,20 +414,25 @@ func (c *Cluster) CheckRsvUse(id, user string) error {
 // advCycle is what a cycle makes of the reservations.
 type advCycle struct {
 	byID map[string]*advState
-	// onHost holds, by host index, the reservations that hold slots on
-	// the host.
-	onHost map[int][]*advState
+	// onHost holds, by host index, what the reservations hold on the
+	// host.
+	onHost [][]*advHost
 }
 
 // advState is one reservation in a cycle: whether it is active, when it
-// next starts, and, by host index, the slots it holds and those its
-// jobs use (the cycle's dispatches counted).
+// next starts, and what it holds on each of its hosts.
 type advState struct {
 	r      *AdvRsv
 	active bool
 	start  Time
-	slots  map[int]int
-	used   map[int]int
+	hosts  map[int]*advHost
+}
+
+// advHost is what a reservation holds on one host in a cycle: its slots,
+// and those its jobs use (the cycle's dispatches counted).
+type advHost struct {
+	s           *advState
+	slots, used int
 }
 
 // planAdvRsv reads the reservations for the cycle: which are active,
@@ -440,12 +445,12 @@ func (c *cycle) planAdvRsv() {
 	if len(cl.advRsvs) == 0 {
 		return
 	}
-	a := &advCycle{byID: map[string]*advState{}, onHost: map[int][]*advState{}}
+	a := &advCycle{byID: map[string]*advState{}, onHost: make([][]*advHost, len(cl.Hosts))}
 	for _, r := range cl.advRsvs {
 		if r.Expired(c.now) && !c.rsvHasStarted(r) {
 			continue
 		}
-		st := &advState{r: r, active: r.ActiveAt(c.now), start: r.nextStart(c.now), slots: map[int]int{}, used: map[int]int{}}
+		st := &advState{r: r, active: r.ActiveAt(c.now), start: r.nextStart(c.now), hosts: map[int]*advHost{}}
 		a.byID[r.ID] = st
 		c.wakeAt(r.NextChange(c.now))
 		for _, hs := range r.Hosts {
@@ -453,8 +458,13 @@ func (c *cycle) planAdvRsv() {
 			if h == nil {
 				continue
 			}
-			st.slots[h.Index] += hs.Slots
-			a.onHost[h.Index] = append(a.onHost[h.Index], st)
+			ah := st.hosts[h.Index]
+			if ah == nil {
+				ah = &advHost{s: st}
+				st.hosts[h.Index] = ah
+				a.onHost[h.Index] = append(a.onHost[h.Index], ah)
+			}
+			ah.slots += hs.Slots
 			for _, j := range h.jobs {
 				if j.Sub.Reservation != r.ID || !j.State.Started() {
 					continue
@@ -466,7 +476,7 @@ func (c *cycle) planAdvRsv() {
 				}
 				for _, al := range j.Allocs {
 					if al.Host == h {
-						st.used[h.Index] += al.Slots
+						ah.used += al.Slots
 					}
 				}
 			}
@@ -500,7 +510,9 @@ func (c *cycle) advTook(j *Job, allocs []Alloc) {
 		return
 	}
 	for _, al := range allocs {
-		st.used[al.Host.Index] += al.Slots
+		if ah := st.hosts[al.Host.Index]; ah != nil {
+			ah.used += al.Slots
+		}
 	}
 }
 
@@ -516,13 +528,15 @@ func (advRsvLimiter) Room(st CycleState, kv ClassInfo, jv JobInfo, hv HostInfo) 
 	}
 	if k.rsv != "" {
 		if s := c.adv.byID[k.rsv]; s != nil {
-			switch {
-			case !s.active:
+			if !s.active {
 				return 0, ReasonHostRsvInactive
-			case s.slots[h.Index] == 0:
-				return 0, ReasonHostNotInRsv
 			}
-			return s.slots[h.Index] - s.used[h.Index], ReasonHostRsvFull
+			for _, ah := range c.adv.onHost[h.Index] {
+				if ah.s == s {
+					return ah.slots - ah.used, ReasonHostRsvFull
+				}
+			}
+			return 0, ReasonHostNotInRsv
 		}
 		if c.cluster.AdvRsv(k.rsv) != nil {
 			// Expired without jobs: nothing more runs in it.
@@ -535,12 +549,12 @@ func (advRsvLimiter) Room(st CycleState, kv ClassInfo, jv JobInfo, hv HostInfo) 
 		return math.MaxInt32, ReasonNone
 	}
 	held := 0
-	for _, s := range rs {
-		switch {
+	for _, ah := range rs {
+		switch s := ah.s; {
 		case s.active:
-			held += max(0, s.slots[h.Index]-s.used[h.Index])
+			held += max(0, ah.slots-ah.used)
 		case j != nil && s.start < Never && !endsBefore(j, c.now, s.start):
-			held += s.slots[h.Index]
+			held += ah.slots
 		}
 	}
 	if held == 0 {
