@@ -148,8 +148,13 @@ func TestAdvanceReservations(t *testing.T) {
 			if rs := c.reservations(t); len(rs) != 1 {
 				t.Fatalf("after brsvdel and a restart: %+v", rs)
 			}
+			// The jobs end before the test does, so that no wrapper still
+			// writes in the state directory when it goes.
 			for _, j := range []int64{in.ID, out.ID, waits.ID} {
 				c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", j), api.ActionRequest{}, nil)
+			}
+			for _, j := range []int64{in.ID, out.ID, waits.ID} {
+				c.waitState(t, j, "EXIT", "DONE")
 			}
 			d.Close()
 			<-d.Done()
