@@ -415,8 +415,8 @@ func rsvModTimes(a *lsfArgs, req *api.RsvRequest, cur *api.Rsv, now time.Time) e
 func newBrsvsCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "brsvs",
-		options:  []lsfOption{{"l", ""}, {"w", ""}, {"p", `all | "host_name ..."`}, {"z", `all | "host_name ..."`}},
-		refused:  []lsfOption{{"c", `all | "policy_name ..."`}, {"V", ""}},
+		options:  []lsfOption{{"l", ""}, {"w", ""}, {"p", `all | "host_name ..."`}, {"z", `all | "host_name ..."`}, {"c", `all | "policy_name ..."`}},
+		refused:  []lsfOption{{"V", ""}},
 		short:    "Show the advance reservations of lsfc serve",
 		operands: "[reservation_ID]",
 		long: `brsvs shows the advance reservations not yet ended:
@@ -435,7 +435,10 @@ recurring one. The ID is cut to 11 characters unless -w or -l.
   -p HOSTS    the weekly planner of the hosts (all: every host a
               reservation holds): the slots reserved in each ten-minute
               period of this week, day by day
-  -z HOSTS    as -p, leaving out the periods with nothing reserved` + lsfStateHelp,
+  -z HOSTS    as -p, leaving out the periods with nothing reserved
+  -c POLICIES the ResourceReservation policies of lsb.resources (all:
+              every one): who may make reservations, on which hosts,
+              in which time windows` + lsfStateHelp,
 		example: `  lsfc brsvs
   brsvs -l user1#0
   brsvs -z all`,
@@ -447,6 +450,13 @@ recurring one. The ID is cut to 11 characters unless -w or -l.
 		c, err := dialDaemon(e, a)
 		if err != nil {
 			return lsfFailed(e, "brsvs", err)
+		}
+		if a.has("c") {
+			ps, err := c.ReservationPolicies(ctx)
+			if err != nil {
+				return lsfFailed(e, "brsvs", err)
+			}
+			return writeRsvPolicies(e, ps, strings.Fields(a.value("c")))
 		}
 		rs, err := c.Reservations(ctx)
 		if err != nil {
@@ -473,6 +483,45 @@ recurring one. The ID is cut to 11 characters unless -w or -l.
 		writeRsvs(e.stdout, textSafe(rs), a.has("l"), a.has("w") || a.has("l"))
 		return nil
 	})
+}
+
+// writeRsvPolicies prints brsvs -c: the policies named (all for every
+// one).
+func writeRsvPolicies(e env, ps []api.RsvPolicy, names []string) error {
+	ps = textSafe(ps)
+	all := len(names) == 0 || slices.Contains(names, "all")
+	var pick []api.RsvPolicy
+	for _, n := range names {
+		if n != "all" && !slices.ContainsFunc(ps, func(p api.RsvPolicy) bool { return p.Name == n }) {
+			fmt.Fprintf(e.stderr, "%s: Bad reservation policy name\n", n)
+			return exit(exitLSF, nil)
+		}
+	}
+	for _, p := range ps {
+		if all || slices.Contains(names, p.Name) {
+			pick = append(pick, p)
+		}
+	}
+	if len(pick) == 0 {
+		fmt.Fprintln(e.stderr, "No reservation policy found")
+		return exit(exitLSF, nil)
+	}
+	list := func(xs []string, none string) string {
+		if len(xs) == 0 {
+			return none
+		}
+		return strings.Join(xs, " ")
+	}
+	for i, p := range pick {
+		if i > 0 {
+			fmt.Fprintln(e.stdout)
+		}
+		fmt.Fprintf(e.stdout, "Policy Name: %s\n", p.Name)
+		fmt.Fprintf(e.stdout, "Users: %s\n", list(p.Users, "-"))
+		fmt.Fprintf(e.stdout, "Hosts: %s\n", list(p.Hosts, "all"))
+		fmt.Fprintf(e.stdout, "Time Window: %s\n", list(p.Window, "-"))
+	}
+	return nil
 }
 
 // rsvTimeWindow writes a reservation's times as brsvs shows them.

@@ -148,7 +148,7 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"brsvadd":  {"o f d N nosusp q E Et Ep Ept u unit n m R b e t s p V", "o d N u unit n m R b e t s"},
 	"brsvdel":  {"f V", ""},
 	"brsvmod":  {"o on d u nosusp nonsuspn q qn E En Et Etn Ep Epn Ept Eptn b e t n m R f td tn V", "o on d u b e t n m R"},
-	"brsvs":    {"l w p z c V", "l w p z"},
+	"brsvs":    {"l w p z c V", "l w p z c"},
 }
 
 // TestLSFOptionTables gives each LSF command every option LSF documents

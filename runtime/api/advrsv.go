@@ -73,6 +73,24 @@ type RsvHost struct {
 	Used  int    `json:"used"`
 }
 
+// An RsvPolicy is a ResourceReservation policy of lsb.resources, as
+// brsvs -c shows it: who may make reservations, on which hosts, when.
+type RsvPolicy struct {
+	Name   string   `json:"name"`
+	Users  []string `json:"users,omitempty"`
+	Hosts  []string `json:"hosts,omitempty"`
+	Window []string `json:"window,omitempty"`
+}
+
+// ReservationPolicies returns the advance reservation policies (brsvs -c).
+func (c *Client) ReservationPolicies(ctx context.Context) ([]RsvPolicy, error) {
+	var out []RsvPolicy
+	if err := c.do(ctx, http.MethodGet, "/v1/reservations/policies", nil, nil, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // Reservations returns the advance reservations (brsvs).
 func (c *Client) Reservations(ctx context.Context) ([]Rsv, error) {
 	var out []Rsv

@@ -53,6 +53,44 @@ func rsvInfo(c *runtime.Cluster, now runtime.Time) []api.Rsv {
 	return out
 }
 
+// handleReservationPolicies answers brsvs -c: the ResourceReservation
+// policies of lsb.resources.
+func (d *Daemon) handleReservationPolicies(w http.ResponseWriter, r *http.Request) {
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
+		out := []api.RsvPolicy{}
+		for _, o := range d.cluster.Policy.Sections {
+			if o.Name != "ResourceReservation" {
+				continue
+			}
+			var p api.RsvPolicy
+			if st := o.Settings["NAME"]; st != nil {
+				p.Name = st.Raw
+			}
+			if st := o.Settings["USERS"]; st != nil {
+				items, _ := st.Value.([]compile.UserItem)
+				for _, it := range items {
+					p.Users = append(p.Users, map[bool]string{true: "~"}[it.Exclude]+it.Name)
+				}
+			}
+			if st := o.Settings["HOSTS"]; st != nil {
+				items, _ := st.Value.([]compile.HostItem)
+				for _, it := range items {
+					p.Hosts = append(p.Hosts, map[bool]string{true: "~"}[it.Exclude]+it.Name)
+				}
+			}
+			if st := o.Settings["TIME_WINDOW"]; st != nil {
+				ws, _ := st.Value.([]compile.Window)
+				for _, w := range ws {
+					p.Window = append(p.Window, w.String())
+				}
+			}
+			out = append(out, p)
+		}
+		return out, nil, nil, nil
+	})
+	reply(w, v, err)
+}
+
 // handleReservationChange answers brsvadd, brsvdel and brsvmod.
 func (d *Daemon) handleReservationChange(w http.ResponseWriter, r *http.Request) {
 	var req api.RsvRequest

@@ -1292,7 +1292,7 @@ func (d *Daemon) sampleCPU() {
 func (d *Daemon) compact() {
 	recs := []Record{formatRecord()}
 	recs = append(recs, jobGroupRecords(d.cluster)...)
-	recs = append(recs, rsvRecords(d.cluster)...)
+	recs = append(recs, rsvRecords(d.cluster, d.now())...)
 	tokens, tokenOf, ranIn := map[string]int64{}, map[int64]string{}, map[int64]string{}
 	placed := map[int64]placement{}
 	for _, j := range d.cluster.Jobs() {

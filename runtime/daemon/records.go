@@ -488,9 +488,20 @@ func lostRecords(old, n *runtime.Cluster, now runtime.Time) []Record {
 }
 
 // rsvRecords returns the records of a snapshot's advance reservations.
-func rsvRecords(c *runtime.Cluster) []Record {
+// A one-time reservation that ended and that no unfinished job names is
+// left out: nothing can use it any more.
+func rsvRecords(c *runtime.Cluster, now runtime.Time) []Record {
+	named := map[string]bool{}
+	for _, j := range c.Jobs() {
+		if j.Sub.Reservation != "" && !j.State.Finished() {
+			named[j.Sub.Reservation] = true
+		}
+	}
 	var recs []Record
 	for _, r := range c.AdvRsvs() {
+		if r.Expired(now) && !named[r.ID] {
+			continue
+		}
 		r := *r
 		recs = append(recs, Record{Type: KindRsvAdd, Rsv: &r})
 	}

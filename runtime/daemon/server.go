@@ -142,6 +142,7 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("GET /v1/jobgroups", d.handleJobGroups)
 	mux.HandleFunc("POST /v1/jobgroups", d.handleJobGroupChange)
 	mux.HandleFunc("GET /v1/reservations", d.handleReservations)
+	mux.HandleFunc("GET /v1/reservations/policies", d.handleReservationPolicies)
 	mux.HandleFunc("POST /v1/reservations", d.handleReservationChange)
 	mux.HandleFunc("POST /v1/reconfig", d.handleReconfig)
 	mux.HandleFunc("POST /v1/agent/load", d.handleAgentLoad)
