@@ -173,6 +173,31 @@ func (c *Cluster) PutAdvRsv(r AdvRsv) (warning string) {
 	return warning
 }
 
+// CheckRsvRecord checks what a reservation read back from the event log
+// holds: slots on each host, clocks in range, one-time times in order.
+func CheckRsvRecord(r *AdvRsv) error {
+	for _, h := range r.Hosts {
+		if h.Slots <= 0 {
+			return fmt.Errorf("%d slots on host %s", h.Slots, h.Host)
+		}
+	}
+	if w := r.Window; w != nil {
+		for _, k := range []compile.Clock{w.From, w.To} {
+			if k.Day < -1 || k.Day > 6 || k.Hour < 0 || k.Hour > 23 || k.Minute < 0 || k.Minute > 59 {
+				return fmt.Errorf("window %s out of range", w)
+			}
+		}
+		if (w.From.Day < 0) != (w.To.Day < 0) {
+			return fmt.Errorf("window %s has days at one end only", w)
+		}
+		return nil
+	}
+	if r.End <= r.Begin {
+		return fmt.Errorf("it ends (%v) before it begins (%v)", float64(r.End), float64(r.Begin))
+	}
+	return nil
+}
+
 // compareRsvIDs orders reservation IDs by name, then by number.
 func compareRsvIDs(a, b string) int {
 	an, ai, _ := strings.Cut(a, "#")

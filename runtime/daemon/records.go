@@ -434,6 +434,9 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		if r.Rsv == nil || r.Rsv.ID == "" {
 			return "", fmt.Errorf("%s record without a reservation", r.Type)
 		}
+		if err := runtime.CheckRsvRecord(r.Rsv); err != nil {
+			return "", fmt.Errorf("%s record of %s: %w", r.Type, r.Rsv.ID, err)
+		}
 		return c.PutAdvRsv(*r.Rsv), nil
 	case KindRsvDel:
 		if !c.DeleteAdvRsv(r.Text) {
