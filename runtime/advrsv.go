@@ -121,7 +121,7 @@ func (r *AdvRsv) nextStart(t Time) Time {
 	return Never
 }
 
-// Allows reports whether a user's jobs may use the reservation.
+// RsvAllows reports whether a user's jobs may use a reservation.
 func (c *Cluster) RsvAllows(r *AdvRsv, user string) bool {
 	if r.System {
 		return false
