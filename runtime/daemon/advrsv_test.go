@@ -13,6 +13,7 @@ import (
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
 	"github.com/lsfc/lsfc/runtime/localexec"
+	testclock "k8s.io/utils/clock/testing"
 )
 
 // reservations returns the daemon's advance reservations by ID.
@@ -208,4 +209,66 @@ End ResourceReservation
 	if rs := c.reservations(t); len(rs) != 1 || rs["admins"].ID == "" {
 		t.Fatalf("reservations %+v, want admins alone", rs)
 	}
+}
+
+// TestReservationEnd checks, on the daemon's clock, that the jobs of an
+// advance reservation start when it begins, that a closed reservation
+// kills its jobs still running when it ends (TERM_ADMIN), and that an
+// open one lets them run on.
+func TestReservationEnd(t *testing.T) {
+	me, err := user.Current()
+	if err != nil {
+		t.Skip(err)
+	}
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	t0 := time.Unix(1_700_000_000, 0)
+	clk := testclock.NewFakeClock(t0)
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state,
+		WrapperPath: []string{os.Args[0], localexec.WrapperArg}, MinInterval: 5 * time.Millisecond, Logf: t.Logf, Clock: clk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { d.Close(); <-d.Done() }()
+	c := unixClient(state)
+	begin, end := t0.Add(10*time.Minute).Unix(), t0.Add(30*time.Minute).Unix()
+	for _, req := range []api.RsvRequest{
+		{Op: "add", Name: "closed", Slots: 1, Hosts: []string{"hostA"}, Users: []string{me.Username}, Begin: begin, End: end},
+		{Op: "add", Name: "open", Open: true, Slots: 1, Hosts: []string{"hostB"}, Users: []string{me.Username}, Begin: begin, End: end},
+	} {
+		if code, err := c.call("POST", "/v1/reservations", req, nil); err != nil || code != 200 {
+			t.Fatalf("%+v: %d %v", req, code, err)
+		}
+	}
+	closed := c.submit(t, api.SubmitRequest{Command: "sleep 3600", Reservation: "closed", Stdout: "/dev/null"}).ID
+	open := c.submit(t, api.SubmitRequest{Command: "sleep 3600", Reservation: "open", Stdout: "/dev/null"}).ID
+	stepUntil(t, clk, time.Second, "the job to wait for its reservation", func() bool {
+		j := c.job(t, closed)
+		return j.State == "PEND" && j.Reason == "The job's advance reservation is not active yet"
+	})
+	if now := clk.Now().Unix(); now >= begin {
+		t.Fatalf("the clock reached the reservation's begin (%d) before the job was seen waiting for it", begin)
+	}
+	stepUntil(t, clk, 30*time.Second, "the jobs to start in their reservations", func() bool {
+		return c.job(t, closed).State == "RUN" && c.job(t, open).State == "RUN"
+	})
+	if now := clk.Now().Unix(); now < begin {
+		t.Fatalf("the jobs started at %d, before their reservations began at %d", now, begin)
+	}
+	stepUntil(t, clk, 30*time.Second, "the closed reservation's job to be killed", func() bool {
+		return c.job(t, closed).State == "EXIT"
+	})
+	if j := c.job(t, closed); j.Term != "TERM_ADMIN" || clk.Now().Unix() < end {
+		t.Errorf("job %d of the closed reservation ended %s at %d, want TERM_ADMIN at %d or later", closed, j.Term, clk.Now().Unix(), end)
+	}
+	if j := c.job(t, open); j.State != "RUN" {
+		t.Errorf("job %d of the open reservation is %s after it ended, want RUN", open, j.State)
+	}
+	c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", open), api.ActionRequest{}, nil)
+	stepUntil(t, clk, time.Second, "the open reservation's job to end", func() bool {
+		return c.job(t, open).State == "EXIT"
+	})
 }
