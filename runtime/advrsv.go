@@ -224,6 +224,22 @@ func (c *Cluster) DeleteAdvRsv(id string) bool {
 	return true
 }
 
+// DropEndedRsvs forgets the one-time reservations that ended and that no
+// unfinished job names: nothing can use them any more, and a snapshot
+// leaves them out.
+func (c *Cluster) DropEndedRsvs(now Time) {
+	if len(c.advRsvs) == 0 {
+		return
+	}
+	named := map[string]bool{}
+	for _, j := range c.Jobs() {
+		if j.Sub.Reservation != "" && !j.State.Finished() {
+			named[j.Sub.Reservation] = true
+		}
+	}
+	c.advRsvs = slices.DeleteFunc(c.advRsvs, func(r *AdvRsv) bool { return r.Expired(now) && !named[r.ID] })
+}
+
 // NextRsvID returns the ID a new reservation named name gets: name#N
 // with the least N not in use.
 func (c *Cluster) NextRsvID(name string) string {
@@ -424,10 +440,11 @@ func (c *Cluster) RsvFreeSlots(r *AdvRsv, host string, now Time, ignore string) 
 }
 
 // CheckRsvUse checks that a user's job may be submitted to reservation
-// id (bsub -U), and says why not in LSF's words.
-func (c *Cluster) CheckRsvUse(id, user string) error {
+// id (bsub -U), and says why not in LSF's words: one that ended is gone.
+// now is when the job is submitted.
+func (c *Cluster) CheckRsvUse(id, user string, now Time) error {
 	r := c.AdvRsv(id)
-	if r == nil {
+	if r == nil || r.Expired(now) {
 		return &RsvError{"Bad reservation ID"}
 	}
 	if !c.RsvAllows(r, user) {

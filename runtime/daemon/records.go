@@ -500,21 +500,12 @@ func lostRecords(old, n *runtime.Cluster, now runtime.Time) []Record {
 	return recs
 }
 
-// rsvRecords returns the records of a snapshot's advance reservations.
-// A one-time reservation that ended and that no unfinished job names is
-// left out: nothing can use it any more.
+// rsvRecords returns the records of a snapshot's advance reservations,
+// once those that ended and that no unfinished job names are dropped.
 func rsvRecords(c *runtime.Cluster, now runtime.Time) []Record {
-	named := map[string]bool{}
-	for _, j := range c.Jobs() {
-		if j.Sub.Reservation != "" && !j.State.Finished() {
-			named[j.Sub.Reservation] = true
-		}
-	}
+	c.DropEndedRsvs(now)
 	var recs []Record
 	for _, r := range c.AdvRsvs() {
-		if r.Expired(now) && !named[r.ID] {
-			continue
-		}
 		r := *r
 		recs = append(recs, Record{Type: KindRsvAdd, Rsv: &r})
 	}

@@ -409,7 +409,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			Project: req.Project, Group: req.UserGroup, JobGroup: req.JobGroup, OutOverwrite: req.OutOverwrite,
 			ErrOverwrite: req.ErrOverwrite, Reservation: req.Reservation}
 		if sub.Reservation != "" {
-			if err := d.cluster.CheckRsvUse(sub.Reservation, sub.User); err != nil {
+			if err := d.cluster.CheckRsvUse(sub.Reservation, sub.User, d.now()); err != nil {
 				return nil, nil, nil, errorf(http.StatusBadRequest, "%v. Job not submitted", err)
 			}
 			if err := d.rsvAskedHosts(sub.Reservation, sub.Hosts); err != nil {
@@ -946,7 +946,7 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			if len(*r) > 128 {
 				return nil, nil, nil, errorf(http.StatusBadRequest, "Bad reservation ID")
 			}
-			if err := c.CheckRsvUse(*r, j.User); err != nil {
+			if err := c.CheckRsvUse(*r, j.User, now); err != nil {
 				return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
 			}
 		}
