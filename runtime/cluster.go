@@ -163,6 +163,8 @@ type Cluster struct {
 	// last cycle, rsvHosts the hosts where they do (see reserve.go).
 	reserving []*Job
 	rsvHosts  []*Host
+	// advRsvs are the advance reservations, by ID (see advrsv.go).
+	advRsvs []*AdvRsv
 }
 
 // An App is an application profile.
@@ -647,6 +649,9 @@ type Submission struct {
 	// JobGroup is -g, the full path of the job's job group; "" for none
 	// (Submit gives a job without one DEFAULT_JOBGROUP, if set).
 	JobGroup string `json:"JobGroup,omitempty"`
+	// Reservation is -U, the ID of the advance reservation the job runs
+	// in; "" for none.
+	Reservation string `json:"Reservation,omitempty"`
 	// Exec is how and when the job runs, beyond its command: pre- and
 	// post-execution commands, begin and termination times, CPU limit,
 	// input file, login shell and output directory; nil for none.
@@ -1121,7 +1126,7 @@ func (c *Cluster) countUsableSlots(q *Queue) int {
 // classOf returns the pending class of a queue, requirement (by its key:
 // a text compiled for one submission host type), share account (nil
 // outside fairshare queues), asked hosts (-m) and exclusiveness (-x).
-func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string]bool, exclusive bool, sla *SLA, gpu *lang.GPUReq) *jobClass {
+func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string]bool, exclusive bool, sla *SLA, gpu *lang.GPUReq, rsv string) *jobClass {
 	key := q.Name + "\x00"
 	if r != nil {
 		key += r.key
@@ -1141,9 +1146,12 @@ func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string
 	if gpu != nil {
 		key += "\x00-gpu " + gpu.String()
 	}
+	if rsv != "" {
+		key += "\x00-U " + rsv
+	}
 	k := c.classes[key]
 	if k == nil {
-		k = &jobClass{key: key, queue: q, req: r, acct: a, asked: asked, exclusive: exclusive, sla: sla, gpu: gpu}
+		k = &jobClass{key: key, queue: q, req: r, acct: a, asked: asked, exclusive: exclusive, sla: sla, gpu: gpu, rsv: rsv}
 		c.classes[key] = k
 		c.classList = append(c.classList, k)
 	}

@@ -137,7 +137,7 @@ func (c *Cluster) enqueueIn(j *Job) {
 		asked, _ = c.askedHosts(q, j.Sub.Hosts, false)
 	}
 	j.slaPend()
-	c.classOf(q, j.Req, j.acct, asked, j.Sub.Exclusive, j.SLA, j.GPU).add(j)
+	c.classOf(q, j.Req, j.acct, asked, j.Sub.Exclusive, j.SLA, j.GPU, j.Sub.Reservation).add(j)
 }
 
 // Switch moves a job to another queue (bswitch). A pending job must be
@@ -239,6 +239,9 @@ type Modification struct {
 	Project  *string `json:"Project,omitempty"`
 	Group    *string `json:"Group,omitempty"`
 	JobGroup *string `json:"JobGroup,omitempty"`
+	// Reservation is bmod -U (an advance reservation's ID) or -Un ("":
+	// out of any reservation).
+	Reservation *string `json:"Reservation,omitempty"`
 	// Mail changes the job's mail options (bmod -B, -Bn, -N, -Ne, -Nn,
 	// -u, -un); nil changes none.
 	Mail *MailChange `json:"Mail,omitempty"`
@@ -334,6 +337,9 @@ func (c *Cluster) Modify(j *Job, m Modification) error {
 			}
 			sub.JobGroup = p
 		}
+	}
+	if m.Reservation != nil {
+		sub.Reservation = *m.Reservation
 	}
 	if sub.Slots <= 0 {
 		sub.Slots = 1

@@ -97,6 +97,9 @@ type cycle struct {
 	rsv *reserveState
 	// gpuPlanned holds, by host index, the GPUs the cycle gave jobs.
 	gpuPlanned map[int][]gpuPlan
+	// adv is the cycle's view of the advance reservations; nil when
+	// there are none.
+	adv *advCycle
 }
 
 type hostQueue struct {
@@ -289,10 +292,15 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 	c.planPools()
 	c.planSLAs()
 	c.orderAPS()
+	c.planAdvRsv()
 	h := &c.heap
 	*h = runHeap{c: c, runs: h.runs[:0], moved: h.moved[:0]}
 	for _, k := range cl.classList {
 		if k.live == 0 {
+			continue
+		}
+		if reason := c.rsvInactive(k); reason != ReasonNone {
+			c.setClassReason(k, reason)
 			continue
 		}
 		c.plan.Stats.JobClasses++
@@ -463,6 +471,7 @@ func (c *cycle) tryJob(r *classRun, j *Job) Reason {
 // capacity of every class that can use its hosts.
 func (c *cycle) take(j *Job, allocs []Alloc) {
 	c.takeGPUs(j, allocs)
+	c.advTook(j, allocs)
 	n := 0
 	for _, a := range allocs {
 		h := a.Host
@@ -625,6 +634,7 @@ func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
 	s.refresh(c)
 	c.planPools()
 	c.planSLAs()
+	c.planAdvRsv()
 	c.seedReservations(j)
 	var jobReason Reason
 	for _, f := range s.Plugins.JobFilters {

@@ -112,6 +112,11 @@ func (e *Engine) Schedule() *Plan {
 		cl.suspendPreempted(pr.Victim, now)
 		e.control(pr.Victim, ActSuspend)
 	}
+	for _, j := range p.RsvKills {
+		e.control(j, ActKill)
+		j.ExitCode, j.Term = 130, TermRsvEnd
+		cl.finish(j, Exit, now)
+	}
 	for _, j := range p.Resumes {
 		cl.resumePreempted(j, now)
 		e.control(j, ActResume)

@@ -41,6 +41,9 @@ type Plan struct {
 	// session.
 	Reservations []*Reservation
 	Released     []*Job
+	// RsvKills are the started jobs of closed advance reservations that
+	// ended: they are killed.
+	RsvKills []*Job
 	// Wake is the earliest time at which waiting could end without any
 	// event (an accept interval running out, a window opening); Never
 	// when nothing waits on time.

@@ -274,6 +274,9 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 	if j.Priority > 0 {
 		first += fmt.Sprintf(", Job Priority <%d>", j.Priority)
 	}
+	if j.Reservation != "" {
+		first += fmt.Sprintf(", Reservation <%s>", j.Reservation)
+	}
 	fmt.Fprintf(w, "%s, Command <%s>\n", first, oneLine(j.Command))
 
 	sub := []string{fmt.Sprintf("Submitted from host <%s>", j.FromHost)}

@@ -31,7 +31,7 @@ func bsubOptionList() []lsfOption {
 		{"I", ""}, {"Ip", ""}, {"Is", ""}, {"tty", ""},
 		{"E", "pre_exec_command"}, {"Ep", "post_exec_command"}, {"b", "begin_time"}, {"t", "term_time"},
 		{"c", "cpu_limit"}, {"i", "input_file"}, {"is", "input_file"}, {"L", "login_shell"},
-		{"env", "variables"}, {"outdir", "dir"},
+		{"env", "variables"}, {"outdir", "dir"}, {"U", "reservation_id"},
 		{"B", ""}, {"N", ""}, {"Ne", ""}, {"u", "mail_user"},
 	}
 }
@@ -56,7 +56,7 @@ func bsubRefusedOptions() []lsfOption {
 		{"pack", "job_submission_file"}, {"ptl", "[hh:]mm"}, {"Q", "requeue_exit_values"}, {"rn", ""},
 		{"rnc", "resize_notification_cmd"}, {"S", "stack_limit"}, {"s", "signal"}, {"smt", "smt_value"},
 		{"stage", "stage_options"}, {"step_cgroup", "y|n"}, {"T", "thread_limit"},
-		{"ti", ""}, {"U", "reservation_id"}, {"ul", ""}, {"V", ""},
+		{"ti", ""}, {"ul", ""}, {"V", ""},
 		{"v", "swap_limit"}, {"wa", "signal"}, {"wt", "[hh:]mm"}, {"XF", ""},
 		{"yaml", "file"}, {"Zs", ""},
 	}
@@ -122,6 +122,9 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 when it does not exist (see bgadd, bjgroup); without -g,
                 LSB_DEFAULT_JOBGROUP of the environment, else
                 DEFAULT_JOBGROUP of lsb.params
+  -U RSV_ID     run in advance reservation RSV_ID (see brsvadd, brsvs):
+                only on its hosts and slots, only while it is active; the
+                reservation must be for the submitter (-u of brsvadd)
   -E CMD        pre-execution command, run before the job on its host; a
                 non-zero exit puts the job back to pending, to be tried
                 again (LOCAL_MAX_PREEXEC_RETRY, then PSUSP); 99 makes it exit
@@ -266,6 +269,7 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	s.Project = a.value("P")
 	s.UserGroup = a.value("G")
 	s.JobGroup = a.value("g")
+	s.Reservation = a.value("U")
 	if a.has("G") && strings.HasPrefix(strings.TrimSpace(s.UserGroup), "~") {
 		return nil, fmt.Errorf("-G %q: excluding fairshare groups (~group) is not supported by lsfc", s.UserGroup)
 	}

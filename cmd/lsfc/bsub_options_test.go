@@ -59,6 +59,7 @@ var bsubImplemented = map[string]struct {
 	"P":   {"proj1", func(r *bsubRequest) bool { return r.sub.Project == "proj1" }},
 	"G":   {"ug1", func(r *bsubRequest) bool { return r.sub.UserGroup == "ug1" }},
 	"g":   {"/a/b", func(r *bsubRequest) bool { return r.sub.JobGroup == "/a/b" }},
+	"U":   {"user1#0", func(r *bsubRequest) bool { return r.sub.Reservation == "user1#0" }},
 	"E":   {"pre.sh", func(r *bsubRequest) bool { return r.sub.PreExec == "pre.sh" }},
 	"Ep":  {"post.sh", func(r *bsubRequest) bool { return r.sub.PostExec == "post.sh" }},
 	"b": {"2001:1:1:0:0", func(r *bsubRequest) bool {

@@ -170,6 +170,10 @@ where LSF's do.`,
 		{"bgdel", newBgdelCmd},
 		{"bgmod", newBgmodCmd},
 		{"bjgroup", newBjgroupCmd},
+		{"brsvadd", newBrsvaddCmd},
+		{"brsvdel", newBrsvdelCmd},
+		{"brsvmod", newBrsvmodCmd},
+		{"brsvs", newBrsvsCmd},
 		{"lsid", newLsidCmd},
 	}
 	root.AddCommand(newVersionCmd(e))

@@ -214,8 +214,9 @@ func readNativeLine(b []byte) (nativeJob, error) {
 
 // notSimulated are the bsub options lsfc serve carries out that a
 // simulation does not model: what runs around the job, on which dates,
-// with which input and environment.
-var notSimulated = []string{"E", "Ep", "b", "t", "c", "i", "is", "L", "env", "outdir"}
+// with which input and environment, and in which advance reservation (a
+// workload has no way to make one).
+var notSimulated = []string{"E", "Ep", "b", "t", "c", "i", "is", "L", "env", "outdir", "U"}
 
 // simulatedOptions refuses a workload line whose bsub options the
 // simulation does not model, rather than drop them.

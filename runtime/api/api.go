@@ -105,6 +105,10 @@ type SubmitRequest struct {
 	// out of its group.
 	JobGroup   string `json:"jobGroup,omitempty"`
 	NoJobGroup bool   `json:"noJobGroup,omitempty"`
+	// Reservation is -U, the advance reservation the job runs in;
+	// NoReservation, for bmod -Un, takes the job out of it.
+	Reservation   string `json:"reservation,omitempty"`
+	NoReservation bool   `json:"noReservation,omitempty"`
 	// NoProject and NoUserGroup, for bmod -Pn and -Gn, give the job the
 	// default project and take it out of its -G user group.
 	NoProject   bool `json:"noProject,omitempty"`
@@ -444,6 +448,8 @@ type Job struct {
 	UserGroup string `json:"userGroup,omitempty"`
 	// JobGroup is the full path of the job's job group; "" for none.
 	JobGroup string `json:"jobGroup,omitempty"`
+	// Reservation is the advance reservation the job runs in (-U).
+	Reservation string `json:"reservation,omitempty"`
 	// App is the job's application profile (-app), Sla its service class
 	// (-sla); "" for none.
 	App string `json:"app,omitempty"`

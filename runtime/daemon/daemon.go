@@ -1026,6 +1026,10 @@ func (d *Daemon) schedule() {
 		recs = append(recs, Record{Type: KindSuspend, At: now, Job: v.ID, Reason: runtime.ReasonPreempted})
 		acts = append(acts, d.signalAct(v.ID, syscall.SIGSTOP))
 	}
+	for _, j := range p.RsvKills {
+		recs = append(recs, Record{Type: KindFinish, At: now, Job: j.ID, State: "EXIT", Code: j.ExitCode, Term: j.Term})
+		acts = append(acts, d.killAct(j.ID))
+	}
 	for _, j := range p.Resumes {
 		recs = append(recs, Record{Type: KindResume, At: now, Job: j.ID})
 		acts = append(acts, d.signalAct(j.ID, syscall.SIGCONT))
@@ -1462,6 +1466,7 @@ func (d *Daemon) compact() {
 func (d *Daemon) snapshot() []Record {
 	recs := []Record{formatRecord()}
 	recs = append(recs, jobGroupRecords(d.cluster)...)
+	recs = append(recs, rsvRecords(d.cluster, d.now())...)
 	tokens, tokenOf, ranIn := map[string]int64{}, map[int64]string{}, map[int64]string{}
 	placed := map[int64]placement{}
 	jobs := d.cluster.Jobs()

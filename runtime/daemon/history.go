@@ -359,5 +359,11 @@ func modificationText(m *runtime.Modification) string {
 	case m.JobGroup != nil:
 		parts = append(parts, "-g "+strconv.Quote(*m.JobGroup))
 	}
+	switch {
+	case m.Reservation != nil && *m.Reservation == "":
+		parts = append(parts, "-Un")
+	case m.Reservation != nil:
+		parts = append(parts, "-U "+strconv.Quote(*m.Reservation))
+	}
 	return strings.Join(parts, " ")
 }

@@ -73,6 +73,10 @@ func FuzzReplay(f *testing.F) {
 		`{"t":"job","image":{"ID":4,"Sub":{"User":"u","Queue":"gone","Command":"true"},"State":"EXIT","Allocs":[{"Host":"nohost","Slots":1}]}}` + "\n" +
 			`{"t":"job","image":{"ID":5,"Sub":{"User":"u","Queue":"lost_and_found","Command":"true"},"State":"PSUSP"}}` + "\n" +
 			`{"t":"switch","job":5,"queue":"gone"}` + "\n" + `{"t":"modify","job":5,"mod":{"Slots":2}}`,
+		`{"t":"rsv-add","rsv":{"ID":"u#0","Creator":"u","Users":["u"],"Hosts":[{"Host":"hostA","Slots":2},{"Host":"nohost","Slots":1}],"Begin":10,"End":4000}}` + "\n" +
+			`{"t":"new","at":1,"job":1,"image":{"ID":1,"Sub":{"User":"u","Queue":"normal","Command":"true","Reservation":"u#0"},"Submit":1,"State":"PEND"}}` + "\n" +
+			`{"t":"rsv-add","rsv":{"ID":"w","Hosts":[{"Host":"hostB","Slots":-3}],"Window":{"from":{"day":9,"hour":30,"minute":0},"to":{"day":-1,"hour":2,"minute":0}}}}` + "\n" +
+			`{"t":"rsv-del","text":"u#0"}` + "\n" + `{"t":"rsv-del","text":"nosuch"}` + "\n" + `{"t":"rsv-add"}`,
 		`not json`,
 	} {
 		f.Add(seed)

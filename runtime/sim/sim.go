@@ -211,6 +211,7 @@ func Simulate(c *runtime.Cluster, jobs []Job, opts Options) (*Result, error) {
 				done++
 			}
 		}
+		done += len(p.RsvKills)
 		for _, j := range slices.Concat(p.Resumes, p.LoadResumes) {
 			foresee(j)
 		}
