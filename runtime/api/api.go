@@ -79,6 +79,10 @@ type SubmitRequest struct {
 	ResReq   string `json:"resReq,omitempty"`
 	Slots    int    `json:"slots,omitempty"`    // -n
 	Priority int    `json:"priority,omitempty"` // -sp
+	// MaxSlots is the maximum of -n min,max (0 for -n N); AutoResize is
+	// -ar.
+	MaxSlots   int  `json:"maxSlots,omitempty"`
+	AutoResize bool `json:"autoResize,omitempty"`
 	// RunLimit is -W in seconds; MemLimit -M in MB, and MemHard set
 	// for a hard limit (-M N!).
 	RunLimit float64 `json:"runLimit,omitempty"`

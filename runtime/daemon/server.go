@@ -312,6 +312,8 @@ func validSubmit(s *api.SubmitRequest) error {
 		return bad("the command contains a NUL byte")
 	case s.Slots < 0 || s.Slots > 1<<20:
 		return bad("-n %d is out of range", s.Slots)
+	case s.MaxSlots < 0 || s.MaxSlots > 1<<20:
+		return bad("-n max %d is out of range", s.MaxSlots)
 	case s.RunLimit < 0 || s.MemLimit < 0 || s.Estimate < 0:
 		return bad("negative limits")
 	case s.Umask < -1 || s.Umask > 0o777:
@@ -396,7 +398,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
 			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, GPU: req.GPU, Sla: req.Sla, Pre: pre,
 			Project: req.Project, Group: req.UserGroup, JobGroup: req.JobGroup, OutOverwrite: req.OutOverwrite,
-			ErrOverwrite: req.ErrOverwrite}
+			ErrOverwrite: req.ErrOverwrite, MaxSlots: req.MaxSlots, AutoResize: req.AutoResize}
 		var err error
 		if sub.Exec, err = d.submitExec(&req, d.now()); err != nil {
 			return nil, nil, nil, err
