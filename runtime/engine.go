@@ -173,11 +173,11 @@ func (e *Engine) control(j *Job, a Action) {
 	}
 }
 
-// NotifyDone records that a job's resize notification command ended, ok
-// or not (see Cluster.NotifyDone); a suspend signal a preemption held
+// NotifyDone records that a job's resize notification command ended
+// with an exit code (see Cluster.NotifyDone); a suspend signal a preemption held
 // back for it is sent now.
-func (e *Engine) NotifyDone(j *Job, ok bool) {
-	if e.Cluster.NotifyDone(j, ok, e.Clock.Now()) {
+func (e *Engine) NotifyDone(j *Job, code int) {
+	if e.Cluster.NotifyDone(j, code, e.Clock.Now()) {
 		e.control(j, ActSuspend)
 	}
 }

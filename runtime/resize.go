@@ -473,16 +473,21 @@ func (c *Cluster) revoke(j *Job, now Time) bool {
 // Revoke takes back a grant (the event log replays a preemption's).
 func (c *Cluster) Revoke(j *Job, now Time) { c.revoke(j, now) }
 
-// NotifyDone records that a job's resize notification command ended: ok
-// keeps the slots granted (failed, they go back). It reports whether a
-// preemption's suspend signal waited for it: the caller sends it now.
-func (c *Cluster) NotifyDone(j *Job, ok bool, now Time) (signal bool) {
+// NotifyDone records that a job's resize notification command ended
+// with exit code code: 0 keeps the slots granted; any other gives them
+// back, and 2 (LSB_RESIZE_NOTIFY_FAIL_CANCEL_REQ) also cancels the job's
+// pending request (an autoresizable job stops asking). It reports whether
+// a preemption's suspend signal waited for it: the caller sends it now.
+func (c *Cluster) NotifyDone(j *Job, code int, now Time) (signal bool) {
 	rs := j.resize
 	if rs == nil || !rs.notifying {
 		return false
 	}
-	if !ok {
+	if code != 0 {
 		c.revoke(j, now)
+	}
+	if code == 2 {
+		rs.req, rs.auto = nil, false
 	}
 	rs.grant, rs.notifying = nil, false
 	signal = rs.holdSignal && j.State == SSusp && j.preempted

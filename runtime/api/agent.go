@@ -52,6 +52,8 @@ type AgentSync struct {
 	Dirs map[int64]string `json:"dirs,omitempty"`
 	// Peeks answer the master's peek orders (bpeek).
 	Peeks []AgentPeek `json:"peeks,omitempty"`
+	// Notified are the resize notification commands that ended.
+	Notified []AgentNotified `json:"notified,omitempty"`
 }
 
 // An AgentPeek is a piece of a running job's output an agent read for a
@@ -132,6 +134,29 @@ type AgentOrder struct {
 	Term string `json:"term,omitempty"`
 	// Peek asks for a piece of the run's output (bpeek).
 	Peek *PeekOrder `json:"peek,omitempty"`
+	// Notify asks the agent to run the job's resize notification command
+	// and report its end (AgentSync.Notified).
+	Notify *NotifyOrder `json:"notify,omitempty"`
+}
+
+// A NotifyOrder is a resize notification command to run on a job's first
+// execution host: as the job's user, in its directory, with Env (the
+// job's environment and the LSB_RESIZE_* variables) and its hosts.
+type NotifyOrder struct {
+	Command string   `json:"command"`
+	Env     []string `json:"env,omitempty"`
+	Cwd     string   `json:"cwd,omitempty"`
+	User    string   `json:"user,omitempty"`
+	UID     int      `json:"uid"`
+	GID     int      `json:"gid"`
+	Hosts   []string `json:"hosts,omitempty"`
+}
+
+// An AgentNotified is the end of a notification command an agent ran:
+// its run and the command's exit code.
+type AgentNotified struct {
+	AgentRun
+	Code int `json:"code"`
 }
 
 // A JobSpec is what an agent needs to run a job, as the local executor

@@ -83,6 +83,9 @@ type SubmitRequest struct {
 	// -ar.
 	MaxSlots   int  `json:"maxSlots,omitempty"`
 	AutoResize bool `json:"autoResize,omitempty"`
+	// ResizeNotify is -rnc: the command run on the first execution host
+	// when the job's allocation changes.
+	ResizeNotify string `json:"resizeNotify,omitempty"`
 	// RunLimit is -W in seconds; MemLimit -M in MB, and MemHard set
 	// for a hard limit (-M N!).
 	RunLimit float64 `json:"runLimit,omitempty"`
@@ -287,6 +290,22 @@ type ActionRequest struct {
 	// Done, for kill (bkill -d), records a started job as DONE (exit
 	// code 0) once killed; a pending job is killed as without it.
 	Done bool `json:"done,omitempty"`
+	// Resize is the bresize subcommand of the resize action.
+	Resize *ResizeAction `json:"resize,omitempty"`
+}
+
+// A ResizeAction is a bresize subcommand: Op is release (All for "all",
+// else Hosts), request (Min to Max more slots) or cancel. Cancel is -c,
+// Notify -rnc and NoNotify -rncn.
+type ResizeAction struct {
+	Op       string      `json:"op"`
+	All      bool        `json:"all,omitempty"`
+	Hosts    []HostSlots `json:"hosts,omitempty"`
+	Min      int         `json:"min,omitempty"`
+	Max      int         `json:"max,omitempty"`
+	Cancel   bool        `json:"cancel,omitempty"`
+	Notify   string      `json:"notify,omitempty"`
+	NoNotify bool        `json:"noNotify,omitempty"`
 }
 
 // A QueueParam is one parameter of a queue as bqueues -l shows it.

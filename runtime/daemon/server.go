@@ -314,6 +314,8 @@ func validSubmit(s *api.SubmitRequest) error {
 		return bad("-n %d is out of range", s.Slots)
 	case s.MaxSlots < 0 || s.MaxSlots > 1<<20:
 		return bad("-n max %d is out of range", s.MaxSlots)
+	case len(s.ResizeNotify) > 4<<10 || strings.ContainsRune(s.ResizeNotify, 0):
+		return bad("-rnc: the notification command is longer than 4 KB or holds a NUL byte")
 	case s.RunLimit < 0 || s.MemLimit < 0 || s.Estimate < 0:
 		return bad("negative limits")
 	case s.Umask < -1 || s.Umask > 0o777:
@@ -398,7 +400,8 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
 			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, GPU: req.GPU, Sla: req.Sla, Pre: pre,
 			Project: req.Project, Group: req.UserGroup, JobGroup: req.JobGroup, OutOverwrite: req.OutOverwrite,
-			ErrOverwrite: req.ErrOverwrite, MaxSlots: req.MaxSlots, AutoResize: req.AutoResize}
+			ErrOverwrite: req.ErrOverwrite, MaxSlots: req.MaxSlots, AutoResize: req.AutoResize,
+			ResizeNotify: req.ResizeNotify}
 		var err error
 		if sub.Exec, err = d.submitExec(&req, d.now()); err != nil {
 			return nil, nil, nil, err
@@ -856,6 +859,8 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			[]Record{rec}, d.killAct(id), nil
 	case "signal":
 		return d.signalJob(id, j, req)
+	case "resize":
+		return d.resizeJob(j, req.Resize)
 	case "requeue":
 		return d.requeueJob(id, j, req)
 	case "stop":

@@ -58,8 +58,10 @@ type Agent struct {
 	// not yet acknowledged, in order; ack is the last one acknowledged.
 	pending []pendingOrder
 	ack     uint64
-	// peeks are the answers to peek orders, for the next exchange.
-	peeks []api.AgentPeek
+	// peeks are the answers to peek orders, for the next exchange;
+	// notified the ends of resize notification commands.
+	peeks    []api.AgentPeek
+	notified []api.AgentNotified
 	// queue holds the runs waiting for a launcher; launchers counts the
 	// launchers at work.
 	queue     []*launch
@@ -400,7 +402,8 @@ func (a *Agent) request(session string) *api.AgentSync {
 		}
 	}
 	req.Peeks, a.peeks = a.peeks, nil
-	if len(req.Ends) == 0 && len(req.Peeks) == 0 {
+	req.Notified, a.notified = a.notified, nil
+	if len(req.Ends) == 0 && len(req.Peeks) == 0 && len(req.Notified) == 0 {
 		req.Wait = a.cfg.Interval.Seconds()
 	}
 	return req

@@ -214,7 +214,7 @@ func Simulate(c *runtime.Cluster, jobs []Job, opts Options) (*Result, error) {
 				}
 			case Notified:
 				res.Resizes = append(res.Resizes, ResizeEvent{At: t, Job: x.Job, Kind: "notified"})
-				e.NotifyDone(x.Job, true)
+				e.NotifyDone(x.Job, 0)
 			case End:
 				if x.Epoch != x.Job.Epoch || !x.Job.State.Started() {
 					continue // foreseen before a suspension: stale
