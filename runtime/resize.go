@@ -56,6 +56,11 @@ type resizeState struct {
 	// waits for it to end.
 	notifying  bool
 	holdSignal bool
+	// retryAt is, after a notification command refused the slots
+	// granted, when the job's request is served again (MBD_SLEEP_TIME later,
+	// so that a command that always fails does not make every cycle
+	// grant and take back).
+	retryAt Time
 }
 
 // A Grow is an allocation a cycle gave a running job's pending resize
@@ -483,8 +488,8 @@ func (c *Cluster) NotifyDone(j *Job, code int, now Time) (signal bool) {
 	if rs == nil || !rs.notifying {
 		return false
 	}
-	if code != 0 {
-		c.revoke(j, now)
+	if code != 0 && c.revoke(j, now) {
+		rs.retryAt = now.Add(max(c.SleepTime, 1))
 	}
 	if code == 2 {
 		rs.req, rs.auto = nil, false
@@ -558,6 +563,10 @@ func (c *cycle) growUpTo(prio int) {
 func (c *cycle) growJob(j *Job) {
 	req, ok := j.PendingResize()
 	if !ok || j.State != Run || c.victims[j] {
+		return
+	}
+	if j.resize.retryAt > c.now {
+		c.wakeAt(j.resize.retryAt)
 		return
 	}
 	r := c.growRun(j)
@@ -773,4 +782,15 @@ func (c *Cluster) resumeResizing(j *Job) bool {
 		return true
 	}
 	return false
+}
+
+// SubmittedResizable reports whether the job, once it starts, is
+// resizable and autoresizable (for a job that has not started, or ended),
+// and whether it is either: resizable, auto, either.
+func (j *Job) SubmittedResizable() (resizable, auto, either bool) {
+	rs := newResizeState(j.Sub, j.App)
+	if rs == nil {
+		return false, false, false
+	}
+	return true, rs.auto, true
 }

@@ -449,6 +449,26 @@ type Job struct {
 	// GPUs it holds, by host.
 	GPUReq   string    `json:"gpuReq,omitempty"`
 	GPUAlloc []JobGPUs `json:"gpuAlloc,omitempty"`
+	// Resize is, for a job of bsub -n min,max or a resizable one, its
+	// resizing; nil for any other.
+	Resize *JobResize `json:"resize,omitempty"`
+}
+
+// JobResize is a job's resizing as bjobs -l shows it: the tasks it asked
+// for (MinSlots to MaxSlots, MaxSlots 0 for -n N), whether it is
+// resizable or autoresizable, its notification command, its pending
+// request (PendingMin to PendingMax more tasks; 0 for none), the tasks
+// granted while its notification command runs (Notifying).
+type JobResize struct {
+	MinSlots   int         `json:"minSlots"`
+	MaxSlots   int         `json:"maxSlots,omitempty"`
+	Resizable  bool        `json:"resizable,omitempty"`
+	Auto       bool        `json:"auto,omitempty"`
+	Notify     string      `json:"notify,omitempty"`
+	PendingMin int         `json:"pendingMin,omitempty"`
+	PendingMax int         `json:"pendingMax,omitempty"`
+	Granted    []HostSlots `json:"granted,omitempty"`
+	Notifying  bool        `json:"notifying,omitempty"`
 }
 
 // JobGPUs are the GPUs a job holds on one host: their indices, and the

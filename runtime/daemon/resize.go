@@ -225,3 +225,30 @@ func (d *Daemon) recoverNotifications() []func() {
 	}
 	return acts
 }
+
+// jobResize describes a job's resizing for bjobs -l; nil for a job of
+// neither -n min,max nor resizable.
+func jobResize(j *runtime.Job) *api.JobResize {
+	resizable := j.Resizable()
+	if !resizable && j.Sub.MaxSlots == 0 {
+		if _, _, auto := j.SubmittedResizable(); !auto {
+			return nil
+		}
+	}
+	out := &api.JobResize{MinSlots: max(1, j.Sub.Slots), MaxSlots: j.Sub.MaxSlots, Notify: j.NotifyCommand()}
+	if j.State.Started() {
+		out.Resizable, out.Auto = resizable, j.AutoResizable()
+		if r, ok := j.PendingResize(); ok {
+			out.PendingMin, out.PendingMax = r.Min, r.Max
+		}
+		if g := j.Grant(); g != nil {
+			for _, a := range g.Allocs {
+				out.Granted = append(out.Granted, api.HostSlots{Host: a.Host.Name, Slots: a.Slots})
+			}
+		}
+		out.Notifying = j.Notifying()
+	} else {
+		out.Resizable, _, out.Auto = j.SubmittedResizable()
+	}
+	return out
+}

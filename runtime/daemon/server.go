@@ -575,6 +575,7 @@ func (d *Daemon) jobInfoAt(j *runtime.Job, explain bool, now runtime.Time) api.J
 		Project: j.Project(), UserGroup: j.Group, JobGroup: j.JobGroupPath(),
 		App: j.Sub.App, Sla: j.Sub.Sla, Estimate: j.Estimate}
 	execJobFields(j, &out)
+	out.Resize = jobResize(j)
 	if r := j.Reservation; r != nil && j.State.Pending() {
 		out.Reserved = jobReservation(r)
 	}

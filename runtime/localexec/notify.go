@@ -4,6 +4,9 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"os/user"
+	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -13,10 +16,29 @@ import (
 // the job's environment and extra (the LSB_RESIZE_* variables), its
 // standard files /dev/null. It waits for the command and returns its
 // exit code: 128 plus the signal that ended it, 127 when it could not
-// start.
+// start (or its user is not known on this host). A spec without ids (a
+// job of a remote client) runs as its user name's.
 func RunNotify(s Spec, command string, extra []string) int {
+	if s.UID < 0 || s.GID < 0 {
+		u, err := user.Lookup(s.User)
+		if err != nil {
+			return 127
+		}
+		uid, err1 := strconv.Atoi(u.Uid)
+		gid, err2 := strconv.Atoi(u.Gid)
+		if err1 != nil || err2 != nil {
+			return 127
+		}
+		s.UID, s.GID = uid, gid
+	}
 	u := jobUserOf(&s, os.Geteuid())
-	env := append(jobEnv(&s, jobPaths{}), extra...)
+	var env []string
+	for _, kv := range jobEnv(&s, jobPaths{}) {
+		if !strings.HasPrefix(kv, "LSB_JOBFILENAME=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, extra...)
 	cmd := exec.Command("/bin/sh", "-c", command)
 	cmd.Env = env
 	cmd.Dir = "/tmp"
