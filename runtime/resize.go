@@ -320,6 +320,9 @@ func (c *Cluster) CheckRelease(j *Job, all bool, spec []HostSlotSpec, cancel boo
 		return out, nil
 	}
 	for _, s := range spec {
+		if s.Slots < 0 {
+			return nil, resizeErr("Bad host specification: %d tasks on host <%s>", s.Slots, s.Host)
+		}
 		held := 0
 		var host *Host
 		for _, a := range j.Allocs {
@@ -368,6 +371,9 @@ func (c *Cluster) ReleaseSlots(j *Job, less []Alloc, cancel, notify bool, now Ti
 	if err := checkResizing(j); err != nil {
 		return err
 	}
+	if slices.ContainsFunc(less, func(a Alloc) bool { return a.Slots <= 0 }) {
+		return resizeErr("Bad host specification: no task to release on a host")
+	}
 	left := subAllocs(j.Allocs, less)
 	if len(left) == 0 || countAllocs(left)+countAllocs(less) != j.Slots {
 		return resizeErr("Cannot release these tasks: the job does not hold them all")
@@ -386,7 +392,7 @@ func (c *Cluster) checkRequest(j *Job, r ResizeRequest) error {
 	if err := checkResizing(j); err != nil {
 		return err
 	}
-	if r.Min < 1 || r.Max < r.Min {
+	if r.Min < 1 || r.Max < r.Min || r.Max > 1<<20 {
 		return resizeErr("Bad task number: the minimum must be at least 1 and at most the maximum")
 	}
 	if limit, ok := c.procLimit(j.Queue, j.App); ok && j.Slots+r.Min > limit {
@@ -457,6 +463,9 @@ func (c *Cluster) grow(j *Job, more []Alloc, now Time) {
 func (c *Cluster) Grow(j *Job, more []Alloc, notify string, now Time) error {
 	if j.resize == nil || !j.State.Started() {
 		return fmt.Errorf("job %d is not a running resizable job", j.ID)
+	}
+	if slices.ContainsFunc(more, func(a Alloc) bool { return a.Slots <= 0 }) {
+		return fmt.Errorf("job %d: a grow of no slot on a host", j.ID)
 	}
 	j.resize.req = &ResizeRequest{Notify: notify, NoNotify: notify == ""}
 	c.grow(j, more, now)

@@ -23,31 +23,44 @@ const (
 	notifyFailCancel = 2
 )
 
-// applyResize replays a resize record.
+// applyResize replays a resize record. One that no longer applies (the
+// configuration changed its task limit, its hosts are gone) is a warning:
+// the job keeps the allocation it has.
 func applyResize(c *runtime.Cluster, j *runtime.Job, r Record) (string, error) {
+	if err := replayResize(c, j, r); err != nil {
+		return fmt.Sprintf("%s of job %d no longer applies: %v", r.Type, j.ID, err), nil
+	}
+	return "", nil
+}
+
+// replayResize applies a resize record to its job.
+func replayResize(c *runtime.Cluster, j *runtime.Job, r Record) error {
 	var allocs []runtime.Alloc
 	for _, a := range r.Allocs {
+		if a.Slots <= 0 {
+			return fmt.Errorf("%d slots on host %s", a.Slots, a.Host)
+		}
 		if h := c.Host(a.Host); h != nil {
 			allocs = append(allocs, runtime.Alloc{Host: h, Slots: a.Slots})
 		}
 	}
 	switch r.Type {
 	case KindResizeGrow:
-		return "", c.Grow(j, allocs, r.Notify, r.At)
+		return c.Grow(j, allocs, r.Notify, r.At)
 	case KindResizeRelease:
-		return "", c.ReleaseSlots(j, allocs, r.Cancel, r.Notify != "", r.At)
+		return c.ReleaseSlots(j, allocs, r.Cancel, r.Notify != "", r.At)
 	case KindResizeRequest:
-		return "", c.RequestSlots(j, runtime.ResizeRequest{Min: r.Min, Max: r.Max, Notify: r.Notify, NoNotify: r.Text == "rncn"}, r.Cancel)
+		return c.RequestSlots(j, runtime.ResizeRequest{Min: r.Min, Max: r.Max, Notify: r.Notify, NoNotify: r.Text == "rncn"}, r.Cancel)
 	case KindResizeCancel:
-		return "", c.CancelResize(j)
+		return c.CancelResize(j)
 	case KindResizePreempt:
 		c.PreemptResizing(j, r.At)
-		return "", nil
+		return nil
 	case KindResizeNotify:
 		c.NotifyDone(j, r.Code, r.At)
-		return "", nil
+		return nil
 	}
-	return "", fmt.Errorf("record type %q is not a resize", r.Type)
+	return fmt.Errorf("record type %q is not a resize", r.Type)
 }
 
 // resizeJob applies bresize to a job: release, request or cancel.

@@ -696,6 +696,9 @@ func (d *Daemon) handleJobAction(w http.ResponseWriter, r *http.Request) {
 // applies to (bkill ID, bstop ID ...), in one transaction; the answer
 // names the array. bmod -J "%N" changes the array's running limit.
 func (d *Daemon) arrayAction(id identity, a *runtime.Array, action string, req api.ActionRequest) (any, []Record, func(), error) {
+	if action == "resize" {
+		return nil, nil, nil, errorf(http.StatusBadRequest, "Job <%d>: bresize applies to one job, not a job array: name an element, ID[INDEX]", a.ID)
+	}
 	for _, e := range a.Elements {
 		if !d.mayControl(id, e) {
 			return nil, nil, nil, errorf(http.StatusForbidden, "Job <%d>: User permission denied", a.ID)
