@@ -407,6 +407,7 @@ func parseSlotRange(s string) (min, max int, err error) {
 		return 0, 0, fmt.Errorf("-n %q: want a positive whole number or min,max", s)
 	}
 	if min > max {
+		//lint:ignore ST1005 LSF's own message, word for word
 		return 0, 0, errors.New("Bad argument for option -n")
 	}
 	return min, max, nil
