@@ -793,13 +793,13 @@ func (c *Cluster) resumeResizing(j *Job) bool {
 	return false
 }
 
-// SubmittedResizable reports whether the job, once it starts, is
-// resizable and autoresizable (for a job that has not started, or ended),
-// and whether it is either: resizable, auto, either.
-func (j *Job) SubmittedResizable() (resizable, auto, either bool) {
+// SubmittedResizable reports whether the job is resizable, and
+// autoresizable, by its submission and profile: what it is once it starts
+// (Resizable and AutoResizable tell what a started job is now).
+func (j *Job) SubmittedResizable() (resizable, auto bool) {
 	rs := newResizeState(j.Sub, j.App)
 	if rs == nil {
-		return false, false, false
+		return false, false
 	}
-	return true, rs.auto, true
+	return true, rs.auto
 }

@@ -243,10 +243,8 @@ func (d *Daemon) recoverNotifications() []func() {
 // neither -n min,max nor resizable.
 func jobResize(j *runtime.Job) *api.JobResize {
 	resizable := j.Resizable()
-	if !resizable && j.Sub.MaxSlots == 0 {
-		if _, _, auto := j.SubmittedResizable(); !auto {
-			return nil
-		}
+	if submitted, _ := j.SubmittedResizable(); !resizable && !submitted && j.Sub.MaxSlots == 0 {
+		return nil
 	}
 	out := &api.JobResize{MinSlots: max(1, j.Sub.Slots), MaxSlots: j.Sub.MaxSlots, Notify: j.NotifyCommand()}
 	if j.State.Started() {
@@ -261,7 +259,7 @@ func jobResize(j *runtime.Job) *api.JobResize {
 		}
 		out.Notifying = j.Notifying()
 	} else {
-		out.Resizable, _, out.Auto = j.SubmittedResizable()
+		out.Resizable, out.Auto = j.SubmittedResizable()
 	}
 	return out
 }
