@@ -42,6 +42,13 @@ func (a *Agent) take(o api.AgentOrder) {
 		a.notify(o)
 		return
 	}
+	if o.HostExec != nil {
+		a.mu.Lock()
+		a.pending = append(a.pending, pendingOrder{seq: o.Seq, job: o.Job})
+		a.mu.Unlock()
+		go a.hostExec(o)
+		return
+	}
 	if o.Signal == "KILL" && o.Term != "" {
 		a.exec.NoteTerm(o.Job, o.Term)
 	}
@@ -83,7 +90,7 @@ func (a *Agent) take(o api.AgentOrder) {
 		Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd, Umask: s.Umask,
 		Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
 		MemLimit: s.MemLimit, PreExec: execSteps(s.PreExec), PostExec: execSteps(s.PostExec), CPULimit: s.CPULimit,
-		Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
+		PostLater: s.PostLater, PostTimeout: s.PostTimeout, StepHosts: s.StepHosts, Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
 		GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
 		Report: specReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
 		Interactive: interactiveSpec(s.Interactive)}})
@@ -228,7 +235,7 @@ func interactiveSpec(in *api.Interactive) *localexec.Interactive {
 	if in == nil {
 		return nil
 	}
-	return &localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+	return &localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token, Tty: in.Tty}
 }
 
 // specReport is the executor's form of the report the master asks for.
