@@ -4,8 +4,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"os/user"
-	"strconv"
 	"strings"
 	"syscall"
 )
@@ -19,17 +17,8 @@ import (
 // start (or its user is not known on this host). A spec without ids (a
 // job of a remote client) runs as its user name's.
 func RunNotify(s Spec, command string, extra []string) int {
-	if s.UID < 0 || s.GID < 0 {
-		u, err := user.Lookup(s.User)
-		if err != nil {
-			return 127
-		}
-		uid, err1 := strconv.Atoi(u.Uid)
-		gid, err2 := strconv.Atoi(u.Gid)
-		if err1 != nil || err2 != nil {
-			return 127
-		}
-		s.UID, s.GID = uid, gid
+	if s.resolveIDs() != nil {
+		return 127
 	}
 	u := jobUserOf(&s, os.Geteuid())
 	var env []string
