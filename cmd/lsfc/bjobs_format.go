@@ -297,8 +297,14 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 			sub = append(sub, fmt.Sprintf("Resize Notification Command <%s>", oneLine(rz.Notify)))
 		}
 	}
+	if n := notifyText(j.Notify); n != "" {
+		sub = append(sub, n)
+	}
 	if j.Stdout != "" {
 		sub = append(sub, fmt.Sprintf("Output File <%s>", j.Stdout))
+	}
+	if j.Notify != nil && j.Notify.User != "" {
+		sub = append(sub, fmt.Sprintf("Mail <%s>", j.Notify.User))
 	}
 	if j.Stderr != "" {
 		sub = append(sub, fmt.Sprintf("Error File <%s>", j.Stderr))
@@ -888,4 +894,26 @@ func writeResize(w io.Writer, rz *api.JobResize) {
 			fmt.Fprintf(w, "\n RESIZE NOTIFICATION RUNNING\n")
 		}
 	}
+}
+
+// notifyText says when a job's user is mailed, as bjobs -l says it
+// (bsub -B, -N, -Ne); "" for LSF's default.
+func notifyText(n *api.JobNotify) string {
+	if n == nil {
+		return ""
+	}
+	var when []string
+	if n.Begin {
+		when = append(when, "begins")
+	}
+	switch {
+	case n.End:
+		when = append(when, "ends")
+	case n.Exit:
+		when = append(when, "exits")
+	}
+	if len(when) == 0 {
+		return ""
+	}
+	return "Notify when job " + strings.Join(when, "/")
 }
