@@ -141,6 +141,8 @@ type Cluster struct {
 	// preemptedJobs counts the jobs suspended by preemption.
 	preemption    bool
 	preemptedJobs int
+	// resizing holds the started resizable jobs.
+	resizing map[*Job]bool
 	// loadControl is set when some loadStop threshold, STOP_COND or
 	// RESUME_COND can suspend or resume jobs.
 	loadControl bool
@@ -591,6 +593,15 @@ type Submission struct {
 	Queue string `json:"Queue"`
 	App   string `json:"App"`
 	Slots int    `json:"Slots"`
+	// MaxSlots is the maximum of -n min,max (Slots is the minimum); 0
+	// when -n gave one number. AutoResize is -ar: the job is
+	// autoresizable. ResizeNotify is -rnc, the command run on the first
+	// execution host when the job's allocation changes; NotifyTime is, in
+	// simulation, how long that command runs.
+	MaxSlots     int     `json:"MaxSlots,omitempty"`
+	AutoResize   bool    `json:"AutoResize,omitempty"`
+	ResizeNotify string  `json:"ResizeNotify,omitempty"`
+	NotifyTime   float64 `json:"NotifyTime,omitempty"`
 	// ResReq is -R.
 	ResReq   string `json:"ResReq"`
 	Priority int    `json:"Priority"`
@@ -999,6 +1010,12 @@ func (c *Cluster) check(q *Queue, s Submission) (*acceptance, error) {
 		return nil, &Rejection{Queue: q.Name, Reason: "bad resource requirement: " + diags.Err().Error(), Diags: diags}
 	}
 	a.req = req
+	if msg := c.checkResizable(q, a.app, req, s); msg != "" {
+		return nil, &Rejection{Queue: q.Name, Reason: msg}
+	}
+	if max, ok := c.procLimit(q, a.app); ok && s.MaxSlots > max {
+		return nil, reject("%d slots asked for, but the queue allows at most %d (PROCLIMIT/TASKLIMIT)", s.MaxSlots, max)
+	}
 	if q.fair != nil {
 		if a.acct = q.fair.accountFor(s.User, s.Group); a.acct == nil {
 			return nil, reject("%s", fairRejection(s.User))
@@ -1168,6 +1185,7 @@ func (c *Cluster) start(j *Job, allocs []Alloc, now Time) {
 	j.slaStart()
 	j.State, j.Reason, j.Start, j.Allocs = Run, ReasonNone, now, allocs
 	j.RunSince = now
+	c.startResizable(j)
 	c.occupy(j, now)
 	c.watchTimed(j)
 	c.noteStarted(j)
@@ -1359,6 +1377,7 @@ func (c *Cluster) finish(j *Job, state JobState, now Time) {
 	case j.State.Started():
 		c.countExit(j, state, now)
 		c.leaveHosts(j, now)
+		c.stopResizable(j, false)
 	case j.State.Pending():
 		c.dequeue(j)
 	}

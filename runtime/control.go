@@ -80,6 +80,7 @@ func (c *Cluster) Requeue(j *Job, now Time) error {
 	}
 	c.accrue(now)
 	c.leaveHosts(j, now)
+	c.stopResizable(j, true)
 	j.State, j.Reason, j.Allocs, j.Start, j.Ran, j.Epoch = Pend, ReasonNew, nil, 0, 0, j.Epoch+1
 	j.Term, j.RequeueHold = "", false
 	// A requeued job is a new one to absolute priority scheduling: the

@@ -27,6 +27,8 @@ type Scheduler struct {
 	scratch   *cycle
 	// rsvScratch is the buffers of the cycles' reservations.
 	rsvScratch *reserveState
+	// growing holds the job class each resizable job grows in.
+	growing map[*Job]*jobClass
 }
 
 // NewScheduler returns a scheduler with the given plugins.
@@ -100,6 +102,10 @@ type cycle struct {
 	// adv is the cycle's view of the advance reservations; nil when
 	// there are none.
 	adv *advCycle
+	// growers are the started jobs whose resize requests the cycle
+	// serves, in order; growNext the next to serve.
+	growers  []*Job
+	growNext int
 }
 
 type hostQueue struct {
@@ -293,6 +299,7 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 	c.planSLAs()
 	c.orderAPS()
 	c.planAdvRsv()
+	c.planResizes()
 	h := &c.heap
 	*h = runHeap{c: c, runs: h.runs[:0], moved: h.moved[:0]}
 	for _, k := range cl.classList {
@@ -333,6 +340,7 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 		// Jobs preempted from queues of this priority or higher resume
 		// before this class dispatches, when their slots are free.
 		c.resumeUpTo(r.k.queue.schedPriority())
+		c.growUpTo(r.k.queue.schedPriority())
 		// The class's capacity may have dropped since it was queued, so
 		// that its next job is a later one: its place in the heap only
 		// moves down, and another class may come first now.
@@ -388,6 +396,7 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 		}
 	}
 	c.resumeUpTo(math.MinInt)
+	c.growUpTo(math.MinInt)
 	c.planForwards()
 	return c.plan
 }
@@ -455,7 +464,11 @@ func (c *cycle) tryJob(r *classRun, j *Job) Reason {
 		}
 		return reason
 	}
-	c.take(j, allocs)
+	if j.Sub.MaxSlots > j.Slots && !c.probe {
+		allocs = c.extendDispatch(r, j, allocs)
+	} else {
+		c.take(j, allocs)
+	}
 	if j.array != nil && j.array.Limit > 0 {
 		c.arrayRun(j.array)
 		c.arrayRunning[j.array]++

@@ -27,7 +27,9 @@ import (
 //	ID AT SLOTS RUNTIME [queue=Q] [user=U] [R="..."] [gpu="..."] [sp=N] [W=MINUTES] [app=A] [hold] [x] [type=T]
 //	                    [name=NAME] [dep="..."] [exit=CODE] [cpu=SECONDS] [sla=CLASS] [project=P]
 //	                    [array=INDEX_LIST [limit=N]]  (a job array, name=NAME[INDEX_LIST]%N)
-//	@AT COMMAND ID [ARG]  (btop, bbot, bstop, bresume, bkill; bstatus ID TEXT; aps ID system=V|admin=V)
+//	                    [max=N] [ar] [rnc=SECONDS]  (-n SLOTS,N; -ar; a notification command that runs SECONDS)
+//	@AT COMMAND ID [ARG]  (btop, bbot, bstop, bresume, bkill; bstatus ID TEXT; aps ID system=V|admin=V;
+//	                       stop, resume (a running job); bresize ID release=all|HOST[:N],...|request=[MIN,]MAX|cancel)
 //	@AT load HOST NAME=VALUE[,NAME=VALUE]  (sets load indices of a host)
 //
 // A job that ran prints its times, hosts and state, then "preempted=N"
@@ -42,6 +44,11 @@ import (
 //
 // Job IDs in dep="..." are the cluster's, which are the scenario's when
 // jobs are listed in submission order.
+//
+// What happened to resizable jobs follows, in order: "resize AT job ID
+// grow HOSTS" (slots added to its request), "revoked" (a preemption
+// cancelled a grant), "notified" (its notification command ended), and
+// the signals its processes were sent (suspend, resume, kill).
 //
 // with times in seconds from the start of the simulation; a comment line
 // "clock: 2024-01-05T08:00:00Z" in the archive's header sets when that is
@@ -222,6 +229,13 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 		}
 	}
 	b.WriteString(excLog.String())
+	for _, r := range res.Resizes {
+		fmt.Fprintf(&b, "resize %g job %s %s", float64(r.At-t0), api.FormatJobID(int64(r.Job.TraceID)), r.Kind)
+		if len(r.Allocs) > 0 {
+			fmt.Fprintf(&b, " %s", hostList(&runtime.Job{Allocs: r.Allocs}))
+		}
+		b.WriteString("\n")
+	}
 	for _, h := range c.Hosts {
 		if h.ExitClosed {
 			fmt.Fprintf(&b, "host %s %s (%s)\n", h.Name, h.Status, runtime.ExitRateComment)
@@ -334,6 +348,12 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]sim.Job, []sim.Com
 				sj.Array = value
 			case "limit":
 				sj.ArrayLimit = int(num(value))
+			case "max":
+				sj.MaxSlots = int(num(value))
+			case "ar":
+				sj.AutoResize = true
+			case "rnc":
+				sj.ResizeNotify, sj.NotifyTime = "notify", num(value)
 			default:
 				bad("unknown option %q", opt)
 			}

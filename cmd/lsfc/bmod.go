@@ -96,6 +96,9 @@ func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 		return nil, err
 	}
 	m := r.sub
+	if m.MaxSlots != 0 {
+		return nil, fmt.Errorf("-n %q: bmod changes the number of tasks to one number; a running job's allocation is changed with bresize", a.value("n"))
+	}
 	m.ResReq = strings.TrimSpace(m.ResReq)
 	m.NoJobGroup, m.NoProject, m.NoUserGroup, m.NoReservation = a.has("gn"), a.has("Pn"), a.has("Gn"), a.has("Un")
 	m.NoNotifyBegin, m.NoNotify, m.NoMailUser = a.has("Bn"), a.has("Nn"), a.has("un")

@@ -119,6 +119,7 @@ func sameShared(a, b *Job) bool {
 		a.Estimate == b.Estimate && a.Reserved == nil && b.Reserved == nil &&
 		a.GPUReq == b.GPUReq && len(a.GPUAlloc) == 0 && len(b.GPUAlloc) == 0 &&
 		a.APS == nil && b.APS == nil && a.Forward == nil && b.Forward == nil && a.Home == nil && b.Home == nil &&
+		a.Resize == nil && b.Resize == nil &&
 		a.PreExecCmd == b.PreExecCmd && a.PostExecCmd == b.PostExecCmd && a.PreExecFailures == b.PreExecFailures &&
 		a.PostExec == b.PostExec && a.BeginTime == b.BeginTime && a.TermTime == b.TermTime && a.CPULimit == b.CPULimit &&
 		a.Input == b.Input && a.LoginShell == b.LoginShell && a.OutDir == b.OutDir &&

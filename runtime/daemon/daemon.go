@@ -398,6 +398,9 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	if err := d.recoverJobs(); err != nil {
 		return fail(err)
 	}
+	for _, act := range d.recoverNotifications() {
+		act()
+	}
 	// The log replays jobs finished long ago: those past CLEAN_PERIOD
 	// are forgotten before the first request.
 	d.clean(d.now())
@@ -1018,13 +1021,18 @@ func (d *Daemon) schedule() {
 	}
 	for _, pr := range p.Preemptions {
 		v := pr.Victim
+		if pr.Revoke || pr.HoldSignal {
+			recs = append(recs, Record{Type: KindResizePreempt, At: now, Job: v.ID})
+		}
 		if pr.Kill {
 			recs = append(recs, Record{Type: KindFinish, At: now, Job: v.ID, State: "EXIT", Code: v.ExitCode, Term: v.Term})
 			acts = append(acts, d.killAct(v.ID))
 			continue
 		}
 		recs = append(recs, Record{Type: KindSuspend, At: now, Job: v.ID, Reason: runtime.ReasonPreempted})
-		acts = append(acts, d.signalAct(v.ID, syscall.SIGSTOP))
+		if !p.Unsignalled[v] {
+			acts = append(acts, d.signalAct(v.ID, syscall.SIGSTOP))
+		}
 	}
 	for _, j := range p.RsvKills {
 		recs = append(recs, Record{Type: KindFinish, At: now, Job: j.ID, State: "EXIT", Code: j.ExitCode, Term: j.Term})
@@ -1032,7 +1040,9 @@ func (d *Daemon) schedule() {
 	}
 	for _, j := range p.Resumes {
 		recs = append(recs, Record{Type: KindResume, At: now, Job: j.ID})
-		acts = append(acts, d.signalAct(j.ID, syscall.SIGCONT))
+		if !p.Unsignalled[j] {
+			acts = append(acts, d.signalAct(j.ID, syscall.SIGCONT))
+		}
 	}
 	for _, s := range p.Suspends {
 		recs = append(recs, Record{Type: KindSuspend, At: now, Job: s.Job.ID, Reason: s.Reason})
@@ -1053,6 +1063,8 @@ func (d *Daemon) schedule() {
 		recs = append(recs, rec)
 		acts = append(acts, d.startAct(j, d.spec(j)))
 	}
+	recs = append(recs, growRecords(p, now)...)
+	acts = append(acts, d.growActs(p)...)
 	d.wake = min(p.Wake, windowNext)
 	if p.Wake == runtime.Never && windowNext == runtime.Never {
 		d.wake = 0

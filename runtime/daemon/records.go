@@ -65,6 +65,13 @@ type Record struct {
 	Implicit bool   `json:"implicit,omitempty"`
 	// Rsv is, on an advance reservation's record, the reservation.
 	Rsv *runtime.AdvRsv `json:"rsv,omitempty"`
+	// Min and Max are, on a resize request, the fewest and most slots
+	// asked for; Notify is, on a resize record, the notification command
+	// that runs for it ("" for none), and Cancel is bresize -c.
+	Min    int    `json:"min,omitempty"`
+	Max    int    `json:"max,omitempty"`
+	Notify string `json:"notify,omitempty"`
+	Cancel bool   `json:"cancel,omitempty"`
 	// Comment is, on the record of a kill, suspension or resumption
 	// (kill, finish, suspend, hold, resume, release), the reason its
 	// bkill, bstop or bresume gave with -C.
@@ -118,6 +125,12 @@ const (
 	KindBrequeue      Kind = "brequeue"
 	KindRsvAdd        Kind = "rsv-add"
 	KindRsvDel        Kind = "rsv-del"
+	KindResizeGrow    Kind = "resize-grow"
+	KindResizeRelease Kind = "resize-release"
+	KindResizeRequest Kind = "resize-request"
+	KindResizeCancel  Kind = "resize-cancel"
+	KindResizePreempt Kind = "resize-preempt"
+	KindResizeNotify  Kind = "resize-notified"
 )
 
 // FormatVersion is the format of the records this build writes and the
@@ -178,6 +191,12 @@ var kindTable = [...]KindInfo{
 	{KindBrequeue, "Job, At, Term, State", "brequeue: a finished job (DONE or EXIT) pends again at once, in State (PEND, or PSUSP with -H); a started one is being killed with Term (TERM_REQUEUE_OWNER or TERM_REQUEUE_ADMIN) and pends again, in State, once its processes end (a requeue record, then a hold record for PSUSP)", true},
 	{KindRsvAdd, "Rsv", "brsvadd or brsvmod: advance reservation Rsv, whole, added or in place of the one of its ID; or a reservation of a snapshot", false},
 	{KindRsvDel, "Text", "brsvdel of advance reservation Text; its jobs are detached from it", false},
+	{KindResizeGrow, "Job, At, Allocs, Notify", "a running resizable job's pending resize request got the slots Allocs; while its notification command Notify runs they are only granted (none: they are the job's)", true},
+	{KindResizeRelease, "Job, At, Allocs, Notify, Cancel", "bresize release: the running job gave back the slots Allocs; Cancel (-c) cancelled its pending request; Notify is the notification command that runs for it", true},
+	{KindResizeRequest, "Job, Min, Max, Notify, Text, Cancel", "bresize request: the running job asks for Min to Max more slots; Notify is -rnc, Text rncn for -rncn; Cancel (-c) replaced its pending request", true},
+	{KindResizeCancel, "Job", "bresize cancel: the job's pending resize request is cancelled (an autoresizable job stops asking)", true},
+	{KindResizePreempt, "Job, At", "a cycle preempts the job: the slots granted to its resize request whose notification runs are taken back, and while the command runs the suspend signal waits for its end; before the job's suspend (or finish) record", true},
+	{KindResizeNotify, "Job, At, Code", "the job's resize notification command ended with exit code Code: 0 keeps the slots granted, any other gives them back", true},
 }
 
 // Kinds returns the table of record kinds, in the order RECORDS.md lists
@@ -328,6 +347,8 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		}
 		c.RecordUsage(j, r.CPU, r.Mem)
 		return "", c.Finish(j, state, r.Code, r.Term, r.At)
+	case KindResizeGrow, KindResizeRelease, KindResizeRequest, KindResizeCancel, KindResizePreempt, KindResizeNotify:
+		return applyResize(c, j, r)
 	case KindSuspend:
 		return "", c.Suspend(j, r.Reason, r.At)
 	case KindResume:

@@ -315,6 +315,10 @@ func validSubmit(s *api.SubmitRequest) error {
 		return bad("the command contains a NUL byte")
 	case s.Slots < 0 || s.Slots > 1<<20:
 		return bad("-n %d is out of range", s.Slots)
+	case s.MaxSlots < 0 || s.MaxSlots > 1<<20:
+		return bad("-n max %d is out of range", s.MaxSlots)
+	case len(s.ResizeNotify) > 4<<10 || strings.ContainsRune(s.ResizeNotify, 0):
+		return bad("-rnc: the notification command is longer than 4 KB or holds a NUL byte")
 	case s.RunLimit < 0 || s.MemLimit < 0 || s.Estimate < 0:
 		return bad("negative limits")
 	case s.Umask < -1 || s.Umask > 0o777:
@@ -407,7 +411,8 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
 			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, GPU: req.GPU, Sla: req.Sla, Pre: pre,
 			Project: req.Project, Group: req.UserGroup, JobGroup: req.JobGroup, OutOverwrite: req.OutOverwrite,
-			ErrOverwrite: req.ErrOverwrite, Reservation: req.Reservation}
+			ErrOverwrite: req.ErrOverwrite, Reservation: req.Reservation, MaxSlots: req.MaxSlots, AutoResize: req.AutoResize,
+			ResizeNotify: req.ResizeNotify}
 		if sub.Reservation != "" {
 			if err := d.cluster.CheckRsvUse(sub.Reservation, sub.User, d.now()); err != nil {
 				return nil, nil, nil, errorf(http.StatusBadRequest, "%v. Job not submitted", err)
@@ -590,6 +595,7 @@ func (d *Daemon) jobInfoAt(j *runtime.Job, explain bool, now runtime.Time) api.J
 		Project: j.Project(), UserGroup: j.Group, JobGroup: j.JobGroupPath(),
 		App: j.Sub.App, Sla: j.Sub.Sla, Estimate: j.Estimate, Reservation: j.Sub.Reservation}
 	execJobFields(j, &out)
+	out.Resize = jobResize(j)
 	if m := j.Sub.Mail; m != nil {
 		out.Notify = &api.JobNotify{Begin: m.Begin, End: m.End, Exit: m.Exit, User: m.User}
 	}
@@ -717,6 +723,9 @@ func (d *Daemon) handleJobAction(w http.ResponseWriter, r *http.Request) {
 // applies to (bkill ID, bstop ID ...), in one transaction; the answer
 // names the array. bmod -J "%N" changes the array's running limit.
 func (d *Daemon) arrayAction(id identity, a *runtime.Array, action string, req api.ActionRequest) (any, []Record, func(), error) {
+	if action == "resize" {
+		return nil, nil, nil, errorf(http.StatusBadRequest, "Job <%d>: bresize applies to one job, not a job array: name an element, ID[INDEX]", a.ID)
+	}
 	for _, e := range a.Elements {
 		if !d.mayControl(id, e) {
 			return nil, nil, nil, errorf(http.StatusForbidden, "Job <%d>: User permission denied", a.ID)
@@ -881,6 +890,8 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			[]Record{rec}, d.killAct(id), nil
 	case "signal":
 		return d.signalJob(id, j, req)
+	case "resize":
+		return d.resizeJob(j, req.Resize)
 	case "requeue":
 		return d.requeueJob(id, j, req)
 	case "stop":
