@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -193,7 +192,7 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 			j, err := c.Job(ctx, jobs[i].ID)
 			var ae *api.APIError
 			switch {
-			case errors.As(err, &ae) && ae.Status == http.StatusNotFound:
+			case errors.As(err, &ae) && ae.Status == api.StatusNotFound:
 				// Gone since the list: show what the list said.
 			case err != nil:
 				return lsfFailed(e, "bjobs", err)

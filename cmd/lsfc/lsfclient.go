@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"os/user"
 	"slices"
@@ -214,7 +213,7 @@ func lsfFailed(e env, name string, err error) error {
 // daemon's refusal for want of space, after the command's name.
 func printLSFError(e env, name string, err error) {
 	var ae *api.APIError
-	if errors.As(err, &ae) && ae.Status != http.StatusInsufficientStorage {
+	if errors.As(err, &ae) && ae.Status != api.StatusInsufficientStorage {
 		fmt.Fprintln(e.stderr, ae.Message)
 		return
 	}

@@ -2,7 +2,7 @@ package api
 
 import (
 	"context"
-	"net/http"
+
 	"net/url"
 	"strconv"
 )
@@ -26,7 +26,7 @@ type JobOutput struct {
 func (c *Client) JobOutput(ctx context.Context, id, offset int64) (*JobOutput, error) {
 	var out JobOutput
 	q := url.Values{"offset": {strconv.FormatInt(offset, 10)}}
-	if err := c.do(ctx, http.MethodGet, "/v1/jobs/"+strconv.FormatInt(id, 10)+"/output", q, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/jobs/"+strconv.FormatInt(id, 10)+"/output", q, nil, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
