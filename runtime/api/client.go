@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
@@ -200,23 +201,23 @@ func (c *Client) Submit(ctx context.Context, req *SubmitRequest) (*SubmitRespons
 
 // Jobs lists the jobs q selects (bjobs).
 func (c *Client) Jobs(ctx context.Context, q JobQuery) ([]Job, error) {
-	var raw json.RawMessage
+	var raw rawAnswer
 	v := q.Values()
 	v.Set("compact", "1")
 	if err := c.do(ctx, "GET", "/v1/jobs", v, nil, &raw); err != nil {
 		return nil, err
 	}
-	if len(raw) > 0 && raw[0] == '[' {
+	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) > 0 && t[0] == '[' {
 		// A daemon that does not know the compact form: a plain list.
 		var jobs []Job
 		if err := json.Unmarshal(raw, &jobs); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("lsfc serve: bad answer to GET /v1/jobs: %w", err)
 		}
 		return jobs, nil
 	}
-	var out JobList
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, err
+	out, err := decodeJobList(raw)
+	if err != nil {
+		return nil, fmt.Errorf("lsfc serve: bad answer to GET /v1/jobs: %w", err)
 	}
 	return out.Expand(), nil
 }
@@ -621,11 +622,20 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 	if out == nil {
 		return "", nil
 	}
+	if r, ok := out.(*rawAnswer); ok {
+		// Read by the caller, which checks it.
+		*r = data
+		return "", nil
+	}
 	if err := json.Unmarshal(data, out); err != nil {
 		return "", fmt.Errorf("lsfc serve at %s: bad answer to %s %s: %w", where, method, path, err)
 	}
 	return "", nil
 }
+
+// A rawAnswer is an answer as the daemon sent it, which the caller reads
+// itself.
+type rawAnswer []byte
 
 // apiError reads an error response: its Error body, or else its status
 // and text.

@@ -459,6 +459,10 @@ func (d *Daemon) handleJobs(w http.ResponseWriter, r *http.Request) {
 		if len(ids) > 0 {
 			candidates = func() []*runtime.Job { return d.namedJobs(ids) }
 		}
+		mask, err := api.ParseJobFieldMask(q.Get("fields"))
+		if err != nil {
+			return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
+		}
 		list := candidates()
 		compact := q.Get("compact") == "1"
 		var b api.JobListBuilder
@@ -477,6 +481,7 @@ func (d *Daemon) handleJobs(w http.ResponseWriter, r *http.Request) {
 				continue
 			}
 			v := d.jobInfoAt(j, false, now)
+			mask.Apply(&v)
 			if compact {
 				// The elements of an array go as rows: the list of a
 				// large array is small to send and to read.

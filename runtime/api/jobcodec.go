@@ -1,0 +1,535 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// jobFields names every field of Job by its JSON name, with a pointer to
+// it: the fields a listing may ask for (JobQuery.Fields, JobFieldMask)
+// and what the list's reader fills without reflection.
+// TestJobFieldsTable checks that it holds every field of Job.
+var jobFields = map[string]func(*Job) any{
+	"id":              func(j *Job) any { return &j.ID },
+	"index":           func(j *Job) any { return &j.Index },
+	"array":           func(j *Job) any { return &j.Array },
+	"user":            func(j *Job) any { return &j.User },
+	"queue":           func(j *Job) any { return &j.Queue },
+	"state":           func(j *Job) any { return &j.State },
+	"name":            func(j *Job) any { return &j.Name },
+	"command":         func(j *Job) any { return &j.Command },
+	"slots":           func(j *Job) any { return &j.Slots },
+	"fromHost":        func(j *Job) any { return &j.FromHost },
+	"execHosts":       func(j *Job) any { return &j.ExecHosts },
+	"submitTime":      func(j *Job) any { return &j.Submit },
+	"startTime":       func(j *Job) any { return &j.Start },
+	"endTime":         func(j *Job) any { return &j.End },
+	"exitCode":        func(j *Job) any { return &j.ExitCode },
+	"term":            func(j *Job) any { return &j.Term },
+	"preExecCmd":      func(j *Job) any { return &j.PreExecCmd },
+	"postExecCmd":     func(j *Job) any { return &j.PostExecCmd },
+	"preExecFailures": func(j *Job) any { return &j.PreExecFailures },
+	"postExec":        func(j *Job) any { return &j.PostExec },
+	"beginTime":       func(j *Job) any { return &j.BeginTime },
+	"termTime":        func(j *Job) any { return &j.TermTime },
+	"cpuLimit":        func(j *Job) any { return &j.CPULimit },
+	"input":           func(j *Job) any { return &j.Input },
+	"loginShell":      func(j *Job) any { return &j.LoginShell },
+	"outDir":          func(j *Job) any { return &j.OutDir },
+	"exceptions":      func(j *Job) any { return &j.Exceptions },
+	"cpuTime":         func(j *Job) any { return &j.CPUTime },
+	"maxMem":          func(j *Job) any { return &j.MaxMem },
+	"reason":          func(j *Job) any { return &j.Reason },
+	"hostReasons":     func(j *Job) any { return &j.HostReasons },
+	"resReq":          func(j *Job) any { return &j.ResReq },
+	"cwd":             func(j *Job) any { return &j.Cwd },
+	"stdout":          func(j *Job) any { return &j.Stdout },
+	"stderr":          func(j *Job) any { return &j.Stderr },
+	"depend":          func(j *Job) any { return &j.Depend },
+	"runLimit":        func(j *Job) any { return &j.RunLimit },
+	"memLimit":        func(j *Job) any { return &j.MemLimit },
+	"priority":        func(j *Job) any { return &j.Priority },
+	"estimate":        func(j *Job) any { return &j.Estimate },
+	"reserved":        func(j *Job) any { return &j.Reserved },
+	"preempted":       func(j *Job) any { return &j.Preempted },
+	"rerunnable":      func(j *Job) any { return &j.Rerunnable },
+	"project":         func(j *Job) any { return &j.Project },
+	"userGroup":       func(j *Job) any { return &j.UserGroup },
+	"jobGroup":        func(j *Job) any { return &j.JobGroup },
+	"app":             func(j *Job) any { return &j.App },
+	"sla":             func(j *Job) any { return &j.Sla },
+	"execCwd":         func(j *Job) any { return &j.ExecCwd },
+	"aps":             func(j *Job) any { return &j.APS },
+	"forward":         func(j *Job) any { return &j.Forward },
+	"home":            func(j *Job) any { return &j.Home },
+	"gpuReq":          func(j *Job) any { return &j.GPUReq },
+	"gpuAlloc":        func(j *Job) any { return &j.GPUAlloc },
+}
+
+// listKeeps are the fields a listing always carries, whatever it asks
+// for: what identifies a job and an array's element.
+var listKeeps = []string{"id", "index", "array", "name"}
+
+// A JobFieldMask keeps the fields of a job a listing asked for and
+// clears the others; the zero mask keeps every field.
+type JobFieldMask struct {
+	clear []func(*Job) any
+}
+
+// ParseJobFieldMask reads the fields parameter of a listing: JSON names
+// of Job's fields, separated by commas ("" for all). An unknown name is
+// an error.
+func ParseJobFieldMask(s string) (JobFieldMask, error) {
+	if s == "" {
+		return JobFieldMask{}, nil
+	}
+	keep := map[string]bool{}
+	for _, k := range listKeeps {
+		keep[k] = true
+	}
+	for f := range strings.SplitSeq(s, ",") {
+		if _, ok := jobFields[f]; !ok {
+			return JobFieldMask{}, errors.New("bad field " + strconv.Quote(truncate(f)))
+		}
+		keep[f] = true
+	}
+	var m JobFieldMask
+	for name, p := range jobFields {
+		if !keep[name] {
+			m.clear = append(m.clear, p)
+		}
+	}
+	return m, nil
+}
+
+// Apply clears the fields of j the mask does not keep.
+func (m JobFieldMask) Apply(j *Job) {
+	for _, p := range m.clear {
+		switch p := p(j).(type) {
+		case *string:
+			*p = ""
+		case *int:
+			*p = 0
+		case *int64:
+			*p = 0
+		case *float64:
+			*p = 0
+		case *bool:
+			*p = false
+		case *[]string:
+			*p = nil
+		case *[]HostReason:
+			*p = nil
+		case **JobReservation:
+			*p = nil
+		case **JobAPS:
+			*p = nil
+		case **JobForward:
+			*p = nil
+		case **JobHome:
+			*p = nil
+		case *[]JobGPUs:
+			*p = nil
+		default:
+			panic("api: JobFieldMask: a field of a type it does not know")
+		}
+	}
+}
+
+// errSlowPath says that a list holds what the fast reader leaves to
+// encoding/json: the caller reads the whole list with it.
+var errSlowPath = errors.New("not for the fast reader")
+
+// decodeJobList reads a compact list (JobList) as encoding/json reads it,
+// the jobs' fields without reflection. A list the fast reader does not
+// take whole (names in another case, numbers or strings it leaves to
+// encoding/json at every turn) is read by encoding/json.
+func decodeJobList(data []byte) (JobList, error) {
+	var l JobList
+	if err := fastJobList(data, &l); err == nil {
+		return l, nil
+	}
+	l = JobList{}
+	err := json.Unmarshal(data, &l)
+	return l, err
+}
+
+// fastJobList reads a compact list; any failure is errSlowPath or a
+// syntax error, after which the caller reads it with encoding/json.
+func fastJobList(data []byte, l *JobList) error {
+	s := &jscan{b: data}
+	seen := false
+	err := s.object(func(key string) error {
+		switch key {
+		case "entries":
+			if seen {
+				// encoding/json reads the second list into the first's
+				// elements.
+				return errSlowPath
+			}
+			seen = true
+			if s.null() {
+				l.Entries = nil
+				return nil
+			}
+			l.Entries = []JobEntry{}
+			return s.array(func() error {
+				l.Entries = append(l.Entries, JobEntry{})
+				e := &l.Entries[len(l.Entries)-1]
+				return s.object(func(key string) error {
+					switch key {
+					case "job":
+						return s.job(&e.Job)
+					case "rows":
+						raw, err := s.skip()
+						if err != nil {
+							return err
+						}
+						return json.Unmarshal(raw, &e.Rows)
+					}
+					return errSlowPath
+				})
+			})
+		case "strings":
+			raw, err := s.skip()
+			if err != nil {
+				return err
+			}
+			return json.Unmarshal(raw, &l.Strings)
+		}
+		return errSlowPath
+	})
+	if err != nil {
+		return err
+	}
+	s.ws()
+	if s.i != len(s.b) {
+		return errSlowPath
+	}
+	return nil
+}
+
+// A jscan reads JSON from b, at i.
+type jscan struct {
+	b []byte
+	i int
+}
+
+// ws skips white space.
+func (s *jscan) ws() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// null reads a null, if one is next.
+func (s *jscan) null() bool {
+	s.ws()
+	if strings.HasPrefix(string(s.b[s.i:min(len(s.b), s.i+4)]), "null") {
+		s.i += 4
+		return true
+	}
+	return false
+}
+
+// expect reads the byte c.
+func (s *jscan) expect(c byte) error {
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != c {
+		return errSlowPath
+	}
+	s.i++
+	return nil
+}
+
+// object reads an object, calling member with each key; member reads the
+// value.
+func (s *jscan) object(member func(key string) error) error {
+	if err := s.expect('{'); err != nil {
+		return err
+	}
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == '}' {
+		s.i++
+		return nil
+	}
+	for {
+		key, err := s.str()
+		if err != nil {
+			return err
+		}
+		if err := s.expect(':'); err != nil {
+			return err
+		}
+		if err := member(key); err != nil {
+			return err
+		}
+		s.ws()
+		if s.i >= len(s.b) {
+			return errSlowPath
+		}
+		switch s.b[s.i] {
+		case ',':
+			s.i++
+		case '}':
+			s.i++
+			return nil
+		default:
+			return errSlowPath
+		}
+	}
+}
+
+// array reads an array, calling elem to read each element.
+func (s *jscan) array(elem func() error) error {
+	if err := s.expect('['); err != nil {
+		return err
+	}
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == ']' {
+		s.i++
+		return nil
+	}
+	for {
+		if err := elem(); err != nil {
+			return err
+		}
+		s.ws()
+		if s.i >= len(s.b) {
+			return errSlowPath
+		}
+		switch s.b[s.i] {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			return nil
+		default:
+			return errSlowPath
+		}
+	}
+}
+
+// str reads a string made of printable ASCII without escapes; any other
+// is left to encoding/json.
+func (s *jscan) str() (string, error) {
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '"' {
+		return "", errSlowPath
+	}
+	start := s.i + 1
+	for i := start; i < len(s.b); i++ {
+		switch c := s.b[i]; {
+		case c == '"':
+			s.i = i + 1
+			return string(s.b[start:i]), nil
+		case c == '\\' || c < ' ' || c >= utf8.RuneSelf:
+			return s.slowStr()
+		}
+	}
+	return "", errSlowPath
+}
+
+// slowStr reads a string with escapes or beyond ASCII with encoding/json.
+func (s *jscan) slowStr() (string, error) {
+	raw, err := s.skip()
+	if err != nil {
+		return "", err
+	}
+	var out string
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return "", errSlowPath
+	}
+	return out, nil
+}
+
+// skip reads a value of any kind and returns it as it is, for
+// encoding/json to read (and check).
+func (s *jscan) skip() ([]byte, error) {
+	s.ws()
+	start := s.i
+	depth := 0
+	for s.i < len(s.b) {
+		c := s.b[s.i]
+		switch {
+		case c == '"':
+			for s.i++; s.i < len(s.b) && s.b[s.i] != '"'; s.i++ {
+				if s.b[s.i] == '\\' {
+					s.i++
+				}
+			}
+			if s.i >= len(s.b) {
+				return nil, errSlowPath
+			}
+			s.i++
+		case c == '{' || c == '[':
+			depth++
+			s.i++
+		case c == '}' || c == ']':
+			if depth == 0 {
+				return s.end(start)
+			}
+			depth--
+			s.i++
+		case depth == 0 && (c == ',' || c == ':' || c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			return s.end(start)
+		default:
+			s.i++
+		}
+		if depth == 0 && (c == '"' || c == '}' || c == ']') {
+			return s.end(start)
+		}
+	}
+	return s.end(start)
+}
+
+// end returns the value skip read from start, none being an error.
+func (s *jscan) end(start int) ([]byte, error) {
+	if s.i == start {
+		return nil, errSlowPath
+	}
+	return s.b[start:s.i], nil
+}
+
+// number reads the text of a number.
+func (s *jscan) number() (string, error) {
+	s.ws()
+	start := s.i
+	for s.i < len(s.b) {
+		c := s.b[s.i]
+		if c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
+			s.i++
+			continue
+		}
+		break
+	}
+	if s.i == start {
+		return "", errSlowPath
+	}
+	return string(s.b[start:s.i]), nil
+}
+
+// job reads a Job's object. A field of a kind the scanner does not read
+// itself is read by encoding/json; a key that is not a field's name as
+// sent (encoding/json matches names in any case) sends the whole list to
+// encoding/json.
+func (s *jscan) job(j *Job) error {
+	return s.object(func(key string) error {
+		f, ok := jobFields[key]
+		if !ok {
+			return errSlowPath
+		}
+		if s.null() {
+			// encoding/json leaves a field it reads null as it was,
+			// but a pointer or slice, which it clears.
+			raw := []byte("null")
+			return json.Unmarshal(raw, f(j))
+		}
+		switch p := f(j).(type) {
+		case *string:
+			v, err := s.str()
+			*p = v
+			return err
+		case *int64:
+			n, err := s.number()
+			if err != nil {
+				return err
+			}
+			v, err := strconv.ParseInt(n, 10, 64)
+			if err != nil || !validJSONNumber(n) {
+				return errSlowPath
+			}
+			*p = v
+		case *int:
+			n, err := s.number()
+			if err != nil {
+				return err
+			}
+			v, err := strconv.ParseInt(n, 10, strconv.IntSize)
+			if err != nil || !validJSONNumber(n) {
+				return errSlowPath
+			}
+			*p = int(v)
+		case *float64:
+			n, err := s.number()
+			if err != nil {
+				return err
+			}
+			v, err := strconv.ParseFloat(n, 64)
+			if err != nil || !validJSONNumber(n) {
+				return errSlowPath
+			}
+			*p = v
+		case *bool:
+			switch {
+			case strings.HasPrefix(string(s.b[s.i:min(len(s.b), s.i+4)]), "true"):
+				*p = true
+				s.i += 4
+			case strings.HasPrefix(string(s.b[s.i:min(len(s.b), s.i+5)]), "false"):
+				*p = false
+				s.i += 5
+			default:
+				return errSlowPath
+			}
+		case *[]string:
+			// As encoding/json: an empty array is an empty slice.
+			*p = []string{}
+			return s.array(func() error {
+				v, err := s.str()
+				*p = append(*p, v)
+				return err
+			})
+		default:
+			raw, err := s.skip()
+			if err != nil {
+				return err
+			}
+			return json.Unmarshal(raw, p)
+		}
+		return nil
+	})
+}
+
+// validJSONNumber reports whether n is a number as JSON writes one
+// (strconv takes more: "+1", ".5", "1.", hex).
+func validJSONNumber(n string) bool {
+	i := 0
+	if i < len(n) && n[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		k := i
+		for i < len(n) && n[i] >= '0' && n[i] <= '9' {
+			i++
+		}
+		return i - k
+	}
+	d := digits()
+	if d == 0 || d > 1 && n[i-d] == '0' {
+		return false
+	}
+	if i < len(n) && n[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(n) && (n[i] == 'e' || n[i] == 'E') {
+		i++
+		if i < len(n) && (n[i] == '+' || n[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(n)
+}
