@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -175,7 +176,8 @@ func fastJobList(data []byte, l *JobList) error {
 				l.Entries = nil
 				return nil
 			}
-			l.Entries = []JobEntry{}
+			// Room for every entry at once: a job is large to copy.
+			l.Entries = make([]JobEntry, 0, bytes.Count(s.b[s.i:], []byte(`"job"`)))
 			return s.array(func() error {
 				l.Entries = append(l.Entries, JobEntry{})
 				e := &l.Entries[len(l.Entries)-1]

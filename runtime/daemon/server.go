@@ -466,20 +466,21 @@ func (d *Daemon) handleJobs(w http.ResponseWriter, r *http.Request) {
 		list := candidates()
 		compact := q.Get("compact") == "1"
 		var b api.JobListBuilder
-		if !compact {
-			out = make([]api.Job, 0, len(list))
-		}
 		queue := q.Get("queue")
 		now := d.now()
+		// The jobs selected first, so that the list is made at its size.
+		list = slices.DeleteFunc(slices.Clone(list), func(j *runtime.Job) bool {
+			return len(ids) == 0 && userF != "all" && j.User != userF || queue != "" && j.Queue.Name != queue ||
+				len(ids) == 0 && !all && j.State.Finished()
+		})
+		if compact {
+			// An array's elements go in one entry: room for a few
+			// thousand entries at most, beyond which the list grows.
+			b.Grow(min(len(list), 4096))
+		} else {
+			out = make([]api.Job, 0, len(list))
+		}
 		for _, j := range list {
-			switch {
-			case len(ids) == 0 && userF != "all" && j.User != userF:
-				continue
-			case queue != "" && j.Queue.Name != queue:
-				continue
-			case len(ids) == 0 && !all && j.State.Finished():
-				continue
-			}
 			v := d.jobInfoAt(j, false, now)
 			mask.Apply(&v)
 			if compact {
