@@ -1,8 +1,8 @@
 // Package api defines what lsfc serve and its clients exchange: HTTP with
 // JSON bodies, on a Unix socket beside the state directory (the caller is
 // known by the socket's peer credentials) or on a TCP listener that
-// requires the cluster's shared secret or, over TLS (ServerTLS,
-// ClientTLS), a client certificate, whose name is the caller.
+// requires the cluster's shared secret or, over TLS (package apitls),
+// a client certificate, whose name is the caller.
 //
 // Routes (all under /v1):
 //

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -158,14 +157,12 @@ func (c *Client) target() (addr, where string) {
 // requests.
 func (c *Client) CloseIdle() { c.tr.closeIdle() }
 
-// UseTLS makes a TCP client (DialTCP) speak TLS with cfg: its certificate,
-// when cfg has one, names the user (the daemon then takes no user from
-// the client), and cfg's authorities verify the daemon's. It returns c.
-// Call it before the client's first request.
-func (c *Client) UseTLS(cfg *tls.Config) *Client {
-	// The client's own dialer (DialTCPFrom's source address) is kept.
-	c.tr.tls = cfg.Clone()
-	c.tr.handshake = 10 * time.Second
+// SetHandshake makes a TCP client start each new connection with
+// handshake, which returns the connection the requests go on (TLS:
+// apitls.Use). The client's own dialer (DialTCPFrom's source address) is
+// kept. It returns c. Call it before the client's first request.
+func (c *Client) SetHandshake(handshake func(ctx context.Context, conn net.Conn, addr string) (net.Conn, error)) *Client {
+	c.tr.secure = handshake
 	return c
 }
 

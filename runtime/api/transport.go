@@ -3,7 +3,6 @@ package api
 import (
 	"bufio"
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -30,11 +29,9 @@ const maxHeaderBytes = 64 << 10
 type transport struct {
 	// dial opens a connection to addr.
 	dial func(ctx context.Context, addr string) (net.Conn, error)
-	// tls, when set, is the configuration of a TLS client; each
-	// connection verifies the host of its address unless it names one.
-	tls *tls.Config
-	// handshake bounds a TLS handshake.
-	handshake   time.Duration
+	// secure, when set, starts TLS on each new connection to addr
+	// (SetHandshake).
+	secure      func(ctx context.Context, c net.Conn, addr string) (net.Conn, error)
 	maxIdle     int
 	idleTimeout time.Duration
 
@@ -259,28 +256,13 @@ func (t *transport) conn(ctx context.Context, addr string, deadline time.Time) (
 	if err != nil {
 		return nil, false, err
 	}
-	if t.tls != nil {
-		cfg := t.tls
-		if cfg.ServerName == "" {
-			cfg = cfg.Clone()
-			host, _, err := net.SplitHostPort(addr)
-			if err != nil {
-				host = addr
-			}
-			cfg.ServerName = host
-		}
-		tc := tls.Client(c, cfg)
-		hctx := dctx
-		if t.handshake > 0 {
-			var hcancel context.CancelFunc
-			hctx, hcancel = context.WithTimeout(dctx, t.handshake)
-			defer hcancel()
-		}
-		if err := tc.HandshakeContext(hctx); err != nil {
+	if t.secure != nil {
+		sc, err := t.secure(dctx, c, addr)
+		if err != nil {
 			c.Close()
 			return nil, false, err
 		}
-		c = tc
+		c = sc
 	}
 	return &pconn{c: c, br: bufio.NewReaderSize(c, 16<<10)}, false, nil
 }

@@ -3,7 +3,6 @@
 package api
 
 import (
-	"crypto/tls"
 	"net"
 	"syscall"
 )
@@ -12,8 +11,8 @@ import (
 // neither closed it nor sent anything on it while it was kept (a peek
 // that would wait finds nothing).
 func alive(c net.Conn) bool {
-	if tc, ok := c.(*tls.Conn); ok {
-		c = tc.NetConn()
+	if tc, ok := c.(interface{ NetConn() net.Conn }); ok {
+		c = tc.NetConn() // a TLS connection
 	}
 	sc, ok := c.(syscall.Conn)
 	if !ok {

@@ -25,6 +25,7 @@ import (
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/apitls"
 	"github.com/lsfc/lsfc/runtime/localexec"
 )
 
@@ -187,7 +188,7 @@ func (d *Daemon) routes(remote bool) http.Handler {
 // verified client certificate, else the user it names after the secret.
 func (d *Daemon) remoteIdentity(r *http.Request) (identity, bool) {
 	if r.TLS != nil && len(r.TLS.VerifiedChains) > 0 && len(r.TLS.VerifiedChains[0]) > 0 {
-		name := api.CertName(r.TLS.VerifiedChains[0][0])
+		name := apitls.CertName(r.TLS.VerifiedChains[0][0])
 		if checkName("user", name) != nil {
 			return identity{}, false
 		}
