@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
+	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -77,7 +81,7 @@ var listKeeps = []string{"id", "index", "array", "name"}
 // A JobFieldMask keeps the fields of a job a listing asked for and
 // clears the others; the zero mask keeps every field.
 type JobFieldMask struct {
-	clear []func(*Job) any
+	keep []func(*Job) any // nil: all
 }
 
 // ParseJobFieldMask reads the fields parameter of a listing: JSON names
@@ -98,46 +102,49 @@ func ParseJobFieldMask(s string) (JobFieldMask, error) {
 		keep[f] = true
 	}
 	var m JobFieldMask
-	for name, p := range jobFields {
-		if !keep[name] {
-			m.clear = append(m.clear, p)
-		}
+	for name := range keep {
+		m.keep = append(m.keep, jobFields[name])
 	}
 	return m, nil
 }
 
 // Apply clears the fields of j the mask does not keep.
 func (m JobFieldMask) Apply(j *Job) {
-	for _, p := range m.clear {
-		switch p := p(j).(type) {
+	if m.keep == nil {
+		return
+	}
+	var out Job
+	for _, at := range m.keep {
+		switch p := at(&out).(type) {
 		case *string:
-			*p = ""
+			*p = *at(j).(*string)
 		case *int:
-			*p = 0
+			*p = *at(j).(*int)
 		case *int64:
-			*p = 0
+			*p = *at(j).(*int64)
 		case *float64:
-			*p = 0
+			*p = *at(j).(*float64)
 		case *bool:
-			*p = false
+			*p = *at(j).(*bool)
 		case *[]string:
-			*p = nil
+			*p = *at(j).(*[]string)
 		case *[]HostReason:
-			*p = nil
+			*p = *at(j).(*[]HostReason)
 		case **JobReservation:
-			*p = nil
+			*p = *at(j).(**JobReservation)
 		case **JobAPS:
-			*p = nil
+			*p = *at(j).(**JobAPS)
 		case **JobForward:
-			*p = nil
+			*p = *at(j).(**JobForward)
 		case **JobHome:
-			*p = nil
+			*p = *at(j).(**JobHome)
 		case *[]JobGPUs:
-			*p = nil
+			*p = *at(j).(*[]JobGPUs)
 		default:
 			panic("api: JobFieldMask: a field of a type it does not know")
 		}
 	}
+	*j = out
 }
 
 // errSlowPath says that a list holds what the fast reader leaves to
@@ -534,4 +541,169 @@ func validJSONNumber(n string) bool {
 		}
 	}
 	return i == len(n)
+}
+
+// A jobField is a field of Job as encoding/json writes it: its name, in
+// quotes with the colon after it, whether an empty value is left out,
+// and where it is.
+type jobField struct {
+	key       string
+	omitEmpty bool
+	at        func(*Job) any
+}
+
+// jobFieldOrder returns Job's fields in the order encoding/json writes
+// them, read once from the type's tags.
+var jobFieldOrder = sync.OnceValue(func() []jobField {
+	t := reflect.TypeFor[Job]()
+	out := make([]jobField, 0, t.NumField())
+	for i := range t.NumField() {
+		name, opts, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		out = append(out, jobField{key: strconv.Quote(name) + ":", omitEmpty: opts == "omitempty", at: jobFields[name]})
+	}
+	return out
+})
+
+// AppendJSON appends the list as encoding/json writes it (with HTML's
+// characters escaped, as an Encoder does by default), without
+// reflection over each job. A value encoding/json refuses (a float that
+// is not a number) is an error.
+func (l JobList) AppendJSON(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `{"entries":`...)
+	if l.Entries == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range l.Entries {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			e := &l.Entries[i]
+			b = append(b, `{"job":`...)
+			if b, err = appendJob(b, &e.Job); err != nil {
+				return nil, err
+			}
+			if e.Rows != nil {
+				b = append(b, `,"rows":`...)
+				if b, err = appendMarshal(b, e.Rows); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(l.Strings) > 0 {
+		b = append(b, `,"strings":`...)
+		if b, err = appendMarshal(b, l.Strings); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendMarshal appends v as encoding/json writes it.
+func appendMarshal(b []byte, v any) ([]byte, error) {
+	m, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, m...), nil
+}
+
+// appendJob appends a job as encoding/json writes it.
+func appendJob(b []byte, j *Job) ([]byte, error) {
+	b = append(b, '{')
+	first := true
+	for _, f := range jobFieldOrder() {
+		start := len(b)
+		if !first {
+			b = append(b, ',')
+		}
+		b = append(b, f.key...)
+		empty := false
+		switch p := f.at(j).(type) {
+		case *string:
+			empty = *p == ""
+			b = appendJSONString(b, *p)
+		case *int:
+			empty = *p == 0
+			b = strconv.AppendInt(b, int64(*p), 10)
+		case *int64:
+			empty = *p == 0
+			b = strconv.AppendInt(b, *p, 10)
+		case *float64:
+			empty = *p == 0
+			if math.IsNaN(*p) || math.IsInf(*p, 0) {
+				return nil, fmt.Errorf("json: unsupported value: %v", *p)
+			}
+			b = appendJSONFloat(b, *p)
+		case *bool:
+			empty = !*p
+			b = strconv.AppendBool(b, *p)
+		case *[]string:
+			empty = len(*p) == 0
+			if *p == nil {
+				b = append(b, "null"...)
+				break
+			}
+			b = append(b, '[')
+			for i, s := range *p {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = appendJSONString(b, s)
+			}
+			b = append(b, ']')
+		default:
+			v := reflect.ValueOf(p).Elem()
+			empty = v.Kind() == reflect.Pointer && v.IsNil() || v.Kind() == reflect.Slice && v.Len() == 0
+			if !(empty && f.omitEmpty) {
+				var err error
+				if b, err = appendMarshal(b, v.Interface()); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if empty && f.omitEmpty {
+			b = b[:start]
+			continue
+		}
+		first = false
+	}
+	return append(b, '}'), nil
+}
+
+// appendJSONString appends s quoted as encoding/json quotes it: text
+// with nothing to escape directly, the rest by encoding/json.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			m, _ := json.Marshal(s) // a string always encodes
+			return append(b, m...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendJSONFloat appends a float as encoding/json writes it: the
+// shortest decimal that reads back, in exponent form below 1e-6 and from
+// 1e21.
+func appendJSONFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 is written e-9.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
 }

@@ -1,8 +1,11 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -75,6 +78,21 @@ func TestJobFieldsTable(t *testing.T) {
 	want := Job{ID: 3, Index: 7, Array: "xstring", Name: "xstring", User: "xstring"}
 	if !reflect.DeepEqual(full, want) {
 		t.Errorf("masked to user: %+v, want %+v", full, want)
+	}
+	// Every field kept, each of its kind.
+	var names []string
+	for name := range jobFields {
+		names = append(names, name)
+	}
+	all, err := ParseJobFieldMask(strings.Join(names, ","))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full = fullJob(4, "y")
+	kept := full
+	all.Apply(&kept)
+	if !reflect.DeepEqual(kept, full) {
+		t.Errorf("masked to every field: %+v, want %+v", kept, full)
 	}
 	if _, err := ParseJobFieldMask("user,bogus"); err == nil || !strings.Contains(err.Error(), `"bogus"`) {
 		t.Errorf("a mask naming no field: %v", err)
@@ -160,5 +178,59 @@ func FuzzDecodeJobList(f *testing.F) {
 	f.Add([]byte(`{"entries":[{"job":{"id":1},"rows":{"n":2,"i":[1,1,2],"s":[1,2],"r":[0,2]}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sameAsJSON(t, data)
+	})
+}
+
+// sameAsEncoder checks that AppendJSON writes what an Encoder writes.
+func sameAsEncoder(t *testing.T, l JobList) {
+	t.Helper()
+	var want bytes.Buffer
+	werr := json.NewEncoder(&want).Encode(l)
+	got, gerr := l.AppendJSON(nil)
+	if (werr == nil) != (gerr == nil) {
+		t.Fatalf("AppendJSON error %v, encoding/json's %v", gerr, werr)
+	}
+	if werr == nil && string(got)+"\n" != want.String() {
+		t.Fatalf("AppendJSON wrote\n%s\nencoding/json\n%s", got, want.String())
+	}
+}
+
+// TestAppendJSON writes lists as an Encoder writes them: every field
+// filled, none, text to escape, floats of every form, arrays' rows.
+func TestAppendJSON(t *testing.T) {
+	sameAsEncoder(t, JobList{})
+	sameAsEncoder(t, JobList{Entries: []JobEntry{}})
+	var b JobListBuilder
+	for i, text := range []string{"plain", "tab\there \"quoted\" \\ <b>&amp; é ✓ \u2028 \x01 \x7f \xff"} {
+		j := fullJob(int64(i+1), text)
+		j.Index = 0
+		b.Add(&j)
+	}
+	for k, f := range []float64{0.5, 1e-7, 1e21, 123456789, -2.5e-9, 1e20, 3} {
+		j := Job{ID: int64(10 + k), CPUTime: f, MaxMem: -f, ExecHosts: []string{}, HostReasons: []HostReason{}}
+		b.Add(&j)
+	}
+	for idx := 1; idx <= 4; idx++ {
+		j := Job{ID: ElementID(9, idx), Index: idx, Name: "a[" + strconv.Itoa(idx) + "]", State: "PEND"}
+		if idx == 2 {
+			j.State, j.ExecHosts = "RUN", []string{"h"}
+		}
+		b.Add(&j)
+	}
+	sameAsEncoder(t, b.List())
+	if _, err := (JobList{Entries: []JobEntry{{Job: Job{CPUTime: math.NaN()}}}}).AppendJSON(nil); err == nil {
+		t.Error("AppendJSON wrote a NaN")
+	}
+}
+
+// FuzzAppendJSON writes jobs whose text and numbers come from the fuzzer
+// as an Encoder writes them.
+func FuzzAppendJSON(f *testing.F) {
+	f.Add("plain", "<&>\"\\", int64(1), 0.5, 1e-7)
+	f.Add("\xff\x00\u2029", "", int64(-1), 1e21, 0.0)
+	f.Fuzz(func(t *testing.T, s1, s2 string, n int64, f1, f2 float64) {
+		j := fullJob(n, s1)
+		j.Command, j.ExecHosts, j.CPUTime, j.MaxMem = s2, []string{s1, s2}, f1, f2
+		sameAsEncoder(t, JobList{Entries: []JobEntry{{Job: j}, {Job: Job{ID: n, User: s2, RunLimit: f2}}}, Strings: []string{s1}})
 	})
 }

@@ -260,6 +260,16 @@ func errorf(code int, format string, args ...any) error {
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
+	if l, ok := v.(api.JobList); ok {
+		// A job list, the largest answer, is written without
+		// reflection over each job, as the Encoder would write it.
+		if b, err := l.AppendJSON(nil); err == nil {
+			w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
+			w.WriteHeader(code)
+			w.Write(append(b, '\n'))
+			return
+		}
+	}
 	w.WriteHeader(code)
 	enc := json.NewEncoder(w)
 	enc.Encode(v)
