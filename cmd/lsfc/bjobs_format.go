@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"cmp"
 	"fmt"
 	"io"
@@ -36,6 +37,10 @@ const (
 
 // writeDefault prints the default layout.
 func (v jobsView) writeDefault(w io.Writer, jobs []api.Job) {
+	// A row is written in several pieces: the table goes out at once.
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	w = bw
 	jobs = textJobs(jobs)
 	if !v.noHeader {
 		fmt.Fprintln(w, jobsHeader)

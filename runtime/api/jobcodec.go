@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -81,7 +82,7 @@ var listKeeps = []string{"id", "index", "array", "name"}
 // A JobFieldMask keeps the fields of a job a listing asked for and
 // clears the others; the zero mask keeps every field.
 type JobFieldMask struct {
-	keep []func(*Job) any // nil: all
+	clear []func(*Job) any
 }
 
 // ParseJobFieldMask reads the fields parameter of a listing: JSON names
@@ -102,49 +103,46 @@ func ParseJobFieldMask(s string) (JobFieldMask, error) {
 		keep[f] = true
 	}
 	var m JobFieldMask
-	for name := range keep {
-		m.keep = append(m.keep, jobFields[name])
+	for name, at := range jobFields {
+		if !keep[name] {
+			m.clear = append(m.clear, at)
+		}
 	}
 	return m, nil
 }
 
-// Apply clears the fields of j the mask does not keep.
+// Apply clears the fields of j the mask does not keep, in place.
 func (m JobFieldMask) Apply(j *Job) {
-	if m.keep == nil {
-		return
-	}
-	var out Job
-	for _, at := range m.keep {
-		switch p := at(&out).(type) {
+	for _, at := range m.clear {
+		switch p := at(j).(type) {
 		case *string:
-			*p = *at(j).(*string)
+			*p = ""
 		case *int:
-			*p = *at(j).(*int)
+			*p = 0
 		case *int64:
-			*p = *at(j).(*int64)
+			*p = 0
 		case *float64:
-			*p = *at(j).(*float64)
+			*p = 0
 		case *bool:
-			*p = *at(j).(*bool)
+			*p = false
 		case *[]string:
-			*p = *at(j).(*[]string)
+			*p = nil
 		case *[]HostReason:
-			*p = *at(j).(*[]HostReason)
+			*p = nil
 		case **JobReservation:
-			*p = *at(j).(**JobReservation)
+			*p = nil
 		case **JobAPS:
-			*p = *at(j).(**JobAPS)
+			*p = nil
 		case **JobForward:
-			*p = *at(j).(**JobForward)
+			*p = nil
 		case **JobHome:
-			*p = *at(j).(**JobHome)
+			*p = nil
 		case *[]JobGPUs:
-			*p = *at(j).(*[]JobGPUs)
+			*p = nil
 		default:
 			panic("api: JobFieldMask: a field of a type it does not know")
 		}
 	}
-	*j = out
 }
 
 // errSlowPath says that a list holds what the fast reader leaves to
@@ -225,6 +223,9 @@ func fastJobList(data []byte, l *JobList) error {
 type jscan struct {
 	b []byte
 	i int
+	// seen holds the short strings read so far: a list repeats its
+	// keys, users, queues and states, which are then made once.
+	seen map[string]string
 }
 
 // ws skips white space.
@@ -339,7 +340,21 @@ func (s *jscan) str() (string, error) {
 		switch c := s.b[i]; {
 		case c == '"':
 			s.i = i + 1
-			return string(s.b[start:i]), nil
+			raw := s.b[start:i]
+			if len(raw) > 64 {
+				return string(raw), nil
+			}
+			if v, ok := s.seen[string(raw)]; ok {
+				return v, nil
+			}
+			v := string(raw)
+			if s.seen == nil {
+				s.seen = map[string]string{}
+			}
+			if len(s.seen) < 4096 {
+				s.seen[v] = v
+			}
+			return v, nil
 		case c == '\\' || c < ' ' || c >= utf8.RuneSelf:
 			return s.slowStr()
 		}
@@ -570,6 +585,8 @@ var jobFieldOrder = sync.OnceValue(func() []jobField {
 // is not a number) is an error.
 func (l JobList) AppendJSON(b []byte) ([]byte, error) {
 	var err error
+	// Room for a short job each: the list is written in few copies.
+	b = slices.Grow(b, 64+160*len(l.Entries))
 	b = append(b, `{"entries":`...)
 	if l.Entries == nil {
 		b = append(b, "null"...)

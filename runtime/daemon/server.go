@@ -491,8 +491,9 @@ func (d *Daemon) handleJobs(w http.ResponseWriter, r *http.Request) {
 		} else {
 			out = make([]api.Job, 0, len(list))
 		}
+		var v api.Job // one for all: the mask's look at it puts it on the heap
 		for _, j := range list {
-			v := d.jobInfoAt(j, false, now)
+			v = d.jobInfoAt(j, false, now)
 			mask.Apply(&v)
 			if compact {
 				// The elements of an array go as rows: the list of a
