@@ -41,13 +41,30 @@ func (v jobsView) writeDefault(w io.Writer, jobs []api.Job) {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	w = bw
-	jobs = textJobs(jobs)
 	if !v.noHeader {
 		fmt.Fprintln(w, jobsHeader)
 	}
 	for i := range jobs {
-		v.writeRow(w, &jobs[i], true)
+		r := rowText(&jobs[i])
+		v.writeRow(w, &r, true)
 	}
+}
+
+// rowText returns what writeRow prints of a job, as textJobs shows it:
+// the rest of the job is not looked at.
+func rowText(j *api.Job) api.Job {
+	hosts, copied := j.ExecHosts, false
+	for i, h := range hosts {
+		if e := escapeText(h); e != h {
+			if !copied {
+				hosts, copied = slices.Clone(hosts), true
+			}
+			hosts[i] = e
+		}
+	}
+	return api.Job{ID: j.ID, Index: j.Index, User: escapeText(j.User), State: escapeText(j.State), Queue: escapeText(j.Queue),
+		FromHost: escapeText(j.FromHost), ExecHosts: hosts, Name: escapeText(j.Name), Command: escapeText(oneLine(j.Command)),
+		Submit: j.Submit}
 }
 
 // The layout of bjobs -fwd: the default one with the cluster a job was
