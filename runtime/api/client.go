@@ -212,6 +212,10 @@ func (c *Client) Jobs(ctx context.Context, q JobQuery) ([]Job, error) {
 		}
 		return jobs, nil
 	}
+	if jobs, ok := fastJobs(raw); ok {
+		// No array's rows to expand: the jobs as read.
+		return jobs, nil
+	}
 	out, err := decodeJobList(raw)
 	if err != nil {
 		return nil, fmt.Errorf("lsfc serve: bad answer to GET /v1/jobs: %w", err)

@@ -166,6 +166,56 @@ func decodeJobList(data []byte) (JobList, error) {
 // fastJobList reads a compact list; any failure is errSlowPath or a
 // syntax error, after which the caller reads it with encoding/json.
 func fastJobList(data []byte, l *JobList) error {
+	f, err := fastEntries(data)
+	if err != nil {
+		return err
+	}
+	if f.jobs != nil {
+		l.Entries = make([]JobEntry, len(f.jobs))
+		for i := range f.jobs {
+			l.Entries[i].Job = f.jobs[i]
+		}
+		for _, r := range f.rows {
+			l.Entries[r.at].Rows = r.rows
+		}
+	}
+	l.Strings = f.strings
+	return nil
+}
+
+// fastJobs returns the jobs of a compact list that holds no array's
+// rows, read straight into the slice returned; ok is false for any other
+// list, which the caller reads with decodeJobList.
+func fastJobs(data []byte) (jobs []Job, ok bool) {
+	f, err := fastEntries(data)
+	if err != nil || len(f.rows) > 0 {
+		return nil, false
+	}
+	if f.jobs == nil {
+		f.jobs = []Job{}
+	}
+	return f.jobs, true
+}
+
+// entries are a compact list as fastEntries reads it: the entries' jobs
+// (nil for entries null), the rows of those that have any, by place, and
+// the strings.
+type entries struct {
+	jobs    []Job
+	rows    []entryRows
+	strings []string
+}
+
+// entryRows are the rows of the entry at.
+type entryRows struct {
+	at   int
+	rows *ElementRows
+}
+
+// fastEntries reads a compact list; any failure is errSlowPath or a
+// syntax error, after which the caller reads it with encoding/json.
+func fastEntries(data []byte) (entries, error) {
+	var f entries
 	s := &jscan{b: data}
 	seen := false
 	err := s.object(func(key string) error {
@@ -178,24 +228,35 @@ func fastJobList(data []byte, l *JobList) error {
 			}
 			seen = true
 			if s.null() {
-				l.Entries = nil
 				return nil
 			}
 			// Room for every entry at once: a job is large to copy.
-			l.Entries = make([]JobEntry, 0, bytes.Count(s.b[s.i:], []byte(`"job"`)))
+			f.jobs = make([]Job, 0, bytes.Count(s.b[s.i:], []byte(`"job"`)))
 			return s.array(func() error {
-				l.Entries = append(l.Entries, JobEntry{})
-				e := &l.Entries[len(l.Entries)-1]
+				f.jobs = append(f.jobs, Job{})
+				at := len(f.jobs) - 1
+				var rows *ElementRows
 				return s.object(func(key string) error {
 					switch key {
 					case "job":
-						return s.job(&e.Job)
+						return s.job(&f.jobs[at])
 					case "rows":
 						raw, err := s.skip()
 						if err != nil {
 							return err
 						}
-						return json.Unmarshal(raw, &e.Rows)
+						had := rows != nil
+						if err := json.Unmarshal(raw, &rows); err != nil {
+							return err
+						}
+						switch {
+						case rows != nil && !had:
+							f.rows = append(f.rows, entryRows{at, rows})
+						case rows == nil && had:
+							// rows null after rows: none.
+							f.rows = f.rows[:len(f.rows)-1]
+						}
+						return nil
 					}
 					return errSlowPath
 				})
@@ -205,18 +266,18 @@ func fastJobList(data []byte, l *JobList) error {
 			if err != nil {
 				return err
 			}
-			return json.Unmarshal(raw, &l.Strings)
+			return json.Unmarshal(raw, &f.strings)
 		}
 		return errSlowPath
 	})
 	if err != nil {
-		return err
+		return entries{}, err
 	}
 	s.ws()
 	if s.i != len(s.b) {
-		return errSlowPath
+		return entries{}, errSlowPath
 	}
-	return nil
+	return f, nil
 }
 
 // A jscan reads JSON from b, at i.

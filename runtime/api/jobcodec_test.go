@@ -111,6 +111,12 @@ func sameAsJSON(t *testing.T, data []byte) {
 	if werr == nil && !reflect.DeepEqual(got, want) {
 		t.Fatalf("%q:\nread      %+v\nencoding/json %+v", data, got, want)
 	}
+	// The jobs of a list without rows, read straight.
+	if jobs, ok := fastJobs(data); ok {
+		if werr != nil || !reflect.DeepEqual(jobs, want.Expand()) {
+			t.Fatalf("%q: fastJobs read %+v, encoding/json %+v (%v)", data, jobs, want.Expand(), werr)
+		}
+	}
 }
 
 // TestDecodeJobList reads lists as encoding/json reads them: every field
