@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lsfc/lsfc/compile/units"
 	"github.com/lsfc/lsfc/runtime/api"
@@ -48,6 +49,27 @@ func (v jobsView) writeDefault(w io.Writer, jobs []api.Job) {
 		r := rowText(&jobs[i])
 		v.writeRow(w, &r, true)
 	}
+}
+
+// rowWidths are the widths of jobsRow's columns but the last.
+var rowWidths = [...]int{7, 7, 5, 10, 11, 11, 10}
+
+// rowLine returns the line fmt.Sprintf(jobsRow, cells...) returns, made
+// without fmt: a listing of thousands of jobs prints a line for each.
+func rowLine(cells ...string) []byte {
+	line := make([]byte, 0, 96)
+	for i, c := range cells {
+		line = append(line, c...)
+		if i == len(cells)-1 {
+			break
+		}
+		// fmt pads to a width in runes.
+		for n := utf8.RuneCountInString(c); n < rowWidths[i]; n++ {
+			line = append(line, ' ')
+		}
+		line = append(line, ' ')
+	}
+	return append(line, '\n')
 }
 
 // rowText returns what writeRow prints of a job, as textJobs shows it:
@@ -192,8 +214,7 @@ func (v jobsView) writeRow(w io.Writer, j *api.Job, exec bool) {
 		}
 		user, queue, from, name = cutEnd(user, 7), cutEnd(queue, 10), cutEnd(from, 11), cutStart(name, 10)
 	}
-	fmt.Fprintf(w, jobsRow, api.FormatJobID(j.ID), user, j.State, queue, from, host, name,
-		lsfTime(j.Submit, v.loc))
+	w.Write(rowLine(api.FormatJobID(j.ID), user, j.State, queue, from, host, name, lsfTime(j.Submit, v.loc)))
 	if !v.wide && len(groups) > 1 {
 		for _, g := range groups[1:] {
 			fmt.Fprintf(w, "%*s%s\n", execIndent, "", cutEnd(g, 11))

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -385,5 +386,24 @@ func TestBjobsDefaultEscapes(t *testing.T) {
 	}
 	if jobs[4].ExecHosts[0] != "a\x1b" {
 		t.Errorf("writeDefault changed the jobs it was given: %q", jobs[4].ExecHosts)
+	}
+}
+
+// TestRowLine checks that a row made without fmt is the row jobsRow
+// makes: short, long, empty and multi-byte cells.
+func TestRowLine(t *testing.T) {
+	for _, cells := range [][]string{
+		{"1", "ann", "RUN", "normal", "host", "hostA", "job", "Nov 21 23:40"},
+		{"1234567[10]", "verylongusername", "PSUSP", "verylongqueuename", "submission-host-01", "", "python3 x", ""},
+		{"", "", "", "", "", "", "", ""},
+		{"7", "ünï", "RUN", "q✓", "h\\033", "é", "日本語の名前", "Jan  2 03:04"},
+	} {
+		args := make([]any, len(cells))
+		for i, c := range cells {
+			args[i] = c
+		}
+		if got, want := string(rowLine(cells...)), fmt.Sprintf(jobsRow, args...); got != want {
+			t.Errorf("rowLine(%q) = %q, want %q", cells, got, want)
+		}
 	}
 }
