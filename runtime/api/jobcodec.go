@@ -218,8 +218,8 @@ func fastEntries(data []byte) (entries, error) {
 	var f entries
 	s := &jscan{b: data}
 	seen := false
-	err := s.object(func(key string) error {
-		switch key {
+	err := s.object(func(key []byte) error {
+		switch string(key) {
 		case "entries":
 			if seen {
 				// encoding/json reads the second list into the first's
@@ -236,8 +236,8 @@ func fastEntries(data []byte) (entries, error) {
 				f.jobs = append(f.jobs, Job{})
 				at := len(f.jobs) - 1
 				var rows *ElementRows
-				return s.object(func(key string) error {
-					switch key {
+				return s.object(func(key []byte) error {
+					switch string(key) {
 					case "job":
 						return s.job(&f.jobs[at])
 					case "rows":
@@ -285,8 +285,17 @@ type jscan struct {
 	b []byte
 	i int
 	// seen holds the short strings read so far: a list repeats its
-	// keys, users, queues and states, which are then made once.
+	// users, queues and states, which are then made once.
 	seen map[string]string
+	// keys are the keys of the last job read, in order, with their
+	// fields.
+	keys []keyAt
+}
+
+// A keyAt is a job's key and its field.
+type keyAt struct {
+	name string
+	at   func(*Job) any
 }
 
 // ws skips white space.
@@ -321,9 +330,9 @@ func (s *jscan) expect(c byte) error {
 	return nil
 }
 
-// object reads an object, calling member with each key; member reads the
-// value.
-func (s *jscan) object(member func(key string) error) error {
+// object reads an object, calling member with each key (valid until the
+// next read); member reads the value.
+func (s *jscan) object(member func(key []byte) error) error {
 	if err := s.expect('{'); err != nil {
 		return err
 	}
@@ -333,7 +342,7 @@ func (s *jscan) object(member func(key string) error) error {
 		return nil
 	}
 	for {
-		key, err := s.str()
+		key, _, err := s.strBytes()
 		if err != nil {
 			return err
 		}
@@ -389,38 +398,49 @@ func (s *jscan) array(elem func() error) error {
 	}
 }
 
-// str reads a string made of printable ASCII without escapes; any other
-// is left to encoding/json.
+// str reads a string: printable ASCII without escapes itself, any other
+// with encoding/json. A short one is made once for the whole list.
 func (s *jscan) str() (string, error) {
+	raw, plain, err := s.strBytes()
+	if err != nil || !plain {
+		return string(raw), err
+	}
+	if len(raw) > 64 {
+		return string(raw), nil
+	}
+	if v, ok := s.seen[string(raw)]; ok {
+		return v, nil
+	}
+	v := string(raw)
+	if s.seen == nil {
+		s.seen = map[string]string{}
+	}
+	if len(s.seen) < 4096 {
+		s.seen[v] = v
+	}
+	return v, nil
+}
+
+// strBytes reads a string: plain says it is printable ASCII without
+// escapes, raw then being its bytes in the list; any other is read by
+// encoding/json.
+func (s *jscan) strBytes() (raw []byte, plain bool, err error) {
 	s.ws()
 	if s.i >= len(s.b) || s.b[s.i] != '"' {
-		return "", errSlowPath
+		return nil, false, errSlowPath
 	}
 	start := s.i + 1
 	for i := start; i < len(s.b); i++ {
 		switch c := s.b[i]; {
 		case c == '"':
 			s.i = i + 1
-			raw := s.b[start:i]
-			if len(raw) > 64 {
-				return string(raw), nil
-			}
-			if v, ok := s.seen[string(raw)]; ok {
-				return v, nil
-			}
-			v := string(raw)
-			if s.seen == nil {
-				s.seen = map[string]string{}
-			}
-			if len(s.seen) < 4096 {
-				s.seen[v] = v
-			}
-			return v, nil
+			return s.b[start:i], true, nil
 		case c == '\\' || c < ' ' || c >= utf8.RuneSelf:
-			return s.slowStr()
+			v, err := s.slowStr()
+			return []byte(v), false, err
 		}
 	}
-	return "", errSlowPath
+	return nil, false, errSlowPath
 }
 
 // slowStr reads a string with escapes or beyond ASCII with encoding/json.
@@ -507,11 +527,27 @@ func (s *jscan) number() (string, error) {
 // sent (encoding/json matches names in any case) sends the whole list to
 // encoding/json.
 func (s *jscan) job(j *Job) error {
-	return s.object(func(key string) error {
-		f, ok := jobFields[key]
-		if !ok {
-			return errSlowPath
+	k := 0
+	return s.object(func(key []byte) error {
+		// The jobs of a list have their keys in the same order: each is
+		// looked up once.
+		var f func(*Job) any
+		if k < len(s.keys) && string(key) == s.keys[k].name {
+			f = s.keys[k].at
+		} else {
+			var ok bool
+			if f, ok = jobFields[string(key)]; !ok {
+				return errSlowPath
+			}
+			ka := keyAt{string(key), f}
+			switch {
+			case k < len(s.keys):
+				s.keys[k] = ka
+			case k == len(s.keys):
+				s.keys = append(s.keys, ka)
+			}
 		}
+		k++
 		if s.null() {
 			// encoding/json leaves a field it reads null as it was,
 			// but a pointer or slice, which it clears.
