@@ -130,6 +130,14 @@ type Params struct {
 	// another cluster (the latter wins when both are set).
 	MaxPreexecRetry       int `lsf:"MAX_PREEXEC_RETRY"`
 	RemoteMaxPreexecRetry int `lsf:"REMOTE_MAX_PREEXEC_RETRY"`
+	// JobIncludePostproc is JOB_INCLUDE_POSTPROC: a job stays RUN, holding
+	// its slots, until its post-execution commands end, which then end it;
+	// unset (N, the default) the job is DONE or EXIT as soon as its
+	// command ends, and they run after it.
+	JobIncludePostproc bool `lsf:"JOB_INCLUDE_POSTPROC"`
+	// JobPostprocTimeout is JOB_POSTPROC_TIMEOUT: post-execution
+	// commands still running after it are killed and fail; 0 for none.
+	JobPostprocTimeout time.Duration `lsf:"JOB_POSTPROC_TIMEOUT"`
 	// JobSpoolDir is JOB_SPOOL_DIR, where a job's output is spooled until
 	// it ends; "" when unset (the job user's $HOME/.lsbatch).
 	JobSpoolDir string `lsf:"JOB_SPOOL_DIR,nodefault"`

@@ -125,7 +125,9 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 non-zero exit puts the job back to pending, to be tried
                 again (LOCAL_MAX_PREEXEC_RETRY, then PSUSP); 99 makes it exit
   -Ep CMD       post-execution command, run after the job, with
-                LSB_JOBEXIT_STAT; bjobs -l shows POST_DONE or POST_ERR
+                LSB_JOBEXIT_STAT, once the job is DONE or EXIT (or before,
+                with JOB_INCLUDE_POSTPROC=Y); bjobs -l shows POST_DONE or
+                POST_ERR
   -b TIME       do not start before [[year:][month:]day:]hour:minute
   -t TIME       end the job at that time: SIGUSR2, then the kill ten
                 minutes later (TERM_DEADLINE)

@@ -20,11 +20,15 @@ const (
 	lockExt    = ".lock"
 	termExt    = ".term"
 	errExt     = ".err"
+	// postExt is the file in which a wrapper that reported its job's
+	// end before the post-execution commands (Spec.PostLater) records how
+	// they ended.
+	postExt = ".post"
 )
 
 // spoolExts lists every suffix of a job's files, for Cleanup.
 func spoolExts() []string {
-	return []string{jobFileExt, specExt, pidExt, statusExt, outExt, lockExt, termExt, errExt}
+	return []string{jobFileExt, specExt, pidExt, statusExt, outExt, lockExt, termExt, errExt, postExt}
 }
 
 // lockHeld reports whether job id's wrapper runs: the wrapper holds the

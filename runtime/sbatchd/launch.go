@@ -38,6 +38,13 @@ func (a *Agent) take(o api.AgentOrder) {
 		a.peek(o)
 		return
 	}
+	if o.HostExec != nil {
+		a.mu.Lock()
+		a.pending = append(a.pending, pendingOrder{seq: o.Seq, job: o.Job})
+		a.mu.Unlock()
+		go a.hostExec(o)
+		return
+	}
 	if o.Signal == "KILL" && o.Term != "" {
 		a.exec.NoteTerm(o.Job, o.Term)
 	}
@@ -79,7 +86,7 @@ func (a *Agent) take(o api.AgentOrder) {
 		Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd, Umask: s.Umask,
 		Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
 		MemLimit: s.MemLimit, PreExec: execSteps(s.PreExec), PostExec: execSteps(s.PostExec), CPULimit: s.CPULimit,
-		Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
+		PostLater: s.PostLater, PostTimeout: s.PostTimeout, StepHosts: s.StepHosts, Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
 		GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
 		Report: specReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
 		Interactive: interactiveSpec(s.Interactive)}})
