@@ -193,6 +193,20 @@ type Conf struct {
 	// as it runs and its job report after it, rather than the report
 	// followed by the output spooled meanwhile; false when unset.
 	StdoutDirect bool `lsf:"LSB_STDOUT_DIRECT"`
+	// JobReportMail is LSB_JOB_REPORT_MAIL: job reports are mailed (a
+	// job without -o, bsub -N and -Ne); true unless set to N.
+	JobReportMail bool `lsf:"LSB_JOB_REPORT_MAIL"`
+	// MailProg is LSB_MAILPROG, the program job mail is handed to
+	// (/usr/lib/sendmail unless set).
+	MailProg string `lsf:"LSB_MAILPROG"`
+	// MailTo is LSB_MAILTO, the form of a job mail's address: !U stands
+	// for the job's user and !H for its submission host ("!U" unless
+	// set).
+	MailTo string `lsf:"LSB_MAILTO"`
+	// MailSizeLimit is LSB_MAILSIZE_LIMIT in KB: the output of a job
+	// without -o whose report mail would be larger is kept in a file
+	// rather than mailed; 0 when unset (no limit).
+	MailSizeLimit int `lsf:"LSB_MAILSIZE_LIMIT"`
 }
 
 // A SchedulingInterval is JOB_SCHEDULING_INTERVAL resolved.

@@ -85,6 +85,8 @@ type AgentPeek struct {
 	Data []byte `json:"data,omitempty"`
 	Next int64  `json:"next"`
 	Err  string `json:"err,omitempty"`
+	// Apart is set when the job's errors go apart from its output.
+	Apart bool `json:"apart,omitempty"`
 }
 
 // A PeekOrder asks an agent for a piece of a running job's output, from
@@ -92,6 +94,9 @@ type AgentPeek struct {
 type PeekOrder struct {
 	ID     uint64 `json:"id"`
 	Offset int64  `json:"offset"`
+	// Stderr asks for the job's errors, when they go apart from its
+	// output, rather than its output.
+	Stderr bool `json:"stderr,omitempty"`
 }
 
 // An AgentRun is one run of a job, known by the job's id and the time the
@@ -258,6 +263,22 @@ type JobReport struct {
 	ReqMemMB   float64 `json:"reqMemMB,omitempty"`
 	Direct     bool    `json:"direct,omitempty"`
 	SpoolDir   string  `json:"spoolDir,omitempty"`
+	// NoFile leaves the -o file without a report (an interactive job);
+	// Mail asks for the job's mail (see localexec.Mail).
+	NoFile bool     `json:"noFile,omitempty"`
+	Mail   *JobMail `json:"mail,omitempty"`
+}
+
+// A JobMail is the mail a job's wrapper sends (see localexec.Mail): the
+// mail program, the recipients, and when.
+type JobMail struct {
+	Prog     string   `json:"prog"`
+	To       []string `json:"to"`
+	Begin    bool     `json:"begin,omitempty"`
+	End      bool     `json:"end,omitempty"`
+	ExitOnly bool     `json:"exitOnly,omitempty"`
+	// SizeLimitKB is LSB_MAILSIZE_LIMIT, 0 for none.
+	SizeLimitKB int64 `json:"sizeLimitKB,omitempty"`
 }
 
 // AgentLoad reports an agent's host facts and load (lsfc sbatchd).

@@ -340,7 +340,7 @@ func jobReport(r *localexec.Report) *api.JobReport {
 		return nil
 	}
 	return &api.JobReport{Cluster: r.Cluster, SubmitHost: r.SubmitHost, Submitted: float64(r.Submitted.UnixNano()) / 1e9,
-		Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct, SpoolDir: r.SpoolDir}
+		Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct, SpoolDir: r.SpoolDir, NoFile: r.NoFile, Mail: (*api.JobMail)(r.Mail)}
 }
 
 // apiInteractive is the agent's form of an interactive job's submitter.

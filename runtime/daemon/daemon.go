@@ -1082,6 +1082,9 @@ func (d *Daemon) memLimitKB(j *runtime.Job) int64 {
 // exited handles the end of a job's processes, or of the post-execution
 // commands that ran on after it.
 func (d *Daemon) exited(r localexec.Result) {
+	if r.MailErr != "" {
+		d.cfg.Logf("job %s: %s", api.FormatJobID(r.JobID), r.MailErr)
+	}
 	id := r.JobID
 	if r.PostReport {
 		// The job's files go once the end of its post-execution

@@ -236,6 +236,10 @@ type Result struct {
 	// CPULimitExceeded is set when the job was terminated for using more
 	// CPU time than Spec.CPULimit (LSF's TERM_CPULIMIT).
 	CPULimitExceeded bool `json:",omitempty"`
+	// MailErr says what went wrong with the job's mail (see Mail), for
+	// the daemon's log; "" when nothing did. The job's end is the same
+	// either way.
+	MailErr string `json:",omitempty"`
 }
 
 // Done reports whether the job ran and exited with status 0: LSF's DONE,

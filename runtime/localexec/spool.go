@@ -165,6 +165,10 @@ type pidRecord struct {
 	// Out is the file the job's output goes to as it runs: its -o file,
 	// or the spool file (see Report); "" when it did not run.
 	Out string `json:",omitempty"`
+	// Err is the file the job's errors go to as it runs when they go
+	// apart from its output (a -e file of its own, or its spool file);
+	// "" otherwise.
+	Err string `json:",omitempty"`
 }
 
 // readPidRecord reads a pid file.

@@ -111,7 +111,10 @@ type wrapper struct {
 	// for its report (see Report); nil otherwise.
 	final *os.File
 	out   string // the file the job's output goes to as it runs
-	spool string // the spool file of a job whose output is spooled
+	// errOut is the file the job's errors go to as it runs, when not
+	// with its output.
+	errOut string
+	spool  string // the spool file of a job whose output is spooled
 	// finalErr is the -e file of its own of a job whose output is
 	// spooled, and errSpool the spool of its errors.
 	finalErr *os.File
@@ -274,6 +277,7 @@ func (w *wrapper) run() int {
 		sess.run(pgid)
 	}
 	w.answer("ok")
+	begun := w.mailBegin(&s, started, u.home)
 	// The pid file, written for Start to read, is made durable once Start
 	// has its answer, off the path of the job's start: after a crash of
 	// the machine it tells a job that ran (lost) from one that never did
@@ -321,7 +325,9 @@ func (w *wrapper) run() int {
 		}
 	}
 	if usage != nil {
-		w.writeReport(&s, r, jobRun{start: started, cwd: w.cwd, home: u.home, errFile: paths.separateErr(), usage: usage.end()})
+		run := jobRun{start: started, cwd: w.cwd, home: u.home, outFile: paths.stdout, errFile: paths.separateErr(), usage: usage.end()}
+		w.writeReport(&s, r, run)
+		r.MailErr = joinMailErrors(begun(), w.mailEnd(&s, r, run))
 	}
 	code := w.record(r)
 	if sess != nil {
@@ -412,6 +418,12 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 		// Output the job's user could not read is not shown to bpeek.
 		w.out = p.stdout
 	}
+	switch {
+	case w.errSpool != "":
+		w.errOut = w.errSpool
+	case p.separateErr() != "" && readableBy(u, p.stderr):
+		w.errOut = p.stderr
+	}
 	if err != nil {
 		if stdout != nil {
 			stdout.Close()
@@ -448,7 +460,7 @@ func (w *wrapper) handOver(u jobUser) (*os.File, error) {
 func (w *wrapper) writePids(jobPID int) error {
 	rec := pidRecord{WrapperPID: os.Getpid(), JobPID: jobPID}
 	if jobPID > 0 {
-		rec.Cwd, rec.Out = w.cwd, w.out
+		rec.Cwd, rec.Out, rec.Err = w.cwd, w.out, w.errOut
 	}
 	var err error
 	if rec.WrapperStart, err = processStart(0); err != nil {

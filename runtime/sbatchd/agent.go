@@ -239,6 +239,9 @@ func endOf(r localexec.Result, start float64) *api.AgentEnd {
 // exited takes a job's end from the executor and cuts the exchange's wait
 // short.
 func (a *Agent) exited(res localexec.Result) {
+	if res.MailErr != "" {
+		a.cfg.Logf("job %d: %s", res.JobID, res.MailErr)
+	}
 	a.mu.Lock()
 	r := a.runs[res.JobID]
 	if r == nil {

@@ -240,7 +240,8 @@ func specReport(r *api.JobReport) *localexec.Report {
 		return nil
 	}
 	return &localexec.Report{Cluster: r.Cluster, SubmitHost: r.SubmitHost,
-		Submitted: time.Unix(0, int64(r.Submitted*1e9)), Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct, SpoolDir: r.SpoolDir}
+		Submitted: time.Unix(0, int64(r.Submitted*1e9)), Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct, SpoolDir: r.SpoolDir,
+		NoFile: r.NoFile, Mail: (*localexec.Mail)(r.Mail)}
 }
 
 // peek answers a peek order: the piece of the job's output it asks for
@@ -252,6 +253,11 @@ func (a *Agent) peek(o api.AgentOrder) {
 	current := r != nil && r.Start == o.Start && r.End == nil
 	a.mu.Unlock()
 	path, ok := a.exec.OutputFile(o.Job)
+	errPath, apart := a.exec.ErrorFile(o.Job)
+	p.Apart = apart
+	if o.Peek.Stderr {
+		path, ok = errPath, apart
+	}
 	switch {
 	case !current || !ok:
 		// Not started yet (the order to run it may even come after this
