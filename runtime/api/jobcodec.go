@@ -62,6 +62,7 @@ var jobFields = map[string]func(*Job) any{
 	"reserved":        func(j *Job) any { return &j.Reserved },
 	"preempted":       func(j *Job) any { return &j.Preempted },
 	"rerunnable":      func(j *Job) any { return &j.Rerunnable },
+	"notify":          func(j *Job) any { return &j.Notify },
 	"project":         func(j *Job) any { return &j.Project },
 	"userGroup":       func(j *Job) any { return &j.UserGroup },
 	"jobGroup":        func(j *Job) any { return &j.JobGroup },
@@ -140,7 +141,7 @@ func (m JobFieldMask) Apply(j *Job) {
 		case *[]JobGPUs:
 			*p = nil
 		default:
-			panic("api: JobFieldMask: a field of a type it does not know")
+			reflect.ValueOf(p).Elem().SetZero()
 		}
 	}
 }
@@ -731,6 +732,10 @@ func appendJob(b []byte, j *Job) ([]byte, error) {
 	b = append(b, '{')
 	first := true
 	for _, f := range jobFieldOrder() {
+		if f.at == nil {
+			// A field jobFields does not name (TestJobFieldsTable).
+			return nil, errors.New("api: a field of Job that the list's writer does not know")
+		}
 		start := len(b)
 		if !first {
 			b = append(b, ',')
