@@ -7,7 +7,8 @@
 // Routes (all under /v1):
 //
 //	POST /v1/jobs                  submit (SubmitRequest → SubmitResponse)
-//	GET  /v1/jobs?...              list (JobQuery as query parameters → []Job)
+//	GET  /v1/jobs?...              list (JobQuery as query parameters → []Job; with compact=1 → JobList;
+//	                               with fields=a,b... only those fields of each job filled)
 //	GET  /v1/jobs/{id}             one job, with per-host reasons when pending (→ Job)
 //	POST /v1/jobs/{id}/{action}    kill, signal, stop, resume, top, bottom, switch, modify (ActionRequest → ActionResponse)
 //	GET  /v1/queues                the queues (→ []Queue)
