@@ -139,6 +139,9 @@ type Job struct {
 	// known is the state an UNKWN job had before its host stopped
 	// answering, which it gets back when the host answers again.
 	known JobState
+	// listedStarted is set while the job is in the cluster's list of
+	// started jobs.
+	listedStarted bool
 	// ResReq is the job's -R string, as given; Req the effective
 	// requirement (queue, profile and job merged), set at submission.
 	ResReq string

@@ -336,6 +336,12 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 			c.markPreempted(j)
 		}
 	}
+	switch {
+	case j.State.Started():
+		c.noteStarted(j)
+	case j.State.Finished():
+		c.noteFinished(j)
+	}
 	return j, strings.Join(warn, "; "), nil
 }
 
