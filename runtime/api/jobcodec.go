@@ -66,6 +66,7 @@ var jobFields = map[string]func(*Job) any{
 	"project":         func(j *Job) any { return &j.Project },
 	"userGroup":       func(j *Job) any { return &j.UserGroup },
 	"jobGroup":        func(j *Job) any { return &j.JobGroup },
+	"reservation":     func(j *Job) any { return &j.Reservation },
 	"app":             func(j *Job) any { return &j.App },
 	"sla":             func(j *Job) any { return &j.Sla },
 	"execCwd":         func(j *Job) any { return &j.ExecCwd },
@@ -74,6 +75,7 @@ var jobFields = map[string]func(*Job) any{
 	"home":            func(j *Job) any { return &j.Home },
 	"gpuReq":          func(j *Job) any { return &j.GPUReq },
 	"gpuAlloc":        func(j *Job) any { return &j.GPUAlloc },
+	"resize":          func(j *Job) any { return &j.Resize },
 }
 
 // listKeeps are the fields a listing always carries, whatever it asks
