@@ -346,7 +346,9 @@ run_slurm() {
 	side=slurm side_dir=$work/slurm
 	local d=$side_dir p=${PEER_PORT:-16817}
 	mkdir -p "$d"/{etc,state,spool,log,run,work,munge} || return 1
-	chmod 755 "$d" "$d/munge"
+	# munged wants every directory above its socket searchable by all;
+	# mktemp makes the working directory private.
+	chmod 755 "$work" "$d" "$d/munge"
 	mungekey --create --keyfile="$d/munge/munge.key" --bits=1024 || return 1
 	chmod 600 "$d/munge/munge.key"
 	local bind=""
