@@ -319,12 +319,27 @@ func addPlanned(h *Host, use []gpuUse, planned []gpuPlan) {
 type gpuLimiter struct{}
 
 func (gpuLimiter) Name() string { return "GPU" }
-func (gpuLimiter) Room(st CycleState, kv ClassInfo, _ JobInfo, hv HostInfo) (int, Reason) {
+func (gpuLimiter) Room(st CycleState, kv ClassInfo, jv JobInfo, hv HostInfo) (int, Reason) {
 	c, k, h := st.c, kv.k, hv.h
 	if k == nil || k.gpu == nil {
 		return math.MaxInt32, ReasonNone
 	}
-	return gpuRoom(h, c.gpuPlanned[h.Index], k.gpu), ReasonHostGPU
+	return gpuRoom(h, c.gpuTaken(h, k.queue, jv.j), k.gpu), ReasonHostGPU
+}
+
+// gpuTaken returns what the cycle holds of a host's GPUs for a job of
+// queue q (j nil: for its class as a whole): the GPUs it gave jobs, and
+// those pending jobs reserve there, unless the job may borrow them as a
+// backfill job.
+func (c *cycle) gpuTaken(h *Host, q *Queue, j *Job) []gpuPlan {
+	p := c.gpuPlanned[h.Index]
+	if c.rsv == nil || len(c.rsv.gpus[h.Index]) == 0 {
+		return p
+	}
+	if borrows(q) && (j == nil || c.mayBorrow(j, h)) {
+		return p
+	}
+	return append(slices.Clip(p), c.rsv.gpus[h.Index]...)
 }
 
 // takeGPUs gives a dispatched job its GPUs on each of its hosts, and
@@ -335,7 +350,7 @@ func (c *cycle) takeGPUs(j *Job, allocs []Alloc) {
 	}
 	for i := range allocs {
 		h := allocs[i].Host
-		idx := gpuPick(h, c.gpuPlanned[h.Index], j.GPU, gpusNeeded(j.GPU, allocs[i].Slots))
+		idx := gpuPick(h, c.gpuTaken(h, j.Queue, j), j.GPU, gpusNeeded(j.GPU, allocs[i].Slots))
 		allocs[i].GPUs = idx
 		if c.gpuPlanned == nil {
 			c.gpuPlanned = map[int][]gpuPlan{}
@@ -365,7 +380,7 @@ func (c *cycle) gpuReason(r *classRun) Reason {
 		return ReasonSlots
 	}
 	for _, h := range r.cand.hosts {
-		if gpuRoom(h, c.gpuPlanned[h.Index], r.k.gpu) > 0 {
+		if gpuRoom(h, c.gpuTaken(h, r.k.queue, nil), r.k.gpu) > 0 {
 			return ReasonSlots
 		}
 	}
@@ -428,4 +443,74 @@ func gpuCapable(h *Host, g *lang.GPUReq) bool {
 		}
 	}
 	return n >= g.Num
+}
+
+// A gpuTrack follows a host's GPUs as a reservation looks ahead: what
+// the started jobs on each hold (they leave as they end), and what the
+// cycle gave or reserved there (which stays).
+type gpuTrack struct {
+	use, fixed []gpuUse
+}
+
+// newGPUTrack returns a host's GPUs as they stand for a job of queue q.
+func (c *cycle) newGPUTrack(h *Host, q *Queue, j *Job) *gpuTrack {
+	t := &gpuTrack{use: make([]gpuUse, len(h.GPUs)), fixed: make([]gpuUse, len(h.GPUs))}
+	h.gpuUsesInto(t.use, true)
+	addPlanned(h, t.fixed, c.gpuTaken(h, q, j))
+	return t
+}
+
+// free returns how many of the host's GPUs can take a job of
+// requirement g.
+func (t *gpuTrack) free(h *Host, g *lang.GPUReq) int {
+	n := 0
+	for i, d := range h.GPUs {
+		u, f := t.use[i], t.fixed[i]
+		u.jobs += f.jobs
+		u.exclusive = u.exclusive || f.exclusive
+		u.mem += f.mem
+		if gpuFits(d, u, g) {
+			n++
+		}
+	}
+	return n
+}
+
+// end takes a job that ends off the host's GPUs.
+func (t *gpuTrack) end(h *Host, j *Job) {
+	for _, a := range j.Allocs {
+		if a.Host != h {
+			continue
+		}
+		for _, idx := range a.GPUs {
+			i := gpuPos(h.GPUs, idx)
+			if i < 0 {
+				continue
+			}
+			u := &t.use[i]
+			u.ids = slices.DeleteFunc(u.ids, func(o *Job) bool { return o == j })
+			u.jobs, u.mem, u.exclusive = len(u.ids), 0, false
+			for _, o := range u.ids {
+				if o.GPU != nil {
+					u.exclusive = u.exclusive || gpuExclusive(o.GPU)
+					u.mem += o.GPU.GMem
+				}
+			}
+		}
+	}
+}
+
+// gpuSlots bounds the n slots a host may give a job of requirement g by
+// its free GPUs that fit: for GPUs per task, as many slots as Num of
+// them each; else all n when Num of them are free, none otherwise.
+func gpuSlots(g *lang.GPUReq, free, n int) int {
+	switch {
+	case g.Num <= 0:
+		return n
+	case g.PerTask:
+		return min(n, free/g.Num)
+	case free < g.Num:
+		return 0
+	}
+	return n
 }

@@ -183,8 +183,10 @@ type reserveState struct {
 	// predicted start of the reservations on the host.
 	slots []int
 	start []Time
-	// amounts holds the rusage amounts reserved, by host and value slot.
+	// amounts holds the rusage amounts reserved, by host and value slot;
+	// gpus the GPUs reserved, by host index.
 	amounts map[hostSlot]float64
+	gpus    map[int][]gpuPlan
 	// ends are the started jobs' expected ends, soonest first, made on
 	// first use.
 	ends []jobEnd
@@ -216,7 +218,9 @@ func reserves(j *Job) bool {
 // so that the cycle looks at it (and it reserves) rather than passing
 // it over; -1 otherwise.
 func (c *cycle) reserveNext(r *classRun) int {
-	if r.k.queue.reserve.cycles == 0 || r.capacity <= 0 || (c.rsv != nil && c.rsv.full[r]) {
+	// A class that asks for GPUs has no capacity while the GPUs are busy,
+	// but may still reserve the slots and GPUs as they free.
+	if r.k.queue.reserve.cycles == 0 || r.capacity <= 0 && r.k.gpu == nil || (c.rsv != nil && c.rsv.full[r]) {
 		return -1
 	}
 	p := r.k.tree.first(r.pos, math.MaxFloat64)
@@ -242,6 +246,7 @@ func (c *cycle) reserveState() *reserveState {
 			rs.start[i] = Never
 		}
 		clear(rs.amounts)
+		clear(rs.gpus)
 		rs.full, rs.failed = nil, nil
 		c.rsv = rs
 	}
@@ -283,12 +288,14 @@ func (c *cycle) expectedEnds() []jobEnd {
 }
 
 // hostTrack is one candidate host as a reservation looks ahead: the
-// slots the job may have there, and the rusage amounts available.
+// slots the job may have there, the rusage amounts available, and, for
+// a job that asks for GPUs, the host's GPUs.
 type hostTrack struct {
 	h     *Host
 	now   int
 	slots int
 	avail []float64
+	gpu   *gpuTrack
 	at    Time
 }
 
@@ -340,12 +347,18 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 				}
 			}
 		}
+		if j.GPU != nil {
+			t.gpu = c.newGPUTrack(h, j.Queue, j)
+		}
 		track[h] = t
 		order = append(order, t)
 		return t
 	}
 	gives := func(t *hostTrack) int {
 		n := t.slots
+		if t.gpu != nil {
+			n = gpuSlots(j.GPU, t.gpu.free(t.h, j.GPU), n)
+		}
 		if span.Ptile > 0 {
 			n -= n % span.Ptile
 		}
@@ -362,12 +375,19 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 		}
 	}
 	for i, h := range r.cand.hosts {
-		if r.free[i] <= 0 && len(amounts) == 0 || !gpuCapable(h, j.GPU) {
+		if r.free[i] <= 0 && len(amounts) == 0 && j.GPU == nil || !gpuCapable(h, j.GPU) {
 			continue
 		}
-		free, _ := c.jobRoom(r, j, h)
+		var free int
+		if j.GPU != nil {
+			// Slots free on a host whose GPUs are busy are reserved
+			// too: the job waits there for the GPUs as for slots.
+			free = c.jobRoomWithout(r, j, h, gpuLimiter{}.Name())
+		} else {
+			free, _ = c.jobRoom(r, j, h)
+		}
 		free = max(0, min(free, j.Slots))
-		if free == 0 && len(amounts) == 0 {
+		if free == 0 && len(amounts) == 0 && j.GPU == nil {
 			continue
 		}
 		count(0, gives(open(h, free)))
@@ -390,6 +410,9 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 				}
 				old := gives(t)
 				t.slots = min(j.Slots, t.slots+a.Slots)
+				if t.gpu != nil {
+					t.gpu.end(a.Host, e.j)
+				}
 				t.at = e.at
 				for k, am := range amounts {
 					for _, ha := range e.j.held {
@@ -420,12 +443,17 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 			continue
 		}
 		n := min(t.now, left)
+		var gpus []int
+		if j.GPU != nil {
+			// The GPUs free now that the job will use on the host.
+			gpus = gpuPick(t.h, c.gpuTaken(t.h, j.Queue, j), j.GPU, gpusNeeded(j.GPU, min(g, left)))
+		}
 		left -= g
-		if n <= 0 && len(amounts) == 0 {
+		if n <= 0 && len(amounts) == 0 && len(gpus) == 0 {
 			continue
 		}
-		if n > 0 {
-			res.Allocs = append(res.Allocs, Alloc{Host: t.h, Slots: n})
+		if n > 0 || len(gpus) > 0 {
+			res.Allocs = append(res.Allocs, Alloc{Host: t.h, Slots: n, GPUs: gpus})
 		}
 		for k, am := range amounts {
 			need := am.Value * c.cluster.perHost(am.Per, max(n, 1), j.Slots)
@@ -457,16 +485,32 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 	for _, a := range res.Allocs {
 		rs.slots[a.Host.Index] += a.Slots
 		rs.start[a.Host.Index] = min(rs.start[a.Host.Index], start)
+		rs.addGPUs(a.Host, a.GPUs, j)
 	}
 	for _, am := range res.Amounts {
 		rs.start[am.Host.Index] = min(rs.start[am.Host.Index], start)
 	}
 	c.plan.Reservations = append(c.plan.Reservations, res)
 	for _, a := range res.Allocs {
-		c.refreshRoom(a.Host)
+		if a.Slots > 0 || len(a.GPUs) > 0 {
+			c.refreshRoom(a.Host)
+		}
 	}
 	if start < Never {
 		c.wakeAt(start)
+	}
+}
+
+// addGPUs records the GPUs a job reserves on a host.
+func (rs *reserveState) addGPUs(h *Host, gpus []int, j *Job) {
+	if len(gpus) == 0 || j.GPU == nil {
+		return
+	}
+	if rs.gpus == nil {
+		rs.gpus = map[int][]gpuPlan{}
+	}
+	for _, x := range gpus {
+		rs.gpus[h.Index] = append(rs.gpus[h.Index], gpuPlan{x, j.GPU})
 	}
 }
 
@@ -602,6 +646,10 @@ func (c *Cluster) applyReservations(p *Plan, now Time) {
 		j.Reservation = r
 		c.reserving = append(c.reserving, j)
 		for _, a := range r.Allocs {
+			if a.Slots == 0 {
+				// GPUs alone, no slot: bhosts counts slots.
+				continue
+			}
 			if a.Host.reserved == 0 {
 				c.rsvHosts = append(c.rsvHosts, a.Host)
 				a.Host.rsvStart = Never
@@ -633,6 +681,7 @@ func (c *cycle) seedReservations(j *Job) {
 		for _, a := range r.Allocs {
 			rs.slots[a.Host.Index] += a.Slots
 			rs.start[a.Host.Index] = min(rs.start[a.Host.Index], r.Start)
+			rs.addGPUs(a.Host, a.GPUs, rj)
 		}
 		for _, am := range r.Amounts {
 			if s, ok := c.slotOf(am.Name); ok {

@@ -1533,10 +1533,18 @@ func jobReservation(r *runtime.Reservation) *api.JobReservation {
 		out.Start = int64(r.Start)
 	}
 	for _, a := range r.Allocs {
-		out.Hosts = append(out.Hosts, api.HostSlots{Host: a.Host.Name, Slots: a.Slots})
+		if a.Slots > 0 {
+			out.Hosts = append(out.Hosts, api.HostSlots{Host: a.Host.Name, Slots: a.Slots})
+		}
 	}
 	for _, am := range r.Amounts {
 		out.Amounts = append(out.Amounts, api.ReservedAmount{Host: am.Host.Name, Name: am.Name, Value: am.Value})
+	}
+	for _, a := range r.Allocs {
+		if len(a.GPUs) > 0 {
+			// Reserved GPUs show as LSF names the GPUs a host has.
+			out.Amounts = append(out.Amounts, api.ReservedAmount{Host: a.Host.Name, Name: "ngpus_physical", Value: float64(len(a.GPUs))})
+		}
 	}
 	return out
 }
