@@ -67,6 +67,10 @@ func SocketPath(stateDir string) string {
 // Error is the body of an error response.
 type Error struct {
 	Error string `json:"error"`
+	// Retry is set on the refusal of a submission that may succeed
+	// later (a pending job threshold is reached): the seconds bsub waits
+	// before it tries again (SUB_TRY_INTERVAL).
+	Retry int64 `json:"retry,omitempty"`
 }
 
 // SubmitRequest is what bsub sends.
@@ -192,6 +196,11 @@ type User struct {
 	Rsv   int     `json:"rsv"`
 	// PJobs counts the user's pending jobs (PEND and PSUSP), not slots.
 	PJobs int `json:"pjobs"`
+	// MPend and MPJobs are the pending job slot threshold
+	// (MAX_PEND_SLOTS) and the pending job threshold (MAX_PEND_JOBS) of
+	// the user or group; nil for none.
+	MPend  *int `json:"mpend,omitempty"`
+	MPJobs *int `json:"mpjobs,omitempty"`
 }
 
 // A Param is one parameter of lsb.params as bparams -l shows it: its

@@ -62,6 +62,9 @@ var ErrNoDaemon = errors.New("no lsfc serve answers")
 type APIError struct {
 	Status  int
 	Message string
+	// Retry is how long to wait before sending a refused submission
+	// again, when the daemon says it may succeed then; 0 otherwise.
+	Retry time.Duration
 	// body is the answer as sent, for calls whose refusals carry more
 	// than a message (reconfig).
 	body []byte
@@ -658,7 +661,7 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 func apiError(status int, data []byte) *APIError {
 	var e Error
 	if err := json.Unmarshal(data, &e); err == nil && e.Error != "" {
-		return &APIError{Status: status, Message: e.Error, body: data}
+		return &APIError{Status: status, Message: e.Error, body: data, Retry: time.Duration(e.Retry) * time.Second}
 	}
 	msg := strings.ToLower(http.StatusText(status))
 	if msg == "" {

@@ -249,12 +249,14 @@ func (d *Daemon) mayControl(id identity, j *runtime.Job) bool {
 type statusError struct {
 	code int
 	msg  string
+	// retry, when set, tells the client to try again after it.
+	retry time.Duration
 }
 
 func (e *statusError) Error() string { return e.msg }
 
 func errorf(code int, format string, args ...any) error {
-	return &statusError{code, fmt.Sprintf(format, args...)}
+	return &statusError{code: code, msg: fmt.Sprintf(format, args...)}
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
@@ -274,6 +276,8 @@ func reply(w http.ResponseWriter, v any, err error) {
 	switch {
 	case err == nil:
 		writeJSON(w, http.StatusOK, v)
+	case errors.As(err, &se) && se.retry > 0:
+		writeJSON(w, se.code, api.Error{Error: se.msg, Retry: int64(max(time.Second, se.retry) / time.Second)})
 	case errors.As(err, &se):
 		writeError(w, se.code, se.msg)
 	case errors.Is(err, errShutdown):
@@ -408,6 +412,9 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			if err := d.cluster.CheckUserGroup(sub.Group, sub.User); err != nil {
 				return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
 			}
+		}
+		if err := d.checkPendThresholds(sub, spec); err != nil {
+			return nil, nil, nil, err
 		}
 		if sub.FromHost == "" {
 			sub.FromHost = d.host
@@ -1298,6 +1305,38 @@ func (d *Daemon) handleParamsLong(w http.ResponseWriter, r *http.Request) {
 	reply(w, v, err)
 }
 
+// thresholdOf returns a pending job threshold as busers shows it: nil
+// for none.
+func thresholdOf(n int) *int {
+	if n < 0 {
+		return nil
+	}
+	return &n
+}
+
+// checkPendThresholds refuses a submission that would take its user or
+// one of the user's groups past a pending job threshold (MAX_PEND_JOBS,
+// MAX_PEND_SLOTS): nothing is submitted, and bsub is told to try again
+// after SUB_TRY_INTERVAL.
+func (d *Daemon) checkPendThresholds(sub runtime.Submission, spec api.ArraySpec) error {
+	jobs := 1
+	if spec.IsArray() {
+		jobs = len(spec.Indices())
+	}
+	slots := max(sub.Slots, 1)
+	err := d.cluster.CheckPendThresholds(sub.User, jobs, jobs*slots)
+	if err == nil {
+		return nil
+	}
+	retry := time.Minute
+	if p := d.cluster.Policy; p != nil {
+		// SUB_TRY_INTERVAL = 0 tries again at once: a second at least
+		// keeps bsub from pressing the daemon.
+		retry = max(p.Parameters.SubTryInterval, time.Second)
+	}
+	return &statusError{code: http.StatusTooManyRequests, msg: err.Error(), retry: retry}
+}
+
 // handleUsers answers busers: the job slots of each user named, by
 // state, and the limits lsb.users sets on them.
 func (d *Daemon) handleUsers(w http.ResponseWriter, r *http.Request) {
@@ -1320,31 +1359,56 @@ func (d *Daemon) handleUsers(w http.ResponseWriter, r *http.Request) {
 			if u == nil {
 				u = &api.User{Name: name}
 				u.Max, u.JLP = c.UserJobLimits(name)
+				if slots, jobs := c.PendThresholds(name); slots >= 0 || jobs >= 0 {
+					u.MPend, u.MPJobs = thresholdOf(slots), thresholdOf(jobs)
+				}
 				counts[name] = u
 			}
 			return u
 		}
+		// A user group named counts the jobs of all its members.
+		groups := map[string]func(string) bool{}
+		if !all {
+			for _, n := range names {
+				if m := c.UserGroupMembers(n); m != nil {
+					groups[n] = m
+				}
+			}
+		}
+		rowsOf := func(user string) []*api.User {
+			var out []*api.User
+			if all || slices.Contains(names, user) {
+				out = append(out, row(user))
+			}
+			for g, member := range groups {
+				if g != user && member(user) {
+					out = append(out, row(g))
+				}
+			}
+			return out
+		}
 		for _, j := range c.Jobs() {
-			if j.State.Finished() || (!all && !slices.Contains(names, j.User)) {
+			if j.State.Finished() {
 				continue
 			}
-			u := row(j.User)
-			u.NJobs += j.Slots
-			switch j.State {
-			case runtime.Pend, runtime.PSusp:
-				u.Pend += j.Slots
-				u.PJobs++
-			case runtime.Run:
-				u.Run += j.Slots
-			case runtime.SSusp:
-				u.SSusp += j.Slots
-			case runtime.USusp:
-				u.USusp += j.Slots
+			for _, u := range rowsOf(j.User) {
+				u.NJobs += j.Slots
+				switch j.State {
+				case runtime.Pend, runtime.PSusp:
+					u.Pend += j.Slots
+					u.PJobs++
+				case runtime.Run:
+					u.Run += j.Slots
+				case runtime.SSusp:
+					u.SSusp += j.Slots
+				case runtime.USusp:
+					u.USusp += j.Slots
+				}
 			}
 		}
 		for _, j := range c.Reserving() {
-			if all || slices.Contains(names, j.User) {
-				row(j.User).Rsv += j.Reservation.Slots()
+			for _, u := range rowsOf(j.User) {
+				u.Rsv += j.Reservation.Slots()
 			}
 		}
 		if all {
