@@ -338,6 +338,13 @@ func TestBusersLayout(t *testing.T) {
 		{Name: "a_long_user_name_for_busers", NJobs: 1, SSusp: 1},
 	})
 	checkLayout(t, "busers", b.String())
+	b.Reset()
+	four, two := 4, 2
+	writeUsersPend(&b, []api.User{
+		{Name: "alice", NJobs: 3, Pend: 3, PJobs: 2, MPend: &four, MPJobs: &two},
+		{Name: "bob", Max: 8, NJobs: 1, Run: 1},
+	})
+	checkLayout(t, "busers -w", b.String())
 }
 
 // TestGroupsLayout checks bugroup's and bmgroup's tables and long blocks
