@@ -162,14 +162,18 @@ type gpuUse struct {
 // GPUs, by position in h.GPUs, with the jobs on each.
 func (h *Host) gpuUses() []gpuUse {
 	use := make([]gpuUse, len(h.GPUs))
-	h.gpuUsesInto(use, true)
+	h.gpuUsesInto(use, true, nil)
 	return use
 }
 
 // gpuUsesInto adds to use (one per GPU of the host) what the started jobs
-// on the host hold, and with ids the jobs themselves.
-func (h *Host) gpuUsesInto(use []gpuUse, ids bool) {
+// on the host hold, and with ids the jobs themselves; the jobs skip
+// reports (when not nil) are left out.
+func (h *Host) gpuUsesInto(use []gpuUse, ids bool, skip func(*Job) bool) {
 	for _, j := range h.jobs {
+		if skip != nil && skip(j) {
+			continue
+		}
 		for _, a := range j.Allocs {
 			if a.Host != h {
 				continue
@@ -239,7 +243,7 @@ func gpusNeeded(g *lang.GPUReq, slots int) int {
 // GPUs, as the cycle leaves them (planned holds what the cycle gave jobs
 // there so far): all when the host has Num free GPUs that fit (per task:
 // as many slots as Num of them each), else none.
-func gpuRoom(h *Host, planned []gpuPlan, g *lang.GPUReq) int {
+func gpuRoom(h *Host, planned []gpuPlan, g *lang.GPUReq, skip func(*Job) bool) int {
 	if len(h.GPUs) == 0 {
 		return 0
 	}
@@ -251,7 +255,7 @@ func gpuRoom(h *Host, planned []gpuPlan, g *lang.GPUReq) int {
 	} else {
 		use = make([]gpuUse, len(h.GPUs))
 	}
-	h.gpuUsesInto(use, false)
+	h.gpuUsesInto(use, false, skip)
 	addPlanned(h, use, planned)
 	free := 0
 	for i, d := range h.GPUs {
@@ -277,12 +281,12 @@ type gpuPlan struct {
 // gpuPick returns the indices of up to n GPUs of the host that can take
 // a job of requirement g: those with the fewest jobs first, then by
 // index.
-func gpuPick(h *Host, planned []gpuPlan, g *lang.GPUReq, n int) []int {
+func gpuPick(h *Host, planned []gpuPlan, g *lang.GPUReq, n int, skip func(*Job) bool) []int {
 	if len(h.GPUs) == 0 || n <= 0 {
 		return nil
 	}
 	use := make([]gpuUse, len(h.GPUs))
-	h.gpuUsesInto(use, false)
+	h.gpuUsesInto(use, false, skip)
 	addPlanned(h, use, planned)
 	var fit []int
 	for i, d := range h.GPUs {
@@ -324,7 +328,32 @@ func (gpuLimiter) Room(st CycleState, kv ClassInfo, jv JobInfo, hv HostInfo) (in
 	if k == nil || k.gpu == nil {
 		return math.MaxInt32, ReasonNone
 	}
-	return gpuRoom(h, c.gpuTaken(h, k.queue, jv.j), k.gpu), ReasonHostGPU
+	return gpuRoom(h, c.gpuTaken(h, k.queue, jv.j), k.gpu, c.gpuGone(k.queue, k.gpu)), ReasonHostGPU
+}
+
+// gpuGone returns which started jobs hold no GPU for a job of queue q
+// and requirement g in this cycle: those preempted (and so killed) this
+// cycle and, while the cycle looks for what preemption could give, the
+// GPU jobs q may preempt that would give their GPUs up. It returns nil
+// when there are none.
+func (c *cycle) gpuGone(q *Queue, g *lang.GPUReq) func(*Job) bool {
+	probe := c.probe && g != nil && c.preemptive(q)
+	if len(c.victims) == 0 && !probe {
+		return nil
+	}
+	return func(j *Job) bool {
+		return c.victims[j] || probe && c.cluster.preemptable(j, q) && gpuReleases(j)
+	}
+}
+
+// gpuReleases reports whether preempting a GPU job gives its GPUs to
+// the preempting job. LSF preempts a GPU job for another GPU job only
+// when it holds its GPUs alone (exclusive_process mode or
+// j_exclusive=yes) and leaves them when preempted: a job stopped in
+// place keeps its GPU contexts, so lsfc requires the job to be killed
+// (TERMINATE_WHEN=PREEMPT in its queue).
+func gpuReleases(j *Job) bool {
+	return j.GPU != nil && gpuExclusive(j.GPU) && j.Queue.killOnPreempt
 }
 
 // gpuTaken returns what the cycle holds of a host's GPUs for a job of
@@ -350,7 +379,7 @@ func (c *cycle) takeGPUs(j *Job, allocs []Alloc) {
 	}
 	for i := range allocs {
 		h := allocs[i].Host
-		idx := gpuPick(h, c.gpuTaken(h, j.Queue, j), j.GPU, gpusNeeded(j.GPU, allocs[i].Slots))
+		idx := gpuPick(h, c.gpuTaken(h, j.Queue, j), j.GPU, gpusNeeded(j.GPU, allocs[i].Slots), c.gpuGone(j.Queue, j.GPU))
 		allocs[i].GPUs = idx
 		if c.gpuPlanned == nil {
 			c.gpuPlanned = map[int][]gpuPlan{}
@@ -380,7 +409,7 @@ func (c *cycle) gpuReason(r *classRun) Reason {
 		return ReasonSlots
 	}
 	for _, h := range r.cand.hosts {
-		if gpuRoom(h, c.gpuTaken(h, r.k.queue, nil), r.k.gpu) > 0 {
+		if gpuRoom(h, c.gpuTaken(h, r.k.queue, nil), r.k.gpu, c.gpuGone(r.k.queue, r.k.gpu)) > 0 {
 			return ReasonSlots
 		}
 	}
@@ -455,7 +484,7 @@ type gpuTrack struct {
 // newGPUTrack returns a host's GPUs as they stand for a job of queue q.
 func (c *cycle) newGPUTrack(h *Host, q *Queue, j *Job) *gpuTrack {
 	t := &gpuTrack{use: make([]gpuUse, len(h.GPUs)), fixed: make([]gpuUse, len(h.GPUs))}
-	h.gpuUsesInto(t.use, true)
+	h.gpuUsesInto(t.use, true, c.gpuGone(q, j.GPU))
 	addPlanned(h, t.fixed, c.gpuTaken(h, q, j))
 	return t
 }

@@ -446,7 +446,7 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 		var gpus []int
 		if j.GPU != nil {
 			// The GPUs free now that the job will use on the host.
-			gpus = gpuPick(t.h, c.gpuTaken(t.h, j.Queue, j), j.GPU, gpusNeeded(j.GPU, min(g, left)))
+			gpus = gpuPick(t.h, c.gpuTaken(t.h, j.Queue, j), j.GPU, gpusNeeded(j.GPU, min(g, left)), c.gpuGone(j.Queue, j.GPU))
 		}
 		left -= g
 		if n <= 0 && len(amounts) == 0 && len(gpus) == 0 {
