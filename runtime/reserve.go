@@ -30,7 +30,11 @@ import (
 //
 // A reservation's predicted start is when enough of the running jobs on
 // the candidate hosts will have ended, by their run limits or estimated
-// run times (-We, the profile's RUNTIME). A job of a BACKFILL queue may
+// run times (-We, the profile's RUNTIME), and enough of the rusage
+// amounts they hold with a duration, decay or phases have come back as
+// their reservations age (with decay, between two such times, to the
+// second). The amounts the job reserves are those free now. A job of a
+// BACKFILL queue may
 // use reserved slots on a host when its own run limit (or estimate) ends
 // before the earliest predicted start of the reservations there, so
 // that it never delays them. A job of an INTERRUPTIBLE_BACKFILL queue
@@ -295,8 +299,11 @@ type hostTrack struct {
 	now   int
 	slots int
 	avail []float64
-	gpu   *gpuTrack
-	at    Time
+	// availNow is what of the amounts is free now, which the job
+	// reserves.
+	availNow []float64
+	gpu      *gpuTrack
+	at       Time
 }
 
 // reserveFor makes a job that could not start reserve what it can, or,
@@ -346,6 +353,7 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 					t.avail[k] = math.Inf(1)
 				}
 			}
+			t.availNow = slices.Clone(t.avail)
 		}
 		if j.GPU != nil {
 			t.gpu = c.newGPUTrack(h, j.Queue, j)
@@ -392,41 +400,103 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 		}
 		count(0, gives(open(h, free)))
 	}
+	// The rusage amounts running jobs hold with a duration or decay come
+	// back as their reservations age, before those jobs end.
+	holds, changes := c.timedHolds(r, amounts, track)
+	setHolds := func(at Time) {
+		changed := false
+		for _, th := range holds {
+			if th.ended {
+				continue
+			}
+			v := th.at(at)
+			if d := th.cur - v; d != 0 {
+				t := track[th.h]
+				t.avail[th.k] += d
+				th.cur = v
+				if d > 0 {
+					t.at = max(t.at, at)
+				}
+				changed = true
+			}
+		}
+		if changed {
+			total = 0
+			for _, t := range order {
+				count(0, gives(t))
+			}
+		}
+	}
 	start := Never
 	if total >= j.Slots {
 		start = c.now
 	} else {
-		for _, e := range c.expectedEnds() {
-			if e.j == nil || e.at == Never {
+		ends := c.expectedEnds()
+		ei, ci, prev := 0, 0, c.now
+		for {
+			at := Never
+			if ei < len(ends) && ends[ei].j != nil {
+				at = ends[ei].at
+			}
+			if ci < len(changes) {
+				at = min(at, changes[ci])
+			}
+			if at == Never {
 				break
 			}
-			for _, a := range e.j.Allocs {
-				if r.cand.pos[a.Host.Index] < 0 || !gpuCapable(a.Host, j.GPU) {
-					continue
-				}
-				t := track[a.Host]
-				if t == nil {
-					t = open(a.Host, 0)
-				}
-				old := gives(t)
-				t.slots = min(j.Slots, t.slots+a.Slots)
-				if t.gpu != nil {
-					t.gpu.end(a.Host, e.j)
-				}
-				t.at = e.at
-				for k, am := range amounts {
-					for _, ha := range e.j.held {
-						if ha.host == a.Host && ha.name == am.Name {
-							t.avail[k] += ha.v
+			if len(holds) > 0 {
+				setHolds(at)
+				if total >= j.Slots {
+					// What came back by at is enough: with decay, it was
+					// enough somewhat earlier.
+					lo, hi := prev, at
+					for hi-lo > 1 {
+						mid := lo + (hi-lo)/2
+						if setHolds(mid); total >= j.Slots {
+							hi = mid
+						} else {
+							lo = mid
 						}
 					}
+					setHolds(hi)
+					start = hi
+					break
 				}
-				count(old, gives(t))
+			}
+			for ci < len(changes) && changes[ci] <= at {
+				ci++
+			}
+			for ; ei < len(ends) && ends[ei].j != nil && ends[ei].at == at; ei++ {
+				e := ends[ei]
+				for _, a := range e.j.Allocs {
+					if r.cand.pos[a.Host.Index] < 0 || !gpuCapable(a.Host, j.GPU) {
+						continue
+					}
+					t := track[a.Host]
+					if t == nil {
+						t = open(a.Host, 0)
+					}
+					old := gives(t)
+					t.slots = min(j.Slots, t.slots+a.Slots)
+					if t.gpu != nil {
+						t.gpu.end(a.Host, e.j)
+					}
+					t.at = e.at
+					for k, am := range amounts {
+						for _, ha := range e.j.held {
+							if ha.host == a.Host && ha.name == am.Name {
+								t.avail[k] += heldBack(holds, e.j, a.Host, k, ha.v)
+							}
+						}
+					}
+					count(old, gives(t))
+				}
 			}
 			if total >= j.Slots {
-				start = e.at
+				start = at
 				break
 			}
+			prev = at
 		}
 	}
 	// The hosts the job will run on: those free now first, then those
@@ -457,7 +527,7 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 		}
 		for k, am := range amounts {
 			need := am.Value * c.cluster.perHost(am.Per, max(n, 1), j.Slots)
-			take := min(need, t.avail[k])
+			take := min(need, t.availNow[k])
 			if take > 0 && !math.IsInf(take, 0) {
 				res.Amounts = append(res.Amounts, ReservedAmount{Host: t.h, Name: am.Name, Value: take})
 			}
@@ -512,6 +582,88 @@ func (rs *reserveState) addGPUs(h *Host, gpus []int, j *Job) {
 	for _, x := range gpus {
 		rs.gpus[h.Index] = append(rs.gpus[h.Index], gpuPlan{x, j.GPU})
 	}
+}
+
+// A timedHold is an rusage amount a started job holds on a host with a
+// duration, decay or phases, as a reservation's look-ahead ages it: k is
+// the position of the resource among the pending job's amounts, base
+// what the job holds now, cur what it holds as the look-ahead stands.
+type timedHold struct {
+	j        *Job
+	h        *Host
+	k        int
+	rsv      reservation
+	base     float64
+	cur      float64
+	ended    bool
+	baseRate float64
+}
+
+// at returns what the job holds at a time, if it still runs then: what
+// it holds now, scaled as its reservation ages.
+func (th *timedHold) at(t Time) float64 {
+	if th.baseRate <= 0 {
+		return 0
+	}
+	return th.base * th.rsv.at(float64(t-th.j.Start)) / th.baseRate
+}
+
+// timedHolds returns the rusage amounts of the pending job's resources
+// that the started jobs on the tracked hosts hold with a duration, decay
+// or phases, and the times, in order, at which they next change (the
+// ends of their durations and phases) before those jobs end.
+func (c *cycle) timedHolds(r *classRun, amounts []reservation, track map[*Host]*hostTrack) ([]*timedHold, []Time) {
+	if len(amounts) == 0 || len(c.cluster.timed) == 0 {
+		return nil, nil
+	}
+	var holds []*timedHold
+	var changes []Time
+	for _, tj := range c.cluster.timed {
+		if !tj.State.Started() {
+			continue
+		}
+		end := tj.expectedEnd(c.now)
+		elapsed := float64(c.now - tj.Start)
+		for _, ha := range tj.held {
+			if track[ha.host] == nil || r.cand.pos[ha.host.Index] < 0 {
+				continue
+			}
+			for k, am := range amounts {
+				if am.Name != ha.name {
+					continue
+				}
+				for _, ra := range tj.Req.amounts() {
+					if ra.Name != ha.name || !ra.timed() {
+						continue
+					}
+					holds = append(holds, &timedHold{j: tj, h: ha.host, k: k, rsv: ra, base: ha.v, cur: ha.v, baseRate: ra.at(elapsed)})
+					for e, n := elapsed, 0; n < 64; n++ {
+						at, _ := ra.nextChange(e)
+						if at < 0 || tj.Start.Add(at) >= end {
+							break
+						}
+						changes = append(changes, tj.Start.Add(at))
+						e = at
+					}
+					break
+				}
+			}
+		}
+	}
+	slices.Sort(changes)
+	return holds, slices.Compact(changes)
+}
+
+// heldBack returns what a job that ends gives back of an amount it held
+// on a host: what the look-ahead left it of a timed hold, else all of v.
+func heldBack(holds []*timedHold, j *Job, h *Host, k int, v float64) float64 {
+	for _, th := range holds {
+		if th.j == j && th.h == h && th.k == k && !th.ended {
+			th.ended = true
+			return th.cur
+		}
+	}
+	return v
 }
 
 // amountsFit reports whether the rusage amounts of a job of total slots
