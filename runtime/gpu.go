@@ -73,6 +73,14 @@ func (c *Cluster) SetGPUs(h *Host, devs []GPUDevice) {
 	h.Gen++
 }
 
+// SetGPUMemUsed records the memory in use on the host's GPUs, in MB by
+// GPU index, as its agent (or the daemon, for its own machine) measured
+// it; nil when it measures none. What jobs use of their GPUs changes
+// nothing the scheduler decides: it is shown, not counted.
+func (c *Cluster) SetGPUMemUsed(h *Host, used map[int]float64) {
+	h.gpuMemUsed = used
+}
+
 // GPUsFound reports whether the host's GPUs are those its agent found
 // rather than those the configuration declares.
 func (h *Host) GPUsFound() bool { return h.gpusFound }
@@ -424,6 +432,10 @@ type GPUState struct {
 	Jobs, Running, Suspended int
 	Exclusive                bool
 	Reserved                 float64
+	// MemUsed is the memory in use on the GPU, in MB, as the host's agent
+	// last measured it; MemUsedKnown is false when it measures none.
+	MemUsed      float64
+	MemUsedKnown bool
 	// RunJobs and SuspJobs are the IDs of the running and the suspended
 	// jobs on the GPU.
 	RunJobs, SuspJobs []int64
@@ -437,6 +449,7 @@ func (h *Host) GPUStates() []GPUState {
 	for i, d := range h.GPUs {
 		u := use[i]
 		out[i] = GPUState{GPUDevice: d, Jobs: u.jobs, Running: u.running, Suspended: u.suspended, Exclusive: u.exclusive, Reserved: u.mem}
+		out[i].MemUsed, out[i].MemUsedKnown = h.gpuMemUsed[d.Index]
 		for _, j := range u.ids {
 			if j.State == Run {
 				out[i].RunJobs = append(out[i].RunJobs, j.ID)

@@ -654,6 +654,11 @@ type HostGPU struct {
 	Susp      int     `json:"susp"`
 	Exclusive bool    `json:"exclusive,omitempty"`
 	Reserved  float64 `json:"reserved,omitempty"`
+	// MemUsed is the memory in use on the GPU, in MB, as the host's agent
+	// last measured it; nil when it measures none.
+	MemUsed *float64 `json:"memUsed,omitempty"`
+	// Rsv counts the pending jobs that reserve the GPU.
+	Rsv int `json:"rsv,omitempty"`
 	// RunJobs and SuspJobs are the IDs of the running and the suspended
 	// jobs on the GPU.
 	RunJobs  []int64 `json:"runJobs,omitempty"`

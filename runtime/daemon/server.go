@@ -1189,8 +1189,30 @@ func (d *Daemon) hostInfo(h *runtime.Host) api.Host {
 	}
 	out.GPUsFound = h.GPUsFound()
 	for _, g := range h.GPUStates() {
-		out.GPUs = append(out.GPUs, api.HostGPU{ID: g.Index, Model: g.Model, Mem: g.Mem, NJobs: g.Jobs, Run: g.Running,
-			Susp: g.Suspended, Exclusive: g.Exclusive, Reserved: g.Reserved, RunJobs: g.RunJobs, SuspJobs: g.SuspJobs})
+		hg := api.HostGPU{ID: g.Index, Model: g.Model, Mem: g.Mem, NJobs: g.Jobs, Run: g.Running,
+			Susp: g.Suspended, Exclusive: g.Exclusive, Reserved: g.Reserved, RunJobs: g.RunJobs, SuspJobs: g.SuspJobs}
+		if g.MemUsedKnown {
+			used := g.MemUsed
+			hg.MemUsed = &used
+		}
+		out.GPUs = append(out.GPUs, hg)
+	}
+	if len(out.GPUs) > 0 {
+		// The pending jobs that reserve each GPU.
+		for _, j := range d.cluster.Reserving() {
+			for _, a := range j.Reservation.Allocs {
+				if a.Host != h {
+					continue
+				}
+				for _, idx := range a.GPUs {
+					for i := range out.GPUs {
+						if out.GPUs[i].ID == idx {
+							out.GPUs[i].Rsv++
+						}
+					}
+				}
+			}
+		}
 	}
 	for _, j := range h.Jobs() {
 		n := j.SlotsOn(h)
