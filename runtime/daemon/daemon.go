@@ -204,10 +204,11 @@ type Daemon struct {
 	// measuring is set while one runs.
 	localGPUUsed atomic.Pointer[map[int]float64]
 	measuring    atomic.Bool
-	cpuAt        time.Time // when the CPU time of jobs in JOB_IDLE queues was last read
-	lastCycle    time.Time
-	dirty        bool
-	wake         runtime.Time
+
+	cpuAt     time.Time // when the CPU time of jobs in JOB_IDLE queues was last read
+	lastCycle time.Time
+	dirty     bool
+	wake      runtime.Time
 	// notices are the exception records of job ends (underruns), which
 	// the next transaction carries after the records it is given.
 	notices []Record
