@@ -239,6 +239,9 @@ type Modification struct {
 	Project  *string `json:"Project,omitempty"`
 	Group    *string `json:"Group,omitempty"`
 	JobGroup *string `json:"JobGroup,omitempty"`
+	// GPU is bmod -gpu, the job's own GPU requirement ("-" for the
+	// default; "" for none of its own, bmod -gpun).
+	GPU *string `json:"GPU,omitempty"`
 }
 
 // Modify changes a pending job (bmod). The changed job must still be one
@@ -285,6 +288,9 @@ func (c *Cluster) Modify(j *Job, m Modification) error {
 				return err
 			}
 		}
+	}
+	if m.GPU != nil {
+		sub.GPU = *m.GPU
 	}
 	if m.JobGroup != nil {
 		sub.JobGroup = *m.JobGroup

@@ -16,6 +16,7 @@ func bmodOptionList() []lsfOption {
 		{"R", "res_req"}, {"n", "slots"}, {"J", "job_name"}, {"W", "[hh:]mm"}, {"sp", "priority"},
 		{"w", "dependency"}, {"m", `"host ..."`}, {"aps", `"system=value|admin=value"`}, {"apsn", ""},
 		{"P", "project_name"}, {"Pn", ""}, {"G", "user_group"}, {"Gn", ""}, {"g", "job_group_name"}, {"gn", ""},
+		{"gpu", "- | gpu_req"}, {"gpun", ""},
 	}
 }
 
@@ -31,8 +32,10 @@ func newBmodCmd(e env) *cobra.Command {
 dependency (-w), hosts (-m), project (-P), the user group its fairshare
 is charged to (-G, of which the job's owner must be a direct member) or
 its job group (-g, made when it does not exist; -gn takes the job out of
-any group), with bsub's syntax; -Pn gives it the default project and -Gn
-takes it out of its user group. For a job array,
+any group) or its GPU requirement (-gpu), with bsub's syntax; -Pn gives
+it the default project, -Gn takes it out of its user group and -gpun
+takes its own GPU requirement back (the queue's, profile's or cluster's
+GPU_REQ stands). For a job array,
 -J "%N" alone changes how many of its elements may run at once (0: no
 limit); an action on "ID[1-5]" changes those elements only. In a queue with
 APS_PRIORITY an administrator may set a pending job's absolute priority:
@@ -65,9 +68,9 @@ standard error and exits 255.` + lsfStateHelp,
 // bmodRequest returns the changes bmod's options ask for.
 func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 	if len(a.opts) == 0 {
-		return nil, errors.New("nothing to change: give -R, -n, -J, -W, -sp, -w, -m, -P, -Pn, -G, -Gn, -g or -gn")
+		return nil, errors.New("nothing to change: give -R, -n, -J, -W, -sp, -w, -m, -P, -Pn, -G, -Gn, -g, -gn, -gpu or -gpun")
 	}
-	for _, o := range []string{"g", "P", "G"} {
+	for _, o := range []string{"g", "P", "G", "gpu"} {
 		if a.has(o) && a.has(o+"n") {
 			return nil, fmt.Errorf("-%s and -%sn cannot be used together", o, o)
 		}
@@ -89,7 +92,7 @@ func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 	}
 	m := r.sub
 	m.ResReq = strings.TrimSpace(m.ResReq)
-	m.NoJobGroup, m.NoProject, m.NoUserGroup = a.has("gn"), a.has("Pn"), a.has("Gn")
+	m.NoJobGroup, m.NoProject, m.NoUserGroup, m.NoGPU = a.has("gn"), a.has("Pn"), a.has("Gn"), a.has("gpun")
 	return &m, nil
 }
 

@@ -113,6 +113,9 @@ type SubmitRequest struct {
 	// default project and take it out of its -G user group.
 	NoProject   bool `json:"noProject,omitempty"`
 	NoUserGroup bool `json:"noUserGroup,omitempty"`
+	// NoGPU, for bmod -gpun, takes the job's own GPU requirement (-gpu)
+	// back: the queue's, profile's or cluster's stands, if any.
+	NoGPU bool `json:"noGPU,omitempty"`
 	// Cwd is the working directory (-cwd, else the submitter's); Env the
 	// submission environment, KEY=VALUE; Umask the submitter's umask.
 	Cwd   string   `json:"cwd,omitempty"`

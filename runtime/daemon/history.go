@@ -339,6 +339,12 @@ func modificationText(m *runtime.Modification) string {
 		parts = append(parts, "-G "+strconv.Quote(*m.Group))
 	}
 	switch {
+	case m.GPU != nil && *m.GPU == "":
+		parts = append(parts, "-gpun")
+	case m.GPU != nil:
+		parts = append(parts, "-gpu "+strconv.Quote(*m.GPU))
+	}
+	switch {
 	case m.JobGroup != nil && *m.JobGroup == "":
 		parts = append(parts, "-gn")
 	case m.JobGroup != nil:

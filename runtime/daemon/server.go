@@ -1030,6 +1030,12 @@ func modification(s *api.SubmitRequest) runtime.Modification {
 	case s.JobGroup != "":
 		m.JobGroup = &s.JobGroup
 	}
+	switch {
+	case s.NoGPU:
+		m.GPU = &none
+	case s.GPU != "":
+		m.GPU = &s.GPU
+	}
 	return m
 }
 
