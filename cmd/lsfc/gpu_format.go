@@ -148,14 +148,21 @@ func writeLshostsGPU(w io.Writer, hs []api.Host, wide bool) {
 // writeJobGPUs prints the GPU_ALLOCATION section of bjobs -l -gpu: per
 // host the tasks the job runs there and each GPU they use.
 func writeJobGPUs(w io.Writer, j *api.Job) {
-	if len(j.GPUAlloc) == 0 {
+	writeGPUAlloc(w, j.GPUAlloc, j.ExecHosts)
+}
+
+// writeGPUAlloc prints a GPU_ALLOCATION section: per host of allocs the
+// tasks the job runs there (one per entry of hosts, a slot each) and each
+// GPU they use.
+func writeGPUAlloc(w io.Writer, allocs []api.JobGPUs, hosts []string) {
+	if len(allocs) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\n GPU_ALLOCATION:\n %-16s %-9s %-6s %-18s %8s %8s\n", "HOST", "TASK", "GPU_ID", "MODEL", "MTOTAL", "MRSV")
 	task := 0
-	for _, a := range j.GPUAlloc {
+	for _, a := range allocs {
 		n := 0
-		for _, h := range j.ExecHosts {
+		for _, h := range hosts {
 			if h == a.Host {
 				n++
 			}

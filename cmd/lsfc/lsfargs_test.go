@@ -126,7 +126,7 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"bqueues": {"alloc json l lr m noheader o r u V w", "json l r w"},
 	"bhosts":  {"a aff alloc attr cname e gpu json l loc noheader o R rc rconly s sl V w X x", "gpu json l R s w"},
 	"bhist": {"a aff app b C cname D d data e f G g gpu hostfile J Jd l Lp m N n P p q r S s T t u UF V w",
-		"a C D d e f g J l m n P p q r S s T t u UF w"},
+		"a C D d e f g gpu J l m n P p q r S s T t u UF w"},
 	"bparams":  {"a l V", "a l"},
 	"badmin":   {"C f V v", "v"},
 	"bacct":    {"aff app b C cname D d E e f gpu l Lp M m N P q rcacct rcalloc S sla U UF u V w x", "b C D d e f l m P q S u x"},

@@ -73,6 +73,9 @@ type HistoryEvent struct {
 	State string   `json:"state,omitempty"`
 	User  string   `json:"user,omitempty"`
 	Text  string   `json:"text,omitempty"`
+	// GPUs are, for a start, the GPUs the job was given on each host
+	// (bhist -l -gpu).
+	GPUs []JobGPUs `json:"gpus,omitempty"`
 }
 
 // HistoryQuery selects the jobs GET /v1/history returns. Its zero value
