@@ -509,6 +509,14 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 			break
 		}
 		g := gives(t)
+		if g <= 0 && start == Never && t.gpu != nil {
+			// The GPUs it waits for are held by jobs of no known end:
+			// once they end, the host gives the job its slots.
+			g = t.slots
+			if span.Ptile > 0 {
+				g -= g % span.Ptile
+			}
+		}
 		if g <= 0 || span.Hosts == 1 && g < j.Slots {
 			continue
 		}
