@@ -444,7 +444,7 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 			if at == Never {
 				break
 			}
-			if len(holds) > 0 {
+			if len(holds) > 0 && at > prev {
 				setHolds(at)
 				if total >= j.Slots {
 					// What came back by at is enough: with decay, it was
@@ -466,37 +466,41 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 			for ci < len(changes) && changes[ci] <= at {
 				ci++
 			}
-			for ; ei < len(ends) && ends[ei].j != nil && ends[ei].at == at; ei++ {
-				e := ends[ei]
-				for _, a := range e.j.Allocs {
-					if r.cand.pos[a.Host.Index] < 0 || !gpuCapable(a.Host, j.GPU) {
-						continue
-					}
-					t := track[a.Host]
-					if t == nil {
-						t = open(a.Host, 0)
-					}
-					old := gives(t)
-					t.slots = min(j.Slots, t.slots+a.Slots)
-					if t.gpu != nil {
-						t.gpu.end(a.Host, e.j)
-					}
-					t.at = e.at
-					for k, am := range amounts {
-						for _, ha := range e.j.held {
-							if ha.host == a.Host && ha.name == am.Name {
-								t.avail[k] += heldBack(holds, e.j, a.Host, k, ha.v)
-							}
+			prev = at
+			if ei >= len(ends) || ends[ei].j == nil || ends[ei].at != at {
+				continue
+			}
+			// One job ends at a time, so that the hosts the job waits
+			// for are those of the fewest ends.
+			e := ends[ei]
+			ei++
+			for _, a := range e.j.Allocs {
+				if r.cand.pos[a.Host.Index] < 0 || !gpuCapable(a.Host, j.GPU) {
+					continue
+				}
+				t := track[a.Host]
+				if t == nil {
+					t = open(a.Host, 0)
+				}
+				old := gives(t)
+				t.slots = min(j.Slots, t.slots+a.Slots)
+				if t.gpu != nil {
+					t.gpu.end(a.Host, e.j)
+				}
+				t.at = e.at
+				for k, am := range amounts {
+					for _, ha := range e.j.held {
+						if ha.host == a.Host && ha.name == am.Name {
+							t.avail[k] += heldBack(holds, e.j, a.Host, k, ha.v)
 						}
 					}
-					count(old, gives(t))
 				}
+				count(old, gives(t))
 			}
 			if total >= j.Slots {
 				start = at
 				break
 			}
-			prev = at
 		}
 	}
 	// The hosts the job will run on: those free now first, then those
