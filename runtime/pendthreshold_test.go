@@ -109,7 +109,7 @@ func TestPendThresholds(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
 		slots, jobs int
-	}{{"alice", 6, 2}, {"eng", 6, 3}, {"carol", 6, 1}, {"erin", 6, -1}} {
+	}{{"alice", 6, 2}, {"eng", 6, 3}, {"carol", 6, 1}, {"erin", 6, -1}, {"ops", 6, -1}} {
 		if slots, jobs := c.PendThresholds(tc.name); slots != tc.slots || jobs != tc.jobs {
 			t.Errorf("PendThresholds(%s) = %d, %d; want %d, %d", tc.name, slots, jobs, tc.slots, tc.jobs)
 		}

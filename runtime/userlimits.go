@@ -178,6 +178,10 @@ func (c *Cluster) UserJobLimits(user string) (maxJobs int, jlp float64) {
 			return g.maxJobs, g.jlp
 		}
 	}
+	if c.UserGroupMembers(user) != nil {
+		// A user group without a row of its own has no limit.
+		return 0, 0
+	}
 	if l := c.limitFor(user); l != nil {
 		return l.maxJobs, l.jlp
 	}
@@ -327,7 +331,7 @@ func (c *Cluster) PendThresholds(name string) (slots, jobs int) {
 			l = g
 		}
 	}
-	if l == nil {
+	if l == nil && c.UserGroupMembers(name) == nil {
 		l = c.limitFor(name)
 	}
 	if l != nil {
