@@ -601,11 +601,13 @@ func (j *Job) TermTime() Time {
 
 // An Interactive is how an interactive job's wrapper reaches the bsub
 // that submitted it: Mode is "I", "Ip" or "Is", Addrs the addresses bsub
-// listens on and Token its secret for the job.
+// listens on and Token its secret for the job; Tty (bsub -tty) sends
+// its output to bsub's terminal as well as to its -o and -e files.
 type Interactive struct {
 	Mode  string   `json:"Mode"`
 	Addrs []string `json:"Addrs"`
 	Token string   `json:"Token"`
+	Tty   bool     `json:"Tty,omitempty"`
 }
 
 // A Rejection is why a job was not accepted, as bsub reports it.
@@ -1228,7 +1230,7 @@ func (c *Cluster) finish(j *Job, state JobState, now Time) {
 	j.slaFinish(now)
 	j.State, j.End = state, now
 	c.useRequirement(j)
-	c.leaveJobGroup(j)
+	c.leaveJobGroup(j, now)
 }
 
 // leaveHosts releases what a started job holds: its slots, reservations

@@ -313,7 +313,9 @@ func (c *Cluster) Modify(j *Job, m Modification) error {
 	c.dequeue(j)
 	moved := sub.JobGroup != j.Sub.JobGroup
 	if moved {
-		c.leaveJobGroup(j)
+		// When is not known here: the group's idle time starts at the
+		// next bgdel -d that looks at it.
+		c.leaveJobGroup(j, 0)
 		j.jgroup = nil
 	}
 	j.Name, j.ResReq, j.Slots, j.Depend, j.Sub = sub.Name, sub.ResReq, sub.Slots, sub.Depend, sub

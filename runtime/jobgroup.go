@@ -26,6 +26,10 @@ type JobGroup struct {
 	// Implicit is set on a group bsub -g, bmod -g or DEFAULT_JOBGROUP
 	// created, clear on one bgadd created.
 	Implicit bool
+	// IdleSince is when the group and the groups under it last came to
+	// hold no unfinished job: its creation, or the end of its last job
+	// (bgdel -d). Zero while it holds one, or when not known.
+	IdleSince Time
 
 	parent   *JobGroup
 	children []*JobGroup
@@ -311,6 +315,9 @@ func (c *Cluster) joinJobGroup(j *Job) {
 	}
 	j.jgroup = g
 	g.live++
+	for a := g; a != nil; a = a.parent {
+		a.IdleSince = 0
+	}
 	// A group a job of a service class joins first is attached to it:
 	// the group's later jobs join the class without -sla.
 	if g.SLA == "" && j.SLA != nil {
@@ -319,15 +326,19 @@ func (c *Cluster) joinJobGroup(j *Job) {
 }
 
 // leaveJobGroup takes a job that finished, or moves to another group, out
-// of its group's count of unfinished jobs; with JOB_GROUP_CLEAN, an
-// implicit group left empty, without a limit or subgroups, is deleted,
-// and so on up the tree.
-func (c *Cluster) leaveJobGroup(j *Job) {
+// of its group's count of unfinished jobs; the groups it leaves without
+// one are idle from at (0: not known). With JOB_GROUP_CLEAN, an implicit
+// group left empty, without a limit or subgroups, is deleted, and so on
+// up the tree.
+func (c *Cluster) leaveJobGroup(j *Job, at Time) {
 	g := j.jgroup
 	if g == nil || c.jobGroups[g.Path] != g {
 		return
 	}
 	g.live--
+	for a := g; a != nil && a.live == 0 && !c.JobGroupBusy(a.Path); a = a.parent {
+		a.IdleSince = at
+	}
 	if !c.Policy.Parameters.JobGroupClean {
 		return
 	}

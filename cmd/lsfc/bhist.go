@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -25,7 +26,7 @@ func newBhistCmd(e env) *cobra.Command {
 		options: []lsfOption{{"a", ""}, {"d", ""}, {"e", ""}, {"p", ""}, {"r", ""}, {"s", ""}, {"l", ""}, {"UF", ""}, {"w", ""},
 			{"t", ""}, {"T", "time0,time1"}, {"C", "time0,time1"}, {"D", "time0,time1"}, {"S", "time0,time1"},
 			{"f", "logfile"}, {"n", "number_logfiles"}, {"J", "job_name"}, {"m", "host_name"}, {"P", "project"},
-			{"g", "job_group_name"}, {"gpu", ""},
+			{"g", "job_group_name"}, {"G", "user_group"}, {"gpu", ""},
 			{"q", "queue"}, {"u", "user"}},
 		long: `bhist shows jobs' histories: by default, the caller's unfinished jobs as a
 table of the seconds each spent pending, suspended and running; with -l,
@@ -39,8 +40,8 @@ log in the order it happened (-T time0,time1 keeps those of an interval).
 
 Which jobs: -a all, -d finished, -e exited, -p pending, -r running, -s
 suspended; -u USER (or all), -q QUEUE, -J NAME (* matches any text), -P
-PROJECT, -g JOB_GROUP (submitted to it or a group under it), -m HOST
-(dispatched there); -C, -D, -S time0,time1: completed,
+PROJECT, -G USER_GROUP (charged to it, bsub -G), -g JOB_GROUP (submitted
+to it or a group under it), -m HOST (dispatched there); -C, -D, -S time0,time1: completed,
 dispatched, submitted in the interval (times as [[[year/]month/]day/]
 hour:minute, or ".", for now; either end may be left out). Job IDs name
 jobs whatever their state or owner.
@@ -178,6 +179,7 @@ type historySelection struct {
 	states                           string // "" (unfinished), "a", "d", "e", "p", "r" or "s"
 	user                             string // "" for the caller, "all"
 	queue, name, project, host       string
+	userGroup                        string // -G
 	group                            string // -g: a job group, with those under it
 	completed, dispatched, submitted timeRange
 	events                           timeRange // -T
@@ -187,7 +189,8 @@ type historySelection struct {
 // bhistSelection reads bhist's options and operands.
 func bhistSelection(a *lsfArgs, now time.Time) (*historySelection, error) {
 	sel := &historySelection{ids: map[int64]bool{}, elems: map[[2]int64]bool{}, user: a.value("u"), queue: a.value("q"),
-		name: a.value("J"), project: a.value("P"), host: a.value("m"), group: trimGroupPath(a.value("g")), states: a.last("a", "d", "e", "p", "r", "s")}
+		name: a.value("J"), project: a.value("P"), host: a.value("m"), group: trimGroupPath(a.value("g")), states: a.last("a", "d", "e", "p", "r", "s"),
+		userGroup: a.value("G")}
 	for _, op := range a.operands {
 		id, idx, err := parseJobIndex(op)
 		if err != nil {
@@ -265,7 +268,10 @@ func (sel *historySelection) pick(hist []api.JobHistory, now int64) []api.JobHis
 		if sel.name != "" && !matchJobName(sel.name, historyName(&h)) {
 			continue
 		}
-		if sel.project != "" && h.Project != sel.project {
+		if sel.project != "" && cmp.Or(h.Project, "default") != sel.project {
+			continue
+		}
+		if sel.userGroup != "" && h.UserGroup != sel.userGroup {
 			continue
 		}
 		if sel.group != "" && h.JobGroup != sel.group && !strings.HasPrefix(h.JobGroup, strings.TrimSuffix(sel.group, "/")+"/") {
@@ -332,6 +338,6 @@ func historyStartEnd(h api.JobHistory) (start, end int64) {
 // that lsfc does not implement.
 func bhistRefusedOptions() []lsfOption {
 	return []lsfOption{{"aff", ""}, {"app", "application_profile"}, {"b", ""}, {"cname", ""}, {"data", ""},
-		{"G", "user_group"}, {"hostfile", ""}, {"Jd", "job_description"}, {"Lp", "license_project"},
+		{"hostfile", ""}, {"Jd", "job_description"}, {"Lp", "license_project"},
 		{"N", "host_spec"}, {"V", ""}}
 }

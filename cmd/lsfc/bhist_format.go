@@ -155,8 +155,25 @@ func byUser(e api.HistoryEvent) string {
 }
 
 // historyLine returns the text bhist -l writes for an event, after its
-// time; "" for none.
+// time; "" for none. The reason a bkill, bstop or bresume gave with -C
+// follows the change it caused.
 func historyLine(h *api.JobHistory, e api.HistoryEvent) string {
+	s := eventText(h, e)
+	if s == "" || e.Reason == "" {
+		return s
+	}
+	label := "Kill reason"
+	switch {
+	case e.Kind == api.EventSuspend:
+		label = "Suspend reason"
+	case e.Kind == api.EventResume:
+		label = "Resume reason"
+	}
+	return s + " " + label + ": <" + oneLine(e.Reason) + ">;"
+}
+
+// eventText returns what bhist -l says of an event; "" for none.
+func eventText(h *api.JobHistory, e api.HistoryEvent) string {
 	switch e.Kind {
 	case api.EventSubmit:
 		s := "Submitted from host <" + h.FromHost + ">, to Queue <" + e.Text + ">"

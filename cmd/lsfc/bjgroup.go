@@ -53,39 +53,47 @@ bsub -g makes the groups it names when they do not exist (implicit groups).` + l
 func newBgmodCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "bgmod",
-		options:  []lsfOption{{"L", "limit"}, {"Ln", ""}},
+		options:  []lsfOption{{"L", "limit"}, {"Ln", ""}, {"u", "job_group_owner"}},
 		refused:  bgmodRefusedOptions(),
-		short:    "Change the job limit of a job group of lsfc serve",
+		short:    "Change the job limit or the owner of a job group of lsfc serve",
 		operands: "job_group_name",
 		long: `bgmod changes a job group's limit: -L LIMIT sets it (not more than the
 limit of a group above, nor less than that of a group under it), -Ln
 removes it (the group is then bound only by the groups above it). The
 group's owner, the owner of a group above it, or an administrator may
-change it. It prints
+change it. -u USER makes USER the group's owner (with or without -L or
+-Ln), who may then change and delete it; the same users may give it. It
+prints
 
   Job group /risk is modified.` + lsfStateHelp,
 		example: `  lsfc bgmod -L 6 /risk
-  bgmod -Ln /risk/daily`,
+  bgmod -Ln /risk/daily
+  bgmod -u bob /risk/weekly`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		switch {
 		case len(a.operands) != 1:
 			return usageError("bgmod: give one job group name")
-		case a.has("L") == a.has("Ln"):
+		case a.has("L") && a.has("Ln"):
 			return usageError("bgmod: give one of -L limit and -Ln")
+		case !a.has("L") && !a.has("Ln") && !a.has("u"):
+			return usageError("bgmod: give -L limit, -Ln or -u owner")
+		case a.has("u") && a.value("u") == "":
+			return usageError("bgmod: -u takes a user name")
 		}
 		limit, err := jobGroupLimit(a)
 		if err != nil {
 			return usageError("bgmod: %v", err)
 		}
-		return changeJobGroups(ctx, e, a, "bgmod", api.JobGroupRequest{Op: "mod", Path: a.operands[0], Limit: limit})
+		return changeJobGroups(ctx, e, a, "bgmod", api.JobGroupRequest{Op: "mod", Path: a.operands[0], Limit: limit,
+			Owner: a.value("u"), KeepLimit: !a.has("L") && !a.has("Ln")})
 	})
 }
 
 func newBgdelCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "bgdel",
-		options:  []lsfOption{{"u", "user_name|all"}, {"c", "job_group_name"}},
+		options:  []lsfOption{{"u", "user_name|all"}, {"c", "job_group_name"}, {"d", "idle_time"}},
 		refused:  bgdelRefusedOptions(),
 		short:    "Delete job groups of lsfc serve",
 		operands: "job_group_name | 0",
@@ -99,11 +107,25 @@ any. It prints
 0 deletes every empty job group of the caller; with -u USER those of that
 user, with -u all everyone's (-u is an administrator's, and is ignored
 when a group is named). -c GROUP deletes the empty groups of GROUP's
-subtree, GROUP included, and leaves those holding unfinished jobs.` + lsfStateHelp,
+subtree, GROUP included, and leaves those holding unfinished jobs.
+-d SECONDS deletes the caller's groups (an administrator's: anyone's)
+idle for more than that many seconds: holding no unfinished job, theirs
+or their subgroups', since they were made or their last job ended.` + lsfStateHelp,
 		example: `  lsfc bgdel /risk/daily
-  bgdel 0`,
+  bgdel 0
+  bgdel -d 86400`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
+		if a.has("d") {
+			if len(a.operands) != 0 || a.has("u") || a.has("c") {
+				return usageError("bgdel: -d goes alone, with its idle time")
+			}
+			n, err := strconv.ParseInt(a.value("d"), 10, 64)
+			if err != nil || n < 0 {
+				return usageError("bgdel: -d %q: the idle time is a number of seconds", a.value("d"))
+			}
+			return changeJobGroups(ctx, e, a, "bgdel", api.JobGroupRequest{Op: "del", Idle: &n})
+		}
 		if a.has("c") {
 			if len(a.operands) != 0 || a.has("u") {
 				return usageError("bgdel: -c goes alone, with its job group name")
@@ -316,12 +338,12 @@ func bgaddRefusedOptions() []lsfOption { return []lsfOption{{"V", ""}} }
 
 // bgmodRefusedOptions returns the options LSF 10.1 documents for bgmod
 // that lsfc does not implement.
-func bgmodRefusedOptions() []lsfOption { return []lsfOption{{"u", "job_group_owner"}, {"V", ""}} }
+func bgmodRefusedOptions() []lsfOption { return []lsfOption{{"V", ""}} }
 
 // bgdelRefusedOptions returns the options LSF 10.1 documents for bgdel
 // that lsfc does not implement.
 func bgdelRefusedOptions() []lsfOption {
-	return []lsfOption{{"d", "idle_time"}, {"V", ""}}
+	return []lsfOption{{"V", ""}}
 }
 
 // bjgroupRefusedOptions returns the options LSF 10.1 documents for

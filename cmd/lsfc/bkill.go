@@ -53,6 +53,8 @@ as bsub prints it, is taken for its job id.
   -app NAME   jobs of that application profile
   -sla NAME   jobs of that service class
   -l          list the signal names -s takes
+  -C REASON   keep the reason (up to 4095 characters) with the kill in
+              the event log; bhist -l shows it
 
 Job ids given name the jobs, and -u -J -q -m are then ignored, as in LSF.
 0 stands for every unfinished job the options select (the caller's, unless
@@ -75,6 +77,7 @@ func bkillOptions() []lsfOption {
 		{"b", ""}, {"J", "job_name"}, {"m", "host_name|host_group"}, {"q", "queue_name"}, {"r", ""},
 		{"s", "signal"}, {"stat", "run|pend|susp"}, {"u", "user_name|all"}, {"g", "job_group_name"},
 		{"app", "application_profile_name"}, {"sla", "service_class_name"}, {"l", ""}, {"d", ""},
+		{"C", "kill_reason"},
 	}
 }
 
@@ -82,7 +85,7 @@ func bkillOptions() []lsfOption {
 // not implement, each with the shape of its argument ("" for a switch).
 func bkillRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"C", "kill_reason"}, {"V", ""},
+		{"V", ""},
 	}
 }
 
@@ -98,6 +101,11 @@ func runBkill(ctx context.Context, e env, a *lsfArgs) error {
 		return nil
 	}
 	action, req := "kill", &api.ActionRequest{}
+	if r, err := actionReason("bkill", a); err != nil {
+		return err
+	} else if r != nil {
+		req.Reason = r.Reason
+	}
 	switch {
 	case a.has("r") && a.has("s"):
 		return usageError("bkill: -r and -s cannot be used together")

@@ -28,7 +28,7 @@ func bsubOptionList() []lsfOption {
 		{"W", "[hh:]mm"}, {"We", "[hh:]mm"}, {"M", "mem_limit"}, {"H", ""}, {"w", "dependency"}, {"K", ""}, {"x", ""},
 		{"sla", "service_class"}, {"P", "project"}, {"G", "user_group"}, {"g", "job_group_name"},
 		{"gpu", "- | gpu_req"},
-		{"I", ""}, {"Ip", ""}, {"Is", ""},
+		{"I", ""}, {"Ip", ""}, {"Is", ""}, {"tty", ""},
 		{"E", "pre_exec_command"}, {"Ep", "post_exec_command"}, {"b", "begin_time"}, {"t", "term_time"},
 		{"c", "cpu_limit"}, {"i", "input_file"}, {"is", "input_file"}, {"L", "login_shell"},
 		{"env", "variables"}, {"outdir", "dir"},
@@ -55,7 +55,7 @@ func bsubRefusedOptions() []lsfOption {
 		{"pack", "job_submission_file"}, {"ptl", "[hh:]mm"}, {"Q", "requeue_exit_values"}, {"rn", ""},
 		{"rnc", "resize_notification_cmd"}, {"S", "stack_limit"}, {"s", "signal"}, {"smt", "smt_value"},
 		{"stage", "stage_options"}, {"step_cgroup", "y|n"}, {"T", "thread_limit"},
-		{"ti", ""}, {"tty", ""}, {"U", "reservation_id"}, {"u", "mail_user"}, {"ul", ""}, {"V", ""},
+		{"ti", ""}, {"U", "reservation_id"}, {"u", "mail_user"}, {"ul", ""}, {"V", ""},
 		{"v", "swap_limit"}, {"wa", "signal"}, {"wt", "[hh:]mm"}, {"XF", ""},
 		{"yaml", "file"}, {"Zs", ""},
 	}
@@ -151,6 +151,8 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 sent to the job as signals
   -Is           as -Ip, with the terminal in shell mode: every key, ^C and
                 ^Z included, goes to the job's terminal (bsub -Is bash)
+  -tty          with -I, -Ip or -Is: the job's output and errors sent to
+                -o and -e files come to bsub's terminal as well
 
 Options are matched on the whole word: -env is never -e with "nv". A
 one-letter option may have its argument in the same word (-n4, -qnormal)
@@ -172,6 +174,8 @@ type bsubRequest struct {
 	cwd string
 	// wait is -K.
 	wait bool
+	// tty is -tty, with an interactive option.
+	tty bool
 	// array is set when -J makes a job array.
 	array bool
 	// interactive is -I, -Ip or -Is without its dash, "" for a batch
@@ -213,7 +217,7 @@ func parseBsub(argv []string) (*bsubRequest, error) {
 // bsubFromArgs turns parsed options and operands into a request. The
 // command is the operands joined with single spaces.
 func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
-	r := &bsubRequest{cwd: a.value("cwd"), wait: a.has("K")}
+	r := &bsubRequest{cwd: a.value("cwd"), wait: a.has("K"), tty: a.has("tty")}
 	s := &r.sub
 	var err error
 	if r.interactive, err = interactiveMode(a); err != nil {
@@ -576,7 +580,7 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 		}
 	}
 	if r.interactive != "" {
-		return runInteractive(ctx, e, c, r.interactive, req)
+		return runInteractive(ctx, e, c, r.interactive, r.tty, req)
 	}
 	resp, err := submitRetrying(ctx, e, c, req)
 	if errors.Is(err, api.ErrAnswerLost) {

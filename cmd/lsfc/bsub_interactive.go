@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +10,9 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -36,6 +39,8 @@ func interactiveMode(a *lsfArgs) (string, error) {
 		mode = m
 	}
 	switch {
+	case mode == "" && a.has("tty"):
+		return "", errors.New("-tty can only be used with -I, -Ip or -Is")
 	case mode == "":
 		return "", nil
 	case a.has("K"):
@@ -67,11 +72,17 @@ type interactive struct {
 	tok  string
 	id   int64
 	term *attach.TermState // the terminal's modes while it is raw
+	// stopped is set while the job is stopped from bsub's terminal (^Z)
+	// and the daemon knows it; gen counts bsub's own changes of the
+	// job's state.
+	stopped bool
+	gen     atomic.Int64
 }
 
 // runInteractive submits req as an interactive job and carries its
 // terminal: it returns the exit code bsub exits with, the job's.
-func runInteractive(ctx context.Context, e env, c *api.Client, mode string, req *api.SubmitRequest) error {
+// With tty (-tty), the output sent to -o and -e files comes to bsub too.
+func runInteractive(ctx context.Context, e env, c *api.Client, mode string, tty bool, req *api.SubmitRequest) error {
 	ln, err := net.Listen("tcp", ":0")
 	if err != nil {
 		return lsfFailed(e, "bsub", fmt.Errorf("cannot listen for the interactive job: %v", err))
@@ -82,7 +93,7 @@ func runInteractive(ctx context.Context, e env, c *api.Client, mode string, req 
 		return lsfFailed(e, "bsub", err)
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
-	req.Interactive = &api.Interactive{Mode: mode, Addrs: submitterAddrs(req.FromHost, port), Token: tok}
+	req.Interactive = &api.Interactive{Mode: mode, Addrs: submitterAddrs(req.FromHost, port), Token: tok, Tty: tty}
 	resp, err := submitRetrying(ctx, e, c, req)
 	if errors.Is(err, api.ErrAnswerLost) {
 		printLSFError(e, "bsub", err)
@@ -296,6 +307,15 @@ func (in *interactive) attached(ctx context.Context, conn jobConn) int {
 	defer signal.Stop(sigs)
 	go in.copyInput(&wmu)
 
+	// The daemon is asked for the job's state every interactivePoll, so
+	// that a bstop or bresume from elsewhere, or a suspension by the
+	// system, is told on the terminal as LSF's bsub tells it.
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	states := make(chan jobState, 1)
+	go in.watchState(watchCtx, states)
+	last := "RUN"
+
 	frames := make(chan attach.Frame)
 	readErr := make(chan error, 1)
 	go func() {
@@ -328,6 +348,18 @@ func (in *interactive) attached(ctx context.Context, conn jobConn) int {
 			restore()
 			fmt.Fprintf(in.e.stderr, "bsub: job <%d>: lost the connection to the job\n", in.id)
 			return in.lost(ctx)
+		case st := <-states:
+			// A change bsub made itself (^Z, fg) is not told, nor a
+			// state asked for before it.
+			if st.gen != in.gen.Load() {
+				continue
+			}
+			if st.state != last {
+				if msg := stateNotice(last, st.state, st.reason); msg != "" {
+					fmt.Fprint(in.e.stderr, msg+in.eol())
+				}
+			}
+			last = st.state
 		case sig := <-sigs:
 			switch sig {
 			case syscall.SIGWINCH:
@@ -341,19 +373,114 @@ func (in *interactive) attached(ctx context.Context, conn jobConn) int {
 				// ^Z: the job stops, then bsub, as a local command
 				// would; fg continues both. The job gets SIGSTOP: on a
 				// terminal of its own, in a session whose leader has no
-				// parent there, it would ignore SIGTSTP.
+				// parent there, it would ignore SIGTSTP. The daemon is
+				// told before bsub stops, as by bstop: the job is USUSP.
 				wmu.send(attach.Signal, attach.SignalData(int(syscall.SIGSTOP)))
+				in.stopped = in.tellDaemon(ctx, "stop")
+				in.gen.Add(1)
+				if in.stopped {
+					last = "USUSP"
+				}
 				restore()
 				syscall.Kill(os.Getpid(), syscall.SIGSTOP)
 			case syscall.SIGCONT:
 				raw()
 				sendSize()
 				wmu.send(attach.Signal, attach.SignalData(int(syscall.SIGCONT)))
+				if in.stopped {
+					// fg: the job runs again, as after bresume (which,
+					// given meanwhile, leaves nothing to resume).
+					in.stopped = false
+					in.tellDaemon(ctx, "resume")
+					in.gen.Add(1)
+					last = "RUN"
+				}
 			default:
 				wmu.send(attach.Signal, attach.SignalData(int(sig.(syscall.Signal))))
 			}
 		}
 	}
+}
+
+// A jobState is the job's state as the daemon reported it, with its
+// suspending reason, and the generation of bsub's own changes it was
+// asked in.
+type jobState struct {
+	state, reason string
+	gen           int64
+}
+
+// eol ends a line bsub writes while it carries the job's terminal: a
+// raw terminal does not return the carriage at a newline.
+func (in *interactive) eol() string {
+	if in.term != nil {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// watchState sends the job's state, as the daemon reports it, every
+// interactivePoll until ctx ends; a daemon that does not answer is asked
+// again at the next tick.
+func (in *interactive) watchState(ctx context.Context, states chan<- jobState) {
+	tick := time.NewTicker(interactivePoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		gen := in.gen.Load()
+		j, err := in.c.Job(ctx, in.id)
+		if err != nil {
+			continue
+		}
+		select {
+		case states <- jobState{j.State, j.Reason, gen}:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// stateNotice returns what bsub tells of the job going from state from
+// to state to, as LSF's bsub does: a suspension (with the system's reason
+// for SSUSP), and a resumption by the user; "" for other changes.
+func stateNotice(from, to, reason string) string {
+	switch {
+	case to == "USUSP":
+		return "<< The job was suspended by user >>"
+	case to == "SSUSP":
+		return "<< " + strings.TrimSuffix(cmp.Or(reason, "The job was suspended by the system"), ";") + " >>"
+	case to == "RUN" && from == "USUSP":
+		return "<< Waiting for re-scheduling after being resumed by user >>"
+	}
+	return ""
+}
+
+// tellWait bounds bsub's request to the daemon on ^Z and fg.
+const tellWait = 5 * time.Second
+
+// tellDaemon tells the daemon that the job's submitter stopped it
+// (action "stop") or continued it ("resume"), so that the daemon records
+// it as USUSP, or running again, as it does for bstop and bresume. It
+// reports whether the daemon took it; a daemon that does not answer in
+// time or refuses is reported on standard error, and the job goes on as
+// the terminal says all the same.
+func (in *interactive) tellDaemon(ctx context.Context, action string) bool {
+	ctx, cancel := context.WithTimeout(ctx, tellWait)
+	defer cancel()
+	if _, err := in.c.JobAction(ctx, in.id, action, &api.ActionRequest{}); err != nil {
+		var ae *api.APIError
+		if action == "resume" && errors.As(err, &ae) {
+			// Resumed meanwhile (bresume), or ended.
+			return false
+		}
+		fmt.Fprintf(in.e.stderr, "bsub: job <%d>: %v%s", in.id, err, in.eol())
+		return false
+	}
+	return true
 }
 
 // copyInput sends bsub's standard input to the job, then its end.

@@ -328,9 +328,10 @@ func TestBsubInteractivePending(t *testing.T) {
 
 // TestBsubInteractivePtySignals runs bsub -Ip on a pseudo-terminal: the
 // job has a terminal of its own, and ^C typed at bsub's is a signal that
-// bsub forwards to the job.
+// bsub forwards to the job. ^Z stops the job, which the daemon shows
+// USUSP, as after bstop; fg runs it again.
 func TestBsubInteractivePtySignals(t *testing.T) {
-	_, env := startServe(t)
+	c, env := startServe(t)
 	master, slave, err := attach.OpenPty()
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
@@ -376,8 +377,44 @@ func TestBsubInteractivePtySignals(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	waitState(t, c, 1, "USUSP")
+	bsub.Process.Signal(syscall.SIGCONT)
+	waitState(t, c, 1, "RUN")
+	running := func() {
+		t.Helper()
+		for stopped(jobPID) {
+			if time.Now().After(deadline) {
+				t.Fatalf("job process %s is still stopped", jobPID)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	running()
+
+	// ^Z again, then bresume from elsewhere: the job runs while bsub
+	// stays stopped; fg then finds it running, and says nothing of it.
+	master.Write([]byte("\x1a"))
+	waitState(t, c, 1, "USUSP")
+	for !stopped(fmt.Sprint(bsub.Process.Pid)) {
+		if time.Now().After(deadline) {
+			t.Fatalf("bsub did not stop on the second ^Z")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if _, err := c.JobAction(context.Background(), 1, "resume", &api.ActionRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	waitState(t, c, 1, "RUN")
+	running()
+	time.Sleep(100 * time.Millisecond)
+	if !stopped(fmt.Sprint(bsub.Process.Pid)) {
+		t.Errorf("bsub runs after bresume of its job; it should stay stopped until fg")
+	}
 	bsub.Process.Signal(syscall.SIGCONT)
 	time.Sleep(300 * time.Millisecond)
+	if strings.Contains(scr.String(), "bsub: job <1>") {
+		t.Errorf("bsub complained at fg of a job bresume had resumed:\n%s", scr.String())
+	}
 	master.Write([]byte("\x03"))
 	done := make(chan error, 1)
 	go func() { done <- bsub.Wait() }()
@@ -428,5 +465,58 @@ func TestBsubInteractiveDaemonRestart(t *testing.T) {
 	}
 	if j := waitState(t, api.Dial(state), 1, "EXIT"); j.ExitCode != 2 {
 		t.Errorf("the restarted daemon has job 1 end with exit code %d, want 2", j.ExitCode)
+	}
+}
+
+// TestBsubInteractivePtyTty runs bsub -Ip -tty -o FILE on a
+// pseudo-terminal: the job's output goes to its file and comes to bsub's
+// terminal as well, while its input still comes from the terminal.
+func TestBsubInteractivePtyTty(t *testing.T) {
+	_, env := startServe(t)
+	master, slave, err := attach.OpenPty()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	defer master.Close()
+	out := filepath.Join(t.TempDir(), "job.out")
+	bsub := exec.Command("lsfc", "bsub", "-Ip", "-tty", "-o", out, `echo "ready."; read x; echo "got $x"`)
+	bsub.Env = env
+	bsub.Stdin, bsub.Stdout, bsub.Stderr = slave, slave, slave
+	bsub.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := bsub.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	defer bsub.Process.Kill()
+	var scr screen
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := master.Read(buf)
+			scr.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
+	at := scr.waitFor(t, 0, "ready.")
+	master.Write([]byte("typed\r"))
+	scr.waitFor(t, at, "got typed")
+	done := make(chan error, 1)
+	go func() { done <- bsub.Wait() }()
+	select {
+	case err := <-done:
+		if code := exitStatus(t, err); code != 0 {
+			t.Errorf("bsub -Ip -tty exited with %d; the terminal shows:\n%s", code, scr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("bsub -Ip -tty did not end; the terminal shows:\n%s", scr.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(b); !strings.Contains(got, "ready.\n") || !strings.Contains(got, "got typed\n") {
+		t.Errorf("the -o file holds %q, want the job's output", got)
 	}
 }

@@ -77,6 +77,7 @@ var bsubImplemented = map[string]struct {
 	"I":      {"", func(r *bsubRequest) bool { return r.interactive == "I" }},
 	"Ip":     {"", func(r *bsubRequest) bool { return r.interactive == "Ip" }},
 	"Is":     {"", func(r *bsubRequest) bool { return r.interactive == "Is" }},
+	"tty":    {"", func(r *bsubRequest) bool { return r.tty && r.interactive == "I" }},
 }
 
 // TestBsubOptionTable goes through every option LSF documents for bsub:
@@ -114,6 +115,8 @@ func TestBsubOptionTable(t *testing.T) {
 					argv[1] = impl.arg
 				}
 			}
+			// Options that need another: -tty is read with -I.
+			argv = append(argv, map[string][]string{"tty": {"-I"}}[name]...)
 			argv = append(argv, "true")
 			if ok {
 				r, err := parseBsub(argv)

@@ -56,13 +56,17 @@ func runGroups(ctx context.Context, e env, a *lsfArgs, name, kind string) error 
 		return lsfFailed(e, name, err)
 	}
 	groups, missing := pickNamed(all, a.operands, func(g api.Group) string { return g.Name })
+	what := kind + " group"
+	if kind == "cu" {
+		what = "compute unit"
+	}
 	if len(all) == 0 && len(a.operands) == 0 {
-		fmt.Fprintf(e.stderr, "No %s group found\n", kind)
+		fmt.Fprintf(e.stderr, "No %s found\n", what)
 	} else {
 		writeGroups(e.stdout, groups, kind, a.has("r"), a.has("l"))
 	}
 	for _, n := range missing {
-		fmt.Fprintf(e.stderr, "%s: No such %s group\n", n, kind)
+		fmt.Fprintf(e.stderr, "%s: No such %s\n", n, what)
 	}
 	if len(missing) > 0 {
 		return exit(exitLSF, nil)
@@ -73,11 +77,12 @@ func runGroups(ctx context.Context, e env, a *lsfArgs, name, kind string) error 
 // writeGroups prints groups as bugroup (kind "user") or bmgroup (kind
 // "host") does: a table of GROUP_NAME and USERS or HOSTS, or with long
 // one block a group; expand lists the users or hosts the member groups
-// hold instead of the members as written.
+// hold instead of the members as written. Compute units (kind "cu",
+// bmgroup -cu) have NAME, TYPE and HOSTS.
 func writeGroups(w io.Writer, groups []api.Group, kind string, expand, long bool) {
 	groups = textSafe(groups)
 	what := "USERS"
-	if kind == "host" {
+	if kind != "user" {
 		what = "HOSTS"
 	}
 	members := func(g api.Group) string {
@@ -91,6 +96,10 @@ func writeGroups(w io.Writer, groups []api.Group, kind string, expand, long bool
 			if i > 0 {
 				fmt.Fprintln(w)
 			}
+			if kind == "cu" {
+				fmt.Fprintf(w, "NAME: %s\nTYPE: %s\n%s: %s\n", g.Name, g.Type, what, members(g))
+				continue
+			}
 			fmt.Fprintf(w, "GROUP_NAME: %s\n%s: %s\n", g.Name, what, members(g))
 			if g.Shares != "" {
 				fmt.Fprintf(w, "SHARES: %s\n", g.Shares)
@@ -99,6 +108,17 @@ func writeGroups(w io.Writer, groups []api.Group, kind string, expand, long bool
 		return
 	}
 	if len(groups) == 0 {
+		return
+	}
+	if kind == "cu" {
+		nameW, typeW := len("NAME"), len("TYPE")
+		for _, g := range groups {
+			nameW, typeW = max(nameW, len(g.Name)), max(typeW, len(g.Type))
+		}
+		fmt.Fprintf(w, "%-*s  %-*s  %s\n", nameW, "NAME", typeW, "TYPE", what)
+		for _, g := range groups {
+			fmt.Fprintf(w, "%-*s  %-*s  %s\n", nameW, g.Name, typeW, g.Type, members(g))
+		}
 		return
 	}
 	fmt.Fprintf(w, "%-13s %s\n", "GROUP_NAME", what)

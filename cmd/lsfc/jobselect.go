@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/lsfc/lsfc/runtime/api"
 )
@@ -23,12 +24,29 @@ func jobSelectOptions() []lsfOption {
 // options and no job id, the last job submitted of those selected; job ids
 // given with -g, -app or -sla are left alone when not of the group,
 // profile or class.
-func runSelectedJobAction(ctx context.Context, e env, a *lsfArgs, name, action string) error {
+//
+// -C gives the reason kept with the action; bstop -a stands for 0. req,
+// when not nil, is the request of every job (bswitch's queue); the
+// operands are the job ids.
+func runSelectedJobAction(ctx context.Context, e env, a *lsfArgs, name, action string, req *api.ActionRequest, operands []string) error {
 	sel := jobSelection{user: a.value("u"), name: a.value("J"), queue: a.value("q"), host: a.value("m"),
 		group: trimGroupPath(a.value("g")), app: a.value("app"), sla: a.value("sla")}
+	reason, err := actionReason(name, a)
+	if err != nil {
+		return err
+	}
+	if reason != nil {
+		if req == nil {
+			req = &api.ActionRequest{}
+		}
+		req.Reason = reason.Reason
+	}
+	if a.has("a") && !slices.Contains(operands, "0") {
+		operands = append(slices.Clone(operands), "0")
+	}
 	selecting := sel.user != "" || sel.name != "" || sel.queue != "" || sel.host != "" || sel.narrows()
 	if !selecting {
-		return runJobAction(ctx, e, a, name, action, nil, a.operands)
+		return runJobAction(ctx, e, a, name, action, req, operands)
 	}
 	c, err := dialDaemon(e, a)
 	if err != nil {
@@ -56,13 +74,13 @@ func runSelectedJobAction(ctx context.Context, e env, a *lsfArgs, name, action s
 		ids = append(ids, targetsOf(jobs)...)
 		return nil
 	}
-	if len(a.operands) == 0 {
+	if len(operands) == 0 {
 		if err := selected(true); err != nil {
 			return lsfFailed(e, name, err)
 		}
 	}
 	var given []jobTarget
-	for _, s := range a.operands {
+	for _, s := range operands {
 		if s == "0" {
 			if err := selected(false); err != nil {
 				return lsfFailed(e, name, err)
@@ -87,7 +105,7 @@ func runSelectedJobAction(ctx context.Context, e env, a *lsfArgs, name, action s
 		}
 	}
 	for _, t := range append(ids, given...) {
-		if !applyAction(ctx, e, c, name, t, action, nil, false) {
+		if !applyAction(ctx, e, c, name, t, action, req, false) {
 			failed = true
 		}
 	}
@@ -103,4 +121,17 @@ func trimGroupPath(p string) string {
 		return p[:len(p)-1]
 	}
 	return p
+}
+
+// actionReason returns the request carrying the reason -C gives (nil
+// without one), or a usage error for one longer than LSF takes.
+func actionReason(name string, a *lsfArgs) (*api.ActionRequest, error) {
+	if !a.has("C") {
+		return nil, nil
+	}
+	reason := a.value("C")
+	if len(reason) > api.MaxActionReason {
+		return nil, usageError("%s: the reason of -C is longer than %d characters", name, api.MaxActionReason)
+	}
+	return &api.ActionRequest{Reason: reason}, nil
 }

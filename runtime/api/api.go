@@ -165,10 +165,13 @@ type SubmitRequest struct {
 // "Ip", "Is"), Addrs the host:port addresses bsub listens on, tried in
 // order, and Token the secret with which each side proves itself to the
 // other (see package localexec/attach). The daemon never shows Token.
+// Tty (bsub -tty) sends the job's output and errors to bsub's terminal
+// as well as to its -o and -e files.
 type Interactive struct {
 	Mode  string   `json:"mode"`
 	Addrs []string `json:"addrs"`
 	Token string   `json:"token"`
+	Tty   bool     `json:"tty,omitempty"`
 }
 
 // A Group is a user group of lsb.users or a host group of lsb.hosts:
@@ -181,6 +184,9 @@ type Group struct {
 	Members  []string `json:"members"`
 	Expanded []string `json:"expanded"`
 	Shares   string   `json:"shares,omitempty"`
+	// Type is a compute unit's TYPE (enclosure, rack ...); "" for a
+	// group.
+	Type string `json:"type,omitempty"`
 }
 
 // A User is a user's jobs and limits as busers shows them: JL/P and
@@ -295,7 +301,15 @@ type ActionRequest struct {
 	// Done, for kill (bkill -d), records a started job as DONE (exit
 	// code 0) once killed; a pending job is killed as without it.
 	Done bool `json:"done,omitempty"`
+	// Reason is the reason given with -C (bkill, bstop, bresume), kept
+	// with the action in the event log and shown by bhist -l; at most
+	// MaxActionReason bytes.
+	Reason string `json:"reason,omitempty"`
 }
+
+// MaxActionReason is the longest reason bkill, bstop and bresume -C
+// take, as LSF's.
+const MaxActionReason = 4095
 
 // A QueueParam is one parameter of a queue as bqueues -l shows it.
 type QueueParam struct {
@@ -340,6 +354,14 @@ type JobGroupRequest struct {
 	SLA   string `json:"sla,omitempty"`
 	Empty bool   `json:"empty,omitempty"`
 	User  string `json:"user,omitempty"`
+	// Owner, for mod (bgmod -u), is the group's new owner; KeepLimit
+	// leaves its limit as it is (bgmod -u without -L or -Ln).
+	Owner     string `json:"owner,omitempty"`
+	KeepLimit bool   `json:"keepLimit,omitempty"`
+	// Idle, for del (bgdel -d), deletes the groups idle for more than
+	// that many seconds: holding no unfinished job, theirs or their
+	// subgroups'.
+	Idle *int64 `json:"idle,omitempty"`
 }
 
 // ActionResponse tells what an action did, in the words LSF's commands

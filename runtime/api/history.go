@@ -18,10 +18,13 @@ type JobHistory struct {
 	Project string `json:"project,omitempty"`
 	// JobGroup is the job's job group as submitted (-g); "" for none.
 	JobGroup string `json:"jobGroup,omitempty"`
-	Queue    string `json:"queue"` // the queue it was submitted to
-	Command  string `json:"command,omitempty"`
-	FromHost string `json:"fromHost,omitempty"`
-	Cwd      string `json:"cwd,omitempty"`
+	// UserGroup is the user group the job's fairshare is charged to
+	// (-G); "" for none.
+	UserGroup string `json:"userGroup,omitempty"`
+	Queue     string `json:"queue"` // the queue it was submitted to
+	Command   string `json:"command,omitempty"`
+	FromHost  string `json:"fromHost,omitempty"`
+	Cwd       string `json:"cwd,omitempty"`
 	// Slots and ResReq are -n and -R as submitted (0 and "" when not
 	// given).
 	Slots  int    `json:"slots,omitempty"`
@@ -73,6 +76,9 @@ type HistoryEvent struct {
 	State string   `json:"state,omitempty"`
 	User  string   `json:"user,omitempty"`
 	Text  string   `json:"text,omitempty"`
+	// Reason is the reason given with the kill, suspension or
+	// resumption (bkill, bstop, bresume -C).
+	Reason string `json:"reason,omitempty"`
 	// GPUs are, for a start, the GPUs the job was given on each host
 	// (bhist -l -gpu).
 	GPUs []JobGPUs `json:"gpus,omitempty"`

@@ -348,7 +348,7 @@ func apiInteractive(in *localexec.Interactive) *api.Interactive {
 	if in == nil {
 		return nil
 	}
-	return &api.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+	return &api.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token, Tty: in.Tty}
 }
 
 // hostDown returns the status a host's agent gives it at now: unavail

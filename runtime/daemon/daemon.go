@@ -1038,7 +1038,7 @@ func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 		out.Name = j.Name + "[" + strconv.Itoa(out.Index) + "]"
 	}
 	if in := s.Interactive; in != nil {
-		out.Interactive = &localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+		out.Interactive = &localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token, Tty: in.Tty}
 	}
 	d.execSpec(j, &out)
 	return out

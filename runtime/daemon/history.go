@@ -207,7 +207,7 @@ func (b *histories) add(r Record) error {
 	if h == nil {
 		return nil
 	}
-	ev := api.HistoryEvent{At: int64(r.At)}
+	ev := api.HistoryEvent{At: int64(r.At), Reason: r.Comment}
 	switch r.Type {
 	case KindStart:
 		ev.Kind, h.State = api.EventStart, "RUN"
@@ -224,6 +224,7 @@ func (b *histories) add(r Record) error {
 		ev.Kind, ev.Hosts, ev.Slots, h.State = api.EventStart, r.Hosts, len(r.Hosts), "RUN"
 	case KindFinish, KindRemoteFinish:
 		ev = endEvent(ev.At, r.State, r.Code, r.Term, r.CPU)
+		ev.Reason = r.Comment
 		h.State = r.State
 	case KindSuspend:
 		ev.Kind, ev.State = api.EventSuspend, "SSUSP"
@@ -264,6 +265,15 @@ func (b *histories) add(r Record) error {
 		ev.Kind, ev.Text = api.EventSwitch, r.Queue
 	case KindModify:
 		ev.Kind, ev.Text = api.EventModify, modificationText(r.Mod)
+		if m := r.Mod; m != nil {
+			// bhist -P and -G select the job by what it has now.
+			if m.Project != nil {
+				h.Project = *m.Project
+			}
+			if m.Group != nil {
+				h.UserGroup = *m.Group
+			}
+		}
 	case KindStatus:
 		ev.Kind, ev.Text = api.EventStatus, r.Text
 	case KindKill:
@@ -312,7 +322,7 @@ func historyOf(im *runtime.JobImage, snapshot bool) *api.JobHistory {
 	}
 	h := &api.JobHistory{ID: id, Index: index, Name: name, User: s.User, Queue: s.Queue, Command: s.Command,
 		FromHost: s.FromHost, Cwd: s.Cwd, Submit: int64(im.Submit), State: "PEND", Slots: s.Slots, ResReq: s.ResReq,
-		JobGroup: s.JobGroup}
+		JobGroup: s.JobGroup, Project: s.Project, UserGroup: s.Group}
 	h.Events = []api.HistoryEvent{{At: h.Submit, Kind: api.EventSubmit, Text: s.Queue}}
 	if !snapshot {
 		if im.State == runtime.PSusp {

@@ -97,6 +97,10 @@ func (d *Daemon) changeJobGroups(id identity, req api.JobGroupRequest) (any, []R
 			return bad("job group limit %d is out of range (0 to %d)", limit, runtime.MaxJobGroupLimit)
 		}
 	}
+	now := d.now()
+	if req.Op == "del" && req.Idle != nil {
+		return d.deleteIdleJobGroups(id, *req.Idle, now)
+	}
 	var path string
 	if !(req.Op == "del" && req.Empty && req.Path == "") {
 		p, err := runtime.CleanJobGroupPath(req.Path)
@@ -113,10 +117,16 @@ func (d *Daemon) changeJobGroups(id identity, req api.JobGroupRequest) (any, []R
 		if c.JobGroup(path) != nil {
 			return nil, nil, nil, errorf(http.StatusConflict, "Job group <%s> already exists", path)
 		}
-		if _, err := c.AddJobGroup(path, id.User, limit, req.SLA, false); err != nil {
+		g, err := c.AddJobGroup(path, id.User, limit, req.SLA, false)
+		if err != nil {
 			return bad("%v", err)
 		}
-		rec := Record{Type: KindGroupAdd, Text: path, Owner: id.User, SLA: req.SLA}
+		// The new groups (the one named and those made above it) are
+		// idle from now.
+		for a := g; a != nil && a.IdleSince == 0 && !c.JobGroupBusy(a.Path); a = a.Parent() {
+			a.IdleSince = now
+		}
+		rec := Record{Type: KindGroupAdd, Text: path, Owner: id.User, SLA: req.SLA, At: now}
 		if limit >= 0 {
 			rec.Limit = &limit
 		}
@@ -129,10 +139,18 @@ func (d *Daemon) changeJobGroups(id identity, req api.JobGroupRequest) (any, []R
 		if !d.mayChangeJobGroup(id, g, true) {
 			return nil, nil, nil, errorf(http.StatusForbidden, "Job group <%s>: User permission denied", path)
 		}
-		if err := c.SetJobGroupLimit(path, limit); err != nil {
+		if req.Owner != "" && checkName("user", req.Owner) != nil {
+			return bad("bad user name %q", truncate(req.Owner))
+		}
+		if req.KeepLimit {
+			limit = g.Limit
+		} else if err := c.SetJobGroupLimit(path, limit); err != nil {
 			return bad("%v", err)
 		}
-		rec := Record{Type: KindGroupMod, Text: path}
+		if req.Owner != "" {
+			g.Owner = req.Owner
+		}
+		rec := Record{Type: KindGroupMod, Text: path, Owner: req.Owner}
 		if limit >= 0 {
 			rec.Limit = &limit
 		}
@@ -209,6 +227,42 @@ func (d *Daemon) changeJobGroups(id identity, req api.JobGroupRequest) (any, []R
 		return ok(strings.Join(msgs, "\n"), recs...)
 	}
 	return bad("unknown job group operation %q", truncate(req.Op))
+}
+
+// deleteIdleJobGroups deletes, for bgdel -d, the job groups idle for more
+// than idle seconds (holding no unfinished job, theirs or their
+// subgroups'), each with the groups under it: the caller's, or anyone's
+// for an administrator. A group whose idle time is not known (made by a
+// log that did not keep it, or left by a job bmod -g moved) starts it
+// now.
+func (d *Daemon) deleteIdleJobGroups(id identity, idle int64, now runtime.Time) (any, []Record, func(), error) {
+	c := d.cluster
+	if idle < 0 {
+		return nil, nil, nil, errorf(http.StatusBadRequest, "bgdel -d: the idle time %d is not a number of seconds", idle)
+	}
+	admin := d.isAdmin(id)
+	var recs []Record
+	var msgs []string
+	for _, g := range c.JobGroups() {
+		if c.JobGroup(g.Path) != g || !admin && g.Owner != id.User || c.JobGroupBusy(g.Path) {
+			continue
+		}
+		if g.IdleSince == 0 {
+			g.IdleSince = now
+		}
+		if float64(now-g.IdleSince) <= float64(idle) {
+			continue
+		}
+		if err := c.DeleteJobGroup(g.Path); err != nil {
+			return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
+		}
+		recs = append(recs, Record{Type: KindGroupDel, Text: g.Path})
+		msgs = append(msgs, fmt.Sprintf("Job group %s is deleted.", g.Path))
+	}
+	if len(recs) == 0 {
+		return nil, nil, nil, errorf(http.StatusNotFound, "No job group idle for more than %d seconds found", idle)
+	}
+	return api.ActionResponse{Message: strings.Join(msgs, "\n")}, recs, nil, nil
 }
 
 // mayChangeJobGroup reports whether a user may change a job group: its

@@ -367,7 +367,7 @@ func submissionInteractive(in *runtime.Interactive) *api.Interactive {
 	if in == nil {
 		return nil
 	}
-	return &api.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+	return &api.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token, Tty: in.Tty}
 }
 
 // mcLedger books the forwarded jobs and failed remote starts of the
@@ -657,7 +657,7 @@ func (d *Daemon) handleMCForward(w http.ResponseWriter, r *http.Request) {
 			GPU: s.GPU, Project: s.Project, Home: &runtime.Home{Cluster: req.From, ID: req.FromJob, Sent: sent},
 			OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite}
 		if in := s.Interactive; in != nil {
-			sub.Interactive = &runtime.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+			sub.Interactive = &runtime.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token, Tty: in.Tty}
 		}
 		exe, xerr := d.submitExec(&s, d.now())
 		if xerr != nil {

@@ -63,6 +63,10 @@ type Record struct {
 	Limit    *int   `json:"limit,omitempty"`
 	SLA      string `json:"sla,omitempty"`
 	Implicit bool   `json:"implicit,omitempty"`
+	// Comment is, on the record of a kill, suspension or resumption
+	// (kill, finish, suspend, hold, resume, release), the reason its
+	// bkill, bstop or bresume gave with -C.
+	Comment string `json:"comment,omitempty"`
 }
 
 // A Kind is what a record says: its "t" field in the log. The names are
@@ -132,19 +136,19 @@ var kindTable = [...]KindInfo{
 	{KindFormat, "Version", "the format of the records that follow; first in every log and snapshot", false},
 	{KindNew, "Image, Token", "a job was accepted; Token is its submission's, if any", false},
 	{KindStart, "Job, At, Allocs", "a job was dispatched on Allocs; At is its start", true},
-	{KindFinish, "Job, At, State, Code, Term, CPU, Mem, Cwd", "a job ended: DONE or EXIT, its exit code, how it was ended, CPU seconds and most memory (MB) its processes used, and the directory it ran in when it could not enter the one it asked for", true},
-	{KindSuspend, "Job, At, Reason", "a running job was suspended (Reason empty for USUSP)", true},
-	{KindResume, "Job, At", "a suspended job runs again", true},
+	{KindFinish, "Job, At, State, Code, Term, CPU, Mem, Cwd, Comment", "a job ended: DONE or EXIT, its exit code, how it was ended, CPU seconds and most memory (MB) its processes used, and the directory it ran in when it could not enter the one it asked for; Comment is the reason of the bkill that ended it", true},
+	{KindSuspend, "Job, At, Reason, Comment", "a running job was suspended (Reason empty for USUSP); Comment is the reason of its bstop", true},
+	{KindResume, "Job, At, Comment", "a suspended job runs again; Comment is the reason of its bresume", true},
 	{KindRequeue, "Job, At", "a started job went back to pending", true},
 	{KindTop, "Job", "btop of a pending job", true},
 	{KindBottom, "Job", "bbot of a pending job", true},
-	{KindHold, "Job", "bstop of a pending job", true},
-	{KindRelease, "Job", "bresume of a held job", true},
+	{KindHold, "Job, Comment", "bstop of a pending job; Comment is its reason", true},
+	{KindRelease, "Job, Comment", "bresume of a held job; Comment is its reason", true},
 	{KindSwitch, "Job, At, Queue", "bswitch", true},
 	{KindModify, "Job, Mod", "bmod", true},
 	{KindAPS, "Job, Text", `bmod -aps and -apsn: "system=v", "admin=v", "" to clear`, true},
 	{KindStatus, "Job, Text", "bstatus", true},
-	{KindKill, "Job, At, Term, State", "a started job is being killed; Term is how it ends, State DONE for bkill -d (it is recorded as DONE)", true},
+	{KindKill, "Job, At, Term, State, Comment", "a started job is being killed; Term is how it ends, State DONE for bkill -d (it is recorded as DONE), Comment the reason of its bkill", true},
 	{KindQueue, "Queue, Open, Active", "badmin qopen, qclose, qact, qinact", false},
 	{KindLost, "Job, At", "a pending job whose queue is gone went to lost_and_found", true},
 	{KindHost, "Host, Text", "badmin hopen, hclose: Text is the status", false},
@@ -160,8 +164,8 @@ var kindTable = [...]KindInfo{
 	{KindRemoteState, "Job, State", "MultiCluster: the job runs, or is suspended, there (RUN, USUSP, SSUSP)", true},
 	{KindRemoteRequeue, "Job", "MultiCluster: the job pends there again after it started", true},
 	{KindRemoteFinish, "Job, At, State, Code, Term", "MultiCluster: the job ended there", true},
-	{KindGroupAdd, "Text, Owner, Limit, SLA, Implicit", "bgadd of job group Text (and the groups above it that were missing), or a job group of a snapshot", false},
-	{KindGroupMod, "Text, Limit", "bgmod -L or -Ln of job group Text; no Limit for none", false},
+	{KindGroupAdd, "Text, Owner, Limit, SLA, Implicit, At", "bgadd of job group Text (and the groups above it that were missing), or a job group of a snapshot; At is when it became idle (its creation, or the end of its last job), left out while it holds unfinished jobs", false},
+	{KindGroupMod, "Text, Limit, Owner", "bgmod -L, -Ln or -u of job group Text: its limit after it (no Limit for none), and its new Owner for -u", false},
 	{KindGroupDel, "Text", "bgdel of job group Text and the groups under it", false},
 	{KindPreExec, "Job, At, Code, State", "a started job's pre-execution command exited with Code: the job went back to State, PEND to be retried or PSUSP past LOCAL_MAX_PREEXEC_RETRY", true},
 	{KindPostExec, "Job, At, Text", "a job's post-execution commands ended: Text is POST_DONE or POST_ERR; in the transaction of the job's finish (or pre-exec), after it", true},
@@ -408,6 +412,9 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		}
 		// A snapshot's group may be there already, made by a job of it.
 		g.Owner, g.Limit, g.SLA, g.Implicit = r.Owner, limit, sla, r.Implicit
+		for a := g; r.At != 0 && a != nil && a.IdleSince == 0 && !c.JobGroupBusy(a.Path); a = a.Parent() {
+			a.IdleSince = r.At
+		}
 		return w, nil
 	case KindGroupMod:
 		limit := -1
@@ -416,6 +423,9 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		}
 		if g := c.JobGroup(r.Text); g != nil {
 			g.Limit = limit
+			if r.Owner != "" {
+				g.Owner = r.Owner
+			}
 			return "", nil
 		}
 		return fmt.Sprintf("job group %s is gone", r.Text), nil
@@ -476,7 +486,7 @@ func lostRecords(old, n *runtime.Cluster, now runtime.Time) []Record {
 func jobGroupRecords(c *runtime.Cluster) []Record {
 	var recs []Record
 	for _, g := range c.JobGroups() {
-		r := Record{Type: KindGroupAdd, Text: g.Path, Owner: g.Owner, SLA: g.SLA, Implicit: g.Implicit}
+		r := Record{Type: KindGroupAdd, Text: g.Path, Owner: g.Owner, SLA: g.SLA, Implicit: g.Implicit, At: g.IdleSince}
 		if g.Limit >= 0 {
 			limit := g.Limit
 			r.Limit = &limit

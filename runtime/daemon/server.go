@@ -349,7 +349,7 @@ func validSubmit(s *api.SubmitRequest) error {
 		}
 	}
 	if in := s.Interactive; in != nil {
-		spec := localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+		spec := localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token, Tty: in.Tty}
 		if err := spec.Validate(); err != nil {
 			return bad("%v", err)
 		}
@@ -406,7 +406,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			return nil, nil, nil, err
 		}
 		if in := req.Interactive; in != nil {
-			sub.Interactive = &runtime.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+			sub.Interactive = &runtime.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token, Tty: in.Tty}
 		}
 		if sub.Group != "" {
 			if err := d.cluster.CheckUserGroup(sub.Group, sub.User); err != nil {
@@ -673,6 +673,10 @@ func (d *Daemon) handleJobAction(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if len(req.Reason) > api.MaxActionReason {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("the reason is longer than %d characters", api.MaxActionReason))
+		return
+	}
 	id := who(r)
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		j := d.cluster.Job(n)
@@ -840,7 +844,7 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 				return conflict(err)
 			}
 			return ok(fmt.Sprintf("Job <%s> is being terminated", j.Label()),
-				Record{Type: KindFinish, At: now, Job: j.ID, State: "EXIT", Code: j.ExitCode, Term: j.Term})
+				Record{Type: KindFinish, At: now, Job: j.ID, State: "EXIT", Code: j.ExitCode, Term: j.Term, Comment: req.Reason})
 		}
 		id := j.ID
 		if req.Remove {
@@ -850,10 +854,10 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 				return conflict(err)
 			}
 			return api.ActionResponse{Message: fmt.Sprintf("Job <%s> is being terminated", api.FormatJobID(id))},
-				[]Record{{Type: KindFinish, At: now, Job: id, State: "EXIT", Code: j.ExitCode, Term: j.Term}}, d.killAct(id), nil
+				[]Record{{Type: KindFinish, At: now, Job: id, State: "EXIT", Code: j.ExitCode, Term: j.Term, Comment: req.Reason}}, d.killAct(id), nil
 		}
 		j.Term = "TERM_OWNER"
-		rec := Record{Type: KindKill, At: now, Job: id, Term: j.Term}
+		rec := Record{Type: KindKill, At: now, Job: id, Term: j.Term, Comment: req.Reason}
 		if req.Done {
 			j.KilledDone, rec.State = true, runtime.Done.String()
 		}
@@ -869,14 +873,14 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			if err := c.Hold(j); err != nil {
 				return conflict(err)
 			}
-			return ok(fmt.Sprintf("Job <%s> is being stopped", j.Label()), Record{Type: KindHold, At: now, Job: j.ID})
+			return ok(fmt.Sprintf("Job <%s> is being stopped", j.Label()), Record{Type: KindHold, At: now, Job: j.ID, Comment: req.Reason})
 		case runtime.Run:
 			if err := c.Suspend(j, runtime.ReasonNone, now); err != nil {
 				return conflict(err)
 			}
 			id := j.ID
 			return api.ActionResponse{Message: fmt.Sprintf("Job <%s> is being stopped", api.FormatJobID(id))},
-				[]Record{{Type: KindSuspend, At: now, Job: id}}, d.signalAct(id, syscall.SIGSTOP), nil
+				[]Record{{Type: KindSuspend, At: now, Job: id, Comment: req.Reason}}, d.signalAct(id, syscall.SIGSTOP), nil
 		}
 		return conflict(fmt.Errorf("the job is %s: only a pending or running job can be stopped", j.State))
 	case "resume":
@@ -885,14 +889,14 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			if err := c.Release(j); err != nil {
 				return conflict(err)
 			}
-			return ok(fmt.Sprintf("Job <%s> is being resumed", j.Label()), Record{Type: KindRelease, At: now, Job: j.ID})
+			return ok(fmt.Sprintf("Job <%s> is being resumed", j.Label()), Record{Type: KindRelease, At: now, Job: j.ID, Comment: req.Reason})
 		case runtime.USusp:
 			if err := c.Resume(j, now); err != nil {
 				return conflict(err)
 			}
 			id := j.ID
 			return api.ActionResponse{Message: fmt.Sprintf("Job <%s> is being resumed", api.FormatJobID(id))},
-				[]Record{{Type: KindResume, At: now, Job: id}}, d.signalAct(id, syscall.SIGCONT), nil
+				[]Record{{Type: KindResume, At: now, Job: id, Comment: req.Reason}}, d.signalAct(id, syscall.SIGCONT), nil
 		}
 		return conflict(fmt.Errorf("the job is %s: only a job its owner or an administrator stopped can be resumed", j.State))
 	case "top", "bottom":
@@ -983,7 +987,7 @@ func (d *Daemon) signalJob(id identity, j *runtime.Job, req api.ActionRequest) (
 	default:
 		return signaled(nil, nil, d.signalAct(j.ID, sig), nil)
 	}
-	return signaled(d.jobAction(id, j, as, api.ActionRequest{}))
+	return signaled(d.jobAction(id, j, as, api.ActionRequest{Reason: req.Reason}))
 }
 
 // modification turns bmod's options into a Modification: the fields set
@@ -1462,13 +1466,16 @@ func (d *Daemon) handleUsers(w http.ResponseWriter, r *http.Request) {
 // (bmgroup) of the configuration the daemon runs.
 func (d *Daemon) handleGroups(w http.ResponseWriter, r *http.Request) {
 	kind := r.PathValue("kind")
-	if kind != "user" && kind != "host" {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown group kind %q (want user or host)", truncate(kind)))
+	if kind != "user" && kind != "host" && kind != "cu" {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("unknown group kind %q (want user, host or cu)", truncate(kind)))
 		return
 	}
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
-		if kind == "host" {
+		switch kind {
+		case "host":
 			return hostGroups(d.cfg.Policy), nil, nil, nil
+		case "cu":
+			return computeUnits(d.cfg.Policy), nil, nil, nil
 		}
 		return userGroups(d.cfg.Policy), nil, nil, nil
 	})
@@ -1544,6 +1551,38 @@ func hostGroups(p *compile.Policy) []api.Group {
 			ag.Expanded = []string{}
 		}
 		for _, m := range g.Members {
+			name := m.Name
+			if isGroup[name] {
+				name += "/"
+			}
+			if m.Exclude {
+				name = "~" + name
+			}
+			ag.Members = append(ag.Members, name)
+		}
+		out = append(out, ag)
+	}
+	return out
+}
+
+// computeUnits describes the compute units of lsb.hosts, in their order:
+// each with its type, its members as written (a member compute unit or
+// host group followed by "/", an excluded one after "~") and its hosts.
+func computeUnits(p *compile.Policy) []api.Group {
+	isGroup := map[string]bool{}
+	for _, g := range p.HostGroups {
+		isGroup[g.Name] = true
+	}
+	for _, cu := range p.ComputeUnits {
+		isGroup[cu.Name] = true
+	}
+	out := []api.Group{}
+	for _, cu := range p.ComputeUnits {
+		ag := api.Group{Name: cu.Name, Type: cu.Type, Members: []string{}, Expanded: slices.Clone(cu.Hosts)}
+		if ag.Expanded == nil {
+			ag.Expanded = []string{}
+		}
+		for _, m := range cu.Members {
 			name := m.Name
 			if isGroup[name] {
 				name += "/"

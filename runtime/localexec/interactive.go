@@ -33,6 +33,9 @@ type Interactive struct {
 	Addrs []string
 	// Token is bsub's secret for this job (attach.NewToken).
 	Token string
+	// Tty (bsub -tty) sends the job's output and errors to bsub as well
+	// as to the -o and -e files it has.
+	Tty bool
 }
 
 // Pty reports whether the job runs on a pseudo-terminal (-Ip, -Is).
@@ -90,10 +93,12 @@ type session struct {
 	outs   []pump
 }
 
-// A pump copies one of the job's outputs to the connection.
+// A pump copies one of the job's outputs to the connection, and to its
+// -o or -e file with -tty (tee).
 type pump struct {
 	r    *os.File
 	kind attach.Kind
+	tee  *os.File
 }
 
 // attachJob connects an interactive job's wrapper to its submitter and
@@ -131,13 +136,19 @@ func (ss *session) plumb(s *Spec, cmd *exec.Cmd, stdout, stderr *os.File) error 
 		}
 		ss.pty = master
 		ss.child = append(ss.child, slave)
-		ss.outs = append(ss.outs, pump{master, attach.Stdout})
+		ss.outs = append(ss.outs, pump{r: master, kind: attach.Stdout})
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+		// An output with a file goes there; with -tty, through a pipe
+		// whose pump copies it to the file and to bsub.
 		if s.Stdout != "" {
-			cmd.Stdout = stdout
+			if cmd.Stdout, err = ss.teed(stdout, s.Interactive.Tty, attach.Stdout); err != nil {
+				return err
+			}
 		}
 		if s.Stderr != "" {
-			cmd.Stderr = stderr
+			if cmd.Stderr, err = ss.teed(stderr, s.Interactive.Tty, attach.Stderr); err != nil {
+				return err
+			}
 		}
 		// The job leads a session of its own, whose controlling terminal
 		// is the pseudo-terminal: its process group is the job's
@@ -157,22 +168,33 @@ func (ss *session) plumb(s *Spec, cmd *exec.Cmd, stdout, stderr *os.File) error 
 	ss.child = append(ss.child, r)
 	cmd.Stdin = r
 	out := func(f *os.File, given bool, kind attach.Kind) (*os.File, error) {
-		if given {
-			return f, nil
+		if !given {
+			f = nil
 		}
-		pr, pw, err := os.Pipe()
-		if err != nil {
-			return nil, err
-		}
-		ss.child = append(ss.child, pw)
-		ss.outs = append(ss.outs, pump{pr, kind})
-		return pw, nil
+		return ss.teed(f, f == nil || s.Interactive.Tty, kind)
 	}
 	if cmd.Stdout, err = out(stdout, s.Stdout != "", attach.Stdout); err != nil {
 		return err
 	}
 	cmd.Stderr, err = out(stderr, s.Stderr != "", attach.Stderr)
 	return err
+}
+
+// teed returns what the job writes one of its outputs to: the file f
+// alone when not sent to bsub, else the write end of a pipe whose pump
+// sends what the job writes to bsub as frames of kind, and to f too when
+// f is not nil.
+func (ss *session) teed(f *os.File, toBsub bool, kind attach.Kind) (*os.File, error) {
+	if !toBsub {
+		return f, nil
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	ss.child = append(ss.child, pw)
+	ss.outs = append(ss.outs, pump{r: pr, kind: kind, tee: f})
+	return pw, nil
 }
 
 // send writes one frame to the submitter.
@@ -218,10 +240,23 @@ func (ss *session) run(pgid int) {
 func (ss *session) copyOut(p pump) {
 	defer ss.output.Done()
 	buf := make([]byte, attach.MaxPayload)
+	sending := true
 	for {
 		n, err := p.r.Read(buf)
 		if n > 0 {
-			if ss.send(p.kind, buf[:n]) != nil {
+			if p.tee != nil {
+				if _, err := p.tee.Write(buf[:n]); err != nil {
+					// A file that takes no more (its disk full) loses
+					// the rest; the terminal still gets it.
+					p.tee = nil
+				}
+			}
+			if sending && ss.send(p.kind, buf[:n]) != nil {
+				// bsub is gone: the file, if any, still gets the
+				// output.
+				sending = false
+			}
+			if !sending && p.tee == nil {
 				return
 			}
 		}

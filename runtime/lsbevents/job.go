@@ -76,7 +76,7 @@ func (l *Log) Histories() []api.JobHistory {
 
 // History returns the job's history as bhist shows it.
 func (j *Job) History() api.JobHistory {
-	return api.JobHistory{ID: j.ID, Index: j.Index, Name: j.Name, User: j.User, Project: j.Project,
+	return api.JobHistory{ID: j.ID, Index: j.Index, Name: j.Name, User: j.User, Project: j.Project, UserGroup: j.UserGroup,
 		Queue: j.SubmitQueue, Command: j.Command, FromHost: j.FromHost, Cwd: j.Cwd, Submit: j.Submit,
 		Slots: j.submitSlots, ResReq: j.submitResReq,
 		State: j.State, Events: slices.Clone(j.Events)}

@@ -224,7 +224,7 @@ func interactiveSpec(in *api.Interactive) *localexec.Interactive {
 	if in == nil {
 		return nil
 	}
-	return &localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token}
+	return &localexec.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token, Tty: in.Tty}
 }
 
 // specReport is the executor's form of the report the master asks for.
