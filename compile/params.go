@@ -138,6 +138,14 @@ type Params struct {
 	// another cluster (the latter wins when both are set).
 	MaxPreexecRetry       int `lsf:"MAX_PREEXEC_RETRY"`
 	RemoteMaxPreexecRetry int `lsf:"REMOTE_MAX_PREEXEC_RETRY"`
+	// JobIncludePostproc is JOB_INCLUDE_POSTPROC: a job stays RUN, holding
+	// its slots, until its post-execution commands end, which then end it;
+	// unset (N, the default) the job is DONE or EXIT as soon as its
+	// command ends, and they run after it.
+	JobIncludePostproc bool `lsf:"JOB_INCLUDE_POSTPROC"`
+	// JobPostprocTimeout is JOB_POSTPROC_TIMEOUT: post-execution
+	// commands still running after it are killed and fail; 0 for none.
+	JobPostprocTimeout time.Duration `lsf:"JOB_POSTPROC_TIMEOUT"`
 	// JobSpoolDir is JOB_SPOOL_DIR, where a job's output is spooled until
 	// it ends; "" when unset (the job user's $HOME/.lsbatch).
 	JobSpoolDir string `lsf:"JOB_SPOOL_DIR,nodefault"`
@@ -193,6 +201,20 @@ type Conf struct {
 	// as it runs and its job report after it, rather than the report
 	// followed by the output spooled meanwhile; false when unset.
 	StdoutDirect bool `lsf:"LSB_STDOUT_DIRECT"`
+	// JobReportMail is LSB_JOB_REPORT_MAIL: job reports are mailed (a
+	// job without -o, bsub -N and -Ne); true unless set to N.
+	JobReportMail bool `lsf:"LSB_JOB_REPORT_MAIL"`
+	// MailProg is LSB_MAILPROG, the program job mail is handed to
+	// (/usr/lib/sendmail unless set).
+	MailProg string `lsf:"LSB_MAILPROG"`
+	// MailTo is LSB_MAILTO, the form of a job mail's address: !U stands
+	// for the job's user and !H for its submission host ("!U" unless
+	// set).
+	MailTo string `lsf:"LSB_MAILTO"`
+	// MailSizeLimit is LSB_MAILSIZE_LIMIT in KB: the output of a job
+	// without -o whose report mail would be larger is kept in a file
+	// rather than mailed; 0 when unset (no limit).
+	MailSizeLimit int `lsf:"LSB_MAILSIZE_LIMIT"`
 }
 
 // A SchedulingInterval is JOB_SCHEDULING_INTERVAL resolved.

@@ -550,6 +550,9 @@ type Submission struct {
 	// emptied when the job starts.
 	OutOverwrite bool `json:"OutOverwrite,omitempty"`
 	ErrOverwrite bool `json:"ErrOverwrite,omitempty"`
+	// Mail is how the job's user is mailed about it (bsub -B, -N, -Ne,
+	// -u); nil for LSF's default.
+	Mail *JobMail `json:"Mail,omitempty"`
 	// Home is, for a job another cluster forwarded here, its submission
 	// cluster and its ID there; nil for a job submitted here.
 	Home *Home `json:"Home,omitempty"`
@@ -559,6 +562,19 @@ type Submission struct {
 	// Pre is the requirement compiled before the submission reached the
 	// cluster's owner (ReqCompiler.Compile), or nil; the job keeps none.
 	Pre *Precompiled `json:"-"`
+}
+
+// A JobMail holds the bsub options of a job's mail.
+type JobMail struct {
+	// Begin is -B: mail when the job is dispatched.
+	Begin bool `json:"Begin,omitempty"`
+	// End is -N: mail the job report when the job ends, even when it has
+	// a -o file; Exit is -Ne: only when it ends in EXIT.
+	End  bool `json:"End,omitempty"`
+	Exit bool `json:"Exit,omitempty"`
+	// User is -u: the addresses (blank-separated) mail goes to in place
+	// of the job's user.
+	User string `json:"User,omitempty"`
 }
 
 // A JobExec holds the bsub options of how and when a job runs.

@@ -242,6 +242,42 @@ type Modification struct {
 	// GPU is bmod -gpu, the job's own GPU requirement ("-" for the
 	// default; "" for none of its own, bmod -gpun).
 	GPU *string `json:"GPU,omitempty"`
+	// Mail changes the job's mail options (bmod -B, -Bn, -N, -Ne, -Nn,
+	// -u, -un); nil changes none.
+	Mail *MailChange `json:"Mail,omitempty"`
+}
+
+// A MailChange is what bmod changes of a job's mail options: each field
+// set replaces the option's value.
+type MailChange struct {
+	Begin *bool   `json:"Begin,omitempty"`
+	End   *bool   `json:"End,omitempty"`
+	Exit  *bool   `json:"Exit,omitempty"`
+	User  *string `json:"User,omitempty"`
+}
+
+// apply returns the mail options m changes to: nil when none is left.
+func (ch *MailChange) apply(m *JobMail) *JobMail {
+	var out JobMail
+	if m != nil {
+		out = *m
+	}
+	if ch.Begin != nil {
+		out.Begin = *ch.Begin
+	}
+	if ch.End != nil {
+		out.End = *ch.End
+	}
+	if ch.Exit != nil {
+		out.Exit = *ch.Exit
+	}
+	if ch.User != nil {
+		out.User = *ch.User
+	}
+	if out == (JobMail{}) {
+		return nil
+	}
+	return &out
 }
 
 // Modify changes a pending job (bmod). The changed job must still be one
@@ -291,6 +327,9 @@ func (c *Cluster) Modify(j *Job, m Modification) error {
 	}
 	if m.GPU != nil {
 		sub.GPU = *m.GPU
+	}
+	if m.Mail != nil {
+		sub.Mail = m.Mail.apply(sub.Mail)
 	}
 	if m.JobGroup != nil {
 		sub.JobGroup = *m.JobGroup

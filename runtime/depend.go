@@ -161,10 +161,14 @@ func (n *depNode) eval() (holds, final bool) {
 	return holds, final
 }
 
+// PostRunning is Job.PostExec while a finished job's post-execution
+// commands run on (JOB_INCLUDE_POSTPROC=N).
+const PostRunning = "POST_RUN"
+
 // testJob applies the node's test to one job. A finished job's
-// post-processing is over when the job is (its post-execution commands
-// run before its end is recorded): post_done holds unless they failed
-// (POST_ERR), post_err only then.
+// post-processing is over once its post-execution commands have ended
+// (with the job, or after it when they run on): post_done holds unless
+// they failed (POST_ERR), post_err only then.
 func (n *depNode) testJob(j *Job) (holds, final bool) {
 	t, s := n.test, j.State
 	over := s.Finished()
@@ -174,9 +178,11 @@ func (n *depNode) testJob(j *Job) (holds, final bool) {
 	case "ended":
 		return over, over
 	case "post_done":
-		return over && j.PostExec != "POST_ERR", over
+		post := over && j.PostExec != PostRunning
+		return post && j.PostExec != "POST_ERR", post
 	case "post_err":
-		return over && j.PostExec == "POST_ERR", over
+		post := over && j.PostExec != PostRunning
+		return post && j.PostExec == "POST_ERR", post
 	case "exit":
 		hit := s == Exit || s == Zombie
 		if hit && t.Op != "" {

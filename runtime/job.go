@@ -237,7 +237,8 @@ type Job struct {
 	// PreExecFailures counts the job's pre-execution commands that failed
 	// (LOCAL_MAX_PREEXEC_RETRY); bresume of a job suspended for them
 	// starts the count again. PostExec is how its post-execution commands
-	// ended: POST_DONE, POST_ERR, or "" (none, or not yet).
+	// ended: POST_DONE, POST_ERR, or "" (none, or not yet); PostRunning
+	// while they run on after the job's end (JOB_INCLUDE_POSTPROC=N).
 	PreExecFailures int
 	PostExec        string
 	// PreExecHost is the host where the job's pre-execution command last

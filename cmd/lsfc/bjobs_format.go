@@ -283,8 +283,14 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 	if j.Slots > 1 {
 		sub = append(sub, fmt.Sprintf("%d Task(s)", j.Slots))
 	}
+	if n := notifyText(j.Notify); n != "" {
+		sub = append(sub, n)
+	}
 	if j.Stdout != "" {
 		sub = append(sub, fmt.Sprintf("Output File <%s>", j.Stdout))
+	}
+	if j.Notify != nil && j.Notify.User != "" {
+		sub = append(sub, fmt.Sprintf("Mail <%s>", j.Notify.User))
 	}
 	if j.Stderr != "" {
 		sub = append(sub, fmt.Sprintf("Error File <%s>", j.Stderr))
@@ -850,4 +856,26 @@ func writeReservation(w io.Writer, r *api.JobReservation, loc *time.Location) {
 	if r.Start > 0 {
 		fmt.Fprintf(w, "%s: Job is predicted to start at this time, when the slots it reserves are all free;\n", lsfLongTime(r.Start, loc))
 	}
+}
+
+// notifyText says when a job's user is mailed, as bjobs -l says it
+// (bsub -B, -N, -Ne); "" for LSF's default.
+func notifyText(n *api.JobNotify) string {
+	if n == nil {
+		return ""
+	}
+	var when []string
+	if n.Begin {
+		when = append(when, "begins")
+	}
+	switch {
+	case n.End:
+		when = append(when, "ends")
+	case n.Exit:
+		when = append(when, "exits")
+	}
+	if len(when) == 0 {
+		return ""
+	}
+	return "Notify when job " + strings.Join(when, "/")
 }

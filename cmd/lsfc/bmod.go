@@ -16,6 +16,7 @@ func bmodOptionList() []lsfOption {
 		{"R", "res_req"}, {"n", "slots"}, {"J", "job_name"}, {"W", "[hh:]mm"}, {"sp", "priority"},
 		{"w", "dependency"}, {"m", `"host ..."`}, {"aps", `"system=value|admin=value"`}, {"apsn", ""},
 		{"P", "project_name"}, {"Pn", ""}, {"G", "user_group"}, {"Gn", ""}, {"g", "job_group_name"}, {"gn", ""},
+		{"B", ""}, {"Bn", ""}, {"N", ""}, {"Ne", ""}, {"Nn", ""}, {"u", "mail_user"}, {"un", ""},
 		{"gpu", "- | gpu_req"}, {"gpun", ""},
 	}
 }
@@ -35,7 +36,9 @@ its job group (-g, made when it does not exist; -gn takes the job out of
 any group) or its GPU requirement (-gpu), with bsub's syntax; -Pn gives
 it the default project, -Gn takes it out of its user group and -gpun
 takes its own GPU requirement back (the queue's, profile's or cluster's
-GPU_REQ stands). For a job array,
+GPU_REQ stands). -B, -N, -Ne and -u change the job's mail as bsub's do;
+-Bn cancels -B, -Nn both -N and -Ne, -un gives the mail back to the
+job's user. For a job array,
 -J "%N" alone changes how many of its elements may run at once (0: no
 limit); an action on "ID[1-5]" changes those elements only. In a queue with
 APS_PRIORITY an administrator may set a pending job's absolute priority:
@@ -68,12 +71,15 @@ standard error and exits 255.` + lsfStateHelp,
 // bmodRequest returns the changes bmod's options ask for.
 func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 	if len(a.opts) == 0 {
-		return nil, errors.New("nothing to change: give -R, -n, -J, -W, -sp, -w, -m, -P, -Pn, -G, -Gn, -g, -gn, -gpu or -gpun")
+		return nil, errors.New("nothing to change: give -R, -n, -J, -W, -sp, -w, -m, -P, -Pn, -G, -Gn, -g, -gn, -B, -Bn, -N, -Ne, -Nn, -u, -un, -gpu or -gpun")
 	}
-	for _, o := range []string{"g", "P", "G", "gpu"} {
+	for _, o := range []string{"g", "P", "G", "B", "N", "u", "gpu"} {
 		if a.has(o) && a.has(o+"n") {
 			return nil, fmt.Errorf("-%s and -%sn cannot be used together", o, o)
 		}
+	}
+	if a.has("Ne") && a.has("Nn") {
+		return nil, errors.New("-Ne and -Nn cannot be used together")
 	}
 	if name := a.value("J"); a.has("J") {
 		limit, isLimit := strings.CutPrefix(name, "%")
@@ -93,6 +99,7 @@ func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 	m := r.sub
 	m.ResReq = strings.TrimSpace(m.ResReq)
 	m.NoJobGroup, m.NoProject, m.NoUserGroup, m.NoGPU = a.has("gn"), a.has("Pn"), a.has("Gn"), a.has("gpun")
+	m.NoNotifyBegin, m.NoNotify, m.NoMailUser = a.has("Bn"), a.has("Nn"), a.has("un")
 	return &m, nil
 }
 

@@ -32,6 +32,7 @@ func bsubOptionList() []lsfOption {
 		{"E", "pre_exec_command"}, {"Ep", "post_exec_command"}, {"b", "begin_time"}, {"t", "term_time"},
 		{"c", "cpu_limit"}, {"i", "input_file"}, {"is", "input_file"}, {"L", "login_shell"},
 		{"env", "variables"}, {"outdir", "dir"},
+		{"B", ""}, {"N", ""}, {"Ne", ""}, {"u", "mail_user"},
 	}
 }
 
@@ -40,7 +41,7 @@ func bsubOptionList() []lsfOption {
 // switch).
 func bsubRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"a", "esub_application"}, {"alloc_flags", "flags"}, {"ar", ""}, {"B", ""},
+		{"a", "esub_application"}, {"alloc_flags", "flags"}, {"ar", ""},
 		{"C", "core_limit"}, {"clusters", "clusters"}, {"cn_cu", "cu_string"},
 		{"cn_mem", "mem_size"}, {"core_isolation", "0|1|2"}, {"csm", "y|n"}, {"D", "data_limit"},
 		{"data", "data_spec"}, {"datachk", ""}, {"datagrp", "user_group"}, {"eptl", "[hh:]mm"}, {"ext", "scheduler_options"},
@@ -50,12 +51,12 @@ func bsubRefusedOptions() []lsfOption {
 		{"Jd", "description"}, {"jobaff", "affinity"},
 		{"jsdl", "file"}, {"jsdl_strict", "file"}, {"json", "file"}, {"k", "checkpoint"},
 		{"Lp", "license_project"}, {"ln_mem", "mem_size"}, {"ln_slots", "slots"},
-		{"mig", "threshold"}, {"N", ""}, {"Ne", ""}, {"network", "network_res_req"}, {"nnodes", "nodes"},
+		{"mig", "threshold"}, {"network", "network_res_req"}, {"nnodes", "nodes"},
 		{"notify", "events"}, {"p", "process_limit"},
 		{"pack", "job_submission_file"}, {"ptl", "[hh:]mm"}, {"Q", "requeue_exit_values"}, {"rn", ""},
 		{"rnc", "resize_notification_cmd"}, {"S", "stack_limit"}, {"s", "signal"}, {"smt", "smt_value"},
 		{"stage", "stage_options"}, {"step_cgroup", "y|n"}, {"T", "thread_limit"},
-		{"ti", ""}, {"U", "reservation_id"}, {"u", "mail_user"}, {"ul", ""}, {"V", ""},
+		{"ti", ""}, {"U", "reservation_id"}, {"ul", ""}, {"V", ""},
 		{"v", "swap_limit"}, {"wa", "signal"}, {"wt", "[hh:]mm"}, {"XF", ""},
 		{"yaml", "file"}, {"Zs", ""},
 	}
@@ -125,7 +126,9 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 non-zero exit puts the job back to pending, to be tried
                 again (LOCAL_MAX_PREEXEC_RETRY, then PSUSP); 99 makes it exit
   -Ep CMD       post-execution command, run after the job, with
-                LSB_JOBEXIT_STAT; bjobs -l shows POST_DONE or POST_ERR
+                LSB_JOBEXIT_STAT, once the job is DONE or EXIT (or before,
+                with JOB_INCLUDE_POSTPROC=Y); bjobs -l shows POST_DONE or
+                POST_ERR
   -b TIME       do not start before [[year:][month:]day:]hour:minute
   -t TIME       end the job at that time: SIGUSR2, then the kill ten
                 minutes later (TERM_DEADLINE)
@@ -138,6 +141,12 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 VAR=value", or "VAR, VAR=value"
   -outdir DIR   output directory (%J %I %U %P %G %H), made when the job
                 starts; relative -o and -e files go in it
+  -B            mail when the job starts
+  -N            mail the job report when the job ends (a job without -o
+                has its report and output mailed anyway, unless lsf.conf
+                sets LSB_JOB_REPORT_MAIL=N); -Ne: only when it exits with
+                failure
+  -u "ADDR ..." mail to these addresses (or users) rather than to you
   -gpu REQ      GPUs: "num=N[/task]:mode=shared|exclusive_process:
                 j_exclusive=yes|no:gmodel=MODEL:gmem=MEM:aff=yes|no", or
                 "-" for the GPU_REQ of the profile and queue (merged
@@ -292,7 +301,31 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	if err := r.execOptions(a, time.Now()); err != nil {
 		return nil, &valueError{err}
 	}
+	if err := mailOptions(a, s); err != nil {
+		return nil, &valueError{err}
+	}
 	return r, nil
+}
+
+// maxMailUser is the longest -u LSF takes.
+const maxMailUser = 511
+
+// mailOptions reads the options of the job's mail: -B, -N, -Ne and -u.
+func mailOptions(a *lsfArgs, s *api.SubmitRequest) error {
+	s.NotifyBegin, s.NotifyEnd, s.NotifyExit = a.has("B"), a.has("N"), a.has("Ne")
+	if s.NotifyEnd && s.NotifyExit {
+		return errors.New("-N and -Ne cannot be used together. Job not submitted")
+	}
+	if a.has("u") {
+		s.MailUser = strings.TrimSpace(a.value("u"))
+		switch {
+		case s.MailUser == "":
+			return errors.New("-u: the mail address is empty. Job not submitted")
+		case len(s.MailUser) > maxMailUser:
+			return fmt.Errorf("-u: the mail addresses are longer than %d characters. Job not submitted", maxMailUser)
+		}
+	}
+	return nil
 }
 
 // execOptions reads the options of how and when the job runs: -E, -Ep,

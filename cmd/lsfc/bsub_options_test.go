@@ -77,6 +77,10 @@ var bsubImplemented = map[string]struct {
 	"I":      {"", func(r *bsubRequest) bool { return r.interactive == "I" }},
 	"Ip":     {"", func(r *bsubRequest) bool { return r.interactive == "Ip" }},
 	"Is":     {"", func(r *bsubRequest) bool { return r.interactive == "Is" }},
+	"B":      {"", func(r *bsubRequest) bool { return r.sub.NotifyBegin }},
+	"N":      {"", func(r *bsubRequest) bool { return r.sub.NotifyEnd && !r.sub.NotifyExit }},
+	"Ne":     {"", func(r *bsubRequest) bool { return r.sub.NotifyExit && !r.sub.NotifyEnd }},
+	"u":      {"ann bob@example.com", func(r *bsubRequest) bool { return r.sub.MailUser == "ann bob@example.com" }},
 	"tty":    {"", func(r *bsubRequest) bool { return r.tty && r.interactive == "I" }},
 }
 

@@ -180,6 +180,38 @@ func TestJobScriptOptions(t *testing.T) {
 	}
 }
 
+// TestMailOptions reads -B, -N, -Ne and -u, on the command line and in
+// #BSUB lines, and refuses what LSF refuses.
+func TestMailOptions(t *testing.T) {
+	script := "#!/bin/sh\n#BSUB -B -N\n#BSUB -u \"ann bob@example.com\"\necho hi\n"
+	a, err := parseLSFArgs(nil, bsubOptionList(), bsubRefusedOptions(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err = withScriptOptions(a, script); err != nil {
+		t.Fatal(err)
+	}
+	r, err := bsubFromArgs(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := r.sub; !s.NotifyBegin || !s.NotifyEnd || s.NotifyExit || s.MailUser != "ann bob@example.com" {
+		t.Errorf("#BSUB mail options: %+v", s)
+	}
+	for _, c := range []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"-N", "-Ne", "true"}, "-N and -Ne cannot be used together"},
+		{[]string{"-u", " ", "true"}, "-u: the mail address is empty"},
+		{[]string{"-u", strings.Repeat("a", 512), "true"}, "longer than 511 characters"},
+	} {
+		if _, err := parseBsub(c.argv); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("bsub %q: %v, want an error with %q", c.argv, err, c.want)
+		}
+	}
+}
+
 func TestSplitShellWords(t *testing.T) {
 	for in, want := range map[string][]string{
 		`a b  c`:                 {"a", "b", "c"},

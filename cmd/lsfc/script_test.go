@@ -106,7 +106,8 @@ func waitDaemon(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // scriptWaitJob runs "waitjob ID STATE..." and waits until the job of
-// $LSFC_STATE's daemon is in one of the states.
+// $LSFC_STATE's daemon is in one of the states; POST_DONE and POST_ERR
+// are states of its post-execution commands.
 func scriptWaitJob(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: waitjob ID STATE...")
@@ -123,7 +124,7 @@ func scriptWaitJob(ts *testscript.TestScript, neg bool, args []string) {
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		j, err := c.Job(context.Background(), id)
-		if err == nil && slices.Contains(args[1:], j.State) {
+		if err == nil && (slices.Contains(args[1:], j.State) || j.PostExec != "" && slices.Contains(args[1:], j.PostExec)) {
 			return
 		}
 		if time.Now().After(deadline) {

@@ -52,6 +52,29 @@ type AgentSync struct {
 	Dirs map[int64]string `json:"dirs,omitempty"`
 	// Peeks answer the master's peek orders (bpeek).
 	Peeks []AgentPeek `json:"peeks,omitempty"`
+	// HostExecs say how the host-based commands of HostExec orders
+	// ended, until the master acknowledges them (HostDone).
+	HostExecs []HostExecEnd `json:"hostExecs,omitempty"`
+}
+
+// A HostExec asks an agent to run a job's host-based pre-execution
+// commands (HOST_PRE_EXEC) or, with Post, post-execution commands
+// (HOST_POST_EXEC), in order, for each of its hosts of the job, Hosts,
+// when the job's first host is another's: as the agent's user, in /tmp,
+// with Env and HOSTNAME set to the host.
+type HostExec struct {
+	Post  bool       `json:"post,omitempty"`
+	Steps []ExecStep `json:"steps"`
+	Hosts []string   `json:"hosts"`
+	Env   []string   `json:"env,omitempty"`
+}
+
+// A HostExecEnd is how the commands of a HostExec order ended: Code is
+// 0 when all exited 0, else the exit code of the first that did not.
+// Its AgentRun names the run of the job, Post the post-execution ones.
+type HostExecEnd struct {
+	AgentRun
+	Code int `json:"code,omitempty"`
 }
 
 // An AgentPeek is a piece of a running job's output an agent read for a
@@ -63,6 +86,8 @@ type AgentPeek struct {
 	Data []byte `json:"data,omitempty"`
 	Next int64  `json:"next"`
 	Err  string `json:"err,omitempty"`
+	// Apart is set when the job's errors go apart from its output.
+	Apart bool `json:"apart,omitempty"`
 }
 
 // A PeekOrder asks an agent for a piece of a running job's output, from
@@ -70,6 +95,9 @@ type AgentPeek struct {
 type PeekOrder struct {
 	ID     uint64 `json:"id"`
 	Offset int64  `json:"offset"`
+	// Stderr asks for the job's errors, when they go apart from its
+	// output, rather than its output.
+	Stderr bool `json:"stderr,omitempty"`
 }
 
 // An AgentRun is one run of a job, known by the job's id and the time the
@@ -77,6 +105,10 @@ type PeekOrder struct {
 type AgentRun struct {
 	Job   int64   `json:"job"`
 	Start float64 `json:"start"`
+	// Post, in an AgentEnd and its Done, marks the end of the run's
+	// post-execution commands that ran on after the job's end (see
+	// AgentEnd.PostPending).
+	Post bool `json:"post,omitempty"`
 }
 
 // An AgentEnd is how a run ended, as the job's wrapper recorded it.
@@ -104,6 +136,11 @@ type AgentEnd struct {
 	PreExecCode      int    `json:"preExecCode,omitempty"`
 	PostExec         string `json:"postExec,omitempty"`
 	CPULimitExceeded bool   `json:"cpuLimitExceeded,omitempty"`
+	// PostPending is set on the end of a job whose post-execution
+	// commands run on after it (JobSpec.PostLater); their end comes in an
+	// AgentEnd of its own, of the same run with Post set, in which only
+	// PostExec and Err count.
+	PostPending bool `json:"postPending,omitempty"`
 }
 
 // AgentOrders is the master's answer to an AgentSync.
@@ -117,6 +154,8 @@ type AgentOrders struct {
 	// elsewhere): the agent kills and forgets them.
 	Done []AgentRun `json:"done,omitempty"`
 	Kill []AgentRun `json:"kill,omitempty"`
+	// HostDone are the HostExecEnds the master has taken.
+	HostDone []AgentRun `json:"hostDone,omitempty"`
 }
 
 // An AgentOrder is a job to run (Spec), a signal for a run (Signal:
@@ -132,6 +171,9 @@ type AgentOrder struct {
 	Term string `json:"term,omitempty"`
 	// Peek asks for a piece of the run's output (bpeek).
 	Peek *PeekOrder `json:"peek,omitempty"`
+	// HostExec asks for the host-based commands of a job whose first
+	// host is another agent's, on this agent's hosts of the job.
+	HostExec *HostExec `json:"hostExec,omitempty"`
 }
 
 // A JobSpec is what an agent needs to run a job, as the local executor
@@ -164,13 +206,20 @@ type JobSpec struct {
 	// PreExec and PostExec are the pre- and post-execution commands,
 	// in order; CPULimit the CPU limit in seconds; Input, InputData,
 	// LoginShell and OutDir as localexec.Spec has them.
-	PreExec    []ExecStep `json:"preExec,omitempty"`
-	PostExec   []ExecStep `json:"postExec,omitempty"`
-	CPULimit   int64      `json:"cpuLimit,omitempty"`
-	Input      string     `json:"input,omitempty"`
-	InputData  []byte     `json:"inputData,omitempty"`
-	LoginShell string     `json:"loginShell,omitempty"`
-	OutDir     string     `json:"outDir,omitempty"`
+	PreExec  []ExecStep `json:"preExec,omitempty"`
+	PostExec []ExecStep `json:"postExec,omitempty"`
+	CPULimit int64      `json:"cpuLimit,omitempty"`
+	// PostLater, PostTimeout and StepHosts are as localexec.Spec has
+	// them: the job's end reported before its post-execution commands
+	// end (JOB_INCLUDE_POSTPROC=N), JOB_POSTPROC_TIMEOUT in seconds, and
+	// the hosts the host-based commands run for.
+	PostLater   bool     `json:"postLater,omitempty"`
+	PostTimeout int64    `json:"postTimeout,omitempty"`
+	StepHosts   []string `json:"stepHosts,omitempty"`
+	Input       string   `json:"input,omitempty"`
+	InputData   []byte   `json:"inputData,omitempty"`
+	LoginShell  string   `json:"loginShell,omitempty"`
+	OutDir      string   `json:"outDir,omitempty"`
 	// OutOverwrite and ErrOverwrite are -oo and -eo.
 	OutOverwrite bool `json:"outOverwrite,omitempty"`
 	ErrOverwrite bool `json:"errOverwrite,omitempty"`
@@ -218,6 +267,22 @@ type JobReport struct {
 	ReqMemMB   float64 `json:"reqMemMB,omitempty"`
 	Direct     bool    `json:"direct,omitempty"`
 	SpoolDir   string  `json:"spoolDir,omitempty"`
+	// NoFile leaves the -o file without a report (an interactive job);
+	// Mail asks for the job's mail (see localexec.Mail).
+	NoFile bool     `json:"noFile,omitempty"`
+	Mail   *JobMail `json:"mail,omitempty"`
+}
+
+// A JobMail is the mail a job's wrapper sends (see localexec.Mail): the
+// mail program, the recipients, and when.
+type JobMail struct {
+	Prog     string   `json:"prog"`
+	To       []string `json:"to"`
+	Begin    bool     `json:"begin,omitempty"`
+	End      bool     `json:"end,omitempty"`
+	ExitOnly bool     `json:"exitOnly,omitempty"`
+	// SizeLimitKB is LSB_MAILSIZE_LIMIT, 0 for none.
+	SizeLimitKB int64 `json:"sizeLimitKB,omitempty"`
 }
 
 // AgentLoad reports an agent's host facts and load (lsfc sbatchd).

@@ -130,6 +130,17 @@ type SubmitRequest struct {
 	ErrOverwrite bool `json:"errOverwrite,omitempty"`
 	// FromHost is the submission host.
 	FromHost string `json:"fromHost,omitempty"`
+	// NotifyBegin is -B, NotifyEnd -N, NotifyExit -Ne and MailUser -u
+	// (see runtime.JobMail).
+	NotifyBegin bool   `json:"notifyBegin,omitempty"`
+	NotifyEnd   bool   `json:"notifyEnd,omitempty"`
+	NotifyExit  bool   `json:"notifyExit,omitempty"`
+	MailUser    string `json:"mailUser,omitempty"`
+	// NoNotifyBegin, NoNotify and NoMailUser, for bmod -Bn, -Nn and -un,
+	// cancel -B, both -N and -Ne, and -u.
+	NoNotifyBegin bool `json:"noNotifyBegin,omitempty"`
+	NoNotify      bool `json:"noNotify,omitempty"`
+	NoMailUser    bool `json:"noMailUser,omitempty"`
 	// PreExec and PostExec are -E and -Ep, the job's pre- and
 	// post-execution commands.
 	PreExec  string `json:"preExec,omitempty"`
@@ -436,6 +447,9 @@ type Job struct {
 	Reserved   *JobReservation `json:"reserved,omitempty"`
 	Preempted  int             `json:"preempted,omitempty"`
 	Rerunnable bool            `json:"rerunnable,omitempty"`
+	// Notify is the job's mail options (bsub -B, -N, -Ne, -u); nil for
+	// none.
+	Notify *JobNotify `json:"notify,omitempty"`
 	// Project is the job's project (-P, else DEFAULT_PROJECT); UserGroup
 	// the user group it was submitted with (-G), "" for none.
 	Project   string `json:"project,omitempty"`
@@ -836,4 +850,13 @@ type BackfillWindow struct {
 	Slots   int         `json:"slots"`
 	Runtime float64     `json:"runtime"`
 	Hosts   []HostSlots `json:"hosts"`
+}
+
+// A JobNotify is a job's mail options: Begin is bsub -B, End -N, Exit
+// -Ne, User -u.
+type JobNotify struct {
+	Begin bool   `json:"begin,omitempty"`
+	End   bool   `json:"end,omitempty"`
+	Exit  bool   `json:"exit,omitempty"`
+	User  string `json:"user,omitempty"`
 }

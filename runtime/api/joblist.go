@@ -122,7 +122,12 @@ func sameShared(a, b *Job) bool {
 		a.PreExecCmd == b.PreExecCmd && a.PostExecCmd == b.PostExecCmd && a.PreExecFailures == b.PreExecFailures &&
 		a.PostExec == b.PostExec && a.BeginTime == b.BeginTime && a.TermTime == b.TermTime && a.CPULimit == b.CPULimit &&
 		a.Input == b.Input && a.LoginShell == b.LoginShell && a.OutDir == b.OutDir &&
-		nameOf(a) == nameOf(b)
+		sameNotify(a.Notify, b.Notify) && nameOf(a) == nameOf(b)
+}
+
+// sameNotify reports whether two jobs have the same mail options.
+func sameNotify(a, b *JobNotify) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
 }
 
 // SplitIDJob returns the job ID of an ID made by ElementID.

@@ -19,13 +19,31 @@ type JobOutput struct {
 	Next  int64  `json:"next"`
 	State string `json:"state"`
 	Done  bool   `json:"done,omitempty"`
+	// Apart is set when the job's errors go apart from its output (a -e
+	// file of its own), to be read with JobErrors.
+	Apart bool `json:"apart,omitempty"`
 }
 
 // JobOutput reads a running job's output from offset (bpeek): at most
 // MaxOutputChunk bytes.
 func (c *Client) JobOutput(ctx context.Context, id, offset int64) (*JobOutput, error) {
+	return c.jobStream(ctx, id, offset, "")
+}
+
+// JobErrors reads, as JobOutput does, a running job's standard error
+// when it goes apart from its output.
+func (c *Client) JobErrors(ctx context.Context, id, offset int64) (*JobOutput, error) {
+	return c.jobStream(ctx, id, offset, "stderr")
+}
+
+// jobStream reads a piece of one of a running job's streams: its output
+// (stream ""), or its errors ("stderr").
+func (c *Client) jobStream(ctx context.Context, id, offset int64, stream string) (*JobOutput, error) {
 	var out JobOutput
 	q := url.Values{"offset": {strconv.FormatInt(offset, 10)}}
+	if stream != "" {
+		q.Set("stream", stream)
+	}
 	if err := c.do(ctx, http.MethodGet, "/v1/jobs/"+strconv.FormatInt(id, 10)+"/output", q, nil, &out); err != nil {
 		return nil, err
 	}

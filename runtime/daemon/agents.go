@@ -265,7 +265,7 @@ func (d *Daemon) startAct(j *runtime.Job, spec localexec.Spec) func() {
 	a := d.agentOf(j)
 	d.placed[j.ID] = placement{start: j.Start, local: a == nil}
 	if a == nil {
-		return func() {
+		return d.withHostPre(j, spec, func() {
 			if err := d.exec.Start(spec); err != nil {
 				if strings.Contains(err.Error(), syscall.ENOSPC.Error()) {
 					// Its files or its wrapper's found no space: the job
@@ -276,7 +276,7 @@ func (d *Daemon) startAct(j *runtime.Job, spec localexec.Spec) func() {
 				}
 				d.exits <- localexec.Result{JobID: spec.JobID, ExitCode: 127, Err: err.Error()}
 			}
-		}
+		})
 	}
 	run := api.AgentRun{Job: j.ID, Start: float64(j.Start)}
 	// The run counts as sent from now: an exchange before the order is
@@ -285,7 +285,7 @@ func (d *Daemon) startAct(j *runtime.Job, spec localexec.Spec) func() {
 	a.sent[j.ID] = sentRun{start: run.Start}
 	d.agents.mu.Unlock()
 	js := jobSpec(spec)
-	return func() { d.agents.order(a, api.AgentOrder{AgentRun: run, Spec: &js}) }
+	return d.withHostPre(j, spec, func() { d.agents.order(a, api.AgentOrder{AgentRun: run, Spec: &js}) })
 }
 
 // agentSignalAct returns the action that signals a job its host's agent
@@ -319,7 +319,7 @@ func jobSpec(s localexec.Spec) api.JobSpec {
 	return api.JobSpec{Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd,
 		Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
 		MemLimit: s.MemLimit, PreExec: apiSteps(s.PreExec), PostExec: apiSteps(s.PostExec), CPULimit: s.CPULimit,
-		Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
+		PostLater: s.PostLater, PostTimeout: s.PostTimeout, StepHosts: s.StepHosts, Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
 		GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
 		Report: jobReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
 		Interactive: apiInteractive(s.Interactive)}
@@ -340,7 +340,7 @@ func jobReport(r *localexec.Report) *api.JobReport {
 		return nil
 	}
 	return &api.JobReport{Cluster: r.Cluster, SubmitHost: r.SubmitHost, Submitted: float64(r.Submitted.UnixNano()) / 1e9,
-		Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct, SpoolDir: r.SpoolDir}
+		Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct, SpoolDir: r.SpoolDir, NoFile: r.NoFile, Mail: (*api.JobMail)(r.Mail)}
 }
 
 // apiInteractive is the agent's form of an interactive job's submitter.
@@ -607,19 +607,46 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 		return j
 	}
 	reported := map[int64]bool{}
-	for _, e := range req.Ends {
+	// The ends of jobs before those of post-execution commands, which
+	// may follow the job's end in the same exchange.
+	ends := slices.Clone(req.Ends)
+	rank := func(e api.AgentEnd) int {
+		if e.Post {
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(ends, func(a, b api.AgentEnd) int { return rank(a) - rank(b) })
+	for _, e := range ends {
+		if e.Post {
+			// The post-execution commands of a job whose end was
+			// recorded before them, on this run.
+			j := d.cluster.Job(e.Job)
+			if j != nil && len(j.Allocs) > 0 && j.Allocs[0].Host == h && float64(j.Start) == e.Start {
+				if rec, ok := d.postEnded(localexec.Result{JobID: e.Job, PostReport: true, PostExec: e.PostExec, Err: e.Err}, now); ok {
+					recs = append(recs, rec)
+				}
+			}
+			out.Done = append(out.Done, e.AgentRun)
+			continue
+		}
 		reported[e.Job] = true
 		if j := on(e.Job, e.Start); j != nil {
 			d.cluster.Known(j)
 			r := localexec.Result{JobID: e.Job, ExitCode: e.ExitCode, Signal: e.Signal, Lost: e.Lost, NotStarted: e.NotStarted,
 				Err: e.Err, CPUTime: time.Duration(e.CPU * float64(time.Second)), MaxRSS: e.MaxRSS,
 				MemLimitExceeded: e.MemLimitExceeded, Cwd: e.Cwd, CwdNotExist: e.CwdNotExist,
-				PreExecFailed: e.PreExecFailed, PreExecCode: e.PreExecCode, PostExec: e.PostExec, CPULimitExceeded: e.CPULimitExceeded}
+				PreExecFailed: e.PreExecFailed, PreExecCode: e.PreExecCode, PostExec: e.PostExec, CPULimitExceeded: e.CPULimitExceeded,
+				PostPending: e.PostPending}
 			if rec, ok := d.ended(r, now); ok {
 				recs = append(recs, rec)
 			}
 		}
 		out.Done = append(out.Done, e.AgentRun)
+	}
+	for _, e := range req.HostExecs {
+		out.HostDone = append(out.HostDone, e.AgentRun)
+		recs = append(recs, d.hostExecEnded(a, e, now)...)
 	}
 	known := map[int64]float64{}
 	for _, k := range req.Known {

@@ -59,8 +59,10 @@ func policyChanges(old, cur *compile.Policy) []api.Change {
 		if restartConfKey(k) {
 			return api.AppliesRestart
 		}
-		if k == "LSB_STDOUT_DIRECT" {
-			// A running job's output goes where it went when it started.
+		switch k {
+		case "LSB_STDOUT_DIRECT", "LSB_JOB_REPORT_MAIL", "LSB_MAILPROG", "LSB_MAILTO", "LSB_MAILSIZE_LIMIT":
+			// A running job's output goes where it went when it started,
+			// and its mail as it was asked for then.
 			return api.AppliesNewJobs
 		}
 		return api.AppliesLive

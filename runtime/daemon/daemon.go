@@ -227,6 +227,12 @@ type Daemon struct {
 	// executor or an agent runs each (see runsLocally); owned by the
 	// loop.
 	placed map[int64]placement
+	// hostPre holds the jobs whose start waits for the host-based
+	// pre-execution commands on the hosts of other agents (hostexec.go);
+	// hostPostFailed the finished jobs whose host-based post-execution
+	// commands failed on such a host while their own still run.
+	hostPre        map[int64]*hostWait
+	hostPostFailed map[int64]bool
 	// MultiCluster forwarding: what each peer last reported, and the
 	// jobs whose last delivery may have reached its peer without an
 	// answer (both owned by the loop); the end of the link.
@@ -279,7 +285,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	d := &Daemon{cfg: cfg, limits: cfg.Conn.withDefaults(), lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
 		clk: cfg.Clock, clock: engineClock{cfg.Clock},
 		quit: make(chan struct{}), done: make(chan struct{}), started: cfg.Clock.Now(), killed: map[int64]bool{},
-		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, ranIn: map[int64]string{}, runsIn: map[int64]string{}, placed: map[int64]placement{}, mcPeers: map[string]*mcPeerState{},
+		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, ranIn: map[int64]string{}, runsIn: map[int64]string{}, placed: map[int64]placement{}, hostPre: map[int64]*hostWait{}, hostPostFailed: map[int64]bool{}, mcPeers: map[string]*mcPeerState{},
 		mcDone: make(chan struct{}), watchDirs: slices.Clone(cfg.Dirs), rewatch: make(chan struct{}, 1), watchDone: make(chan struct{})}
 	fail := func(err error) (*Daemon, error) {
 		d.closeResources()
@@ -538,7 +544,9 @@ func (d *Daemon) commit(recs []Record) error {
 func (d *Daemon) recoverJobs() error {
 	var ids []int64
 	for _, j := range d.cluster.Jobs() {
-		if j.State.Started() && j.Remote == nil && d.runsLocally(j) {
+		// A finished job may still run its post-execution commands.
+		running := j.State.Started() || j.State.Finished() && j.PostExec == runtime.PostRunning
+		if running && j.Remote == nil && d.runsLocally(j) {
 			ids = append(ids, j.ID)
 		}
 	}
@@ -549,11 +557,17 @@ func (d *Daemon) recoverJobs() error {
 	var ended []int64
 	now := d.now()
 	for _, r := range d.exec.Recover(ids) {
-		if rec, ok := d.ended(r, now); ok {
+		rec, ok := d.ended(r, now)
+		if ok {
 			recs = append(recs, rec)
-			if rec.Type == KindFinish {
-				ended = append(ended, rec.Job)
+		}
+		switch {
+		case r.PostReport:
+			if j := d.cluster.Job(r.JobID); j == nil || j.State.Finished() {
+				ended = append(ended, r.JobID)
 			}
+		case ok && rec.Type == KindFinish && !r.PostPending:
+			ended = append(ended, rec.Job)
 		}
 	}
 	// A kill acknowledged before the daemon stopped may not have reached
@@ -1071,15 +1085,36 @@ func (d *Daemon) memLimitKB(j *runtime.Job) int64 {
 	return int64(j.MemLimit() * 1024)
 }
 
-// exited handles the end of a job's processes.
+// exited handles the end of a job's processes, or of the post-execution
+// commands that ran on after it.
 func (d *Daemon) exited(r localexec.Result) {
+	if r.MailErr != "" {
+		d.cfg.Logf("job %s: %s", api.FormatJobID(r.JobID), r.MailErr)
+	}
+	id := r.JobID
+	if r.PostReport {
+		// The job's files go once the end of its post-execution
+		// commands is durable (at once when there is none to record).
+		rec, ok := d.ended(r, d.now())
+		var recs []Record
+		if ok {
+			recs = []Record{rec}
+		}
+		if j := d.cluster.Job(id); j == nil || j.State.Finished() {
+			d.commitThen(recs, func() { d.settle(id) })
+		} else {
+			d.commitThen(recs, nil)
+		}
+		return
+	}
 	rec, ok := d.ended(r, d.now())
 	if !ok {
 		return
 	}
-	id := r.JobID
 	d.dirty = true
-	if rec.Type != KindFinish {
+	if rec.Type != KindFinish || r.PostPending {
+		// A job whose post-execution commands run on keeps its files
+		// until they end.
 		d.commitThen([]Record{rec}, nil)
 		return
 	}
@@ -1090,9 +1125,12 @@ func (d *Daemon) exited(r localexec.Result) {
 // its record: DONE for exit status 0, else EXIT; a job whose processes
 // were lost reruns when it is rerunnable.
 func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
+	if r.PostReport {
+		return d.postEnded(r, now)
+	}
 	j := d.cluster.Job(r.JobID)
 	if j == nil || !j.State.Started() {
-		if j != nil && j.State.Finished() && d.runsLocally(j) {
+		if j != nil && j.State.Finished() && d.runsLocally(j) && !r.PostPending {
 			// Its end was recorded before its processes ended (a
 			// preemption that kills it): its files go like any other's.
 			d.settle(j.ID)
@@ -1130,6 +1168,9 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		d.cfg.Logf("job %d: its processes are lost; it exits", j.ID)
 	}
 	post := postExecRecord(j, r, now)
+	if !r.Lost {
+		d.hostPostOrders(j, r)
+	}
 	if r.PreExecFailed {
 		if rec, ok := d.preExecEnded(j, r.PreExecCode, now); ok {
 			d.notices = append(d.notices, post...)
@@ -1214,6 +1255,12 @@ func (d *Daemon) housekeep() {
 			j.Term = "TERM_RUNLIMIT"
 			recs = append(recs, Record{Type: KindKill, At: now, Job: j.ID, Term: j.Term})
 			acts = append(acts, d.killAct(j.ID))
+		case j.Term != "" && d.hostPre[j.ID] != nil:
+			// Killed before it started, waiting for the host-based
+			// commands of other hosts: it ends now.
+			if rec, ok := d.endUnstarted(j, now); ok {
+				recs = append(recs, rec)
+			}
 		case j.State.Started() && j.Term != "" && !d.wasKilled(j.ID):
 			// A kill logged but not delivered (the daemon restarted, or
 			// the job was still starting): deliver it.

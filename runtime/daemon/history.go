@@ -292,9 +292,14 @@ func (b *histories) add(r Record) error {
 	case KindPreExec:
 		ev.Kind, ev.Code, ev.State, h.State = api.EventPreExec, r.Code, r.State, r.State
 	case KindPostExec:
-		ev.Kind = api.EventPostDone
-		if r.Text == localexec.PostErr {
+		switch r.Text {
+		case runtime.PostRunning:
+			// The job ended before its post-execution commands: their
+			// end comes in a record of its own.
+		case localexec.PostErr:
 			ev.Kind = api.EventPostErr
+		default:
+			ev.Kind = api.EventPostDone
 		}
 	}
 	if ev.Kind != "" {

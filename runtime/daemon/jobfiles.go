@@ -3,6 +3,8 @@ package daemon
 import (
 	"fmt"
 	"path/filepath"
+
+	"github.com/lsfc/lsfc/runtime"
 )
 
 // The files the local executor keeps for a job (its directory is the
@@ -66,6 +68,9 @@ func (d *Daemon) checkSpool() error {
 		case j == nil:
 			// Forgotten after its finish (CLEAN_PERIOD).
 			d.settled = append(d.settled, id)
+		case j.State.Finished() && j.PostExec == runtime.PostRunning:
+			// Its post-execution commands may run still: recoverJobs
+			// takes them back.
 		case j.State.Finished():
 			d.settled = append(d.settled, id)
 		case !j.State.Started():

@@ -9,11 +9,13 @@ import (
 )
 
 // report returns what a job's wrapper needs to write LSF's job report in
-// its -o file (see localexec.Report); nil for a job without one, whose
-// report LSF would mail, and for an interactive job, whose output goes to
-// its submitter's terminal.
+// its -o file and send the job's mail (see localexec.Report); nil for a
+// job with neither: one without a -o file whose report is not mailed,
+// or an interactive job (its output goes to its submitter's terminal)
+// without mail.
 func (d *Daemon) report(j *runtime.Job) *localexec.Report {
-	if j.Sub.Stdout == "" || j.Sub.Interactive != nil {
+	mail := d.jobMail(j)
+	if (j.Sub.Stdout == "" || j.Sub.Interactive != nil) && mail == nil {
 		return nil
 	}
 	from := j.Sub.FromHost
@@ -28,6 +30,8 @@ func (d *Daemon) report(j *runtime.Job) *localexec.Report {
 		ReqMemMB:   d.cluster.RequestedMem(j),
 		Direct:     d.cfg.Policy.LSFConf.StdoutDirect,
 		SpoolDir:   d.cfg.Policy.Parameters.JobSpoolDir,
+		NoFile:     j.Sub.Interactive != nil,
+		Mail:       mail,
 	}
 }
 

@@ -40,6 +40,15 @@ func (d *Daemon) handleJobOutput(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("bad offset %q", truncate(r.URL.Query().Get("offset"))))
 		return
 	}
+	stderr := false
+	switch s := r.URL.Query().Get("stream"); s {
+	case "", "stdout":
+	case "stderr":
+		stderr = true
+	default:
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("bad stream %q: stdout or stderr", truncate(s)))
+		return
+	}
 	id := who(r)
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
 		j := d.cluster.Job(n)
@@ -49,7 +58,7 @@ func (d *Daemon) handleJobOutput(w http.ResponseWriter, r *http.Request) {
 		if !d.mayControl(id, j) {
 			return nil, nil, nil, errorf(http.StatusForbidden, "Job <%d>: User permission denied", n)
 		}
-		return d.peekPlace(j, offset), nil, nil, nil
+		return d.peekPlace(j, offset, stderr), nil, nil, nil
 	})
 	if err != nil {
 		reply(w, nil, err)
@@ -59,12 +68,12 @@ func (d *Daemon) handleJobOutput(w http.ResponseWriter, r *http.Request) {
 	out := p.out
 	switch {
 	case p.agent != nil:
-		got, err := d.agents.peek(r.Context(), p.agent, p.run, offset)
+		got, err := d.agents.peek(r.Context(), p.agent, p.run, offset, stderr)
 		if err != nil {
 			reply(w, nil, errorf(http.StatusServiceUnavailable, "Job <%d>: %v", n, err))
 			return
 		}
-		out.Data, out.Next = got.Data, got.Next
+		out.Data, out.Next, out.Apart = got.Data, got.Next, got.Apart
 	case p.path != "":
 		data, next, err := localexec.ReadOutput(p.path, offset, api.MaxOutputChunk)
 		if err != nil {
@@ -76,14 +85,18 @@ func (d *Daemon) handleJobOutput(w http.ResponseWriter, r *http.Request) {
 	reply(w, out, nil)
 }
 
-// peekPlace says where a job's output is read from.
-func (d *Daemon) peekPlace(j *runtime.Job, offset int64) peekPlace {
+// peekPlace says where a job's output, or its errors, are read from.
+func (d *Daemon) peekPlace(j *runtime.Job, offset int64, stderr bool) peekPlace {
 	p := peekPlace{out: api.JobOutput{Next: offset, State: j.State.String(), Done: j.State.Finished()}}
 	switch {
 	case !j.State.Started() || j.Remote != nil:
 		return p
 	case d.runsLocally(j):
-		if path, ok := d.exec.OutputFile(j.ID); ok {
+		errPath, apart := d.exec.ErrorFile(j.ID)
+		p.out.Apart = apart
+		if stderr {
+			p.path = errPath
+		} else if path, ok := d.exec.OutputFile(j.ID); ok {
 			p.path = path
 		}
 	default:
@@ -99,7 +112,7 @@ const peekWait = 15 * time.Second
 // peek asks a's agent for a piece of a run's output, from offset, and
 // waits for the answer, which comes with the agent's next exchange (the
 // order wakes the one it holds). It runs on the request's goroutine.
-func (as *agents) peek(ctx context.Context, a *agent, run api.AgentRun, offset int64) (api.AgentPeek, error) {
+func (as *agents) peek(ctx context.Context, a *agent, run api.AgentRun, offset int64, stderr bool) (api.AgentPeek, error) {
 	ch := make(chan api.AgentPeek, 1)
 	as.mu.Lock()
 	as.peekSeq++
@@ -114,7 +127,7 @@ func (as *agents) peek(ctx context.Context, a *agent, run api.AgentRun, offset i
 		delete(as.peeks, id)
 		as.mu.Unlock()
 	}()
-	as.order(a, api.AgentOrder{AgentRun: run, Peek: &api.PeekOrder{ID: id, Offset: offset}})
+	as.order(a, api.AgentOrder{AgentRun: run, Peek: &api.PeekOrder{ID: id, Offset: offset, Stderr: stderr}})
 	t := time.NewTimer(peekWait)
 	defer t.Stop()
 	select {

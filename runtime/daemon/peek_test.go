@@ -22,6 +22,17 @@ func (c *client) peek(t *testing.T, id, offset int64) api.JobOutput {
 	return out
 }
 
+// peekErrors reads a job's standard error from offset, as bpeek does for
+// a job with a -e file of its own.
+func (c *client) peekErrors(t *testing.T, id, offset int64) api.JobOutput {
+	t.Helper()
+	var out api.JobOutput
+	if code, err := c.call("GET", fmt.Sprintf("/v1/jobs/%d/output?offset=%d&stream=stderr", id, offset), nil, &out); err != nil || code != http.StatusOK {
+		t.Fatalf("errors of job %d: %d %v", id, code, err)
+	}
+	return out
+}
+
 // TestAgentPeekAndReport runs a job on an agent's host: bpeek reads its
 // output there while it runs (the master asks the agent, which answers
 // with its next exchange), and its -o file gets the report above its
@@ -50,9 +61,30 @@ func TestAgentPeekAndReport(t *testing.T) {
 	}) {
 		t.Fatalf("bpeek of job %d on an agent's host: %+v, want %q", id, out, "one\n")
 	}
-	if out.Next != 4 || out.Done || out.State != "RUN" {
-		t.Errorf("bpeek of job %d: next %d, done %v, state %s; want 4, false, RUN", id, out.Next, out.Done, out.State)
+	if out.Next != 4 || out.Done || out.State != "RUN" || out.Apart {
+		t.Errorf("bpeek of job %d: next %d, done %v, state %s, apart %v; want 4, false, RUN, false", id, out.Next, out.Done, out.State, out.Apart)
 	}
+
+	// A job with a -e file of its own: its errors are read apart.
+	errGo := filepath.Join(work, "go-err")
+	eid := c.submit(t, api.SubmitRequest{Command: "echo out; echo bad >&2; while ! test -e " + errGo + "; do sleep 0.05; done",
+		Stdout: filepath.Join(work, "e.out"), Stderr: filepath.Join(work, "e.err"), Cwd: work, Umask: -1,
+		Env: []string{"PATH=" + os.Getenv("PATH")}}).ID
+	c.waitState(t, eid, "RUN")
+	var errs api.JobOutput
+	if !eventually(func() bool {
+		errs = c.peekErrors(t, eid, 0)
+		return string(errs.Data) == "bad\n"
+	}) {
+		t.Fatalf("bpeek of the errors of job %d on an agent's host: %+v, want %q", eid, errs, "bad\n")
+	}
+	if out := c.peek(t, eid, 0); string(out.Data) != "out\n" || !out.Apart || !errs.Apart {
+		t.Errorf("bpeek of job %d: output %+v, errors %+v; want %q apart", eid, out, errs, "out\n")
+	}
+	if err := os.WriteFile(errGo, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.waitState(t, eid, "DONE")
 	if err := os.WriteFile(goFile, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -4,9 +4,11 @@ import (
 	"math"
 	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/runtime"
@@ -144,6 +146,72 @@ func (d *Daemon) execSpec(j *runtime.Job, out *localexec.Spec) {
 		out.CPULimit = max(int64(math.Ceil(limit)), 1)
 	}
 	out.Input, out.InputData, out.LoginShell, out.OutDir = e.Input, e.InputData, e.LoginShell, e.OutDir
+	out.PostLater = !d.includePostproc(j)
+	out.PostTimeout = int64(d.postprocTimeout(j).Seconds())
+	out.StepHosts = d.stepHosts(j)
+}
+
+// includePostproc reports whether a job's post-execution commands are
+// part of it (JOB_INCLUDE_POSTPROC=Y): LSB_JOB_INCLUDE_POSTPROC of its
+// submission's environment, else its application profile's, else
+// lsb.params's.
+func (d *Daemon) includePostproc(j *runtime.Job) bool {
+	for _, kv := range j.Sub.Env {
+		if v, ok := strings.CutPrefix(kv, "LSB_JOB_INCLUDE_POSTPROC="); ok {
+			if b, ok := yesNo(v); ok {
+				return b
+			}
+		}
+	}
+	if j.App != nil && j.App.Def != nil {
+		if st := j.App.Def.Settings["JOB_INCLUDE_POSTPROC"]; st != nil {
+			if b, ok := yesNo(st.Raw); ok {
+				return b
+			}
+		}
+	}
+	return d.cfg.Policy.Parameters.JobIncludePostproc
+}
+
+// yesNo reads an LSF boolean, y or n in any case.
+func yesNo(v string) (value, ok bool) {
+	switch strings.ToUpper(strings.TrimSpace(v)) {
+	case "Y", "YES":
+		return true, true
+	case "N", "NO":
+		return false, true
+	}
+	return false, false
+}
+
+// postprocTimeout returns JOB_POSTPROC_TIMEOUT for a job, its application
+// profile's before lsb.params's; 0 for none.
+func (d *Daemon) postprocTimeout(j *runtime.Job) time.Duration {
+	if j.App != nil && j.App.Def != nil {
+		if st := j.App.Def.Settings["JOB_POSTPROC_TIMEOUT"]; st != nil {
+			if sec, ok := st.Value.(compile.Duration); ok && sec > 0 {
+				return time.Duration(float64(sec) * float64(time.Second))
+			}
+		}
+	}
+	return d.cfg.Policy.Parameters.JobPostprocTimeout
+}
+
+// stepHosts returns the hosts of a job whose host-based pre- and
+// post-execution commands the job's wrapper runs: those of its hosts run
+// where its first host is, by the local executor or by the same agent.
+func (d *Daemon) stepHosts(j *runtime.Job) []string {
+	if len(j.Allocs) == 0 {
+		return nil
+	}
+	first := d.agents.get(j.Allocs[0].Host.Name)
+	var out []string
+	for _, al := range j.Allocs {
+		if h := al.Host.Name; !slices.Contains(out, h) && d.agents.get(h) == first {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // firstHost returns the first host a started job holds, nil for none.
@@ -224,13 +292,41 @@ func (d *Daemon) preExecEnded(j *runtime.Job, code int, now runtime.Time) (Recor
 }
 
 // postExecRecord returns the record of how a job's post-execution
-// commands ended, once the job's processes ended.
+// commands ended, once the job's processes ended: POST_DONE or POST_ERR,
+// or POST_RUN when they run on after it (JOB_INCLUDE_POSTPROC=N) and
+// their end comes later (postEnded).
 func postExecRecord(j *runtime.Job, r localexec.Result, now runtime.Time) []Record {
-	if r.PostExec == "" {
+	state := r.PostExec
+	if r.PostPending {
+		state = runtime.PostRunning
+	}
+	if state == "" {
 		return nil
 	}
-	j.PostExec = r.PostExec
-	return []Record{{Type: KindPostExec, At: now, Job: j.ID, Text: r.PostExec}}
+	j.PostExec = state
+	return []Record{{Type: KindPostExec, At: now, Job: j.ID, Text: state}}
+}
+
+// postEnded applies the end of the post-execution commands of a job
+// whose end was recorded before them, and returns its record; ok is
+// false when the job no longer waits for them (forgotten, or their end
+// already recorded before a restart).
+func (d *Daemon) postEnded(r localexec.Result, now runtime.Time) (Record, bool) {
+	j := d.cluster.Job(r.JobID)
+	if j == nil || j.PostExec != runtime.PostRunning {
+		return Record{}, false
+	}
+	if r.Err != "" {
+		d.cfg.Logf("job %d: post-execution: %s", j.ID, r.Err)
+	}
+	state := r.PostExec
+	if state != localexec.PostDone || d.hostPostFailed[j.ID] {
+		state = localexec.PostErr
+	}
+	delete(d.hostPostFailed, j.ID)
+	j.PostExec = state
+	d.dirty = true // post_done and post_err dependencies may hold now
+	return Record{Type: KindPostExec, At: now, Job: j.ID, Text: state}, true
 }
 
 // deadline returns what housekeeping does about a started job's

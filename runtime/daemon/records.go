@@ -168,7 +168,7 @@ var kindTable = [...]KindInfo{
 	{KindGroupMod, "Text, Limit, Owner", "bgmod -L, -Ln or -u of job group Text: its limit after it (no Limit for none), and its new Owner for -u", false},
 	{KindGroupDel, "Text", "bgdel of job group Text and the groups under it", false},
 	{KindPreExec, "Job, At, Code, State", "a started job's pre-execution command exited with Code: the job went back to State, PEND to be retried or PSUSP past LOCAL_MAX_PREEXEC_RETRY", true},
-	{KindPostExec, "Job, At, Text", "a job's post-execution commands ended: Text is POST_DONE or POST_ERR; in the transaction of the job's finish (or pre-exec), after it", true},
+	{KindPostExec, "Job, At, Text", "a job's post-execution commands ended: Text is POST_DONE or POST_ERR; in the transaction of the job's finish (or pre-exec), after it. With JOB_INCLUDE_POSTPROC=N, Text POST_RUN there says they run on after the job's end, and a second post-exec record, in a transaction of its own, says how they ended", true},
 	{KindArray, "Image, Token", "a job array was accepted: Image is the array (its ID the array's job ID, Sub.Array its index list), from which one pending element per index is made; the records of an element name it by its own ID (the index times 2^32 plus the job ID)", false},
 	{KindArrayLimit, "Job, Code", `bmod -J "%N": the running limit of array Job becomes Code (0: none)`, false},
 	{KindBrequeue, "Job, At, Term, State", "brequeue: a finished job (DONE or EXIT) pends again at once, in State (PEND, or PSUSP with -H); a started one is being killed with Term (TERM_REQUEUE_OWNER or TERM_REQUEUE_ADMIN) and pends again, in State, once its processes end (a requeue record, then a hold record for PSUSP)", true},

@@ -69,6 +69,10 @@ func (d *Daemon) requeueJob(id identity, j *runtime.Job, req api.ActionRequest) 
 		if !slices.Contains(states, j.State.String()) {
 			return conflict("Job has already finished (%s): brequeue %s requeues it", j.State, map[bool]string{true: "-d", false: "-e"}[j.State == runtime.Done])
 		}
+		if j.PostExec == runtime.PostRunning {
+			// Its run is not over on its host: it may run again once it is.
+			return conflict("its post-execution commands are still running")
+		}
 		// Its files go first, as those of any job that pends again.
 		d.dropFiles(j.ID)
 		d.unsettle(j.ID)

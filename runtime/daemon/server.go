@@ -405,6 +405,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 		if sub.Exec, err = d.submitExec(&req, d.now()); err != nil {
 			return nil, nil, nil, err
 		}
+		sub.Mail = submitMail(&req)
 		if in := req.Interactive; in != nil {
 			sub.Interactive = &runtime.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token, Tty: in.Tty}
 		}
@@ -577,6 +578,9 @@ func (d *Daemon) jobInfoAt(j *runtime.Job, explain bool, now runtime.Time) api.J
 		Project: j.Project(), UserGroup: j.Group, JobGroup: j.JobGroupPath(),
 		App: j.Sub.App, Sla: j.Sub.Sla, Estimate: j.Estimate}
 	execJobFields(j, &out)
+	if m := j.Sub.Mail; m != nil {
+		out.Notify = &api.JobNotify{Begin: m.Begin, End: m.End, Exit: m.Exit, User: m.User}
+	}
 	if r := j.Reservation; r != nil && j.State.Pending() {
 		out.Reserved = jobReservation(r)
 	}
@@ -1040,7 +1044,39 @@ func modification(s *api.SubmitRequest) runtime.Modification {
 	case s.GPU != "":
 		m.GPU = &s.GPU
 	}
+	m.Mail = mailChange(s)
 	return m
+}
+
+// mailChange turns bmod's mail options into a MailChange, nil when it
+// has none: -N and -Ne replace each other, -Nn cancels both.
+func mailChange(s *api.SubmitRequest) *runtime.MailChange {
+	yes, no, none := true, false, ""
+	var ch runtime.MailChange
+	switch {
+	case s.NotifyBegin:
+		ch.Begin = &yes
+	case s.NoNotifyBegin:
+		ch.Begin = &no
+	}
+	switch {
+	case s.NotifyEnd:
+		ch.End, ch.Exit = &yes, &no
+	case s.NotifyExit:
+		ch.End, ch.Exit = &no, &yes
+	case s.NoNotify:
+		ch.End, ch.Exit = &no, &no
+	}
+	switch {
+	case s.MailUser != "":
+		ch.User = &s.MailUser
+	case s.NoMailUser:
+		ch.User = &none
+	}
+	if ch == (runtime.MailChange{}) {
+		return nil
+	}
+	return &ch
 }
 
 func (d *Daemon) handleQueues(w http.ResponseWriter, r *http.Request) {

@@ -11,6 +11,8 @@
 //	42.spec    the job's Spec, for the wrapper to read
 //	42.pid     the wrapper's and the job's process ids and start times
 //	42.status  the job's Result, written once the job has ended
+//	42.post    how its post-execution commands ended, when they ran on
+//	           after the job's end (Spec.PostLater)
 //	42.out     the job's output when it has no -o file (or, spooled for
 //	           its job report, when its user's home cannot take it)
 //
@@ -32,12 +34,16 @@
 // While the wrapper is the daemon's child, the Executor waits on it; jobs
 // adopted by Recover after a restart are watched by polling their status
 // file and the liveness of their wrapper. Either way the Result reaches
-// the callback given to New exactly once. A job whose wrapper is gone
+// the callback given to New exactly once. A job of Spec.PostLater whose
+// post-execution commands run on after it gives a second Result, theirs
+// (Result.PostReport), once they end: the wrapper writes the status file
+// before them and tells the Executor on a pipe (or the polling finds
+// it), then writes the post file and exits. A job whose wrapper is gone
 // without having written a status is lost (Result.Lost), and whatever is
 // left of its processes is killed, since nothing could report their end.
 //
 // Cleanup removes a job's files once its end is recorded for good;
-// Release removes all but its status and pid files, from which Recover
+// Release removes all but its status, post and pid files, from which Recover
 // gives the job's Result again, for a caller whose record of the end may
 // still be lost; Spooled lists the jobs that have files.
 //

@@ -1,8 +1,10 @@
 package localexec
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/user"
@@ -61,11 +63,17 @@ type job struct {
 	id      int64
 	pids    pidRecord // set once started; guarded by Executor.mu
 	started bool      // false while Start runs; guarded by Executor.mu
+	// post is set once the job's end was reported before its
+	// post-execution commands (Spec.PostLater), whose end is watched
+	// now; guarded by Executor.mu.
+	post bool
 }
 
 // New returns an Executor keeping its files in dir, which it creates (mode
 // 0700) when missing. onExit receives the Result of every job started or
-// adopted, once, from a goroutine of the Executor, one call at a time; it
+// adopted, once (and for a job of Spec.PostLater whose end came before
+// its post-execution commands', theirs next, with PostReport set), from a
+// goroutine of the Executor, one call at a time; it
 // may call the Executor's methods except Close. A nil onExit drops them.
 func New(dir string, onExit func(Result)) (*Executor, error) {
 	if dir == "" {
@@ -126,7 +134,7 @@ func (e *Executor) Start(s Spec) error {
 	e.jobs[s.JobID] = j
 	e.mu.Unlock()
 
-	cmd, err := e.launch(&s)
+	cmd, ends, err := e.launch(&s)
 	if err != nil {
 		e.mu.Lock()
 		delete(e.jobs, s.JobID)
@@ -140,7 +148,7 @@ func (e *Executor) Start(s Spec) error {
 	e.mu.Lock()
 	j.pids, j.started = rec, true
 	e.mu.Unlock()
-	go e.waitChild(j, cmd)
+	go e.waitChild(j, cmd, ends)
 	return nil
 }
 
@@ -159,22 +167,23 @@ func (e *Executor) Cwd(id int64) string {
 }
 
 // launch writes the job's files, starts its wrapper and waits for its
-// answer.
-func (e *Executor) launch(s *Spec) (*exec.Cmd, error) {
+// answer. It returns the wrapper and the pipe on which it tells the end
+// of a job reported before its post-execution commands (endFD).
+func (e *Executor) launch(s *Spec) (*exec.Cmd, *os.File, error) {
 	id := s.JobID
 	for _, ext := range []string{statusExt, pidExt} {
 		if err := os.Remove(e.path(id, ext)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+			return nil, nil, fmt.Errorf("cannot start job %d: %v", id, err)
 		}
 	}
 	// The job and spec files are read by the wrapper, which starts next,
 	// and by the job's shell; nothing reads them after a crash of the
 	// machine, which ends the job too: they need not be synced.
 	if err := replaceFile(e.path(id, jobFileExt), jobScript(s), 0o700, false); err != nil {
-		return nil, fmt.Errorf("cannot write the job file of job %d: %v", id, err)
+		return nil, nil, fmt.Errorf("cannot write the job file of job %d: %v", id, err)
 	}
 	if err := replaceJSON(e.path(id, specExt), s, 0o600, false); err != nil {
-		return nil, fmt.Errorf("cannot write the spec file of job %d: %v", id, err)
+		return nil, nil, fmt.Errorf("cannot write the spec file of job %d: %v", id, err)
 	}
 	argv := e.WrapperPath
 	if len(argv) == 0 {
@@ -184,7 +193,7 @@ func (e *Executor) launch(s *Spec) (*exec.Cmd, error) {
 		if starter == "" {
 			var err error
 			if starter, err = findStarter(); err != nil {
-				return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+				return nil, nil, fmt.Errorf("cannot start job %d: %v", id, err)
 			}
 			e.mu.Lock()
 			e.starter = starter
@@ -194,7 +203,7 @@ func (e *Executor) launch(s *Spec) (*exec.Cmd, error) {
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
-		return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+		return nil, nil, fmt.Errorf("cannot start job %d: %v", id, err)
 	}
 	defer r.Close()
 	// The wrapper's lock: taken here and handed over (descriptor 4), so
@@ -203,27 +212,36 @@ func (e *Executor) launch(s *Spec) (*exec.Cmd, error) {
 	lock, err := os.OpenFile(e.path(id, lockExt), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		w.Close()
-		return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+		return nil, nil, fmt.Errorf("cannot start job %d: %v", id, err)
 	}
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		w.Close()
 		lock.Close()
-		return nil, fmt.Errorf("cannot start job %d: its lock is held: %v", id, err)
+		return nil, nil, fmt.Errorf("cannot start job %d: its lock is held: %v", id, err)
+	}
+	endR, endW, err := os.Pipe()
+	if err != nil {
+		w.Close()
+		lock.Close()
+		return nil, nil, fmt.Errorf("cannot start job %d: %v", id, err)
 	}
 	cmd := exec.Command(argv[0], append(slices.Clone(argv[1:]), e.dir, strconv.FormatInt(id, 10))...)
-	cmd.ExtraFiles = []*os.File{w, lock} // descriptors 3 = handshakeFD, 4 = lockFD
+	cmd.ExtraFiles = []*os.File{w, lock, endW} // descriptors 3 = handshakeFD, 4 = lockFD, 5 = endFD
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	err = cmd.Start()
 	w.Close()
+	endW.Close()
 	// The wrapper holds the lock now (the same open file); this copy goes.
 	lock.Close()
 	if err != nil {
-		return nil, fmt.Errorf("cannot start the wrapper of job %d: %v", id, err)
+		endR.Close()
+		return nil, nil, fmt.Errorf("cannot start the wrapper of job %d: %v", id, err)
 	}
 	msg, err := readHandshake(r, startTimeout)
 	if err == nil && msg == "ok" {
-		return cmd, nil
+		return cmd, endR, nil
 	}
+	endR.Close()
 	if err != nil {
 		// The wrapper hangs or died: make sure neither it nor a job it
 		// may have started runs on unseen.
@@ -235,13 +253,29 @@ func (e *Executor) launch(s *Spec) (*exec.Cmd, error) {
 		err = errors.New(strings.TrimPrefix(msg, "error: "))
 	}
 	cmd.Wait()
-	return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+	return nil, nil, fmt.Errorf("cannot start job %d: %v", id, err)
 }
 
 // waitChild waits for the wrapper of j, a child of this process, and
-// reports the job's end.
-func (e *Executor) waitChild(j *job, cmd *exec.Cmd) {
+// reports the job's end: when the wrapper tells it on ends, before its
+// post-execution commands end, and then theirs.
+func (e *Executor) waitChild(j *job, cmd *exec.Cmd, ends *os.File) {
+	line, _ := bufio.NewReader(io.LimitReader(ends, 64)).ReadString('\n')
+	ends.Close()
+	if line == "end\n" {
+		if r, err := readStatus(e.path(j.id, statusExt), j.id); err == nil && r.PostPending {
+			e.endBeforePost(j, r)
+		}
+	}
 	werr := cmd.Wait()
+	if e.inPost(j) {
+		r, ok := e.recordedPost(j.id)
+		if !ok {
+			r = lostPost(j.id)
+		}
+		e.finish(j, r)
+		return
+	}
 	r, err := readStatus(e.path(j.id, statusExt), j.id)
 	if err != nil {
 		why := "the job wrapper ended without recording an exit status"
@@ -253,6 +287,44 @@ func (e *Executor) waitChild(j *job, cmd *exec.Cmd) {
 		r = e.lose(j, why)
 	}
 	e.finish(j, r)
+}
+
+// endBeforePost reports the end of job j, whose post-execution commands
+// run on: j stays watched, for theirs.
+func (e *Executor) endBeforePost(j *job, r Result) {
+	e.mu.Lock()
+	j.post = true
+	e.mu.Unlock()
+	e.deliver(r)
+}
+
+// inPost reports whether j's end was reported before its post-execution
+// commands ended.
+func (e *Executor) inPost(j *job) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return j.post
+}
+
+// recordedPost returns the Result in job id's post file, if any: how
+// its post-execution commands ended. A damaged file gives a failure.
+func (e *Executor) recordedPost(id int64) (Result, bool) {
+	r, err := readStatus(e.path(id, postExt), id)
+	switch {
+	case err == nil:
+		r.PostReport = true
+		return r, true
+	case errors.Is(err, os.ErrNotExist):
+		return Result{}, false
+	}
+	return Result{JobID: id, PostReport: true, PostExec: PostErr, Err: err.Error()}, true
+}
+
+// lostPost is the Result of post-execution commands whose end cannot be
+// known: their wrapper is gone and recorded none. They count as failed.
+func lostPost(id int64) Result {
+	return Result{JobID: id, PostReport: true, PostExec: PostErr,
+		Err: "the job wrapper ended without recording how the post-execution commands ended"}
 }
 
 // lose returns the Result of a job whose end cannot be known. A job whose
@@ -276,6 +348,11 @@ func (e *Executor) finish(j *job, r Result) {
 	}
 	e.mu.Unlock()
 
+	e.deliver(r)
+}
+
+// deliver passes r to onExit, unless the Executor is closed.
+func (e *Executor) deliver(r Result) {
 	e.deliverMu.Lock()
 	defer e.deliverMu.Unlock()
 	e.mu.Lock()
@@ -310,8 +387,10 @@ func (e *Executor) Running() []int64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	ids := make([]int64, 0, len(e.jobs))
-	for id := range e.jobs {
-		ids = append(ids, id)
+	for id, j := range e.jobs {
+		if !j.post {
+			ids = append(ids, id)
+		}
 	}
 	slices.Sort(ids)
 	return ids
@@ -362,9 +441,10 @@ func (e *Executor) Cleanup(id int64) error {
 }
 
 // Release removes the files of job id, which must have ended, but its
-// status and pid files: from them Recover gives the job's Result again
-// (its real exit status, or Lost), for a caller whose record of the end
-// may still be lost. Cleanup removes what is left.
+// status, pid and post files: from them Recover gives the job's Results
+// again (its real exit status, or Lost, and how its post-execution
+// commands ended), for a caller whose record of the end may still be
+// lost. Cleanup removes what is left.
 func (e *Executor) Release(id int64) error {
 	e.mu.Lock()
 	j := e.jobs[id]
@@ -374,7 +454,7 @@ func (e *Executor) Release(id int64) error {
 	}
 	var first error
 	for _, ext := range spoolExts() {
-		if ext == statusExt || ext == pidExt {
+		if ext == statusExt || ext == pidExt || ext == postExt {
 			continue
 		}
 		if err := os.Remove(e.path(id, ext)); err != nil && !errors.Is(err, os.ErrNotExist) && first == nil {

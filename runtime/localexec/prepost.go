@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"os/user"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -48,7 +49,8 @@ type stepIO struct {
 
 // runStep runs one step and returns its exit code (128+signal when a
 // signal ended it). The pid file names the step's process group while it
-// runs, so that bkill and bstop reach it.
+// runs, so that bkill and bstop reach it. Past the wrapper's killAt, when
+// set, the step's process group is killed.
 func (w *wrapper) runStep(st ExecStep, u jobUser, env []string, io stepIO) (int, error) {
 	cmd := &exec.Cmd{
 		Path:        "/bin/sh",
@@ -91,8 +93,18 @@ func (w *wrapper) runStep(st ExecStep, u jobUser, env []string, io stepIO) (int,
 	}
 	w.answer("ok")
 	w.setGroup(pgid)
+	if !w.killAt.IsZero() {
+		t := time.AfterFunc(time.Until(w.killAt), func() {
+			w.timedOut.Store(true)
+			syscall.Kill(-pgid, syscall.SIGKILL)
+		})
+		defer t.Stop()
+	}
 	err := cmd.Wait()
 	w.setGroup(0)
+	if ps := cmd.ProcessState; ps != nil {
+		w.stepCPU += ps.UserTime() + ps.SystemTime()
+	}
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
 		return 0, err
@@ -104,11 +116,63 @@ func (w *wrapper) runStep(st ExecStep, u jobUser, env []string, io stepIO) (int,
 	return cmd.ProcessState.ExitCode(), nil
 }
 
+// A hostStep is a step and the host it runs for ("" for this host).
+type hostStep struct {
+	ExecStep
+	host string
+}
+
+// forHosts returns steps with each run of host-based steps repeated for
+// every host of hosts, in order (the queue's command, then the
+// profile's, on one host before the next), as LSF runs them on each
+// execution host of the job; without hosts, once.
+func forHosts(steps []ExecStep, hosts []string) []hostStep {
+	var out []hostStep
+	for i := 0; i < len(steps); {
+		if !steps[i].Host || len(hosts) == 0 {
+			out = append(out, hostStep{ExecStep: steps[i]})
+			i++
+			continue
+		}
+		n := i
+		for n < len(steps) && steps[n].Host {
+			n++
+		}
+		for _, h := range hosts {
+			for _, st := range steps[i:n] {
+				out = append(out, hostStep{ExecStep: st, host: h})
+			}
+		}
+		i = n
+	}
+	return out
+}
+
+// stepHosts returns the distinct hosts of s.StepHosts, in order.
+func stepHosts(s *Spec) []string {
+	var out []string
+	for _, h := range s.StepHosts {
+		if !slices.Contains(out, h) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// runHostStep runs st, with HOSTNAME set to the host it runs for.
+func (w *wrapper) runHostStep(st hostStep, u jobUser, env []string, io stepIO) (int, error) {
+	if st.host != "" {
+		env = withEnv(env, "HOSTNAME", st.host)
+	}
+	return w.runStep(st.ExecStep, u, env, io)
+}
+
 // runPre runs the pre-execution steps of s in order and returns the exit
-// code of the first that fails, 0 when all succeed.
+// code of the first that fails, 0 when all succeed: a host-based command
+// that fails on one host stops the others, and the job's.
 func (w *wrapper) runPre(s *Spec, u jobUser, env []string, io stepIO) (int, error) {
-	for _, st := range s.PreExec {
-		code, err := w.runStep(st, u, env, io)
+	for _, st := range forHosts(s.PreExec, stepHosts(s)) {
+		code, err := w.runHostStep(st, u, env, io)
 		if err != nil || code != 0 {
 			return max(code, 1), err
 		}
@@ -116,14 +180,59 @@ func (w *wrapper) runPre(s *Spec, u jobUser, env []string, io stepIO) (int, erro
 	return 0, nil
 }
 
+// RunHostSteps runs host-based steps for each host of hosts, in order,
+// outside any job's wrapper: as this process's user, by /bin/sh -c in
+// /tmp, with env, PATH as LSF sets it and HOSTNAME the host, and
+// /dev/null as their standard files. Before a job (pre), the first that
+// fails stops them; after it, all run. It returns 0 when all exited 0,
+// else the exit code of the first that did not (128+signal for one a
+// signal ended, 1 for one that could not run).
+func RunHostSteps(steps []ExecStep, hosts []string, env []string, pre bool) int {
+	first := 0
+	for _, st := range forHosts(steps, hosts) {
+		cmd := &exec.Cmd{Path: "/bin/sh", Args: []string{"sh", "-c", st.Command}, Dir: "/tmp",
+			Env: withEnv(withEnv(env, "PATH", prePostPath), "HOSTNAME", st.host), SysProcAttr: &syscall.SysProcAttr{Setpgid: true}}
+		code := 0
+		if err := cmd.Run(); err != nil {
+			code = 1
+			if ps := cmd.ProcessState; ps != nil {
+				if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+					code = signalExitCode(int(ws.Signal()))
+				} else {
+					code = max(ps.ExitCode(), 1)
+				}
+			}
+		}
+		if code != 0 && first == 0 {
+			first = code
+			if pre {
+				break
+			}
+		}
+	}
+	return first
+}
+
+// hasPost reports whether s has post-execution steps to run: after a
+// failed pre-execution (preFailed), host-based ones only.
+func hasPost(s *Spec, preFailed bool) bool {
+	for _, st := range s.PostExec {
+		if st.Host || !preFailed {
+			return true
+		}
+	}
+	return false
+}
+
 // runPost runs the post-execution steps of s in order, with the job's end
 // in their environment (LSB_JOBEXIT_STAT, the wait status as LSF gives
-// it), and
-// returns PostDone when all exit 0, PostErr otherwise, "" when there are
-// none. After a failed pre-execution (preFailed) only the host-based
-// steps run, for their clean-up.
+// it), and returns PostDone when all exit 0, PostErr otherwise, "" when
+// there are none. After a failed pre-execution (preFailed) only the
+// host-based steps run, for their clean-up. Every step runs whatever
+// those before it did, but none after s.PostTimeout: the one running
+// then is killed, and the post-execution processing has failed.
 func (w *wrapper) runPost(s *Spec, u jobUser, env []string, io stepIO, r Result, preFailed bool) string {
-	if len(s.PostExec) == 0 {
+	if !hasPost(s, preFailed) {
 		return ""
 	}
 	stat := r.ExitCode << 8
@@ -131,14 +240,20 @@ func (w *wrapper) runPost(s *Spec, u jobUser, env []string, io stepIO, r Result,
 		stat = r.Signal
 	}
 	env = withEnv(env, "LSB_JOBEXIT_STAT", strconv.Itoa(stat))
+	if s.PostTimeout > 0 {
+		w.killAt = time.Now().Add(time.Duration(s.PostTimeout) * time.Second)
+		defer func() { w.killAt = time.Time{} }()
+	}
+	w.stepCPU = 0
 	state := PostDone
-	ran := false
-	for _, st := range s.PostExec {
+	for _, st := range forHosts(s.PostExec, stepHosts(s)) {
 		if preFailed && !st.Host {
 			continue
 		}
-		ran = true
-		code, err := w.runStep(st, u, env, io)
+		if w.timedOut.Load() {
+			break
+		}
+		code, err := w.runHostStep(st, u, env, io)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "%s: job %d: post-execution: %v\n", StarterName, w.id, err)
 		}
@@ -146,10 +261,66 @@ func (w *wrapper) runPost(s *Spec, u jobUser, env []string, io stepIO, r Result,
 			state = PostErr
 		}
 	}
-	if !ran {
-		return ""
+	if w.timedOut.Load() {
+		fmt.Fprintf(os.Stderr, "%s: job %d: post-execution processing ran past JOB_POSTPROC_TIMEOUT (%d s): killed\n",
+			StarterName, w.id, s.PostTimeout)
+		state = PostErr
 	}
 	return state
+}
+
+// postAfterEnd runs the post-execution commands of a job of Spec.PostLater
+// whose end is recorded: it tells the Executor that the end is there,
+// runs them (the job's own command writing to the job's -o and -e files,
+// opened again when the report closed them) and records how they ended
+// in the post file.
+func (w *wrapper) postAfterEnd(s *Spec, u jobUser, env []string, sio stepIO, r Result, p jobPaths) int {
+	w.tellEnd()
+	sio, closeIO := w.postIO(u, sio, p)
+	state := w.runPost(s, u, env, sio, r, false)
+	closeIO()
+	post := Result{JobID: w.id, PostReport: true, PostExec: state, End: time.Now()}
+	err := writeJSON(w.path(postExt), post, 0o600)
+	for errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		time.Sleep(statusRetry)
+		err = writeJSON(w.path(postExt), post, 0o600)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: cannot record the post-execution status of job %d: %v\n", StarterName, w.id, err)
+		return 1
+	}
+	return 0
+}
+
+// postIO returns the standard files of the job's own post-execution
+// command once the job's report is written: those of the job while they
+// are still open (its output went to its files directly, or there is no
+// report), else the -o and -e files opened again, as the job's user, for
+// appending. The function returned closes what was opened.
+func (w *wrapper) postIO(u jobUser, sio stepIO, p jobPaths) (stepIO, func()) {
+	if w.final == nil {
+		return sio, func() {}
+	}
+	open := func(name string) *os.File {
+		var f *os.File
+		err := u.do(func() error {
+			var err error
+			// Not waiting for a reader, should the file be a FIFO.
+			f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_APPEND|syscall.O_NONBLOCK, 0o666)
+			return err
+		})
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: job %d: post-execution: cannot open %s: %v\n", StarterName, w.id, name, err)
+			f, _ = os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+		}
+		return f
+	}
+	out := open(p.stdout)
+	errf := out
+	if name := p.separateErr(); name != "" {
+		errf = open(name)
+	}
+	return stepIO{stdout: out, stderr: errf, cwd: sio.cwd}, func() { closeOutputs(out, errf) }
 }
 
 // withEnv returns env with name set to value.

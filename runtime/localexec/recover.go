@@ -12,7 +12,10 @@ import (
 // For each id:
 //
 //   - a status file exists: the job ended (maybe while the daemon was
-//     down) and its Result is returned;
+//     down) and its Result is returned; when it ended before its
+//     post-execution commands (Result.PostPending), their Result follows
+//     it once they have ended, and the job is adopted, for theirs, while
+//     they run;
 //   - its wrapper still runs (it holds the job's lock, or has the pid
 //     and start time recorded): the job is adopted, no Result is returned, and Running lists it; its
 //     Result comes through onExit when it ends, and Signal and Kill reach
@@ -39,6 +42,9 @@ func (e *Executor) Recover(ids []int64) []Result {
 		}
 		if r, ok := e.recorded(id); ok {
 			ended = append(ended, r)
+			if r.PostPending {
+				ended = append(ended, e.recoverPost(id)...)
+			}
 			continue
 		}
 		rec, err := readPidRecord(e.path(id, pidExt))
@@ -83,6 +89,32 @@ func (e *Executor) Recover(ids []int64) []Result {
 	return ended
 }
 
+// recoverPost takes back the post-execution commands of job id, whose
+// end was recorded before them: it returns how they ended when they have,
+// or adopts the job, whose wrapper runs them still, and returns nothing.
+func (e *Executor) recoverPost(id int64) []Result {
+	if r, ok := e.recordedPost(id); ok {
+		return []Result{r}
+	}
+	rec, err := readPidRecord(e.path(id, pidExt))
+	if lockHeld(e.dir, id) && (err != nil || rec.wrapperAlive()) {
+		j := &job{id: id, pids: rec, started: true, post: true}
+		e.mu.Lock()
+		if e.closed {
+			e.mu.Unlock()
+			return nil
+		}
+		e.jobs[id] = j
+		e.mu.Unlock()
+		go e.watch(j)
+		return nil
+	}
+	if r, ok := e.recordedPost(id); ok {
+		return []Result{r}
+	}
+	return []Result{lostPost(id)}
+}
+
 // recorded returns the Result in job id's status file, if any. A damaged
 // status file gives a lost Result.
 func (e *Executor) recorded(id int64) (Result, bool) {
@@ -108,7 +140,24 @@ func (e *Executor) watch(j *job) {
 			return
 		case <-t.C:
 		}
+		if e.inPost(j) {
+			r, ok := e.recordedPost(j.id)
+			if !ok && !lockHeld(e.dir, j.id) && !j.pids.wrapperAlive() {
+				if r, ok = e.recordedPost(j.id); !ok {
+					r, ok = lostPost(j.id), true
+				}
+			}
+			if ok {
+				e.finish(j, r)
+				return
+			}
+			continue
+		}
 		if r, ok := e.recorded(j.id); ok {
+			if r.PostPending {
+				e.endBeforePost(j, r)
+				continue
+			}
 			e.finish(j, r)
 			return
 		}
@@ -125,6 +174,11 @@ func (e *Executor) watch(j *job) {
 			r, ok := e.recorded(j.id)
 			if !ok {
 				r = e.lose(j, "the job wrapper is gone and recorded no exit status")
+			}
+			if r.PostPending {
+				// Its post-execution commands ended too, with the wrapper.
+				e.endBeforePost(j, r)
+				continue
 			}
 			e.finish(j, r)
 			return

@@ -27,7 +27,7 @@ import (
 // file once the job finishes; the spool file then goes. With Direct
 // (lsf.conf's LSB_STDOUT_DIRECT=Y) the output goes to the -o file as the
 // job runs and the report is appended after it. A job without a -o file
-// has no report: LSF mails it, and lsfc sends no mail.
+// has its report, followed by its output, mailed when Mail asks for it.
 type Report struct {
 	// Cluster is the cluster's name; SubmitHost the host the job was
 	// submitted from; Submitted when.
@@ -47,12 +47,17 @@ type Report struct {
 	// the job user's $HOME/.lsbatch, which is also used when SpoolDir
 	// cannot be written.
 	SpoolDir string `json:",omitempty"`
+	// NoFile writes no report to the -o file: the job is interactive,
+	// and its report is only mailed, when Mail asks for it.
+	NoFile bool `json:",omitempty"`
+	// Mail, when set, has the wrapper mail the job's user (see Mail).
+	Mail *Mail `json:",omitempty"`
 }
 
 // spooled reports whether the job's output goes to the spool file while
 // it runs, for the report to be written above it in the -o file.
 func (s *Spec) spooled() bool {
-	return s.Report != nil && s.Stdout != "" && !s.Report.Direct
+	return s.Report != nil && s.Stdout != "" && !s.Report.Direct && !s.Report.NoFile
 }
 
 // spoolOutput gives the job a spool file for its output in place of the
@@ -148,6 +153,7 @@ type jobRun struct {
 	start   time.Time
 	cwd     string
 	home    string
+	outFile string // the -o file, "" for none
 	errFile string // the -e file when it is not the -o file
 	term    string // how LSF ended the job (NoteTerm), "" when it was not
 	usage   usageSummary
@@ -157,7 +163,7 @@ type jobRun struct {
 // file. A report that cannot be written is said on the wrapper's standard
 // error: the job's end is recorded all the same.
 func (w *wrapper) writeReport(s *Spec, r Result, run jobRun) {
-	if s.Report == nil || s.Stdout == "" {
+	if s.Report == nil || s.Stdout == "" || s.Report.NoFile {
 		return
 	}
 	defer w.copyErrors()
@@ -268,13 +274,23 @@ type reportFacts struct {
 // newline.
 func reportTime(t time.Time) string { return t.Format(time.ANSIC) }
 
-// formatReport returns the text of a job report: the mail header lines,
-// the job's story, its end, its resource usage summary and, for a
-// spooled job, the line that introduces its output.
+// formatReport returns the text of a job report as the -o file gets it:
+// the report (reportText) and, for a spooled job, the line that
+// introduces its output.
 func formatReport(f reportFacts) string {
-	s, r, rep := f.spec, f.result, f.spec.Report
-	var b strings.Builder
-	id := s.outputID()
+	text := reportText(f)
+	if f.spec.Report.Direct {
+		if f.run.errFile != "" {
+			text += fmt.Sprintf("\nPS:\n\nRead file <%s> for stderr output of this job.\n\n", f.run.errFile)
+		}
+		return text
+	}
+	return text + "\nThe output (if any) follows:\n\n"
+}
+
+// reportJobName is the job as a report names it: its name, else its
+// command, with its index for an element of a job array.
+func reportJobName(s *Spec) string {
 	jobName := s.Name
 	if jobName == "" {
 		jobName = s.Command
@@ -282,30 +298,47 @@ func formatReport(f reportFacts) string {
 	if s.Index > 0 && !strings.HasSuffix(jobName, "]") {
 		jobName += "[" + strconv.Itoa(s.Index) + "]"
 	}
-	end := "Done"
-	if !r.Done() {
-		end = "Exited"
-	}
-	fmt.Fprintf(&b, "Sender: LSF System <%s>\n", f.sender)
-	fmt.Fprintf(&b, "Subject: Job %s: <%s> in cluster <%s> %s\n\n", reportLabel(id, s.Index), jobName, rep.Cluster, end)
-	fmt.Fprintf(&b, "Job <%s> was submitted from host <%s> by user <%s> in cluster <%s> at %s.\n",
+	return jobName
+}
+
+// writeStory writes where the job came from and where it runs, as a
+// report and the mail of its start tell it.
+func writeStory(b *strings.Builder, f reportFacts) {
+	s, rep := f.spec, f.spec.Report
+	jobName := reportJobName(s)
+	fmt.Fprintf(b, "Job <%s> was submitted from host <%s> by user <%s> in cluster <%s> at %s.\n",
 		jobName, rep.SubmitHost, s.User, rep.Cluster, reportTime(rep.Submitted))
 	hosts := hostCounts(s.Hosts)
 	first := ""
 	if len(hosts) > 0 {
 		first = hosts[0]
 	}
-	fmt.Fprintf(&b, "Job was executed on host(s) <%s>, in queue <%s>, as user <%s> in cluster <%s> at %s.\n",
+	fmt.Fprintf(b, "Job was executed on host(s) <%s>, in queue <%s>, as user <%s> in cluster <%s> at %s.\n",
 		first, s.Queue, s.User, rep.Cluster, reportTime(f.run.start))
 	for _, h := range hosts[min(1, len(hosts)):] {
-		fmt.Fprintf(&b, "%s<%s>\n", strings.Repeat(" ", len("Job was executed on host(s) ")), h)
+		fmt.Fprintf(b, "%s<%s>\n", strings.Repeat(" ", len("Job was executed on host(s) ")), h)
 	}
 	if f.run.home != "" {
-		fmt.Fprintf(&b, "<%s> was used as the home directory.\n", f.run.home)
+		fmt.Fprintf(b, "<%s> was used as the home directory.\n", f.run.home)
 	}
 	if f.run.cwd != "" {
-		fmt.Fprintf(&b, "<%s> was used as the working directory.\n", f.run.cwd)
+		fmt.Fprintf(b, "<%s> was used as the working directory.\n", f.run.cwd)
 	}
+}
+
+// reportText returns the text of a job report up to its resource usage
+// summary: the mail header lines, the job's story, its end and what it
+// used.
+func reportText(f reportFacts) string {
+	s, r, rep := f.spec, f.result, f.spec.Report
+	var b strings.Builder
+	end := "Done"
+	if !r.Done() {
+		end = "Exited"
+	}
+	fmt.Fprintf(&b, "Sender: LSF System <%s>\n", f.sender)
+	fmt.Fprintf(&b, "Subject: Job %s: <%s> in cluster <%s> %s\n\n", reportLabel(s.outputID(), s.Index), reportJobName(s), rep.Cluster, end)
+	writeStory(&b, f)
 	fmt.Fprintf(&b, "Started at %s\n", reportTime(f.run.start))
 	fmt.Fprintf(&b, "Terminated at %s\n", reportTime(f.end))
 	fmt.Fprintf(&b, "Results reported at %s\n", reportTime(f.now))
@@ -367,13 +400,6 @@ func formatReport(f reportFacts) string {
 	}
 	field("Run time", fmt.Sprintf("%d sec.", int64(f.end.Sub(f.run.start).Seconds()+0.5)))
 	field("Turnaround time", fmt.Sprintf("%d sec.", int64(f.end.Sub(rep.Submitted).Seconds()+0.5)))
-	if rep.Direct {
-		if f.run.errFile != "" {
-			fmt.Fprintf(&b, "\nPS:\n\nRead file <%s> for stderr output of this job.\n\n", f.run.errFile)
-		}
-		return b.String()
-	}
-	b.WriteString("\nThe output (if any) follows:\n\n")
 	return b.String()
 }
 
@@ -421,6 +447,20 @@ func (e *Executor) OutputFile(id int64) (path string, ok bool) {
 		return "", false
 	}
 	return j.pids.Out, true
+}
+
+// ErrorFile returns the file a running job's errors go to as it runs
+// when they go apart from its output (it has a -e file of its own), for
+// bpeek; ok is false otherwise, and for a job the Executor does not run
+// or that did not start.
+func (e *Executor) ErrorFile(id int64) (path string, ok bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	j := e.jobs[id]
+	if j == nil || !j.started || j.pids.Err == "" {
+		return "", false
+	}
+	return j.pids.Err, true
 }
 
 // readableBy reports whether the job's user may read the regular file

@@ -71,6 +71,20 @@ type Spec struct {
 	// end, and after a failed pre-execution only the host-based ones.
 	PreExec  []ExecStep `json:",omitempty"`
 	PostExec []ExecStep `json:",omitempty"`
+	// PostLater reports the job's end as soon as its command ends, before
+	// its post-execution commands run (LSF's JOB_INCLUDE_POSTPROC=N): the
+	// wrapper records the job's Result, with PostPending, and the
+	// Executor reports it; how the commands ended comes next, in a Result
+	// of its own (PostReport). Unset, the job ends once they have.
+	PostLater bool `json:",omitempty"`
+	// PostTimeout is JOB_POSTPROC_TIMEOUT in seconds, 0 for none: the
+	// post-execution commands still running that long after the first
+	// started are killed (their process group) and count as failed.
+	PostTimeout int64 `json:",omitempty"`
+	// StepHosts are the hosts the host-based steps run for: each such
+	// step runs once per host, in order, with HOSTNAME set to it. Nil
+	// runs them once, for this host.
+	StepHosts []string `json:",omitempty"`
 	// CPULimit is the job's CPU time limit in seconds (bsub -c), 0 for
 	// none: the wrapper sums the CPU time of the job's process group every
 	// second and, past the limit, sends SIGXCPU and then SIGINT, SIGTERM
@@ -126,6 +140,8 @@ func (s *Spec) validate() error {
 		return fmt.Errorf("job %d has a negative memory limit", s.JobID)
 	case s.CPULimit < 0:
 		return fmt.Errorf("job %d has a negative CPU limit", s.JobID)
+	case s.PostTimeout < 0:
+		return fmt.Errorf("job %d has a negative post-execution timeout", s.JobID)
 	case s.LoginShell != "" && !strings.HasPrefix(s.LoginShell, "/"):
 		return fmt.Errorf("job %d has login shell %q, which is not an absolute path", s.JobID, s.LoginShell)
 	case strings.ContainsRune(s.Stdout+s.Stderr+s.Cwd+s.Input+s.OutDir+s.LoginShell, 0):
@@ -134,7 +150,7 @@ func (s *Spec) validate() error {
 	if err := s.Interactive.Validate(); err != nil {
 		return fmt.Errorf("job %d: %v", s.JobID, err)
 	}
-	for _, h := range s.Hosts {
+	for _, h := range append(slices.Clone(s.Hosts), s.StepHosts...) {
 		if h == "" || strings.ContainsAny(h, " \t\n\x00") {
 			return fmt.Errorf("job %d has host name %q, which is empty or holds blanks", s.JobID, h)
 		}
@@ -208,11 +224,22 @@ type Result struct {
 	PreExecFailed bool `json:",omitempty"`
 	PreExecCode   int  `json:",omitempty"`
 	// PostExec is how the post-execution commands ended: PostDone,
-	// PostErr, or "" when the job had none (or they did not run).
+	// PostErr, or "" when the job had none (or they did not run, or
+	// PostPending).
 	PostExec string `json:",omitempty"`
+	// PostPending is set on the Result of a job of Spec.PostLater whose
+	// post-execution commands run on after it: a second Result, with
+	// PostReport set, gives their end. PostReport marks that second
+	// Result, in which only JobID, PostExec, Err and End count.
+	PostPending bool `json:",omitempty"`
+	PostReport  bool `json:",omitempty"`
 	// CPULimitExceeded is set when the job was terminated for using more
 	// CPU time than Spec.CPULimit (LSF's TERM_CPULIMIT).
 	CPULimitExceeded bool `json:",omitempty"`
+	// MailErr says what went wrong with the job's mail (see Mail), for
+	// the daemon's log; "" when nothing did. The job's end is the same
+	// either way.
+	MailErr string `json:",omitempty"`
 }
 
 // Done reports whether the job ran and exited with status 0: LSF's DONE,

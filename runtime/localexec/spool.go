@@ -20,11 +20,15 @@ const (
 	lockExt    = ".lock"
 	termExt    = ".term"
 	errExt     = ".err"
+	// postExt is the file in which a wrapper that reported its job's
+	// end before the post-execution commands (Spec.PostLater) records how
+	// they ended.
+	postExt = ".post"
 )
 
 // spoolExts lists every suffix of a job's files, for Cleanup.
 func spoolExts() []string {
-	return []string{jobFileExt, specExt, pidExt, statusExt, outExt, lockExt, termExt, errExt}
+	return []string{jobFileExt, specExt, pidExt, statusExt, outExt, lockExt, termExt, errExt, postExt}
 }
 
 // lockHeld reports whether job id's wrapper runs: the wrapper holds the
@@ -161,6 +165,10 @@ type pidRecord struct {
 	// Out is the file the job's output goes to as it runs: its -o file,
 	// or the spool file (see Report); "" when it did not run.
 	Out string `json:",omitempty"`
+	// Err is the file the job's errors go to as it runs when they go
+	// apart from its output (a -e file of its own, or its spool file);
+	// "" otherwise.
+	Err string `json:",omitempty"`
 }
 
 // readPidRecord reads a pid file.

@@ -37,6 +37,11 @@ const statusRetry = 250 * time.Millisecond
 // for its whole life (see lockHeld).
 const lockFD = 4
 
+// endFD is the descriptor on which the wrapper of a job of Spec.PostLater
+// tells Start's Executor that the job's end is recorded while its
+// post-execution commands run on: "end".
+const endFD = 5
+
 // WrapperMain runs one job's wrapper; args are the Executor's directory
 // and the job id, the arguments of the job starter (or those after
 // WrapperArg). It returns the
@@ -50,7 +55,7 @@ func WrapperMain(args []string) int {
 	if syscall.Fstat(lockFD, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
 		syscall.CloseOnExec(lockFD)
 	}
-	w := &wrapper{handshake: openHandshake()}
+	w := &wrapper{handshake: openHandshake(), ends: openPipe(endFD, "ends")}
 	if len(args) != 2 {
 		w.refuse(fmt.Errorf("usage: %s DIR JOBID", StarterName))
 		return 2
@@ -68,13 +73,27 @@ func WrapperMain(args []string) int {
 // not a pipe (the wrapper was not started by Start). The descriptor is
 // marked close-on-exec first, so that the job does not inherit it and
 // Start sees the end of the message as soon as the wrapper closes it.
-func openHandshake() *os.File {
+func openHandshake() *os.File { return openPipe(handshakeFD, "handshake") }
+
+// openPipe returns descriptor fd when it is a pipe, marked close-on-exec,
+// or nil.
+func openPipe(fd int, name string) *os.File {
 	var st syscall.Stat_t
-	if syscall.Fstat(handshakeFD, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
+	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
 		return nil
 	}
-	syscall.CloseOnExec(handshakeFD)
-	return os.NewFile(handshakeFD, "handshake")
+	syscall.CloseOnExec(fd)
+	return os.NewFile(uintptr(fd), name)
+}
+
+// tellEnd tells the Executor that the job's end is recorded (see endFD).
+func (w *wrapper) tellEnd() {
+	if w.ends == nil {
+		return
+	}
+	io.WriteString(w.ends, "end\n") // the Executor may be gone: it reads the status file then
+	w.ends.Close()
+	w.ends = nil
 }
 
 // A wrapper runs one job.
@@ -82,6 +101,7 @@ type wrapper struct {
 	dir       string
 	id        int64
 	handshake *os.File // nil once answered
+	ends      *os.File // endFD, nil once written to or without one
 	cwd       string   // the directory the job runs in, once entered
 	// group is the process group the signals the wrapper gets go to:
 	// that of the pre-execution command, the job or the post-execution
@@ -91,11 +111,20 @@ type wrapper struct {
 	// for its report (see Report); nil otherwise.
 	final *os.File
 	out   string // the file the job's output goes to as it runs
-	spool string // the spool file of a job whose output is spooled
+	// errOut is the file the job's errors go to as it runs, when not
+	// with its output.
+	errOut string
+	spool  string // the spool file of a job whose output is spooled
 	// finalErr is the -e file of its own of a job whose output is
 	// spooled, and errSpool the spool of its errors.
 	finalErr *os.File
 	errSpool string
+	// killAt, when set, is when the post-execution step running is
+	// killed (JOB_POSTPROC_TIMEOUT); timedOut says one was.
+	killAt   time.Time
+	timedOut atomic.Bool
+	// stepCPU is the CPU time of the post-execution steps run.
+	stepCPU time.Duration
 }
 
 // setGroup names the process group that signals go to (0 for none).
@@ -248,6 +277,7 @@ func (w *wrapper) run() int {
 		sess.run(pgid)
 	}
 	w.answer("ok")
+	begun := w.mailBegin(&s, started, u.home)
 	// The pid file, written for Start to read, is made durable once Start
 	// has its answer, off the path of the job's start: after a crash of
 	// the machine it tells a job that ran (lost) from one that never did
@@ -284,14 +314,27 @@ func (w *wrapper) run() int {
 		sess.ended()
 	}
 	// The post-execution commands write to the job's files before its
-	// report closes them.
-	r.PostExec = w.runPost(&s, u, env, sio, r, false)
+	// report closes them, unless the job ends before they run.
+	r.PostPending = s.PostLater && hasPost(&s, false)
+	if !r.PostPending {
+		r.PostExec = w.runPost(&s, u, env, sio, r, false)
+		if !w.timedOut.Load() {
+			// Part of the job (JOB_INCLUDE_POSTPROC=Y): so is their CPU
+			// time, unless they were killed for their time.
+			r.CPUTime += w.stepCPU
+		}
+	}
 	if usage != nil {
-		w.writeReport(&s, r, jobRun{start: started, cwd: w.cwd, home: u.home, errFile: paths.separateErr(), usage: usage.end()})
+		run := jobRun{start: started, cwd: w.cwd, home: u.home, outFile: paths.stdout, errFile: paths.separateErr(), usage: usage.end()}
+		w.writeReport(&s, r, run)
+		r.MailErr = joinMailErrors(begun(), w.mailEnd(&s, r, run))
 	}
 	code := w.record(r)
 	if sess != nil {
 		sess.finish(r)
+	}
+	if r.PostPending && code == 0 {
+		code = w.postAfterEnd(&s, u, env, sio, r, paths)
 	}
 	return code
 }
@@ -375,6 +418,12 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 		// Output the job's user could not read is not shown to bpeek.
 		w.out = p.stdout
 	}
+	switch {
+	case w.errSpool != "":
+		w.errOut = w.errSpool
+	case p.separateErr() != "" && readableBy(u, p.stderr):
+		w.errOut = p.stderr
+	}
 	if err != nil {
 		if stdout != nil {
 			stdout.Close()
@@ -411,7 +460,7 @@ func (w *wrapper) handOver(u jobUser) (*os.File, error) {
 func (w *wrapper) writePids(jobPID int) error {
 	rec := pidRecord{WrapperPID: os.Getpid(), JobPID: jobPID}
 	if jobPID > 0 {
-		rec.Cwd, rec.Out = w.cwd, w.out
+		rec.Cwd, rec.Out, rec.Err = w.cwd, w.out, w.errOut
 	}
 	var err error
 	if rec.WrapperStart, err = processStart(0); err != nil {

@@ -60,6 +60,9 @@ type Agent struct {
 	ack     uint64
 	// peeks are the answers to peek orders, for the next exchange.
 	peeks []api.AgentPeek
+	// hostEnds are how the host-based commands of HostExec orders ended,
+	// until the master takes them.
+	hostEnds []api.HostExecEnd
 	// queue holds the runs waiting for a launcher; launchers counts the
 	// launchers at work.
 	queue     []*launch
@@ -94,9 +97,15 @@ type run struct {
 }
 
 // A record is what runs/ keeps of a run; End is set once it ended.
+// Post is set once the master recorded the end of a job whose
+// post-execution commands run on after it: only theirs, PostEnd, is to
+// come (kept in memory, as End is: after a restart the executor gives
+// both again).
 type record struct {
-	Start float64       `json:"start"`
-	End   *api.AgentEnd `json:"end,omitempty"`
+	Start   float64       `json:"start"`
+	End     *api.AgentEnd `json:"end,omitempty"`
+	Post    bool          `json:"post,omitempty"`
+	PostEnd *api.AgentEnd `json:"-"`
 }
 
 // Start takes the state directory (its lock), recovers the runs it holds,
@@ -204,7 +213,12 @@ func (a *Agent) recover() error {
 		}
 	}
 	for _, res := range a.exec.Recover(ids) {
-		if r := a.runs[res.JobID]; r != nil {
+		r := a.runs[res.JobID]
+		switch {
+		case r == nil:
+		case res.PostReport:
+			r.PostEnd = endOf(res, r.Start)
+		case !r.Post:
 			r.End = endOf(res, r.Start)
 		}
 	}
@@ -213,7 +227,10 @@ func (a *Agent) recover() error {
 
 // endOf is the agent's report of a Result.
 func endOf(r localexec.Result, start float64) *api.AgentEnd {
-	return &api.AgentEnd{AgentRun: api.AgentRun{Job: r.JobID, Start: start}, ExitCode: r.ExitCode, Signal: r.Signal,
+	if r.PostReport {
+		return &api.AgentEnd{AgentRun: api.AgentRun{Job: r.JobID, Start: start, Post: true}, PostExec: r.PostExec, Err: r.Err}
+	}
+	return &api.AgentEnd{AgentRun: api.AgentRun{Job: r.JobID, Start: start}, PostPending: r.PostPending, ExitCode: r.ExitCode, Signal: r.Signal,
 		Lost: r.Lost, NotStarted: r.NotStarted, Err: r.Err, CPU: r.CPUTime.Seconds(), MaxRSS: r.MaxRSS,
 		MemLimitExceeded: r.MemLimitExceeded, Cwd: r.Cwd, CwdNotExist: r.CwdNotExist,
 		PreExecFailed: r.PreExecFailed, PreExecCode: r.PreExecCode, PostExec: r.PostExec, CPULimitExceeded: r.CPULimitExceeded}
@@ -222,6 +239,9 @@ func endOf(r localexec.Result, start float64) *api.AgentEnd {
 // exited takes a job's end from the executor and cuts the exchange's wait
 // short.
 func (a *Agent) exited(res localexec.Result) {
+	if res.MailErr != "" {
+		a.cfg.Logf("job %d: %s", res.JobID, res.MailErr)
+	}
 	a.mu.Lock()
 	r := a.runs[res.JobID]
 	if r == nil {
@@ -230,12 +250,18 @@ func (a *Agent) exited(res localexec.Result) {
 		a.exec.Cleanup(res.JobID)
 		return
 	}
-	if r.End != nil {
+	switch {
+	case res.PostReport && r.PostEnd == nil && (r.Post || r.End != nil && r.End.PostPending):
+		// The end of the post-execution commands of a job whose end
+		// came before it.
+		r.PostEnd = endOf(res, r.Start)
+	case res.PostReport || r.End != nil || r.Post:
 		// The end of an earlier run, which a run refused since replaced.
 		a.mu.Unlock()
 		return
+	default:
+		r.End = endOf(res, r.Start)
 	}
-	r.End = endOf(res, r.Start)
 	cancel := a.cancel
 	a.mu.Unlock()
 	a.kick()
@@ -343,6 +369,7 @@ func (a *Agent) syncLoop() {
 		}
 		a.forget(out.Done, false)
 		a.forget(out.Kill, true)
+		a.forgetHostEnds(out.HostDone)
 		fresh := false
 		for _, o := range out.Orders {
 			if o.Seq <= taken {
@@ -385,10 +412,18 @@ func (a *Agent) request(session string) *api.AgentSync {
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
+	var postEnds []api.AgentEnd
 	for _, id := range ids {
 		r := a.runs[id]
-		if !r.recorded && r.End == nil {
-			continue // not yet held: the master still counts it as sent
+		if r.PostEnd != nil && (r.Post || r.End != nil) {
+			// After the jobs' ends, which the master takes first.
+			postEnds = append(postEnds, *r.PostEnd)
+		}
+		if r.Post || !r.recorded && r.End == nil {
+			// Not yet held (the master still counts it as sent), or
+			// ended: the master waits for its post-execution commands
+			// only.
+			continue
 		}
 		req.Known = append(req.Known, api.AgentRun{Job: id, Start: r.Start})
 		if r.End != nil {
@@ -400,8 +435,10 @@ func (a *Agent) request(session string) *api.AgentSync {
 			req.Dirs[id] = dir
 		}
 	}
+	req.Ends = append(req.Ends, postEnds...)
 	req.Peeks, a.peeks = a.peeks, nil
-	if len(req.Ends) == 0 && len(req.Peeks) == 0 {
+	req.HostExecs = slices.Clone(a.hostEnds)
+	if len(req.Ends) == 0 && len(req.Peeks) == 0 && len(req.HostExecs) == 0 {
 		req.Wait = a.cfg.Interval.Seconds()
 	}
 	return req
@@ -411,9 +448,12 @@ func (a *Agent) request(session string) *api.AgentSync {
 func (a *Agent) pendingEnds() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	n := 0
+	n := len(a.hostEnds)
 	for _, r := range a.runs {
 		if r.End != nil {
+			n++
+		}
+		if r.PostEnd != nil && (r.Post || r.End != nil) {
 			n++
 		}
 	}
@@ -430,8 +470,23 @@ func (a *Agent) forget(list []api.AgentRun, kill bool) {
 			a.mu.Unlock()
 			continue
 		}
+		if !kill && !k.Post && r.End != nil && r.End.PostPending {
+			// The job's end is recorded; its post-execution commands'
+			// is to come (or here already, and goes next).
+			r.End, r.Post = nil, true
+			rec := r.record
+			a.mu.Unlock()
+			if err := a.save(k.Job, rec); err != nil {
+				a.cfg.Logf("job %d: %v", k.Job, err)
+			}
+			continue
+		}
+		if !kill && !k.Post && r.Post {
+			a.mu.Unlock()
+			continue // the job's end again: done already
+		}
 		delete(a.runs, k.Job)
-		ended, starting := r.End != nil, r.starting
+		ended, starting := r.End != nil || r.Post, r.starting
 		if kill && starting {
 			// Its launcher kills it once it runs, or does not start it.
 			r.signals = append(r.signals, "KILL")
@@ -521,4 +576,31 @@ func withMemUsed(gpus []api.GPUDevice, used func() map[int]float64) []api.GPUDev
 		}
 	}
 	return out
+}
+
+// hostExec runs the host-based commands of a HostExec order for this
+// agent's hosts of a job, and keeps how they ended for the master.
+func (a *Agent) hostExec(o api.AgentOrder) {
+	h := o.HostExec
+	code := localexec.RunHostSteps(execSteps(h.Steps), h.Hosts, h.Env, !h.Post)
+	run := o.AgentRun
+	run.Post = h.Post
+	a.mu.Lock()
+	a.hostEnds = append(a.hostEnds, api.HostExecEnd{AgentRun: run, Code: code})
+	cancel := a.cancel
+	a.mu.Unlock()
+	a.kick()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// forgetHostEnds drops the ends of host-based commands the master took.
+func (a *Agent) forgetHostEnds(done []api.AgentRun) {
+	if len(done) == 0 {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.hostEnds = slices.DeleteFunc(a.hostEnds, func(e api.HostExecEnd) bool { return slices.Contains(done, e.AgentRun) })
 }

@@ -37,6 +37,14 @@
 // the run (Kill: the host was lost meanwhile, and the job reran elsewhere
 // or exited).
 //
+// A job whose post-execution commands run on after its end
+// (JOB_INCLUDE_POSTPROC=N) has two ends: the job's, then theirs (Post),
+// which the agent reports once the master has the job's; its run stays
+// under runs/, marked, until the master has theirs too. For a job whose
+// first host is another's, the agent runs the job's host-based pre- or
+// post-execution commands for its own host when ordered (HostExec), and
+// reports how they ended until the master acknowledges it.
+//
 // # Restarts
 //
 // Jobs outlive the agent: their wrappers record how they ended. A

@@ -38,6 +38,13 @@ func (a *Agent) take(o api.AgentOrder) {
 		a.peek(o)
 		return
 	}
+	if o.HostExec != nil {
+		a.mu.Lock()
+		a.pending = append(a.pending, pendingOrder{seq: o.Seq, job: o.Job})
+		a.mu.Unlock()
+		go a.hostExec(o)
+		return
+	}
 	if o.Signal == "KILL" && o.Term != "" {
 		a.exec.NoteTerm(o.Job, o.Term)
 	}
@@ -79,7 +86,7 @@ func (a *Agent) take(o api.AgentOrder) {
 		Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd, Umask: s.Umask,
 		Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
 		MemLimit: s.MemLimit, PreExec: execSteps(s.PreExec), PostExec: execSteps(s.PostExec), CPULimit: s.CPULimit,
-		Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
+		PostLater: s.PostLater, PostTimeout: s.PostTimeout, StepHosts: s.StepHosts, Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
 		GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
 		Report: specReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
 		Interactive: interactiveSpec(s.Interactive)}})
@@ -233,7 +240,8 @@ func specReport(r *api.JobReport) *localexec.Report {
 		return nil
 	}
 	return &localexec.Report{Cluster: r.Cluster, SubmitHost: r.SubmitHost,
-		Submitted: time.Unix(0, int64(r.Submitted*1e9)), Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct, SpoolDir: r.SpoolDir}
+		Submitted: time.Unix(0, int64(r.Submitted*1e9)), Sender: r.Sender, ReqMemMB: r.ReqMemMB, Direct: r.Direct, SpoolDir: r.SpoolDir,
+		NoFile: r.NoFile, Mail: (*localexec.Mail)(r.Mail)}
 }
 
 // peek answers a peek order: the piece of the job's output it asks for
@@ -245,6 +253,11 @@ func (a *Agent) peek(o api.AgentOrder) {
 	current := r != nil && r.Start == o.Start && r.End == nil
 	a.mu.Unlock()
 	path, ok := a.exec.OutputFile(o.Job)
+	errPath, apart := a.exec.ErrorFile(o.Job)
+	p.Apart = apart
+	if o.Peek.Stderr {
+		path, ok = errPath, apart
+	}
 	switch {
 	case !current || !ok:
 		// Not started yet (the order to run it may even come after this
