@@ -82,7 +82,7 @@ func Analyzers() []*Analyzer { return slices.Clone(analyzers()) }
 
 var analyzers = sync.OnceValue(func() []*Analyzer {
 	var all []*Analyzer
-	for _, group := range [][]*Analyzer{policyRules(), resourceRules(), usageRules(), multiclusterRules()} {
+	for _, group := range [][]*Analyzer{policyRules(), resourceRules(), usageRules(), multiclusterRules(), resizeRules()} {
 		all = append(all, group...)
 	}
 	slices.SortFunc(all, func(a, b *Analyzer) int { return strings.Compare(string(a.Code), string(b.Code)) })

@@ -33,6 +33,8 @@ type jobClass struct {
 	sla *SLA
 	// gpu is the GPU requirement of the class's jobs, or nil.
 	gpu *lang.GPUReq
+	// rsv is the advance reservation of the class's jobs (bsub -U), or "".
+	rsv string
 	// dropped is set once the cluster forgot the class (no pending job
 	// was left in it); a job with its key joins a new one.
 	dropped bool

@@ -105,8 +105,8 @@ type Cluster struct {
 	classes   map[string]*jobClass
 	classList []*jobClass
 	// gen counts the changes to hosts that the scheduler's caches depend
-	// on: facts, load, status.
-	gen uint64
+	// on: facts, load, status; loadGen those of them that were loads.
+	gen, loadGen uint64
 	// reqs holds the effective requirements by queue, submission host
 	// type, -R and profile; reqShared, by Requirement.key, the one shared
 	// by those of one type whose merged text is the same. reqsKept is the
@@ -130,10 +130,19 @@ type Cluster struct {
 	// timed holds, in start order, the started jobs whose rusage
 	// reservations change with time.
 	timed []*Job
+	// started holds every started job, and jobs that were started since
+	// it was last walked (see StartedWhere); a job is in it once.
+	started []*Job
+	// ended holds the finished jobs by their end time, earliest first
+	// (see FinishedBefore), and entries of jobs since requeued or
+	// forgotten, which it drops when it comes to them.
+	ended endHeap
 	// preemption is set when some queue may preempt another;
 	// preemptedJobs counts the jobs suspended by preemption.
 	preemption    bool
 	preemptedJobs int
+	// resizing holds the started resizable jobs.
+	resizing map[*Job]bool
 	// loadControl is set when some loadStop threshold, STOP_COND or
 	// RESUME_COND can suspend or resume jobs.
 	loadControl bool
@@ -156,6 +165,8 @@ type Cluster struct {
 	// last cycle, rsvHosts the hosts where they do (see reserve.go).
 	reserving []*Job
 	rsvHosts  []*Host
+	// advRsvs are the advance reservations, by ID (see advrsv.go).
+	advRsvs []*AdvRsv
 }
 
 // An App is an application profile.
@@ -448,6 +459,109 @@ func (c *Cluster) JobsWhere(keep func(*Job) bool) []*Job {
 	return out
 }
 
+// StartedWhere returns the started jobs for which keep holds, in ID
+// order, as JobsWhere does, walking the started jobs alone: the daemon's
+// housekeeping looks at them every second, and pending and finished jobs
+// can be the most by far.
+func (c *Cluster) StartedWhere(keep func(*Job) bool) []*Job {
+	live := c.started[:0]
+	var out []*Job
+	for _, j := range c.started {
+		if !j.State.Started() || c.jobs[j.ID] != j {
+			j.listedStarted = false
+			continue
+		}
+		live = append(live, j)
+		if keep(j) {
+			out = append(out, j)
+		}
+	}
+	clear(c.started[len(live):])
+	c.started = live
+	slices.SortFunc(out, compareIDs)
+	return out
+}
+
+// FinishedBefore returns the finished jobs that ended before t, in ID
+// order, as JobsWhere would find them, but for the time it takes: the
+// daemon looks every second for the jobs past CLEAN_PERIOD, which it
+// then forgets. The jobs returned are no longer kept among those this
+// looks at: a call with a later t returns only jobs that finished since,
+// or that a caller left finished.
+func (c *Cluster) FinishedBefore(t Time) []*Job {
+	var out []*Job
+	for len(c.ended) > 0 && c.ended[0].end < t {
+		e := c.ended.pop()
+		if j := e.job; j.State.Finished() && j.End == e.end && c.jobs[j.ID] == j {
+			out = append(out, j)
+		}
+	}
+	slices.SortFunc(out, compareIDs)
+	return slices.Compact(out)
+}
+
+// noteFinished puts a job that finished among those FinishedBefore
+// looks at.
+func (c *Cluster) noteFinished(j *Job) {
+	c.ended.push(endEntry{end: j.End, job: j})
+}
+
+// endEntry is a finished job and the end time it had when it finished.
+type endEntry struct {
+	end Time
+	job *Job
+}
+
+// endHeap orders finished jobs by end time, earliest first: a binary
+// heap kept by hand, whose entries are not boxed as container/heap's.
+type endHeap []endEntry
+
+func (h *endHeap) push(e endEntry) {
+	*h = append(*h, e)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		p := (i - 1) / 2
+		if s[p].end <= s[i].end {
+			break
+		}
+		s[p], s[i] = s[i], s[p]
+		i = p
+	}
+}
+
+func (h *endHeap) pop() endEntry {
+	s := *h
+	top := s[0]
+	n := len(s) - 1
+	s[0] = s[n]
+	s[n] = endEntry{}
+	s = s[:n]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < n && s[l].end < s[m].end {
+			m = l
+		}
+		if r := l + 1; r < n && s[r].end < s[m].end {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	*h = s
+	return top
+}
+
+// noteStarted puts a job that started among those StartedWhere walks.
+func (c *Cluster) noteStarted(j *Job) {
+	if !j.listedStarted {
+		j.listedStarted = true
+		c.started = append(c.started, j)
+	}
+}
+
 // compareIDs orders jobs by job ID, and the elements of an array by
 // index.
 func compareIDs(a, b *Job) int {
@@ -479,6 +593,15 @@ type Submission struct {
 	Queue string `json:"Queue"`
 	App   string `json:"App"`
 	Slots int    `json:"Slots"`
+	// MaxSlots is the maximum of -n min,max (Slots is the minimum); 0
+	// when -n gave one number. AutoResize is -ar: the job is
+	// autoresizable. ResizeNotify is -rnc, the command run on the first
+	// execution host when the job's allocation changes; NotifyTime is, in
+	// simulation, how long that command runs.
+	MaxSlots     int     `json:"MaxSlots,omitempty"`
+	AutoResize   bool    `json:"AutoResize,omitempty"`
+	ResizeNotify string  `json:"ResizeNotify,omitempty"`
+	NotifyTime   float64 `json:"NotifyTime,omitempty"`
 	// ResReq is -R.
 	ResReq   string `json:"ResReq"`
 	Priority int    `json:"Priority"`
@@ -537,6 +660,9 @@ type Submission struct {
 	// JobGroup is -g, the full path of the job's job group; "" for none
 	// (Submit gives a job without one DEFAULT_JOBGROUP, if set).
 	JobGroup string `json:"JobGroup,omitempty"`
+	// Reservation is -U, the ID of the advance reservation the job runs
+	// in; "" for none.
+	Reservation string `json:"Reservation,omitempty"`
 	// Exec is how and when the job runs, beyond its command: pre- and
 	// post-execution commands, begin and termination times, CPU limit,
 	// input file, login shell and output directory; nil for none.
@@ -884,6 +1010,12 @@ func (c *Cluster) check(q *Queue, s Submission) (*acceptance, error) {
 		return nil, &Rejection{Queue: q.Name, Reason: "bad resource requirement: " + diags.Err().Error(), Diags: diags}
 	}
 	a.req = req
+	if msg := c.checkResizable(q, a.app, req, s); msg != "" {
+		return nil, &Rejection{Queue: q.Name, Reason: msg}
+	}
+	if max, ok := c.procLimit(q, a.app); ok && s.MaxSlots > max {
+		return nil, reject("%d slots asked for, but the queue allows at most %d (PROCLIMIT/TASKLIMIT)", s.MaxSlots, max)
+	}
 	if q.fair != nil {
 		if a.acct = q.fair.accountFor(s.User, s.Group); a.acct == nil {
 			return nil, reject("%s", fairRejection(s.User))
@@ -1011,7 +1143,7 @@ func (c *Cluster) countUsableSlots(q *Queue) int {
 // classOf returns the pending class of a queue, requirement (by its key:
 // a text compiled for one submission host type), share account (nil
 // outside fairshare queues), asked hosts (-m) and exclusiveness (-x).
-func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string]bool, exclusive bool, sla *SLA, gpu *lang.GPUReq) *jobClass {
+func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string]bool, exclusive bool, sla *SLA, gpu *lang.GPUReq, rsv string) *jobClass {
 	key := q.Name + "\x00"
 	if r != nil {
 		key += r.key
@@ -1031,9 +1163,12 @@ func (c *Cluster) classOf(q *Queue, r *Requirement, a *account, asked map[string
 	if gpu != nil {
 		key += "\x00-gpu " + gpu.String()
 	}
+	if rsv != "" {
+		key += "\x00-U " + rsv
+	}
 	k := c.classes[key]
 	if k == nil {
-		k = &jobClass{key: key, queue: q, req: r, acct: a, asked: asked, exclusive: exclusive, sla: sla, gpu: gpu}
+		k = &jobClass{key: key, queue: q, req: r, acct: a, asked: asked, exclusive: exclusive, sla: sla, gpu: gpu, rsv: rsv}
 		c.classes[key] = k
 		c.classList = append(c.classList, k)
 	}
@@ -1050,8 +1185,10 @@ func (c *Cluster) start(j *Job, allocs []Alloc, now Time) {
 	j.slaStart()
 	j.State, j.Reason, j.Start, j.Allocs = Run, ReasonNone, now, allocs
 	j.RunSince = now
+	c.startResizable(j)
 	c.occupy(j, now)
 	c.watchTimed(j)
+	c.noteStarted(j)
 	for _, a := range allocs {
 		a.Host.LastDispatch = now
 	}
@@ -1240,6 +1377,7 @@ func (c *Cluster) finish(j *Job, state JobState, now Time) {
 	case j.State.Started():
 		c.countExit(j, state, now)
 		c.leaveHosts(j, now)
+		c.stopResizable(j, false)
 	case j.State.Pending():
 		c.dequeue(j)
 	}
@@ -1247,6 +1385,7 @@ func (c *Cluster) finish(j *Job, state JobState, now Time) {
 	j.State, j.End = state, now
 	c.useRequirement(j)
 	c.leaveJobGroup(j, now)
+	c.noteFinished(j)
 }
 
 // leaveHosts releases what a started job holds: its slots, reservations
@@ -1282,6 +1421,7 @@ func (c *Cluster) SetLoad(h *Host, load map[string]float64) {
 	h.Facts.Load = load
 	h.Gen++
 	c.gen++
+	c.loadGen++
 }
 
 // Top moves a pending job before the other pending jobs (btop): it is

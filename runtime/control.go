@@ -80,6 +80,7 @@ func (c *Cluster) Requeue(j *Job, now Time) error {
 	}
 	c.accrue(now)
 	c.leaveHosts(j, now)
+	c.stopResizable(j, true)
 	j.State, j.Reason, j.Allocs, j.Start, j.Ran, j.Epoch = Pend, ReasonNew, nil, 0, 0, j.Epoch+1
 	j.Term, j.RequeueHold = "", false
 	// A requeued job is a new one to absolute priority scheduling: the
@@ -137,7 +138,7 @@ func (c *Cluster) enqueueIn(j *Job) {
 		asked, _ = c.askedHosts(q, j.Sub.Hosts, false)
 	}
 	j.slaPend()
-	c.classOf(q, j.Req, j.acct, asked, j.Sub.Exclusive, j.SLA, j.GPU).add(j)
+	c.classOf(q, j.Req, j.acct, asked, j.Sub.Exclusive, j.SLA, j.GPU, j.Sub.Reservation).add(j)
 }
 
 // Switch moves a job to another queue (bswitch). A pending job must be
@@ -242,6 +243,9 @@ type Modification struct {
 	// GPU is bmod -gpu, the job's own GPU requirement ("-" for the
 	// default; "" for none of its own, bmod -gpun).
 	GPU *string `json:"GPU,omitempty"`
+	// Reservation is bmod -U (an advance reservation's ID) or -Un ("":
+	// out of any reservation).
+	Reservation *string `json:"Reservation,omitempty"`
 	// Mail changes the job's mail options (bmod -B, -Bn, -N, -Ne, -Nn,
 	// -u, -un); nil changes none.
 	Mail *MailChange `json:"Mail,omitempty"`
@@ -340,6 +344,9 @@ func (c *Cluster) Modify(j *Job, m Modification) error {
 			}
 			sub.JobGroup = p
 		}
+	}
+	if m.Reservation != nil {
+		sub.Reservation = *m.Reservation
 	}
 	if sub.Slots <= 0 {
 		sub.Slots = 1

@@ -3,6 +3,7 @@ package runtime
 import (
 	"container/heap"
 	"math"
+	"slices"
 )
 
 // A Scheduler runs scheduling cycles. It keeps, between cycles, what only
@@ -13,21 +14,26 @@ import (
 type Scheduler struct {
 	Plugins Plugins
 
-	// cluster and gen name the hosts the caches were built for.
-	cluster *Cluster
-	gen     uint64
-	classes hostClasses
-	cands   map[*jobClass]*candidates
+	// cluster, gen and loadGen name the hosts the caches were built for.
+	cluster      *Cluster
+	gen, loadGen uint64
+	classes      hostClasses
+	cands        map[*jobClass]*candidates
+	// candsByKey holds the same candidates by class key, for a class
+	// made again (see candidatesFor).
+	candsByKey map[string]*candidates
 	// candsKept is the size of cands after it was last pruned.
 	candsKept int
 	scratch   *cycle
 	// rsvScratch is the buffers of the cycles' reservations.
 	rsvScratch *reserveState
+	// growing holds the job class each resizable job grows in.
+	growing map[*Job]*jobClass
 }
 
 // NewScheduler returns a scheduler with the given plugins.
 func NewScheduler(p Plugins) *Scheduler {
-	return &Scheduler{Plugins: p, cands: map[*jobClass]*candidates{}}
+	return &Scheduler{Plugins: p, cands: map[*jobClass]*candidates{}, candsByKey: map[string]*candidates{}}
 }
 
 // cycle is the scratch state of one scheduling cycle: what the plan has
@@ -55,8 +61,12 @@ type cycle struct {
 	reserved     map[hostSlot]float64
 	values       map[int]*hostValues
 
-	runs     []*classRun
-	runsHost [][]*classRun // by host index: the runs whose candidates hold the host
+	runs []*classRun
+	// spareRuns are runs of earlier cycles for newRun to reuse; heap is
+	// the cycle's heap of runs.
+	spareRuns []*classRun
+	heap      runHeap
+	runsHost  [][]*classRun // by host index: the runs whose candidates hold the host
 
 	// Preemption: probe is set while a job is placed as if the jobs it
 	// may preempt were gone; bonus holds, per preemptive queue and host,
@@ -89,6 +99,13 @@ type cycle struct {
 	rsv *reserveState
 	// gpuPlanned holds, by host index, the GPUs the cycle gave jobs.
 	gpuPlanned map[int][]gpuPlan
+	// adv is the cycle's view of the advance reservations; nil when
+	// there are none.
+	adv *advCycle
+	// growers are the started jobs whose resize requests the cycle
+	// serves, in order; growNext the next to serve.
+	growers  []*Job
+	growNext int
 }
 
 type hostQueue struct {
@@ -151,6 +168,9 @@ func (s *Scheduler) newCycle(snap Snapshot) *cycle {
 	clear(c.jgroupUsed)
 	clear(c.reserved)
 	c.limitUse, c.values, c.gpuPlanned = nil, nil, nil
+	// The runs of the last cycle are taken again.
+	c.spareRuns = append(c.spareRuns, c.runs...)
+	clear(c.runs)
 	c.runs = c.runs[:0]
 	c.probe, c.bonus, c.victims, c.preemptDelta = false, nil, nil, nil
 	c.resumable, c.resumeNext = nil, 0
@@ -236,6 +256,25 @@ type classRun struct {
 	// fair is the share account the class's jobs are charged to, in a
 	// fairshare queue.
 	fair *account
+	// freeBuf keeps free's array, when it is not room's, for the next
+	// cycle's run of a class.
+	freeBuf []int
+}
+
+// newRun returns the run of a class in this cycle, reusing a run of an
+// earlier cycle and its arrays: the values every field starts with are
+// set here.
+func (c *cycle) newRun(k *jobClass, cd *candidates) *classRun {
+	var r *classRun
+	if len(c.spareRuns) > 0 {
+		r = c.spareRuns[len(c.spareRuns)-1]
+		c.spareRuns = c.spareRuns[:len(c.spareRuns)-1]
+		*r = classRun{room: r.room[:0], freeBuf: r.freeBuf[:0]}
+	} else {
+		r = &classRun{}
+	}
+	r.k, r.cand, r.next, r.fair = k, cd, -1, c.accountOf(k)
+	return r
 }
 
 // Cycle runs one scheduling cycle over a snapshot and returns its plan.
@@ -248,9 +287,9 @@ type classRun struct {
 func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 	cl := snap.Cluster
 	c := s.newCycle(snap)
-	s.refresh(cl)
+	s.refresh(c)
 	s.prune(cl)
-	c.plan.Stats.HostClasses = len(s.classes.reps)
+	c.plan.Stats.HostClasses = s.classes.live
 	if cl.preemptedJobs > 0 {
 		c.resumable = cl.resumableJobs()
 	}
@@ -259,23 +298,32 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 	c.planPools()
 	c.planSLAs()
 	c.orderAPS()
-	h := &runHeap{c: c}
+	c.planAdvRsv()
+	c.planResizes()
+	h := &c.heap
+	*h = runHeap{c: c, runs: h.runs[:0], moved: h.moved[:0]}
 	for _, k := range cl.classList {
 		if k.live == 0 {
 			continue
 		}
+		if reason := c.rsvInactive(k); reason != ReasonNone {
+			c.setClassReason(k, reason)
+			continue
+		}
 		c.plan.Stats.JobClasses++
-		r := &classRun{k: k, cand: s.candidatesFor(c, k), next: -1, fair: c.accountOf(k)}
+		r := c.newRun(k, s.candidatesFor(c, k))
 		c.runs = append(c.runs, r)
 		if len(r.cand.hosts) == 0 {
 			r.done, r.reason = true, r.cand.summary
 			c.setClassReason(k, r.cand.summary)
 			continue
 		}
-		r.room = make([]int, len(r.cand.hosts))
+		n := len(r.cand.hosts)
+		r.room = slices.Grow(r.room[:0], n)[:n]
 		r.free = r.room
 		if c.preemptive(k.queue) {
-			r.free = make([]int, len(r.cand.hosts))
+			r.free = slices.Grow(r.freeBuf[:0], n)[:n]
+			r.freeBuf = r.free
 		}
 		for i, host := range r.cand.hosts {
 			r.free[i], r.room[i] = c.classRoom(r, host)
@@ -292,6 +340,7 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 		// Jobs preempted from queues of this priority or higher resume
 		// before this class dispatches, when their slots are free.
 		c.resumeUpTo(r.k.queue.schedPriority())
+		c.growUpTo(r.k.queue.schedPriority())
 		// The class's capacity may have dropped since it was queued, so
 		// that its next job is a later one: its place in the heap only
 		// moves down, and another class may come first now.
@@ -347,6 +396,7 @@ func (s *Scheduler) Cycle(snap Snapshot) *Plan {
 		}
 	}
 	c.resumeUpTo(math.MinInt)
+	c.growUpTo(math.MinInt)
 	c.planForwards()
 	return c.plan
 }
@@ -414,7 +464,11 @@ func (c *cycle) tryJob(r *classRun, j *Job) Reason {
 		}
 		return reason
 	}
-	c.take(j, allocs)
+	if j.Sub.MaxSlots > j.Slots && !c.probe {
+		allocs = c.extendDispatch(r, j, allocs)
+	} else {
+		c.take(j, allocs)
+	}
 	if j.array != nil && j.array.Limit > 0 {
 		c.arrayRun(j.array)
 		c.arrayRunning[j.array]++
@@ -430,6 +484,7 @@ func (c *cycle) tryJob(r *classRun, j *Job) Reason {
 // capacity of every class that can use its hosts.
 func (c *cycle) take(j *Job, allocs []Alloc) {
 	c.takeGPUs(j, allocs)
+	c.advTook(j, allocs)
 	n := 0
 	for _, a := range allocs {
 		h := a.Host
@@ -534,9 +589,11 @@ func (c *cycle) limitersRoom(r *classRun, h *Host) int {
 	room := math.MaxInt32
 	for _, l := range c.s.Plugins.HostLimiters {
 		n, _ := l.Room(CycleState{c}, ClassInfo{r.k}, JobInfo{}, HostInfo{h})
-		room = min(room, n)
+		if room = min(room, n); room <= 0 {
+			return 0 // the other limiters cannot give more
+		}
 	}
-	return max(0, room)
+	return room
 }
 
 // jobRoom returns the slots a host can still give one job, and the
@@ -601,9 +658,10 @@ func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
 		return ReasonNone, nil
 	}
 	c := s.newCycle(snap)
-	s.refresh(snap.Cluster)
+	s.refresh(c)
 	c.planPools()
 	c.planSLAs()
+	c.planAdvRsv()
 	c.seedReservations(j)
 	var jobReason Reason
 	for _, f := range s.Plugins.JobFilters {

@@ -54,7 +54,7 @@ func benchClusterWith(b *testing.B, n int, lsbQueues, lsbUsers string) *runtime.
 // GLOBAL_EXIT_RATE), lsf.shared, benchServiceClasses and the files given
 // by name (lsb.queues, and optionally lsb.users and lsb.hosts; "" for
 // none).
-func benchClusterFiles(b *testing.B, n int, conf map[string]string) *runtime.Cluster {
+func benchClusterFiles(b testing.TB, n int, conf map[string]string) *runtime.Cluster {
 	b.Helper()
 	params, _ := lang.ParseConfig(lang.NewSource("lsb.params", "Begin Parameters\nJOB_ACCEPT_INTERVAL = 0\nDEFAULT_QUEUE = normal\nGLOBAL_EXIT_RATE = 10\nEnd Parameters\n"), lang.KindLSBParams)
 	shared, _ := lang.ParseConfig(lang.NewSource("lsf.shared", "Begin Resource\nRESOURCENAME TYPE INTERVAL INCREASING DESCRIPTION\ngpu Boolean () () (gpu)\nscratch Numeric () N (scratch)\nEnd Resource\n"), lang.KindLSFShared)

@@ -102,6 +102,7 @@ func (e *Engine) Schedule() *Plan {
 	}
 	cl.applyExceptions(p.Exceptions, now)
 	for _, pr := range p.Preemptions {
+		hold := cl.preemptResizing(pr.Victim, now)
 		if pr.Kill {
 			e.control(pr.Victim, ActKill)
 			pr.Victim.ExitCode, pr.Victim.Term = 130, "TERM_PREEMPT"
@@ -110,11 +111,24 @@ func (e *Engine) Schedule() *Plan {
 			continue
 		}
 		cl.suspendPreempted(pr.Victim, now)
-		e.control(pr.Victim, ActSuspend)
+		if hold {
+			p.markUnsignalled(pr.Victim)
+		} else {
+			e.control(pr.Victim, ActSuspend)
+		}
+	}
+	for _, j := range p.RsvKills {
+		e.control(j, ActKill)
+		j.ExitCode, j.Term = 130, TermRsvEnd
+		cl.finish(j, Exit, now)
 	}
 	for _, j := range p.Resumes {
 		cl.resumePreempted(j, now)
-		e.control(j, ActResume)
+		if cl.resumeResizing(j) {
+			p.markUnsignalled(j)
+		} else {
+			e.control(j, ActResume)
+		}
 	}
 	for _, s := range p.Suspends {
 		cl.suspendForLoad(s.Job, s.Reason, now)
@@ -133,6 +147,9 @@ func (e *Engine) Schedule() *Plan {
 				e.Finish(d.Job, Exit, 127)
 			}
 		}
+	}
+	for _, g := range p.Grows {
+		cl.grow(g.Job, g.Allocs, now)
 	}
 	cl.applyReservations(p, now)
 	for _, f := range p.Forwards {
@@ -158,6 +175,15 @@ func (e *Engine) Schedule() *Plan {
 func (e *Engine) control(j *Job, a Action) {
 	if ctl, ok := e.Exec.(Controller); ok {
 		_ = ctl.Control(e, j, a)
+	}
+}
+
+// NotifyDone records that a job's resize notification command ended
+// with an exit code (see Cluster.NotifyDone); a suspend signal a preemption held
+// back for it is sent now.
+func (e *Engine) NotifyDone(j *Job, code int) {
+	if e.Cluster.NotifyDone(j, code, e.Clock.Now()) {
+		e.control(j, ActSuspend)
 	}
 }
 

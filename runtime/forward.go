@@ -285,6 +285,7 @@ func (c *Cluster) RemoteStarted(j *Job, hosts []string, now Time) error {
 	c.accrue(now)
 	j.Remote.Hosts = slices.Clone(hosts)
 	j.State, j.Reason, j.Start, j.RunSince = Run, ReasonNone, now, now
+	c.noteStarted(j)
 	return nil
 }
 
@@ -299,6 +300,7 @@ func (c *Cluster) RemoteState(j *Job, state JobState) error {
 		return fmt.Errorf("job %d: a job running at another cluster is RUN, USUSP or SSUSP there, not %s", j.ID, state)
 	}
 	j.State, j.Reason = state, ReasonNone
+	c.noteStarted(j)
 	return nil
 }
 

@@ -134,11 +134,16 @@ type Job struct {
 	// nil.
 	Queue *Queue
 	App   *App
-	// Slots is the number of job slots asked for (bsub -n); at least 1.
+	// Slots is the number of job slots asked for (bsub -n, its minimum
+	// for -n min,max); at least 1. A started job of -n min,max, or a
+	// resizable one, has the slots it holds.
 	Slots int
 	// known is the state an UNKWN job had before its host stopped
 	// answering, which it gets back when the host answers again.
 	known JobState
+	// listedStarted is set while the job is in the cluster's list of
+	// started jobs.
+	listedStarted bool
 	// ResReq is the job's -R string, as given; Req the effective
 	// requirement (queue, profile and job merged), set at submission.
 	ResReq string
@@ -275,6 +280,9 @@ type Job struct {
 	// reqUsed is the requirement the job counts as a user of (its Req
 	// until it finishes; see useRequirement).
 	reqUsed *Requirement
+	// resize is, for a started resizable job, its resizing; nil for
+	// any other.
+	resize *resizeState
 }
 
 // A heldAmount is an amount of a resource a started job reserves on a

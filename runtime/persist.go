@@ -61,6 +61,22 @@ type JobImage struct {
 	// RequeueHold is set on a started job brequeue -H kills: it pends
 	// again held once its processes end.
 	RequeueHold bool `json:"RequeueHold,omitempty"`
+	// Resize is, for a started resizable job, its resizing; nil for any
+	// other.
+	Resize *ResizeImage `json:"Resize,omitempty"`
+}
+
+// A ResizeImage is what a started resizable job keeps of its resizing:
+// whether it is autoresizable, its pending request, the slots granted
+// whose notification command runs (part of the job's Allocs), and
+// whether that command runs and holds back a suspend signal.
+type ResizeImage struct {
+	Auto       bool           `json:"Auto,omitempty"`
+	Req        *ResizeRequest `json:"Req,omitempty"`
+	Grant      []AllocImage   `json:"Grant,omitempty"`
+	Notify     string         `json:"Notify,omitempty"`
+	Notifying  bool           `json:"Notifying,omitempty"`
+	HoldSignal bool           `json:"HoldSignal,omitempty"`
 }
 
 // An AllocImage is an Alloc by host name.
@@ -98,6 +114,20 @@ func (j *Job) Image() JobImage {
 	}
 	for _, a := range j.Allocs {
 		im.Allocs = append(im.Allocs, AllocImage{a.Host.Name, a.Slots, slices.Clone(a.GPUs)})
+	}
+	if rs := j.resize; rs != nil {
+		ri := &ResizeImage{Auto: rs.auto, Notifying: rs.notifying, HoldSignal: rs.holdSignal}
+		if rs.req != nil {
+			r := *rs.req
+			ri.Req = &r
+		}
+		if g := rs.grant; g != nil {
+			ri.Notify = g.Notify
+			for _, a := range g.Allocs {
+				ri.Grant = append(ri.Grant, AllocImage{Host: a.Host.Name, Slots: a.Slots})
+			}
+		}
+		im.Resize = ri
 	}
 	return im
 }
@@ -326,6 +356,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		}
 		state, reason := j.State, j.Reason
 		j.State, j.Allocs = Run, allocs
+		c.restoreResizable(j, im.Resize)
 		if j.SLA != nil {
 			j.SLA.running = append(j.SLA.running, j)
 		}
@@ -335,6 +366,12 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		if state == SSusp && reason == ReasonPreempted {
 			c.markPreempted(j)
 		}
+	}
+	switch {
+	case j.State.Started():
+		c.noteStarted(j)
+	case j.State.Finished():
+		c.noteFinished(j)
 	}
 	return j, strings.Join(warn, "; "), nil
 }

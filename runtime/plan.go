@@ -41,6 +41,15 @@ type Plan struct {
 	// session.
 	Reservations []*Reservation
 	Released     []*Job
+	// RsvKills are the started jobs of closed advance reservations that
+	// ended: they are killed.
+	RsvKills []*Job
+	// Grows are the slots given to running jobs' pending resize
+	// requests. Unsignalled are the preempted or resumed jobs the engine
+	// sent no signal, their notification command running (see
+	// Preemption.HoldSignal).
+	Grows       []Grow
+	Unsignalled map[*Job]bool
 	// Wake is the earliest time at which waiting could end without any
 	// event (an accept interval running out, a window opening); Never
 	// when nothing waits on time.
@@ -119,3 +128,12 @@ func (p *Plan) localReason(j *Job) Reason {
 // HostReasons returns, in explain mode, why each host rejected the job,
 // in host order; nil otherwise.
 func (p *Plan) HostReasons(j *Job) []HostReason { return p.hostReasons[j] }
+
+// markUnsignalled records that the engine sent j no signal for its
+// preemption or resumption.
+func (p *Plan) markUnsignalled(j *Job) {
+	if p.Unsignalled == nil {
+		p.Unsignalled = map[*Job]bool{}
+	}
+	p.Unsignalled[j] = true
+}

@@ -152,7 +152,7 @@ func Builtins() Registry {
 		r.AddHostFilter(f)
 	}
 	for _, l := range []HostLimiter{hostWindowLimiter{}, mxjLimiter{}, queueHostLimiter{}, procLimiter{}, userHostLimiter{},
-		userProcLimiter{}, acceptLimiter{}, hostResourceLimiter{}, exclusiveLimiter{}, gpuLimiter{}, reserveLimiter{}} {
+		userProcLimiter{}, acceptLimiter{}, hostResourceLimiter{}, exclusiveLimiter{}, gpuLimiter{}, reserveLimiter{}, advRsvLimiter{}} {
 		r.AddHostLimiter(l)
 	}
 	r.AddLoadController(loadStopController{})
@@ -173,7 +173,7 @@ func DefaultProfile() Profile {
 			"lsb.resources", "SLOT_SHARE", "SLA", "%N", "JOB_GROUP"},
 		HostFilters: []string{"HOSTS", "-m", "status", "loadSched", "select"},
 		HostLimiters: []string{"DISPATCH_WINDOW", "MXJ", "HJOB_LIMIT", "PJOB_LIMIT", "JL/U", "JL/P",
-			"JOB_ACCEPT_INTERVAL", "lsb.resources", "EXCLUSIVE", "GPU", "SLOT_RESERVE"},
+			"JOB_ACCEPT_INTERVAL", "lsb.resources", "EXCLUSIVE", "GPU", "SLOT_RESERVE", "ADVANCE_RESERVATION"},
 		LoadControllers: []string{"loadStop"},
 		ExceptionChecks: []string{"job exceptions", "exit rate"},
 		Orderers:        []string{"SLA", "LSF"},

@@ -498,6 +498,7 @@ func (c *cycle) takeVictim(v, by *Job) {
 	c.victims[v] = true
 	kill := v.Queue.killOnPreempt
 	c.plan.Preemptions = append(c.plan.Preemptions, Preemption{Victim: v, By: by, Kill: kill})
+	c.victimResizing(v)
 	for _, a := range v.Allocs {
 		if kill {
 			c.freed[a.Host.Index] += a.Slots
@@ -591,4 +592,9 @@ func (c *Cluster) resumableJobs() []*Job {
 type Preemption struct {
 	Victim, By *Job
 	Kill       bool
+	// Revoke is set when the victim's resize request had slots granted
+	// whose notification runs: the preemption cancels them. HoldSignal
+	// is set when its notification command runs: the suspend signal is
+	// not sent until the command ends.
+	Revoke, HoldSignal bool
 }

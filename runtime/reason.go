@@ -48,6 +48,8 @@ const (
 	ReasonBeginTime    // The job's begin time (bsub -b) is not reached
 	ReasonPreExec      // The job's pre-execution command failed; it is retried
 	ReasonPreExecLimit // Suspended after LOCAL_MAX_PREEXEC_RETRY failed pre-execution commands
+	// Advance reservations.
+	ReasonRsvInactive // The job's advance reservation (bsub -U) is not active
 	// Suspend reasons (SSUSP).
 	ReasonPreempted // The job was preempted by a job of a higher priority queue
 	ReasonLoadStop  // A load index of the host is beyond its loadStop threshold
@@ -71,6 +73,10 @@ const (
 	ReasonHostNotIdle       // The job is exclusive and the host runs other jobs
 	ReasonHostReserved      // The host's free job slots are reserved for a pending job (SLOT_RESERVE)
 	ReasonHostGPU           // Not enough free GPUs on the host that meet the job's GPU requirement
+	ReasonHostAdvRsv        // The host's slots are held by an advance reservation the job is not in
+	ReasonHostNotInRsv      // Not a host of the job's advance reservation
+	ReasonHostRsvInactive   // The job's advance reservation is not active
+	ReasonHostRsvFull       // The job's advance reservation has no more slots on the host
 	reasonCount
 )
 
@@ -129,6 +135,11 @@ var reasonText = [...]string{
 	ReasonHostNotIdle:       "Job's exclusive requirement not satisfied: the host runs other jobs",
 	ReasonHostReserved:      "Job slots on the host are reserved for a pending job",
 	ReasonHostGPU:           "Job's requirements for reserving resource (ngpus_physical) not satisfied",
+	ReasonHostAdvRsv:        "The host's job slots are reserved by an advance reservation",
+	ReasonHostNotInRsv:      "Not a host of the job's advance reservation",
+	ReasonHostRsvInactive:   "The job's advance reservation is not active",
+	ReasonHostRsvFull:       "The job's advance reservation has no free job slots on the host",
+	ReasonRsvInactive:       "The job's advance reservation is not active yet",
 }
 
 // String returns the reason as bjobs -p words it.

@@ -44,6 +44,11 @@ func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster,
 			ng.SLA = g.SLA
 		}
 	}
+	for _, r := range c.advRsvs {
+		if w := n.PutAdvRsv(*r); w != "" {
+			warnings = append(warnings, w)
+		}
+	}
 	for _, j := range c.Jobs() {
 		nj, w, err := n.Restore(j.Image())
 		if err != nil {

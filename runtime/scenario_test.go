@@ -27,7 +27,9 @@ import (
 //	ID AT SLOTS RUNTIME [queue=Q] [user=U] [R="..."] [gpu="..."] [sp=N] [W=MINUTES] [app=A] [hold] [x] [type=T]
 //	                    [name=NAME] [dep="..."] [exit=CODE] [cpu=SECONDS] [sla=CLASS] [project=P]
 //	                    [array=INDEX_LIST [limit=N]]  (a job array, name=NAME[INDEX_LIST]%N)
-//	@AT COMMAND ID [ARG]  (btop, bbot, bstop, bresume, bkill; bstatus ID TEXT; aps ID system=V|admin=V)
+//	                    [max=N] [ar] [rnc=SECONDS]  (-n SLOTS,N; -ar; a notification command that runs SECONDS)
+//	@AT COMMAND ID [ARG]  (btop, bbot, bstop, bresume, bkill; bstatus ID TEXT; aps ID system=V|admin=V;
+//	                       stop, resume (a running job); bresize ID release=all|HOST[:N],...|request=[MIN,]MAX|cancel)
 //	@AT load HOST NAME=VALUE[,NAME=VALUE]  (sets load indices of a host)
 //
 // A job that ran prints its times, hosts and state, then "preempted=N"
@@ -42,6 +44,11 @@ import (
 //
 // Job IDs in dep="..." are the cluster's, which are the scenario's when
 // jobs are listed in submission order.
+//
+// What happened to resizable jobs follows, in order: "resize AT job ID
+// grow HOSTS" (slots added to its request), "revoked" (a preemption
+// cancelled a grant), "notified" (its notification command ended), and
+// the signals its processes were sent (suspend, resume, kill).
 //
 // with times in seconds from the start of the simulation; a comment line
 // "clock: 2024-01-05T08:00:00Z" in the archive's header sets when that is
@@ -95,13 +102,15 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 	}
 	t0 := runtime.Time(start.Unix())
 	conf := &txtar.Archive{Comment: ar.Comment}
-	var jobsText, hostsYAML, groupsText string
+	var jobsText, hostsYAML, groupsText, rsvText string
 	for _, f := range ar.Files {
 		switch f.Name {
 		case "jobs":
 			jobsText = string(f.Data)
 		case "jobgroups":
 			groupsText = string(f.Data)
+		case "reservations":
+			rsvText = string(f.Data)
 		case "hosts.yaml":
 			hostsYAML = string(f.Data)
 		case "want":
@@ -142,6 +151,7 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 			t.Fatalf("jobgroups: %v", err)
 		}
 	}
+	addReservations(t, c, rsvText, t0)
 	jobs, cmds := parseJobs(t, jobsText, t0)
 	var excLog strings.Builder
 	type goalState struct {
@@ -219,6 +229,13 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 		}
 	}
 	b.WriteString(excLog.String())
+	for _, r := range res.Resizes {
+		fmt.Fprintf(&b, "resize %g job %s %s", float64(r.At-t0), api.FormatJobID(int64(r.Job.TraceID)), r.Kind)
+		if len(r.Allocs) > 0 {
+			fmt.Fprintf(&b, " %s", hostList(&runtime.Job{Allocs: r.Allocs}))
+		}
+		b.WriteString("\n")
+	}
 	for _, h := range c.Hosts {
 		if h.ExitClosed {
 			fmt.Fprintf(&b, "host %s %s (%s)\n", h.Name, h.Status, runtime.ExitRateComment)
@@ -325,10 +342,18 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]sim.Job, []sim.Com
 				sj.Project = value
 			case "g":
 				sj.JobGroup = value
+			case "U":
+				sj.Reservation = value
 			case "array":
 				sj.Array = value
 			case "limit":
 				sj.ArrayLimit = int(num(value))
+			case "max":
+				sj.MaxSlots = int(num(value))
+			case "ar":
+				sj.AutoResize = true
+			case "rnc":
+				sj.ResizeNotify, sj.NotifyTime = "notify", num(value)
 			default:
 				bad("unknown option %q", opt)
 			}
@@ -359,6 +384,71 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]sim.Job, []sim.Com
 		}
 	}
 	return jobs, cmds
+}
+
+// addReservations adds the advance reservations of a scenario's
+// "reservations" file, one a line, as brsvadd makes them:
+//
+//	ID hosts=HOST:SLOTS[,HOST:SLOTS] [users=U[,U]] [begin=AT end=AT | window="W"] [open] [system]
+//
+// with times in seconds from the start of the simulation and W a brsvadd
+// -t window.
+func addReservations(t *testing.T, c *runtime.Cluster, text string, t0 runtime.Time) {
+	t.Helper()
+	for n, line := range strings.Split(text, "\n") {
+		fields := splitFields(line)
+		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
+			continue
+		}
+		bad := func(format string, args ...any) {
+			t.Fatalf("reservations:%d: %s", n+1, fmt.Sprintf(format, args...))
+		}
+		r := runtime.AdvRsv{ID: fields[0], Creator: "lsfadmin"}
+		for _, opt := range fields[1:] {
+			key, value, _ := strings.Cut(opt, "=")
+			switch key {
+			case "hosts":
+				for _, hs := range strings.Split(value, ",") {
+					h, s, _ := strings.Cut(hs, ":")
+					slots, err := strconv.Atoi(s)
+					if err != nil {
+						bad("%q: %v", hs, err)
+					}
+					r.Hosts = append(r.Hosts, runtime.RsvSlots{Host: h, Slots: slots})
+				}
+			case "users":
+				r.Users = strings.Split(value, ",")
+			case "begin", "end":
+				x, err := strconv.ParseFloat(value, 64)
+				if err != nil {
+					bad("%q: %v", opt, err)
+				}
+				if key == "begin" {
+					r.Begin = t0.Add(x)
+				} else {
+					r.End = t0.Add(x)
+				}
+			case "window":
+				from, to, err := api.ParseRsvWindow(value)
+				if err != nil {
+					bad("%v", err)
+				}
+				r.Window = runtime.RsvWindow(from, to)
+			case "open":
+				r.Open = true
+			case "system":
+				r.System = true
+			default:
+				bad("unknown option %q", opt)
+			}
+		}
+		if err := c.CheckAdvRsv(&r, t0-1, ""); err != nil {
+			bad("%v", err)
+		}
+		if w := c.PutAdvRsv(r); w != "" {
+			bad("%s", w)
+		}
+	}
 }
 
 // splitFields splits a line at blanks, keeping double-quoted text (after

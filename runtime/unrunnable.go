@@ -101,7 +101,7 @@ func whyNever(e *Engine, q *Queue, j *Job) string {
 // stands, and the limit that bounds each host, counted per reason.
 func (s *Scheduler) roomOf(snap Snapshot, j *Job, hosts []*Host) (int, map[Reason]int) {
 	c := s.newCycle(snap)
-	s.refresh(snap.Cluster)
+	s.refresh(c)
 	c.planPools()
 	c.planSLAs()
 	r := &classRun{k: j.class, cand: s.candidatesFor(c, j.class)}

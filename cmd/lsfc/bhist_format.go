@@ -259,6 +259,8 @@ func eventText(h *api.JobHistory, e api.HistoryEvent) string {
 		return "External status <" + e.Text + ">;"
 	case api.EventLost:
 		return "Moved to Queue <lost_and_found>: its queue was removed;"
+	case api.EventResize:
+		return resizeLine(e)
 	}
 	return ""
 }
@@ -291,4 +293,22 @@ func writeEventList(w io.Writer, hist []api.JobHistory, sel *historySelection, l
 		}
 		fmt.Fprintf(w, "%s: Job <%s> %s%s\n", lsfLongTime(it.e.At, loc), historyID(it.h), strings.ToLower(line[:1]), line[1:])
 	}
+}
+
+// resizeLine returns the text bhist -l writes for a resize of a job.
+func resizeLine(e api.HistoryEvent) string {
+	hosts := strings.Join(execGroups(e.Hosts), "> <")
+	switch e.Text {
+	case "grow":
+		return fmt.Sprintf("Additional allocation of %d Task(s) on Host(s) <%s>;", e.Slots, hosts)
+	case "release":
+		return fmt.Sprintf("Release allocation of %d Task(s) on Host(s) <%s>;", e.Slots, hosts)
+	case "request":
+		return fmt.Sprintf("Resize request for %d to %d more Task(s);", e.Code, e.Slots)
+	case "cancel":
+		return "Pending resize request cancelled;"
+	case "notified":
+		return fmt.Sprintf("Resize notification command completed with exit code %d;", e.Code)
+	}
+	return ""
 }

@@ -274,6 +274,9 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 	if j.Priority > 0 {
 		first += fmt.Sprintf(", Job Priority <%d>", j.Priority)
 	}
+	if j.Reservation != "" {
+		first += fmt.Sprintf(", Reservation <%s>", j.Reservation)
+	}
 	fmt.Fprintf(w, "%s, Command <%s>\n", first, oneLine(j.Command))
 
 	sub := []string{fmt.Sprintf("Submitted from host <%s>", j.FromHost)}
@@ -282,6 +285,20 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 	}
 	if j.Slots > 1 {
 		sub = append(sub, fmt.Sprintf("%d Task(s)", j.Slots))
+	}
+	if rz := j.Resize; rz != nil {
+		if rz.MaxSlots > 0 {
+			sub = append(sub, fmt.Sprintf("Requested Task(s) <%d,%d>", rz.MinSlots, rz.MaxSlots))
+		}
+		switch {
+		case rz.Auto:
+			sub = append(sub, "Autoresizable")
+		case rz.Resizable:
+			sub = append(sub, "Resizable")
+		}
+		if rz.Notify != "" {
+			sub = append(sub, fmt.Sprintf("Resize Notification Command <%s>", oneLine(rz.Notify)))
+		}
 	}
 	if n := notifyText(j.Notify); n != "" {
 		sub = append(sub, n)
@@ -343,6 +360,7 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 	if r := j.Reserved; r != nil {
 		writeReservation(w, r, v.loc)
 	}
+	writeResize(w, j.Resize)
 	if j.CPULimit > 0 {
 		fmt.Fprintf(w, "\n CPULIMIT\n %.1f min\n", j.CPULimit/60)
 	}
@@ -855,6 +873,29 @@ func writeReservation(w io.Writer, r *api.JobReservation, loc *time.Location) {
 	}
 	if r.Start > 0 {
 		fmt.Fprintf(w, "%s: Job is predicted to start at this time, when the slots it reserves are all free;\n", lsfLongTime(r.Start, loc))
+	}
+}
+
+// writeResize writes what bjobs -l shows of a running resizable job: its
+// pending resize request, and the tasks granted while its notification
+// command runs.
+func writeResize(w io.Writer, rz *api.JobResize) {
+	if rz == nil {
+		return
+	}
+	if rz.PendingMax > 0 {
+		fmt.Fprintf(w, "\n PENDING RESIZE REQUEST\n %d to %d more task(s)\n", rz.PendingMin, rz.PendingMax)
+	}
+	if rz.Notifying {
+		var hosts []string
+		for _, h := range rz.Granted {
+			hosts = append(hosts, fmt.Sprintf("%d*%s", h.Slots, h.Host))
+		}
+		if len(hosts) > 0 {
+			fmt.Fprintf(w, "\n RESIZE NOTIFICATION RUNNING\n task(s) granted <%s>\n", strings.Join(hosts, " "))
+		} else {
+			fmt.Fprintf(w, "\n RESIZE NOTIFICATION RUNNING\n")
+		}
 	}
 }
 

@@ -17,6 +17,7 @@ func bmodOptionList() []lsfOption {
 		{"w", "dependency"}, {"m", `"host ..."`}, {"aps", `"system=value|admin=value"`}, {"apsn", ""},
 		{"P", "project_name"}, {"Pn", ""}, {"G", "user_group"}, {"Gn", ""}, {"g", "job_group_name"}, {"gn", ""},
 		{"B", ""}, {"Bn", ""}, {"N", ""}, {"Ne", ""}, {"Nn", ""}, {"u", "mail_user"}, {"un", ""},
+		{"U", "reservation_id"}, {"Un", ""},
 		{"gpu", "- | gpu_req"}, {"gpun", ""},
 	}
 }
@@ -33,12 +34,13 @@ func newBmodCmd(e env) *cobra.Command {
 dependency (-w), hosts (-m), project (-P), the user group its fairshare
 is charged to (-G, of which the job's owner must be a direct member) or
 its job group (-g, made when it does not exist; -gn takes the job out of
-any group) or its GPU requirement (-gpu), with bsub's syntax; -Pn gives
-it the default project, -Gn takes it out of its user group and -gpun
-takes its own GPU requirement back (the queue's, profile's or cluster's
-GPU_REQ stands). -B, -N, -Ne and -u change the job's mail as bsub's do;
--Bn cancels -B, -Nn both -N and -Ne, -un gives the mail back to the
-job's user. For a job array,
+any group), its advance reservation (-U, one the job's owner may use;
+-Un takes it out of any) or its GPU requirement (-gpu), with bsub's
+syntax; -Pn gives it the default project, -Gn takes it out of its user
+group and -gpun takes its own GPU requirement back (the queue's,
+profile's or cluster's GPU_REQ stands). -B, -N, -Ne and -u change the
+job's mail as bsub's do; -Bn cancels -B, -Nn both -N and -Ne, -un gives
+the mail back to the job's user. For a job array,
 -J "%N" alone changes how many of its elements may run at once (0: no
 limit); an action on "ID[1-5]" changes those elements only. In a queue with
 APS_PRIORITY an administrator may set a pending job's absolute priority:
@@ -71,9 +73,9 @@ standard error and exits 255.` + lsfStateHelp,
 // bmodRequest returns the changes bmod's options ask for.
 func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 	if len(a.opts) == 0 {
-		return nil, errors.New("nothing to change: give -R, -n, -J, -W, -sp, -w, -m, -P, -Pn, -G, -Gn, -g, -gn, -B, -Bn, -N, -Ne, -Nn, -u, -un, -gpu or -gpun")
+		return nil, errors.New("nothing to change: give -R, -n, -J, -W, -sp, -w, -m, -P, -Pn, -G, -Gn, -g, -gn, -U, -Un, -B, -Bn, -N, -Ne, -Nn, -u, -un, -gpu or -gpun")
 	}
-	for _, o := range []string{"g", "P", "G", "B", "N", "u", "gpu"} {
+	for _, o := range []string{"g", "P", "G", "U", "B", "N", "u", "gpu"} {
 		if a.has(o) && a.has(o+"n") {
 			return nil, fmt.Errorf("-%s and -%sn cannot be used together", o, o)
 		}
@@ -97,8 +99,12 @@ func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 		return nil, err
 	}
 	m := r.sub
+	if m.MaxSlots != 0 {
+		return nil, fmt.Errorf("-n %q: bmod changes the number of tasks to one number; a running job's allocation is changed with bresize", a.value("n"))
+	}
 	m.ResReq = strings.TrimSpace(m.ResReq)
-	m.NoJobGroup, m.NoProject, m.NoUserGroup, m.NoGPU = a.has("gn"), a.has("Pn"), a.has("Gn"), a.has("gpun")
+	m.NoJobGroup, m.NoProject, m.NoUserGroup, m.NoReservation = a.has("gn"), a.has("Pn"), a.has("Gn"), a.has("Un")
+	m.NoGPU = a.has("gpun")
 	m.NoNotifyBegin, m.NoNotify, m.NoMailUser = a.has("Bn"), a.has("Nn"), a.has("un")
 	return &m, nil
 }

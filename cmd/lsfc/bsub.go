@@ -27,11 +27,11 @@ func bsubOptionList() []lsfOption {
 		{"cwd", "dir"}, {"r", ""}, {"app", "profile"}, {"sp", "priority"}, {"m", `"host ..."`},
 		{"W", "[hh:]mm"}, {"We", "[hh:]mm"}, {"M", "mem_limit"}, {"H", ""}, {"w", "dependency"}, {"K", ""}, {"x", ""},
 		{"sla", "service_class"}, {"P", "project"}, {"G", "user_group"}, {"g", "job_group_name"},
-		{"gpu", "- | gpu_req"},
+		{"gpu", "- | gpu_req"}, {"ar", ""}, {"rnc", "resize_notification_cmd"},
 		{"I", ""}, {"Ip", ""}, {"Is", ""}, {"tty", ""},
 		{"E", "pre_exec_command"}, {"Ep", "post_exec_command"}, {"b", "begin_time"}, {"t", "term_time"},
 		{"c", "cpu_limit"}, {"i", "input_file"}, {"is", "input_file"}, {"L", "login_shell"},
-		{"env", "variables"}, {"outdir", "dir"},
+		{"env", "variables"}, {"outdir", "dir"}, {"U", "reservation_id"},
 		{"B", ""}, {"N", ""}, {"Ne", ""}, {"u", "mail_user"},
 	}
 }
@@ -41,7 +41,7 @@ func bsubOptionList() []lsfOption {
 // switch).
 func bsubRefusedOptions() []lsfOption {
 	return []lsfOption{
-		{"a", "esub_application"}, {"alloc_flags", "flags"}, {"ar", ""},
+		{"a", "esub_application"}, {"alloc_flags", "flags"},
 		{"C", "core_limit"}, {"clusters", "clusters"}, {"cn_cu", "cu_string"},
 		{"cn_mem", "mem_size"}, {"core_isolation", "0|1|2"}, {"csm", "y|n"}, {"D", "data_limit"},
 		{"data", "data_spec"}, {"datachk", ""}, {"datagrp", "user_group"}, {"eptl", "[hh:]mm"}, {"ext", "scheduler_options"},
@@ -54,9 +54,9 @@ func bsubRefusedOptions() []lsfOption {
 		{"mig", "threshold"}, {"network", "network_res_req"}, {"nnodes", "nodes"},
 		{"notify", "events"}, {"p", "process_limit"},
 		{"pack", "job_submission_file"}, {"ptl", "[hh:]mm"}, {"Q", "requeue_exit_values"}, {"rn", ""},
-		{"rnc", "resize_notification_cmd"}, {"S", "stack_limit"}, {"s", "signal"}, {"smt", "smt_value"},
+		{"S", "stack_limit"}, {"s", "signal"}, {"smt", "smt_value"},
 		{"stage", "stage_options"}, {"step_cgroup", "y|n"}, {"T", "thread_limit"},
-		{"ti", ""}, {"U", "reservation_id"}, {"ul", ""}, {"V", ""},
+		{"ti", ""}, {"ul", ""}, {"V", ""},
 		{"v", "swap_limit"}, {"wa", "signal"}, {"wt", "[hh:]mm"}, {"XF", ""},
 		{"yaml", "file"}, {"Zs", ""},
 	}
@@ -122,6 +122,9 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 when it does not exist (see bgadd, bjgroup); without -g,
                 LSB_DEFAULT_JOBGROUP of the environment, else
                 DEFAULT_JOBGROUP of lsb.params
+  -U RSV_ID     run in advance reservation RSV_ID (see brsvadd, brsvs):
+                only on its hosts and slots, only while it is active; the
+                reservation must be for the submitter (-u of brsvadd)
   -E CMD        pre-execution command, run before the job on its host; a
                 non-zero exit puts the job back to pending, to be tried
                 again (LOCAL_MAX_PREEXEC_RETRY, then PSUSP); 99 makes it exit
@@ -266,6 +269,7 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	s.Project = a.value("P")
 	s.UserGroup = a.value("G")
 	s.JobGroup = a.value("g")
+	s.Reservation = a.value("U")
 	if a.has("G") && strings.HasPrefix(strings.TrimSpace(s.UserGroup), "~") {
 		return nil, fmt.Errorf("-G %q: excluding fairshare groups (~group) is not supported by lsfc", s.UserGroup)
 	}
@@ -273,8 +277,14 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 		s.Hosts = append(s.Hosts, strings.Fields(m)...)
 	}
 	if a.has("n") {
-		if s.Slots, err = positiveInt("-n", a.value("n")); err != nil {
+		if s.Slots, s.MaxSlots, err = parseSlotRange(a.value("n")); err != nil {
 			return nil, notSubmitted(err)
+		}
+	}
+	s.AutoResize = a.has("ar")
+	if a.has("rnc") {
+		if s.ResizeNotify = a.value("rnc"); strings.TrimSpace(s.ResizeNotify) == "" || len(s.ResizeNotify) > 4<<10 {
+			return nil, notSubmitted(errors.New("-rnc: want a command of at most 4 KB"))
 		}
 	}
 	if a.has("sp") {
@@ -421,6 +431,29 @@ func lastOf(a *lsfArgs, x, y string) string {
 }
 
 // positiveInt reads the positive whole number of an option.
+// parseSlotRange reads -n min[,max]: the maximum is 0 when only one
+// number is given. A minimum above the maximum gets LSF's message.
+func parseSlotRange(s string) (min, max int, err error) {
+	lo, hi, ranged := strings.Cut(s, ",")
+	if min, err = positiveInt("-n", lo); err != nil {
+		if ranged {
+			return 0, 0, fmt.Errorf("-n %q: want a positive whole number or min,max", s)
+		}
+		return 0, 0, err
+	}
+	if !ranged {
+		return min, 0, nil
+	}
+	if max, err = positiveInt("-n", hi); err != nil {
+		return 0, 0, fmt.Errorf("-n %q: want a positive whole number or min,max", s)
+	}
+	if min > max {
+		//lint:ignore ST1005 LSF's own message, word for word
+		return 0, 0, errors.New("Bad argument for option -n")
+	}
+	return min, max, nil
+}
+
 func positiveInt(opt, s string) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil || n <= 0 {

@@ -15,8 +15,14 @@ import (
 // today is tomorrow's); one with its year is the time written, past or
 // not. The error is LSF's "Bad time specification" with what is wrong.
 func parseJobTime(opt, s string, now time.Time) (time.Time, error) {
+	return parseTimeSpec(opt, s, now, ". Job not submitted")
+}
+
+// parseTimeSpec reads [[year:][month:]day:]hour:minute as parseJobTime
+// does (brsvadd -b and -e read it so too); tail ends the error's text.
+func parseTimeSpec(opt, s string, now time.Time, tail string) (time.Time, error) {
 	bad := func(why string) error {
-		return fmt.Errorf("%s %s: Bad time specification (%s). Job not submitted", opt, strconv.Quote(s), why)
+		return fmt.Errorf("%s %s: Bad time specification (%s)%s", opt, strconv.Quote(s), why, tail)
 	}
 	fields := strings.Split(strings.TrimSpace(s), ":")
 	if len(fields) < 2 || len(fields) > 5 {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -61,7 +62,7 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: testkit.Updating(),
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){"exitcode": exitCode, "waitdaemon": waitDaemon,
 			"waitjob": scriptWaitJob, "etcd": scriptEtcd, "freeport": freePort,
-			"waitload": scriptWaitLoad},
+			"waitload": scriptWaitLoad, "timeat": scriptTimeAt, "hourwindow": scriptHourWindow},
 	})
 }
 
@@ -190,6 +191,32 @@ func scriptEtcd(ts *testscript.TestScript, neg bool, args []string) {
 
 // freePort runs "freeport NAME...": each NAME is set to a loopback
 // address whose port was free a moment ago.
+// scriptTimeAt runs "timeat NAME MINUTES": it sets $NAME to the time
+// MINUTES from now, as brsvadd -b and -e take it
+// (year:month:day:hour:minute, local time).
+func scriptTimeAt(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: timeat NAME MINUTES")
+	}
+	m, err := strconv.Atoi(args[1])
+	if err != nil {
+		ts.Fatalf("timeat: %v", err)
+	}
+	t := time.Now().Add(time.Duration(m) * time.Minute)
+	ts.Setenv(args[0], t.Format("2006:1:2:15:4"))
+}
+
+// scriptHourWindow runs "hourwindow NAME": it sets $NAME to a daily
+// window of brsvadd -t that is open now and for at least an hour: from
+// the start of this hour (UTC, the cluster's time) to two hours on.
+func scriptHourWindow(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: hourwindow NAME")
+	}
+	h := time.Now().UTC().Hour()
+	ts.Setenv(args[0], fmt.Sprintf("%d:0-%d:0", h, (h+2)%24))
+}
+
 func freePort(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) == 0 {
 		ts.Fatalf("usage: freeport NAME...")

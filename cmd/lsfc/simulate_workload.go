@@ -214,8 +214,10 @@ func readNativeLine(b []byte) (nativeJob, error) {
 
 // notSimulated are the bsub options lsfc serve carries out that a
 // simulation does not model: what runs around the job, on which dates,
-// with which input and environment.
-var notSimulated = []string{"E", "Ep", "b", "t", "c", "i", "is", "L", "env", "outdir"}
+// with which input and environment, in which advance reservation (a
+// workload has no way to make one), and which resize notification
+// command runs.
+var notSimulated = []string{"E", "Ep", "b", "t", "c", "i", "is", "L", "env", "outdir", "U", "rnc"}
 
 // simulatedOptions refuses a workload line whose bsub options the
 // simulation does not model, rather than drop them.
@@ -264,7 +266,7 @@ func nativeSource(c *runtime.Cluster, p *compile.Policy, jobs []nativeJob, wopts
 			ResReq: r.ResReq, Priority: r.Priority, RunLimit: r.RunLimit, Hold: r.Hold, Depend: r.Depend,
 			Command: r.Command, Rerunnable: r.Rerunnable, MemLimit: mem, MemHard: r.MemHard, Hosts: r.Hosts,
 			Exclusive: r.Exclusive, GPU: r.GPU, Sla: r.Sla, Project: r.Project, JobGroup: r.JobGroup, Runtime: j.run,
-			ExitCode: j.exit, TraceID: j.line}
+			ExitCode: j.exit, TraceID: j.line, MaxSlots: r.MaxSlots, AutoResize: r.AutoResize}
 		if spec, err := api.ParseArraySpec(r.Name, api.MaxArrayIndex); err == nil && spec.IsArray() {
 			// A job array: the cluster checks it against its
 			// MAX_JOB_ARRAY_SIZE and makes its elements.

@@ -52,6 +52,8 @@ type AgentSync struct {
 	Dirs map[int64]string `json:"dirs,omitempty"`
 	// Peeks answer the master's peek orders (bpeek).
 	Peeks []AgentPeek `json:"peeks,omitempty"`
+	// Notified are the resize notification commands that ended.
+	Notified []AgentNotified `json:"notified,omitempty"`
 	// HostExecs say how the host-based commands of HostExec orders
 	// ended, until the master acknowledges them (HostDone).
 	HostExecs []HostExecEnd `json:"hostExecs,omitempty"`
@@ -174,6 +176,29 @@ type AgentOrder struct {
 	// HostExec asks for the host-based commands of a job whose first
 	// host is another agent's, on this agent's hosts of the job.
 	HostExec *HostExec `json:"hostExec,omitempty"`
+	// Notify asks the agent to run the job's resize notification command
+	// and report its end (AgentSync.Notified).
+	Notify *NotifyOrder `json:"notify,omitempty"`
+}
+
+// A NotifyOrder is a resize notification command to run on a job's first
+// execution host: as the job's user, in its directory, with Env (the
+// job's environment and the LSB_RESIZE_* variables) and its hosts.
+type NotifyOrder struct {
+	Command string   `json:"command"`
+	Env     []string `json:"env,omitempty"`
+	Cwd     string   `json:"cwd,omitempty"`
+	User    string   `json:"user,omitempty"`
+	UID     int      `json:"uid"`
+	GID     int      `json:"gid"`
+	Hosts   []string `json:"hosts,omitempty"`
+}
+
+// An AgentNotified is the end of a notification command an agent ran:
+// its run and the command's exit code.
+type AgentNotified struct {
+	AgentRun
+	Code int `json:"code"`
 }
 
 // A JobSpec is what an agent needs to run a job, as the local executor

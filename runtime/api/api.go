@@ -83,6 +83,13 @@ type SubmitRequest struct {
 	ResReq   string `json:"resReq,omitempty"`
 	Slots    int    `json:"slots,omitempty"`    // -n
 	Priority int    `json:"priority,omitempty"` // -sp
+	// MaxSlots is the maximum of -n min,max (0 for -n N); AutoResize is
+	// -ar.
+	MaxSlots   int  `json:"maxSlots,omitempty"`
+	AutoResize bool `json:"autoResize,omitempty"`
+	// ResizeNotify is -rnc: the command run on the first execution host
+	// when the job's allocation changes.
+	ResizeNotify string `json:"resizeNotify,omitempty"`
 	// RunLimit is -W in seconds; MemLimit -M in MB, and MemHard set
 	// for a hard limit (-M N!).
 	RunLimit float64 `json:"runLimit,omitempty"`
@@ -109,6 +116,10 @@ type SubmitRequest struct {
 	// out of its group.
 	JobGroup   string `json:"jobGroup,omitempty"`
 	NoJobGroup bool   `json:"noJobGroup,omitempty"`
+	// Reservation is -U, the advance reservation the job runs in;
+	// NoReservation, for bmod -Un, takes the job out of it.
+	Reservation   string `json:"reservation,omitempty"`
+	NoReservation bool   `json:"noReservation,omitempty"`
 	// NoProject and NoUserGroup, for bmod -Pn and -Gn, give the job the
 	// default project and take it out of its -G user group.
 	NoProject   bool `json:"noProject,omitempty"`
@@ -316,6 +327,22 @@ type ActionRequest struct {
 	// with the action in the event log and shown by bhist -l; at most
 	// MaxActionReason bytes.
 	Reason string `json:"reason,omitempty"`
+	// Resize is the bresize subcommand of the resize action.
+	Resize *ResizeAction `json:"resize,omitempty"`
+}
+
+// A ResizeAction is a bresize subcommand: Op is release (All for "all",
+// else Hosts), request (Min to Max more slots) or cancel. Cancel is -c,
+// Notify -rnc and NoNotify -rncn.
+type ResizeAction struct {
+	Op       string      `json:"op"`
+	All      bool        `json:"all,omitempty"`
+	Hosts    []HostSlots `json:"hosts,omitempty"`
+	Min      int         `json:"min,omitempty"`
+	Max      int         `json:"max,omitempty"`
+	Cancel   bool        `json:"cancel,omitempty"`
+	Notify   string      `json:"notify,omitempty"`
+	NoNotify bool        `json:"noNotify,omitempty"`
 }
 
 // MaxActionReason is the longest reason bkill, bstop and bresume -C
@@ -456,6 +483,8 @@ type Job struct {
 	UserGroup string `json:"userGroup,omitempty"`
 	// JobGroup is the full path of the job's job group; "" for none.
 	JobGroup string `json:"jobGroup,omitempty"`
+	// Reservation is the advance reservation the job runs in (-U).
+	Reservation string `json:"reservation,omitempty"`
 	// App is the job's application profile (-app), Sla its service class
 	// (-sla); "" for none.
 	App string `json:"app,omitempty"`
@@ -474,6 +503,26 @@ type Job struct {
 	// GPUs it holds, by host.
 	GPUReq   string    `json:"gpuReq,omitempty"`
 	GPUAlloc []JobGPUs `json:"gpuAlloc,omitempty"`
+	// Resize is, for a job of bsub -n min,max or a resizable one, its
+	// resizing; nil for any other.
+	Resize *JobResize `json:"resize,omitempty"`
+}
+
+// JobResize is a job's resizing as bjobs -l shows it: the tasks it asked
+// for (MinSlots to MaxSlots, MaxSlots 0 for -n N), whether it is
+// resizable or autoresizable, its notification command, its pending
+// request (PendingMin to PendingMax more tasks; 0 for none), the tasks
+// granted while its notification command runs (Notifying).
+type JobResize struct {
+	MinSlots   int         `json:"minSlots"`
+	MaxSlots   int         `json:"maxSlots,omitempty"`
+	Resizable  bool        `json:"resizable,omitempty"`
+	Auto       bool        `json:"auto,omitempty"`
+	Notify     string      `json:"notify,omitempty"`
+	PendingMin int         `json:"pendingMin,omitempty"`
+	PendingMax int         `json:"pendingMax,omitempty"`
+	Granted    []HostSlots `json:"granted,omitempty"`
+	Notifying  bool        `json:"notifying,omitempty"`
 }
 
 // JobGPUs are the GPUs a job holds on one host: their indices, and the

@@ -61,6 +61,11 @@ const (
 	EventPostDone = "postdone" // the post-execution processing ended
 	EventPostErr  = "posterr"  // the post-execution processing failed
 	EventPreExec  = "preexec"  // the pre-execution command failed: Code, and State PEND or PSUSP
+	// EventResize is a resizable job's resize: Text grow (Hosts and
+	// Slots added), release (Hosts and Slots given back), request (Slots
+	// more asked for, Code the fewest), cancel, or notified (its
+	// notification command ended with exit code Code).
+	EventResize = "resize"
 )
 
 // A HistoryEvent is one change in a job's history. Times are Unix

@@ -552,6 +552,9 @@ func (d *Daemon) handleAgentSync(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.agents.deliverPeeks(req.Peeks)
+	for _, n := range req.Notified {
+		d.notifyEnded(n.Job, runtime.Time(n.Start), n.Code)
+	}
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) { return d.agentSync(&req) })
 	if err != nil {
 		reply(w, nil, err)

@@ -57,6 +57,13 @@ func FuzzAPI(f *testing.F) {
 		{true, "/v1/jobgroups", `{"op":"del","empty":true,"path":"/a"}`},
 		{true, "/v1/jobs/1/modify", `{"modify":{"jobGroup":"/x","project":"p","noJobGroup":false}}`},
 		{false, "/v1/jobgroups", ``},
+		{true, "/v1/reservations", `{"op":"add","slots":2,"hosts":["hostA"],"users":["all"],"window":"8:0-18:0"}`},
+		{true, "/v1/reservations", `{"op":"add","name":"x","system":true,"hosts":["hostB"],"begin":4102444800,"end":4102448400}`},
+		{true, "/v1/reservations", `{"op":"mod","ids":["x"],"end":4102452000,"addSlots":1,"hosts":["hostA"]}`},
+		{true, "/v1/reservations", `{"op":"del","ids":["all#0","x"]}`},
+		{true, "/v1/jobs", `{"command":"true","hold":true,"reservation":"all#0"}`},
+		{false, "/v1/reservations", ``},
+		{false, "/v1/reservations/policies", ``},
 	} {
 		f.Add(seed.post, seed.path, seed.body)
 	}

@@ -191,8 +191,17 @@ type Daemon struct {
 	// be lost with the log's tail: their status files stay until a
 	// compaction seals the finish (see settle); settledMu guards it, as
 	// finishes become durable off the owning goroutine.
-	settledMu    sync.Mutex
-	settled      []int64
+	settledMu sync.Mutex
+	settled   []int64
+	// sealing holds the settled jobs whose finish the compaction under
+	// way seals (guarded by settledMu).
+	sealing []int64
+	// compacting is set while a compaction writes its snapshot off the
+	// owning goroutine; compactDone brings its outcome back, and
+	// compactWG lets Close wait for it before closing the log.
+	compacting   bool
+	compactDone  chan error
+	compactWG    sync.WaitGroup
 	addr         string // the TCP listener's address
 	sinceCompact int
 	loadAt       time.Time // when this machine's load was last read
@@ -252,11 +261,50 @@ type serverCloser interface{ Close() error }
 type call struct {
 	fn    func() (v any, recs []Record, after func(), err error)
 	reply chan callResult
+	// state settles, between the caller that may stop waiting and the
+	// owner that may hand it the call's after to run, which of them
+	// runs it (see run and do).
+	state atomic.Int32
 }
+
+// The states of a call whose records wait to be durable.
+const (
+	callWaiting  = iota // the caller waits
+	callAnswered        // the owner handed the caller the outcome to settle
+	callLeft            // the caller stopped waiting before that
+)
 
 type callResult struct {
 	v   any
 	err error
+	// durable, when not nil, is closed once the call's records are
+	// durable (or failed for good): the caller then takes the outcome
+	// from commit and runs after (see settle), with no goroutine of the
+	// owner's waiting for it.
+	durable <-chan struct{}
+	commit  Committed
+	after   func()
+}
+
+// settle waits for a call's records to be durable and then runs its
+// after, and returns the call's outcome.
+func (r callResult) settle() (any, error) {
+	if r.commit == nil {
+		return r.v, r.err
+	}
+	if err := r.commit.Wait(); err != nil {
+		return nil, fmt.Errorf("event log: %w", err)
+	}
+	if r.after != nil {
+		r.after()
+	}
+	return r.v, nil
+}
+
+// doneCommit is a commit that tells, by a channel, when it is durable.
+type doneCommit interface {
+	Committed
+	Done() <-chan struct{}
 }
 
 // errShutdown answers calls made while the daemon stops.
@@ -282,7 +330,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.RealClock{}
 	}
-	d := &Daemon{cfg: cfg, limits: cfg.Conn.withDefaults(), lock: lock, calls: make(chan *call, 1024), exits: make(chan localexec.Result, 1024),
+	d := &Daemon{cfg: cfg, limits: cfg.Conn.withDefaults(), lock: lock, calls: make(chan *call, 1024), compactDone: make(chan error, 1), exits: make(chan localexec.Result, 1024),
 		clk: cfg.Clock, clock: engineClock{cfg.Clock},
 		quit: make(chan struct{}), done: make(chan struct{}), started: cfg.Clock.Now(), killed: map[int64]bool{},
 		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, ranIn: map[int64]string{}, runsIn: map[int64]string{}, placed: map[int64]placement{}, hostPre: map[int64]*hostWait{}, hostPostFailed: map[int64]bool{}, mcPeers: map[string]*mcPeerState{},
@@ -355,6 +403,9 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	}
 	if err := d.recoverJobs(); err != nil {
 		return fail(err)
+	}
+	for _, act := range d.recoverNotifications() {
+		act()
 	}
 	// The log replays jobs finished long ago: those past CLEAN_PERIOD
 	// are forgotten before the first request.
@@ -717,6 +768,9 @@ func (d *Daemon) closeResources() {
 			d.err = fmt.Errorf("lsb.acct: %w", err)
 		}
 	}
+	// A compaction under way finishes first: its file takes the log's
+	// place, or is dropped.
+	d.compactWG.Wait()
 	if d.log != nil {
 		if err := d.log.Close(); err != nil && d.err == nil {
 			d.err = err
@@ -748,6 +802,8 @@ func (d *Daemon) loop() {
 			d.applyLoads()
 		case <-tick.C():
 			d.housekeep()
+		case err := <-d.compactDone:
+			d.compacted(err)
 		case <-timer.C():
 		}
 		if d.err != nil {
@@ -803,18 +859,40 @@ func (d *Daemon) do(ctx context.Context, fn func() (any, []Record, func(), error
 	}
 	select {
 	case r := <-c.reply:
-		return r.v, r.err
+		return d.await(ctx, r)
 	case <-ctx.Done():
+		if !c.state.CompareAndSwap(callWaiting, callLeft) {
+			// The outcome is on its way, and its after is this
+			// caller's to run once the records are durable.
+			r := <-c.reply
+			go r.settle()
+		}
 		return nil, ctx.Err()
 	case <-d.done:
 		// The loop stopped; a call it took before has its answer, one
 		// that reached the queue after its last drain never will.
 		select {
 		case r := <-c.reply:
-			return r.v, r.err
+			return d.await(ctx, r)
 		default:
 			return nil, errShutdown
 		}
+	}
+}
+
+// await returns a call's outcome once its records are durable. When ctx
+// ends first it stops waiting, and the call's after still runs once they
+// are.
+func (d *Daemon) await(ctx context.Context, r callResult) (any, error) {
+	if r.durable == nil {
+		return r.settle()
+	}
+	select {
+	case <-r.durable:
+		return r.settle()
+	case <-ctx.Done():
+		go r.settle()
+		return nil, ctx.Err()
 	}
 }
 
@@ -826,7 +904,7 @@ func (d *Daemon) run(c *call) {
 		if err == nil && after != nil {
 			after()
 		}
-		c.reply <- callResult{v, err}
+		c.reply <- callResult{v: v, err: err}
 		return
 	}
 	d.dirty = true
@@ -834,6 +912,17 @@ func (d *Daemon) run(c *call) {
 	if aerr != nil {
 		d.fail(aerr)
 		c.reply <- callResult{err: errShutdown}
+		return
+	}
+	if dc, ok := commit.(doneCommit); ok {
+		// The caller waits for the records to be durable itself, and
+		// runs after; one that stopped waiting has it run here.
+		r := callResult{v: v, durable: dc.Done(), commit: commit, after: after}
+		if c.state.CompareAndSwap(callWaiting, callAnswered) {
+			c.reply <- r
+		} else {
+			go r.settle()
+		}
 		return
 	}
 	go func() {
@@ -844,7 +933,7 @@ func (d *Daemon) run(c *call) {
 		if after != nil {
 			after()
 		}
-		c.reply <- callResult{v, nil}
+		c.reply <- callResult{v: v}
 	}()
 }
 
@@ -938,17 +1027,28 @@ func (d *Daemon) schedule() {
 	}
 	for _, pr := range p.Preemptions {
 		v := pr.Victim
+		if pr.Revoke || pr.HoldSignal {
+			recs = append(recs, Record{Type: KindResizePreempt, At: now, Job: v.ID})
+		}
 		if pr.Kill {
 			recs = append(recs, Record{Type: KindFinish, At: now, Job: v.ID, State: "EXIT", Code: v.ExitCode, Term: v.Term})
 			acts = append(acts, d.killAct(v.ID))
 			continue
 		}
 		recs = append(recs, Record{Type: KindSuspend, At: now, Job: v.ID, Reason: runtime.ReasonPreempted})
-		acts = append(acts, d.signalAct(v.ID, syscall.SIGSTOP))
+		if !p.Unsignalled[v] {
+			acts = append(acts, d.signalAct(v.ID, syscall.SIGSTOP))
+		}
+	}
+	for _, j := range p.RsvKills {
+		recs = append(recs, Record{Type: KindFinish, At: now, Job: j.ID, State: "EXIT", Code: j.ExitCode, Term: j.Term})
+		acts = append(acts, d.killAct(j.ID))
 	}
 	for _, j := range p.Resumes {
 		recs = append(recs, Record{Type: KindResume, At: now, Job: j.ID})
-		acts = append(acts, d.signalAct(j.ID, syscall.SIGCONT))
+		if !p.Unsignalled[j] {
+			acts = append(acts, d.signalAct(j.ID, syscall.SIGCONT))
+		}
 	}
 	for _, s := range p.Suspends {
 		recs = append(recs, Record{Type: KindSuspend, At: now, Job: s.Job.ID, Reason: s.Reason})
@@ -969,6 +1069,8 @@ func (d *Daemon) schedule() {
 		recs = append(recs, rec)
 		acts = append(acts, d.startAct(j, d.spec(j)))
 	}
+	recs = append(recs, growRecords(p, now)...)
+	acts = append(acts, d.growActs(p)...)
 	d.wake = min(p.Wake, windowNext)
 	if p.Wake == runtime.Never && windowNext == runtime.Never {
 		d.wake = 0
@@ -1238,8 +1340,8 @@ func (d *Daemon) housekeep() {
 	var acts []func()
 	// Only started jobs with a run limit or a kill logged have anything
 	// to do here; the others, pending ones above all, are not sorted.
-	due := d.cluster.JobsWhere(func(j *runtime.Job) bool {
-		return j.State.Started() && (j.RunLimit > 0 || j.Term != "" || j.TermTime() > 0)
+	due := d.cluster.StartedWhere(func(j *runtime.Job) bool {
+		return j.RunLimit > 0 || j.Term != "" || j.TermTime() > 0
 	})
 	for _, j := range due {
 		if rec, act, ok := d.deadline(j, now); ok {
@@ -1318,7 +1420,7 @@ func (d *Daemon) housekeep() {
 // the daemon kept of them.
 func (d *Daemon) clean(now runtime.Time) {
 	clean := d.cfg.Policy.Parameters.CleanPeriod.Seconds()
-	old := d.cluster.JobsWhere(func(j *runtime.Job) bool { return j.State.Finished() && float64(now-j.End) > clean })
+	old := d.cluster.FinishedBefore(now.Add(-clean))
 	for _, j := range old {
 		d.cluster.Forget(j)
 		d.killedMu.Lock()
@@ -1331,7 +1433,7 @@ func (d *Daemon) clean(now runtime.Time) {
 // JOB_IDLE, whose idle factor the next cycle looks at.
 func (d *Daemon) sampleCPU() {
 	var ids []int64
-	idle := d.cluster.JobsWhere(func(j *runtime.Job) bool {
+	idle := d.cluster.StartedWhere(func(j *runtime.Job) bool {
 		return j.State == runtime.Run && j.Remote == nil && j.Queue.IdleFactor > 0 && j.Exceptions&runtime.ExcIdle == 0
 	})
 	for _, j := range idle {
@@ -1349,17 +1451,61 @@ func (d *Daemon) sampleCPU() {
 }
 
 // compact replaces the log with a snapshot of the cluster: every job it
-// keeps, the queues' and hosts' states, and the next job number.
+// keeps, the queues' and hosts' states, and the next job number. The
+// owner takes the snapshot's records, and the log's mark with them; when
+// the log can be compacted at a mark (the file log can), encoding and
+// writing the snapshot happen on another goroutine while the owner goes
+// on answering, and transactions appended meanwhile follow the snapshot
+// in the new file. The outcome comes back to the owner (compacted).
 func (d *Daemon) compact() {
+	if d.compacting {
+		return
+	}
+	recs := d.snapshot()
+	d.settledMu.Lock()
+	d.sealing = d.settled
+	d.settled = nil
+	d.settledMu.Unlock()
+	d.sinceCompact = 0
+	lm, ok := d.log.(markJournal)
+	if !ok {
+		payloads, err := encode(recs)
+		if err == nil {
+			err = d.log.Compact(payloads)
+		}
+		d.compacted(err)
+		return
+	}
+	mark := lm.Mark()
+	d.compacting = true
+	d.compactWG.Add(1)
+	go func() {
+		defer d.compactWG.Done()
+		payloads, err := encode(recs)
+		if err == nil {
+			err = lm.CompactAt(mark, payloads)
+		}
+		d.compactDone <- err
+	}()
+}
+
+// snapshot returns the records of a compaction's snapshot, and forgets
+// the tokens, directories and placements of the jobs it does not keep.
+// The records hold copies of the jobs' images: the owner may go on
+// changing the jobs while they are encoded.
+func (d *Daemon) snapshot() []Record {
 	recs := []Record{formatRecord()}
 	recs = append(recs, jobGroupRecords(d.cluster)...)
+	recs = append(recs, rsvRecords(d.cluster, d.now())...)
 	tokens, tokenOf, ranIn := map[string]int64{}, map[int64]string{}, map[int64]string{}
 	placed := map[int64]placement{}
-	for _, j := range d.cluster.Jobs() {
+	jobs := d.cluster.Jobs()
+	images := make([]runtime.JobImage, len(jobs))
+	for i, j := range jobs {
 		if p, ok := d.placed[j.ID]; ok {
 			placed[j.ID] = p
 		}
-		im := j.Image()
+		images[i] = j.Image()
 		t := d.tokenOf[j.ID]
 		if t != "" {
 			tokens[t], tokenOf[j.ID] = j.ID, t
@@ -1368,7 +1514,7 @@ func (d *Daemon) compact() {
 		if cwd != "" {
 			ranIn[j.ID] = cwd
 		}
-		recs = append(recs, Record{Type: KindJob, Image: &im, Token: t, Cwd: cwd})
+		recs = append(recs, Record{Type: KindJob, Image: &images[i], Token: t, Cwd: cwd})
 	}
 	// The tokens and directories of jobs forgotten go with them.
 	d.tokens, d.tokenOf, d.ranIn, d.placed = tokens, tokenOf, ranIn, placed
@@ -1383,31 +1529,29 @@ func (d *Daemon) compact() {
 			recs = append(recs, Record{Type: KindException, Host: name, Text: exitRateText})
 		}
 	}
-	recs = append(recs, Record{Type: KindState, NextID: d.cluster.NextID()})
-	payloads, err := encode(recs)
-	if err != nil {
-		d.fail(err)
-		return
-	}
+	return append(recs, Record{Type: KindState, NextID: d.cluster.NextID()})
+}
+
+// compacted takes, on the owning goroutine, the outcome of a compaction.
+func (d *Daemon) compacted(err error) {
+	d.compacting = false
 	d.settledMu.Lock()
-	sealed := d.settled
-	d.settled = nil
-	d.settledMu.Unlock()
-	if err := d.log.Compact(payloads); err != nil {
-		d.settledMu.Lock()
+	sealed := d.sealing
+	d.sealing = nil
+	if err != nil {
 		d.settled = append(sealed, d.settled...)
-		d.settledMu.Unlock()
+	}
+	d.settledMu.Unlock()
+	if err != nil {
 		if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
 			// The log is as it was: the next compaction is tried after
 			// as many transactions again.
 			d.cfg.Logf("compaction: %v", err)
-			d.sinceCompact = 0
 			return
 		}
 		d.fail(err)
 		return
 	}
-	d.sinceCompact = 0
 	// The snapshot holds the ends of the jobs settled before it: their
 	// files go.
 	for _, id := range sealed {

@@ -291,6 +291,23 @@ func (b *histories) add(r Record) error {
 		ev.Kind, ev.Text, h.State = api.EventReturn, r.Text, cmpOr(r.State, "PEND")
 	case KindPreExec:
 		ev.Kind, ev.Code, ev.State, h.State = api.EventPreExec, r.Code, r.State, r.State
+	case KindResizeGrow, KindResizeRelease:
+		ev.Kind, ev.Text = api.EventResize, "grow"
+		if r.Type == KindResizeRelease {
+			ev.Text = "release"
+		}
+		for _, a := range r.Allocs {
+			for range a.Slots {
+				ev.Hosts = append(ev.Hosts, a.Host)
+			}
+			ev.Slots += a.Slots
+		}
+	case KindResizeRequest:
+		ev.Kind, ev.Text, ev.Slots, ev.Code = api.EventResize, "request", r.Max, r.Min
+	case KindResizeCancel:
+		ev.Kind, ev.Text = api.EventResize, "cancel"
+	case KindResizeNotify:
+		ev.Kind, ev.Text, ev.Code = api.EventResize, "notified", r.Code
 	case KindPostExec:
 		switch r.Text {
 		case runtime.PostRunning:
@@ -415,6 +432,12 @@ func modificationText(m *runtime.Modification) string {
 		parts = append(parts, "-gn")
 	case m.JobGroup != nil:
 		parts = append(parts, "-g "+strconv.Quote(*m.JobGroup))
+	}
+	switch {
+	case m.Reservation != nil && *m.Reservation == "":
+		parts = append(parts, "-Un")
+	case m.Reservation != nil:
+		parts = append(parts, "-U "+strconv.Quote(*m.Reservation))
 	}
 	return strings.Join(parts, " ")
 }

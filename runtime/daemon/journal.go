@@ -20,6 +20,14 @@ type Journal interface {
 	Close() error
 }
 
+// A markJournal can be compacted at a mark taken with the state the
+// snapshot reflects, while transactions go on being appended: those after
+// the mark follow the snapshot (see eventlog.Log.CompactAt).
+type markJournal interface {
+	Mark() eventlog.Mark
+	CompactAt(m eventlog.Mark, snapshot [][]byte) error
+}
+
 // Committed is an appended transaction: Wait returns once it is durable,
 // or why it will never be.
 type Committed interface{ Wait() error }

@@ -63,6 +63,15 @@ type Record struct {
 	Limit    *int   `json:"limit,omitempty"`
 	SLA      string `json:"sla,omitempty"`
 	Implicit bool   `json:"implicit,omitempty"`
+	// Rsv is, on an advance reservation's record, the reservation.
+	Rsv *runtime.AdvRsv `json:"rsv,omitempty"`
+	// Min and Max are, on a resize request, the fewest and most slots
+	// asked for; Notify is, on a resize record, the notification command
+	// that runs for it ("" for none), and Cancel is bresize -c.
+	Min    int    `json:"min,omitempty"`
+	Max    int    `json:"max,omitempty"`
+	Notify string `json:"notify,omitempty"`
+	Cancel bool   `json:"cancel,omitempty"`
 	// Comment is, on the record of a kill, suspension or resumption
 	// (kill, finish, suspend, hold, resume, release), the reason its
 	// bkill, bstop or bresume gave with -C.
@@ -114,6 +123,14 @@ const (
 	KindArray         Kind = "array"
 	KindArrayLimit    Kind = "array-limit"
 	KindBrequeue      Kind = "brequeue"
+	KindRsvAdd        Kind = "rsv-add"
+	KindRsvDel        Kind = "rsv-del"
+	KindResizeGrow    Kind = "resize-grow"
+	KindResizeRelease Kind = "resize-release"
+	KindResizeRequest Kind = "resize-request"
+	KindResizeCancel  Kind = "resize-cancel"
+	KindResizePreempt Kind = "resize-preempt"
+	KindResizeNotify  Kind = "resize-notified"
 )
 
 // FormatVersion is the format of the records this build writes and the
@@ -172,6 +189,14 @@ var kindTable = [...]KindInfo{
 	{KindArray, "Image, Token", "a job array was accepted: Image is the array (its ID the array's job ID, Sub.Array its index list), from which one pending element per index is made; the records of an element name it by its own ID (the index times 2^32 plus the job ID)", false},
 	{KindArrayLimit, "Job, Code", `bmod -J "%N": the running limit of array Job becomes Code (0: none)`, false},
 	{KindBrequeue, "Job, At, Term, State", "brequeue: a finished job (DONE or EXIT) pends again at once, in State (PEND, or PSUSP with -H); a started one is being killed with Term (TERM_REQUEUE_OWNER or TERM_REQUEUE_ADMIN) and pends again, in State, once its processes end (a requeue record, then a hold record for PSUSP)", true},
+	{KindRsvAdd, "Rsv", "brsvadd or brsvmod: advance reservation Rsv, whole, added or in place of the one of its ID; or a reservation of a snapshot", false},
+	{KindRsvDel, "Text", "brsvdel of advance reservation Text; its jobs are detached from it", false},
+	{KindResizeGrow, "Job, At, Allocs, Notify", "a running resizable job's pending resize request got the slots Allocs; while its notification command Notify runs they are only granted (none: they are the job's)", true},
+	{KindResizeRelease, "Job, At, Allocs, Notify, Cancel", "bresize release: the running job gave back the slots Allocs; Cancel (-c) cancelled its pending request; Notify is the notification command that runs for it", true},
+	{KindResizeRequest, "Job, Min, Max, Notify, Text, Cancel", "bresize request: the running job asks for Min to Max more slots; Notify is -rnc, Text rncn for -rncn; Cancel (-c) replaced its pending request", true},
+	{KindResizeCancel, "Job", "bresize cancel: the job's pending resize request is cancelled (an autoresizable job stops asking)", true},
+	{KindResizePreempt, "Job, At", "a cycle preempts the job: the slots granted to its resize request whose notification runs are taken back, and while the command runs the suspend signal waits for its end; before the job's suspend (or finish) record", true},
+	{KindResizeNotify, "Job, At, Code", "the job's resize notification command ended with exit code Code: 0 keeps the slots granted, any other gives them back", true},
 }
 
 // Kinds returns the table of record kinds, in the order RECORDS.md lists
@@ -322,6 +347,8 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		}
 		c.RecordUsage(j, r.CPU, r.Mem)
 		return "", c.Finish(j, state, r.Code, r.Term, r.At)
+	case KindResizeGrow, KindResizeRelease, KindResizeRequest, KindResizeCancel, KindResizePreempt, KindResizeNotify:
+		return applyResize(c, j, r)
 	case KindSuspend:
 		return "", c.Suspend(j, r.Reason, r.At)
 	case KindResume:
@@ -434,6 +461,19 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 			return fmt.Sprintf("job group %s is gone", r.Text), nil
 		}
 		return "", c.DeleteJobGroup(r.Text)
+	case KindRsvAdd:
+		if r.Rsv == nil || r.Rsv.ID == "" {
+			return "", fmt.Errorf("%s record without a reservation", r.Type)
+		}
+		if err := runtime.CheckRsvRecord(r.Rsv); err != nil {
+			return "", fmt.Errorf("%s record of %s: %w", r.Type, r.Rsv.ID, err)
+		}
+		return c.PutAdvRsv(*r.Rsv), nil
+	case KindRsvDel:
+		if !c.DeleteAdvRsv(r.Text) {
+			return fmt.Sprintf("advance reservation %s is gone", r.Text), nil
+		}
+		return "", nil
 	case KindRemoteFinish:
 		state, ok := runtime.ParseJobState(r.State)
 		if !ok || j.Remote == nil {
@@ -477,6 +517,18 @@ func lostRecords(old, n *runtime.Cluster, now runtime.Time) []Record {
 		if o := old.Job(j.ID); o != nil && j.Queue.Name == runtime.LostAndFound && o.Queue.Name != runtime.LostAndFound {
 			recs = append(recs, Record{Type: KindLost, At: now, Job: j.ID})
 		}
+	}
+	return recs
+}
+
+// rsvRecords returns the records of a snapshot's advance reservations,
+// once those that ended and that no unfinished job names are dropped.
+func rsvRecords(c *runtime.Cluster, now runtime.Time) []Record {
+	c.DropEndedRsvs(now)
+	var recs []Record
+	for _, r := range c.AdvRsvs() {
+		r := *r
+		recs = append(recs, Record{Type: KindRsvAdd, Rsv: &r})
 	}
 	return recs
 }

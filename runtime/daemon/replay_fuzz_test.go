@@ -49,6 +49,16 @@ func FuzzReplay(f *testing.F) {
 			`{"t":"array-limit","job":3,"code":2}` + "\n" + `{"t":"finish","at":5,"job":4294967299,"state":"EXIT","code":3}`,
 		`{"t":"job","image":{"ID":8589934597,"Sub":{"Name":"b","User":"u","Queue":"normal","Command":"true","Array":"2-3"},"State":"DONE"}}`,
 		`{"t":"requeue","job":1}`,
+		`{"t":"new","at":1,"job":1,"image":{"ID":1,"Sub":{"User":"u","Queue":"normal","Slots":1,"MaxSlots":4,"AutoResize":true,"ResizeNotify":"n","Command":"true"},"Submit":1,"State":"PEND"}}` + "\n" +
+			`{"t":"start","at":2,"job":1,"allocs":[{"Host":"hostA","Slots":1}]}` + "\n" +
+			`{"t":"resize-grow","at":3,"job":1,"allocs":[{"Host":"hostA","Slots":2},{"Host":"hostB","Slots":1}],"notify":"n"}` + "\n" +
+			`{"t":"resize-preempt","at":4,"job":1}` + "\n" +
+			`{"t":"suspend","at":4,"job":1,"reason":"The job was preempted by a job of a higher priority queue"}` + "\n" +
+			`{"t":"resize-notified","at":5,"job":1,"code":2}` + "\n" + `{"t":"resume","at":6,"job":1}` + "\n" +
+			`{"t":"resize-request","job":1,"min":1,"max":2,"cancel":true}` + "\n" + `{"t":"resize-cancel","job":1}` + "\n" +
+			`{"t":"resize-release","at":7,"job":1,"allocs":[{"Host":"hostA","Slots":-1}],"cancel":true}` + "\n" +
+			`{"t":"resize-release","at":8,"job":1,"allocs":[{"Host":"hostA","Slots":1}],"notify":"n"}` + "\n" +
+			`{"t":"finish","at":9,"job":1,"state":"DONE"}`,
 		`{"t":"new","at":1,"job":1,"image":{"ID":1,"Sub":{"User":"u","Queue":"normal","Command":"true"},"Submit":1,"State":"PEND"}}` + "\n" +
 			`{"t":"start","at":2,"job":1,"allocs":[{"Host":"hostB","Slots":1}]}` + "\n" +
 			`{"t":"exception","at":70,"job":1,"text":"overrun"}` + "\n" + `{"t":"exception","at":71,"job":1,"text":"idle bogus"}` + "\n" +
@@ -73,6 +83,10 @@ func FuzzReplay(f *testing.F) {
 		`{"t":"job","image":{"ID":4,"Sub":{"User":"u","Queue":"gone","Command":"true"},"State":"EXIT","Allocs":[{"Host":"nohost","Slots":1}]}}` + "\n" +
 			`{"t":"job","image":{"ID":5,"Sub":{"User":"u","Queue":"lost_and_found","Command":"true"},"State":"PSUSP"}}` + "\n" +
 			`{"t":"switch","job":5,"queue":"gone"}` + "\n" + `{"t":"modify","job":5,"mod":{"Slots":2}}`,
+		`{"t":"rsv-add","rsv":{"ID":"u#0","Creator":"u","Users":["u"],"Hosts":[{"Host":"hostA","Slots":2},{"Host":"nohost","Slots":1}],"Begin":10,"End":4000}}` + "\n" +
+			`{"t":"new","at":1,"job":1,"image":{"ID":1,"Sub":{"User":"u","Queue":"normal","Command":"true","Reservation":"u#0"},"Submit":1,"State":"PEND"}}` + "\n" +
+			`{"t":"rsv-add","rsv":{"ID":"w","Hosts":[{"Host":"hostB","Slots":-3}],"Window":{"from":{"day":9,"hour":30,"minute":0},"to":{"day":-1,"hour":2,"minute":0}}}}` + "\n" +
+			`{"t":"rsv-del","text":"u#0"}` + "\n" + `{"t":"rsv-del","text":"nosuch"}` + "\n" + `{"t":"rsv-add"}`,
 		`not json`,
 	} {
 		f.Add(seed)

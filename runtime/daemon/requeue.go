@@ -129,6 +129,7 @@ func (d *Daemon) requeueEnded(j *runtime.Job, now runtime.Time) (Record, bool) {
 func (d *Daemon) unsettle(id int64) {
 	d.settledMu.Lock()
 	d.settled = slices.DeleteFunc(d.settled, func(x int64) bool { return x == id })
+	d.sealing = slices.DeleteFunc(d.sealing, func(x int64) bool { return x == id })
 	d.settledMu.Unlock()
 	d.killedMu.Lock()
 	delete(d.killed, id)

@@ -141,6 +141,9 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("GET /v1/sla", d.handleSLA)
 	mux.HandleFunc("GET /v1/jobgroups", d.handleJobGroups)
 	mux.HandleFunc("POST /v1/jobgroups", d.handleJobGroupChange)
+	mux.HandleFunc("GET /v1/reservations", d.handleReservations)
+	mux.HandleFunc("GET /v1/reservations/policies", d.handleReservationPolicies)
+	mux.HandleFunc("POST /v1/reservations", d.handleReservationChange)
 	mux.HandleFunc("POST /v1/reconfig", d.handleReconfig)
 	mux.HandleFunc("POST /v1/agent/load", d.handleAgentLoad)
 	mux.HandleFunc("POST /v1/agent/sync", d.handleAgentSync)
@@ -316,6 +319,10 @@ func validSubmit(s *api.SubmitRequest) error {
 		return bad("the command contains a NUL byte")
 	case s.Slots < 0 || s.Slots > 1<<20:
 		return bad("-n %d is out of range", s.Slots)
+	case s.MaxSlots < 0 || s.MaxSlots > 1<<20:
+		return bad("-n max %d is out of range", s.MaxSlots)
+	case len(s.ResizeNotify) > 4<<10 || strings.ContainsRune(s.ResizeNotify, 0):
+		return bad("-rnc: the notification command is longer than 4 KB or holds a NUL byte")
 	case s.RunLimit < 0 || s.MemLimit < 0 || s.Estimate < 0:
 		return bad("negative limits")
 	case s.Umask < -1 || s.Umask > 0o777:
@@ -342,6 +349,9 @@ func validSubmit(s *api.SubmitRequest) error {
 		if _, err := runtime.CleanJobGroupPath(s.JobGroup); err != nil {
 			return bad("%v", err)
 		}
+	}
+	if len(s.Reservation) > 128 || strings.ContainsAny(s.Reservation, " \t\n\x00") {
+		return bad("Bad reservation ID")
 	}
 	for _, n := range []string{s.Queue, s.App} {
 		if n != "" && checkName("queue or profile", n) != nil {
@@ -375,6 +385,11 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := who(r)
+	if req.Reservation != "" && strings.TrimSpace(req.ResReq) == "" && len(req.Hosts) == 0 {
+		// A job of an advance reservation with neither -R nor -m may
+		// run on hosts of any type, as LSF has it.
+		req.ResReq = "select[type==any]"
+	}
 	// A new -R is compiled here, not by the cluster's owner.
 	fromHost := req.FromHost
 	if fromHost == "" {
@@ -400,7 +415,16 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			Stderr: req.Stderr, FromHost: req.FromHost, UID: id.UID, GID: id.GID, Rerunnable: req.Rerunnable,
 			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, GPU: req.GPU, Sla: req.Sla, Pre: pre,
 			Project: req.Project, Group: req.UserGroup, JobGroup: req.JobGroup, OutOverwrite: req.OutOverwrite,
-			ErrOverwrite: req.ErrOverwrite}
+			ErrOverwrite: req.ErrOverwrite, Reservation: req.Reservation, MaxSlots: req.MaxSlots, AutoResize: req.AutoResize,
+			ResizeNotify: req.ResizeNotify}
+		if sub.Reservation != "" {
+			if err := d.cluster.CheckRsvUse(sub.Reservation, sub.User, d.now()); err != nil {
+				return nil, nil, nil, errorf(http.StatusBadRequest, "%v. Job not submitted", err)
+			}
+			if err := d.rsvAskedHosts(sub.Reservation, sub.Hosts); err != nil {
+				return nil, nil, nil, err
+			}
+		}
 		var err error
 		if sub.Exec, err = d.submitExec(&req, d.now()); err != nil {
 			return nil, nil, nil, err
@@ -576,8 +600,9 @@ func (d *Daemon) jobInfoAt(j *runtime.Job, explain bool, now runtime.Time) api.J
 		RunLimit: j.RunLimit, MemLimit: j.Sub.MemLimit, Priority: j.Priority, Preempted: j.PreemptCount,
 		Rerunnable: j.Rerunnable(), Exceptions: j.Exceptions.String(), CPUTime: j.CPUTime, MaxMem: j.MaxMem,
 		Project: j.Project(), UserGroup: j.Group, JobGroup: j.JobGroupPath(),
-		App: j.Sub.App, Sla: j.Sub.Sla, Estimate: j.Estimate}
+		App: j.Sub.App, Sla: j.Sub.Sla, Estimate: j.Estimate, Reservation: j.Sub.Reservation}
 	execJobFields(j, &out)
+	out.Resize = jobResize(j)
 	if m := j.Sub.Mail; m != nil {
 		out.Notify = &api.JobNotify{Begin: m.Begin, End: m.End, Exit: m.Exit, User: m.User}
 	}
@@ -705,6 +730,9 @@ func (d *Daemon) handleJobAction(w http.ResponseWriter, r *http.Request) {
 // applies to (bkill ID, bstop ID ...), in one transaction; the answer
 // names the array. bmod -J "%N" changes the array's running limit.
 func (d *Daemon) arrayAction(id identity, a *runtime.Array, action string, req api.ActionRequest) (any, []Record, func(), error) {
+	if action == "resize" {
+		return nil, nil, nil, errorf(http.StatusBadRequest, "Job <%d>: bresize applies to one job, not a job array: name an element, ID[INDEX]", a.ID)
+	}
 	for _, e := range a.Elements {
 		if !d.mayControl(id, e) {
 			return nil, nil, nil, errorf(http.StatusForbidden, "Job <%d>: User permission denied", a.ID)
@@ -869,6 +897,8 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			[]Record{rec}, d.killAct(id), nil
 	case "signal":
 		return d.signalJob(id, j, req)
+	case "resize":
+		return d.resizeJob(j, req.Resize)
 	case "requeue":
 		return d.requeueJob(id, j, req)
 	case "stop":
@@ -934,6 +964,14 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 			return nil, nil, nil, errorf(http.StatusBadRequest, "nothing to modify")
 		}
 		m := modification(req.Modify)
+		if r := m.Reservation; r != nil && *r != "" {
+			if len(*r) > 128 {
+				return nil, nil, nil, errorf(http.StatusBadRequest, "Bad reservation ID")
+			}
+			if err := c.CheckRsvUse(*r, j.User, now); err != nil {
+				return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
+			}
+		}
 		if err := c.Modify(j, m); err != nil {
 			return conflict(err)
 		}
@@ -1043,6 +1081,12 @@ func modification(s *api.SubmitRequest) runtime.Modification {
 		m.GPU = &none
 	case s.GPU != "":
 		m.GPU = &s.GPU
+	}
+	switch {
+	case s.NoReservation:
+		m.Reservation = &none
+	case s.Reservation != "":
+		m.Reservation = &s.Reservation
 	}
 	m.Mail = mailChange(s)
 	return m

@@ -374,11 +374,14 @@ func (l *Log) run() {
 		}
 		l.gather()
 		g, data, sw := l.group, l.pending, l.sw
-		if g.n == 0 && sw == nil {
+		// A group left in place (none pending at a file switch) takes
+		// appends as soon as the lock is let go: its size is read here.
+		grouped := g.n > 0
+		if !grouped && sw == nil {
 			l.mu.Unlock()
 			return
 		}
-		if g.n > 0 {
+		if grouped {
 			l.group, l.pending = newGroup(), spare[:0]
 			l.space.Broadcast()
 		}
@@ -386,7 +389,7 @@ func (l *Log) run() {
 		err := l.err
 		l.mu.Unlock()
 
-		if g.n > 0 {
+		if grouped {
 			if err == nil {
 				start := time.Now()
 				err = l.write(data)

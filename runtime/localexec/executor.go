@@ -92,6 +92,25 @@ func New(dir string, onExit func(Result)) (*Executor, error) {
 	return &Executor{dir: abs, onExit: onExit, jobs: map[int64]*job{}, quit: make(chan struct{})}, nil
 }
 
+// resolveIDs gives a spec without ids (a job of a remote client) those
+// of its user's name on this host.
+func (s *Spec) resolveIDs() error {
+	if s.UID >= 0 && s.GID >= 0 {
+		return nil
+	}
+	u, err := user.Lookup(s.User)
+	if err != nil {
+		return fmt.Errorf("job %d: user %q is not known on this host", s.JobID, s.User)
+	}
+	uid, err1 := strconv.Atoi(u.Uid)
+	gid, err2 := strconv.Atoi(u.Gid)
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("job %d: user %q has ids %s:%s", s.JobID, s.User, u.Uid, u.Gid)
+	}
+	s.UID, s.GID = uid, gid
+	return nil
+}
+
 // Dir returns the Executor's directory, absolute.
 func (e *Executor) Dir() string { return e.dir }
 
@@ -106,17 +125,8 @@ func (e *Executor) OutputPath(id int64) string { return spoolPath(e.dir, id, out
 // written, or the wrapper or the shell cannot be started. Files left by an
 // earlier run of the same job id are replaced.
 func (e *Executor) Start(s Spec) error {
-	if s.UID < 0 || s.GID < 0 {
-		u, err := user.Lookup(s.User)
-		if err != nil {
-			return fmt.Errorf("job %d: user %q is not known on this host", s.JobID, s.User)
-		}
-		uid, err1 := strconv.Atoi(u.Uid)
-		gid, err2 := strconv.Atoi(u.Gid)
-		if err1 != nil || err2 != nil {
-			return fmt.Errorf("job %d: user %q has ids %s:%s", s.JobID, s.User, u.Uid, u.Gid)
-		}
-		s.UID, s.GID = uid, gid
+	if err := s.resolveIDs(); err != nil {
+		return err
 	}
 	if err := s.validate(); err != nil {
 		return err

@@ -58,8 +58,10 @@ type Agent struct {
 	// not yet acknowledged, in order; ack is the last one acknowledged.
 	pending []pendingOrder
 	ack     uint64
-	// peeks are the answers to peek orders, for the next exchange.
-	peeks []api.AgentPeek
+	// peeks are the answers to peek orders, for the next exchange;
+	// notified the ends of resize notification commands.
+	peeks    []api.AgentPeek
+	notified []api.AgentNotified
 	// hostEnds are how the host-based commands of HostExec orders ended,
 	// until the master takes them.
 	hostEnds []api.HostExecEnd
@@ -437,8 +439,9 @@ func (a *Agent) request(session string) *api.AgentSync {
 	}
 	req.Ends = append(req.Ends, postEnds...)
 	req.Peeks, a.peeks = a.peeks, nil
+	req.Notified, a.notified = a.notified, nil
 	req.HostExecs = slices.Clone(a.hostEnds)
-	if len(req.Ends) == 0 && len(req.Peeks) == 0 && len(req.HostExecs) == 0 {
+	if len(req.Ends) == 0 && len(req.Peeks) == 0 && len(req.Notified) == 0 && len(req.HostExecs) == 0 {
 		req.Wait = a.cfg.Interval.Seconds()
 	}
 	return req

@@ -38,6 +38,10 @@ func (a *Agent) take(o api.AgentOrder) {
 		a.peek(o)
 		return
 	}
+	if o.Notify != nil {
+		a.notify(o)
+		return
+	}
 	if o.HostExec != nil {
 		a.mu.Lock()
 		a.pending = append(a.pending, pendingOrder{seq: o.Seq, job: o.Job})
@@ -273,4 +277,22 @@ func (a *Agent) peek(o api.AgentOrder) {
 	a.pending = append(a.pending, pendingOrder{seq: o.Seq, job: o.Job})
 	a.peeks = append(a.peeks, p)
 	a.mu.Unlock()
+}
+
+// notify answers a resize notification order: the command runs, as the
+// job's user, while the agent goes on, and its end goes with the next
+// exchange; the order is acknowledged at once.
+func (a *Agent) notify(o api.AgentOrder) {
+	a.mu.Lock()
+	a.pending = append(a.pending, pendingOrder{seq: o.Seq, job: o.Job})
+	a.mu.Unlock()
+	n := o.Notify
+	spec := localexec.Spec{JobID: o.Job, User: n.User, UID: n.UID, GID: n.GID, Cwd: n.Cwd, Env: n.Env, Hosts: n.Hosts}
+	go func() {
+		code := localexec.RunNotify(spec, n.Command, nil)
+		a.mu.Lock()
+		a.notified = append(a.notified, api.AgentNotified{AgentRun: o.AgentRun, Code: code})
+		a.mu.Unlock()
+		a.kick()
+	}()
 }

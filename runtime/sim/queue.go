@@ -16,6 +16,8 @@ const (
 	End EventKind = iota
 	Submit
 	Apply
+	// Notified is the end of a resize notification command.
+	Notified
 )
 
 // An Event is something that happens at a time of a simulation.

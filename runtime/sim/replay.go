@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -145,6 +146,7 @@ func defaultQueueOf(c *runtime.Cluster) string {
 // classes and warnings.
 func (res *ReplayResult) addOutcomes(c *runtime.Cluster, sim *Result, t0 runtime.Time) {
 	defaultQueue := defaultQueueOf(c)
+	res.Records = slices.Grow(res.Records, len(sim.Jobs))
 	for _, o := range sim.Jobs {
 		sj := o.SimJob
 		id := o.TraceID()
@@ -171,6 +173,9 @@ func (res *ReplayResult) addOutcomes(c *runtime.Cluster, sim *Result, t0 runtime
 		default:
 			r.Queue, r.State = j.Queue.Name, j.State.String()
 			r.Start, r.End = float64(j.Start-t0), float64(j.End-t0)
+			if len(j.Allocs) > 0 {
+				r.Hosts = make([]string, 0, len(j.Allocs))
+			}
 			for _, a := range j.Allocs {
 				r.Hosts = append(r.Hosts, a.Host.Name)
 			}

@@ -89,6 +89,36 @@ type Result struct {
 	// Unrunnable are the queues whose jobs still pended at the end, in
 	// lsb.queues order, each with why the cluster could not run them.
 	Unrunnable []runtime.Unrunnable
+	// Resizes are what happened to resizable jobs, in order: slots
+	// granted to their requests, grants a preemption took back, ends of
+	// notification commands, and the signals their processes were sent.
+	Resizes []ResizeEvent
+}
+
+// A ResizeEvent is one thing that happened to a resizable job: "grow"
+// (Allocs were added), "revoked" (a preemption took back a grant),
+// "notified" (its notification command ended), or a signal its
+// processes were sent ("suspend", "resume", "kill").
+type ResizeEvent struct {
+	At     runtime.Time
+	Job    *runtime.Job
+	Kind   string
+	Allocs []runtime.Alloc
+}
+
+// signalLog is the sim executor: a simulated job is only an account, so
+// starting it does nothing, and the signals the engine sends resizable
+// jobs are logged (seed rules say when they are sent).
+type signalLog struct{ res *Result }
+
+func (signalLog) Start(*runtime.Engine, *runtime.Job) error { return nil }
+
+func (l signalLog) Control(e *runtime.Engine, j *runtime.Job, a runtime.Action) error {
+	if j.Resizable() {
+		kind := map[runtime.Action]string{runtime.ActSuspend: "suspend", runtime.ActResume: "resume", runtime.ActKill: "kill"}[a]
+		l.res.Resizes = append(l.res.Resizes, ResizeEvent{At: e.Clock.Now(), Job: j, Kind: kind})
+	}
+	return nil
 }
 
 // Simulate replays a workload on a cluster with the sim executor on a
@@ -100,11 +130,11 @@ type Result struct {
 // keep that order.
 func Simulate(c *runtime.Cluster, jobs []Job, opts Options) (*Result, error) {
 	clock := &runtime.VirtualClock{}
-	e := runtime.NewEngine(c, clock, nil)
+	res := &Result{Jobs: make([]Outcome, len(jobs))}
+	e := runtime.NewEngine(c, clock, signalLog{res})
 	if opts.Plugins != nil {
 		e.Scheduler = runtime.NewScheduler(*opts.Plugins)
 	}
-	res := &Result{Jobs: make([]Outcome, len(jobs))}
 	ev := &Queue{}
 	for i := range jobs {
 		if math.IsNaN(float64(jobs[i].At)) || math.IsInf(float64(jobs[i].At), 0) {
@@ -192,7 +222,13 @@ func Simulate(c *runtime.Cluster, jobs []Job, opts Options) (*Result, error) {
 					if err := command(c, cmd.Kind, j, cmd.Arg, t); err != nil {
 						return nil, fmt.Errorf("at %v: %s: %w", float64(cmd.At), cmd.Kind, err)
 					}
+					if cmd.Kind == "resume" {
+						ev.Foresee(j, t, 0)
+					}
 				}
+			case Notified:
+				res.Resizes = append(res.Resizes, ResizeEvent{At: t, Job: x.Job, Kind: "notified"})
+				e.NotifyDone(x.Job, 0)
 			case End:
 				if x.Epoch != x.Job.Epoch || !x.Job.State.Started() {
 					continue // foreseen before a suspension: stale
@@ -214,6 +250,18 @@ func Simulate(c *runtime.Cluster, jobs []Job, opts Options) (*Result, error) {
 			foresee(d.Job)
 			progress = t
 		}
+		for _, pr := range p.Preemptions {
+			if pr.Revoke {
+				res.Resizes = append(res.Resizes, ResizeEvent{At: t, Job: pr.Victim, Kind: "revoked"})
+			}
+		}
+		for _, g := range p.Grows {
+			progress = t
+			res.Resizes = append(res.Resizes, ResizeEvent{At: t, Job: g.Job, Kind: "grow", Allocs: g.Allocs})
+			if g.Job.Notifying() {
+				ev.Push(Event{At: t.Add(max(0, g.Job.Sub.NotifyTime)), Kind: Notified, Job: g.Job})
+			}
+		}
 		for _, x := range p.Exceptions {
 			if x.Host != nil {
 				res.HostsClosed++
@@ -225,6 +273,7 @@ func Simulate(c *runtime.Cluster, jobs []Job, opts Options) (*Result, error) {
 				done++
 			}
 		}
+		done += len(p.RsvKills)
 		for _, j := range slices.Concat(p.Resumes, p.LoadResumes) {
 			foresee(j)
 		}
@@ -340,6 +389,12 @@ func command(c *runtime.Cluster, kind string, j *runtime.Job, arg string, now ru
 	case "bstatus":
 		c.SetExternalStatus(j, arg)
 		return nil
+	case "stop":
+		return c.Suspend(j, runtime.ReasonNone, now)
+	case "resume":
+		return c.Resume(j, now)
+	case "bresize":
+		return bresize(c, j, arg, now)
 	case "aps":
 		// bmod -aps "system=v" or "admin=v"; an empty argument is -apsn.
 		kind, value, err := runtime.ParseAPS(arg)
@@ -348,7 +403,7 @@ func command(c *runtime.Cluster, kind string, j *runtime.Job, arg string, now ru
 		}
 		return c.SetAPS(j, kind, value)
 	}
-	return fmt.Errorf("unknown command %q (want btop, bbot, bstop, bresume, bkill, bstatus or aps)", kind)
+	return fmt.Errorf("unknown command %q (want btop, bbot, bstop, bresume, bkill, bstatus, stop, resume, bresize or aps)", kind)
 }
 
 // parseLoad reads load indices written "name=value,name=value".
@@ -412,4 +467,50 @@ func (r *Result) recordPools(c *runtime.Cluster, t runtime.Time) {
 		}
 		ps.Samples = append(ps.Samples, s)
 	}
+}
+
+// bresize applies bresize to a running job: "release=all",
+// "release=HOST[:N][,HOST[:N]...]" (N slots, all of the host's without),
+// "request=[MIN,]MAX" or "cancel". A simulated job's release runs no
+// notification command.
+func bresize(c *runtime.Cluster, j *runtime.Job, arg string, now runtime.Time) error {
+	op, value, _ := strings.Cut(arg, "=")
+	switch op {
+	case "release":
+		var spec []runtime.HostSlotSpec
+		all := value == "all"
+		if !all {
+			for _, part := range strings.Split(value, ",") {
+				host, n, hasN := strings.Cut(part, ":")
+				s := runtime.HostSlotSpec{Host: host}
+				if hasN {
+					x, err := strconv.Atoi(n)
+					if err != nil || x <= 0 {
+						return fmt.Errorf("bresize %q: bad slot count %q", arg, n)
+					}
+					s.Slots = x
+				}
+				spec = append(spec, s)
+			}
+		}
+		less, err := c.CheckRelease(j, all, spec, true)
+		if err != nil {
+			return err
+		}
+		return c.ReleaseSlots(j, less, true, false, now)
+	case "request":
+		lo, hi, hasMin := strings.Cut(value, ",")
+		if !hasMin {
+			lo, hi = "1", value
+		}
+		minN, err1 := strconv.Atoi(lo)
+		maxN, err2 := strconv.Atoi(hi)
+		if err1 != nil || err2 != nil {
+			return fmt.Errorf("bresize %q: want request=[MIN,]MAX", arg)
+		}
+		return c.RequestSlots(j, runtime.ResizeRequest{Min: minN, Max: maxN}, true)
+	case "cancel":
+		return c.CancelResize(j)
+	}
+	return fmt.Errorf("bresize %q: want release=..., request=... or cancel", arg)
 }
