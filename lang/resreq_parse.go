@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -209,14 +210,14 @@ func friendlyExpect(msg string) string {
 		return ""
 	}
 	exp := strings.TrimSuffix(msg[i+len("(expected "):], ")")
-	if m := leadingToken.FindString(exp); m != "" {
+	if m := leadingToken().FindString(exp); m != "" {
 		return strings.TrimSpace(m)
 	}
 	var parts []string
 	for _, p := range strings.Split(exp, " | ") {
 		p = strings.Trim(p, "()")
 		switch {
-		case quotedToken.MatchString(p):
+		case quotedToken().MatchString(p):
 			parts = append(parts, p)
 		case p == "<ident>" || p == "<Ident>":
 			parts = append(parts, "a name")
@@ -231,9 +232,11 @@ func friendlyExpect(msg string) string {
 	return strings.Join(parts, " or ")
 }
 
+// The patterns of a parse error's expected tokens, compiled at their
+// first use: a command that parses no bad requirement never builds them.
 var (
-	quotedToken  = regexp.MustCompile(`^"[^"]+"$`)
-	leadingToken = regexp.MustCompile(`^"[^"]+" `)
+	quotedToken  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^"[^"]+"$`) })
+	leadingToken = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^"[^"]+" `) })
 )
 
 func isSectionName(s string) bool {

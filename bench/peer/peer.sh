@@ -18,7 +18,10 @@
 #   E   2,000 jobs queued, then released: until all have ended
 #   D   the what-if of one requirement: `lsfc resreq match` against the
 #       tree and the daemon's hosts, `sbatch --test-only` (median of 100)
+#   D2  the same what-if answered by the daemon from its live state:
+#       `bhosts -R`, against `sbatch --test-only` again (median of 100)
 #   P   process start: `lsfc version`, `sbatch --version` (median of 50)
+#   P2  the LSF commands' own build: `lsfc-client version` (median of 50)
 #
 # then the daemon's resident memory (VmRSS, VmHWM) after the 9,000
 # submissions of each round (27,000 with three rounds) and its CPU time.
@@ -271,7 +274,9 @@ rounds() {
 	echo "C $(median "${C[@]}")"
 	echo "E $(median "${E[@]}")"
 	echo "D $(median_ms 100 whatif)"
+	echo "D2 $(median_ms 100 whatif_live)"
 	echo "P $(median_ms 50 version)"
+	echo "P2 $(median_ms 50 version_client)"
 	echo "SUBS $((reps * (2 * $(sized 500) + 4 * $(sized 2000))))"
 }
 
@@ -314,7 +319,11 @@ run_lsfc() {
 	lshosts -w >"$side_dir/lshosts.txt" 2>/dev/null
 	lsload -w >"$side_dir/lsload.txt" 2>/dev/null
 	whatif() { lsfc resreq match -R 'select[type==any]' --conf "$side_dir/conf" --queue normal --lshosts "$side_dir/lshosts.txt" --lsload "$side_dir/lsload.txt"; }
+	whatif_live() { bhosts -R 'select[type==any]' >/dev/null; }
 	version() { lsfc version; }
+	local client_bin
+	client_bin=$(readlink -f "$(command -v bhosts)")
+	version_client() { "$client_bin" version; }
 	local check
 	check=$(bsub -K -o /dev/null -cwd "$side_dir/work" true 2>&1 | tail -n 1)
 	say "lsfc: up (serve $serve_pid); a first job: $check"
@@ -404,7 +413,9 @@ EOF
 	cancel_all() { scancel -u "$(id -un)" >/dev/null 2>&1; }
 	LOOP_CMD="sbatch -o /dev/null -D '$d/work' --wrap=true"
 	whatif() { sbatch --test-only -o /dev/null -D "$d/work" --wrap=true; }
+	whatif_live() { whatif; }
 	version() { sbatch --version; }
+	version_client() { version; }
 	say "slurm: up (slurmctld $ctld_pid, slurmd $slurmd_pid, munged $munged_pid)"
 	rounds >"$d/results"
 	{
@@ -470,8 +481,10 @@ row "same, $(sized 500) in one loop, nothing running (/s)" A2 rate
 row "same, $(sized 2000) from 8 loops, nothing running (/s)" B2 rate
 row "$(sized 2000) trivial jobs, 8 submit loops, first submit → all done (jobs/s)" C rate
 row "$(sized 2000) jobs queued, then released → all done (jobs/s)" E rate
-row "what-if of one requirement (ms)" D time
+row "what-if of one requirement, from the files (ms)" D time
+row "what-if of one requirement, \`sbatch --test-only\` vs \`bhosts -R\` from the daemon's live state (ms)" D2 time
 row "process start: \`sbatch --version\` vs \`lsfc version\` (ms)" P time
+row "process start: \`sbatch --version\` vs the LSF commands' build, \`lsfc-client version\` (ms)" P2 time
 row "daemon RSS after ${subs:-?} submissions (kB)" RSS size
 row "daemon peak RSS (kB)" HWM size
 row "daemon CPU over the run (s)" CPU size

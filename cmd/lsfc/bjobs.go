@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -149,6 +148,7 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 	if a.has("json") {
 		q.Format = "json"
 	}
+	q.Fields = listFields(a)
 	jobs, err := c.Jobs(ctx, q)
 	if err != nil {
 		return lsfFailed(e, "bjobs", err)
@@ -193,7 +193,7 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 			j, err := c.Job(ctx, jobs[i].ID)
 			var ae *api.APIError
 			switch {
-			case errors.As(err, &ae) && ae.Status == http.StatusNotFound:
+			case errors.As(err, &ae) && ae.Status == api.StatusNotFound:
 				// Gone since the list: show what the list said.
 			case err != nil:
 				return lsfFailed(e, "bjobs", err)
@@ -240,6 +240,25 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		return exit(exitLSF, nil)
 	}
 	return nil
+}
+
+// defaultLayoutFields are the fields of a job the default layout (and
+// -w, -noheader) prints, selects by (-u, -q, -a, -d, -r, -s) and sorts
+// by: the daemon sends only these for such a listing.
+var defaultLayoutFields = []string{"user", "state", "queue", "fromHost", "execHosts", "command", "submitTime"}
+
+// listFields returns the fields of the jobs a run of bjobs reads, nil for
+// all of them: the default layout with no option but those that select
+// by owner, queue or state, or change the layout's widths, reads a few.
+func listFields(a *lsfArgs) []string {
+	for _, o := range a.seq {
+		switch o {
+		case "u", "q", "a", "d", "r", "s", "w", "noheader":
+		default:
+			return nil
+		}
+	}
+	return defaultLayoutFields
 }
 
 // hostSelection returns the hosts -m names: host names, and the hosts of

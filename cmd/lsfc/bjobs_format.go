@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"cmp"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lsfc/lsfc/compile/units"
 	"github.com/lsfc/lsfc/runtime/api"
@@ -36,13 +38,55 @@ const (
 
 // writeDefault prints the default layout.
 func (v jobsView) writeDefault(w io.Writer, jobs []api.Job) {
-	jobs = textJobs(jobs)
+	// A row is written in several pieces: the table goes out at once.
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
+	w = bw
 	if !v.noHeader {
 		fmt.Fprintln(w, jobsHeader)
 	}
 	for i := range jobs {
-		v.writeRow(w, &jobs[i], true)
+		r := rowText(&jobs[i])
+		v.writeRow(w, &r, true)
 	}
+}
+
+// rowWidths are the widths of jobsRow's columns but the last.
+var rowWidths = [...]int{7, 7, 5, 10, 11, 11, 10}
+
+// rowLine returns the line fmt.Sprintf(jobsRow, cells...) returns, made
+// without fmt: a listing of thousands of jobs prints a line for each.
+func rowLine(cells ...string) []byte {
+	line := make([]byte, 0, 96)
+	for i, c := range cells {
+		line = append(line, c...)
+		if i == len(cells)-1 {
+			break
+		}
+		// fmt pads to a width in runes.
+		for n := utf8.RuneCountInString(c); n < rowWidths[i]; n++ {
+			line = append(line, ' ')
+		}
+		line = append(line, ' ')
+	}
+	return append(line, '\n')
+}
+
+// rowText returns what writeRow prints of a job, as textJobs shows it:
+// the rest of the job is not looked at.
+func rowText(j *api.Job) api.Job {
+	hosts, copied := j.ExecHosts, false
+	for i, h := range hosts {
+		if e := escapeText(h); e != h {
+			if !copied {
+				hosts, copied = slices.Clone(hosts), true
+			}
+			hosts[i] = e
+		}
+	}
+	return api.Job{ID: j.ID, Index: j.Index, User: escapeText(j.User), State: escapeText(j.State), Queue: escapeText(j.Queue),
+		FromHost: escapeText(j.FromHost), ExecHosts: hosts, Name: escapeText(j.Name), Command: escapeText(oneLine(j.Command)),
+		Submit: j.Submit}
 }
 
 // The layout of bjobs -fwd: the default one with the cluster a job was
@@ -170,8 +214,7 @@ func (v jobsView) writeRow(w io.Writer, j *api.Job, exec bool) {
 		}
 		user, queue, from, name = cutEnd(user, 7), cutEnd(queue, 10), cutEnd(from, 11), cutStart(name, 10)
 	}
-	fmt.Fprintf(w, jobsRow, api.FormatJobID(j.ID), user, j.State, queue, from, host, name,
-		lsfTime(j.Submit, v.loc))
+	w.Write(rowLine(api.FormatJobID(j.ID), user, j.State, queue, from, host, name, lsfTime(j.Submit, v.loc)))
 	if !v.wide && len(groups) > 1 {
 		for _, g := range groups[1:] {
 			fmt.Fprintf(w, "%*s%s\n", execIndent, "", cutEnd(g, 11))

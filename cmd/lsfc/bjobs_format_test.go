@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -382,4 +383,51 @@ func TestGroupsLayout(t *testing.T) {
 	writeGroups(&b, hosts, "host", false, false)
 	writeGroups(&b, hosts, "host", true, true)
 	checkLayout(t, "bmgroup", b.String())
+}
+
+// TestBjobsDefaultEscapes checks that the default layout, which escapes
+// only the fields it prints, prints what escaping every field of the
+// jobs (textJobs) prints: names, hosts and commands with control
+// characters, line ends and bytes that are not UTF-8.
+func TestBjobsDefaultEscapes(t *testing.T) {
+	jobs := fixtureJobs()
+	jobs = append(jobs,
+		api.Job{ID: 7, User: "u\x1b[31m", Queue: "q\tx", State: "RUN", FromHost: "h\r", Submit: fixtureTime,
+			ExecHosts: []string{"a\x1b", "a\x1b", `a\033`, "b\xff", "b\xff"}, Command: "line one\nline\x07 two\n"},
+		api.Job{ID: 8, User: "u", Queue: "q", State: "PEND", Name: "n\u202e\x00", Command: "c", Submit: fixtureTime,
+			ExecHosts: []string{"ok", "x\ny"}})
+	for _, v := range []jobsView{{loc: time.UTC}, {loc: time.UTC, wide: true}} {
+		var got, want bytes.Buffer
+		v.writeDefault(&got, jobs)
+		want.WriteString(jobsHeader + "\n")
+		safe := textJobs(jobs)
+		for i := range safe {
+			v.writeRow(&want, &safe[i], true)
+		}
+		if got.String() != want.String() {
+			t.Errorf("wide %v: the default layout prints\n%s\nescaping every field prints\n%s", v.wide, got.String(), want.String())
+		}
+	}
+	if jobs[4].ExecHosts[0] != "a\x1b" {
+		t.Errorf("writeDefault changed the jobs it was given: %q", jobs[4].ExecHosts)
+	}
+}
+
+// TestRowLine checks that a row made without fmt is the row jobsRow
+// makes: short, long, empty and multi-byte cells.
+func TestRowLine(t *testing.T) {
+	for _, cells := range [][]string{
+		{"1", "ann", "RUN", "normal", "host", "hostA", "job", "Nov 21 23:40"},
+		{"1234567[10]", "verylongusername", "PSUSP", "verylongqueuename", "submission-host-01", "", "python3 x", ""},
+		{"", "", "", "", "", "", "", ""},
+		{"7", "ünï", "RUN", "q✓", "h\\033", "é", "日本語の名前", "Jan  2 03:04"},
+	} {
+		args := make([]any, len(cells))
+		for i, c := range cells {
+			args[i] = c
+		}
+		if got, want := string(rowLine(cells...)), fmt.Sprintf(jobsRow, args...); got != want {
+			t.Errorf("rowLine(%q) = %q, want %q", cells, got, want)
+		}
+	}
 }

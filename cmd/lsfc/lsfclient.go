@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"os/user"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -66,6 +66,11 @@ func newLSFCmd(e env, s lsfSpec, run func(ctx context.Context, a *lsfArgs) error
 		}
 		if a.help {
 			return cmd.Help()
+		}
+		if wantsTLS(e, a) {
+			if err := tlsHandOff(e); err != nil {
+				return lsfFailed(e, s.name, err)
+			}
 		}
 		return run(cmd.Context(), a)
 	}
@@ -154,11 +159,9 @@ func dialClient(e env, a *lsfArgs) (*api.Client, error) {
 		}
 		c := api.DialTCP(master, secret, currentUser())
 		if cert != "" || key != "" || ca != "" {
-			cfg, err := api.ClientTLS(cert, key, ca)
-			if err != nil {
+			if err := useTLS(c, cert, key, ca); err != nil {
 				return nil, err
 			}
-			c.UseTLS(cfg)
 		}
 		return c, nil
 	}
@@ -167,6 +170,47 @@ func dialClient(e env, a *lsfArgs) (*api.Client, error) {
 		return nil, err
 	}
 	return api.Dial(dir), nil
+}
+
+// wantsTLS reports whether an LSF command's run talks TLS to a master:
+// $LSFC_MASTER with any of $LSFC_TLS_CERT, $LSFC_TLS_KEY, $LSFC_TLS_CA,
+// and no --state.
+func wantsTLS(e env, a *lsfArgs) bool {
+	return e.getenv("LSFC_MASTER") != "" && a.state == "" &&
+		(e.getenv("LSFC_TLS_CERT") != "" || e.getenv("LSFC_TLS_KEY") != "" || e.getenv("LSFC_TLS_CA") != "")
+}
+
+// handOffTLS runs, in place of the LSF commands' build (lsfc-client, which
+// links no TLS: it would slow every command's start), the lsfc installed
+// beside it (self is the running executable), else the first on $PATH,
+// with the same command line: exec replaces the process. It returns an
+// error only when there is no lsfc to run, or exec fails.
+func handOffTLS(e env, self string, args []string, exec func(path string, argv, env []string) error) error {
+	var tried []string
+	try := func(path string) (bool, error) {
+		tried = append(tried, path)
+		st, err := os.Stat(path)
+		if err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+			return false, nil
+		}
+		if me, err := os.Stat(self); err == nil && os.SameFile(st, me) {
+			return false, nil // lsfc-client itself, under the name lsfc
+		}
+		return true, exec(path, append([]string{"lsfc"}, args...), os.Environ())
+	}
+	candidates := []string{filepath.Join(filepath.Dir(self), "lsfc")}
+	for dir := range strings.SplitSeq(e.getenv("PATH"), string(os.PathListSeparator)) {
+		if dir != "" {
+			candidates = append(candidates, filepath.Join(dir, "lsfc"))
+		}
+	}
+	for _, c := range candidates {
+		if ok, err := try(c); ok {
+			return fmt.Errorf("running %s for TLS: %w", c, err)
+		}
+	}
+	return fmt.Errorf("LSFC_TLS_CERT, LSFC_TLS_KEY or LSFC_TLS_CA asks for TLS, which this build of the LSF commands leaves to lsfc, and no lsfc is found (tried %s)",
+		strings.Join(tried, ", "))
 }
 
 // readSecret returns the cluster's shared secret: the file's content when
@@ -214,7 +258,7 @@ func lsfFailed(e env, name string, err error) error {
 // daemon's refusal for want of space, after the command's name.
 func printLSFError(e env, name string, err error) {
 	var ae *api.APIError
-	if errors.As(err, &ae) && ae.Status != http.StatusInsufficientStorage {
+	if errors.As(err, &ae) && ae.Status != api.StatusInsufficientStorage {
 		fmt.Fprintln(e.stderr, ae.Message)
 		return
 	}

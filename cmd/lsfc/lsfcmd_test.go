@@ -27,6 +27,10 @@ type fakeServe struct {
 	subs    []api.SubmitRequest
 	polls   map[int64]int // GET /v1/jobs/{id} calls so far
 	formats []string      // the Format of each job list asked for
+	fields  [][]string    // the Fields of each job list asked for
+	// allFields makes the job lists carry every field, whatever they ask
+	// for.
+	allFields bool
 }
 
 func (f *fakeServe) handler() http.Handler {
@@ -67,7 +71,14 @@ func (f *fakeServe) handler() http.Handler {
 		}
 		f.mu.Lock()
 		f.formats = append(f.formats, q.Format)
+		f.fields = append(f.fields, q.Fields)
+		all := f.allFields
 		f.mu.Unlock()
+		// The fields asked for, and no other, as the daemon sends them.
+		var mask api.JobFieldMask
+		if !all {
+			mask, _ = api.ParseJobFieldMask(strings.Join(q.Fields, ","))
+		}
 		out := []api.Job{}
 		for _, j := range fixtureJobs() {
 			if len(q.IDs) > 0 && !slices.Contains(q.IDs, j.ID) {
@@ -76,6 +87,7 @@ func (f *fakeServe) handler() http.Handler {
 			if len(q.IDs) == 0 && !q.All && finishedState(j.State) {
 				continue
 			}
+			mask.Apply(&j)
 			out = append(out, j)
 		}
 		reply(w, 200, out)
@@ -322,6 +334,48 @@ func TestBjobsJSONFormat(t *testing.T) {
 	}
 	if want := []string{"json", "", ""}; !slices.Equal(f.formats, want) {
 		t.Errorf("formats asked for = %q, want %q", f.formats, want)
+	}
+}
+
+// TestBjobsFewFields checks that a listing in the default layout asks
+// for a few fields, and prints what it prints with all of them; other
+// layouts ask for every field.
+func TestBjobsFewFields(t *testing.T) {
+	f, dir := startFakeServe(t)
+	for _, args := range [][]string{
+		{}, {"-u", "all"}, {"-a"}, {"-w", "-a"}, {"-noheader", "-a"}, {"-d"}, {"-r"}, {"-s"}, {"-q", "normal", "-a"},
+		{"-a", "1001", "1004"}, {"-w", "1002"},
+	} {
+		args = append([]string{"bjobs", "--state", dir}, args...)
+		var outs [2]string
+		for i, all := range []bool{false, true} {
+			f.mu.Lock()
+			f.allFields, f.fields = all, nil
+			f.mu.Unlock()
+			code, stdout, stderr := runLSF(t, nil, args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d, stderr %q", args, code, stderr)
+			}
+			outs[i] = stdout + stderr
+			if !slices.Equal(f.fields[0], defaultLayoutFields) {
+				t.Errorf("%v asked for the fields %q, want %q", args, f.fields[0], defaultLayoutFields)
+			}
+		}
+		if outs[0] != outs[1] {
+			t.Errorf("%v with the default layout's fields:\n%s\nwith all:\n%s", args, outs[0], outs[1])
+		}
+		if outs[0] == "" {
+			t.Errorf("%v printed nothing", args)
+		}
+	}
+	for _, args := range [][]string{{"-l"}, {"-p"}, {"-o", "jobid stat"}, {"-json"}, {"-J", "ok"}, {"-x"}, {"-sum"}, {"-A"}} {
+		f.mu.Lock()
+		f.fields = nil
+		f.mu.Unlock()
+		runLSF(t, nil, append([]string{"bjobs", "--state", dir, "-a"}, args...)...)
+		if len(f.fields) == 0 || f.fields[0] != nil {
+			t.Errorf("bjobs %v asked for the fields %q, want all", args, f.fields)
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/apitls"
 	"github.com/lsfc/lsfc/runtime/sbatchd"
 	"github.com/spf13/cobra"
 )
@@ -63,11 +64,11 @@ Invoked as sbatchd (a link to lsfc), lsfc acts as lsfc sbatchd.`,
 			}
 			c := api.DialTCP(master, secret, currentUser())
 			if tlsf.cert != "" || tlsf.key != "" || tlsf.ca != "" {
-				cfg, err := api.ClientTLS(tlsf.cert, tlsf.key, tlsf.ca)
+				cfg, err := apitls.ClientConfig(tlsf.cert, tlsf.key, tlsf.ca)
 				if err != nil {
 					return exit(exitUsage, err)
 				}
-				c.UseTLS(cfg)
+				apitls.Use(c, cfg)
 			}
 			a, err := sbatchd.Start(cmd.Context(), sbatchd.Config{Master: c, Host: host, StateDir: state,
 				Interval: interval, Logf: func(format string, args ...any) {

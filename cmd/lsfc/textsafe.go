@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/lsfc/lsfc/runtime/api"
@@ -36,10 +37,7 @@ func safeValue(v reflect.Value) (reflect.Value, bool) {
 		}
 	case reflect.Struct:
 		var n reflect.Value
-		for i := range v.NumField() {
-			if !v.Type().Field(i).IsExported() {
-				continue
-			}
+		for _, i := range textFields(v.Type()) {
 			f, changed := safeValue(v.Field(i))
 			if !changed {
 				continue
@@ -111,6 +109,52 @@ func safeValue(v reflect.Value) (reflect.Value, bool) {
 		}
 	}
 	return v, false
+}
+
+// textFieldsOf holds, for each struct type safeValue has met, textFields'
+// answer.
+var textFieldsOf sync.Map // reflect.Type → []int
+
+// textFields returns the indices of the exported fields of the struct
+// type t that may hold a string: a listing of a thousand jobs is escaped
+// without looking at each job's numbers.
+func textFields(t reflect.Type) []int {
+	if f, ok := textFieldsOf.Load(t); ok {
+		return f.([]int)
+	}
+	var out []int
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.IsExported() && mayHoldText(f.Type, 0) {
+			out = append(out, i)
+		}
+	}
+	textFieldsOf.Store(t, out)
+	return out
+}
+
+// mayHoldText reports whether a value of type t may hold a string; depth
+// bounds the look into types that hold themselves.
+func mayHoldText(t reflect.Type, depth int) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return false
+	case reflect.Slice, reflect.Array, reflect.Pointer:
+		return depth > 8 || mayHoldText(t.Elem(), depth+1)
+	case reflect.Struct:
+		if depth > 8 {
+			return true
+		}
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() && mayHoldText(f.Type, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return true // strings, maps, interfaces and the rest
 }
 
 // textJobs returns textSafe(jobs), each command first put on one line as

@@ -6,7 +6,7 @@ import (
 	"crypto/tls"
 	"errors"
 
-	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/apitls"
 	"github.com/spf13/cobra"
 )
 
@@ -41,10 +41,10 @@ func (t *tlsFlags) serve(requireCert bool) (server, peer *tls.Config, err error)
 		}
 		return nil, nil, nil
 	}
-	if server, err = api.ServerTLS(t.cert, t.key, t.clientCA, requireCert && t.clientCA != ""); err != nil {
+	if server, err = apitls.ServerConfig(t.cert, t.key, t.clientCA, requireCert && t.clientCA != ""); err != nil {
 		return nil, nil, err
 	}
-	if peer, err = api.ClientTLS(t.cert, t.key, t.clientCA); err != nil {
+	if peer, err = apitls.ClientConfig(t.cert, t.key, t.clientCA); err != nil {
 		return nil, nil, err
 	}
 	return server, peer, nil

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"net/http"
 )
 
 // AgentLoad is what an execution agent (lsfc sbatchd) reports of its host
@@ -312,14 +311,14 @@ type JobMail struct {
 
 // AgentLoad reports an agent's host facts and load (lsfc sbatchd).
 func (c *Client) AgentLoad(ctx context.Context, req *AgentLoad) error {
-	return c.do(ctx, http.MethodPost, "/v1/agent/load", nil, req, nil)
+	return c.do(ctx, "POST", "/v1/agent/load", nil, req, nil)
 }
 
 // AgentSync sends an agent's runs and ends and returns the master's
 // orders (lsfc sbatchd).
 func (c *Client) AgentSync(ctx context.Context, req *AgentSync) (*AgentOrders, error) {
 	var out AgentOrders
-	if err := c.do(ctx, http.MethodPost, "/v1/agent/sync", nil, req, &out); err != nil {
+	if err := c.do(ctx, "POST", "/v1/agent/sync", nil, req, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil

@@ -1,13 +1,14 @@
 // Package api defines what lsfc serve and its clients exchange: HTTP with
 // JSON bodies, on a Unix socket beside the state directory (the caller is
 // known by the socket's peer credentials) or on a TCP listener that
-// requires the cluster's shared secret or, over TLS (ServerTLS,
-// ClientTLS), a client certificate, whose name is the caller.
+// requires the cluster's shared secret or, over TLS (package apitls),
+// a client certificate, whose name is the caller.
 //
 // Routes (all under /v1):
 //
 //	POST /v1/jobs                  submit (SubmitRequest → SubmitResponse)
-//	GET  /v1/jobs?...              list (JobQuery as query parameters → []Job)
+//	GET  /v1/jobs?...              list (JobQuery as query parameters → []Job; with compact=1 → JobList;
+//	                               with fields=a,b... only those fields of each job filled)
 //	GET  /v1/jobs/{id}             one job, with per-host reasons when pending (→ Job)
 //	POST /v1/jobs/{id}/{action}    kill, signal, stop, resume, top, bottom, switch, modify (ActionRequest → ActionResponse)
 //	GET  /v1/queues                the queues (→ []Queue)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"crypto/tls"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -12,7 +11,6 @@ import (
 	"io"
 	"io/fs"
 	"net"
-	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -33,8 +31,10 @@ const maxResponseBytes = 64 << 20
 // concurrent use. Failures the daemon reports are *APIError values; a
 // daemon that does not answer gives an error that wraps ErrNoDaemon.
 type Client struct {
-	hc   *http.Client
-	base string // scheme and host of every request URL
+	tr *transport
+	// host is the Host header of a Unix client's requests ("" for a TCP
+	// client: its address).
+	host string
 	// addrs are the master candidates of a TCP client (DialTCP with a
 	// list); cur is the index of the one requests go to, guarded by mu.
 	addrs []string
@@ -49,8 +49,6 @@ type Client struct {
 	// retryWait is how long a request whose answer was lost is sent
 	// again (0: RetryWait).
 	retryWait time.Duration
-	// tls is set for a TCP client that speaks TLS (UseTLS).
-	tls bool
 }
 
 // ErrNoDaemon is wrapped by the errors of requests that found no daemon:
@@ -75,22 +73,21 @@ type APIError struct {
 
 func (e *APIError) Error() string { return e.Message }
 
+// The HTTP statuses of the daemon's answers that its clients tell apart.
+const (
+	StatusNotFound            = 404 // no such job, queue, host ...
+	StatusConflict            = 409 // a reconfiguration refused
+	StatusServiceUnavailable  = 503 // shutting down, or not the leader
+	StatusInsufficientStorage = 507 // no space left for the event log
+)
+
 // Dial returns a client of the daemon whose state directory is stateDir:
 // HTTP on SocketPath(stateDir). It does not connect; the first request
 // does.
 func Dial(stateDir string) *Client {
-	sock := SocketPath(stateDir)
-	tr := &http.Transport{
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "unix", sock)
-		},
-		MaxIdleConns:    4,
-		IdleConnTimeout: 30 * time.Second,
-	}
 	return &Client{
-		hc:    &http.Client{Transport: tr, Timeout: requestTimeout},
-		base:  "http://lsfc",
+		tr:    &transport{dial: unixDialer(SocketPath(stateDir)), maxIdle: 4, idleTimeout: 30 * time.Second},
+		host:  "lsfc",
 		where: stateDir,
 		unix:  true,
 		hint:  "start one with lsfc serve, or point LSFC_STATE at its state directory",
@@ -122,8 +119,7 @@ func DialTCP(addr, secret, user string) *Client {
 		hint = "no master candidate of " + strings.Join(addrs, ", ") + " leads; are they running with --etcd?"
 	}
 	return &Client{
-		hc:     &http.Client{Timeout: requestTimeout},
-		base:   "http://" + addrs[0],
+		tr:     &transport{dial: tcpDialer(nil), maxIdle: 2, idleTimeout: 90 * time.Second},
 		addrs:  addrs,
 		where:  addrs[0],
 		secret: secret,
@@ -138,12 +134,7 @@ func DialTCP(addr, secret, user string) *Client {
 // client, so that their long polls neither share nor exhaust one pool.
 func DialTCPFrom(addr, secret, user string, local net.IP) *Client {
 	c := DialTCP(addr, secret, user)
-	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
-	if local != nil {
-		d.LocalAddr = &net.TCPAddr{IP: local}
-	}
-	c.hc = &http.Client{Timeout: requestTimeout, Transport: &http.Transport{DialContext: d.DialContext,
-		MaxIdleConnsPerHost: 2, IdleConnTimeout: 90 * time.Second}}
+	c.tr.dial = tcpDialer(local)
 	return c
 }
 
@@ -151,42 +142,30 @@ func DialTCPFrom(addr, secret, user string, local net.IP) *Client {
 // for the leader before it gives up.
 const FailoverWait = 30 * time.Second
 
-// target returns the base URL and name of the candidate requests go to.
-func (c *Client) target() (base, where string) {
+// target returns the address of the candidate requests go to ("" for a
+// Unix client) and its name.
+func (c *Client) target() (addr, where string) {
+	if len(c.addrs) == 0 {
+		return "", c.where
+	}
 	if len(c.addrs) < 2 {
-		return c.base, c.where
+		return c.addrs[0], c.where
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.scheme() + c.addrs[c.cur], c.addrs[c.cur]
+	return c.addrs[c.cur], c.addrs[c.cur]
 }
 
-// scheme returns the scheme of the client's request URLs.
-func (c *Client) scheme() string {
-	if c.tls {
-		return "https://"
-	}
-	return "http://"
-}
+// CloseIdle closes the connections the client keeps open between
+// requests.
+func (c *Client) CloseIdle() { c.tr.closeIdle() }
 
-// UseTLS makes a TCP client (DialTCP) speak TLS with cfg: its certificate,
-// when cfg has one, names the user (the daemon then takes no user from
-// the client), and cfg's authorities verify the daemon's. It returns c.
-// Call it before the client's first request.
-func (c *Client) UseTLS(cfg *tls.Config) *Client {
-	c.tls = true
-	c.base = c.scheme() + c.addrs[0]
-	// The client's own transport (DialTCPFrom's source address) is kept.
-	tr, ok := c.hc.Transport.(*http.Transport)
-	if !ok {
-		tr = http.DefaultTransport.(*http.Transport)
-	}
-	tr = tr.Clone()
-	tr.TLSClientConfig = cfg.Clone()
-	if tr.TLSHandshakeTimeout == 0 {
-		tr.TLSHandshakeTimeout = 10 * time.Second
-	}
-	c.hc.Transport = tr
+// SetHandshake makes a TCP client start each new connection with
+// handshake, which returns the connection the requests go on (TLS:
+// apitls.Use). The client's own dialer (DialTCPFrom's source address) is
+// kept. It returns c. Call it before the client's first request.
+func (c *Client) SetHandshake(handshake func(ctx context.Context, conn net.Conn, addr string) (net.Conn, error)) *Client {
+	c.tr.secure = handshake
 	return c
 }
 
@@ -214,7 +193,7 @@ func (c *Client) Submit(ctx context.Context, req *SubmitRequest) (*SubmitRespons
 		req.Token = hex.EncodeToString(b[:])
 	}
 	var out SubmitResponse
-	if err := c.do(ctx, http.MethodPost, "/v1/jobs", nil, req, &out); err != nil {
+	if err := c.do(ctx, "POST", "/v1/jobs", nil, req, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -222,23 +201,27 @@ func (c *Client) Submit(ctx context.Context, req *SubmitRequest) (*SubmitRespons
 
 // Jobs lists the jobs q selects (bjobs).
 func (c *Client) Jobs(ctx context.Context, q JobQuery) ([]Job, error) {
-	var raw json.RawMessage
+	var raw rawAnswer
 	v := q.Values()
 	v.Set("compact", "1")
-	if err := c.do(ctx, http.MethodGet, "/v1/jobs", v, nil, &raw); err != nil {
+	if err := c.do(ctx, "GET", "/v1/jobs", v, nil, &raw); err != nil {
 		return nil, err
 	}
-	if len(raw) > 0 && raw[0] == '[' {
+	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) > 0 && t[0] == '[' {
 		// A daemon that does not know the compact form: a plain list.
 		var jobs []Job
 		if err := json.Unmarshal(raw, &jobs); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("lsfc serve: bad answer to GET /v1/jobs: %w", err)
 		}
 		return jobs, nil
 	}
-	var out JobList
-	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, err
+	if jobs, ok := fastJobs(raw); ok {
+		// No array's rows to expand: the jobs as read.
+		return jobs, nil
+	}
+	out, err := decodeJobList(raw)
+	if err != nil {
+		return nil, fmt.Errorf("lsfc serve: bad answer to GET /v1/jobs: %w", err)
 	}
 	return out.Expand(), nil
 }
@@ -247,7 +230,7 @@ func (c *Client) Jobs(ctx context.Context, q JobQuery) ([]Job, error) {
 // unknown id is an *APIError with status 404.
 func (c *Client) Job(ctx context.Context, id int64) (*Job, error) {
 	var out Job
-	if err := c.do(ctx, http.MethodGet, "/v1/jobs/"+strconv.FormatInt(id, 10), nil, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/jobs/"+strconv.FormatInt(id, 10), nil, nil, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -262,7 +245,7 @@ func (c *Client) JobAction(ctx context.Context, id int64, action string, req *Ac
 	}
 	var out ActionResponse
 	path := "/v1/jobs/" + strconv.FormatInt(id, 10) + "/" + url.PathEscape(action)
-	if err := c.do(ctx, http.MethodPost, path, nil, body, &out); err != nil {
+	if err := c.do(ctx, "POST", path, nil, body, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -271,7 +254,7 @@ func (c *Client) JobAction(ctx context.Context, id int64, action string, req *Ac
 // Queues lists the queues (bqueues).
 func (c *Client) Queues(ctx context.Context) ([]Queue, error) {
 	var out []Queue
-	if err := c.do(ctx, http.MethodGet, "/v1/queues", nil, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/queues", nil, nil, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -282,7 +265,7 @@ func (c *Client) Queues(ctx context.Context) ([]Queue, error) {
 func (c *Client) QueueOp(ctx context.Context, name, op string) (*ActionResponse, error) {
 	var out ActionResponse
 	path := "/v1/queues/" + url.PathEscape(name) + "/" + url.PathEscape(op)
-	if err := c.do(ctx, http.MethodPost, path, nil, nil, &out); err != nil {
+	if err := c.do(ctx, "POST", path, nil, nil, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -292,7 +275,7 @@ func (c *Client) QueueOp(ctx context.Context, name, op string) (*ActionResponse,
 // lshosts, lsload).
 func (c *Client) Hosts(ctx context.Context) ([]Host, error) {
 	var out []Host
-	if err := c.do(ctx, http.MethodGet, "/v1/hosts", nil, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/hosts", nil, nil, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -302,7 +285,7 @@ func (c *Client) Hosts(ctx context.Context) ([]Host, error) {
 // lsf.cluster's ResourceMap (lshosts -s, lsload -s).
 func (c *Client) SharedResources(ctx context.Context) ([]SharedResource, error) {
 	var out []SharedResource
-	if err := c.do(ctx, http.MethodGet, "/v1/resources", nil, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/resources", nil, nil, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -314,7 +297,7 @@ func (c *Client) SharedResources(ctx context.Context) ([]SharedResource, error) 
 // message holds the diagnostics.
 func (c *Client) HostsSelected(ctx context.Context, resreq string) ([]Host, error) {
 	var out []Host
-	if err := c.do(ctx, http.MethodGet, "/v1/hosts", url.Values{"resreq": {resreq}}, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/hosts", url.Values{"resreq": {resreq}}, nil, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -325,7 +308,7 @@ func (c *Client) HostsSelected(ctx context.Context, resreq string) ([]Host, erro
 func (c *Client) HostOp(ctx context.Context, name, op string) (*ActionResponse, error) {
 	var out ActionResponse
 	path := "/v1/hosts/" + url.PathEscape(name) + "/" + url.PathEscape(op)
-	if err := c.do(ctx, http.MethodPost, path, nil, nil, &out); err != nil {
+	if err := c.do(ctx, "POST", path, nil, nil, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -334,7 +317,7 @@ func (c *Client) HostOp(ctx context.Context, name, op string) (*ActionResponse, 
 // Status describes the daemon (badmin showstatus, lsid).
 func (c *Client) Status(ctx context.Context) (*Status, error) {
 	var out Status
-	if err := c.do(ctx, http.MethodGet, "/v1/status", nil, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/status", nil, nil, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -343,7 +326,7 @@ func (c *Client) Status(ctx context.Context) (*Status, error) {
 // Perf returns the daemon's request counts and response times.
 func (c *Client) Perf(ctx context.Context) (*Perf, error) {
 	var out Perf
-	if err := c.do(ctx, http.MethodGet, "/v1/perf", nil, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/perf", nil, nil, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -353,7 +336,7 @@ func (c *Client) Perf(ctx context.Context) (*Perf, error) {
 // written there (lsadmin showconf).
 func (c *Client) Conf(ctx context.Context) (map[string]string, error) {
 	var out map[string]string
-	if err := c.do(ctx, http.MethodGet, "/v1/conf", nil, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/conf", nil, nil, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -364,9 +347,9 @@ func (c *Client) Conf(ctx context.Context) (map[string]string, error) {
 // Reload says so, with the diagnostics.
 func (c *Client) Reconfig(ctx context.Context) (*Reload, error) {
 	var out Reload
-	err := c.do(ctx, http.MethodPost, "/v1/reconfig", nil, nil, &out)
+	err := c.do(ctx, "POST", "/v1/reconfig", nil, nil, &out)
 	var ae *APIError
-	if errors.As(err, &ae) && ae.Status == http.StatusConflict {
+	if errors.As(err, &ae) && ae.Status == StatusConflict {
 		if json.Unmarshal(ae.body, &out) == nil {
 			return &out, nil
 		}
@@ -380,7 +363,7 @@ func (c *Client) Reconfig(ctx context.Context) (*Reload, error) {
 // Params returns lsb.params as bparams -a shows it.
 func (c *Client) Params(ctx context.Context) (map[string]string, error) {
 	var out map[string]string
-	if err := c.do(ctx, http.MethodGet, "/v1/params", nil, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/params", nil, nil, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -395,7 +378,7 @@ func (c *Client) Users(ctx context.Context, names []string) ([]User, error) {
 		q.Add("user", n)
 	}
 	var out []User
-	if err := c.do(ctx, http.MethodGet, "/v1/users", q, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/users", q, nil, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -404,7 +387,7 @@ func (c *Client) Users(ctx context.Context, names []string) ([]User, error) {
 // JobGroups returns the job groups, parents before their subgroups.
 func (c *Client) JobGroups(ctx context.Context) ([]JobGroup, error) {
 	var out []JobGroup
-	if err := c.do(ctx, http.MethodGet, "/v1/jobgroups", nil, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/jobgroups", nil, nil, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -414,7 +397,7 @@ func (c *Client) JobGroups(ctx context.Context) ([]JobGroup, error) {
 // bgdel); the answer says what was done, a line for each group.
 func (c *Client) ChangeJobGroups(ctx context.Context, req JobGroupRequest) (*ActionResponse, error) {
 	var out ActionResponse
-	if err := c.do(ctx, http.MethodPost, "/v1/jobgroups", nil, req, &out); err != nil {
+	if err := c.do(ctx, "POST", "/v1/jobgroups", nil, req, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -424,7 +407,7 @@ func (c *Client) ChangeJobGroups(ctx context.Context, req JobGroupRequest) (*Act
 // "host") of the configuration, as bugroup and bmgroup show them.
 func (c *Client) Groups(ctx context.Context, kind string) ([]Group, error) {
 	var out []Group
-	if err := c.do(ctx, http.MethodGet, "/v1/groups/"+url.PathEscape(kind), nil, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/groups/"+url.PathEscape(kind), nil, nil, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -434,7 +417,7 @@ func (c *Client) Groups(ctx context.Context, kind string) ([]Group, error) {
 // description (bparams -l).
 func (c *Client) ParamsLong(ctx context.Context) ([]Param, error) {
 	var out []Param
-	if err := c.do(ctx, http.MethodGet, "/v1/params/long", nil, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/params/long", nil, nil, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -443,7 +426,7 @@ func (c *Client) ParamsLong(ctx context.Context) ([]Param, error) {
 // ServiceClasses returns the service classes and their state (bsla).
 func (c *Client) ServiceClasses(ctx context.Context) ([]ServiceClass, error) {
 	var out []ServiceClass
-	if err := c.do(ctx, http.MethodGet, "/v1/sla", nil, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/sla", nil, nil, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -453,7 +436,7 @@ func (c *Client) ServiceClasses(ctx context.Context) ([]ServiceClass, error) {
 // daemon's event log (bhist).
 func (c *Client) History(ctx context.Context, q HistoryQuery) ([]JobHistory, error) {
 	var out []JobHistory
-	if err := c.do(ctx, http.MethodGet, "/v1/history", q.Values(), nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/history", q.Values(), nil, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -473,7 +456,7 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 	// A request is safe to send again when sending it twice does what
 	// sending it once does: a query, an agent's report, a submission
 	// (which carries its token).
-	safe := method == http.MethodGet || strings.HasPrefix(path, "/v1/agent/") || path == "/v1/jobs" && method == http.MethodPost
+	safe := method == "GET" || strings.HasPrefix(path, "/v1/agent/") || path == "/v1/jobs" && method == "POST"
 	if len(c.addrs) < 2 {
 		if !safe {
 			_, err := c.once(ctx, method, path, query, payload, out)
@@ -501,7 +484,7 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 			return err
 		}
 		var ae *APIError
-		notLeader := errors.As(err, &ae) && ae.Status == http.StatusServiceUnavailable && ae.leader != nil
+		notLeader := errors.As(err, &ae) && ae.Status == StatusServiceUnavailable && ae.leader != nil
 		// Another candidate may answer when this one is not the leader,
 		// when no daemon listens there, or, for a request that is safe to
 		// send twice, after any failure while the caller still waits.
@@ -604,50 +587,48 @@ func (c *Client) resend(ctx context.Context, method, path string, query url.Valu
 // once sends one request to the current candidate; where names it when
 // the request failed in a way another candidate could change.
 func (c *Client) once(ctx context.Context, method, path string, query url.Values, payload []byte, out any) (where string, _ error) {
-	base, where := c.target()
-	u := base + path
+	addr, where := c.target()
+	host := c.host
+	if host == "" {
+		host = addr
+	}
+	target := path
 	if len(query) > 0 {
-		u += "?" + query.Encode()
+		target += "?" + query.Encode()
 	}
-	var rd io.Reader
+	headers := make([]string, 0, 8)
 	if payload != nil {
-		rd = bytes.NewReader(payload)
+		headers = append(headers, "Content-Type", "application/json")
 	}
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
-	if err != nil {
-		return "", fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	if payload != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Accept", "application/json")
+	headers = append(headers, "Accept", "application/json")
 	if c.secret != "" {
-		req.Header.Set(HeaderAuthorization, "Bearer "+c.secret)
+		headers = append(headers, HeaderAuthorization, "Bearer "+c.secret)
 	}
 	if c.user != "" {
-		req.Header.Set(HeaderUser, c.user)
+		headers = append(headers, HeaderUser, c.user)
 	}
-	resp, err := c.hc.Do(req)
+	resp, err := c.tr.roundTrip(ctx, addr, host, method, target, headers, payload)
 	if err != nil {
 		if c.noDaemon(err) {
 			return where, &noDaemonError{where: where, hint: c.hint, err: err}
 		}
 		return where, fmt.Errorf("lsfc serve at %s: %w", where, err)
 	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
-	if err != nil {
-		return where, fmt.Errorf("lsfc serve at %s: reading the answer: %w", where, err)
-	}
-	if resp.StatusCode >= 400 {
-		ae := apiError(resp.StatusCode, data)
-		if l, ok := resp.Header[http.CanonicalHeaderKey(HeaderLeader)]; ok && resp.StatusCode == http.StatusServiceUnavailable {
-			leader := strings.Join(l, "")
+	data := resp.body
+	if resp.status >= 400 {
+		ae := apiError(resp.status, resp.reason, data)
+		if resp.leader != nil && resp.status == StatusServiceUnavailable {
+			leader := strings.Join(resp.leader, "")
 			ae.leader = &leader
 		}
 		return where, ae
 	}
 	if out == nil {
+		return "", nil
+	}
+	if r, ok := out.(*rawAnswer); ok {
+		// Read by the caller, which checks it.
+		*r = data
 		return "", nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
@@ -656,14 +637,18 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 	return "", nil
 }
 
+// A rawAnswer is an answer as the daemon sent it, which the caller reads
+// itself.
+type rawAnswer []byte
+
 // apiError reads an error response: its Error body, or else its status
 // and text.
-func apiError(status int, data []byte) *APIError {
+func apiError(status int, reason string, data []byte) *APIError {
 	var e Error
 	if err := json.Unmarshal(data, &e); err == nil && e.Error != "" {
 		return &APIError{Status: status, Message: e.Error, body: data, Retry: time.Duration(e.Retry) * time.Second}
 	}
-	msg := strings.ToLower(http.StatusText(status))
+	msg := strings.ToLower(strings.TrimSpace(reason))
 	if msg == "" {
 		msg = "status " + strconv.Itoa(status)
 	}

@@ -1,6 +1,9 @@
 package api
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // A JobList is the compact answer to a list of jobs (GET /v1/jobs with
 // compact=1), which Client.Jobs asks for and expands: the elements of a
@@ -182,6 +185,12 @@ func (b *JobListBuilder) Add(j *Job) {
 		}
 	}
 	b.l.Entries = append(b.l.Entries, JobEntry{Job: *j})
+}
+
+// Grow makes room for n more entries, so that adding them copies none
+// (a job is large to copy).
+func (b *JobListBuilder) Grow(n int) {
+	b.l.Entries = slices.Grow(b.l.Entries, n)
 }
 
 // str returns the number of a string in the list's table, 0 for "".

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"net/http"
 )
 
 // What clusters exchange for MultiCluster job forwarding, on the TCP
@@ -109,7 +108,7 @@ type MCWithdrawResponse struct {
 // MCForward sends a job to a receive-jobs queue of the daemon.
 func (c *Client) MCForward(ctx context.Context, req *MCForward) (*MCForwardResponse, error) {
 	var out MCForwardResponse
-	if err := c.do(ctx, http.MethodPost, "/v1/mc/forward", nil, req, &out); err != nil {
+	if err := c.do(ctx, "POST", "/v1/mc/forward", nil, req, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -118,7 +117,7 @@ func (c *Client) MCForward(ctx context.Context, req *MCForward) (*MCForwardRespo
 // MCPoll asks the daemon for its receive queues and the jobs from.
 func (c *Client) MCPoll(ctx context.Context, from string) (*MCPoll, error) {
 	var out MCPoll
-	if err := c.do(ctx, http.MethodPost, "/v1/mc/poll", nil, &MCPollRequest{From: from}, &out); err != nil {
+	if err := c.do(ctx, "POST", "/v1/mc/poll", nil, &MCPollRequest{From: from}, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -127,7 +126,7 @@ func (c *Client) MCPoll(ctx context.Context, from string) (*MCPoll, error) {
 // MCWithdraw recalls or kills a job the daemon received.
 func (c *Client) MCWithdraw(ctx context.Context, req *MCWithdraw) (*MCWithdrawResponse, error) {
 	var out MCWithdrawResponse
-	if err := c.do(ctx, http.MethodPost, "/v1/mc/withdraw", nil, req, &out); err != nil {
+	if err := c.do(ctx, "POST", "/v1/mc/withdraw", nil, req, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"net/http"
 	"net/url"
 	"strconv"
 )
@@ -44,7 +43,7 @@ func (c *Client) jobStream(ctx context.Context, id, offset int64, stream string)
 	if stream != "" {
 		q.Set("stream", stream)
 	}
-	if err := c.do(ctx, http.MethodGet, "/v1/jobs/"+strconv.FormatInt(id, 10)+"/output", q, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/jobs/"+strconv.FormatInt(id, 10)+"/output", q, nil, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil

@@ -44,6 +44,8 @@ func FuzzAPI(f *testing.F) {
 		{true, "/v1/jobs/2/modify", `{"modify":{"name":"%5"}}`},
 		{true, "/v1/jobs/2/kill", `{"indices":[1,4,99]}`},
 		{false, "/v1/jobs?id=2&id=8589934594&compact=1", ``},
+		{false, "/v1/jobs?user=all&compact=1&fields=user,state,execHosts", ``},
+		{false, "/v1/jobs?fields=user,nofield", ``},
 		{true, "/v1/queues/normal/close", ``},
 		{false, "/v1/jobs?id=1&id=x&user=all", ``},
 		{false, "/v1/jobs/1", ``},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/apitls"
 	"github.com/lsfc/lsfc/runtime/mc"
 )
 
@@ -263,7 +264,7 @@ func (d *Daemon) peerClient(addr, self string) *api.Client {
 	}
 	c := api.DialTCP(addr, d.cfg.Secret, self)
 	if d.cfg.PeerTLS != nil {
-		c.UseTLS(d.cfg.PeerTLS)
+		apitls.Use(c, d.cfg.PeerTLS)
 	}
 	return c
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/apitls"
 	"github.com/lsfc/lsfc/runtime/localexec"
 )
 
@@ -190,7 +191,7 @@ func (d *Daemon) routes(remote bool) http.Handler {
 // verified client certificate, else the user it names after the secret.
 func (d *Daemon) remoteIdentity(r *http.Request) (identity, bool) {
 	if r.TLS != nil && len(r.TLS.VerifiedChains) > 0 && len(r.TLS.VerifiedChains[0]) > 0 {
-		name := api.CertName(r.TLS.VerifiedChains[0][0])
+		name := apitls.CertName(r.TLS.VerifiedChains[0][0])
 		if checkName("user", name) != nil {
 			return identity{}, false
 		}
@@ -264,6 +265,16 @@ func errorf(code int, format string, args ...any) error {
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
+	if l, ok := v.(api.JobList); ok {
+		// A job list, the largest answer, is written without
+		// reflection over each job, as the Encoder would write it.
+		if b, err := l.AppendJSON(nil); err == nil {
+			w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
+			w.WriteHeader(code)
+			w.Write(append(b, '\n'))
+			return
+		}
+	}
 	w.WriteHeader(code)
 	enc := json.NewEncoder(w)
 	enc.Encode(v)
@@ -491,24 +502,31 @@ func (d *Daemon) handleJobs(w http.ResponseWriter, r *http.Request) {
 		if len(ids) > 0 {
 			candidates = func() []*runtime.Job { return d.namedJobs(ids) }
 		}
+		mask, err := api.ParseJobFieldMask(q.Get("fields"))
+		if err != nil {
+			return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
+		}
 		list := candidates()
 		compact := q.Get("compact") == "1"
 		var b api.JobListBuilder
-		if !compact {
-			out = make([]api.Job, 0, len(list))
-		}
 		queue := q.Get("queue")
 		now := d.now()
+		// The jobs selected first, so that the list is made at its size.
+		list = slices.DeleteFunc(slices.Clone(list), func(j *runtime.Job) bool {
+			return len(ids) == 0 && userF != "all" && j.User != userF || queue != "" && j.Queue.Name != queue ||
+				len(ids) == 0 && !all && j.State.Finished()
+		})
+		if compact {
+			// An array's elements go in one entry: room for a few
+			// thousand entries at most, beyond which the list grows.
+			b.Grow(min(len(list), 4096))
+		} else {
+			out = make([]api.Job, 0, len(list))
+		}
+		var v api.Job // one for all: the mask's look at it puts it on the heap
 		for _, j := range list {
-			switch {
-			case len(ids) == 0 && userF != "all" && j.User != userF:
-				continue
-			case queue != "" && j.Queue.Name != queue:
-				continue
-			case len(ids) == 0 && !all && j.State.Finished():
-				continue
-			}
-			v := d.jobInfoAt(j, false, now)
+			v = d.jobInfoAt(j, false, now)
+			mask.Apply(&v)
 			if compact {
 				// The elements of an array go as rows: the list of a
 				// large array is small to send and to read.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/apitls"
 	"github.com/lsfc/lsfc/runtime/daemon"
 	"github.com/lsfc/lsfc/runtime/localexec"
 )
@@ -25,11 +26,11 @@ func clientOf(t *testing.T, ca *testkit.CA, addr, name, secret, user string) *ap
 	if name != "" {
 		cert, key = ca.Issue(t, name)
 	}
-	cfg, err := api.ClientTLS(cert, key, ca.File())
+	cfg, err := apitls.ClientConfig(cert, key, ca.File())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return api.DialTCP(addr, secret, user).UseTLS(cfg)
+	return apitls.Use(api.DialTCP(addr, secret, user), cfg)
 }
 
 // startTLS starts a daemon whose TCP listener speaks TLS with a
@@ -42,7 +43,7 @@ func startTLS(t *testing.T, ca *testkit.CA, secret string) (*daemon.Daemon, stri
 		t.Fatal(err)
 	}
 	cert, key := ca.Issue(t, "master")
-	cfg, err := api.ServerTLS(cert, key, ca.File(), secret == "")
+	cfg, err := apitls.ServerConfig(cert, key, ca.File(), secret == "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,13 +91,13 @@ func TestTLS(t *testing.T) {
 	}
 	other := testkit.NewCA(t, "another CA")
 	cert, key := other.Issue(t, "mallory")
-	cfg, err := api.ClientTLS(cert, key, ca.File())
+	cfg, err := apitls.ClientConfig(cert, key, ca.File())
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The client does not show a certificate the daemon's authorities did
 	// not sign: it comes without credentials.
-	if _, err := submitAs(api.DialTCP(d.Addr(), "", "mallory").UseTLS(cfg)); !errors.As(err, &ae) || ae.Status != http.StatusUnauthorized {
+	if _, err := submitAs(apitls.Use(api.DialTCP(d.Addr(), "", "mallory"), cfg)); !errors.As(err, &ae) || ae.Status != http.StatusUnauthorized {
 		t.Errorf("a certificate of another authority: %v, want 401", err)
 	}
 	// Shown all the same, it fails the handshake.
@@ -104,7 +105,7 @@ func TestTLS(t *testing.T) {
 	pair := cfg.Certificates[0]
 	forced.Certificates = nil
 	forced.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return &pair, nil }
-	if _, err := submitAs(api.DialTCP(d.Addr(), "", "mallory").UseTLS(forced)); err == nil || errors.As(err, &ae) {
+	if _, err := submitAs(apitls.Use(api.DialTCP(d.Addr(), "", "mallory"), forced)); err == nil || errors.As(err, &ae) {
 		t.Errorf("a certificate of another authority shown: %v, want the handshake refused", err)
 	}
 	if _, err := submitAs(api.DialTCP(d.Addr(), "s3cret", "carol")); err == nil {
@@ -145,7 +146,7 @@ func TestTLSWithoutSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	cert, key := ca.Issue(t, "master")
-	cfg, err := api.ServerTLS(cert, key, "", false)
+	cfg, err := apitls.ServerConfig(cert, key, "", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,11 +171,11 @@ func TestMultiClusterTLS(t *testing.T) {
 			t.Fatal(err)
 		}
 		cert, key := ca.Issue(t, c.name)
-		server, err := api.ServerTLS(cert, key, ca.File(), true)
+		server, err := apitls.ServerConfig(cert, key, ca.File(), true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		peer, err := api.ClientTLS(cert, key, ca.File())
+		peer, err := apitls.ClientConfig(cert, key, ca.File())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,19 +1,29 @@
-package api
+// Package apitls is the TLS of lsfc serve's API: the configurations of
+// its listener and clients, and a client's handshake (Use). It is apart
+// from package api so that a program that speaks no TLS, such as the LSF
+// commands' own build, does not link it: crypto/tls and crypto/x509 are
+// a large part of a small program's start.
+package apitls
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"net"
 	"os"
+	"time"
+
+	"github.com/lsfc/lsfc/runtime/api"
 )
 
-// ClientTLS returns the TLS configuration of a client of a TCP listener
+// ClientConfig returns the TLS configuration of a client of a TCP listener
 // (or of a MultiCluster peer): certFile and keyFile are the client's
 // certificate and key in PEM, both "" for none (the client then shows the
 // shared secret); caFile holds the certificates, in PEM, of the
 // authorities that sign the daemons' certificates, "" for the system's.
-func ClientTLS(certFile, keyFile, caFile string) (*tls.Config, error) {
+func ClientConfig(certFile, keyFile, caFile string) (*tls.Config, error) {
 	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
 	if err := loadKeyPair(cfg, certFile, keyFile); err != nil {
 		return nil, err
@@ -28,12 +38,12 @@ func ClientTLS(certFile, keyFile, caFile string) (*tls.Config, error) {
 	return cfg, nil
 }
 
-// ServerTLS returns the TLS configuration of a daemon's TCP listener: its
+// ServerConfig returns the TLS configuration of a daemon's TCP listener: its
 // certificate and key in PEM, and clientCAFile, when not "", the
 // certificates of the authorities whose client certificates name a user
 // (or a peer cluster). With requireCert every client must show such a
 // certificate; without it a client may instead show the shared secret.
-func ServerTLS(certFile, keyFile, clientCAFile string, requireCert bool) (*tls.Config, error) {
+func ServerConfig(certFile, keyFile, clientCAFile string, requireCert bool) (*tls.Config, error) {
 	if certFile == "" || keyFile == "" {
 		return nil, errors.New("TLS needs both a certificate and its key")
 	}
@@ -98,3 +108,33 @@ func loadPool(file string) (*x509.CertPool, error) {
 	}
 	return pool, nil
 }
+
+// Use makes a TCP client (api.DialTCP) speak TLS with cfg: its
+// certificate, when cfg has one, names the user (the daemon then takes no
+// user from the client), and cfg's authorities verify the daemon's, whose
+// name is the host of the address unless cfg names one. It returns c.
+// Call it before the client's first request.
+func Use(c *api.Client, cfg *tls.Config) *api.Client {
+	cfg = cfg.Clone()
+	return c.SetHandshake(func(ctx context.Context, conn net.Conn, addr string) (net.Conn, error) {
+		cfg := cfg
+		if cfg.ServerName == "" {
+			cfg = cfg.Clone()
+			host, _, err := net.SplitHostPort(addr)
+			if err != nil {
+				host = addr
+			}
+			cfg.ServerName = host
+		}
+		tc := tls.Client(conn, cfg)
+		hctx, cancel := context.WithTimeout(ctx, handshakeTimeout)
+		defer cancel()
+		if err := tc.HandshakeContext(hctx); err != nil {
+			return nil, err
+		}
+		return tc, nil
+	})
+}
+
+// handshakeTimeout bounds a client's TLS handshake.
+const handshakeTimeout = 10 * time.Second

@@ -1,0 +1,54 @@
+package daemon_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/lsfc/lsfc/runtime/api"
+)
+
+// TestJobListFields lists jobs with the fields the default layout of
+// bjobs reads: those are as in the full list, the others are empty, and
+// a field that jobs do not have is refused.
+func TestJobListFields(t *testing.T) {
+	d, state := startDaemon(t, "")
+	defer d.Close()
+	c := api.Dial(state)
+	ctx := context.Background()
+	for _, req := range []*api.SubmitRequest{
+		{Command: "sleep 1", Hold: true, Cwd: os.TempDir(), Name: "one"},
+		{Command: "true", Hold: true, Cwd: os.TempDir(), Name: "arr[1-4]"},
+	} {
+		if _, err := c.Submit(ctx, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	full, err := c.Jobs(ctx, api.JobQuery{User: "all"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := []string{"user", "state", "submitTime"}
+	few, err := c.Jobs(ctx, api.JobQuery{User: "all", Fields: fields})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full) != 5 || len(few) != len(full) {
+		t.Fatalf("%d jobs in the full list, %d with few fields; want 5", len(full), len(few))
+	}
+	for i, j := range full {
+		want := api.Job{ID: j.ID, Index: j.Index, Array: j.Array, Name: j.Name, User: j.User, State: j.State, Submit: j.Submit}
+		if !reflect.DeepEqual(few[i], want) {
+			t.Errorf("job %d with the fields %q: %+v, want %+v", j.ID, fields, few[i], want)
+		}
+		if j.Command == "" || j.Cwd == "" {
+			t.Errorf("job %d in the full list has no command or cwd: %+v", j.ID, j)
+		}
+	}
+	_, err = c.Jobs(ctx, api.JobQuery{Fields: []string{"user", "nofield"}})
+	if ae, ok := errors.AsType[*api.APIError](err); !ok || ae.Status != 400 {
+		t.Errorf("a field jobs do not have: %v, want a refusal (400)", err)
+	}
+}
