@@ -50,6 +50,14 @@ type Params struct {
 	// MaxJobArraySize is MAX_JOB_ARRAY_SIZE, the largest index, and the
 	// most elements, of a job array.
 	MaxJobArraySize int `lsf:"MAX_JOB_ARRAY_SIZE"`
+	// MaxPendJobs and MaxPendSlots are MAX_PEND_JOBS and MAX_PEND_SLOTS,
+	// the pending jobs and the slots of pending jobs no user or user
+	// group may pass; 0 for unlimited, the default.
+	MaxPendJobs  int `lsf:"MAX_PEND_JOBS"`
+	MaxPendSlots int `lsf:"MAX_PEND_SLOTS"`
+	// SubTryInterval is SUB_TRY_INTERVAL, how long bsub waits before it
+	// tries again a submission refused for a pending job threshold.
+	SubTryInterval time.Duration `lsf:"SUB_TRY_INTERVAL"`
 	// DefaultQueue is DEFAULT_QUEUE, the queues of jobs submitted without
 	// one; nil when unset.
 	DefaultQueue []string `lsf:"DEFAULT_QUEUE"`

@@ -12,7 +12,9 @@ func zeroLimit() *Analyzer {
 		Code: "LSF518", Name: "zero-limit", Severity: lang.Warning,
 		Summary: "a job slot or job limit of 0, which lets nothing run",
 		Doc: `What it finds: QJOB_LIMIT, HJOB_LIMIT, UJOB_LIMIT or PJOB_LIMIT = 0 in a
-queue, and SLOTS = 0 or JOBS = 0 in a Limit section of lsb.resources.
+queue, SLOTS = 0 or JOBS = 0 in a Limit section of lsb.resources, and
+MAX_PEND_JOBS or MAX_PEND_SLOTS = 0 in a row of lsb.users (every
+submission of the row's users is refused, for a new job pends first).
 
 Why it matters: a limit of 0 lets no job of what it covers run: the
 queue (or each user of it, each host, each processor) gets no slot, and
@@ -32,6 +34,14 @@ off hosts, use the queue's HOSTS or USERS.`,
 					if x, ok := steadyNumber(st); ok && x == 0 {
 						p.Report(st.Span(), "queue %s: %s = 0 lets no job of the queue run: nothing is ever dispatched from it%s",
 							q.Name, key, zeroWho(key))
+					}
+				}
+			}
+			for _, l := range p.Policy.UserLimits {
+				for _, key := range []string{"MAX_PEND_JOBS", "MAX_PEND_SLOTS"} {
+					st := l.Settings[key]
+					if x, ok := steadyNumber(st); ok && x == 0 {
+						p.Report(st.Span(), "lsb.users: %s = 0 for %s refuses every submission: no job of theirs can be pending, and a new job pends first", key, l.User)
 					}
 				}
 			}

@@ -240,6 +240,9 @@ type Modification struct {
 	Project  *string `json:"Project,omitempty"`
 	Group    *string `json:"Group,omitempty"`
 	JobGroup *string `json:"JobGroup,omitempty"`
+	// GPU is bmod -gpu, the job's own GPU requirement ("-" for the
+	// default; "" for none of its own, bmod -gpun).
+	GPU *string `json:"GPU,omitempty"`
 	// Reservation is bmod -U (an advance reservation's ID) or -Un ("":
 	// out of any reservation).
 	Reservation *string `json:"Reservation,omitempty"`
@@ -325,6 +328,9 @@ func (c *Cluster) Modify(j *Job, m Modification) error {
 				return err
 			}
 		}
+	}
+	if m.GPU != nil {
+		sub.GPU = *m.GPU
 	}
 	if m.Mail != nil {
 		sub.Mail = m.Mail.apply(sub.Mail)

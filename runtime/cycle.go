@@ -608,6 +608,20 @@ func (c *cycle) jobRoom(r *classRun, j *Job, h *Host) (int, Reason) {
 	return max(0, room), why
 }
 
+// jobRoomWithout is jobRoom without the host limiter of the name given.
+func (c *cycle) jobRoomWithout(r *classRun, j *Job, h *Host, skip string) int {
+	room := math.MaxInt32
+	for _, l := range c.s.Plugins.HostLimiters {
+		if l.Name() == skip {
+			continue
+		}
+		if n, _ := l.Room(CycleState{c}, ClassInfo{r.k}, JobInfo{j}, HostInfo{h}); n < room {
+			room = n
+		}
+	}
+	return max(0, room)
+}
+
 // explain records, for a job the cycle could not dispatch, why each host
 // rejected it.
 func (c *cycle) explain(r *classRun, j *Job) {

@@ -73,6 +73,14 @@ func (c *Cluster) SetGPUs(h *Host, devs []GPUDevice) {
 	h.Gen++
 }
 
+// SetGPUMemUsed records the memory in use on the host's GPUs, in MB by
+// GPU index, as its agent (or the daemon, for its own machine) measured
+// it; nil when it measures none. What jobs use of their GPUs changes
+// nothing the scheduler decides: it is shown, not counted.
+func (c *Cluster) SetGPUMemUsed(h *Host, used map[int]float64) {
+	h.gpuMemUsed = used
+}
+
 // GPUsFound reports whether the host's GPUs are those its agent found
 // rather than those the configuration declares.
 func (h *Host) GPUsFound() bool { return h.gpusFound }
@@ -162,14 +170,18 @@ type gpuUse struct {
 // GPUs, by position in h.GPUs, with the jobs on each.
 func (h *Host) gpuUses() []gpuUse {
 	use := make([]gpuUse, len(h.GPUs))
-	h.gpuUsesInto(use, true)
+	h.gpuUsesInto(use, true, nil)
 	return use
 }
 
 // gpuUsesInto adds to use (one per GPU of the host) what the started jobs
-// on the host hold, and with ids the jobs themselves.
-func (h *Host) gpuUsesInto(use []gpuUse, ids bool) {
+// on the host hold, and with ids the jobs themselves; the jobs skip
+// reports (when not nil) are left out.
+func (h *Host) gpuUsesInto(use []gpuUse, ids bool, skip func(*Job) bool) {
 	for _, j := range h.jobs {
+		if skip != nil && skip(j) {
+			continue
+		}
 		for _, a := range j.Allocs {
 			if a.Host != h {
 				continue
@@ -239,7 +251,7 @@ func gpusNeeded(g *lang.GPUReq, slots int) int {
 // GPUs, as the cycle leaves them (planned holds what the cycle gave jobs
 // there so far): all when the host has Num free GPUs that fit (per task:
 // as many slots as Num of them each), else none.
-func gpuRoom(h *Host, planned []gpuPlan, g *lang.GPUReq) int {
+func gpuRoom(h *Host, planned []gpuPlan, g *lang.GPUReq, skip func(*Job) bool) int {
 	if len(h.GPUs) == 0 {
 		return 0
 	}
@@ -251,7 +263,7 @@ func gpuRoom(h *Host, planned []gpuPlan, g *lang.GPUReq) int {
 	} else {
 		use = make([]gpuUse, len(h.GPUs))
 	}
-	h.gpuUsesInto(use, false)
+	h.gpuUsesInto(use, false, skip)
 	addPlanned(h, use, planned)
 	free := 0
 	for i, d := range h.GPUs {
@@ -277,12 +289,12 @@ type gpuPlan struct {
 // gpuPick returns the indices of up to n GPUs of the host that can take
 // a job of requirement g: those with the fewest jobs first, then by
 // index.
-func gpuPick(h *Host, planned []gpuPlan, g *lang.GPUReq, n int) []int {
+func gpuPick(h *Host, planned []gpuPlan, g *lang.GPUReq, n int, skip func(*Job) bool) []int {
 	if len(h.GPUs) == 0 || n <= 0 {
 		return nil
 	}
 	use := make([]gpuUse, len(h.GPUs))
-	h.gpuUsesInto(use, false)
+	h.gpuUsesInto(use, false, skip)
 	addPlanned(h, use, planned)
 	var fit []int
 	for i, d := range h.GPUs {
@@ -319,12 +331,52 @@ func addPlanned(h *Host, use []gpuUse, planned []gpuPlan) {
 type gpuLimiter struct{}
 
 func (gpuLimiter) Name() string { return "GPU" }
-func (gpuLimiter) Room(st CycleState, kv ClassInfo, _ JobInfo, hv HostInfo) (int, Reason) {
+func (gpuLimiter) Room(st CycleState, kv ClassInfo, jv JobInfo, hv HostInfo) (int, Reason) {
 	c, k, h := st.c, kv.k, hv.h
 	if k == nil || k.gpu == nil {
 		return math.MaxInt32, ReasonNone
 	}
-	return gpuRoom(h, c.gpuPlanned[h.Index], k.gpu), ReasonHostGPU
+	return gpuRoom(h, c.gpuTaken(h, k.queue, jv.j), k.gpu, c.gpuGone(k.queue, k.gpu)), ReasonHostGPU
+}
+
+// gpuGone returns which started jobs hold no GPU for a job of queue q
+// and requirement g in this cycle: those preempted (and so killed) this
+// cycle and, while the cycle looks for what preemption could give, the
+// GPU jobs q may preempt that would give their GPUs up. It returns nil
+// when there are none.
+func (c *cycle) gpuGone(q *Queue, g *lang.GPUReq) func(*Job) bool {
+	probe := c.probe && g != nil && c.preemptive(q)
+	if len(c.victims) == 0 && !probe {
+		return nil
+	}
+	return func(j *Job) bool {
+		return c.victims[j] || probe && c.cluster.preemptable(j, q) && gpuReleases(j)
+	}
+}
+
+// gpuReleases reports whether preempting a GPU job gives its GPUs to
+// the preempting job. LSF preempts a GPU job for another GPU job only
+// when it holds its GPUs alone (exclusive_process mode or
+// j_exclusive=yes) and leaves them when preempted: a job stopped in
+// place keeps its GPU contexts, so lsfc requires the job to be killed
+// (TERMINATE_WHEN=PREEMPT in its queue).
+func gpuReleases(j *Job) bool {
+	return j.GPU != nil && gpuExclusive(j.GPU) && j.Queue.killOnPreempt
+}
+
+// gpuTaken returns what the cycle holds of a host's GPUs for a job of
+// queue q (j nil: for its class as a whole): the GPUs it gave jobs, and
+// those pending jobs reserve there, unless the job may borrow them as a
+// backfill job.
+func (c *cycle) gpuTaken(h *Host, q *Queue, j *Job) []gpuPlan {
+	p := c.gpuPlanned[h.Index]
+	if c.rsv == nil || len(c.rsv.gpus[h.Index]) == 0 {
+		return p
+	}
+	if borrows(q) && (j == nil || c.mayBorrow(j, h)) {
+		return p
+	}
+	return append(slices.Clip(p), c.rsv.gpus[h.Index]...)
 }
 
 // takeGPUs gives a dispatched job its GPUs on each of its hosts, and
@@ -335,7 +387,7 @@ func (c *cycle) takeGPUs(j *Job, allocs []Alloc) {
 	}
 	for i := range allocs {
 		h := allocs[i].Host
-		idx := gpuPick(h, c.gpuPlanned[h.Index], j.GPU, gpusNeeded(j.GPU, allocs[i].Slots))
+		idx := gpuPick(h, c.gpuTaken(h, j.Queue, j), j.GPU, gpusNeeded(j.GPU, allocs[i].Slots), c.gpuGone(j.Queue, j.GPU))
 		allocs[i].GPUs = idx
 		if c.gpuPlanned == nil {
 			c.gpuPlanned = map[int][]gpuPlan{}
@@ -365,7 +417,7 @@ func (c *cycle) gpuReason(r *classRun) Reason {
 		return ReasonSlots
 	}
 	for _, h := range r.cand.hosts {
-		if gpuRoom(h, c.gpuPlanned[h.Index], r.k.gpu) > 0 {
+		if gpuRoom(h, c.gpuTaken(h, r.k.queue, nil), r.k.gpu, c.gpuGone(r.k.queue, r.k.gpu)) > 0 {
 			return ReasonSlots
 		}
 	}
@@ -380,6 +432,10 @@ type GPUState struct {
 	Jobs, Running, Suspended int
 	Exclusive                bool
 	Reserved                 float64
+	// MemUsed is the memory in use on the GPU, in MB, as the host's agent
+	// last measured it; MemUsedKnown is false when it measures none.
+	MemUsed      float64
+	MemUsedKnown bool
 	// RunJobs and SuspJobs are the IDs of the running and the suspended
 	// jobs on the GPU.
 	RunJobs, SuspJobs []int64
@@ -393,6 +449,7 @@ func (h *Host) GPUStates() []GPUState {
 	for i, d := range h.GPUs {
 		u := use[i]
 		out[i] = GPUState{GPUDevice: d, Jobs: u.jobs, Running: u.running, Suspended: u.suspended, Exclusive: u.exclusive, Reserved: u.mem}
+		out[i].MemUsed, out[i].MemUsedKnown = h.gpuMemUsed[d.Index]
 		for _, j := range u.ids {
 			if j.State == Run {
 				out[i].RunJobs = append(out[i].RunJobs, j.ID)
@@ -428,4 +485,74 @@ func gpuCapable(h *Host, g *lang.GPUReq) bool {
 		}
 	}
 	return n >= g.Num
+}
+
+// A gpuTrack follows a host's GPUs as a reservation looks ahead: what
+// the started jobs on each hold (they leave as they end), and what the
+// cycle gave or reserved there (which stays).
+type gpuTrack struct {
+	use, fixed []gpuUse
+}
+
+// newGPUTrack returns a host's GPUs as they stand for a job of queue q.
+func (c *cycle) newGPUTrack(h *Host, q *Queue, j *Job) *gpuTrack {
+	t := &gpuTrack{use: make([]gpuUse, len(h.GPUs)), fixed: make([]gpuUse, len(h.GPUs))}
+	h.gpuUsesInto(t.use, true, c.gpuGone(q, j.GPU))
+	addPlanned(h, t.fixed, c.gpuTaken(h, q, j))
+	return t
+}
+
+// free returns how many of the host's GPUs can take a job of
+// requirement g.
+func (t *gpuTrack) free(h *Host, g *lang.GPUReq) int {
+	n := 0
+	for i, d := range h.GPUs {
+		u, f := t.use[i], t.fixed[i]
+		u.jobs += f.jobs
+		u.exclusive = u.exclusive || f.exclusive
+		u.mem += f.mem
+		if gpuFits(d, u, g) {
+			n++
+		}
+	}
+	return n
+}
+
+// end takes a job that ends off the host's GPUs.
+func (t *gpuTrack) end(h *Host, j *Job) {
+	for _, a := range j.Allocs {
+		if a.Host != h {
+			continue
+		}
+		for _, idx := range a.GPUs {
+			i := gpuPos(h.GPUs, idx)
+			if i < 0 {
+				continue
+			}
+			u := &t.use[i]
+			u.ids = slices.DeleteFunc(u.ids, func(o *Job) bool { return o == j })
+			u.jobs, u.mem, u.exclusive = len(u.ids), 0, false
+			for _, o := range u.ids {
+				if o.GPU != nil {
+					u.exclusive = u.exclusive || gpuExclusive(o.GPU)
+					u.mem += o.GPU.GMem
+				}
+			}
+		}
+	}
+}
+
+// gpuSlots bounds the n slots a host may give a job of requirement g by
+// its free GPUs that fit: for GPUs per task, as many slots as Num of
+// them each; else all n when Num of them are free, none otherwise.
+func gpuSlots(g *lang.GPUReq, free, n int) int {
+	switch {
+	case g.Num <= 0:
+		return n
+	case g.PerTask:
+		return min(n, free/g.Num)
+	case free < g.Num:
+		return 0
+	}
+	return n
 }

@@ -97,6 +97,9 @@ type Host struct {
 	// set), else those the configuration declares.
 	GPUs      []GPUDevice
 	gpusFound bool
+	// gpuMemUsed is the memory in use on each GPU, in MB, by index, as
+	// the host's agent last measured it; nil when it measures none.
+	gpuMemUsed map[int]float64
 }
 
 // Jobs returns the started jobs on the host, in start order.

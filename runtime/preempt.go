@@ -261,7 +261,7 @@ func (c *cycle) preemptBonus(q *Queue, h *Host) int {
 func (c *cycle) victimSlots(q *Queue, h *Host) int {
 	n := 0
 	for _, j := range h.jobs {
-		if !c.victims[j] && c.cluster.preemptable(j, q) {
+		if !c.victims[j] && c.cluster.preemptable(j, q) && (j.GPU == nil || gpuReleases(j)) {
 			n += j.SlotsOn(h)
 		}
 	}
@@ -323,17 +323,34 @@ func (c *cycle) preempt(r *classRun, j *Job) []Alloc {
 	var order []*Job
 	extra := map[*Host]int{}
 	for _, a := range allocs {
-		lack := a.Slots - max(0, c.mxjRoom(j.Queue, a.Host)) - extra[a.Host]
-		if lack <= 0 {
-			continue
+		var victims []*Job
+		if j.GPU != nil {
+			// The GPUs first: the jobs preempted for them free their
+			// slots too.
+			var ok bool
+			if victims, ok = c.pickGPUVictims(j, a.Host, a.Slots, chosen); !ok {
+				return nil
+			}
+			for _, v := range victims {
+				chosen[v] = true
+				for _, va := range v.Allocs {
+					extra[va.Host] += va.Slots
+				}
+			}
 		}
-		victims := c.pickVictims(j, a.Host, lack, chosen)
-		if victims == nil {
-			return nil
+		if lack := a.Slots - max(0, c.mxjRoom(j.Queue, a.Host)) - extra[a.Host]; lack > 0 {
+			more := c.pickVictims(j, a.Host, lack, chosen)
+			if more == nil {
+				return nil
+			}
+			victims = append(victims, more...)
 		}
 		for _, v := range victims {
-			chosen[v] = true
 			order = append(order, v)
+			if chosen[v] {
+				continue
+			}
+			chosen[v] = true
 			for _, va := range v.Allocs {
 				extra[va.Host] += va.Slots
 			}
@@ -368,32 +385,12 @@ func (c *cycle) mxjRoom(q *Queue, h *Host) int {
 func (c *cycle) pickVictims(j *Job, h *Host, lack int, chosen map[*Job]bool) []*Job {
 	var cands []*Job
 	for _, v := range h.jobs {
-		if !c.victims[v] && !chosen[v] && c.cluster.preemptable(v, j.Queue) {
+		if !c.victims[v] && !chosen[v] && c.mayPreempt(j, v) {
 			cands = append(cands, v)
 		}
 	}
-	pf := c.cluster.PreemptFor
-	slices.SortFunc(cands, func(a, b *Job) int {
-		if d := cmp.Compare(j.Queue.preempts[b.Queue], j.Queue.preempts[a.Queue]); d != 0 {
-			return d
-		}
-		if d := cmp.Compare(a.Queue.Priority, b.Queue.Priority); d != 0 {
-			return d
-		}
-		if pf.MiniJob {
-			if d := cmp.Compare(b.SlotsOn(h), a.SlotsOn(h)); d != 0 {
-				return d
-			}
-		}
-		if pf.LeastRunTime {
-			if d := cmp.Compare(a.ranBy(c.now), b.ranBy(c.now)); d != 0 {
-				return d
-			}
-		}
-		// The job last in its queue's order goes first.
-		return before(b, a)
-	})
-	if pf.OptimalMiniJob {
+	c.sortVictims(j, h, cands)
+	if c.cluster.PreemptFor.OptimalMiniJob {
 		// One victim that frees just enough, when there is one.
 		best := -1
 		for i, v := range cands {
@@ -417,6 +414,70 @@ func (c *cycle) pickVictims(j *Job, h *Host, lack int, chosen map[*Job]bool) []*
 		return nil
 	}
 	return out
+}
+
+// sortVictims orders the candidates for preemption on a host as
+// pickVictims takes them: the queue the preemptive job prefers (+N)
+// first, then the lowest priority queue; with MINI_JOB the largest jobs
+// first; with LEAST_RUN_TIME the job that ran the shortest time; then
+// the job last in its queue's order.
+func (c *cycle) sortVictims(j *Job, h *Host, cands []*Job) {
+	pf := c.cluster.PreemptFor
+	slices.SortFunc(cands, func(a, b *Job) int {
+		if d := cmp.Compare(j.Queue.preempts[b.Queue], j.Queue.preempts[a.Queue]); d != 0 {
+			return d
+		}
+		if d := cmp.Compare(a.Queue.Priority, b.Queue.Priority); d != 0 {
+			return d
+		}
+		if pf.MiniJob {
+			if d := cmp.Compare(b.SlotsOn(h), a.SlotsOn(h)); d != 0 {
+				return d
+			}
+		}
+		if pf.LeastRunTime {
+			if d := cmp.Compare(a.ranBy(c.now), b.ranBy(c.now)); d != 0 {
+				return d
+			}
+		}
+		// The job last in its queue's order goes first.
+		return before(b, a)
+	})
+}
+
+// mayPreempt reports whether job j may preempt the started job v: v's
+// queue lets it, and, for a GPU job, j asks for GPUs and v gives its
+// GPUs up (gpuReleases). As LSF documents, a job that asks for no GPU
+// never preempts a GPU job.
+func (c *cycle) mayPreempt(j, v *Job) bool {
+	return c.cluster.preemptable(v, j.Queue) && (v.GPU == nil || j.GPU != nil && gpuReleases(v))
+}
+
+// pickGPUVictims chooses, on a host where a GPU job takes slots slots,
+// the GPU jobs to preempt for the GPUs it lacks there, in the order
+// pickVictims takes them; none when the host's GPUs, less those of the
+// victims already chosen, are enough. ok is false when even preempting
+// every candidate leaves too few.
+func (c *cycle) pickGPUVictims(j *Job, h *Host, slots int, chosen map[*Job]bool) (out []*Job, ok bool) {
+	taken := c.gpuTaken(h, j.Queue, j)
+	gone := func(v *Job) bool { return c.victims[v] || chosen[v] || slices.Contains(out, v) }
+	if gpuRoom(h, taken, j.GPU, gone) >= slots {
+		return nil, true
+	}
+	var cands []*Job
+	for _, v := range h.jobs {
+		if len(v.GPUsOn(h.Name)) > 0 && !gone(v) && c.mayPreempt(j, v) {
+			cands = append(cands, v)
+		}
+	}
+	c.sortVictims(j, h, cands)
+	for _, v := range cands {
+		out = append(out, v)
+		if gpuRoom(h, taken, j.GPU, gone) >= slots {
+			return out, true
+		}
+	}
+	return nil, false
 }
 
 // ranBy returns how long a job has run by now, suspensions excluded.

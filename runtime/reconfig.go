@@ -77,6 +77,9 @@ func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster,
 			// The GPUs a host's agent found stay until it reports again.
 			n.SetGPUs(nh, h.GPUs)
 		}
+		if nh := n.hostByName[h.Name]; nh != nil {
+			n.SetGPUMemUsed(nh, h.gpuMemUsed)
+		}
 		if nh := n.hostByName[h.Name]; nh != nil && !nh.Retired && h.Status != HostOK {
 			n.SetHostStatus(nh, h.Status)
 			nh.ExitClosed = h.ExitClosed && nh.Status == HostClosedAdm

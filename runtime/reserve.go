@@ -30,7 +30,11 @@ import (
 //
 // A reservation's predicted start is when enough of the running jobs on
 // the candidate hosts will have ended, by their run limits or estimated
-// run times (-We, the profile's RUNTIME). A job of a BACKFILL queue may
+// run times (-We, the profile's RUNTIME), and enough of the rusage
+// amounts they hold with a duration, decay or phases have come back as
+// their reservations age (with decay, between two such times, to the
+// second). The amounts the job reserves are those free now. A job of a
+// BACKFILL queue may
 // use reserved slots on a host when its own run limit (or estimate) ends
 // before the earliest predicted start of the reservations there, so
 // that it never delays them. A job of an INTERRUPTIBLE_BACKFILL queue
@@ -183,8 +187,10 @@ type reserveState struct {
 	// predicted start of the reservations on the host.
 	slots []int
 	start []Time
-	// amounts holds the rusage amounts reserved, by host and value slot.
+	// amounts holds the rusage amounts reserved, by host and value slot;
+	// gpus the GPUs reserved, by host index.
 	amounts map[hostSlot]float64
+	gpus    map[int][]gpuPlan
 	// ends are the started jobs' expected ends, soonest first, made on
 	// first use.
 	ends []jobEnd
@@ -216,7 +222,9 @@ func reserves(j *Job) bool {
 // so that the cycle looks at it (and it reserves) rather than passing
 // it over; -1 otherwise.
 func (c *cycle) reserveNext(r *classRun) int {
-	if r.k.queue.reserve.cycles == 0 || r.capacity <= 0 || (c.rsv != nil && c.rsv.full[r]) {
+	// A class that asks for GPUs has no capacity while the GPUs are busy,
+	// but may still reserve the slots and GPUs as they free.
+	if r.k.queue.reserve.cycles == 0 || r.capacity <= 0 && r.k.gpu == nil || (c.rsv != nil && c.rsv.full[r]) {
 		return -1
 	}
 	p := r.k.tree.first(r.pos, math.MaxFloat64)
@@ -242,6 +250,7 @@ func (c *cycle) reserveState() *reserveState {
 			rs.start[i] = Never
 		}
 		clear(rs.amounts)
+		clear(rs.gpus)
 		rs.full, rs.failed = nil, nil
 		c.rsv = rs
 	}
@@ -283,13 +292,18 @@ func (c *cycle) expectedEnds() []jobEnd {
 }
 
 // hostTrack is one candidate host as a reservation looks ahead: the
-// slots the job may have there, and the rusage amounts available.
+// slots the job may have there, the rusage amounts available, and, for
+// a job that asks for GPUs, the host's GPUs.
 type hostTrack struct {
 	h     *Host
 	now   int
 	slots int
 	avail []float64
-	at    Time
+	// availNow is what of the amounts is free now, which the job
+	// reserves.
+	availNow []float64
+	gpu      *gpuTrack
+	at       Time
 }
 
 // reserveFor makes a job that could not start reserve what it can, or,
@@ -339,6 +353,10 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 					t.avail[k] = math.Inf(1)
 				}
 			}
+			t.availNow = slices.Clone(t.avail)
+		}
+		if j.GPU != nil {
+			t.gpu = c.newGPUTrack(h, j.Queue, j)
 		}
 		track[h] = t
 		order = append(order, t)
@@ -346,6 +364,9 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 	}
 	gives := func(t *hostTrack) int {
 		n := t.slots
+		if t.gpu != nil {
+			n = gpuSlots(j.GPU, t.gpu.free(t.h, j.GPU), n)
+		}
 		if span.Ptile > 0 {
 			n -= n % span.Ptile
 		}
@@ -362,24 +383,97 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 		}
 	}
 	for i, h := range r.cand.hosts {
-		if r.free[i] <= 0 && len(amounts) == 0 || !gpuCapable(h, j.GPU) {
+		if r.free[i] <= 0 && len(amounts) == 0 && j.GPU == nil || !gpuCapable(h, j.GPU) {
 			continue
 		}
-		free, _ := c.jobRoom(r, j, h)
+		var free int
+		if j.GPU != nil {
+			// Slots free on a host whose GPUs are busy are reserved
+			// too: the job waits there for the GPUs as for slots.
+			free = c.jobRoomWithout(r, j, h, gpuLimiter{}.Name())
+		} else {
+			free, _ = c.jobRoom(r, j, h)
+		}
 		free = max(0, min(free, j.Slots))
-		if free == 0 && len(amounts) == 0 {
+		if free == 0 && len(amounts) == 0 && j.GPU == nil {
 			continue
 		}
 		count(0, gives(open(h, free)))
+	}
+	// The rusage amounts running jobs hold with a duration or decay come
+	// back as their reservations age, before those jobs end.
+	holds, changes := c.timedHolds(r, amounts, track)
+	setHolds := func(at Time) {
+		changed := false
+		for _, th := range holds {
+			if th.ended {
+				continue
+			}
+			v := th.at(at)
+			if d := th.cur - v; d != 0 {
+				t := track[th.h]
+				t.avail[th.k] += d
+				th.cur = v
+				if d > 0 {
+					t.at = max(t.at, at)
+				}
+				changed = true
+			}
+		}
+		if changed {
+			total = 0
+			for _, t := range order {
+				count(0, gives(t))
+			}
+		}
 	}
 	start := Never
 	if total >= j.Slots {
 		start = c.now
 	} else {
-		for _, e := range c.expectedEnds() {
-			if e.j == nil || e.at == Never {
+		ends := c.expectedEnds()
+		ei, ci, prev := 0, 0, c.now
+		for {
+			at := Never
+			if ei < len(ends) && ends[ei].j != nil {
+				at = ends[ei].at
+			}
+			if ci < len(changes) {
+				at = min(at, changes[ci])
+			}
+			if at == Never {
 				break
 			}
+			if len(holds) > 0 && at > prev {
+				setHolds(at)
+				if total >= j.Slots {
+					// What came back by at is enough: with decay, it was
+					// enough somewhat earlier.
+					lo, hi := prev, at
+					for hi-lo > 1 {
+						mid := lo + (hi-lo)/2
+						if setHolds(mid); total >= j.Slots {
+							hi = mid
+						} else {
+							lo = mid
+						}
+					}
+					setHolds(hi)
+					start = hi
+					break
+				}
+			}
+			for ci < len(changes) && changes[ci] <= at {
+				ci++
+			}
+			prev = at
+			if ei >= len(ends) || ends[ei].j == nil || ends[ei].at != at {
+				continue
+			}
+			// One job ends at a time, so that the hosts the job waits
+			// for are those of the fewest ends.
+			e := ends[ei]
+			ei++
 			for _, a := range e.j.Allocs {
 				if r.cand.pos[a.Host.Index] < 0 || !gpuCapable(a.Host, j.GPU) {
 					continue
@@ -390,18 +484,21 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 				}
 				old := gives(t)
 				t.slots = min(j.Slots, t.slots+a.Slots)
+				if t.gpu != nil {
+					t.gpu.end(a.Host, e.j)
+				}
 				t.at = e.at
 				for k, am := range amounts {
 					for _, ha := range e.j.held {
 						if ha.host == a.Host && ha.name == am.Name {
-							t.avail[k] += ha.v
+							t.avail[k] += heldBack(holds, e.j, a.Host, k, ha.v)
 						}
 					}
 				}
 				count(old, gives(t))
 			}
 			if total >= j.Slots {
-				start = e.at
+				start = at
 				break
 			}
 		}
@@ -416,20 +513,33 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 			break
 		}
 		g := gives(t)
+		if g <= 0 && start == Never && t.gpu != nil {
+			// The GPUs it waits for are held by jobs of no known end:
+			// once they end, the host gives the job its slots.
+			g = t.slots
+			if span.Ptile > 0 {
+				g -= g % span.Ptile
+			}
+		}
 		if g <= 0 || span.Hosts == 1 && g < j.Slots {
 			continue
 		}
 		n := min(t.now, left)
+		var gpus []int
+		if j.GPU != nil {
+			// The GPUs free now that the job will use on the host.
+			gpus = gpuPick(t.h, c.gpuTaken(t.h, j.Queue, j), j.GPU, gpusNeeded(j.GPU, min(g, left)), c.gpuGone(j.Queue, j.GPU))
+		}
 		left -= g
-		if n <= 0 && len(amounts) == 0 {
+		if n <= 0 && len(amounts) == 0 && len(gpus) == 0 {
 			continue
 		}
-		if n > 0 {
-			res.Allocs = append(res.Allocs, Alloc{Host: t.h, Slots: n})
+		if n > 0 || len(gpus) > 0 {
+			res.Allocs = append(res.Allocs, Alloc{Host: t.h, Slots: n, GPUs: gpus})
 		}
 		for k, am := range amounts {
 			need := am.Value * c.cluster.perHost(am.Per, max(n, 1), j.Slots)
-			take := min(need, t.avail[k])
+			take := min(need, t.availNow[k])
 			if take > 0 && !math.IsInf(take, 0) {
 				res.Amounts = append(res.Amounts, ReservedAmount{Host: t.h, Name: am.Name, Value: take})
 			}
@@ -457,17 +567,115 @@ func (c *cycle) reserveFor(r *classRun, j *Job) {
 	for _, a := range res.Allocs {
 		rs.slots[a.Host.Index] += a.Slots
 		rs.start[a.Host.Index] = min(rs.start[a.Host.Index], start)
+		rs.addGPUs(a.Host, a.GPUs, j)
 	}
 	for _, am := range res.Amounts {
 		rs.start[am.Host.Index] = min(rs.start[am.Host.Index], start)
 	}
 	c.plan.Reservations = append(c.plan.Reservations, res)
 	for _, a := range res.Allocs {
-		c.refreshRoom(a.Host)
+		if a.Slots > 0 || len(a.GPUs) > 0 {
+			c.refreshRoom(a.Host)
+		}
 	}
 	if start < Never {
 		c.wakeAt(start)
 	}
+}
+
+// addGPUs records the GPUs a job reserves on a host.
+func (rs *reserveState) addGPUs(h *Host, gpus []int, j *Job) {
+	if len(gpus) == 0 || j.GPU == nil {
+		return
+	}
+	if rs.gpus == nil {
+		rs.gpus = map[int][]gpuPlan{}
+	}
+	for _, x := range gpus {
+		rs.gpus[h.Index] = append(rs.gpus[h.Index], gpuPlan{x, j.GPU})
+	}
+}
+
+// A timedHold is an rusage amount a started job holds on a host with a
+// duration, decay or phases, as a reservation's look-ahead ages it: k is
+// the position of the resource among the pending job's amounts, base
+// what the job holds now, cur what it holds as the look-ahead stands.
+type timedHold struct {
+	j        *Job
+	h        *Host
+	k        int
+	rsv      reservation
+	base     float64
+	cur      float64
+	ended    bool
+	baseRate float64
+}
+
+// at returns what the job holds at a time, if it still runs then: what
+// it holds now, scaled as its reservation ages.
+func (th *timedHold) at(t Time) float64 {
+	if th.baseRate <= 0 {
+		return 0
+	}
+	return th.base * th.rsv.at(float64(t-th.j.Start)) / th.baseRate
+}
+
+// timedHolds returns the rusage amounts of the pending job's resources
+// that the started jobs on the tracked hosts hold with a duration, decay
+// or phases, and the times, in order, at which they next change (the
+// ends of their durations and phases) before those jobs end.
+func (c *cycle) timedHolds(r *classRun, amounts []reservation, track map[*Host]*hostTrack) ([]*timedHold, []Time) {
+	if len(amounts) == 0 || len(c.cluster.timed) == 0 {
+		return nil, nil
+	}
+	var holds []*timedHold
+	var changes []Time
+	for _, tj := range c.cluster.timed {
+		if !tj.State.Started() {
+			continue
+		}
+		end := tj.expectedEnd(c.now)
+		elapsed := float64(c.now - tj.Start)
+		for _, ha := range tj.held {
+			if track[ha.host] == nil || r.cand.pos[ha.host.Index] < 0 {
+				continue
+			}
+			for k, am := range amounts {
+				if am.Name != ha.name {
+					continue
+				}
+				for _, ra := range tj.Req.amounts() {
+					if ra.Name != ha.name || !ra.timed() {
+						continue
+					}
+					holds = append(holds, &timedHold{j: tj, h: ha.host, k: k, rsv: ra, base: ha.v, cur: ha.v, baseRate: ra.at(elapsed)})
+					for e, n := elapsed, 0; n < 64; n++ {
+						at, _ := ra.nextChange(e)
+						if at < 0 || tj.Start.Add(at) >= end {
+							break
+						}
+						changes = append(changes, tj.Start.Add(at))
+						e = at
+					}
+					break
+				}
+			}
+		}
+	}
+	slices.Sort(changes)
+	return holds, slices.Compact(changes)
+}
+
+// heldBack returns what a job that ends gives back of an amount it held
+// on a host: what the look-ahead left it of a timed hold, else all of v.
+func heldBack(holds []*timedHold, j *Job, h *Host, k int, v float64) float64 {
+	for _, th := range holds {
+		if th.j == j && th.h == h && th.k == k && !th.ended {
+			th.ended = true
+			return th.cur
+		}
+	}
+	return v
 }
 
 // amountsFit reports whether the rusage amounts of a job of total slots
@@ -602,6 +810,10 @@ func (c *Cluster) applyReservations(p *Plan, now Time) {
 		j.Reservation = r
 		c.reserving = append(c.reserving, j)
 		for _, a := range r.Allocs {
+			if a.Slots == 0 {
+				// GPUs alone, no slot: bhosts counts slots.
+				continue
+			}
 			if a.Host.reserved == 0 {
 				c.rsvHosts = append(c.rsvHosts, a.Host)
 				a.Host.rsvStart = Never
@@ -633,6 +845,7 @@ func (c *cycle) seedReservations(j *Job) {
 		for _, a := range r.Allocs {
 			rs.slots[a.Host.Index] += a.Slots
 			rs.start[a.Host.Index] = min(rs.start[a.Host.Index], r.Start)
+			rs.addGPUs(a.Host, a.GPUs, rj)
 		}
 		for _, am := range r.Amounts {
 			if s, ok := c.slotOf(am.Name); ok {

@@ -26,14 +26,16 @@ func newBhistCmd(e env) *cobra.Command {
 		options: []lsfOption{{"a", ""}, {"d", ""}, {"e", ""}, {"p", ""}, {"r", ""}, {"s", ""}, {"l", ""}, {"UF", ""}, {"w", ""},
 			{"t", ""}, {"T", "time0,time1"}, {"C", "time0,time1"}, {"D", "time0,time1"}, {"S", "time0,time1"},
 			{"f", "logfile"}, {"n", "number_logfiles"}, {"J", "job_name"}, {"m", "host_name"}, {"P", "project"},
-			{"g", "job_group_name"}, {"G", "user_group"},
+			{"g", "job_group_name"}, {"G", "user_group"}, {"gpu", ""},
 			{"q", "queue"}, {"u", "user"}},
 		long: `bhist shows jobs' histories: by default, the caller's unfinished jobs as a
 table of the seconds each spent pending, suspended and running; with -l,
 each job's history line by line as LSF's bhist -l writes it ("Submitted
 from host", "Dispatched", "Starting (Pid N)", "Done successfully", "Exited
 with exit code N") and the same summary, lines wrapped at 80 columns as
-LSF wraps them (-UF, with -l, keeps each line whole); with -t, every event of the
+LSF wraps them (-UF, with -l, keeps each line whole; -gpu, with -l, adds
+after each dispatch the GPUs it gave the job: GPU_ALLOCATION, as bjobs -l
+-gpu shows it); with -t, every event of the
 log in the order it happened (-T time0,time1 keeps those of an interval).
 
 Which jobs: -a all, -d finished, -e exited, -p pending, -r running, -s
@@ -59,6 +61,9 @@ are reported on standard error with their line and skipped.` + lsfStateHelp,
 		sel, err := bhistSelection(a, time.Now())
 		if err != nil {
 			return usageError("bhist: %v", err)
+		}
+		if a.has("gpu") && !a.has("l") {
+			return usageError("bhist: -gpu is used only with -l")
 		}
 		var hist []api.JobHistory
 		if a.has("f") {
@@ -110,11 +115,11 @@ are reported on standard error with their line and skipped.` + lsfStateHelp,
 					fmt.Fprintln(e.stdout, strings.Repeat("-", 78))
 				}
 				if a.has("UF") {
-					writeHistoryLong(e.stdout, &picked[i], now, time.Local)
+					writeHistoryLong(e.stdout, &picked[i], now, time.Local, a.has("gpu"))
 					continue
 				}
 				var b strings.Builder
-				writeHistoryLong(&b, &picked[i], now, time.Local)
+				writeHistoryLong(&b, &picked[i], now, time.Local, a.has("gpu"))
 				for _, line := range strings.SplitAfter(b.String(), "\n") {
 					io.WriteString(e.stdout, wrapLong(line))
 				}
@@ -333,6 +338,6 @@ func historyStartEnd(h api.JobHistory) (start, end int64) {
 // that lsfc does not implement.
 func bhistRefusedOptions() []lsfOption {
 	return []lsfOption{{"aff", ""}, {"app", "application_profile"}, {"b", ""}, {"cname", ""}, {"data", ""},
-		{"gpu", ""}, {"hostfile", ""}, {"Jd", "job_description"}, {"Lp", "license_project"},
+		{"hostfile", ""}, {"Jd", "job_description"}, {"Lp", "license_project"},
 		{"N", "host_spec"}, {"V", ""}}
 }

@@ -111,7 +111,7 @@ func writeHistoryTable(w io.Writer, hist []api.JobHistory, wide bool, now int64)
 
 // writeHistoryLong prints one job as bhist -l does: its submission, each
 // change of its state, and the seconds it spent in each.
-func writeHistoryLong(w io.Writer, h *api.JobHistory, now int64, loc *time.Location) {
+func writeHistoryLong(w io.Writer, h *api.JobHistory, now int64, loc *time.Location, gpu bool) {
 	head := fmt.Sprintf("Job <%s>", historyID(h))
 	if h.Name != "" {
 		head += fmt.Sprintf(", Job Name <%s>", h.Name)
@@ -125,6 +125,12 @@ func writeHistoryLong(w io.Writer, h *api.JobHistory, now int64, loc *time.Locat
 	for _, e := range h.Events {
 		if line := historyLine(h, e); line != "" {
 			fmt.Fprintf(w, "%s: %s\n", lsfLongTime(e.At, loc), line)
+		}
+		if gpu && e.Kind == api.EventStart && len(e.GPUs) > 0 {
+			// -gpu: the GPUs the start gave the job.
+			var b strings.Builder
+			writeGPUAlloc(&b, textSafe(e.GPUs), e.Hosts)
+			fmt.Fprintln(w, strings.TrimPrefix(b.String(), "\n"))
 		}
 		last = max(last, e.At)
 	}

@@ -339,6 +339,30 @@ func TestBusersLayout(t *testing.T) {
 		{Name: "a_long_user_name_for_busers", NJobs: 1, SSusp: 1},
 	})
 	checkLayout(t, "busers", b.String())
+	b.Reset()
+	four, two := 4, 2
+	writeUsersPend(&b, []api.User{
+		{Name: "alice", NJobs: 3, Pend: 3, PJobs: 2, MPend: &four, MPJobs: &two},
+		{Name: "bob", Max: 8, NJobs: 1, Run: 1},
+	})
+	checkLayout(t, "busers -w", b.String())
+}
+
+// TestBhostsGPULayout checks bhosts -gpu and bhosts -gpu -l: MUSED as the
+// host's agent measured it ("-" when it does not), RSV the pending jobs
+// that reserve each GPU.
+func TestBhostsGPULayout(t *testing.T) {
+	used := 2048.0
+	hs := []api.Host{{Name: "gpuA", GPUsFound: true, GPUs: []api.HostGPU{
+		{ID: 0, Model: "Tesla_T4", Mem: 15360, NJobs: 1, Run: 1, Exclusive: true, MemUsed: &used, RunJobs: []int64{7}},
+		{ID: 1, Model: "Tesla_T4", Mem: 15360, Rsv: 1},
+	}}}
+	var b bytes.Buffer
+	writeBhostsGPU(&b, hs, false)
+	checkLayout(t, "bhosts -gpu", b.String())
+	b.Reset()
+	writeBhostsGPULong(&b, hs)
+	checkLayout(t, "bhosts -gpu -l", b.String())
 }
 
 // TestGroupsLayout checks bugroup's and bmgroup's tables and long blocks

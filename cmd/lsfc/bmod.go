@@ -18,6 +18,7 @@ func bmodOptionList() []lsfOption {
 		{"P", "project_name"}, {"Pn", ""}, {"G", "user_group"}, {"Gn", ""}, {"g", "job_group_name"}, {"gn", ""},
 		{"B", ""}, {"Bn", ""}, {"N", ""}, {"Ne", ""}, {"Nn", ""}, {"u", "mail_user"}, {"un", ""},
 		{"U", "reservation_id"}, {"Un", ""},
+		{"gpu", "- | gpu_req"}, {"gpun", ""},
 	}
 }
 
@@ -33,11 +34,13 @@ func newBmodCmd(e env) *cobra.Command {
 dependency (-w), hosts (-m), project (-P), the user group its fairshare
 is charged to (-G, of which the job's owner must be a direct member) or
 its job group (-g, made when it does not exist; -gn takes the job out of
-any group), or its advance reservation (-U, one the job's owner may use;
--Un takes it out of any), with bsub's syntax; -Pn gives it the default
-project and -Gn takes it out of its user group. -B, -N, -Ne and -u change
-the job's mail as bsub's do; -Bn cancels -B, -Nn both -N and -Ne, -un
-gives the mail back to the job's user. For a job array,
+any group), its advance reservation (-U, one the job's owner may use;
+-Un takes it out of any) or its GPU requirement (-gpu), with bsub's
+syntax; -Pn gives it the default project, -Gn takes it out of its user
+group and -gpun takes its own GPU requirement back (the queue's,
+profile's or cluster's GPU_REQ stands). -B, -N, -Ne and -u change the
+job's mail as bsub's do; -Bn cancels -B, -Nn both -N and -Ne, -un gives
+the mail back to the job's user. For a job array,
 -J "%N" alone changes how many of its elements may run at once (0: no
 limit); an action on "ID[1-5]" changes those elements only. In a queue with
 APS_PRIORITY an administrator may set a pending job's absolute priority:
@@ -70,9 +73,9 @@ standard error and exits 255.` + lsfStateHelp,
 // bmodRequest returns the changes bmod's options ask for.
 func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 	if len(a.opts) == 0 {
-		return nil, errors.New("nothing to change: give -R, -n, -J, -W, -sp, -w, -m, -P, -Pn, -G, -Gn, -g, -gn, -U, -Un, -B, -Bn, -N, -Ne, -Nn, -u or -un")
+		return nil, errors.New("nothing to change: give -R, -n, -J, -W, -sp, -w, -m, -P, -Pn, -G, -Gn, -g, -gn, -U, -Un, -B, -Bn, -N, -Ne, -Nn, -u, -un, -gpu or -gpun")
 	}
-	for _, o := range []string{"g", "P", "G", "U", "B", "N", "u"} {
+	for _, o := range []string{"g", "P", "G", "U", "B", "N", "u", "gpu"} {
 		if a.has(o) && a.has(o+"n") {
 			return nil, fmt.Errorf("-%s and -%sn cannot be used together", o, o)
 		}
@@ -101,6 +104,7 @@ func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 	}
 	m.ResReq = strings.TrimSpace(m.ResReq)
 	m.NoJobGroup, m.NoProject, m.NoUserGroup, m.NoReservation = a.has("gn"), a.has("Pn"), a.has("Gn"), a.has("Un")
+	m.NoGPU = a.has("gpun")
 	m.NoNotifyBegin, m.NoNotify, m.NoMailUser = a.has("Bn"), a.has("Nn"), a.has("un")
 	return &m, nil
 }

@@ -648,7 +648,7 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 	if r.interactive != "" {
 		return runInteractive(ctx, e, c, r.interactive, r.tty, req)
 	}
-	resp, err := c.Submit(ctx, req)
+	resp, err := submitRetrying(ctx, e, c, req)
 	if errors.Is(err, api.ErrAnswerLost) {
 		printLSFError(e, "bsub", err)
 		fmt.Fprintln(e.stderr, answerLostHint(req))
@@ -673,6 +673,52 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 		return exit(code, nil)
 	}
 	return nil
+}
+
+// submitRetrying sends a submission and, while the daemon refuses it
+// because a pending job threshold is reached (MAX_PEND_JOBS,
+// MAX_PEND_SLOTS), says so and sends it again after the interval the
+// daemon gives (SUB_TRY_INTERVAL), as LSF's bsub does: LSB_NTRIES
+// attempts in all (the environment's, else lsf.conf's), for ever when
+// it is unset. The same token goes each time: a submission is never
+// made twice.
+func submitRetrying(ctx context.Context, e env, c *api.Client, req *api.SubmitRequest) (*api.SubmitResponse, error) {
+	tries := -1
+	for n := 1; ; n++ {
+		resp, err := c.Submit(ctx, req)
+		var ae *api.APIError
+		if !errors.As(err, &ae) || ae.Retry <= 0 {
+			return resp, err
+		}
+		if tries < 0 {
+			tries = submitTries(ctx, e, c)
+		}
+		if tries > 0 && n >= tries {
+			return nil, &api.APIError{Status: ae.Status, Message: ae.Message + " Job not submitted."}
+		}
+		fmt.Fprintf(e.stderr, "%s Retrying in %d seconds...\n", ae.Message, int(ae.Retry/time.Second))
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(ae.Retry):
+		}
+	}
+}
+
+// submitTries returns LSB_NTRIES, from the environment or else the
+// daemon's lsf.conf: how many times bsub sends a submission refused for
+// a pending job threshold; 0 for no end.
+func submitTries(ctx context.Context, e env, c *api.Client) int {
+	v := strings.TrimSpace(e.getenv("LSB_NTRIES"))
+	if v == "" {
+		if conf, err := c.Conf(ctx); err == nil {
+			v = strings.TrimSpace(conf["LSB_NTRIES"])
+		}
+	}
+	if n, err := strconv.Atoi(v); err == nil && n > 0 {
+		return n
+	}
+	return 0
 }
 
 // A valueError is an option value bsub refuses as LSF does: exit 255.

@@ -94,7 +94,7 @@ func runInteractive(ctx context.Context, e env, c *api.Client, mode string, tty 
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	req.Interactive = &api.Interactive{Mode: mode, Addrs: submitterAddrs(req.FromHost, port), Token: tok, Tty: tty}
-	resp, err := c.Submit(ctx, req)
+	resp, err := submitRetrying(ctx, e, c, req)
 	if errors.Is(err, api.ErrAnswerLost) {
 		printLSFError(e, "bsub", err)
 		fmt.Fprintln(e.stderr, answerLostHint(req))

@@ -16,7 +16,7 @@ func newBusersCmd(e env) *cobra.Command {
 	s := lsfSpec{
 		name:     "busers",
 		refused:  busersRefusedOptions(),
-		options:  []lsfOption{{"alloc", ""}, {"o", `"field[:width] ... [delimiter='c']"`}, {"json", ""}},
+		options:  []lsfOption{{"w", ""}, {"alloc", ""}, {"o", `"field[:width] ... [delimiter='c']"`}, {"json", ""}},
 		short:    "Show users' job counts and limits in lsfc serve",
 		operands: "[user_name ... | all]",
 		long: `busers shows, for the caller or the users named (all: every user with an
@@ -30,17 +30,25 @@ none); the rest count the slots of the user's unfinished jobs: all of
 them, pending (PEND and PSUSP), running, suspended by the system and by
 the user, and reserved by pending jobs (SLOT_RESERVE, RESOURCE_RESERVE).
 
+A user group named (a group of lsb.users) counts the jobs of all its
+members, against the group's own row of lsb.users.
+
+  -w       add the pending job thresholds: MPEND (MAX_PEND_SLOTS, the
+           slots the pending jobs may ask for), PJOBS (pending jobs) and
+           MPJOBS (MAX_PEND_JOBS), from the row of lsb.users or, when
+           lower, lsb.params; "-" for none
   -alloc   count only the slots jobs hold: NJOBS is RUN + SSUSP + USUSP +
            RSV, and PEND is 0
   -o "FIELDS"
            the fields given, in that order, each NAME[:[-]WIDTH] (- to
            right-align), and delimiter='C' between them: user, jl/p, max,
            njobs, pend, run, ssusp, ususp, rsv, pjobs (pending jobs, not
-           slots), or all
+           slots), mpend, mpjobs, or all
   -json    one record a user, with -o's fields (else the default ones),
            every value a string` + lsfStateHelp,
 		example: `  lsfc busers
-  busers all`,
+  busers all
+  busers -w all`,
 	}
 	return newLSFCmd(e, s, func(ctx context.Context, a *lsfArgs) error {
 		c, err := dialDaemon(e, a)
@@ -82,6 +90,8 @@ the user, and reserved by pending jobs (SLOT_RESERVE, RESOURCE_RESERVE).
 			}
 		case cols != nil:
 			writeUserColumns(e.stdout, cols, delim, textSafe(users))
+		case a.has("w"):
+			writeUsersPend(e.stdout, users)
 		default:
 			writeUsers(e.stdout, users)
 		}
@@ -113,7 +123,7 @@ func writeUsers(w io.Writer, users []api.User) {
 // that lsfc does not implement, each with the shape of its argument (""
 // for a switch).
 func busersRefusedOptions() []lsfOption {
-	return []lsfOption{{"V", ""}, {"w", ""}}
+	return []lsfOption{{"V", ""}}
 }
 
 // A userColumn is one field of busers -o.
@@ -125,7 +135,7 @@ type userColumn struct {
 
 // userFieldNames are the fields busers -o knows, in the order "all"
 // gives them.
-var userFieldNames = []string{"user", "jl/p", "max", "njobs", "pend", "run", "ssusp", "ususp", "rsv", "pjobs"}
+var userFieldNames = []string{"user", "jl/p", "max", "njobs", "pend", "run", "ssusp", "ususp", "rsv", "pjobs", "mpend", "mpjobs"}
 
 // defaultUserColumns are busers's default fields.
 func defaultUserColumns() []userColumn {
@@ -134,6 +144,19 @@ func defaultUserColumns() []userColumn {
 		out = append(out, userColumn{name: n})
 	}
 	return out
+}
+
+// writeUsersPend prints busers -w's table: busers's columns, then the
+// pending job thresholds.
+func writeUsersPend(w io.Writer, users []api.User) {
+	users = textSafe(users)
+	row := strings.TrimSuffix(busersRow, "\n") + " %6s %6s %6s\n"
+	fmt.Fprintf(w, row, "USER/GROUP", "JL/P", "MAX", "NJOBS", "PEND", "RUN", "SSUSP", "USUSP", "RSV", "MPEND", "PJOBS", "MPJOBS")
+	for _, u := range users {
+		f := func(name string) any { return userField(u, name) }
+		fmt.Fprintf(w, row, f("user"), f("jl/p"), f("max"), f("njobs"), f("pend"), f("run"), f("ssusp"), f("ususp"), f("rsv"),
+			f("mpend"), f("pjobs"), f("mpjobs"))
+	}
 }
 
 // parseUserColumns reads busers -o: fields NAME[:[-][WIDTH]], separated
@@ -206,8 +229,20 @@ func userField(u api.User, name string) string {
 		return strconv.Itoa(u.Rsv)
 	case "pjobs":
 		return strconv.Itoa(u.PJobs)
+	case "mpend":
+		return threshold(u.MPend)
+	case "mpjobs":
+		return threshold(u.MPJobs)
 	}
 	return ""
+}
+
+// threshold returns a pending job threshold as busers prints it.
+func threshold(n *int) string {
+	if n == nil {
+		return "-"
+	}
+	return strconv.Itoa(*n)
 }
 
 // writeUserColumns prints busers -o's table: a header of the fields'

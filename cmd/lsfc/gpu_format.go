@@ -19,6 +19,15 @@ func gpuMem(mb float64) string {
 	return units.FormatMemory(mb)
 }
 
+// gpuMemUsed writes the memory in use on a GPU as bhosts -gpu does, "-"
+// when the host's agent does not measure it.
+func gpuMemUsed(mb *float64) string {
+	if mb == nil {
+		return "-"
+	}
+	return units.FormatMemory(*mb)
+}
+
 // gpuModel returns a GPU's model, "-" when unknown, cut to n columns
 // unless wide.
 func gpuModel(m string, n int, wide bool) string {
@@ -45,8 +54,8 @@ func writeBhostsGPU(w io.Writer, hs []api.Host, wide bool) {
 			if i > 0 {
 				name = ""
 			}
-			fmt.Fprintf(w, "%-18s %4d %-18s %8s %8s %6d %6d %6d %6d\n", name, g.ID, gpuModel(g.Model, 18, wide), "-",
-				units.FormatMemory(g.Reserved), g.NJobs, g.Run, g.Susp, 0)
+			fmt.Fprintf(w, "%-18s %4d %-18s %8s %8s %6d %6d %6d %6d\n", name, g.ID, gpuModel(g.Model, 18, wide), gpuMemUsed(g.MemUsed),
+				units.FormatMemory(g.Reserved), g.NJobs, g.Run, g.Susp, g.Rsv)
 		}
 	}
 }
@@ -86,7 +95,7 @@ func writeBhostsGPULong(w io.Writer, hs []api.Host) {
 			if g.Exclusive {
 				mode = "EXCLUSIVE_PROCESS"
 			}
-			fmt.Fprintf(w, "%-6d %-17s %8s %8s %s\n", g.ID, mode, "-", units.FormatMemory(g.Reserved), "ok")
+			fmt.Fprintf(w, "%-6d %-17s %8s %8s %s\n", g.ID, mode, gpuMemUsed(g.MemUsed), units.FormatMemory(g.Reserved), "ok")
 		}
 		fmt.Fprintf(w, "\nGPU JOB INFORMATION\n%-6s %-5s %-20s %s\n", "GPU_ID", "JEXCL", "RUNJOBIDS", "SUSPJOBIDS")
 		for _, g := range h.GPUs {
@@ -139,14 +148,21 @@ func writeLshostsGPU(w io.Writer, hs []api.Host, wide bool) {
 // writeJobGPUs prints the GPU_ALLOCATION section of bjobs -l -gpu: per
 // host the tasks the job runs there and each GPU they use.
 func writeJobGPUs(w io.Writer, j *api.Job) {
-	if len(j.GPUAlloc) == 0 {
+	writeGPUAlloc(w, j.GPUAlloc, j.ExecHosts)
+}
+
+// writeGPUAlloc prints a GPU_ALLOCATION section: per host of allocs the
+// tasks the job runs there (one per entry of hosts, a slot each) and each
+// GPU they use.
+func writeGPUAlloc(w io.Writer, allocs []api.JobGPUs, hosts []string) {
+	if len(allocs) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\n GPU_ALLOCATION:\n %-16s %-9s %-6s %-18s %8s %8s\n", "HOST", "TASK", "GPU_ID", "MODEL", "MTOTAL", "MRSV")
 	task := 0
-	for _, a := range j.GPUAlloc {
+	for _, a := range allocs {
 		n := 0
-		for _, h := range j.ExecHosts {
+		for _, h := range hosts {
 			if h == a.Host {
 				n++
 			}

@@ -274,6 +274,9 @@ type GPUDevice struct {
 	Index int     `json:"index"`
 	Model string  `json:"model,omitempty"`
 	Mem   float64 `json:"mem,omitempty"`
+	// MemUsed is the memory in use on the GPU, in MB, when the agent
+	// measures it (through nvidia-smi); nil otherwise.
+	MemUsed *float64 `json:"memUsed,omitempty"`
 }
 
 // A JobReport is what an agent's job wrapper needs to write the job's

@@ -68,6 +68,10 @@ func SocketPath(stateDir string) string {
 // Error is the body of an error response.
 type Error struct {
 	Error string `json:"error"`
+	// Retry is set on the refusal of a submission that may succeed
+	// later (a pending job threshold is reached): the seconds bsub waits
+	// before it tries again (SUB_TRY_INTERVAL).
+	Retry int64 `json:"retry,omitempty"`
 }
 
 // SubmitRequest is what bsub sends.
@@ -121,6 +125,9 @@ type SubmitRequest struct {
 	// default project and take it out of its -G user group.
 	NoProject   bool `json:"noProject,omitempty"`
 	NoUserGroup bool `json:"noUserGroup,omitempty"`
+	// NoGPU, for bmod -gpun, takes the job's own GPU requirement (-gpu)
+	// back: the queue's, profile's or cluster's stands, if any.
+	NoGPU bool `json:"noGPU,omitempty"`
 	// Cwd is the working directory (-cwd, else the submitter's); Env the
 	// submission environment, KEY=VALUE; Umask the submitter's umask.
 	Cwd   string   `json:"cwd,omitempty"`
@@ -221,6 +228,11 @@ type User struct {
 	Rsv   int     `json:"rsv"`
 	// PJobs counts the user's pending jobs (PEND and PSUSP), not slots.
 	PJobs int `json:"pjobs"`
+	// MPend and MPJobs are the pending job slot threshold
+	// (MAX_PEND_SLOTS) and the pending job threshold (MAX_PEND_JOBS) of
+	// the user or group; nil for none.
+	MPend  *int `json:"mpend,omitempty"`
+	MPJobs *int `json:"mpjobs,omitempty"`
 }
 
 // A Param is one parameter of lsb.params as bparams -l shows it: its
@@ -731,6 +743,11 @@ type HostGPU struct {
 	Susp      int     `json:"susp"`
 	Exclusive bool    `json:"exclusive,omitempty"`
 	Reserved  float64 `json:"reserved,omitempty"`
+	// MemUsed is the memory in use on the GPU, in MB, as the host's agent
+	// last measured it; nil when it measures none.
+	MemUsed *float64 `json:"memUsed,omitempty"`
+	// Rsv counts the pending jobs that reserve the GPU.
+	Rsv int `json:"rsv,omitempty"`
 	// RunJobs and SuspJobs are the IDs of the running and the suspended
 	// jobs on the GPU.
 	RunJobs  []int64 `json:"runJobs,omitempty"`

@@ -60,6 +60,9 @@ var ErrNoDaemon = errors.New("no lsfc serve answers")
 type APIError struct {
 	Status  int
 	Message string
+	// Retry is how long to wait before sending a refused submission
+	// again, when the daemon says it may succeed then; 0 otherwise.
+	Retry time.Duration
 	// body is the answer as sent, for calls whose refusals carry more
 	// than a message (reconfig).
 	body []byte
@@ -643,7 +646,7 @@ type rawAnswer []byte
 func apiError(status int, reason string, data []byte) *APIError {
 	var e Error
 	if err := json.Unmarshal(data, &e); err == nil && e.Error != "" {
-		return &APIError{Status: status, Message: e.Error, body: data}
+		return &APIError{Status: status, Message: e.Error, body: data, Retry: time.Duration(e.Retry) * time.Second}
 	}
 	msg := strings.ToLower(strings.TrimSpace(reason))
 	if msg == "" {

@@ -84,6 +84,9 @@ type HistoryEvent struct {
 	// Reason is the reason given with the kill, suspension or
 	// resumption (bkill, bstop, bresume -C).
 	Reason string `json:"reason,omitempty"`
+	// GPUs are, for a start, the GPUs the job was given on each host
+	// (bhist -l -gpu).
+	GPUs []JobGPUs `json:"gpus,omitempty"`
 }
 
 // HistoryQuery selects the jobs GET /v1/history returns. Its zero value

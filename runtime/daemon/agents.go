@@ -498,6 +498,7 @@ func (d *Daemon) applyLoads() {
 		ncpus := d.cluster.Policy.HostNcpus(host, req.Ncpus, req.Nprocs, req.Ncores, req.Nthreads)
 		d.cluster.SetFacts(h, req.Type, req.Model, ncpus, req.Maxmem, req.Maxswp, req.Maxtmp)
 		d.cluster.SetGPUs(h, gpuDevices(req.GPUs))
+		d.cluster.SetGPUMemUsed(h, gpuMemUsed(req.GPUs))
 		if req.Load != nil {
 			d.cluster.SetLoad(h, req.Load)
 		}
@@ -711,6 +712,21 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 	out.Orders = slices.Clone(a.outbox)
 	as.mu.Unlock()
 	return out, recs, nil, nil
+}
+
+// gpuMemUsed returns the memory in use on the GPUs an agent reports, by
+// index, when it measures it; nil otherwise.
+func gpuMemUsed(devs []api.GPUDevice) map[int]float64 {
+	var out map[int]float64
+	for _, d := range devs {
+		if d.MemUsed != nil && *d.MemUsed >= 0 && *d.MemUsed < 1<<40 {
+			if out == nil {
+				out = map[int]float64{}
+			}
+			out[d.Index] = *d.MemUsed
+		}
+	}
+	return out
 }
 
 // gpuDevices turns the GPUs an agent reports into the cluster's.

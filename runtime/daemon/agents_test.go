@@ -827,6 +827,19 @@ func TestAgentGPUs(t *testing.T) {
 	if !h.GPUsFound || len(h.GPUs) != 2 || h.GPUs[1].Model != "Tesla_T4" || h.GPUs[1].Mem != 15360 {
 		t.Fatalf("hostA's GPUs after the report: %+v (found %v)", h.GPUs, h.GPUsFound)
 	}
+	if h.GPUs[0].MemUsed != nil {
+		t.Errorf("GPU 0's memory in use before the agent measured it: %v", *h.GPUs[0].MemUsed)
+	}
+	// The memory in use on each GPU, when the agent measures it, is shown
+	// (bhosts -gpu's MUSED); it changes nothing else.
+	used := 2048.0
+	load.GPUs[1].MemUsed = &used
+	if code, err := agent.call("POST", "/v1/agent/load", load, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("load report: %d %v", code, err)
+	}
+	if h = c.host(t, "hostA"); h.GPUs[0].MemUsed != nil || h.GPUs[1].MemUsed == nil || *h.GPUs[1].MemUsed != 2048 {
+		t.Errorf("hostA's GPUs after a report of memory in use: %+v", h.GPUs)
+	}
 	var session string
 	exchange := func(req api.AgentSync) api.AgentOrders {
 		t.Helper()

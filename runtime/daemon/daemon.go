@@ -208,6 +208,12 @@ type Daemon struct {
 	// localGPUs are this machine's GPUs, read with its first load; nil
 	// before.
 	localGPUs []runtime.GPUDevice
+	// localGPUUsed is the memory in use on those GPUs as last measured,
+	// by a measure that runs beside the loop (nvidia-smi may be slow);
+	// measuring is set while one runs.
+	localGPUUsed atomic.Pointer[map[int]float64]
+	measuring    atomic.Bool
+
 	cpuAt     time.Time // when the CPU time of jobs in JOB_IDLE queues was last read
 	lastCycle time.Time
 	dirty     bool
@@ -1387,6 +1393,18 @@ func (d *Daemon) housekeep() {
 					}
 				}
 				d.cluster.SetGPUs(h, d.localGPUs)
+				if len(d.localGPUs) > 0 {
+					if used := d.localGPUUsed.Load(); used != nil {
+						d.cluster.SetGPUMemUsed(h, *used)
+					}
+					if d.measuring.CompareAndSwap(false, true) {
+						go func() {
+							defer d.measuring.Store(false)
+							used := d.load.GPUMemUsed()
+							d.localGPUUsed.Store(&used)
+						}()
+					}
+				}
 				d.dirty = true
 			}
 		}

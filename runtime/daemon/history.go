@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	iofs "io/fs"
@@ -71,7 +72,54 @@ func (d *Daemon) handleHistory(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, *h)
 	}
+	if err := d.describeGPUs(r.Context(), out); err != nil {
+		reply(w, nil, err)
+		return
+	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// describeGPUs fills in, for the GPUs jobs were given at their starts,
+// each GPU's model and memory as its host has them now, and the GPU
+// memory the job reserves on each when the job is still known.
+func (d *Daemon) describeGPUs(ctx context.Context, hs []api.JobHistory) error {
+	some := false
+	for _, h := range hs {
+		for _, e := range h.Events {
+			some = some || len(e.GPUs) > 0
+		}
+	}
+	if !some {
+		return nil
+	}
+	_, err := d.do(ctx, func() (any, []Record, func(), error) {
+		for _, h := range hs {
+			var gmem float64
+			if j := d.cluster.Job(h.ID); j != nil && j.GPU != nil {
+				gmem = j.GPU.GMem
+			}
+			for _, e := range h.Events {
+				for i := range e.GPUs {
+					g := &e.GPUs[i]
+					g.Reserved = gmem
+					host := d.cluster.Host(g.Host)
+					for _, x := range g.IDs {
+						model, mem := "", 0.0
+						if host != nil {
+							for _, dev := range host.GPUs {
+								if dev.Index == x {
+									model, mem = dev.Model, dev.Mem
+								}
+							}
+						}
+						g.Models, g.Mem = append(g.Models, model), append(g.Mem, mem)
+					}
+				}
+			}
+		}
+		return nil, nil, nil, nil
+	})
+	return err
 }
 
 // readHistories reads the event log files given, oldest first, into
@@ -168,6 +216,9 @@ func (b *histories) add(r Record) error {
 				ev.Hosts = append(ev.Hosts, a.Host)
 			}
 			ev.Slots += a.Slots
+			if len(a.GPUs) > 0 {
+				ev.GPUs = append(ev.GPUs, api.JobGPUs{Host: a.Host, IDs: slices.Clone(a.GPUs)})
+			}
 		}
 	case KindRemoteStart:
 		ev.Kind, ev.Hosts, ev.Slots, h.State = api.EventStart, r.Hosts, len(r.Hosts), "RUN"
@@ -369,6 +420,12 @@ func modificationText(m *runtime.Modification) string {
 		parts = append(parts, "-Gn")
 	case m.Group != nil:
 		parts = append(parts, "-G "+strconv.Quote(*m.Group))
+	}
+	switch {
+	case m.GPU != nil && *m.GPU == "":
+		parts = append(parts, "-gpun")
+	case m.GPU != nil:
+		parts = append(parts, "-gpu "+strconv.Quote(*m.GPU))
 	}
 	switch {
 	case m.JobGroup != nil && *m.JobGroup == "":

@@ -253,12 +253,14 @@ func (d *Daemon) mayControl(id identity, j *runtime.Job) bool {
 type statusError struct {
 	code int
 	msg  string
+	// retry, when set, tells the client to try again after it.
+	retry time.Duration
 }
 
 func (e *statusError) Error() string { return e.msg }
 
 func errorf(code int, format string, args ...any) error {
-	return &statusError{code, fmt.Sprintf(format, args...)}
+	return &statusError{code: code, msg: fmt.Sprintf(format, args...)}
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
@@ -288,6 +290,8 @@ func reply(w http.ResponseWriter, v any, err error) {
 	switch {
 	case err == nil:
 		writeJSON(w, http.StatusOK, v)
+	case errors.As(err, &se) && se.retry > 0:
+		writeJSON(w, se.code, api.Error{Error: se.msg, Retry: int64(max(time.Second, se.retry) / time.Second)})
 	case errors.As(err, &se):
 		writeError(w, se.code, se.msg)
 	case errors.Is(err, errShutdown):
@@ -444,6 +448,9 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			if err := d.cluster.CheckUserGroup(sub.Group, sub.User); err != nil {
 				return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
 			}
+		}
+		if err := d.checkPendThresholds(sub, spec); err != nil {
+			return nil, nil, nil, err
 		}
 		if sub.FromHost == "" {
 			sub.FromHost = d.host
@@ -1088,6 +1095,12 @@ func modification(s *api.SubmitRequest) runtime.Modification {
 		m.JobGroup = &s.JobGroup
 	}
 	switch {
+	case s.NoGPU:
+		m.GPU = &none
+	case s.GPU != "":
+		m.GPU = &s.GPU
+	}
+	switch {
 	case s.NoReservation:
 		m.Reservation = &none
 	case s.Reservation != "":
@@ -1284,8 +1297,30 @@ func (d *Daemon) hostInfo(h *runtime.Host) api.Host {
 	}
 	out.GPUsFound = h.GPUsFound()
 	for _, g := range h.GPUStates() {
-		out.GPUs = append(out.GPUs, api.HostGPU{ID: g.Index, Model: g.Model, Mem: g.Mem, NJobs: g.Jobs, Run: g.Running,
-			Susp: g.Suspended, Exclusive: g.Exclusive, Reserved: g.Reserved, RunJobs: g.RunJobs, SuspJobs: g.SuspJobs})
+		hg := api.HostGPU{ID: g.Index, Model: g.Model, Mem: g.Mem, NJobs: g.Jobs, Run: g.Running,
+			Susp: g.Suspended, Exclusive: g.Exclusive, Reserved: g.Reserved, RunJobs: g.RunJobs, SuspJobs: g.SuspJobs}
+		if g.MemUsedKnown {
+			used := g.MemUsed
+			hg.MemUsed = &used
+		}
+		out.GPUs = append(out.GPUs, hg)
+	}
+	if len(out.GPUs) > 0 {
+		// The pending jobs that reserve each GPU.
+		for _, j := range d.cluster.Reserving() {
+			for _, a := range j.Reservation.Allocs {
+				if a.Host != h {
+					continue
+				}
+				for _, idx := range a.GPUs {
+					for i := range out.GPUs {
+						if out.GPUs[i].ID == idx {
+							out.GPUs[i].Rsv++
+						}
+					}
+				}
+			}
+		}
 	}
 	for _, j := range h.Jobs() {
 		n := j.SlotsOn(h)
@@ -1400,6 +1435,38 @@ func (d *Daemon) handleParamsLong(w http.ResponseWriter, r *http.Request) {
 	reply(w, v, err)
 }
 
+// thresholdOf returns a pending job threshold as busers shows it: nil
+// for none.
+func thresholdOf(n int) *int {
+	if n < 0 {
+		return nil
+	}
+	return &n
+}
+
+// checkPendThresholds refuses a submission that would take its user or
+// one of the user's groups past a pending job threshold (MAX_PEND_JOBS,
+// MAX_PEND_SLOTS): nothing is submitted, and bsub is told to try again
+// after SUB_TRY_INTERVAL.
+func (d *Daemon) checkPendThresholds(sub runtime.Submission, spec api.ArraySpec) error {
+	jobs := 1
+	if spec.IsArray() {
+		jobs = len(spec.Indices())
+	}
+	slots := max(sub.Slots, 1)
+	err := d.cluster.CheckPendThresholds(sub.User, jobs, jobs*slots)
+	if err == nil {
+		return nil
+	}
+	retry := time.Minute
+	if p := d.cluster.Policy; p != nil {
+		// SUB_TRY_INTERVAL = 0 tries again at once: a second at least
+		// keeps bsub from pressing the daemon.
+		retry = max(p.Parameters.SubTryInterval, time.Second)
+	}
+	return &statusError{code: http.StatusTooManyRequests, msg: err.Error(), retry: retry}
+}
+
 // handleUsers answers busers: the job slots of each user named, by
 // state, and the limits lsb.users sets on them.
 func (d *Daemon) handleUsers(w http.ResponseWriter, r *http.Request) {
@@ -1422,31 +1489,56 @@ func (d *Daemon) handleUsers(w http.ResponseWriter, r *http.Request) {
 			if u == nil {
 				u = &api.User{Name: name}
 				u.Max, u.JLP = c.UserJobLimits(name)
+				if slots, jobs := c.PendThresholds(name); slots >= 0 || jobs >= 0 {
+					u.MPend, u.MPJobs = thresholdOf(slots), thresholdOf(jobs)
+				}
 				counts[name] = u
 			}
 			return u
 		}
+		// A user group named counts the jobs of all its members.
+		groups := map[string]func(string) bool{}
+		if !all {
+			for _, n := range names {
+				if m := c.UserGroupMembers(n); m != nil {
+					groups[n] = m
+				}
+			}
+		}
+		rowsOf := func(user string) []*api.User {
+			var out []*api.User
+			if all || slices.Contains(names, user) {
+				out = append(out, row(user))
+			}
+			for g, member := range groups {
+				if g != user && member(user) {
+					out = append(out, row(g))
+				}
+			}
+			return out
+		}
 		for _, j := range c.Jobs() {
-			if j.State.Finished() || (!all && !slices.Contains(names, j.User)) {
+			if j.State.Finished() {
 				continue
 			}
-			u := row(j.User)
-			u.NJobs += j.Slots
-			switch j.State {
-			case runtime.Pend, runtime.PSusp:
-				u.Pend += j.Slots
-				u.PJobs++
-			case runtime.Run:
-				u.Run += j.Slots
-			case runtime.SSusp:
-				u.SSusp += j.Slots
-			case runtime.USusp:
-				u.USusp += j.Slots
+			for _, u := range rowsOf(j.User) {
+				u.NJobs += j.Slots
+				switch j.State {
+				case runtime.Pend, runtime.PSusp:
+					u.Pend += j.Slots
+					u.PJobs++
+				case runtime.Run:
+					u.Run += j.Slots
+				case runtime.SSusp:
+					u.SSusp += j.Slots
+				case runtime.USusp:
+					u.USusp += j.Slots
+				}
 			}
 		}
 		for _, j := range c.Reserving() {
-			if all || slices.Contains(names, j.User) {
-				row(j.User).Rsv += j.Reservation.Slots()
+			for _, u := range rowsOf(j.User) {
+				u.Rsv += j.Reservation.Slots()
 			}
 		}
 		if all {
@@ -1670,10 +1762,18 @@ func jobReservation(r *runtime.Reservation) *api.JobReservation {
 		out.Start = int64(r.Start)
 	}
 	for _, a := range r.Allocs {
-		out.Hosts = append(out.Hosts, api.HostSlots{Host: a.Host.Name, Slots: a.Slots})
+		if a.Slots > 0 {
+			out.Hosts = append(out.Hosts, api.HostSlots{Host: a.Host.Name, Slots: a.Slots})
+		}
 	}
 	for _, am := range r.Amounts {
 		out.Amounts = append(out.Amounts, api.ReservedAmount{Host: am.Host.Name, Name: am.Name, Value: am.Value})
+	}
+	for _, a := range r.Allocs {
+		if len(a.GPUs) > 0 {
+			// Reserved GPUs show as LSF names the GPUs a host has.
+			out.Amounts = append(out.Amounts, api.ReservedAmount{Host: a.Host.Name, Name: "ngpus_physical", Value: float64(len(a.GPUs))})
+		}
 	}
 	return out
 }

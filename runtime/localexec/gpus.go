@@ -107,3 +107,46 @@ func parseGPUInformation(f io.Reader) (GPU, bool) {
 func gpuModelName(s string) string {
 	return strings.Join(strings.Fields(s), "_")
 }
+
+// GPUMemUsed returns the GPU memory in use on this machine, in MB, by
+// GPU index, as nvidia-smi reports it; nil when nvidia-smi is not on
+// PATH or does not answer (the driver's files do not tell it).
+func (s *Sampler) GPUMemUsed() map[int]float64 {
+	path, err := exec.LookPath("nvidia-smi")
+	if err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "--query-gpu=index,memory.used", "--format=csv,noheader,nounits").Output()
+	if err != nil {
+		return nil
+	}
+	return parseNvidiaSMIUsed(string(out))
+}
+
+// parseNvidiaSMIUsed reads nvidia-smi's "index, memory.used" CSV without
+// header or units; lines that do not read, and values nvidia-smi does not
+// know ("[N/A]"), are skipped.
+func parseNvidiaSMIUsed(text string) map[int]float64 {
+	var out map[int]float64
+	for _, line := range strings.Split(text, "\n") {
+		idx, used, ok := strings.Cut(line, ",")
+		if !ok {
+			continue
+		}
+		i, err := strconv.Atoi(strings.TrimSpace(idx))
+		if err != nil || i < 0 {
+			continue
+		}
+		mb, err := strconv.ParseFloat(strings.TrimSpace(used), 64)
+		if err != nil || mb < 0 || mb >= 1<<40 || mb != mb {
+			continue
+		}
+		if out == nil {
+			out = map[int]float64{}
+		}
+		out[i] = mb
+	}
+	return out
+}

@@ -16,6 +16,17 @@ func TestParseNvidiaSMI(t *testing.T) {
 	}
 }
 
+func TestParseNvidiaSMIUsed(t *testing.T) {
+	got := parseNvidiaSMIUsed("1, 2048\n0, 0\nbad line\n2, [N/A]\n-1, 5\n3, 1.5e99\n")
+	want := map[int]float64{0: 0, 1: 2048}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("parseNvidiaSMIUsed = %v, want %v", got, want)
+	}
+	if got := parseNvidiaSMIUsed(""); got != nil {
+		t.Errorf("parseNvidiaSMIUsed(\"\") = %v, want nil", got)
+	}
+}
+
 func TestSamplerGPUsFromProc(t *testing.T) {
 	if _, err := os.Stat("/proc/driver/nvidia"); err == nil {
 		t.Skip("this machine has NVIDIA GPUs: nvidia-smi may answer first")

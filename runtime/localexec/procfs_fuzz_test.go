@@ -30,6 +30,7 @@ func FuzzProcParsers(f *testing.F) {
 		parseMeminfo(bytes.NewReader(b))
 		countSessions(bytes.NewReader(b))
 		parseNvidiaSMI(s)
+		parseNvidiaSMIUsed(s)
 		parseGPUInformation(bytes.NewReader(b))
 	})
 }

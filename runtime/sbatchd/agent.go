@@ -294,7 +294,8 @@ func (a *Agent) loadLoop() {
 	for {
 		load, _ := a.sampler.Sample()
 		req := &api.AgentLoad{Host: a.cfg.Host, Interval: a.cfg.Interval.Seconds(), Type: facts.Type, Model: facts.Model,
-			Ncpus: facts.Ncpus, Nprocs: facts.Nprocs, Ncores: facts.Ncores, Nthreads: facts.Nthreads, Maxmem: facts.Maxmem, Maxswp: facts.Maxswp, Maxtmp: facts.Maxtmp, Load: load, GPUs: gpus}
+			Ncpus: facts.Ncpus, Nprocs: facts.Nprocs, Ncores: facts.Ncores, Nthreads: facts.Nthreads, Maxmem: facts.Maxmem, Maxswp: facts.Maxswp, Maxtmp: facts.Maxtmp, Load: load,
+			GPUs: withMemUsed(gpus, a.sampler.GPUMemUsed)}
 		ctx, cancel := context.WithTimeout(a.ctx, a.cfg.Interval*3)
 		err := a.cfg.Master.AgentLoad(ctx, req)
 		cancel()
@@ -559,6 +560,25 @@ func (a *Agent) save(id int64, rec record) error {
 		return err
 	}
 	return errors.Join(dir.Sync(), dir.Close())
+}
+
+// withMemUsed returns the host's GPUs with the memory in use on each, as
+// used measures it now (by GPU index; nil when it cannot).
+func withMemUsed(gpus []api.GPUDevice, used func() map[int]float64) []api.GPUDevice {
+	if len(gpus) == 0 {
+		return gpus
+	}
+	m := used()
+	if m == nil {
+		return gpus
+	}
+	out := slices.Clone(gpus)
+	for i := range out {
+		if v, ok := m[out[i].Index]; ok {
+			out[i].MemUsed = &v
+		}
+	}
+	return out
 }
 
 // hostExec runs the host-based commands of a HostExec order for this

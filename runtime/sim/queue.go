@@ -37,6 +37,9 @@ type Event struct {
 	// stale.
 	Job   *runtime.Job
 	Epoch int
+	// Retry marks a submission sent again after a pending job threshold
+	// refused it: it is not progress of the simulation.
+	Retry bool
 }
 
 // A Queue holds the events of a simulation to come, taken earliest first;

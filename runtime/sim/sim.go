@@ -166,11 +166,25 @@ func Simulate(c *runtime.Cluster, jobs []Job, opts Options) (*Result, error) {
 		t := min(wake, ev.Next())
 		clock.T = t
 		for ev.Len() > 0 && ev.Next() <= t {
-			progress = t
 			x := ev.Pop()
+			if !x.Retry {
+				progress = t
+			}
 			switch x.Kind {
 			case Submit:
 				sj := &res.Jobs[x.Index]
+				if err := pendThresholds(c, sj.SimJob.Submission); err != nil {
+					// As bsub does without LSB_NTRIES, the submission is
+					// sent again every SUB_TRY_INTERVAL; after a week in
+					// which nothing happened, it never will be taken.
+					if t-progress > 7*24*3600 {
+						sj.Rejected = err
+						done++
+						continue
+					}
+					ev.Push(Event{At: t.Add(subTryInterval(c)), Kind: Submit, Index: x.Index, Retry: true})
+					continue
+				}
 				if sub := sj.SimJob.Submission; sub.Array != "" {
 					a, err := submitArray(c, sub, t)
 					if err != nil {
@@ -291,6 +305,30 @@ func Simulate(c *runtime.Cluster, jobs []Job, opts Options) (*Result, error) {
 	}
 	res.Unrunnable = e.Unrunnable(pending)
 	return res, nil
+}
+
+// pendThresholds checks a workload's submission against the pending job
+// thresholds (MAX_PEND_JOBS, MAX_PEND_SLOTS): each element of an array
+// counts as a job. An array whose index list is bad is left to
+// submitArray to refuse.
+func pendThresholds(c *runtime.Cluster, s runtime.Submission) error {
+	jobs := 1
+	if s.Array != "" {
+		spec, err := c.CheckArraySpec(s.Name + "[" + s.Array + "]")
+		if err != nil {
+			return nil
+		}
+		jobs = len(spec.Indices())
+	}
+	return c.CheckPendThresholds(s.User, jobs, jobs*max(s.Slots, 1))
+}
+
+// subTryInterval returns SUB_TRY_INTERVAL in seconds, a second at least.
+func subTryInterval(c *runtime.Cluster) float64 {
+	if c.Policy == nil {
+		return 60
+	}
+	return max(c.Policy.Parameters.SubTryInterval.Seconds(), 1)
 }
 
 // submitArray submits a workload's job array: its Name and Array (the
