@@ -407,6 +407,7 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 	if j.CPULimit > 0 {
 		fmt.Fprintf(w, "\n CPULIMIT\n %.1f min\n", j.CPULimit/60)
 	}
+	writeProcLimits(w, j.ProcLimits)
 	if j.RunLimit > 0 {
 		fmt.Fprintf(w, "\n RUNLIMIT\n %.1f min\n", j.RunLimit/60)
 	}
@@ -962,4 +963,24 @@ func notifyText(n *api.JobNotify) string {
 		return ""
 	}
 	return "Notify when job " + strings.Join(when, "/")
+}
+
+// writeProcLimits writes a job's per-process limits (bsub -C, -D, -F,
+// -S) as bjobs -l does: their names on one line, each value, in KB,
+// under its name.
+func writeProcLimits(w io.Writer, l map[string]int64) {
+	var names, values string
+	for _, n := range []string{"FILELIMIT", "DATALIMIT", "STACKLIMIT", "CORELIMIT"} {
+		kb, ok := l[n]
+		if !ok {
+			continue
+		}
+		v := strconv.FormatInt(kb, 10) + " KB"
+		width := max(len(n), len(v)) + 1
+		names += fmt.Sprintf(" %*s", width-1, n)
+		values += fmt.Sprintf(" %*s", width-1, v)
+	}
+	if names != "" {
+		fmt.Fprintf(w, "\n%s\n%s\n", names, values)
+	}
 }

@@ -33,6 +33,7 @@ func bsubOptionList() []lsfOption {
 		{"c", "cpu_limit"}, {"i", "input_file"}, {"is", "input_file"}, {"L", "login_shell"},
 		{"env", "variables"}, {"outdir", "dir"}, {"U", "reservation_id"},
 		{"B", ""}, {"N", ""}, {"Ne", ""}, {"u", "mail_user"},
+		{"C", "core_limit"}, {"D", "data_limit"}, {"F", "file_limit"}, {"S", "stack_limit"},
 	}
 }
 
@@ -42,10 +43,10 @@ func bsubOptionList() []lsfOption {
 func bsubRefusedOptions() []lsfOption {
 	return []lsfOption{
 		{"a", "esub_application"}, {"alloc_flags", "flags"},
-		{"C", "core_limit"}, {"clusters", "clusters"}, {"cn_cu", "cu_string"},
-		{"cn_mem", "mem_size"}, {"core_isolation", "0|1|2"}, {"csm", "y|n"}, {"D", "data_limit"},
+		{"clusters", "clusters"}, {"cn_cu", "cu_string"},
+		{"cn_mem", "mem_size"}, {"core_isolation", "0|1|2"}, {"csm", "y|n"},
 		{"data", "data_spec"}, {"datachk", ""}, {"datagrp", "user_group"}, {"eptl", "[hh:]mm"}, {"ext", "scheduler_options"},
-		{"F", "file_limit"}, {"f", "file_transfer"}, {"freq", "cpu_frequency"},
+		{"f", "file_transfer"}, {"freq", "cpu_frequency"},
 		{"hl", ""}, {"hostfile", "file"},
 		{"IS", ""}, {"ISp", ""}, {"ISs", ""}, {"IX", ""},
 		{"Jd", "description"}, {"jobaff", "affinity"},
@@ -54,7 +55,7 @@ func bsubRefusedOptions() []lsfOption {
 		{"mig", "threshold"}, {"network", "network_res_req"}, {"nnodes", "nodes"},
 		{"notify", "events"}, {"p", "process_limit"},
 		{"pack", "job_submission_file"}, {"ptl", "[hh:]mm"}, {"Q", "requeue_exit_values"}, {"rn", ""},
-		{"S", "stack_limit"}, {"s", "signal"}, {"smt", "smt_value"},
+		{"s", "signal"}, {"smt", "smt_value"},
 		{"stage", "stage_options"}, {"step_cgroup", "y|n"}, {"T", "thread_limit"},
 		{"ti", ""}, {"ul", ""}, {"V", ""},
 		{"v", "swap_limit"}, {"wa", "signal"}, {"wt", "[hh:]mm"}, {"XF", ""},
@@ -197,6 +198,10 @@ type bsubRequest struct {
 	// LSF_UNIT_FOR_LIMITS, which only the daemon knows; 0 when -M has a
 	// unit (sub.MemLimit holds it) or was not given.
 	bareMem float64
+	// procLimits are -C, -D, -F and -S as given, in the cluster's
+	// LSF_UNIT_FOR_LIMITS, by their lsb.queues name; bsub converts
+	// them to KB once it knows the unit.
+	procLimits map[string]int64
 	// env is -env, nil when not given: the whole environment.
 	env *envSpec
 }
@@ -301,6 +306,19 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 		if s.Estimate, err = parseEstimate(a.value("We")); err != nil {
 			return nil, notSubmitted(err)
 		}
+	}
+	for _, o := range procLimitOptions {
+		if !a.has(o.opt) {
+			continue
+		}
+		n, err := parseProcLimit(o.opt, a.value(o.opt))
+		if err != nil {
+			return nil, notSubmitted(err)
+		}
+		if r.procLimits == nil {
+			r.procLimits = map[string]int64{}
+		}
+		r.procLimits[o.name] = n
 	}
 	if a.has("M") {
 		if s.MemLimit, r.bareMem, err = parseMemLimit(a.value("M")); err != nil {
@@ -627,6 +645,19 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 	c, err := dialDaemon(e, a)
 	if err != nil {
 		return lsfFailed(e, "bsub", err)
+	}
+	if r.procLimits != nil {
+		conf, err := c.Conf(ctx)
+		if err != nil {
+			return lsfFailed(e, "bsub", err)
+		}
+		unit, err := memUnit(conf)
+		if err != nil {
+			return lsfFailed(e, "bsub", err)
+		}
+		if r.sub.ProcLimits, err = procLimitsKB(r.procLimits, unit); err != nil {
+			return lsfFailed(e, "bsub", notSubmitted(err))
+		}
 	}
 	if r.bareMem > 0 {
 		conf, err := c.Conf(ctx)

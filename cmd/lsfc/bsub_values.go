@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lsfc/lsfc/compile/units"
 )
 
 // parseJobTime reads the time of bsub -b and -t, [[year:][month:]day:]hour:minute,
@@ -295,4 +298,42 @@ func setEnv(env []string, name, value string) []string {
 		}
 	}
 	return append(env, name+"="+value)
+}
+
+// procLimitOptions are bsub's per-process limit options, each with the
+// name of the lsb.queues limit it matches.
+var procLimitOptions = []struct{ opt, name, what string }{
+	{"C", "CORELIMIT", "core file size"},
+	{"D", "DATALIMIT", "data segment size"},
+	{"F", "FILELIMIT", "file size"},
+	{"S", "STACKLIMIT", "stack segment size"},
+}
+
+// parseProcLimit reads the value of -C, -D, -F or -S: a whole number,
+// 0 or more, in the cluster's LSF_UNIT_FOR_LIMITS.
+func parseProcLimit(opt, s string) (int64, error) {
+	what := opt
+	for _, o := range procLimitOptions {
+		if o.opt == opt {
+			what = o.what
+		}
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("-%s %s: Bad %s limit: want a whole number, 0 or more, in LSF_UNIT_FOR_LIMITS (KB by default)", opt, strconv.Quote(s), what)
+	}
+	return n, nil
+}
+
+// procLimitsKB converts per-process limits given in unit to KB.
+func procLimitsKB(l map[string]int64, unit units.Unit) (map[string]int64, error) {
+	per := int64(math.Round(unit.Megabytes() * 1024))
+	out := make(map[string]int64, len(l))
+	for name, n := range l {
+		if per > 0 && n > math.MaxInt64/1024/per {
+			return nil, fmt.Errorf("%s %d: the limit is too large", name, n)
+		}
+		out[name] = n * per
+	}
+	return out, nil
 }

@@ -233,6 +233,9 @@ type JobSpec struct {
 	PreExec  []ExecStep `json:"preExec,omitempty"`
 	PostExec []ExecStep `json:"postExec,omitempty"`
 	CPULimit int64      `json:"cpuLimit,omitempty"`
+	// ProcLimits are the per-process soft limits in KB, as
+	// localexec.Spec has them.
+	ProcLimits map[string]int64 `json:"procLimits,omitempty"`
 	// PostLater, PostTimeout and StepHosts are as localexec.Spec has
 	// them: the job's end reported before its post-execution commands
 	// end (JOB_INCLUDE_POSTPROC=N), JOB_POSTPROC_TIMEOUT in seconds, and

@@ -42,6 +42,7 @@ var jobFields = map[string]func(*Job) any{
 	"beginTime":       func(j *Job) any { return &j.BeginTime },
 	"termTime":        func(j *Job) any { return &j.TermTime },
 	"cpuLimit":        func(j *Job) any { return &j.CPULimit },
+	"procLimits":      func(j *Job) any { return &j.ProcLimits },
 	"input":           func(j *Job) any { return &j.Input },
 	"loginShell":      func(j *Job) any { return &j.LoginShell },
 	"outDir":          func(j *Job) any { return &j.OutDir },

@@ -90,6 +90,13 @@ type Spec struct {
 	// second and, past the limit, sends SIGXCPU and then SIGINT, SIGTERM
 	// and SIGKILL as past its memory limit (Result.CPULimitExceeded).
 	CPULimit int64 `json:",omitempty"`
+	// ProcLimits are the job's per-process soft limits in KB (bsub -C,
+	// -D, -F and -S), by the name of their lsb.queues limit: CORELIMIT
+	// (RLIMIT_CORE), DATALIMIT (RLIMIT_DATA), FILELIMIT (RLIMIT_FSIZE)
+	// and STACKLIMIT (RLIMIT_STACK). The job's shell starts with them
+	// (never above the hard limit the wrapper has); the wrapper itself
+	// and the pre- and post-execution commands do not.
+	ProcLimits map[string]int64 `json:",omitempty"`
 	// Input is the job's standard input file (bsub -i: %J and %I
 	// expanded, taken from the working directory), opened as the job's
 	// user; InputData, when not nil, is the content spooled at
@@ -140,6 +147,8 @@ func (s *Spec) validate() error {
 		return fmt.Errorf("job %d has a negative memory limit", s.JobID)
 	case s.CPULimit < 0:
 		return fmt.Errorf("job %d has a negative CPU limit", s.JobID)
+	case badProcLimits(s.ProcLimits) != "":
+		return fmt.Errorf("job %d has a bad per-process limit %s", s.JobID, badProcLimits(s.ProcLimits))
 	case s.PostTimeout < 0:
 		return fmt.Errorf("job %d has a negative post-execution timeout", s.JobID)
 	case s.LoginShell != "" && !strings.HasPrefix(s.LoginShell, "/"):

@@ -247,7 +247,11 @@ func (w *wrapper) run() int {
 			return w.endUnrun(err)
 		}
 	}
-	err = cmd.Start()
+	restore, err := setProcLimits(s.ProcLimits)
+	if err == nil {
+		err = cmd.Start()
+		restore()
+	}
 	started := time.Now()
 	if err != nil {
 		w.closeFinal()
