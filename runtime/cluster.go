@@ -989,6 +989,9 @@ func (c *Cluster) check(q *Queue, s Submission) (*acceptance, error) {
 	if q.MaxCPULimit > 0 && s.Exec != nil && s.Exec.CPULimit > q.MaxCPULimit {
 		return nil, reject("the CPU time limit %s (-c) exceeds the queue's maximum CPU time limit %s (CPULIMIT)", minutes(s.Exec.CPULimit), minutes(q.MaxCPULimit))
 	}
+	if err := checkProcLimits(q, s.Exec); err != nil {
+		return nil, reject("%v", err)
+	}
 	if max, ok := c.memLimit(q, a.app); ok && s.MemLimit > max {
 		job, queue := compile.FormatMemoryPair(s.MemLimit, max)
 		return nil, reject("the memory limit %s (-M) exceeds the queue's MEMLIMIT of %s", job, queue)

@@ -235,7 +235,8 @@ type JobSpec struct {
 	CPULimit int64      `json:"cpuLimit,omitempty"`
 	// ProcLimits are the per-process soft limits in KB, as
 	// localexec.Spec has them.
-	ProcLimits map[string]int64 `json:"procLimits,omitempty"`
+	ProcLimits     map[string]int64 `json:"procLimits,omitempty"`
+	ProcHardLimits map[string]int64 `json:"procHardLimits,omitempty"`
 	// PostLater, PostTimeout and StepHosts are as localexec.Spec has
 	// them: the job's end reported before its post-execution commands
 	// end (JOB_INCLUDE_POSTPROC=N), JOB_POSTPROC_TIMEOUT in seconds, and

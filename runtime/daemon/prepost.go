@@ -151,7 +151,7 @@ func (d *Daemon) execSpec(j *runtime.Job, out *localexec.Spec) {
 		out.CPULimit = max(int64(math.Ceil(limit)), 1)
 	}
 	out.Input, out.InputData, out.LoginShell, out.OutDir = e.Input, e.InputData, e.LoginShell, e.OutDir
-	out.ProcLimits = e.ProcLimits
+	out.ProcLimits, out.ProcHardLimits = j.ProcLimits()
 	out.PostLater = !d.includePostproc(j)
 	out.PostTimeout = int64(d.postprocTimeout(j).Seconds())
 	out.StepHosts = d.stepHosts(j)

@@ -3,6 +3,7 @@ package localexec
 import (
 	"fmt"
 	"math"
+	"os"
 	"sort"
 	"syscall"
 )
@@ -39,13 +40,15 @@ func badProcLimits(l map[string]int64) string {
 	return ""
 }
 
-// setProcLimits lowers this process's soft limits to l (KB), never above
-// their hard limits, for a child started next to inherit, and returns
-// what puts the wrapper's own limits back, to be called as soon as the
-// child is started. The limits are the process's, shared by its
-// threads: between the two calls the wrapper starts the job and does
-// nothing else.
-func setProcLimits(l map[string]int64) (restore func(), err error) {
+// setProcLimits sets this process's limits to soft and hard (KB), for
+// a child started next to inherit: a hard limit is only ever lowered, and
+// only by a wrapper running as root, which can raise it back (another
+// holds its job to the soft limit, under the hard one it has); a soft
+// limit is kept under its hard one. It returns what puts the
+// wrapper's own limits back, to be called as soon as the child is
+// started. The limits are the process's, shared by its threads: between
+// the two calls the wrapper starts the job and does nothing else.
+func setProcLimits(soft, hard map[string]int64) (restore func(), err error) {
 	type saved struct {
 		res int
 		old syscall.Rlimit
@@ -56,24 +59,42 @@ func setProcLimits(l map[string]int64) (restore func(), err error) {
 			syscall.Setrlimit(s.res, &s.old)
 		}
 	}
-	for name, kb := range l {
-		res, ok := procLimitResources[name]
-		if !ok {
-			restore()
-			return func() {}, fmt.Errorf("unknown per-process limit %s", name)
+	fail := func(err error) (func(), error) {
+		restore()
+		return func() {}, err
+	}
+	names := make([]string, 0, len(procLimitResources))
+	for n := range procLimitResources {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		s, hasSoft := soft[name]
+		h, hasHard := hard[name]
+		if !hasSoft && !hasHard {
+			continue
 		}
+		res := procLimitResources[name]
 		var old syscall.Rlimit
 		if err := syscall.Getrlimit(res, &old); err != nil {
-			restore()
-			return func() {}, fmt.Errorf("%s: %v", name, err)
+			return fail(fmt.Errorf("%s: %v", name, err))
 		}
-		cur := uint64(kb) * 1024
-		if cur > old.Max {
-			cur = old.Max
+		lim := old
+		if hasHard && uint64(h)*1024 < lim.Max {
+			if os.Geteuid() == 0 {
+				lim.Max = uint64(h) * 1024
+			} else if !hasSoft {
+				s, hasSoft = h, true
+			} else {
+				s = min(s, h)
+			}
 		}
-		if err := syscall.Setrlimit(res, &syscall.Rlimit{Cur: cur, Max: old.Max}); err != nil {
-			restore()
-			return func() {}, fmt.Errorf("%s: %v", name, err)
+		if hasSoft {
+			lim.Cur = uint64(s) * 1024
+		}
+		lim.Cur = min(lim.Cur, lim.Max)
+		if err := syscall.Setrlimit(res, &lim); err != nil {
+			return fail(fmt.Errorf("%s: %v", name, err))
 		}
 		done = append(done, saved{res, old})
 	}

@@ -97,6 +97,10 @@ type Spec struct {
 	// (never above the hard limit the wrapper has); the wrapper itself
 	// and the pre- and post-execution commands do not.
 	ProcLimits map[string]int64 `json:",omitempty"`
+	// ProcHardLimits are the hard limits of the same resources (the
+	// maxima of the job's queue), in KB; a soft limit is never set above
+	// its hard one.
+	ProcHardLimits map[string]int64 `json:",omitempty"`
 	// Input is the job's standard input file (bsub -i: %J and %I
 	// expanded, taken from the working directory), opened as the job's
 	// user; InputData, when not nil, is the content spooled at
@@ -147,8 +151,8 @@ func (s *Spec) validate() error {
 		return fmt.Errorf("job %d has a negative memory limit", s.JobID)
 	case s.CPULimit < 0:
 		return fmt.Errorf("job %d has a negative CPU limit", s.JobID)
-	case badProcLimits(s.ProcLimits) != "":
-		return fmt.Errorf("job %d has a bad per-process limit %s", s.JobID, badProcLimits(s.ProcLimits))
+	case badProcLimits(s.ProcLimits) != "" || badProcLimits(s.ProcHardLimits) != "":
+		return fmt.Errorf("job %d has a bad per-process limit %s%s", s.JobID, badProcLimits(s.ProcLimits), badProcLimits(s.ProcHardLimits))
 	case s.PostTimeout < 0:
 		return fmt.Errorf("job %d has a negative post-execution timeout", s.JobID)
 	case s.LoginShell != "" && !strings.HasPrefix(s.LoginShell, "/"):

@@ -247,7 +247,7 @@ func (w *wrapper) run() int {
 			return w.endUnrun(err)
 		}
 	}
-	restore, err := setProcLimits(s.ProcLimits)
+	restore, err := setProcLimits(s.ProcLimits, s.ProcHardLimits)
 	if err == nil {
 		err = cmd.Start()
 		restore()

@@ -1,0 +1,89 @@
+package runtime
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/lsfc/lsfc/compile"
+)
+
+// procLimitOptions are the per-process limits of lsb.queues a job's
+// bsub -C, -D, -F and -S options match, with the option and what each
+// limits.
+var procLimitOptions = []struct{ name, opt, what string }{
+	{"CORELIMIT", "-C", "core file size"},
+	{"DATALIMIT", "-D", "data segment size"},
+	{"FILELIMIT", "-F", "file size"},
+	{"STACKLIMIT", "-S", "stack segment size"},
+}
+
+// queueProcLimit returns a per-process limit of the queue ("[default]
+// maximum", in MB as compiled), or nil.
+func queueProcLimit(q *Queue, name string) *compile.Limit {
+	if q == nil || q.Def == nil {
+		return nil
+	}
+	if st := q.Def.Settings[name]; st != nil {
+		if l, ok := st.Value.(*compile.Limit); ok {
+			return l
+		}
+	}
+	return nil
+}
+
+// mbToKB turns a compiled limit in MB into whole KB.
+func mbToKB(mb float64) int64 {
+	if kb := math.Round(mb * 1024); kb < math.MaxInt64/1024 {
+		return int64(kb)
+	}
+	return math.MaxInt64 / 1024
+}
+
+// checkProcLimits refuses a job whose per-process limit is above the
+// queue's maximum: the queue's limit is the hard limit of the job's
+// processes, which the job's own soft limit cannot exceed.
+func checkProcLimits(q *Queue, e *JobExec) error {
+	if e == nil {
+		return nil
+	}
+	for _, o := range procLimitOptions {
+		kb, ok := e.ProcLimits[o.name]
+		l := queueProcLimit(q, o.name)
+		if !ok || l == nil {
+			continue
+		}
+		if max := mbToKB(l.Max); kb > max {
+			return fmt.Errorf("the %s limit %d KB (%s) exceeds the queue's %s of %d KB", o.what, kb, o.opt, o.name, max)
+		}
+	}
+	return nil
+}
+
+// ProcLimits returns the per-process limits a job's processes run under,
+// in KB by lsb.queues name: the soft limits (the job's -C, -D, -F and
+// -S, else the default of the queue's "default maximum") and the hard
+// ones (the queue's maximum). Nil maps for none.
+func (j *Job) ProcLimits() (soft, hard map[string]int64) {
+	var own map[string]int64
+	if j.Sub.Exec != nil {
+		own = j.Sub.Exec.ProcLimits
+	}
+	set := func(m *map[string]int64, name string, kb int64) {
+		if *m == nil {
+			*m = map[string]int64{}
+		}
+		(*m)[name] = kb
+	}
+	for _, o := range procLimitOptions {
+		l := queueProcLimit(j.Queue, o.name)
+		if kb, ok := own[o.name]; ok {
+			set(&soft, o.name, kb)
+		} else if l != nil && l.Default != nil {
+			set(&soft, o.name, mbToKB(*l.Default))
+		}
+		if l != nil {
+			set(&hard, o.name, mbToKB(l.Max))
+		}
+	}
+	return soft, hard
+}
