@@ -32,7 +32,7 @@ func (d *Daemon) submitExec(req *api.SubmitRequest, now runtime.Time) (*runtime.
 		Term: runtime.Time(req.TermTime), CPULimit: req.CPULimit, CPUSpec: req.CPUSpec, Input: req.Input,
 		LoginShell: req.LoginShell, OutDir: req.OutDir, ProcLimits: req.ProcLimits}
 	for name, kb := range req.ProcLimits {
-		if !localexec.ProcLimitName(name) || kb < 0 {
+		if !localexec.ProcLimitName(name) || kb < 0 || kb > math.MaxInt64/1024 {
 			return nil, bad("bad per-process limit %s=%d", truncate(name), kb)
 		}
 	}
