@@ -138,6 +138,14 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 minutes later (TERM_DEADLINE)
   -c LIMIT      CPU time limit, [hour:]minute[/host_name|/host_model]
                 (TERM_CPULIMIT)
+  -C N, -D N, -F N, -S N
+                per-process (soft) limits of the job's processes: core
+                file size, data segment size, file size (past it a write
+                gets SIGXFSZ) and stack size, in LSF_UNIT_FOR_LIMITS (KB
+                by default); -C 0 writes no core files. The queue's
+                CORELIMIT, DATALIMIT, FILELIMIT and STACKLIMIT ("default
+                maximum") give the defaults and the hard limits, above
+                which a job is refused
   -i FILE       standard input (%J, %I); -is FILE: the file as it is now,
                 sent with the submission
   -L SHELL      set up the job's environment with this login shell
