@@ -63,6 +63,9 @@ func setProcLimits(soft, hard map[string]int64) (restore func(), err error) {
 		restore()
 		return func() {}, err
 	}
+	if bad := badProcLimits(soft) + badProcLimits(hard); bad != "" {
+		return func() {}, fmt.Errorf("bad per-process limit %s", bad)
+	}
 	names := make([]string, 0, len(procLimitResources))
 	for n := range procLimitResources {
 		names = append(names, n)
