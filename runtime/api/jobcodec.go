@@ -780,7 +780,7 @@ func appendJob(b []byte, j *Job) ([]byte, error) {
 			b = append(b, ']')
 		default:
 			v := reflect.ValueOf(p).Elem()
-			empty = v.Kind() == reflect.Pointer && v.IsNil() || v.Kind() == reflect.Slice && v.Len() == 0
+			empty = v.Kind() == reflect.Pointer && v.IsNil() || (v.Kind() == reflect.Slice || v.Kind() == reflect.Map) && v.Len() == 0
 			if !(empty && f.omitEmpty) {
 				var err error
 				if b, err = appendMarshal(b, v.Interface()); err != nil {
