@@ -23,7 +23,12 @@ func queueProcLimit(q *Queue, name string) *compile.Limit {
 	if q == nil || q.Def == nil {
 		return nil
 	}
-	if st := q.Def.Settings[name]; st != nil {
+	return settingLimit(q.Def.Settings, name)
+}
+
+// settingLimit returns a limit setting, nil when unset.
+func settingLimit(set compile.Settings, name string) *compile.Limit {
+	if st := set[name]; st != nil {
 		if l, ok := st.Value.(*compile.Limit); ok {
 			return l
 		}
@@ -61,8 +66,9 @@ func checkProcLimits(q *Queue, e *JobExec) error {
 
 // ProcLimits returns the per-process limits a job's processes run under,
 // in KB by lsb.queues name: the soft limits (the job's -C, -D, -F and
-// -S, else the default of the queue's "default maximum") and the hard
-// ones (the queue's maximum). Nil maps for none.
+// -S, else its application profile's limit, else the default of the
+// queue's "default maximum") and the hard ones (the queue's maximum).
+// Nil maps for none.
 func (j *Job) ProcLimits() (soft, hard map[string]int64) {
 	var own map[string]int64
 	if j.Sub.Exec != nil {
@@ -76,8 +82,14 @@ func (j *Job) ProcLimits() (soft, hard map[string]int64) {
 	}
 	for _, o := range procLimitOptions {
 		l := queueProcLimit(j.Queue, o.name)
+		var app *compile.Limit
+		if j.App != nil && j.App.Def != nil {
+			app = settingLimit(j.App.Def.Settings, o.name)
+		}
 		if kb, ok := own[o.name]; ok {
 			set(&soft, o.name, kb)
+		} else if app != nil {
+			set(&soft, o.name, mbToKB(app.Max))
 		} else if l != nil && l.Default != nil {
 			set(&soft, o.name, mbToKB(*l.Default))
 		}

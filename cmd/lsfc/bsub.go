@@ -144,8 +144,9 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 gets SIGXFSZ) and stack size, in LSF_UNIT_FOR_LIMITS (KB
                 by default); -C 0 writes no core files. The queue's
                 CORELIMIT, DATALIMIT, FILELIMIT and STACKLIMIT ("default
-                maximum") give the defaults and the hard limits, above
-                which a job is refused
+                maximum") give the defaults (after the application
+                profile's) and the hard limits, above which a job is
+                refused
   -i FILE       standard input (%J, %I); -is FILE: the file as it is now,
                 sent with the submission
   -L SHELL      set up the job's environment with this login shell
