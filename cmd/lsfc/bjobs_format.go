@@ -518,7 +518,8 @@ func jobFieldNames() []string {
 	return []string{"jobid", "stat", "user", "queue", "job_name", "from_host", "exec_host", "submit_time",
 		"start_time", "finish_time", "exit_code", "exit_reason", "pend_reason", "slots", "command", "cwd",
 		"output_file", "error_file", "dependency", "cpu_used", "max_mem", "proj_name", "job_group", "app", "sla",
-		"forward_cluster", "forward_time", "dstjobid", "source_cluster", "srcjobid", "jobindex"}
+		"forward_cluster", "forward_time", "dstjobid", "source_cluster", "srcjobid", "jobindex",
+		"corelimit", "datalimit", "filelimit", "stacklimit"}
 }
 
 // jobFieldAliases maps the short names -o accepts, as LSF does, to the
@@ -703,6 +704,10 @@ func jobField(name string, j *api.Job, loc *time.Location) string {
 	case "max_mem":
 		if j.MaxMem > 0 {
 			return lsfMbytes(j.MaxMem)
+		}
+	case "corelimit", "datalimit", "filelimit", "stacklimit":
+		if kb, ok := j.ProcLimits[strings.ToUpper(name)]; ok {
+			return strconv.FormatInt(kb, 10) + " KB"
 		}
 	case "forward_cluster":
 		if j.Forward != nil {
