@@ -527,8 +527,14 @@ func (c *cycle) planAdvRsv() {
 					continue
 				}
 				if !st.active && !r.Open && !slices.Contains(c.plan.RsvKills, j) {
-					// A closed reservation ended: its jobs end with it.
+					// A closed reservation ended: its jobs end with it,
+					// and are no preemption's victims (nor grow) in this
+					// cycle. Their slots stay taken until they end.
 					c.plan.RsvKills = append(c.plan.RsvKills, j)
+					if c.victims == nil {
+						c.victims = map[*Job]bool{}
+					}
+					c.victims[j] = true
 					continue
 				}
 				for _, al := range j.Allocs {
