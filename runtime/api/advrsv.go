@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 )
@@ -85,7 +84,7 @@ type RsvPolicy struct {
 // ReservationPolicies returns the advance reservation policies (brsvs -c).
 func (c *Client) ReservationPolicies(ctx context.Context) ([]RsvPolicy, error) {
 	var out []RsvPolicy
-	if err := c.do(ctx, http.MethodGet, "/v1/reservations/policies", nil, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/reservations/policies", nil, nil, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -94,7 +93,7 @@ func (c *Client) ReservationPolicies(ctx context.Context) ([]RsvPolicy, error) {
 // Reservations returns the advance reservations (brsvs).
 func (c *Client) Reservations(ctx context.Context) ([]Rsv, error) {
 	var out []Rsv
-	if err := c.do(ctx, http.MethodGet, "/v1/reservations", nil, nil, &out); err != nil {
+	if err := c.do(ctx, "GET", "/v1/reservations", nil, nil, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -104,7 +103,7 @@ func (c *Client) Reservations(ctx context.Context) ([]Rsv, error) {
 // (brsvadd, brsvdel, brsvmod).
 func (c *Client) ChangeReservations(ctx context.Context, req RsvRequest) (*ActionResponse, error) {
 	var out ActionResponse
-	if err := c.do(ctx, http.MethodPost, "/v1/reservations", nil, req, &out); err != nil {
+	if err := c.do(ctx, "POST", "/v1/reservations", nil, req, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
