@@ -231,24 +231,39 @@ func (c *Cluster) DropEndedRsvs(now Time) {
 	if len(c.advRsvs) == 0 {
 		return
 	}
-	named := map[string]bool{}
-	for _, j := range c.Jobs() {
-		if j.Sub.Reservation != "" && !j.State.Finished() {
-			named[j.Sub.Reservation] = true
-		}
-	}
+	named := c.rsvNamed()
 	c.advRsvs = slices.DeleteFunc(c.advRsvs, func(r *AdvRsv) bool { return r.Expired(now) && !named[r.ID] })
 }
 
 // NextRsvID returns the ID a new reservation named name gets: name#N
 // with the least N not in use.
 func (c *Cluster) NextRsvID(name string) string {
+	named := c.rsvNamed()
 	for n := 0; ; n++ {
 		id := name + "#" + strconv.Itoa(n)
-		if c.AdvRsv(id) == nil {
+		if c.AdvRsv(id) == nil && !named[id] {
 			return id
 		}
 	}
+}
+
+// RsvIDTaken reports whether a new reservation may not take an ID: a
+// reservation has it, or an unfinished job names it still (its
+// reservation was deleted, and a new one of the ID would take the job
+// in).
+func (c *Cluster) RsvIDTaken(id string) bool {
+	return c.AdvRsv(id) != nil || c.rsvNamed()[id]
+}
+
+// rsvNamed returns the reservation IDs unfinished jobs name.
+func (c *Cluster) rsvNamed() map[string]bool {
+	named := map[string]bool{}
+	for _, j := range c.Jobs() {
+		if j.Sub.Reservation != "" && !j.State.Finished() {
+			named[j.Sub.Reservation] = true
+		}
+	}
+	return named
 }
 
 // RsvJobs returns the unfinished jobs submitted to a reservation.
@@ -512,8 +527,14 @@ func (c *cycle) planAdvRsv() {
 					continue
 				}
 				if !st.active && !r.Open && !slices.Contains(c.plan.RsvKills, j) {
-					// A closed reservation ended: its jobs end with it.
+					// A closed reservation ended: its jobs end with it,
+					// and are no preemption's victims (nor grow) in this
+					// cycle. Their slots stay taken until they end.
 					c.plan.RsvKills = append(c.plan.RsvKills, j)
+					if c.victims == nil {
+						c.victims = map[*Job]bool{}
+					}
+					c.victims[j] = true
 					continue
 				}
 				for _, al := range j.Allocs {

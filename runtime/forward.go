@@ -106,7 +106,10 @@ func (c *cycle) planForwards() {
 			if j == nil {
 				break
 			}
-			if j.State != Pend || j.Remote != nil || dispatched[j] || !forwardable(c.plan.Reason(j)) {
+			// A job of an advance reservation waits for the
+			// reservation's slots here: another cluster would run it
+			// outside it.
+			if j.State != Pend || j.Remote != nil || dispatched[j] || j.Sub.Reservation != "" || !forwardable(c.plan.Reason(j)) {
 				continue
 			}
 			to, why := f.Forward(j)

@@ -39,7 +39,9 @@ func (c *Cluster) Reconfigure(p *compile.Policy, opts ClusterOptions) (*Cluster,
 		if err != nil {
 			return nil, nil, err
 		}
-		ng.Limit, ng.Implicit = g.Limit, g.Implicit
+		// Its idle time (bgdel -d) goes on; a job restored below makes
+		// it busy again.
+		ng.Limit, ng.Implicit, ng.IdleSince = g.Limit, g.Implicit, g.IdleSince
 		if g.SLA != "" && n.slaByName[g.SLA] != nil {
 			ng.SLA = g.SLA
 		}

@@ -510,3 +510,25 @@ func TestReconfigureKeepsArrays(t *testing.T) {
 		}
 	}
 }
+
+// TestReconfigureKeepsGroupIdleTime: a job group's idle time (bgdel -d)
+// goes on over a reconfiguration; a group with an unfinished job stays
+// busy.
+func TestReconfigureKeepsGroupIdleTime(t *testing.T) {
+	c, err := runtime.NewCluster(policyOf(t, reconfigPolicy), runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := c.AddJobGroup("/idle", "ann", -1, "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.IdleSince = 1000
+	n, _, err := c.Reconfigure(policyOf(t, reconfigPolicy), runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ng := n.JobGroup("/idle"); ng == nil || ng.IdleSince != 1000 {
+		t.Fatalf("after reconfig: %+v, want /idle idle since 1000", ng)
+	}
+}

@@ -205,7 +205,7 @@ func (d *Daemon) newReservation(id identity, req api.RsvRequest, now runtime.Tim
 		if checkName("reservation", req.Name) != nil || strings.Contains(req.Name, "#") || len(req.Name) > 39 {
 			return nil, errorf(http.StatusBadRequest, "%s: Bad reservation name", truncate(req.Name))
 		}
-		if c.AdvRsv(req.Name) != nil {
+		if c.RsvIDTaken(req.Name) {
 			return nil, rsvRefused(&runtime.RsvError{Msg: req.Name + ": Unique reservation ID required"})
 		}
 		r.ID = req.Name

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"net/http"
 	"strings"
 
 	"github.com/lsfc/lsfc/runtime"
@@ -16,6 +17,20 @@ func submitMail(req *api.SubmitRequest) *runtime.JobMail {
 		return nil
 	}
 	return &m
+}
+
+// checkMailUser checks the addresses of bsub -u and bmod -u: one that
+// begins with '-' would be taken by the mail program for an option.
+func checkMailUser(s string) error {
+	if len(s) > 4<<10 || strings.ContainsRune(s, 0) {
+		return errorf(http.StatusBadRequest, "-u: the mail addresses are longer than 4 KB or hold a NUL byte")
+	}
+	for _, a := range strings.Fields(s) {
+		if strings.HasPrefix(a, "-") {
+			return errorf(http.StatusBadRequest, "-u %s: Bad mail address (an address cannot begin with '-')", truncate(a))
+		}
+	}
+	return nil
 }
 
 // mailRequest puts a job's mail options back in the form of a

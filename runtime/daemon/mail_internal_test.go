@@ -7,6 +7,7 @@ import (
 
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/localexec"
 )
 
@@ -87,4 +88,19 @@ func FuzzMailAddress(f *testing.F) {
 			t.Fatalf("mailAddress(%q, %q) = %q, want the form", user, form, got)
 		}
 	})
+}
+
+// TestMailUserRefused: bsub -u and bmod -u refuse an address the mail
+// program would take for one of its options.
+func TestMailUserRefused(t *testing.T) {
+	for _, u := range []string{"-X/tmp/log", "ann -C/etc/mail.cf", " -oQ/tmp"} {
+		if err := validSubmit(&api.SubmitRequest{Command: "true", MailUser: u}); err == nil {
+			t.Errorf("bsub -u %q accepted", u)
+		}
+	}
+	for _, u := range []string{"", "ann", "ann bob@example.org", "a-b"} {
+		if err := validSubmit(&api.SubmitRequest{Command: "true", MailUser: u}); err != nil {
+			t.Errorf("bsub -u %q: %v", u, err)
+		}
+	}
 }

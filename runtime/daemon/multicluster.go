@@ -356,7 +356,8 @@ func (d *Daemon) mcForward(j *runtime.Job) api.MCForward {
 			Priority: s.Priority, RunLimit: s.RunLimit, MemLimit: s.MemLimit, MemHard: s.MemHard, Rerunnable: s.Rerunnable,
 			Exclusive: s.Exclusive, GPU: s.GPU, Cwd: s.Cwd, Env: s.Env, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr,
 			FromHost: s.FromHost, Project: s.Project, OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
-			Interactive: submissionInteractive(s.Interactive)}}
+			Interactive: submissionInteractive(s.Interactive), MaxSlots: s.MaxSlots, AutoResize: s.AutoResize,
+			ResizeNotify: s.ResizeNotify}}
 	execRequest(s.Exec, &f.Job)
 	mailRequest(s.Mail, &f.Job)
 	return f
@@ -657,7 +658,8 @@ func (d *Daemon) handleMCForward(w http.ResponseWriter, r *http.Request) {
 			Env: s.Env, Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, FromHost: s.FromHost,
 			UID: req.UID, GID: req.GID, Rerunnable: s.Rerunnable, MemLimit: s.MemLimit, MemHard: s.MemHard, Exclusive: s.Exclusive,
 			GPU: s.GPU, Project: s.Project, Home: &runtime.Home{Cluster: req.From, ID: req.FromJob, Sent: sent},
-			OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite, Mail: submitMail(&s)}
+			OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite, Mail: submitMail(&s),
+			MaxSlots: s.MaxSlots, AutoResize: s.AutoResize, ResizeNotify: s.ResizeNotify}
 		if in := s.Interactive; in != nil {
 			sub.Interactive = &runtime.Interactive{Mode: in.Mode, Addrs: in.Addrs, Token: in.Token, Tty: in.Tty}
 		}

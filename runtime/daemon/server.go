@@ -364,6 +364,9 @@ func validSubmit(s *api.SubmitRequest) error {
 	if len(s.Reservation) > 128 || strings.ContainsAny(s.Reservation, " \t\n\x00") {
 		return bad("Bad reservation ID")
 	}
+	if err := checkMailUser(s.MailUser); err != nil {
+		return err
+	}
 	for _, n := range []string{s.Queue, s.App} {
 		if n != "" && checkName("queue or profile", n) != nil {
 			return bad("bad name %q", truncate(n))
@@ -980,6 +983,9 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 	case "modify":
 		if req.Modify == nil {
 			return nil, nil, nil, errorf(http.StatusBadRequest, "nothing to modify")
+		}
+		if err := checkMailUser(req.Modify.MailUser); err != nil {
+			return nil, nil, nil, err
 		}
 		m := modification(req.Modify)
 		if r := m.Reservation; r != nil && *r != "" {

@@ -61,6 +61,13 @@ func (s *Spec) mail() *Mail {
 // process group of its own, killed with whatever it started when it
 // outlives mailTimeout; size is the message's length in bytes.
 func deliver(m *Mail, sender string, msg io.Reader, size int64) error {
+	// A recipient that begins with '-' would be an option of the mail
+	// program, which the wrapper runs with its own privileges.
+	for _, to := range m.To {
+		if to == "" || strings.HasPrefix(to, "-") {
+			return fmt.Errorf("bad mail address %q: an address cannot be empty or begin with '-'", to)
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), mailTimeout)
 	defer cancel()
 	args := append([]string{"-oi", "-F", "LSF System", "-f", sender}, m.To...)

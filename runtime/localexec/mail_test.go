@@ -79,6 +79,22 @@ func TestDeliver(t *testing.T) {
 	}
 }
 
+// TestDeliverRefusesOptions: a recipient that would be read as an
+// option of the mail program is refused, and the program not run.
+func TestDeliverRefusesOptions(t *testing.T) {
+	dir := t.TempDir()
+	prog := mailer(t, `printf '%s\n' "$@" > `+dir+`/args`)
+	for _, to := range []string{"-X/tmp/log", "-C/etc/passwd", ""} {
+		err := deliver(&Mail{Prog: prog, To: []string{"ann", to}}, "root@h", strings.NewReader("x"), 1)
+		if err == nil || !strings.Contains(err.Error(), "bad mail address") {
+			t.Errorf("deliver to %q: %v, want a bad mail address", to, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "args")); err == nil {
+		t.Error("the mail program ran")
+	}
+}
+
 // TestDeliverFailures: a missing program, one that fails, one that does
 // not read its input and one that hangs each give an error, in bounded
 // time, or none for the one that ends well without reading.
