@@ -717,8 +717,9 @@ type JobExec struct {
 	CPULimit  float64 `json:"CPULimit,omitempty"`
 	CPUSpec   string  `json:"CPUSpec,omitempty"`
 	CPUFactor float64 `json:"CPUFactor,omitempty"`
-	// ProcLimits are -C, -D, -F and -S: per-process soft limits in KB by
-	// the name of their lsb.queues limit (CORELIMIT ...).
+	// ProcLimits are -C, -D, -F and -S, per-process soft limits in KB,
+	// and -v (SWAPLIMIT, KB), -p (PROCESSLIMIT) and -T (THREADLIMIT),
+	// limits of the whole job, by the name of their lsb.queues limit.
 	ProcLimits map[string]int64 `json:"ProcLimits,omitempty"`
 	// Input is -i or -is; InputData the file spooled by -is.
 	Input     string `json:"Input,omitempty"`

@@ -17,6 +17,64 @@ var procLimitOptions = []struct{ name, opt, what string }{
 	{"STACKLIMIT", "-S", "stack segment size"},
 }
 
+// jobLimitOptions are the limits of lsb.queues on the whole job that
+// bsub -v, -p and -T match; memory is set for the one in KB (SWAPLIMIT,
+// compiled in MB), the others being counts.
+var jobLimitOptions = []struct {
+	name, opt, what string
+	memory          bool
+}{
+	{"SWAPLIMIT", "-v", "swap", true},
+	{"PROCESSLIMIT", "-p", "process", false},
+	{"THREADLIMIT", "-T", "thread", false},
+}
+
+// limitValue turns a compiled limit value into the unit a job's limit
+// is in: KB for memory, else a count.
+func limitValue(v float64, memory bool) int64 {
+	if memory {
+		return mbToKB(v)
+	}
+	return int64(math.Min(math.Round(v), math.MaxInt64/1024))
+}
+
+// JobLimits returns the limits of the whole job, by lsb.queues name
+// (SWAPLIMIT in KB, PROCESSLIMIT, THREADLIMIT): the job's -v, -p and -T,
+// else its application profile's limit, else the queue's default, else
+// the queue's maximum. Nil for none.
+func (j *Job) JobLimits() map[string]int64 {
+	var own map[string]int64
+	if j.Sub.Exec != nil {
+		own = j.Sub.Exec.ProcLimits
+	}
+	var out map[string]int64
+	for _, o := range jobLimitOptions {
+		var v int64
+		q := queueProcLimit(j.Queue, o.name)
+		var app *compile.Limit
+		if j.App != nil && j.App.Def != nil {
+			app = settingLimit(j.App.Def.Settings, o.name)
+		}
+		switch n, ok := own[o.name]; {
+		case ok:
+			v = n
+		case app != nil:
+			v = limitValue(app.Max, o.memory)
+		case q != nil && q.Default != nil:
+			v = limitValue(*q.Default, o.memory)
+		case q != nil:
+			v = limitValue(q.Max, o.memory)
+		}
+		if v > 0 {
+			if out == nil {
+				out = map[string]int64{}
+			}
+			out[o.name] = v
+		}
+	}
+	return out
+}
+
 // queueProcLimit returns a per-process limit of the queue ("[default]
 // maximum", in MB as compiled), or nil.
 func queueProcLimit(q *Queue, name string) *compile.Limit {
@@ -59,6 +117,20 @@ func checkProcLimits(q *Queue, e *JobExec) error {
 		}
 		if max := mbToKB(l.Max); kb > max {
 			return fmt.Errorf("the %s limit %d KB (%s) exceeds the queue's %s of %d KB", o.what, kb, o.opt, o.name, max)
+		}
+	}
+	for _, o := range jobLimitOptions {
+		n, ok := e.ProcLimits[o.name]
+		l := queueProcLimit(q, o.name)
+		if !ok || l == nil {
+			continue
+		}
+		if max := limitValue(l.Max, o.memory); n > max {
+			unit := ""
+			if o.memory {
+				unit = " KB"
+			}
+			return fmt.Errorf("the %s limit %d%s (%s) exceeds the queue's %s of %d%s", o.what, n, unit, o.opt, o.name, max, unit)
 		}
 	}
 	return nil

@@ -970,17 +970,20 @@ func notifyText(n *api.JobNotify) string {
 	return "Notify when job " + strings.Join(when, "/")
 }
 
-// writeProcLimits writes a job's per-process limits (bsub -C, -D, -F,
-// -S) as bjobs -l does: their names on one line, each value, in KB,
-// under its name.
+// writeProcLimits writes a job's limits of bsub -C, -D, -F, -S, -v, -p
+// and -T as bjobs -l does: their names on one line, each value (sizes in
+// KB) under its name.
 func writeProcLimits(w io.Writer, l map[string]int64) {
 	var names, values string
-	for _, n := range []string{"FILELIMIT", "DATALIMIT", "STACKLIMIT", "CORELIMIT"} {
-		kb, ok := l[n]
+	for _, n := range []string{"FILELIMIT", "DATALIMIT", "STACKLIMIT", "CORELIMIT", "SWAPLIMIT", "PROCESSLIMIT", "THREADLIMIT"} {
+		x, ok := l[n]
 		if !ok {
 			continue
 		}
-		v := strconv.FormatInt(kb, 10) + " KB"
+		v := strconv.FormatInt(x, 10)
+		if n != "PROCESSLIMIT" && n != "THREADLIMIT" {
+			v += " KB"
+		}
 		width := max(len(n), len(v)) + 1
 		names += fmt.Sprintf(" %*s", width-1, n)
 		values += fmt.Sprintf(" %*s", width-1, v)

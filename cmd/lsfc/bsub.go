@@ -34,6 +34,7 @@ func bsubOptionList() []lsfOption {
 		{"env", "variables"}, {"outdir", "dir"}, {"U", "reservation_id"},
 		{"B", ""}, {"N", ""}, {"Ne", ""}, {"u", "mail_user"},
 		{"C", "core_limit"}, {"D", "data_limit"}, {"F", "file_limit"}, {"S", "stack_limit"},
+		{"v", "swap_limit"}, {"p", "process_limit"}, {"T", "thread_limit"},
 	}
 }
 
@@ -53,12 +54,12 @@ func bsubRefusedOptions() []lsfOption {
 		{"jsdl", "file"}, {"jsdl_strict", "file"}, {"json", "file"}, {"k", "checkpoint"},
 		{"Lp", "license_project"}, {"ln_mem", "mem_size"}, {"ln_slots", "slots"},
 		{"mig", "threshold"}, {"network", "network_res_req"}, {"nnodes", "nodes"},
-		{"notify", "events"}, {"p", "process_limit"},
+		{"notify", "events"},
 		{"pack", "job_submission_file"}, {"ptl", "[hh:]mm"}, {"Q", "requeue_exit_values"}, {"rn", ""},
 		{"s", "signal"}, {"smt", "smt_value"},
-		{"stage", "stage_options"}, {"step_cgroup", "y|n"}, {"T", "thread_limit"},
+		{"stage", "stage_options"}, {"step_cgroup", "y|n"},
 		{"ti", ""}, {"ul", ""}, {"V", ""},
-		{"v", "swap_limit"}, {"wa", "signal"}, {"wt", "[hh:]mm"}, {"XF", ""},
+		{"wa", "signal"}, {"wt", "[hh:]mm"}, {"XF", ""},
 		{"yaml", "file"}, {"Zs", ""},
 	}
 }
@@ -147,6 +148,13 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 maximum") give the defaults (after the application
                 profile's) and the hard limits, above which a job is
                 refused
+  -v N, -p N, -T N
+                limits of the whole job: the virtual memory of its
+                processes (in LSF_UNIT_FOR_LIMITS), their number and the
+                number of their threads, read every second; past one the
+                job is terminated (TERM_SWAP, TERM_PROCESSLIMIT,
+                TERM_THREADLIMIT). The queue's SWAPLIMIT, PROCESSLIMIT and
+                THREADLIMIT give the defaults and the maxima
   -i FILE       standard input (%J, %I); -is FILE: the file as it is now,
                 sent with the submission
   -L SHELL      set up the job's environment with this login shell

@@ -300,36 +300,56 @@ func setEnv(env []string, name, value string) []string {
 	return append(env, name+"="+value)
 }
 
-// procLimitOptions are bsub's per-process limit options, each with the
-// name of the lsb.queues limit it matches.
-var procLimitOptions = []struct{ opt, name, what string }{
-	{"C", "CORELIMIT", "core file size"},
-	{"D", "DATALIMIT", "data segment size"},
-	{"F", "FILELIMIT", "file size"},
-	{"S", "STACKLIMIT", "stack segment size"},
+// procLimitOptions are bsub's limit options read as whole numbers, each
+// with the name of the lsb.queues limit it matches; count is set for the
+// limits that are counts (processes, threads) rather than sizes in
+// LSF_UNIT_FOR_LIMITS.
+var procLimitOptions = []struct {
+	opt, name, what string
+	count           bool
+}{
+	{"C", "CORELIMIT", "core file size", false},
+	{"D", "DATALIMIT", "data segment size", false},
+	{"F", "FILELIMIT", "file size", false},
+	{"S", "STACKLIMIT", "stack segment size", false},
+	{"v", "SWAPLIMIT", "swap", false},
+	{"p", "PROCESSLIMIT", "process", true},
+	{"T", "THREADLIMIT", "thread", true},
 }
 
-// parseProcLimit reads the value of -C, -D, -F or -S: a whole number,
-// 0 or more, in the cluster's LSF_UNIT_FOR_LIMITS.
+// parseProcLimit reads the value of a limit option: a whole number, 0 or
+// more, in the cluster's LSF_UNIT_FOR_LIMITS for a size (-C, -D, -F, -S;
+// -v more than 0), more than 0 for a count (-p, -T).
 func parseProcLimit(opt, s string) (int64, error) {
-	what := opt
+	what, least, count := opt, int64(0), false
 	for _, o := range procLimitOptions {
 		if o.opt == opt {
-			what = o.what
+			what, count = o.what, o.count
+			if o.count || o.name == "SWAPLIMIT" {
+				least = 1
+			}
 		}
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("-%s %s: Bad %s limit: want a whole number, 0 or more, in LSF_UNIT_FOR_LIMITS (KB by default)", opt, strconv.Quote(s), what)
+	switch {
+	case count && (err != nil || n < least || n > math.MaxInt64/1024):
+		return 0, fmt.Errorf("-%s %s: Bad %s limit: want a whole number, 1 or more", opt, strconv.Quote(s), what)
+	case err != nil || n < least:
+		return 0, fmt.Errorf("-%s %s: Bad %s limit: want a whole number, %d or more, in LSF_UNIT_FOR_LIMITS (KB by default)", opt, strconv.Quote(s), what, least)
 	}
 	return n, nil
 }
 
-// procLimitsKB converts per-process limits given in unit to KB.
+// procLimitsKB converts the size limits of l, given in unit, to KB; the
+// counts stay as they are.
 func procLimitsKB(l map[string]int64, unit units.Unit) (map[string]int64, error) {
 	per := int64(math.Round(unit.Megabytes() * 1024))
 	out := make(map[string]int64, len(l))
 	for name, n := range l {
+		if name == "PROCESSLIMIT" || name == "THREADLIMIT" {
+			out[name] = n
+			continue
+		}
 		if per > 0 && n > math.MaxInt64/1024/per {
 			return nil, fmt.Errorf("%s %d: the limit is too large", name, n)
 		}

@@ -164,6 +164,9 @@ func FuzzBsubValues(f *testing.F) {
 		} else if !strings.Contains(err.Error(), "Bad stack segment size limit") {
 			t.Errorf("parseProcLimit(%q): %v", s, err)
 		}
+		if n, err := parseProcLimit("p", s); err == nil && n < 1 {
+			t.Errorf("parseProcLimit(p, %q) = %d", s, n)
+		}
 		if e, err := parseEnvSpec(s); err == nil {
 			for _, kv := range e.apply([]string{"A=1", "B=2"}) {
 				if !strings.Contains(kv, "=") || strings.HasPrefix(kv, "=") {

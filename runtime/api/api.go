@@ -166,7 +166,9 @@ type SubmitRequest struct {
 	CPUSpec  string  `json:"cpuSpec,omitempty"`
 	// ProcLimits are the per-process (soft) limits of -C, -D, -F and -S,
 	// in KB, by the name of their lsb.queues limit (CORELIMIT,
-	// DATALIMIT, FILELIMIT, STACKLIMIT); nil for none.
+	// DATALIMIT, FILELIMIT, STACKLIMIT), and the limits of the whole job
+	// -v (SWAPLIMIT, KB), -p (PROCESSLIMIT) and -T (THREADLIMIT); nil
+	// for none.
 	ProcLimits map[string]int64 `json:"procLimits,omitempty"`
 	// Input is -i or -is, the job's standard input file (%J and %I);
 	// for -is, InputSpooled is set and InputData holds the file as it

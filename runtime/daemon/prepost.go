@@ -32,7 +32,8 @@ func (d *Daemon) submitExec(req *api.SubmitRequest, now runtime.Time) (*runtime.
 		Term: runtime.Time(req.TermTime), CPULimit: req.CPULimit, CPUSpec: req.CPUSpec, Input: req.Input,
 		LoginShell: req.LoginShell, OutDir: req.OutDir, ProcLimits: req.ProcLimits}
 	for name, kb := range req.ProcLimits {
-		if !localexec.ProcLimitName(name) || kb < 0 || kb > math.MaxInt64/1024 {
+		if localexec.JobLimitName(name) && kb <= 0 || !localexec.JobLimitName(name) && !localexec.ProcLimitName(name) ||
+			kb < 0 || kb > math.MaxInt64/1024 {
 			return nil, bad("bad per-process limit %s=%d", truncate(name), kb)
 		}
 	}
@@ -152,6 +153,7 @@ func (d *Daemon) execSpec(j *runtime.Job, out *localexec.Spec) {
 	}
 	out.Input, out.InputData, out.LoginShell, out.OutDir = e.Input, e.InputData, e.LoginShell, e.OutDir
 	out.ProcLimits, out.ProcHardLimits = j.ProcLimits()
+	out.JobLimits = j.JobLimits()
 	out.PostLater = !d.includePostproc(j)
 	out.PostTimeout = int64(d.postprocTimeout(j).Seconds())
 	out.StepHosts = d.stepHosts(j)
