@@ -657,6 +657,8 @@ type Submission struct {
 	// Project is -P, the project the job is charged to; Submit gives a
 	// job without one DEFAULT_PROJECT, else "default".
 	Project string `json:"Project,omitempty"`
+	// Description is -Jd, the job's free-text description.
+	Description string `json:"Description,omitempty"`
 	// JobGroup is -g, the full path of the job's job group; "" for none
 	// (Submit gives a job without one DEFAULT_JOBGROUP, if set).
 	JobGroup string `json:"JobGroup,omitempty"`

@@ -320,6 +320,9 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 	if j.Reservation != "" {
 		first += fmt.Sprintf(", Reservation <%s>", j.Reservation)
 	}
+	if j.Description != "" {
+		first += fmt.Sprintf(", Job Description <%s>", oneLine(j.Description))
+	}
 	fmt.Fprintf(w, "%s, Command <%s>\n", first, oneLine(j.Command))
 
 	sub := []string{fmt.Sprintf("Submitted from host <%s>", j.FromHost)}
@@ -518,7 +521,7 @@ func jobFieldNames() []string {
 	return []string{"jobid", "stat", "user", "queue", "job_name", "from_host", "exec_host", "submit_time",
 		"start_time", "finish_time", "exit_code", "exit_reason", "pend_reason", "slots", "command", "cwd",
 		"output_file", "error_file", "dependency", "cpu_used", "max_mem", "proj_name", "job_group", "app", "sla",
-		"forward_cluster", "forward_time", "dstjobid", "source_cluster", "srcjobid", "jobindex",
+		"job_description", "forward_cluster", "forward_time", "dstjobid", "source_cluster", "srcjobid", "jobindex",
 		"corelimit", "datalimit", "filelimit", "stacklimit"}
 }
 
@@ -697,6 +700,8 @@ func jobField(name string, j *api.Job, loc *time.Location) string {
 		return j.App
 	case "sla":
 		return j.Sla
+	case "job_description":
+		return oneLine(j.Description)
 	case "cpu_used":
 		if j.CPUTime > 0 {
 			return strconv.FormatFloat(j.CPUTime, 'f', 1, 64) + " second(s)"

@@ -34,7 +34,7 @@ func bsubOptionList() []lsfOption {
 		{"env", "variables"}, {"outdir", "dir"}, {"U", "reservation_id"},
 		{"B", ""}, {"N", ""}, {"Ne", ""}, {"u", "mail_user"},
 		{"C", "core_limit"}, {"D", "data_limit"}, {"F", "file_limit"}, {"S", "stack_limit"},
-		{"v", "swap_limit"}, {"p", "process_limit"}, {"T", "thread_limit"},
+		{"v", "swap_limit"}, {"p", "process_limit"}, {"T", "thread_limit"}, {"Jd", "description"},
 	}
 }
 
@@ -50,7 +50,7 @@ func bsubRefusedOptions() []lsfOption {
 		{"f", "file_transfer"}, {"freq", "cpu_frequency"},
 		{"hl", ""}, {"hostfile", "file"},
 		{"IS", ""}, {"ISp", ""}, {"ISs", ""}, {"IX", ""},
-		{"Jd", "description"}, {"jobaff", "affinity"},
+		{"jobaff", "affinity"},
 		{"jsdl", "file"}, {"jsdl_strict", "file"}, {"json", "file"}, {"k", "checkpoint"},
 		{"Lp", "license_project"}, {"ln_mem", "mem_size"}, {"ln_slots", "slots"},
 		{"mig", "threshold"}, {"network", "network_res_req"}, {"nnodes", "nodes"},
@@ -168,6 +168,8 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 sets LSB_JOB_REPORT_MAIL=N); -Ne: only when it exits with
                 failure
   -u "ADDR ..." mail to these addresses (or users) rather than to you
+  -Jd TEXT      job description (at most 4094 characters), shown by
+                bjobs -l and bjobs -o job_description
   -gpu REQ      GPUs: "num=N[/task]:mode=shared|exclusive_process:
                 j_exclusive=yes|no:gmodel=MODEL:gmem=MEM:aff=yes|no", or
                 "-" for the GPU_REQ of the profile and queue (merged
@@ -289,6 +291,12 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	}
 	s.Sla = a.value("sla")
 	s.Project = a.value("P")
+	if a.has("Jd") {
+		s.Description = a.value("Jd")
+		if len(s.Description) > api.MaxJobDescription {
+			return nil, fmt.Errorf("-Jd: the job description is longer than %d characters. Job not submitted", api.MaxJobDescription)
+		}
+	}
 	s.UserGroup = a.value("G")
 	s.JobGroup = a.value("g")
 	s.Reservation = a.value("U")

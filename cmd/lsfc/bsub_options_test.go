@@ -90,6 +90,7 @@ var bsubImplemented = map[string]struct {
 	"B":      {"", func(r *bsubRequest) bool { return r.sub.NotifyBegin }},
 	"N":      {"", func(r *bsubRequest) bool { return r.sub.NotifyEnd && !r.sub.NotifyExit }},
 	"Ne":     {"", func(r *bsubRequest) bool { return r.sub.NotifyExit && !r.sub.NotifyEnd }},
+	"Jd":     {"nightly build", func(r *bsubRequest) bool { return r.sub.Description == "nightly build" }},
 	"u":      {"ann bob@example.com", func(r *bsubRequest) bool { return r.sub.MailUser == "ann bob@example.com" }},
 	"tty":    {"", func(r *bsubRequest) bool { return r.tty && r.interactive == "I" }},
 }

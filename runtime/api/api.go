@@ -112,6 +112,9 @@ type SubmitRequest struct {
 	// group whose fairshare account the job is charged to.
 	Project   string `json:"project,omitempty"`
 	UserGroup string `json:"userGroup,omitempty"`
+	// Description is -Jd, the job's free-text description (at most
+	// MaxJobDescription characters).
+	Description string `json:"description,omitempty"`
 	// JobGroup is -g, the full path of the job's job group ("" for
 	// DEFAULT_JOBGROUP, if set); NoJobGroup, for bmod -gn, takes the job
 	// out of its group.
@@ -356,6 +359,9 @@ type ResizeAction struct {
 // take, as LSF's.
 const MaxActionReason = 4095
 
+// MaxJobDescription is the longest job description (bsub -Jd) LSF takes.
+const MaxJobDescription = 4094
+
 // A QueueParam is one parameter of a queue as bqueues -l shows it.
 type QueueParam struct {
 	Name  string `json:"name"`
@@ -491,6 +497,8 @@ type Job struct {
 	// the user group it was submitted with (-G), "" for none.
 	Project   string `json:"project,omitempty"`
 	UserGroup string `json:"userGroup,omitempty"`
+	// Description is the job description of bsub -Jd; "" for none.
+	Description string `json:"description,omitempty"`
 	// JobGroup is the full path of the job's job group; "" for none.
 	JobGroup string `json:"jobGroup,omitempty"`
 	// Reservation is the advance reservation the job runs in (-U).

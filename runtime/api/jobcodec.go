@@ -66,6 +66,7 @@ var jobFields = map[string]func(*Job) any{
 	"notify":          func(j *Job) any { return &j.Notify },
 	"project":         func(j *Job) any { return &j.Project },
 	"userGroup":       func(j *Job) any { return &j.UserGroup },
+	"description":     func(j *Job) any { return &j.Description },
 	"jobGroup":        func(j *Job) any { return &j.JobGroup },
 	"reservation":     func(j *Job) any { return &j.Reservation },
 	"app":             func(j *Job) any { return &j.App },

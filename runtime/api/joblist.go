@@ -118,7 +118,7 @@ func sameShared(a, b *Job) bool {
 		a.ResReq == b.ResReq && a.Cwd == b.Cwd && a.Stdout == b.Stdout && a.Stderr == b.Stderr &&
 		a.Depend == b.Depend && a.RunLimit == b.RunLimit && a.MemLimit == b.MemLimit && a.Priority == b.Priority &&
 		a.Preempted == b.Preempted && a.Rerunnable == b.Rerunnable && a.Project == b.Project &&
-		a.UserGroup == b.UserGroup && a.JobGroup == b.JobGroup && a.Reservation == b.Reservation && a.App == b.App && a.Sla == b.Sla &&
+		a.UserGroup == b.UserGroup && a.JobGroup == b.JobGroup && a.Reservation == b.Reservation && a.App == b.App && a.Sla == b.Sla && a.Description == b.Description &&
 		len(a.HostReasons) == 0 && len(b.HostReasons) == 0 &&
 		a.Estimate == b.Estimate && a.Reserved == nil && b.Reserved == nil &&
 		a.GPUReq == b.GPUReq && len(a.GPUAlloc) == 0 && len(b.GPUAlloc) == 0 &&

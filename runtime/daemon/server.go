@@ -349,6 +349,10 @@ func validSubmit(s *api.SubmitRequest) error {
 		}
 	}
 	switch {
+	case len(s.Description) > api.MaxJobDescription:
+		return bad("the job description is longer than %d characters", api.MaxJobDescription)
+	case strings.ContainsRune(s.Description, 0):
+		return bad("the job description holds a NUL byte")
 	case len(s.Project) > 511:
 		return bad("the project name is longer than 511 characters")
 	case strings.ContainsAny(s.Project, "\n\x00"):
@@ -430,7 +434,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, GPU: req.GPU, Sla: req.Sla, Pre: pre,
 			Project: req.Project, Group: req.UserGroup, JobGroup: req.JobGroup, OutOverwrite: req.OutOverwrite,
 			ErrOverwrite: req.ErrOverwrite, Reservation: req.Reservation, MaxSlots: req.MaxSlots, AutoResize: req.AutoResize,
-			ResizeNotify: req.ResizeNotify}
+			ResizeNotify: req.ResizeNotify, Description: req.Description}
 		if sub.Reservation != "" {
 			if err := d.cluster.CheckRsvUse(sub.Reservation, sub.User, d.now()); err != nil {
 				return nil, nil, nil, errorf(http.StatusBadRequest, "%v. Job not submitted", err)
@@ -621,7 +625,7 @@ func (d *Daemon) jobInfoAt(j *runtime.Job, explain bool, now runtime.Time) api.J
 		RunLimit: j.RunLimit, MemLimit: j.Sub.MemLimit, Priority: j.Priority, Preempted: j.PreemptCount,
 		Rerunnable: j.Rerunnable(), Exceptions: j.Exceptions.String(), CPUTime: j.CPUTime, MaxMem: j.MaxMem,
 		Project: j.Project(), UserGroup: j.Group, JobGroup: j.JobGroupPath(),
-		App: j.Sub.App, Sla: j.Sub.Sla, Estimate: j.Estimate, Reservation: j.Sub.Reservation}
+		App: j.Sub.App, Sla: j.Sub.Sla, Estimate: j.Estimate, Reservation: j.Sub.Reservation, Description: j.Sub.Description}
 	execJobFields(j, &out)
 	out.Resize = jobResize(j)
 	if m := j.Sub.Mail; m != nil {
