@@ -240,6 +240,8 @@ type Modification struct {
 	Project  *string `json:"Project,omitempty"`
 	Group    *string `json:"Group,omitempty"`
 	JobGroup *string `json:"JobGroup,omitempty"`
+	// Description is bmod -Jd, or -Jdn ("": no description).
+	Description *string `json:"Description,omitempty"`
 	// GPU is bmod -gpu, the job's own GPU requirement ("-" for the
 	// default; "" for none of its own, bmod -gpun).
 	GPU *string `json:"GPU,omitempty"`
@@ -320,6 +322,9 @@ func (c *Cluster) Modify(j *Job, m Modification) error {
 		if sub.Project == "" {
 			sub.Project = c.DefaultProject()
 		}
+	}
+	if m.Description != nil {
+		sub.Description = *m.Description
 	}
 	if m.Group != nil {
 		sub.Group = *m.Group

@@ -18,7 +18,7 @@ func bmodOptionList() []lsfOption {
 		{"P", "project_name"}, {"Pn", ""}, {"G", "user_group"}, {"Gn", ""}, {"g", "job_group_name"}, {"gn", ""},
 		{"B", ""}, {"Bn", ""}, {"N", ""}, {"Ne", ""}, {"Nn", ""}, {"u", "mail_user"}, {"un", ""},
 		{"U", "reservation_id"}, {"Un", ""},
-		{"gpu", "- | gpu_req"}, {"gpun", ""},
+		{"gpu", "- | gpu_req"}, {"gpun", ""}, {"Jd", "description"}, {"Jdn", ""},
 	}
 }
 
@@ -40,7 +40,8 @@ syntax; -Pn gives it the default project, -Gn takes it out of its user
 group and -gpun takes its own GPU requirement back (the queue's,
 profile's or cluster's GPU_REQ stands). -B, -N, -Ne and -u change the
 job's mail as bsub's do; -Bn cancels -B, -Nn both -N and -Ne, -un gives
-the mail back to the job's user. For a job array,
+the mail back to the job's user. -Jd changes the job description (at
+most 4094 characters) and -Jdn removes it. For a job array,
 -J "%N" alone changes how many of its elements may run at once (0: no
 limit); an action on "ID[1-5]" changes those elements only. In a queue with
 APS_PRIORITY an administrator may set a pending job's absolute priority:
@@ -73,9 +74,9 @@ standard error and exits 255.` + lsfStateHelp,
 // bmodRequest returns the changes bmod's options ask for.
 func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 	if len(a.opts) == 0 {
-		return nil, errors.New("nothing to change: give -R, -n, -J, -W, -sp, -w, -m, -P, -Pn, -G, -Gn, -g, -gn, -U, -Un, -B, -Bn, -N, -Ne, -Nn, -u, -un, -gpu or -gpun")
+		return nil, errors.New("nothing to change: give -R, -n, -J, -W, -sp, -w, -m, -P, -Pn, -G, -Gn, -g, -gn, -U, -Un, -B, -Bn, -N, -Ne, -Nn, -u, -un, -gpu, -gpun, -Jd or -Jdn")
 	}
-	for _, o := range []string{"g", "P", "G", "U", "B", "N", "u", "gpu"} {
+	for _, o := range []string{"g", "P", "G", "U", "B", "N", "u", "gpu", "Jd"} {
 		if a.has(o) && a.has(o+"n") {
 			return nil, fmt.Errorf("-%s and -%sn cannot be used together", o, o)
 		}
@@ -105,6 +106,7 @@ func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 	m.ResReq = strings.TrimSpace(m.ResReq)
 	m.NoJobGroup, m.NoProject, m.NoUserGroup, m.NoReservation = a.has("gn"), a.has("Pn"), a.has("Gn"), a.has("Un")
 	m.NoGPU = a.has("gpun")
+	m.NoDescription = a.has("Jdn")
 	m.NoNotifyBegin, m.NoNotify, m.NoMailUser = a.has("Bn"), a.has("Nn"), a.has("un")
 	return &m, nil
 }
@@ -129,7 +131,7 @@ func bmodRefusedOptions() []lsfOption {
 		add(o)
 	}
 	for _, name := range []string{"appn", "arn", "Bn", "bn", "Cn", "cn", "cwdn", "Dn", "datan", "En", "Epn",
-		"en", "eptln", "extn", "Fn", "fn", "freqn", "Gn", "gn", "gpun", "hostfilen", "in", "isn", "Jdn", "Jn",
+		"en", "eptln", "extn", "Fn", "fn", "freqn", "Gn", "gn", "gpun", "hostfilen", "in", "isn", "Jn",
 		"kn", "Ln", "Lpn", "Mn", "mn", "mign", "Nn", "Nen", "notifyn", "on", "outdirn", "Pn", "pn", "ptln",
 		"Qn", "Rn", "rn", "rncn", "Sn", "sn", "slan", "smtn", "spn", "stagen", "Tn", "tn", "Un", "un",
 		"uln", "vn", "Wn", "Wen", "wn", "wan", "wtn", "Zsn"} {

@@ -113,8 +113,10 @@ type SubmitRequest struct {
 	Project   string `json:"project,omitempty"`
 	UserGroup string `json:"userGroup,omitempty"`
 	// Description is -Jd, the job's free-text description (at most
-	// MaxJobDescription characters).
-	Description string `json:"description,omitempty"`
+	// MaxJobDescription characters); NoDescription, for bmod -Jdn,
+	// removes it.
+	Description   string `json:"description,omitempty"`
+	NoDescription bool   `json:"noDescription,omitempty"`
 	// JobGroup is -g, the full path of the job's job group ("" for
 	// DEFAULT_JOBGROUP, if set); NoJobGroup, for bmod -gn, takes the job
 	// out of its group.

@@ -410,6 +410,12 @@ func modificationText(m *runtime.Modification) string {
 		parts = append(parts, "-m "+strconv.Quote(strings.Join(slices.Clone(*m.Hosts), " ")))
 	}
 	switch {
+	case m.Description != nil && *m.Description == "":
+		parts = append(parts, "-Jdn")
+	case m.Description != nil:
+		parts = append(parts, "-Jd "+strconv.Quote(*m.Description))
+	}
+	switch {
 	case m.Project != nil && *m.Project == "":
 		parts = append(parts, "-Pn")
 	case m.Project != nil:

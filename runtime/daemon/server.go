@@ -991,6 +991,9 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 		if err := checkMailUser(req.Modify.MailUser); err != nil {
 			return nil, nil, nil, err
 		}
+		if d := req.Modify.Description; len(d) > api.MaxJobDescription || strings.ContainsRune(d, 0) {
+			return nil, nil, nil, errorf(http.StatusBadRequest, "bad job description: at most %d characters, no NUL byte", api.MaxJobDescription)
+		}
 		m := modification(req.Modify)
 		if r := m.Reservation; r != nil && *r != "" {
 			if len(*r) > 128 {
@@ -1091,6 +1094,12 @@ func modification(s *api.SubmitRequest) runtime.Modification {
 		m.Project = &none
 	case s.Project != "":
 		m.Project = &s.Project
+	}
+	switch {
+	case s.NoDescription:
+		m.Description = &none
+	case s.Description != "":
+		m.Description = &s.Description
 	}
 	switch {
 	case s.NoUserGroup:
