@@ -35,6 +35,8 @@ func TestReadNativeWorkload(t *testing.T) {
 		{`{"t": 1, "args": ["-b", "10:00"], "run": 1}`, "w.jsonl:1: bsub: option -b is not supported by lsfc simulate"},
 		{`{"t": 1, "args": ["-N"], "run": 1}`, "w.jsonl:1: bsub: option -N is not supported by lsfc simulate"},
 		{`{"t": 1, "args": ["-u", "ann"], "run": 1}`, "w.jsonl:1: bsub: option -u is not supported by lsfc simulate"},
+		{`{"t": 1, "args": ["-K"], "run": 1}`, "w.jsonl:1: bsub: option -K is not supported by lsfc simulate"},
+		{`{"t": 1, "args": ["-Is"], "run": 1}`, "w.jsonl:1: bsub: option -Is is not supported by lsfc simulate"},
 		{`{"t": 1, "args": ["-n", "0"], "run": 1}`, `w.jsonl:1: bsub: -n "0": want a positive whole number. Job not submitted`},
 		{`{"args": [], "run": 1}`, `w.jsonl:1: no submission time ("t")`},
 		{`{"t": 1, "args": []}`, `w.jsonl:1: no run time ("run")`},
