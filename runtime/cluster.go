@@ -717,6 +717,10 @@ type JobExec struct {
 	CPULimit  float64 `json:"CPULimit,omitempty"`
 	CPUSpec   string  `json:"CPUSpec,omitempty"`
 	CPUFactor float64 `json:"CPUFactor,omitempty"`
+	// ProcLimits are -C, -D, -F and -S, per-process soft limits in KB,
+	// and -v (SWAPLIMIT, KB), -p (PROCESSLIMIT) and -T (THREADLIMIT),
+	// limits of the whole job, by the name of their lsb.queues limit.
+	ProcLimits map[string]int64 `json:"ProcLimits,omitempty"`
 	// Input is -i or -is; InputData the file spooled by -is.
 	Input     string `json:"Input,omitempty"`
 	InputData []byte `json:"InputData,omitempty"`
@@ -985,6 +989,9 @@ func (c *Cluster) check(q *Queue, s Submission) (*acceptance, error) {
 	}
 	if q.MaxCPULimit > 0 && s.Exec != nil && s.Exec.CPULimit > q.MaxCPULimit {
 		return nil, reject("the CPU time limit %s (-c) exceeds the queue's maximum CPU time limit %s (CPULIMIT)", minutes(s.Exec.CPULimit), minutes(q.MaxCPULimit))
+	}
+	if err := checkProcLimits(q, s.Exec); err != nil {
+		return nil, reject("%v", err)
 	}
 	if max, ok := c.memLimit(q, a.app); ok && s.MemLimit > max {
 		job, queue := compile.FormatMemoryPair(s.MemLimit, max)

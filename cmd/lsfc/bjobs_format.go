@@ -407,6 +407,7 @@ func (v jobsView) writeLongJob(w io.Writer, j *api.Job) {
 	if j.CPULimit > 0 {
 		fmt.Fprintf(w, "\n CPULIMIT\n %.1f min\n", j.CPULimit/60)
 	}
+	writeProcLimits(w, j.ProcLimits)
 	if j.RunLimit > 0 {
 		fmt.Fprintf(w, "\n RUNLIMIT\n %.1f min\n", j.RunLimit/60)
 	}
@@ -517,7 +518,8 @@ func jobFieldNames() []string {
 	return []string{"jobid", "stat", "user", "queue", "job_name", "from_host", "exec_host", "submit_time",
 		"start_time", "finish_time", "exit_code", "exit_reason", "pend_reason", "slots", "command", "cwd",
 		"output_file", "error_file", "dependency", "cpu_used", "max_mem", "proj_name", "job_group", "app", "sla",
-		"forward_cluster", "forward_time", "dstjobid", "source_cluster", "srcjobid", "jobindex"}
+		"forward_cluster", "forward_time", "dstjobid", "source_cluster", "srcjobid", "jobindex",
+		"corelimit", "datalimit", "filelimit", "stacklimit"}
 }
 
 // jobFieldAliases maps the short names -o accepts, as LSF does, to the
@@ -702,6 +704,10 @@ func jobField(name string, j *api.Job, loc *time.Location) string {
 	case "max_mem":
 		if j.MaxMem > 0 {
 			return lsfMbytes(j.MaxMem)
+		}
+	case "corelimit", "datalimit", "filelimit", "stacklimit":
+		if kb, ok := j.ProcLimits[strings.ToUpper(name)]; ok {
+			return strconv.FormatInt(kb, 10) + " KB"
 		}
 	case "forward_cluster":
 		if j.Forward != nil {
@@ -962,4 +968,27 @@ func notifyText(n *api.JobNotify) string {
 		return ""
 	}
 	return "Notify when job " + strings.Join(when, "/")
+}
+
+// writeProcLimits writes a job's limits of bsub -C, -D, -F, -S, -v, -p
+// and -T as bjobs -l does: their names on one line, each value (sizes in
+// KB) under its name.
+func writeProcLimits(w io.Writer, l map[string]int64) {
+	var names, values string
+	for _, n := range []string{"FILELIMIT", "DATALIMIT", "STACKLIMIT", "CORELIMIT", "SWAPLIMIT", "PROCESSLIMIT", "THREADLIMIT"} {
+		x, ok := l[n]
+		if !ok {
+			continue
+		}
+		v := strconv.FormatInt(x, 10)
+		if n != "PROCESSLIMIT" && n != "THREADLIMIT" {
+			v += " KB"
+		}
+		width := max(len(n), len(v)) + 1
+		names += fmt.Sprintf(" %*s", width-1, n)
+		values += fmt.Sprintf(" %*s", width-1, v)
+	}
+	if names != "" {
+		fmt.Fprintf(w, "\n%s\n%s\n", names, values)
+	}
 }

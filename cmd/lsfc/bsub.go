@@ -33,6 +33,8 @@ func bsubOptionList() []lsfOption {
 		{"c", "cpu_limit"}, {"i", "input_file"}, {"is", "input_file"}, {"L", "login_shell"},
 		{"env", "variables"}, {"outdir", "dir"}, {"U", "reservation_id"},
 		{"B", ""}, {"N", ""}, {"Ne", ""}, {"u", "mail_user"},
+		{"C", "core_limit"}, {"D", "data_limit"}, {"F", "file_limit"}, {"S", "stack_limit"},
+		{"v", "swap_limit"}, {"p", "process_limit"}, {"T", "thread_limit"},
 	}
 }
 
@@ -42,22 +44,22 @@ func bsubOptionList() []lsfOption {
 func bsubRefusedOptions() []lsfOption {
 	return []lsfOption{
 		{"a", "esub_application"}, {"alloc_flags", "flags"},
-		{"C", "core_limit"}, {"clusters", "clusters"}, {"cn_cu", "cu_string"},
-		{"cn_mem", "mem_size"}, {"core_isolation", "0|1|2"}, {"csm", "y|n"}, {"D", "data_limit"},
+		{"clusters", "clusters"}, {"cn_cu", "cu_string"},
+		{"cn_mem", "mem_size"}, {"core_isolation", "0|1|2"}, {"csm", "y|n"},
 		{"data", "data_spec"}, {"datachk", ""}, {"datagrp", "user_group"}, {"eptl", "[hh:]mm"}, {"ext", "scheduler_options"},
-		{"F", "file_limit"}, {"f", "file_transfer"}, {"freq", "cpu_frequency"},
+		{"f", "file_transfer"}, {"freq", "cpu_frequency"},
 		{"hl", ""}, {"hostfile", "file"},
 		{"IS", ""}, {"ISp", ""}, {"ISs", ""}, {"IX", ""},
 		{"Jd", "description"}, {"jobaff", "affinity"},
 		{"jsdl", "file"}, {"jsdl_strict", "file"}, {"json", "file"}, {"k", "checkpoint"},
 		{"Lp", "license_project"}, {"ln_mem", "mem_size"}, {"ln_slots", "slots"},
 		{"mig", "threshold"}, {"network", "network_res_req"}, {"nnodes", "nodes"},
-		{"notify", "events"}, {"p", "process_limit"},
+		{"notify", "events"},
 		{"pack", "job_submission_file"}, {"ptl", "[hh:]mm"}, {"Q", "requeue_exit_values"}, {"rn", ""},
-		{"S", "stack_limit"}, {"s", "signal"}, {"smt", "smt_value"},
-		{"stage", "stage_options"}, {"step_cgroup", "y|n"}, {"T", "thread_limit"},
+		{"s", "signal"}, {"smt", "smt_value"},
+		{"stage", "stage_options"}, {"step_cgroup", "y|n"},
 		{"ti", ""}, {"ul", ""}, {"V", ""},
-		{"v", "swap_limit"}, {"wa", "signal"}, {"wt", "[hh:]mm"}, {"XF", ""},
+		{"wa", "signal"}, {"wt", "[hh:]mm"}, {"XF", ""},
 		{"yaml", "file"}, {"Zs", ""},
 	}
 }
@@ -137,6 +139,22 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 minutes later (TERM_DEADLINE)
   -c LIMIT      CPU time limit, [hour:]minute[/host_name|/host_model]
                 (TERM_CPULIMIT)
+  -C N, -D N, -F N, -S N
+                per-process (soft) limits of the job's processes: core
+                file size, data segment size, file size (past it a write
+                gets SIGXFSZ) and stack size, in LSF_UNIT_FOR_LIMITS (KB
+                by default); -C 0 writes no core files. The queue's
+                CORELIMIT, DATALIMIT, FILELIMIT and STACKLIMIT ("default
+                maximum") give the defaults (after the application
+                profile's) and the hard limits, above which a job is
+                refused
+  -v N, -p N, -T N
+                limits of the whole job: the virtual memory of its
+                processes (in LSF_UNIT_FOR_LIMITS), their number and the
+                number of their threads, read every second; past one the
+                job is terminated (TERM_SWAP, TERM_PROCESSLIMIT,
+                TERM_THREADLIMIT). The queue's SWAPLIMIT, PROCESSLIMIT and
+                THREADLIMIT give the defaults and the maxima
   -i FILE       standard input (%J, %I); -is FILE: the file as it is now,
                 sent with the submission
   -L SHELL      set up the job's environment with this login shell
@@ -197,6 +215,10 @@ type bsubRequest struct {
 	// LSF_UNIT_FOR_LIMITS, which only the daemon knows; 0 when -M has a
 	// unit (sub.MemLimit holds it) or was not given.
 	bareMem float64
+	// procLimits are -C, -D, -F and -S as given, in the cluster's
+	// LSF_UNIT_FOR_LIMITS, by their lsb.queues name; bsub converts
+	// them to KB once it knows the unit.
+	procLimits map[string]int64
 	// env is -env, nil when not given: the whole environment.
 	env *envSpec
 }
@@ -301,6 +323,19 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 		if s.Estimate, err = parseEstimate(a.value("We")); err != nil {
 			return nil, notSubmitted(err)
 		}
+	}
+	for _, o := range procLimitOptions {
+		if !a.has(o.opt) {
+			continue
+		}
+		n, err := parseProcLimit(o.opt, a.value(o.opt))
+		if err != nil {
+			return nil, notSubmitted(err)
+		}
+		if r.procLimits == nil {
+			r.procLimits = map[string]int64{}
+		}
+		r.procLimits[o.name] = n
 	}
 	if a.has("M") {
 		if s.MemLimit, r.bareMem, err = parseMemLimit(a.value("M")); err != nil {
@@ -627,6 +662,19 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 	c, err := dialDaemon(e, a)
 	if err != nil {
 		return lsfFailed(e, "bsub", err)
+	}
+	if r.procLimits != nil {
+		conf, err := c.Conf(ctx)
+		if err != nil {
+			return lsfFailed(e, "bsub", err)
+		}
+		unit, err := memUnit(conf)
+		if err != nil {
+			return lsfFailed(e, "bsub", err)
+		}
+		if r.sub.ProcLimits, err = procLimitsKB(r.procLimits, unit); err != nil {
+			return lsfFailed(e, "bsub", notSubmitted(err))
+		}
 	}
 	if r.bareMem > 0 {
 		conf, err := c.Conf(ctx)

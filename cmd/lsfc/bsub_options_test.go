@@ -71,6 +71,13 @@ var bsubImplemented = map[string]struct {
 		return r.sub.TermTime == time.Date(2099, 1, 1, 0, 0, 0, 0, time.Local).Unix()
 	}},
 	"c":      {"1:30/hostA", func(r *bsubRequest) bool { return r.sub.CPULimit == 5400 && r.sub.CPUSpec == "hostA" }},
+	"C":      {"0", func(r *bsubRequest) bool { v, ok := r.procLimits["CORELIMIT"]; return ok && v == 0 }},
+	"D":      {"2048", func(r *bsubRequest) bool { return r.procLimits["DATALIMIT"] == 2048 }},
+	"F":      {"10", func(r *bsubRequest) bool { return r.procLimits["FILELIMIT"] == 10 }},
+	"S":      {"8192", func(r *bsubRequest) bool { return r.procLimits["STACKLIMIT"] == 8192 }},
+	"v":      {"4096", func(r *bsubRequest) bool { return r.procLimits["SWAPLIMIT"] == 4096 }},
+	"p":      {"4", func(r *bsubRequest) bool { return r.procLimits["PROCESSLIMIT"] == 4 }},
+	"T":      {"64", func(r *bsubRequest) bool { return r.procLimits["THREADLIMIT"] == 64 }},
 	"i":      {"in.%J", func(r *bsubRequest) bool { return r.sub.Input == "in.%J" && !r.sub.InputSpooled }},
 	"is":     {"in.txt", func(r *bsubRequest) bool { return r.sub.Input == "in.txt" && r.sub.InputSpooled }},
 	"L":      {"/bin/bash", func(r *bsubRequest) bool { return r.sub.LoginShell == "/bin/bash" }},

@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lsfc/lsfc/compile/units"
 )
 
 // parseJobTime reads the time of bsub -b and -t, [[year:][month:]day:]hour:minute,
@@ -295,4 +298,62 @@ func setEnv(env []string, name, value string) []string {
 		}
 	}
 	return append(env, name+"="+value)
+}
+
+// procLimitOptions are bsub's limit options read as whole numbers, each
+// with the name of the lsb.queues limit it matches; count is set for the
+// limits that are counts (processes, threads) rather than sizes in
+// LSF_UNIT_FOR_LIMITS.
+var procLimitOptions = []struct {
+	opt, name, what string
+	count           bool
+}{
+	{"C", "CORELIMIT", "core file size", false},
+	{"D", "DATALIMIT", "data segment size", false},
+	{"F", "FILELIMIT", "file size", false},
+	{"S", "STACKLIMIT", "stack segment size", false},
+	{"v", "SWAPLIMIT", "swap", false},
+	{"p", "PROCESSLIMIT", "process", true},
+	{"T", "THREADLIMIT", "thread", true},
+}
+
+// parseProcLimit reads the value of a limit option: a whole number, 0 or
+// more, in the cluster's LSF_UNIT_FOR_LIMITS for a size (-C, -D, -F, -S;
+// -v more than 0), more than 0 for a count (-p, -T).
+func parseProcLimit(opt, s string) (int64, error) {
+	what, least, count := opt, int64(0), false
+	for _, o := range procLimitOptions {
+		if o.opt == opt {
+			what, count = o.what, o.count
+			if o.count || o.name == "SWAPLIMIT" {
+				least = 1
+			}
+		}
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	switch {
+	case count && (err != nil || n < least || n > math.MaxInt64/1024):
+		return 0, fmt.Errorf("-%s %s: Bad %s limit: want a whole number, 1 or more", opt, strconv.Quote(s), what)
+	case err != nil || n < least:
+		return 0, fmt.Errorf("-%s %s: Bad %s limit: want a whole number, %d or more, in LSF_UNIT_FOR_LIMITS (KB by default)", opt, strconv.Quote(s), what, least)
+	}
+	return n, nil
+}
+
+// procLimitsKB converts the size limits of l, given in unit, to KB; the
+// counts stay as they are.
+func procLimitsKB(l map[string]int64, unit units.Unit) (map[string]int64, error) {
+	per := int64(math.Round(unit.Megabytes() * 1024))
+	out := make(map[string]int64, len(l))
+	for name, n := range l {
+		if name == "PROCESSLIMIT" || name == "THREADLIMIT" {
+			out[name] = n
+			continue
+		}
+		if per > 0 && n > math.MaxInt64/1024/per {
+			return nil, fmt.Errorf("%s %d: the limit is too large", name, n)
+		}
+		out[name] = n * per
+	}
+	return out, nil
 }

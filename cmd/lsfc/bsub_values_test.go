@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lsfc/lsfc/compile/units"
 )
 
 func TestParseJobTime(t *testing.T) {
@@ -134,7 +136,8 @@ func TestParseEnvSpec(t *testing.T) {
 // KEY=VALUE entries only.
 func FuzzBsubValues(f *testing.F) {
 	for _, s := range []string{"20:00", "2099:12:31:23:59", "25:99", "yesterday", "1:30/hostA", "all, ~B, C=x",
-		`A, D="a, b"`, "all, =x", "2:29:0:0", "::", "/", "none"} {
+		`A, D="a, b"`, "all, =x", "2:29:0:0", "::", "/", "none",
+		"0", "1024", "-1", "9223372036854775807", " 12 ", "1e3", "0x10"} {
 		f.Add(s)
 	}
 	now := time.Date(2026, 3, 15, 12, 30, 20, 0, time.UTC)
@@ -147,6 +150,22 @@ func FuzzBsubValues(f *testing.F) {
 		}
 		if l, err := parseCPULimit(s); err == nil && l.seconds <= 0 {
 			t.Errorf("parseCPULimit(%q) = %+v", s, l)
+		}
+		if n, err := parseProcLimit("S", s); err == nil {
+			if n < 0 {
+				t.Errorf("parseProcLimit(%q) = %d", s, n)
+			}
+			for _, u := range []units.Unit{units.KB, units.MB, units.GB, units.EB} {
+				kb, err := procLimitsKB(map[string]int64{"STACKLIMIT": n}, u)
+				if err == nil && (kb["STACKLIMIT"] < n || kb["STACKLIMIT"] < 0) {
+					t.Errorf("procLimitsKB(%d %v) = %d", n, u, kb["STACKLIMIT"])
+				}
+			}
+		} else if !strings.Contains(err.Error(), "Bad stack segment size limit") {
+			t.Errorf("parseProcLimit(%q): %v", s, err)
+		}
+		if n, err := parseProcLimit("p", s); err == nil && n < 1 {
+			t.Errorf("parseProcLimit(p, %q) = %d", s, n)
 		}
 		if e, err := parseEnvSpec(s); err == nil {
 			for _, kv := range e.apply([]string{"A=1", "B=2"}) {

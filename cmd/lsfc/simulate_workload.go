@@ -216,10 +216,11 @@ func readNativeLine(b []byte) (nativeJob, error) {
 // simulation does not model: what runs around the job, on which dates,
 // with which input and environment, in which advance reservation (a
 // workload has no way to make one), which resize notification command
-// runs, the mail the job's user gets, and a submitter that waits or
-// talks to the job (-K, the interactive options).
+// runs, the mail the job's user gets, a submitter that waits or talks
+// to the job (-K, the interactive options), and the limits on the job's
+// processes (-C -D -F -S -v -p -T).
 var notSimulated = []string{"E", "Ep", "b", "t", "c", "i", "is", "L", "env", "outdir", "U", "rnc", "B", "N", "Ne", "u",
-	"K", "I", "Ip", "Is", "tty"}
+	"K", "I", "Ip", "Is", "tty", "C", "D", "F", "S", "v", "p", "T"}
 
 // simulatedOptions refuses a workload line whose bsub options the
 // simulation does not model, rather than drop them.

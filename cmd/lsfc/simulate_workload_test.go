@@ -33,6 +33,7 @@ func TestReadNativeWorkload(t *testing.T) {
 	}
 	for _, c := range []struct{ in, want string }{
 		{`{"t": 1, "args": ["-b", "10:00"], "run": 1}`, "w.jsonl:1: bsub: option -b is not supported by lsfc simulate"},
+		{`{"t": 1, "args": ["-p", "4"], "run": 1}`, "w.jsonl:1: bsub: option -p is not supported by lsfc simulate"},
 		{`{"t": 1, "args": ["-N"], "run": 1}`, "w.jsonl:1: bsub: option -N is not supported by lsfc simulate"},
 		{`{"t": 1, "args": ["-u", "ann"], "run": 1}`, "w.jsonl:1: bsub: option -u is not supported by lsfc simulate"},
 		{`{"t": 1, "args": ["-K"], "run": 1}`, "w.jsonl:1: bsub: option -K is not supported by lsfc simulate"},

@@ -125,6 +125,9 @@ type AgentEnd struct {
 	MaxRSS     int64   `json:"maxRSS,omitempty"`
 	// MemLimitExceeded is set on a job killed past its memory limit.
 	MemLimitExceeded bool `json:"memLimitExceeded,omitempty"`
+	// LimitTerm is the LSF reason of a job killed past a limit of the
+	// whole job (TERM_SWAP, TERM_PROCESSLIMIT, TERM_THREADLIMIT).
+	LimitTerm string `json:"limitTerm,omitempty"`
 	// Cwd is the directory the job ran in ("" when it did not run).
 	Cwd string `json:"cwd,omitempty"`
 	// CwdNotExist is set on a job that did not run for want of its
@@ -247,6 +250,13 @@ type JobSpec struct {
 	PreExec  []ExecStep `json:"preExec,omitempty"`
 	PostExec []ExecStep `json:"postExec,omitempty"`
 	CPULimit int64      `json:"cpuLimit,omitempty"`
+	// ProcLimits are the per-process soft limits in KB, as
+	// localexec.Spec has them.
+	ProcLimits     map[string]int64 `json:"procLimits,omitempty"`
+	ProcHardLimits map[string]int64 `json:"procHardLimits,omitempty"`
+	// JobLimits are the limits of the whole job (SWAPLIMIT in KB,
+	// PROCESSLIMIT, THREADLIMIT), as localexec.Spec has them.
+	JobLimits map[string]int64 `json:"jobLimits,omitempty"`
 	// PostLater, PostTimeout and StepHosts are as localexec.Spec has
 	// them: the job's end reported before its post-execution commands
 	// end (JOB_INCLUDE_POSTPROC=N), JOB_POSTPROC_TIMEOUT in seconds, and

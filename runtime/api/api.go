@@ -164,6 +164,12 @@ type SubmitRequest struct {
 	// of CPUSpec (a host name or host model; "" for none).
 	CPULimit float64 `json:"cpuLimit,omitempty"`
 	CPUSpec  string  `json:"cpuSpec,omitempty"`
+	// ProcLimits are the per-process (soft) limits of -C, -D, -F and -S,
+	// in KB, by the name of their lsb.queues limit (CORELIMIT,
+	// DATALIMIT, FILELIMIT, STACKLIMIT), and the limits of the whole job
+	// -v (SWAPLIMIT, KB), -p (PROCESSLIMIT) and -T (THREADLIMIT); nil
+	// for none.
+	ProcLimits map[string]int64 `json:"procLimits,omitempty"`
 	// Input is -i or -is, the job's standard input file (%J and %I);
 	// for -is, InputSpooled is set and InputData holds the file as it
 	// was at submission, which the job reads in its place.
@@ -443,12 +449,15 @@ type Job struct {
 	PostExec        string `json:"postExec,omitempty"`
 	// BeginTime and TermTime are -b and -t (Unix seconds); CPULimit -c
 	// in seconds; Input, LoginShell and OutDir -i/-is, -L and -outdir.
-	BeginTime  float64 `json:"beginTime,omitempty"`
-	TermTime   float64 `json:"termTime,omitempty"`
-	CPULimit   float64 `json:"cpuLimit,omitempty"`
-	Input      string  `json:"input,omitempty"`
-	LoginShell string  `json:"loginShell,omitempty"`
-	OutDir     string  `json:"outDir,omitempty"`
+	BeginTime float64 `json:"beginTime,omitempty"`
+	TermTime  float64 `json:"termTime,omitempty"`
+	CPULimit  float64 `json:"cpuLimit,omitempty"`
+	// ProcLimits are the job's per-process limits in KB (bsub -C, -D,
+	// -F, -S), by their lsb.queues name.
+	ProcLimits map[string]int64 `json:"procLimits,omitempty"`
+	Input      string           `json:"input,omitempty"`
+	LoginShell string           `json:"loginShell,omitempty"`
+	OutDir     string           `json:"outDir,omitempty"`
 	// Exceptions are the job exceptions the job raised, blank-separated
 	// (overrun, underrun, idle).
 	Exceptions string `json:"exceptions,omitempty"`

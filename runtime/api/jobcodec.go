@@ -42,6 +42,7 @@ var jobFields = map[string]func(*Job) any{
 	"beginTime":       func(j *Job) any { return &j.BeginTime },
 	"termTime":        func(j *Job) any { return &j.TermTime },
 	"cpuLimit":        func(j *Job) any { return &j.CPULimit },
+	"procLimits":      func(j *Job) any { return &j.ProcLimits },
 	"input":           func(j *Job) any { return &j.Input },
 	"loginShell":      func(j *Job) any { return &j.LoginShell },
 	"outDir":          func(j *Job) any { return &j.OutDir },
@@ -779,7 +780,7 @@ func appendJob(b []byte, j *Job) ([]byte, error) {
 			b = append(b, ']')
 		default:
 			v := reflect.ValueOf(p).Elem()
-			empty = v.Kind() == reflect.Pointer && v.IsNil() || v.Kind() == reflect.Slice && v.Len() == 0
+			empty = v.Kind() == reflect.Pointer && v.IsNil() || (v.Kind() == reflect.Slice || v.Kind() == reflect.Map) && v.Len() == 0
 			if !(empty && f.omitEmpty) {
 				var err error
 				if b, err = appendMarshal(b, v.Interface()); err != nil {

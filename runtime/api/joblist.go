@@ -1,6 +1,7 @@
 package api
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 )
@@ -124,7 +125,7 @@ func sameShared(a, b *Job) bool {
 		a.APS == nil && b.APS == nil && a.Forward == nil && b.Forward == nil && a.Home == nil && b.Home == nil &&
 		a.Resize == nil && b.Resize == nil &&
 		a.PreExecCmd == b.PreExecCmd && a.PostExecCmd == b.PostExecCmd && a.PreExecFailures == b.PreExecFailures &&
-		a.PostExec == b.PostExec && a.BeginTime == b.BeginTime && a.TermTime == b.TermTime && a.CPULimit == b.CPULimit &&
+		a.PostExec == b.PostExec && a.BeginTime == b.BeginTime && a.TermTime == b.TermTime && a.CPULimit == b.CPULimit && maps.Equal(a.ProcLimits, b.ProcLimits) &&
 		a.Input == b.Input && a.LoginShell == b.LoginShell && a.OutDir == b.OutDir &&
 		sameNotify(a.Notify, b.Notify) && nameOf(a) == nameOf(b)
 }

@@ -72,6 +72,10 @@ func TestJobListFields(t *testing.T) {
 			v.Set(reflect.MakeSlice(v.Type(), 1, 1))
 		case reflect.Pointer:
 			v.Set(reflect.New(v.Type().Elem()))
+		case reflect.Map:
+			m := reflect.MakeMap(v.Type())
+			m.SetMapIndex(reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem())
+			v.Set(m)
 		default:
 			t.Fatalf("field %s of kind %s: extend this test", f.Name, v.Kind())
 		}

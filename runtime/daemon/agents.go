@@ -318,7 +318,7 @@ func (d *Daemon) agentSignalAct(id int64, sig syscall.Signal) func() {
 func jobSpec(s localexec.Spec) api.JobSpec {
 	return api.JobSpec{Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd,
 		Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
-		MemLimit: s.MemLimit, PreExec: apiSteps(s.PreExec), PostExec: apiSteps(s.PostExec), CPULimit: s.CPULimit,
+		MemLimit: s.MemLimit, PreExec: apiSteps(s.PreExec), PostExec: apiSteps(s.PostExec), CPULimit: s.CPULimit, ProcLimits: s.ProcLimits, ProcHardLimits: s.ProcHardLimits, JobLimits: s.JobLimits,
 		PostLater: s.PostLater, PostTimeout: s.PostTimeout, StepHosts: s.StepHosts, Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
 		GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
 		Report: jobReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
@@ -649,7 +649,7 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 			d.cluster.Known(j)
 			r := localexec.Result{JobID: e.Job, ExitCode: e.ExitCode, Signal: e.Signal, Lost: e.Lost, NotStarted: e.NotStarted,
 				Err: e.Err, CPUTime: time.Duration(e.CPU * float64(time.Second)), MaxRSS: e.MaxRSS,
-				MemLimitExceeded: e.MemLimitExceeded, Cwd: e.Cwd, CwdNotExist: e.CwdNotExist,
+				MemLimitExceeded: e.MemLimitExceeded, LimitTerm: e.LimitTerm, Cwd: e.Cwd, CwdNotExist: e.CwdNotExist,
 				PreExecFailed: e.PreExecFailed, PreExecCode: e.PreExecCode, PostExec: e.PostExec, CPULimitExceeded: e.CPULimitExceeded,
 				PostPending: e.PostPending}
 			if rec, ok := d.ended(r, now); ok {

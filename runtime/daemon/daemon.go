@@ -1303,6 +1303,10 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		term = "TERM_CPULIMIT"
 		d.cfg.Logf("job %d: killed past its CPU time limit", j.ID)
 	}
+	if r.LimitTerm != "" && term == "" {
+		term = r.LimitTerm
+		d.cfg.Logf("job %d: killed past its limit (%s)", j.ID, term)
+	}
 	if r.MemLimitExceeded && term == "" {
 		term = "TERM_MEMLIMIT"
 		d.cfg.Logf("job %d: killed past its memory limit of %s", j.ID, compile.FormatMemory(float64(d.memLimitKB(j))/1024))

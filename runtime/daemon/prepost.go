@@ -30,7 +30,13 @@ func (d *Daemon) submitExec(req *api.SubmitRequest, now runtime.Time) (*runtime.
 	bad := func(format string, args ...any) error { return errorf(http.StatusBadRequest, format, args...) }
 	e := &runtime.JobExec{PreExec: req.PreExec, PostExec: req.PostExec, Begin: runtime.Time(req.BeginTime),
 		Term: runtime.Time(req.TermTime), CPULimit: req.CPULimit, CPUSpec: req.CPUSpec, Input: req.Input,
-		LoginShell: req.LoginShell, OutDir: req.OutDir}
+		LoginShell: req.LoginShell, OutDir: req.OutDir, ProcLimits: req.ProcLimits}
+	for name, kb := range req.ProcLimits {
+		if localexec.JobLimitName(name) && kb <= 0 || !localexec.JobLimitName(name) && !localexec.ProcLimitName(name) ||
+			kb < 0 || kb > math.MaxInt64/1024 {
+			return nil, bad("bad per-process limit %s=%d", truncate(name), kb)
+		}
+	}
 	for _, f := range []struct{ opt, v string }{{"-E", e.PreExec}, {"-Ep", e.PostExec}, {"-i", e.Input},
 		{"-L", e.LoginShell}, {"-outdir", e.OutDir}, {"-c", e.CPUSpec}} {
 		switch {
@@ -146,6 +152,8 @@ func (d *Daemon) execSpec(j *runtime.Job, out *localexec.Spec) {
 		out.CPULimit = max(int64(math.Ceil(limit)), 1)
 	}
 	out.Input, out.InputData, out.LoginShell, out.OutDir = e.Input, e.InputData, e.LoginShell, e.OutDir
+	out.ProcLimits, out.ProcHardLimits = j.ProcLimits()
+	out.JobLimits = j.JobLimits()
 	out.PostLater = !d.includePostproc(j)
 	out.PostTimeout = int64(d.postprocTimeout(j).Seconds())
 	out.StepHosts = d.stepHosts(j)
@@ -367,6 +375,7 @@ func execJobFields(j *runtime.Job, out *api.Job) {
 	out.PreExecCmd, out.PostExecCmd = e.PreExec, e.PostExec
 	out.BeginTime, out.TermTime = float64(e.Begin), float64(e.Term)
 	out.CPULimit = e.CPULimit
+	out.ProcLimits = e.ProcLimits
 	out.Input, out.LoginShell, out.OutDir = e.Input, e.LoginShell, e.OutDir
 }
 
@@ -379,6 +388,7 @@ func execRequest(e *runtime.JobExec, req *api.SubmitRequest) {
 	req.PreExec, req.PostExec = e.PreExec, e.PostExec
 	req.BeginTime, req.TermTime = int64(e.Begin), int64(e.Term)
 	req.CPULimit = e.CPULimit
+	req.ProcLimits = e.ProcLimits
 	req.Input, req.LoginShell, req.OutDir = e.Input, e.LoginShell, e.OutDir
 	if e.InputData != nil {
 		req.InputSpooled, req.InputData = true, e.InputData

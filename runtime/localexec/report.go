@@ -352,6 +352,9 @@ func reportText(f reportFacts) string {
 		if r.MemLimitExceeded {
 			term = "TERM_MEMLIMIT"
 		}
+		if r.LimitTerm != "" {
+			term = r.LimitTerm
+		}
 		if line := termText(term); line != "" {
 			b.WriteString(line + "\n")
 		}
@@ -532,6 +535,9 @@ func termText(term string) string {
 		"TERM_MEMLIMIT":      "job killed after reaching LSF memory usage limit",
 		"TERM_CPULIMIT":      "job killed after reaching LSF CPU usage limit",
 		"TERM_DEADLINE":      "job killed after deadline expires",
+		"TERM_SWAP":          "job killed after reaching LSF swap usage limit",
+		"TERM_PROCESSLIMIT":  "job killed after reaching LSF process limit",
+		"TERM_THREADLIMIT":   "job killed after reaching LSF thread limit",
 		"TERM_PREEMPT":       "job killed after preemption",
 		"TERM_REQUEUE_OWNER": "job killed and requeued by owner",
 		"TERM_REQUEUE_ADMIN": "job killed and requeued by root or LSF administrator",

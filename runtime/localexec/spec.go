@@ -90,6 +90,24 @@ type Spec struct {
 	// second and, past the limit, sends SIGXCPU and then SIGINT, SIGTERM
 	// and SIGKILL as past its memory limit (Result.CPULimitExceeded).
 	CPULimit int64 `json:",omitempty"`
+	// ProcLimits are the job's per-process soft limits in KB (bsub -C,
+	// -D, -F and -S), by the name of their lsb.queues limit: CORELIMIT
+	// (RLIMIT_CORE), DATALIMIT (RLIMIT_DATA), FILELIMIT (RLIMIT_FSIZE)
+	// and STACKLIMIT (RLIMIT_STACK). The job's shell starts with them
+	// (never above the hard limit the wrapper has); the wrapper itself
+	// and the pre- and post-execution commands do not.
+	ProcLimits map[string]int64 `json:",omitempty"`
+	// ProcHardLimits are the hard limits of the same resources (the
+	// maxima of the job's queue), in KB; a soft limit is never set above
+	// its hard one.
+	ProcHardLimits map[string]int64 `json:",omitempty"`
+	// JobLimits are the limits of the whole job (bsub -v, -p and -T):
+	// SWAPLIMIT, the virtual memory of its processes in KB, PROCESSLIMIT,
+	// their number, and THREADLIMIT, the number of their threads, summed
+	// over the job's process group. The wrapper reads them every second
+	// (as MemLimit) and past one terminates the job; Result.LimitTerm
+	// says which (TERM_SWAP, TERM_PROCESSLIMIT, TERM_THREADLIMIT).
+	JobLimits map[string]int64 `json:",omitempty"`
 	// Input is the job's standard input file (bsub -i: %J and %I
 	// expanded, taken from the working directory), opened as the job's
 	// user; InputData, when not nil, is the content spooled at
@@ -140,6 +158,10 @@ func (s *Spec) validate() error {
 		return fmt.Errorf("job %d has a negative memory limit", s.JobID)
 	case s.CPULimit < 0:
 		return fmt.Errorf("job %d has a negative CPU limit", s.JobID)
+	case badJobLimits(s.JobLimits) != "":
+		return fmt.Errorf("job %d has a bad job limit %s", s.JobID, badJobLimits(s.JobLimits))
+	case badProcLimits(s.ProcLimits) != "" || badProcLimits(s.ProcHardLimits) != "":
+		return fmt.Errorf("job %d has a bad per-process limit %s%s", s.JobID, badProcLimits(s.ProcLimits), badProcLimits(s.ProcHardLimits))
 	case s.PostTimeout < 0:
 		return fmt.Errorf("job %d has a negative post-execution timeout", s.JobID)
 	case s.LoginShell != "" && !strings.HasPrefix(s.LoginShell, "/"):
@@ -208,6 +230,9 @@ type Result struct {
 	// MemLimitExceeded is set when the job was terminated for holding
 	// more memory than Spec.MemLimit (LSF's TERM_MEMLIMIT).
 	MemLimitExceeded bool `json:",omitempty"`
+	// LimitTerm is the LSF reason of a job terminated past one of
+	// Spec.JobLimits, "" for none.
+	LimitTerm string `json:",omitempty"`
 	// End is when the job ended; zero when Lost.
 	End time.Time
 	// Cwd is the directory the job ran in: Spec.Cwd, or where the job

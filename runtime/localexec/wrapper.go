@@ -247,7 +247,11 @@ func (w *wrapper) run() int {
 			return w.endUnrun(err)
 		}
 	}
-	err = cmd.Start()
+	restore, err := setProcLimits(s.ProcLimits, s.ProcHardLimits)
+	if err == nil {
+		err = cmd.Start()
+		restore()
+	}
 	started := time.Now()
 	if err != nil {
 		w.closeFinal()
@@ -293,6 +297,10 @@ func (w *wrapper) run() int {
 	if s.CPULimit > 0 {
 		cpu = watchCPU(pgid, s.CPULimit)
 	}
+	var limits *jobLimitWatch
+	if len(s.JobLimits) > 0 {
+		limits = watchJobLimits(pgid, s.JobLimits, memCheckInterval, memKillGrace)
+	}
 	var usage *usageWatch
 	if s.Report != nil {
 		usage = watchUsage(pgid)
@@ -309,6 +317,11 @@ func (w *wrapper) run() int {
 	}
 	if cpu != nil {
 		r.CPULimitExceeded = cpu.end() && !r.Done() && !r.MemLimitExceeded
+	}
+	if limits != nil {
+		if term := limits.end(); term != "" && !r.Done() && !r.MemLimitExceeded && !r.CPULimitExceeded {
+			r.LimitTerm = term
+		}
 	}
 	if sess != nil {
 		sess.ended()

@@ -235,7 +235,7 @@ func endOf(r localexec.Result, start float64) *api.AgentEnd {
 	}
 	return &api.AgentEnd{AgentRun: api.AgentRun{Job: r.JobID, Start: start}, PostPending: r.PostPending, ExitCode: r.ExitCode, Signal: r.Signal,
 		Lost: r.Lost, NotStarted: r.NotStarted, Err: r.Err, CPU: r.CPUTime.Seconds(), MaxRSS: r.MaxRSS,
-		MemLimitExceeded: r.MemLimitExceeded, Cwd: r.Cwd, CwdNotExist: r.CwdNotExist,
+		MemLimitExceeded: r.MemLimitExceeded, LimitTerm: r.LimitTerm, Cwd: r.Cwd, CwdNotExist: r.CwdNotExist,
 		PreExecFailed: r.PreExecFailed, PreExecCode: r.PreExecCode, PostExec: r.PostExec, CPULimitExceeded: r.CPULimitExceeded}
 }
 

@@ -90,7 +90,7 @@ func (a *Agent) take(o api.AgentOrder) {
 	a.queue = append(a.queue, &launch{job: o.Job, run: nr, cleanup: r != nil, spec: localexec.Spec{JobID: o.Job,
 		Name: s.Name, Queue: s.Queue, User: s.User, Command: s.Command, Env: s.Env, Cwd: s.Cwd, Umask: s.Umask,
 		Stdout: s.Stdout, Stderr: s.Stderr, OutputID: s.OutputID, Hosts: s.Hosts, UID: s.UID, GID: s.GID,
-		MemLimit: s.MemLimit, PreExec: execSteps(s.PreExec), PostExec: execSteps(s.PostExec), CPULimit: s.CPULimit,
+		MemLimit: s.MemLimit, PreExec: execSteps(s.PreExec), PostExec: execSteps(s.PostExec), CPULimit: s.CPULimit, ProcLimits: s.ProcLimits, ProcHardLimits: s.ProcHardLimits, JobLimits: s.JobLimits,
 		PostLater: s.PostLater, PostTimeout: s.PostTimeout, StepHosts: s.StepHosts, Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
 		GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
 		Report: specReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
