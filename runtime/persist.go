@@ -77,6 +77,9 @@ type ResizeImage struct {
 	Notify     string         `json:"Notify,omitempty"`
 	Notifying  bool           `json:"Notifying,omitempty"`
 	HoldSignal bool           `json:"HoldSignal,omitempty"`
+	// Notice is the number of the job's notification that runs, or of
+	// its last (see Job.Notice).
+	Notice int `json:"Notice,omitempty"`
 }
 
 // An AllocImage is an Alloc by host name.
@@ -116,7 +119,7 @@ func (j *Job) Image() JobImage {
 		im.Allocs = append(im.Allocs, AllocImage{a.Host.Name, a.Slots, slices.Clone(a.GPUs)})
 	}
 	if rs := j.resize; rs != nil {
-		ri := &ResizeImage{Auto: rs.auto, Notifying: rs.notifying, HoldSignal: rs.holdSignal}
+		ri := &ResizeImage{Auto: rs.auto, Notifying: rs.notifying, HoldSignal: rs.holdSignal, Notice: rs.notice}
 		if rs.req != nil {
 			r := *rs.req
 			ri.Req = &r

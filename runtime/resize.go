@@ -55,6 +55,10 @@ type resizeState struct {
 	// waits for it to end.
 	notifying  bool
 	holdSignal bool
+	// notice numbers the job's notifications in its run: the one that
+	// runs, or the last. An end reported for another number answers an
+	// earlier notification and counts for nothing.
+	notice int
 	// retryAt is, after a notification command refused the slots
 	// granted, when the job's request is served again (MBD_SLEEP_TIME later,
 	// so that a command that always fails does not make every cycle
@@ -109,6 +113,16 @@ func (j *Job) Grant() *ResizeGrant {
 
 // Notifying reports whether the job's resize notification command runs.
 func (j *Job) Notifying() bool { return j.resize != nil && j.resize.notifying }
+
+// Notice returns the number of the job's resize notification that runs,
+// or of its last one: the numbers count from 1 in each run of the job
+// (0 when none ran, or for a notification an earlier release started).
+func (j *Job) Notice() int {
+	if j.resize == nil {
+		return 0
+	}
+	return j.resize.notice
+}
 
 // notifyCommand returns the notification command of the job's resizes:
 // bsub -rnc, else its profile's RESIZE_NOTIFY_CMD; "" for none.
@@ -382,6 +396,9 @@ func (c *Cluster) ReleaseSlots(j *Job, less []Alloc, cancel, notify bool, now Ti
 	}
 	c.reallocate(j, left, now)
 	j.resize.notifying = notify
+	if notify {
+		j.resize.notice++
+	}
 	return nil
 }
 
@@ -453,6 +470,7 @@ func (c *Cluster) grow(j *Job, more []Alloc, now Time) {
 	if cmd != "" {
 		rs.grant = &ResizeGrant{Allocs: more, Notify: cmd, Notifying: true}
 		rs.notifying = true
+		rs.notice++
 	}
 }
 
@@ -539,7 +557,7 @@ func (c *Cluster) restoreResizable(j *Job, im *ResizeImage) {
 		return
 	}
 	rs := j.resize
-	rs.auto, rs.notifying, rs.holdSignal = im.Auto, im.Notifying, im.HoldSignal
+	rs.auto, rs.notifying, rs.holdSignal, rs.notice = im.Auto, im.Notifying, im.HoldSignal, im.Notice
 	if im.Req != nil {
 		r := *im.Req
 		rs.req = &r

@@ -44,10 +44,11 @@ func (c *cycle) growUpTo(prio int) {
 
 // growJob serves one job's request from the slots free now. A suspended
 // job gets nothing for its request (it is served once it runs again),
-// nor does a job this cycle preempted.
+// nor does a job this cycle preempted, nor one whose notification
+// command runs (a release's: it is served once the command ended).
 func (c *cycle) growJob(j *Job) {
 	req, ok := j.PendingResize()
-	if !ok || j.State != Run || c.victims[j] {
+	if !ok || j.State != Run || c.victims[j] || j.resize.notifying {
 		return
 	}
 	if j.resize.retryAt > c.now {

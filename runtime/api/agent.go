@@ -51,7 +51,8 @@ type AgentSync struct {
 	Dirs map[int64]string `json:"dirs,omitempty"`
 	// Peeks answer the master's peek orders (bpeek).
 	Peeks []AgentPeek `json:"peeks,omitempty"`
-	// Notified are the resize notification commands that ended.
+	// Notified are the resize notification commands that ended, until
+	// the master acknowledges them (NotifiedDone).
 	Notified []AgentNotified `json:"notified,omitempty"`
 	// HostExecs say how the host-based commands of HostExec orders
 	// ended, until the master acknowledges them (HostDone).
@@ -160,6 +161,9 @@ type AgentOrders struct {
 	Kill []AgentRun `json:"kill,omitempty"`
 	// HostDone are the HostExecEnds the master has taken.
 	HostDone []AgentRun `json:"hostDone,omitempty"`
+	// NotifiedDone are the AgentNotified the master has taken: recorded
+	// durably, or found to answer a notification that is over.
+	NotifiedDone []NoticeRef `json:"notifiedDone,omitempty"`
 }
 
 // An AgentOrder is a job to run (Spec), a signal for a run (Signal:
@@ -187,6 +191,8 @@ type AgentOrder struct {
 // execution host: as the job's user, in its directory, with Env (the
 // job's environment and the LSB_RESIZE_* variables) and its hosts.
 type NotifyOrder struct {
+	// Notice numbers the notification in the job's run (see NoticeRef).
+	Notice  int      `json:"notice,omitempty"`
 	Command string   `json:"command"`
 	Env     []string `json:"env,omitempty"`
 	Cwd     string   `json:"cwd,omitempty"`
@@ -196,10 +202,18 @@ type NotifyOrder struct {
 	Hosts   []string `json:"hosts,omitempty"`
 }
 
-// An AgentNotified is the end of a notification command an agent ran:
-// its run and the command's exit code.
-type AgentNotified struct {
+// A NoticeRef names a resize notification: the run of the job and the
+// notification's number in that run, as its NotifyOrder gave it (0 from
+// an agent of an earlier release: the job's current notification).
+type NoticeRef struct {
 	AgentRun
+	Notice int `json:"notice,omitempty"`
+}
+
+// An AgentNotified is the end of a notification command an agent ran:
+// the notification and the command's exit code.
+type AgentNotified struct {
+	NoticeRef
 	Code int `json:"code"`
 }
 

@@ -552,9 +552,6 @@ func (d *Daemon) handleAgentSync(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.agents.deliverPeeks(req.Peeks)
-	for _, n := range req.Notified {
-		d.notifyEnded(n.Job, runtime.Time(n.Start), n.Code)
-	}
 	v, err := d.do(r.Context(), func() (any, []Record, func(), error) { return d.agentSync(&req) })
 	if err != nil {
 		reply(w, nil, err)
@@ -601,6 +598,20 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 	now := d.now()
 	out := &api.AgentOrders{Session: as.session}
 	var recs []Record
+	var acts []func()
+	// The ends of resize notifications first: they ran before any end
+	// of their job reported with them. Each is acknowledged with the
+	// records of the exchange, once they are durable; one answering a
+	// notification that is over is acknowledged and counts for nothing.
+	for _, n := range req.Notified {
+		if rec, act := d.noticeEnded(n.Job, runtime.Time(n.Start), n.Notice, n.Code); rec != nil {
+			recs = append(recs, *rec)
+			if act != nil {
+				acts = append(acts, act)
+			}
+		}
+		out.NotifiedDone = append(out.NotifiedDone, n.NoticeRef)
+	}
 	// on tells whether the run is the one the master counts on this host.
 	on := func(id int64, start float64) *runtime.Job {
 		j := d.cluster.Job(id)
@@ -711,7 +722,15 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 	as.mu.Lock()
 	out.Orders = slices.Clone(a.outbox)
 	as.mu.Unlock()
-	return out, recs, nil, nil
+	var act func()
+	if len(acts) > 0 {
+		act = func() {
+			for _, f := range acts {
+				f()
+			}
+		}
+	}
+	return out, recs, act, nil
 }
 
 // gpuMemUsed returns the memory in use on the GPUs an agent reports, by

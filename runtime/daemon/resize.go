@@ -183,40 +183,55 @@ func notifyEnv(event string, changed []runtime.Alloc) []string {
 func (d *Daemon) notifyAct(j *runtime.Job, event string, changed []runtime.Alloc, cmd string) func() {
 	spec := d.spec(j)
 	extra := notifyEnv(event, changed)
-	id, start := j.ID, j.Start
+	id, start, notice := j.ID, j.Start, j.Notice()
 	if !d.runsLocally(j) {
 		a := d.agentOf(j)
 		order := api.AgentOrder{AgentRun: api.AgentRun{Job: id, Start: float64(start)},
-			Notify: &api.NotifyOrder{Command: cmd, Env: append(spec.Env, extra...), Cwd: spec.Cwd, User: spec.User,
+			Notify: &api.NotifyOrder{Notice: notice, Command: cmd, Env: append(spec.Env, extra...), Cwd: spec.Cwd, User: spec.User,
 				UID: spec.UID, GID: spec.GID, Hosts: spec.Hosts}}
 		return func() { d.agents.order(a, order) }
 	}
 	return func() {
 		go func() {
 			code := localexec.RunNotify(spec, cmd, extra)
-			d.notifyEnded(id, start, code)
+			d.notifyEnded(id, start, notice, code)
 		}()
 	}
 }
 
 // notifyEnded records the end of a job's notification command, with its
 // exit code, and sends the suspend signal a preemption held back for it.
-func (d *Daemon) notifyEnded(id int64, start runtime.Time, code int) {
+func (d *Daemon) notifyEnded(id int64, start runtime.Time, notice, code int) {
 	_, err := d.do(context.Background(), func() (any, []Record, func(), error) {
-		j := d.cluster.Job(id)
-		if j == nil || j.Start != start || !j.Notifying() {
+		rec, act := d.noticeEnded(id, start, notice, code)
+		if rec == nil {
 			return nil, nil, nil, nil
 		}
-		now := d.now()
-		var act func()
-		if d.cluster.NotifyDone(j, code, now) {
-			act = d.signalAct(id, syscall.SIGSTOP)
-		}
-		return nil, []Record{{Type: KindResizeNotify, At: now, Job: id, Code: code}}, act, nil
+		return nil, []Record{*rec}, act, nil
 	})
 	if err != nil {
 		d.cfg.Logf("job %d: resize notification: %v", id, err)
 	}
+}
+
+// noticeEnded applies, on the owning goroutine, the end of the job's
+// notification numbered notice of its run start: its record, and the
+// action that sends the suspend signal a preemption held back for it.
+// The end of another run's notification, or of an earlier one of this
+// run (an agent reporting again, or late), gives no record. Notice 0 is
+// the current notification (an agent of an earlier release, or a
+// notification started by one).
+func (d *Daemon) noticeEnded(id int64, start runtime.Time, notice, code int) (*Record, func()) {
+	j := d.cluster.Job(id)
+	if j == nil || j.Start != start || !j.Notifying() || notice != 0 && notice != j.Notice() {
+		return nil, nil
+	}
+	now := d.now()
+	var act func()
+	if d.cluster.NotifyDone(j, code, now) {
+		act = d.signalAct(id, syscall.SIGSTOP)
+	}
+	return &Record{Type: KindResizeNotify, At: now, Job: id, Code: code}, act
 }
 
 // recoverNotifications runs again the notification commands that ran

@@ -59,7 +59,8 @@ type Agent struct {
 	pending []pendingOrder
 	ack     uint64
 	// peeks are the answers to peek orders, for the next exchange;
-	// notified the ends of resize notification commands.
+	// notified the ends of resize notification commands, until the
+	// master takes them.
 	peeks    []api.AgentPeek
 	notified []api.AgentNotified
 	// hostEnds are how the host-based commands of HostExec orders ended,
@@ -372,6 +373,7 @@ func (a *Agent) syncLoop() {
 		a.forget(out.Done, false)
 		a.forget(out.Kill, true)
 		a.forgetHostEnds(out.HostDone)
+		a.forgetNotified(out.NotifiedDone)
 		fresh := false
 		for _, o := range out.Orders {
 			if o.Seq <= taken {
@@ -439,7 +441,7 @@ func (a *Agent) request(session string) *api.AgentSync {
 	}
 	req.Ends = append(req.Ends, postEnds...)
 	req.Peeks, a.peeks = a.peeks, nil
-	req.Notified, a.notified = a.notified, nil
+	req.Notified = slices.Clone(a.notified)
 	req.HostExecs = slices.Clone(a.hostEnds)
 	if len(req.Ends) == 0 && len(req.Peeks) == 0 && len(req.Notified) == 0 && len(req.HostExecs) == 0 {
 		req.Wait = a.cfg.Interval.Seconds()
@@ -451,7 +453,7 @@ func (a *Agent) request(session string) *api.AgentSync {
 func (a *Agent) pendingEnds() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	n := len(a.hostEnds)
+	n := len(a.hostEnds) + len(a.notified)
 	for _, r := range a.runs {
 		if r.End != nil {
 			n++
@@ -606,4 +608,14 @@ func (a *Agent) forgetHostEnds(done []api.AgentRun) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.hostEnds = slices.DeleteFunc(a.hostEnds, func(e api.HostExecEnd) bool { return slices.Contains(done, e.AgentRun) })
+}
+
+// forgetNotified drops the ends of notification commands the master took.
+func (a *Agent) forgetNotified(done []api.NoticeRef) {
+	if len(done) == 0 {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.notified = slices.DeleteFunc(a.notified, func(e api.AgentNotified) bool { return slices.Contains(done, e.NoticeRef) })
 }

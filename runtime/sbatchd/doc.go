@@ -43,7 +43,13 @@
 // under runs/, marked, until the master has theirs too. For a job whose
 // first host is another's, the agent runs the job's host-based pre- or
 // post-execution commands for its own host when ordered (HostExec), and
-// reports how they ended until the master acknowledges it.
+// reports how they ended until the master acknowledges it. So too the
+// end of a resize notification command (Notify): it names the job's run
+// and the notification's number in it, as the order gave them, and goes
+// with every exchange until the master answers that it took it
+// (NotifiedDone), once the record is durable; the master ignores an end
+// of a notification other than the one it waits for (reported again, or
+// late).
 //
 // # Restarts
 //

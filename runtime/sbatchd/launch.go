@@ -1,6 +1,7 @@
 package sbatchd
 
 import (
+	"slices"
 	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
@@ -281,18 +282,27 @@ func (a *Agent) peek(o api.AgentOrder) {
 
 // notify answers a resize notification order: the command runs, as the
 // job's user, while the agent goes on, and its end goes with the next
-// exchange; the order is acknowledged at once.
+// exchanges until the master acknowledges it (NotifiedDone); the order
+// is acknowledged at once.
 func (a *Agent) notify(o api.AgentOrder) {
 	a.mu.Lock()
 	a.pending = append(a.pending, pendingOrder{seq: o.Seq, job: o.Job})
 	a.mu.Unlock()
 	n := o.Notify
 	spec := localexec.Spec{JobID: o.Job, User: n.User, UID: n.UID, GID: n.GID, Cwd: n.Cwd, Env: n.Env, Hosts: n.Hosts}
+	ref := api.NoticeRef{AgentRun: o.AgentRun, Notice: n.Notice}
 	go func() {
 		code := localexec.RunNotify(spec, n.Command, nil)
 		a.mu.Lock()
-		a.notified = append(a.notified, api.AgentNotified{AgentRun: o.AgentRun, Code: code})
+		// An order given again (a new session of the master) runs again:
+		// one end of a notification is kept.
+		a.notified = slices.DeleteFunc(a.notified, func(e api.AgentNotified) bool { return e.NoticeRef == ref })
+		a.notified = append(a.notified, api.AgentNotified{NoticeRef: ref, Code: code})
+		cancel := a.cancel
 		a.mu.Unlock()
 		a.kick()
+		if cancel != nil {
+			cancel()
+		}
 	}()
 }
