@@ -34,7 +34,7 @@ func bsubOptionList() []lsfOption {
 		{"env", "variables"}, {"outdir", "dir"}, {"U", "reservation_id"},
 		{"B", ""}, {"N", ""}, {"Ne", ""}, {"u", "mail_user"},
 		{"C", "core_limit"}, {"D", "data_limit"}, {"F", "file_limit"}, {"S", "stack_limit"},
-		{"v", "swap_limit"}, {"p", "process_limit"}, {"T", "thread_limit"}, {"Jd", "description"},
+		{"v", "swap_limit"}, {"p", "process_limit"}, {"T", "thread_limit"}, {"Jd", "description"}, {"Q", "requeue_exit_values"},
 	}
 }
 
@@ -55,7 +55,7 @@ func bsubRefusedOptions() []lsfOption {
 		{"Lp", "license_project"}, {"ln_mem", "mem_size"}, {"ln_slots", "slots"},
 		{"mig", "threshold"}, {"network", "network_res_req"}, {"nnodes", "nodes"},
 		{"notify", "events"},
-		{"pack", "job_submission_file"}, {"ptl", "[hh:]mm"}, {"Q", "requeue_exit_values"}, {"rn", ""},
+		{"pack", "job_submission_file"}, {"ptl", "[hh:]mm"}, {"rn", ""},
 		{"s", "signal"}, {"smt", "smt_value"},
 		{"stage", "stage_options"}, {"step_cgroup", "y|n"},
 		{"ti", ""}, {"ul", ""}, {"V", ""},
@@ -296,6 +296,16 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 		if len(s.Description) > api.MaxJobDescription {
 			return nil, fmt.Errorf("-Jd: the job description is longer than %d characters. Job not submitted", api.MaxJobDescription)
 		}
+	}
+	if a.has("Q") {
+		q := strings.TrimSpace(a.value("Q"))
+		if _, err := api.ParseExitValues(q, true); err != nil || q == "" {
+			if err == nil {
+				err = errors.New("no exit value is given")
+			}
+			return nil, fmt.Errorf("-Q %s: bad requeue exit values: %v. Job not submitted", strconv.Quote(a.value("Q")), err)
+		}
+		s.RequeueExitValues = q
 	}
 	s.UserGroup = a.value("G")
 	s.JobGroup = a.value("g")

@@ -91,6 +91,7 @@ var bsubImplemented = map[string]struct {
 	"N":      {"", func(r *bsubRequest) bool { return r.sub.NotifyEnd && !r.sub.NotifyExit }},
 	"Ne":     {"", func(r *bsubRequest) bool { return r.sub.NotifyExit && !r.sub.NotifyEnd }},
 	"Jd":     {"nightly build", func(r *bsubRequest) bool { return r.sub.Description == "nightly build" }},
+	"Q":      {"all ~1 EXCLUDE(9)", func(r *bsubRequest) bool { return r.sub.RequeueExitValues == "all ~1 EXCLUDE(9)" }},
 	"u":      {"ann bob@example.com", func(r *bsubRequest) bool { return r.sub.MailUser == "ann bob@example.com" }},
 	"tty":    {"", func(r *bsubRequest) bool { return r.tty && r.interactive == "I" }},
 }

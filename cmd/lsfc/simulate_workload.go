@@ -218,9 +218,9 @@ func readNativeLine(b []byte) (nativeJob, error) {
 // workload has no way to make one), which resize notification command
 // runs, the mail the job's user gets, a submitter that waits or talks
 // to the job (-K, the interactive options), and the limits on the job's
-// processes (-C -D -F -S -v -p -T).
+// processes (-C -D -F -S -v -p -T), and requeue on exit values (-Q).
 var notSimulated = []string{"E", "Ep", "b", "t", "c", "i", "is", "L", "env", "outdir", "U", "rnc", "B", "N", "Ne", "u",
-	"K", "I", "Ip", "Is", "tty", "C", "D", "F", "S", "v", "p", "T"}
+	"K", "I", "Ip", "Is", "tty", "C", "D", "F", "S", "v", "p", "T", "Q"}
 
 // simulatedOptions refuses a workload line whose bsub options the
 // simulation does not model, rather than drop them.

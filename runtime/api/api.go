@@ -117,6 +117,9 @@ type SubmitRequest struct {
 	// removes it.
 	Description   string `json:"description,omitempty"`
 	NoDescription bool   `json:"noDescription,omitempty"`
+	// RequeueExitValues is -Q, the exit values that requeue the job
+	// (ParseExitValues), over its application profile's and queue's.
+	RequeueExitValues string `json:"requeueExitValues,omitempty"`
 	// JobGroup is -g, the full path of the job's job group ("" for
 	// DEFAULT_JOBGROUP, if set); NoJobGroup, for bmod -gn, takes the job
 	// out of its group.
