@@ -659,6 +659,9 @@ type Submission struct {
 	Project string `json:"Project,omitempty"`
 	// Description is -Jd, the job's free-text description.
 	Description string `json:"Description,omitempty"`
+	// RequeueExitValues is -Q, the exit values that requeue the job, over
+	// its application profile's and queue's REQUEUE_EXIT_VALUES.
+	RequeueExitValues string `json:"RequeueExitValues,omitempty"`
 	// JobGroup is -g, the full path of the job's job group; "" for none
 	// (Submit gives a job without one DEFAULT_JOBGROUP, if set).
 	JobGroup string `json:"JobGroup,omitempty"`

@@ -211,6 +211,10 @@ type Job struct {
 	// PreemptCount counts the times the job was preempted; once it
 	// reaches MAX_JOB_PREEMPT the job runs to completion.
 	PreemptCount int
+	// ExitRequeues counts the times the job went back to pending because
+	// it exited with one of its requeue exit values (REQUEUE_EXIT_VALUES,
+	// bsub -Q); past MAX_JOB_REQUEUE it exits instead.
+	ExitRequeues int
 	// Term is how a job that did not run to its end was ended, in LSF's
 	// words: TERM_OWNER (bkill), TERM_RUNLIMIT, TERM_PREEMPT. A started
 	// job brequeue kills has TERM_REQUEUE_OWNER or TERM_REQUEUE_ADMIN:

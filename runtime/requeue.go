@@ -25,6 +25,17 @@ func (c *Cluster) RequeueFinished(j *Job, hold bool, now Time) error {
 	return nil
 }
 
+// RequeueOnExit puts a started job whose processes exited with one of its
+// requeue exit values back to pending, as Requeue does, and counts it
+// (ExitRequeues).
+func (c *Cluster) RequeueOnExit(j *Job, now Time) error {
+	if err := c.Requeue(j, now); err != nil {
+		return err
+	}
+	j.ExitRequeues++
+	return nil
+}
+
 // RequestedMem returns the memory, in MB, that a job's rusage[mem] asks
 // for in all, over the hosts it runs on (or, pending, as if on one host);
 // 0 when it asks for none.

@@ -230,6 +230,9 @@ func eventText(h *api.JobHistory, e api.HistoryEvent) string {
 		}
 		return "Running;"
 	case api.EventRequeue:
+		if e.Text == api.RequeueOnExit {
+			return fmt.Sprintf("Pending: Requeued job is waiting for rescheduling;(exit code %d)", e.Code)
+		}
 		return "Pending: Job has been requeued;"
 	case api.EventSwitch:
 		return "Switched to Queue <" + e.Text + ">" + byUser(e) + ";"

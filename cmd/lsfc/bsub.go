@@ -303,7 +303,7 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 			if err == nil {
 				err = errors.New("no exit value is given")
 			}
-			return nil, fmt.Errorf("-Q %s: bad requeue exit values: %v. Job not submitted", strconv.Quote(a.value("Q")), err)
+			return nil, notSubmitted(fmt.Errorf("-Q %s: bad requeue exit values: %v", strconv.Quote(a.value("Q")), err))
 		}
 		s.RequeueExitValues = q
 	}

@@ -45,7 +45,7 @@ const (
 	EventExit     = "exit"     // Code, CPU, Text: why it was killed, if it was
 	EventSuspend  = "suspend"  // State: USUSP, SSUSP or PSUSP; User for a user's
 	EventResume   = "resume"   // State: the state it went back to
-	EventRequeue  = "requeue"  // a started job went back to pending
+	EventRequeue  = "requeue"  // a started job went back to pending; Text RequeueOnExit, on exit value Code
 	EventSwitch   = "switch"   // Text: the new queue; User
 	EventMove     = "move"     // btop, bbot: Text "top" or "bottom"; User
 	EventModify   = "modify"   // Text: the changes, as bmod options; User
@@ -67,6 +67,10 @@ const (
 	// notification command ended with exit code Code).
 	EventResize = "resize"
 )
+
+// RequeueOnExit is the Text of a requeue event of a job that exited
+// with one of its requeue exit values (REQUEUE_EXIT_VALUES, bsub -Q).
+const RequeueOnExit = "exit"
 
 // A HistoryEvent is one change in a job's history. Times are Unix
 // seconds; the fields a kind does not use are zero.

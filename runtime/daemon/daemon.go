@@ -636,7 +636,7 @@ func (d *Daemon) recoverJobs() error {
 // job ran in when it was not the one asked for; a job requeued forgets it.
 func (d *Daemon) noteRanIn(r Record) {
 	switch {
-	case r.Type == KindRequeue || r.Type == KindBrequeue:
+	case r.Type == KindRequeue || r.Type == KindBrequeue || r.Type == KindExitRequeue:
 		delete(d.ranIn, r.Job)
 	case r.Cwd == "":
 	case r.Job != 0:
@@ -1310,6 +1310,17 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 	if r.MemLimitExceeded && term == "" {
 		term = "TERM_MEMLIMIT"
 		d.cfg.Logf("job %d: killed past its memory limit of %s", j.ID, compile.FormatMemory(float64(d.memLimitKB(j))/1024))
+	}
+	if term == "" && code != 0 && !j.KilledDone && !r.Lost && !r.PostPending && j.Sub.Interactive == nil {
+		// Its own exit, not a kill: its requeue exit values may send it
+		// back to pending (REQUEUE_EXIT_VALUES wins over
+		// SUCCESS_EXIT_VALUES), its success values make it DONE.
+		if rec, ok := d.exitRequeue(j, code, now); ok {
+			return rec, true
+		}
+		if d.successExit(j, code) {
+			state = runtime.Done
+		}
 	}
 	cpu, mem := r.CPUTime.Seconds(), float64(r.MaxRSS)/1024
 	d.cluster.RecordUsage(j, cpu, mem)

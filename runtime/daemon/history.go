@@ -253,6 +253,8 @@ func (b *histories) add(r Record) error {
 		h.State = r.State
 	case KindRequeue, KindRemoteRequeue:
 		ev.Kind, h.State = api.EventRequeue, "PEND"
+	case KindExitRequeue:
+		ev.Kind, h.State, ev.Text, ev.Code = api.EventRequeue, "PEND", api.RequeueOnExit, r.Code
 	case KindBrequeue:
 		if h.State == "DONE" || h.State == "EXIT" {
 			ev.Kind, h.State = api.EventRequeue, cmpOr(r.State, "PEND")

@@ -131,6 +131,7 @@ const (
 	KindResizeCancel  Kind = "resize-cancel"
 	KindResizePreempt Kind = "resize-preempt"
 	KindResizeNotify  Kind = "resize-notified"
+	KindExitRequeue   Kind = "exit-requeue"
 )
 
 // FormatVersion is the format of the records this build writes and the
@@ -197,6 +198,7 @@ var kindTable = [...]KindInfo{
 	{KindResizeCancel, "Job", "bresize cancel: the job's pending resize request is cancelled (an autoresizable job stops asking)", true},
 	{KindResizePreempt, "Job, At", "a cycle preempts the job: the slots granted to its resize request whose notification runs are taken back, and while the command runs the suspend signal waits for its end; before the job's suspend (or finish) record", true},
 	{KindResizeNotify, "Job, At, Code", "the job's resize notification command ended with exit code Code: 0 keeps the slots granted, any other gives them back", true},
+	{KindExitRequeue, "Job, At, Code", "a started job exited with Code, one of its requeue exit values (REQUEUE_EXIT_VALUES, bsub -Q), and went back to pending, its requeue count one more", true},
 }
 
 // Kinds returns the table of record kinds, in the order RECORDS.md lists
@@ -355,6 +357,8 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 		return "", c.Resume(j, r.At)
 	case KindRequeue:
 		return "", c.Requeue(j, r.At)
+	case KindExitRequeue:
+		return "", c.RequeueOnExit(j, r.At)
 	case KindTop:
 		return "", c.Top(j)
 	case KindBottom:

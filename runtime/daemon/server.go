@@ -353,6 +353,8 @@ func validSubmit(s *api.SubmitRequest) error {
 		return bad("the job description is longer than %d characters", api.MaxJobDescription)
 	case strings.ContainsRune(s.Description, 0):
 		return bad("the job description holds a NUL byte")
+	case s.RequeueExitValues != "" && badExitValues(s.RequeueExitValues) != nil:
+		return bad("bad requeue exit values %q: %v", truncate(s.RequeueExitValues), badExitValues(s.RequeueExitValues))
 	case len(s.Project) > 511:
 		return bad("the project name is longer than 511 characters")
 	case strings.ContainsAny(s.Project, "\n\x00"):
@@ -434,7 +436,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			MemLimit: req.MemLimit, MemHard: req.MemHard, Hosts: req.Hosts, Exclusive: req.Exclusive, GPU: req.GPU, Sla: req.Sla, Pre: pre,
 			Project: req.Project, Group: req.UserGroup, JobGroup: req.JobGroup, OutOverwrite: req.OutOverwrite,
 			ErrOverwrite: req.ErrOverwrite, Reservation: req.Reservation, MaxSlots: req.MaxSlots, AutoResize: req.AutoResize,
-			ResizeNotify: req.ResizeNotify, Description: req.Description}
+			ResizeNotify: req.ResizeNotify, Description: req.Description, RequeueExitValues: req.RequeueExitValues}
 		if sub.Reservation != "" {
 			if err := d.cluster.CheckRsvUse(sub.Reservation, sub.User, d.now()); err != nil {
 				return nil, nil, nil, errorf(http.StatusBadRequest, "%v. Job not submitted", err)
