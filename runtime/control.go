@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -136,6 +137,23 @@ func (c *Cluster) enqueueIn(j *Job) {
 		// none of whose hosts is left waits, as LSF's does, rather than
 		// run anywhere.
 		asked, _ = c.askedHosts(q, j.Sub.Hosts, false)
+	}
+	if len(j.AvoidHosts) > 0 {
+		// An exclusive requeue keeps the job from the hosts it exited
+		// on: it asks for the others.
+		if asked == nil {
+			asked = map[string]bool{}
+			for name, h := range c.hostByName {
+				if q.UsesHost(h) {
+					asked[name] = true
+				}
+			}
+		} else {
+			asked = maps.Clone(asked)
+		}
+		for _, name := range j.AvoidHosts {
+			delete(asked, name)
+		}
 	}
 	j.slaPend()
 	c.classOf(q, j.Req, j.acct, asked, j.Sub.Exclusive, j.SLA, j.GPU, j.Sub.Reservation).add(j)

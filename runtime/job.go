@@ -215,6 +215,10 @@ type Job struct {
 	// it exited with one of its requeue exit values (REQUEUE_EXIT_VALUES,
 	// bsub -Q); past MAX_JOB_REQUEUE it exits instead.
 	ExitRequeues int
+	// AvoidHosts are the hosts the job exited on with an exclusive
+	// requeue exit value (EXCLUDE(...)): it is not dispatched to them
+	// again.
+	AvoidHosts []string
 	// Term is how a job that did not run to its end was ended, in LSF's
 	// words: TERM_OWNER (bkill), TERM_RUNLIMIT, TERM_PREEMPT. A started
 	// job brequeue kills has TERM_REQUEUE_OWNER or TERM_REQUEUE_ADMIN:

@@ -51,11 +51,13 @@ type JobImage struct {
 	// PreExecHost the host of the last; PostExec is how its
 	// post-execution commands ended (POST_DONE, POST_ERR), "" when they
 	// have not.
-	PreExecFailures int `json:"PreExecFailures,omitempty"`
-	// ExitRequeues counts the job's requeues on its exit values.
-	ExitRequeues int    `json:"ExitRequeues,omitempty"`
-	PostExec     string `json:"PostExec,omitempty"`
-	PreExecHost  string `json:"PreExecHost,omitempty"`
+	PreExecFailures int    `json:"PreExecFailures,omitempty"`
+	PostExec        string `json:"PostExec,omitempty"`
+	PreExecHost     string `json:"PreExecHost,omitempty"`
+	// ExitRequeues counts the job's requeues on its exit values;
+	// AvoidHosts are the hosts an exclusive requeue keeps it from.
+	ExitRequeues int      `json:"ExitRequeues,omitempty"`
+	AvoidHosts   []string `json:"AvoidHosts,omitempty"`
 	// Withdrawn is set on a received job its home recalled.
 	Withdrawn bool `json:"Withdrawn,omitempty"`
 	// KilledDone is set on a started job bkill -d is killing.
@@ -99,7 +101,7 @@ func (j *Job) Image() JobImage {
 		RunSince: j.RunSince, ExternalStatus: j.ExternalStatus, APSSystem: j.apsSystem, APSAdmin: j.apsAdmin,
 		Exceptions: j.Exceptions, MaxMem: j.MaxMem, MCFailures: j.MCFailures, Withdrawn: j.Withdrawn,
 		PreExecFailures: j.PreExecFailures, PostExec: j.PostExec, PreExecHost: j.PreExecHost, RequeueHold: j.RequeueHold,
-		KilledDone: j.KilledDone, ExitRequeues: j.ExitRequeues}
+		KilledDone: j.KilledDone, ExitRequeues: j.ExitRequeues, AvoidHosts: slices.Clone(j.AvoidHosts)}
 	if j.Remote != nil {
 		r := *j.Remote
 		r.Hosts = slices.Clone(r.Hosts)
@@ -264,7 +266,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		apsSystem: im.APSSystem, apsAdmin: im.APSAdmin, Exceptions: im.Exceptions, MaxMem: im.MaxMem,
 		MCFailures: im.MCFailures, Withdrawn: im.Withdrawn, RequeueHold: im.RequeueHold,
 		PreExecFailures: im.PreExecFailures, PostExec: im.PostExec, PreExecHost: im.PreExecHost, KilledDone: im.KilledDone,
-		ExitRequeues: im.ExitRequeues}
+		ExitRequeues: im.ExitRequeues, AvoidHosts: slices.Clone(im.AvoidHosts)}
 	if im.Remote != nil {
 		r := *im.Remote
 		j.Remote = &r

@@ -1,6 +1,9 @@
 package runtime
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // RequeueFinished puts a finished job (DONE or EXIT) back in its queue,
 // as brequeue -d, -e or -a does: pending, or held (PSUSP) with hold. It
@@ -27,8 +30,15 @@ func (c *Cluster) RequeueFinished(j *Job, hold bool, now Time) error {
 
 // RequeueOnExit puts a started job whose processes exited with one of its
 // requeue exit values back to pending, as Requeue does, and counts it
-// (ExitRequeues).
-func (c *Cluster) RequeueOnExit(j *Job, now Time) error {
+// (ExitRequeues). The hosts of avoid are added to those it is not
+// dispatched to again (AvoidHosts), as an exclusive requeue exit value
+// asks.
+func (c *Cluster) RequeueOnExit(j *Job, avoid []string, now Time) error {
+	for _, h := range avoid {
+		if !slices.Contains(j.AvoidHosts, h) {
+			j.AvoidHosts = append(j.AvoidHosts, h)
+		}
+	}
 	if err := c.Requeue(j, now); err != nil {
 		return err
 	}

@@ -77,14 +77,16 @@ func (d *Daemon) maxJobRequeue(j *runtime.Job) int {
 
 // exitRequeue puts a job whose processes exited with code back to
 // pending when code is one of its requeue exit values and it has been
-// requeued so fewer than MAX_JOB_REQUEUE times; ok is false when the job
+// requeued so fewer than MAX_JOB_REQUEUE times, away from the host it
+// exited on for an exclusive value (EXCLUDE); ok is false when the job
 // ends instead (the caller finishes it, EXIT).
 func (d *Daemon) exitRequeue(j *runtime.Job, code int, now runtime.Time) (Record, bool) {
 	v, ok := d.exitValues(j, "REQUEUE_EXIT_VALUES")
 	if !ok {
 		return Record{}, false
 	}
-	if in, _ := v.Has(code); !in {
+	in, exclusive := v.Has(code)
+	if !in {
 		return Record{}, false
 	}
 	if limit := d.maxJobRequeue(j); limit >= 0 && j.ExitRequeues >= limit {
@@ -92,14 +94,22 @@ func (d *Daemon) exitRequeue(j *runtime.Job, code int, now runtime.Time) (Record
 			j.ID, code, j.ExitRequeues)
 		return Record{}, false
 	}
+	var avoid []string
+	if exclusive && j.Slots <= 1 {
+		// Exclusive requeue, for a job of one slot as LSF's: not on this
+		// host again.
+		for _, a := range j.Allocs {
+			avoid = append(avoid, a.Host.Name)
+		}
+	}
 	d.dropFiles(j.ID)
 	d.unsettle(j.ID)
-	if err := d.cluster.RequeueOnExit(j, now); err != nil {
+	if err := d.cluster.RequeueOnExit(j, avoid, now); err != nil {
 		d.cfg.Logf("job %d: %v", j.ID, err)
 		return Record{}, false
 	}
 	d.cfg.Logf("job %d: exited with %d, a requeue exit value: it pends again (requeue %d)", j.ID, code, j.ExitRequeues)
-	return Record{Type: KindExitRequeue, At: now, Job: j.ID, Code: code}, true
+	return Record{Type: KindExitRequeue, At: now, Job: j.ID, Code: code, Hosts: avoid}, true
 }
 
 // successExit reports whether code is one of a job's SUCCESS_EXIT_VALUES,
