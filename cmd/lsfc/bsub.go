@@ -170,6 +170,11 @@ with the options of its leading "#BSUB" lines (the command line wins).
   -u "ADDR ..." mail to these addresses (or users) rather than to you
   -Jd TEXT      job description (at most 4094 characters), shown by
                 bjobs -l and bjobs -o job_description
+  -Q "VALUES"   requeue exit values, over the REQUEUE_EXIT_VALUES of the
+                application profile and queue: "[all] [~code ...]
+                [code ...] [EXCLUDE(code ...)]"; a job that exits with
+                one pends again (at most MAX_JOB_REQUEUE times), away from
+                the host it ran on for an EXCLUDE code
   -gpu REQ      GPUs: "num=N[/task]:mode=shared|exclusive_process:
                 j_exclusive=yes|no:gmodel=MODEL:gmem=MEM:aff=yes|no", or
                 "-" for the GPU_REQ of the profile and queue (merged
