@@ -24,6 +24,8 @@ var checkedOnlyFiles = map[string]lang.FileKind{
 	"lsb.applications": lang.KindLSBApplications,
 }
 
+// checkedOnly parses the list once: by file, each key, true when it only
+// describes the LSF installation.
 var checkedOnly = sync.OnceValues(func() (map[lang.FileKind]map[string]bool, error) {
 	out := map[lang.FileKind]map[string]bool{}
 	for n, line := range strings.Split(checkedOnlyText, "\n") {
@@ -31,22 +33,27 @@ var checkedOnly = sync.OnceValues(func() (map[lang.FileKind]map[string]bool, err
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		file, key, ok := strings.Cut(line, " ")
-		kind, known := checkedOnlyFiles[file]
-		if !ok || !known || key == "" || strings.ContainsAny(key, " \t") {
-			return nil, fmt.Errorf("checked-only-keys.txt:%d: want \"FILE KEY\" with FILE one of lsb.params, lsf.conf, lsb.queues, lsb.applications, got %q", n+1, line)
+		f := strings.Fields(line)
+		kind, known := lang.KindUnknown, false
+		if len(f) >= 2 {
+			kind, known = checkedOnlyFiles[f[0]]
+		}
+		if !known || len(f) > 3 || len(f) == 3 && (f[2] != "installation" || kind != lang.KindLSFConf) {
+			return nil, fmt.Errorf("checked-only-keys.txt:%d: want \"FILE KEY\" with FILE one of lsb.params, lsf.conf, lsb.queues, lsb.applications, or \"lsf.conf KEY installation\", got %q", n+1, line)
 		}
 		if out[kind] == nil {
 			out[kind] = map[string]bool{}
 		}
-		out[kind][key] = true
+		out[kind][f[1]] = len(f) == 3
 	}
 	return out, nil
 })
 
 // CheckedOnlyKeys returns, by file, the keys lsfc reads, types and checks
-// but does not act on: neither the scheduler nor a command uses them.
-// The map is shared: callers must not change it.
+// but does not act on: neither the scheduler nor a command uses them. A
+// key maps to true when it only describes the LSF installation lsfc
+// stands in for (LSF_BINDIR, LSF_LIM_PORT ...). The map is shared:
+// callers must not change it.
 func CheckedOnlyKeys() map[lang.FileKind]map[string]bool {
 	m, err := checkedOnly()
 	if err != nil {
@@ -60,7 +67,9 @@ func CheckedOnlyKeys() map[lang.FileKind]map[string]bool {
 // NotActedOn returns one line per file for the keys the policy's files
 // set that lsfc reads and checks but does not act on, each with the line
 // it is set on: "lsb.params: read and checked, not acted on by lsfc:
-// ADVRSV_USER_LIMIT (line 12), ...". Nil when there are none.
+// ADVRSV_USER_LIMIT (line 12), ...". The lsf.conf keys of the LSF
+// installation (directories, ports, daemons) are counted, not named.
+// Nil when there are none.
 func (p *Policy) NotActedOn() []string {
 	type found struct {
 		key  string
@@ -69,9 +78,15 @@ func (p *Policy) NotActedOn() []string {
 	}
 	keys := CheckedOnlyKeys()
 	byKind := map[lang.FileKind][]found{}
+	installation := 0
 	add := func(kind lang.FileKind, set Settings) {
 		for name, st := range set {
-			if !keys[kind][name] || st == nil {
+			install, listed := keys[kind][name]
+			if !listed || st == nil {
+				continue
+			}
+			if install {
+				installation++
 				continue
 			}
 			sp := st.key
@@ -96,9 +111,14 @@ func (p *Policy) NotActedOn() []string {
 	var out []string
 	for _, kind := range []lang.FileKind{lang.KindLSFConf, lang.KindLSBParams, lang.KindLSBQueues, lang.KindLSBApplications} {
 		fs := byKind[kind]
-		if len(fs) == 0 {
+		counted := 0
+		if kind == lang.KindLSFConf {
+			counted = installation
+		}
+		if len(fs) == 0 && counted == 0 {
 			continue
 		}
+		var parts []string
 		slices.SortFunc(fs, func(a, b found) int {
 			if c := strings.Compare(a.path, b.path); c != 0 {
 				return c
@@ -110,7 +130,6 @@ func (p *Policy) NotActedOn() []string {
 		})
 		// A key set in several sections (queues, profiles) is named once
 		// with each of its lines.
-		var parts []string
 		at := map[string]int{}
 		for _, f := range fs {
 			where := fmt.Sprintf("line %d", f.line)
@@ -124,7 +143,15 @@ func (p *Policy) NotActedOn() []string {
 			at[f.key] = len(parts)
 			parts = append(parts, fmt.Sprintf("%s (%s)", f.key, where))
 		}
-		out = append(out, fmt.Sprintf("%s: read and checked, not acted on by lsfc: %s", kind, strings.Join(parts, ", ")))
+		line := strings.Join(parts, ", ")
+		if counted > 0 {
+			if line != "" {
+				line += ", and "
+			}
+			line += fmt.Sprintf("%d %s of the LSF installation (directories, ports, daemons)", counted,
+				map[bool]string{true: "setting", false: "settings"}[counted == 1])
+		}
+		out = append(out, fmt.Sprintf("%s: read and checked, not acted on by lsfc: %s", kind, line))
 	}
 	return out
 }

@@ -61,7 +61,9 @@ func TestCheckedOnlyProfileKeys(t *testing.T) {
 	}
 	// Being built now: the requeue keys are acted on.
 	for _, key := range []string{"REQUEUE_EXIT_VALUES", "SUCCESS_EXIT_VALUES", "MAX_JOB_REQUEUE"} {
-		if keys[lang.KindLSBQueues][key] || keys[lang.KindLSBApplications][key] {
+		_, queue := keys[lang.KindLSBQueues][key]
+		_, app := keys[lang.KindLSBApplications][key]
+		if queue || app {
 			t.Errorf("checked-only-keys.txt lists %s, which the daemon acts on", key)
 		}
 	}
@@ -95,6 +97,20 @@ End Queue
 	got := strings.Join(p.NotActedOn(), "\n")
 	want := "lsb.params: read and checked, not acted on by lsfc: ADVRSV_USER_LIMIT (line 3), CONDENSE_PENDING_REASONS (line 4)\n" +
 		"lsb.queues: read and checked, not acted on by lsfc: JOB_STARTER (lines 4, 8), NICE (line 9)"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	p, diags = compileArchive(t, `
+-- lsf.conf --
+LSF_BINDIR=/opt/lsf/bin
+LSF_LIM_PORT=7869
+LSF_STRICT_RESREQ=Y
+`)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	got = strings.Join(p.NotActedOn(), "\n")
+	want = "lsf.conf: read and checked, not acted on by lsfc: LSF_STRICT_RESREQ (line 3), and 2 settings of the LSF installation (directories, ports, daemons)"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}

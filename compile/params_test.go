@@ -6,7 +6,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"maps"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -199,9 +198,9 @@ func readCheckedOnly(t *testing.T) map[lang.FileKind]map[string]bool {
 	t.Helper()
 	out := map[lang.FileKind]map[string]bool{}
 	for _, kind := range []lang.FileKind{lang.KindLSBParams, lang.KindLSFConf} {
-		out[kind] = maps.Clone(compile.CheckedOnlyKeys()[kind])
-		if out[kind] == nil {
-			out[kind] = map[string]bool{}
+		out[kind] = map[string]bool{}
+		for key := range compile.CheckedOnlyKeys()[kind] {
+			out[kind][key] = true
 		}
 	}
 	return out
