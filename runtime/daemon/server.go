@@ -1660,24 +1660,9 @@ func hostGroups(p *compile.Policy) []api.Group {
 	}
 	out := []api.Group{}
 	for _, g := range p.HostGroups {
-		if g.Type != "" {
-			continue
+		if g.Type == "" {
+			out = append(out, describeHostGroup(g, isGroup))
 		}
-		ag := api.Group{Name: g.Name, Members: []string{}, Expanded: slices.Clone(g.Hosts)}
-		if ag.Expanded == nil {
-			ag.Expanded = []string{}
-		}
-		for _, m := range g.Members {
-			name := m.Name
-			if isGroup[name] {
-				name += "/"
-			}
-			if m.Exclude {
-				name = "~" + name
-			}
-			ag.Members = append(ag.Members, name)
-		}
-		out = append(out, ag)
 	}
 	return out
 }
@@ -1695,23 +1680,30 @@ func computeUnits(p *compile.Policy) []api.Group {
 	}
 	out := []api.Group{}
 	for _, cu := range p.ComputeUnits {
-		ag := api.Group{Name: cu.Name, Type: cu.Type, Members: []string{}, Expanded: slices.Clone(cu.Hosts)}
-		if ag.Expanded == nil {
-			ag.Expanded = []string{}
-		}
-		for _, m := range cu.Members {
-			name := m.Name
-			if isGroup[name] {
-				name += "/"
-			}
-			if m.Exclude {
-				name = "~" + name
-			}
-			ag.Members = append(ag.Members, name)
-		}
-		out = append(out, ag)
+		out = append(out, describeHostGroup(cu, isGroup))
 	}
 	return out
+}
+
+// describeHostGroup describes a host group or compute unit: its members
+// as written, those isGroup names followed by "/", excluded ones after
+// "~", and its hosts.
+func describeHostGroup(g *compile.HostGroup, isGroup map[string]bool) api.Group {
+	ag := api.Group{Name: g.Name, Type: g.Type, Members: []string{}, Expanded: slices.Clone(g.Hosts)}
+	if ag.Expanded == nil {
+		ag.Expanded = []string{}
+	}
+	for _, m := range g.Members {
+		name := m.Name
+		if isGroup[name] {
+			name += "/"
+		}
+		if m.Exclude {
+			name = "~" + name
+		}
+		ag.Members = append(ag.Members, name)
+	}
+	return ag
 }
 
 // paramList describes every key the schema knows for lsb.params, in its
