@@ -1,13 +1,11 @@
 package compile_test
 
 import (
-	"bufio"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -140,7 +138,7 @@ var specialTypes = map[string]reflect.Type{
 // TestParamFields checks the typed parameters against the schema: each
 // field names a key of its file, once, with a Go type matching the key's
 // type; and the keys that are not fields are exactly those of
-// testdata/checked-only-keys.txt, the keys lsfc checks but does not act on.
+// checked-only-keys.txt, the keys lsfc checks but does not act on.
 // A key becomes a field before anything outside the checks reads it.
 func TestParamFields(t *testing.T) {
 	checkedOnly := readCheckedOnly(t)
@@ -182,43 +180,28 @@ func TestParamFields(t *testing.T) {
 		for _, name := range ss.KeyNames() {
 			switch {
 			case mapped[name] && checkedOnly[c.kind][name]:
-				t.Errorf("%s %s is a field of %s: remove it from testdata/checked-only-keys.txt", c.kind, name, c.typ.Name())
+				t.Errorf("%s %s is a field of %s: remove it from checked-only-keys.txt", c.kind, name, c.typ.Name())
 			case !mapped[name] && !checkedOnly[c.kind][name]:
-				t.Errorf("%s %s is neither a field of %s nor in testdata/checked-only-keys.txt", c.kind, name, c.typ.Name())
+				t.Errorf("%s %s is neither a field of %s nor in checked-only-keys.txt", c.kind, name, c.typ.Name())
 			}
 			delete(checkedOnly[c.kind], name)
 		}
 		for name := range checkedOnly[c.kind] {
-			t.Errorf("testdata/checked-only-keys.txt lists %s %s, which the schema does not have", c.kind, name)
+			t.Errorf("checked-only-keys.txt lists %s %s, which the schema does not have", c.kind, name)
 		}
 	}
 }
 
-// readCheckedOnly reads testdata/checked-only-keys.txt: "file KEY" lines.
+// readCheckedOnly returns a copy of the checked-only list of lsb.params
+// and lsf.conf, for TestParamFields to tick off.
 func readCheckedOnly(t *testing.T) map[lang.FileKind]map[string]bool {
 	t.Helper()
-	f, err := os.Open("testdata/checked-only-keys.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	out := map[lang.FileKind]map[string]bool{lang.KindLSBParams: {}, lang.KindLSFConf: {}}
-	kinds := map[string]lang.FileKind{"lsb.params": lang.KindLSBParams, "lsf.conf": lang.KindLSFConf}
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	out := map[lang.FileKind]map[string]bool{}
+	for _, kind := range []lang.FileKind{lang.KindLSBParams, lang.KindLSFConf} {
+		out[kind] = map[string]bool{}
+		for key := range compile.CheckedOnlyKeys()[kind] {
+			out[kind][key] = true
 		}
-		file, key, ok := strings.Cut(line, " ")
-		kind, known := kinds[file]
-		if !ok || !known {
-			t.Fatalf("testdata/checked-only-keys.txt:%d: want \"lsb.params KEY\" or \"lsf.conf KEY\", got %q", n, line)
-		}
-		out[kind][key] = true
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return out
 }

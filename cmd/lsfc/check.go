@@ -33,7 +33,9 @@ PATH is an LSF_ENVDIR (a directory holding lsf.conf), a directory of lsb.*
 files, or configuration files; without PATH, $LSF_ENVDIR is read.
 
 The exit code is 0 when there is no error, 1 when there are errors, 2 when
-the files cannot be read. With --watch, check runs again each time a file
+the files cannot be read. The keys the tree sets that lsfc reads and
+checks but does not act on are named on standard error, one line per
+file. With --watch, check runs again each time a file
 of the tree changes, until interrupted; the exit code is then that of the
 last run.`,
 		Example: `  lsfc check testdata/clusters/demo
@@ -96,6 +98,7 @@ func checkOnce(e env, args []string, opts lint.Options) ([]string, int, error) {
 	if err := shown.WriteText(e.stdout); err != nil {
 		return nil, exitUsage, err
 	}
+	noteNotActedOn(e, "check", res.Policy)
 	ds := res.Diagnostics
 	fmt.Fprintf(e.stdout, "%s, %s in %s\n", plural(ds.Count(lang.Error), "error"),
 		plural(ds.Count(lang.Warning), "warning"), plural(len(res.Tree.Files), "file"))

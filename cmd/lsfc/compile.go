@@ -5,7 +5,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 
+	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/lint"
 	"github.com/spf13/cobra"
@@ -25,7 +27,9 @@ resource requirements in canonical form, each value with the position it
 was read from. The JSON form is stable: fields are added, never renamed
 (see "lsfc compile" in README.md).
 
-Errors and warnings go to standard error. When there are errors no Policy
+Errors and warnings go to standard error, and so does one line per file
+naming the keys the tree sets that lsfc reads and checks but does not act
+on. When there are errors no Policy
 is written and the exit code is 1.`,
 		Example: `  lsfc compile testdata/clusters/demo
   lsfc compile -o policy.json /etc/lsf`,
@@ -48,6 +52,7 @@ is written and the exit code is 1.`,
 			if res.Diagnostics.HasErrors() {
 				return exit(exitFindings, nil)
 			}
+			noteNotActedOn(e, "compile", res.Policy)
 			var b bytes.Buffer
 			enc := json.NewEncoder(&b)
 			enc.SetIndent("", "  ")
@@ -68,4 +73,15 @@ is written and the exit code is 1.`,
 	tf.register(cmd)
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the Policy to FILE instead of standard output")
 	return cmd
+}
+
+// noteNotActedOn writes to standard error, one line per file, the keys the
+// policy's files set that lsfc reads and checks but does not act on.
+func noteNotActedOn(e env, command string, p *compile.Policy) {
+	if p == nil {
+		return
+	}
+	for _, line := range p.NotActedOn() {
+		fmt.Fprintf(e.stderr, "lsfc %s: %s\n", command, line)
+	}
 }

@@ -437,7 +437,20 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	d.mcCancel = cancel
 	go d.mcLoop(mcCtx)
 	d.stopAfter = context.AfterFunc(ctx, d.stop)
+	d.noteNotActedOn(cfg.Policy)
 	return d, nil
+}
+
+// noteNotActedOn logs, one line per file, the keys the policy's files set
+// that lsfc reads and checks but does not act on, so that an
+// administrator is not left thinking they take effect.
+func (d *Daemon) noteNotActedOn(p *compile.Policy) {
+	if p == nil {
+		return
+	}
+	for _, line := range p.NotActedOn() {
+		d.cfg.Logf("%s", line)
+	}
 }
 
 // openLog opens the event log and replays it on the cluster.

@@ -98,6 +98,7 @@ func (d *Daemon) Reload(trigger string) api.Reload {
 		for _, w := range out.Warnings {
 			d.cfg.Logf("reconfig: %s", w)
 		}
+		d.noteNotActedOn(p)
 	} else {
 		d.cfg.Logf("reconfig (%s): refused, generation %d keeps serving", trigger, out.Generation)
 		for _, s := range out.Diagnostics {
