@@ -77,6 +77,10 @@ type Params struct {
 	// preempted; 0 for unlimited, the default, which the file cannot
 	// write (the key takes numbers above 0).
 	MaxJobPreempt int `lsf:"MAX_JOB_PREEMPT"`
+	// MaxJobRequeue is MAX_JOB_REQUEUE, the most times one job may be
+	// requeued automatically on its requeue exit values; -1 for
+	// unlimited, the default.
+	MaxJobRequeue int `lsf:"MAX_JOB_REQUEUE,nodefault"`
 	// GPUReqMerge is GPU_REQ_MERGE: a job's -gpu is merged option by
 	// option with the GPU requirements of its application profile, queue
 	// and cluster; without it, -gpu replaces them whole.
@@ -288,6 +292,9 @@ func lsfTag(f reflect.StructField) (key string, noDefault, ok bool) {
 // settings and the schema's defaults. It runs once every file is read.
 func (c *compiler) resolveParams() {
 	c.resolve(&c.p.Parameters, lang.KindLSBParams, "Parameters", c.p.Params)
+	if st := c.p.Params["MAX_JOB_REQUEUE"]; st == nil || nilValue(st.Value) {
+		c.p.Parameters.MaxJobRequeue = -1
+	}
 	c.resolve(&c.p.LSFConf, lang.KindLSFConf, "", c.p.Conf)
 	c.p.LSFConf.UnitForLimits = c.limitUnit
 }

@@ -87,7 +87,7 @@ End Parameters
 		MBDSleepTime: time.Minute, SBDSleepTime: 30 * time.Second, CleanPeriod: 2 * time.Minute,
 		JobSchedulingInterval: compile.SchedulingInterval{Min: 500 * time.Millisecond, Max: 20 * time.Second, Set: true},
 		DetectIdleJobAfter:    90 * time.Second, EadminTriggerDuration: 2 * time.Minute, JobExitRateDuration: 5 * time.Minute,
-		MaxJobPreempt: 3, MaxJobArraySize: 1000, SubTryInterval: time.Minute, DefaultQueue: []string{"normal", "short"}, DefaultProject: "default", ExitRateType: []string{"JOBEXIT_NONLSF"},
+		MaxJobPreempt: 3, MaxJobRequeue: -1, MaxJobArraySize: 1000, SubTryInterval: time.Minute, DefaultQueue: []string{"normal", "short"}, DefaultProject: "default", ExitRateType: []string{"JOBEXIT_NONLSF"},
 		CPUTimeFactor: 0.7, RunTimeFactor: 0.7, RunJobFactor: 3, HistHours: 5 * time.Hour,
 		LocalMaxPreexecRetryAction: "SUSPEND", MaxPreexecRetry: 5, RemoteMaxPreexecRetry: 5,
 	}

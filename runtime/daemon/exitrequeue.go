@@ -65,14 +65,14 @@ func (d *Daemon) exitValues(j *runtime.Job, key string) (api.ExitValues, bool) {
 // profile's, then its queue's, then lsb.params's; -1 when none sets it
 // (no limit).
 func (d *Daemon) maxJobRequeue(j *runtime.Job) int {
-	for _, set := range append(jobSettings(j), d.cfg.Policy.Params) {
+	for _, set := range jobSettings(j) {
 		if raw, ok := rawSetting(set, "MAX_JOB_REQUEUE"); ok {
 			if n, err := strconv.Atoi(raw); err == nil && n >= 0 {
 				return n
 			}
 		}
 	}
-	return -1
+	return d.cfg.Policy.Parameters.MaxJobRequeue
 }
 
 // exitRequeue puts a job whose processes exited with code back to
