@@ -101,8 +101,9 @@ func notifiedEvents(t *testing.T, c *client, id int64) []int {
 	return codes
 }
 
-// release asks for bresize release -c of one slot of job id on hostA:
-// the autoresizable job stops asking for more.
+// release asks for bresize release -c of one slot of job id on hostA.
+// An autoresizable job that held its maximum had no request to cancel:
+// once the release's notification ends, it asks for the slot again.
 func release(t *testing.T, c *client, id int64) {
 	t.Helper()
 	req := api.ActionRequest{Resize: &api.ResizeAction{Op: "release", Cancel: true, Hosts: []api.HostSlots{{Host: "hostA", Slots: 1}}}}
@@ -159,9 +160,11 @@ func TestAgentResizeNotifyRetried(t *testing.T) {
 		t.Fatalf("job %d: the master took a notification end through a cut connection: %+v", id, j.Resize)
 	}
 	p.setCut(false)
-	// The autoresizable job asks for the slot it gave back: its grow
-	// notifies it too. Each notification's end is recorded once.
+	// The autoresizable job asks for the slot it gave back once the
+	// shrink's end is recorded: it grows to its maximum again, and the
+	// grow notifies it too. Each notification's end is recorded once.
 	var runs, codes []string
+	var slots int
 	settled := func() bool {
 		j := c.job(t, id)
 		data, _ := os.ReadFile(log)
@@ -170,14 +173,18 @@ func TestAgentResizeNotifyRetried(t *testing.T) {
 		for _, code := range notifiedEvents(t, c, id) {
 			codes = append(codes, fmt.Sprint(code))
 		}
-		return j.Resize != nil && !j.Resize.Notifying && len(runs) == len(codes)
+		slots = j.Slots
+		return j.Resize != nil && !j.Resize.Notifying && slices.Equal(runs, []string{"shrink", "grow"}) &&
+			len(codes) == len(runs) && slots == 3
 	}
 	if !eventually(settled) {
-		t.Fatalf("job %d: notifications run %v, ends recorded %v", id, runs, codes)
+		t.Fatalf("job %d: notifications run %v, ends recorded %v, %d slots: want a shrink and a grow back to 3", id, runs, codes, slots)
 	}
+	// Held at its maximum, the job asks for nothing more, and no end is
+	// recorded again.
 	time.Sleep(10 * agentInterval)
 	if !settled() || slices.ContainsFunc(codes, func(c string) bool { return c != "0" }) {
-		t.Errorf("job %d: notifications run %v, ends recorded %v: want one end of code 0 for each", id, runs, codes)
+		t.Errorf("job %d: notifications run %v, ends recorded %v, %d slots: want one end of code 0 for each", id, runs, codes, slots)
 	}
 }
 
@@ -243,6 +250,14 @@ func TestResizeNotifyStale(t *testing.T) {
 	next("to run the job", func(o api.AgentOrder) bool { return o.Job == id && o.Spec != nil })
 	c.waitState(t, id, "RUN")
 	release(t, c, id)
+	// While the release's notification runs the job is not grown; cancel
+	// its autoresizing now, so that it keeps what is left.
+	if code, err := c.call("POST", fmt.Sprintf("/v1/jobs/%d/resize", id), api.ActionRequest{Resize: &api.ResizeAction{Op: "cancel"}}, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("bresize cancel: %d %v", code, err)
+	}
+	if j := c.job(t, id); j.Resize == nil || j.Resize.Auto || !j.Resize.Notifying {
+		t.Fatalf("job %d after bresize cancel: %+v", id, j.Resize)
+	}
 	first := next("to notify", func(o api.AgentOrder) bool { return o.Job == id && o.Notify != nil })
 	if first.Notify.Notice == 0 {
 		t.Fatalf("notification order without its number: %+v", first.Notify)
