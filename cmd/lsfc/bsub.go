@@ -299,7 +299,7 @@ func bsubFromArgs(a *lsfArgs) (*bsubRequest, error) {
 	if a.has("Jd") {
 		s.Description = a.value("Jd")
 		if len(s.Description) > api.MaxJobDescription {
-			return nil, fmt.Errorf("-Jd: the job description is longer than %d characters. Job not submitted", api.MaxJobDescription)
+			return nil, notSubmitted(fmt.Errorf("-Jd: the job description is longer than %d characters", api.MaxJobDescription))
 		}
 	}
 	if a.has("Q") {
