@@ -1,12 +1,9 @@
 package daemon
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/lsfc/lsfc/lint"
 	"github.com/lsfc/lsfc/runtime"
 )
 
@@ -14,29 +11,15 @@ import (
 // a job's application profile win over lsb.params's, and
 // LSB_JOB_INCLUDE_POSTPROC of its environment over both.
 func TestPostprocSettings(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{
+	c := clusterOf(t, map[string]string{
 		"lsf.shared":       "Begin Cluster\nClusterName\ntest\nEnd Cluster\n",
 		"lsf.cluster.test": "Begin Host\nHOSTNAME model type server RESOURCES\nhostA ! ! 1 ()\nEnd Host\n",
 		"lsb.params":       "Begin Parameters\nJOB_INCLUDE_POSTPROC = Y\nJOB_POSTPROC_TIMEOUT = 10\nEnd Parameters\n",
 		"lsb.queues":       "Begin Queue\nQUEUE_NAME = normal\nEnd Queue\n",
 		"lsb.applications": "Begin Application\nNAME = quick\nJOB_INCLUDE_POSTPROC = N\nJOB_POSTPROC_TIMEOUT = 2\nEnd Application\n" +
 			"Begin Application\nNAME = plain\nEnd Application\n",
-	}
-	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res, err := lint.Run([]string{dir}, lint.Options{})
-	if err != nil || res.Diagnostics.HasErrors() {
-		t.Fatalf("configuration: %v %v", err, res.Diagnostics.Err())
-	}
-	c, err := runtime.NewCluster(res.Policy, runtime.ClusterOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := &Daemon{cfg: Config{Policy: res.Policy, Logf: t.Logf}, cluster: c}
+	})
+	d := &Daemon{cfg: Config{Policy: c.Policy, Logf: t.Logf}, cluster: c}
 	for _, tc := range []struct {
 		app     string
 		env     []string
