@@ -9,10 +9,13 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -53,6 +56,26 @@ func serveForTest(conf, state string) int {
 	}
 	if addr := os.Getenv("LSFC_TEST_SERVE_LISTEN"); addr != "" {
 		cfg.Listen, cfg.Secret, cfg.MCInterval = addr, "s3cret", 100*time.Millisecond
+	}
+	if path := os.Getenv("LSFC_TEST_SERVE_CPUPROFILE"); path != "" {
+		// The daemon's profile, written when it is told to stop
+		// (SIGTERM), as the benchmarks that start it do.
+		f, err := os.Create(path)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		term := make(chan os.Signal, 1)
+		signal.Notify(term, syscall.SIGTERM)
+		go func() {
+			<-term
+			pprof.StopCPUProfile()
+			f.Close()
+			os.Exit(1)
+		}()
 	}
 	d, err := daemon.Start(context.Background(), cfg)
 	if err != nil {
