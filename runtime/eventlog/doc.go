@@ -84,6 +84,16 @@
 // write or sync the log refuses every further append with that error: the
 // state of the file is unknown until the next Open recovers it.
 //
+// The writer keeps the file's length ahead of its transactions: it
+// extends the file by a megabyte of zeros at a time, fsynced once, so that
+// each group is written over blocks the file already holds and its
+// fdatasync has no length to make durable (on a journalling file system,
+// no journal commit: the sync takes about half as long). Zeros are never a
+// frame (a length of 0 is out of range), so a reader stops at them. Close
+// cuts them off; a crash leaves them, and Open cuts them as a torn tail
+// that held no transaction (Recovery.ZeroTail). Without space for the
+// zeros, groups are written as before, each extending the file.
+//
 // A write or sync that fails for want of space (ENOSPC, EDQUOT) is the
 // exception: the writer cuts the file back to its durable length, reports
 // the error through Stalled, and tries the same group again every 200 ms.

@@ -392,3 +392,63 @@ func TestGroupCommitRealSync(t *testing.T) {
 		t.Errorf("%d transactions made durable by %d syncs: want at most one sync per 2", st.Durable, st.Syncs)
 	}
 }
+
+// TestReservedSpace checks the zeros the writer keeps past its
+// transactions: the file is longer than they are while the log is open, a
+// reader beside it stops at the zeros, a copy of the file (as a crash
+// leaves it) opens with every transaction and the zeros cut as a tail
+// that held none, and Close cuts them.
+func TestReservedSpace(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "lsb.events")
+	l, _, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []txn{}
+	for i := 1; i <= 5; i++ {
+		appendWait(t, l, fmt.Sprint("job ", i))
+		want = append(want, txn{uint64(i), []string{fmt.Sprint("job ", i)}})
+	}
+	end := l.Stats().Size
+	live, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(live)) <= end || !bytes.Equal(live[end:], make([]byte, len(live)-int(end))) {
+		t.Fatalf("open log of %d bytes, transactions end at %d: want zeros after them", len(live), end)
+	}
+	var read []txn
+	if err := Read(path, func(seq uint64, records [][]byte) error {
+		read = append(read, txn{seq, []string{string(records[0])}})
+		return nil
+	}); err != nil || !reflect.DeepEqual(read, want) {
+		t.Errorf("Read beside the log: %v, %v; want %v", read, err, want)
+	}
+	crashed := filepath.Join(dir, "crashed")
+	if err := os.WriteFile(crashed, live, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, rec := replayFile(t, crashed)
+	if !reflect.DeepEqual(got, want) || !rec.Truncated || !rec.ZeroTail || rec.TruncatedAt != end {
+		t.Errorf("open after a crash: %v, recovery %+v; want %v and the zeros cut at %d", got, rec, want, end)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Size() != end {
+		t.Errorf("closed log of %v bytes, want %d (%v)", st.Size(), end, err)
+	}
+	if got, rec := replayFile(t, path); !reflect.DeepEqual(got, want) || rec.Truncated {
+		t.Errorf("open after Close: %v, recovery %+v", got, rec)
+	}
+	// Zeros after a torn frame are no zero tail.
+	torn := append(bytes.Clone(live[:end]), appendFrame(nil, 6, [][]byte{[]byte("torn")}, minBody+4+4)[:10]...)
+	torn = append(torn, make([]byte, 100)...)
+	if err := os.WriteFile(crashed, torn, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, rec := replayFile(t, crashed); !rec.Truncated || rec.ZeroTail {
+		t.Errorf("torn frame then zeros: recovery %+v, want a torn tail that is not all zeros", rec)
+	}
+}
