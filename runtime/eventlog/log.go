@@ -107,7 +107,17 @@ type group struct {
 	n    int
 	done chan struct{}
 	err  error // set before done is closed
+	// urgent counts the transactions of Append, which call for a write
+	// at once; those of AppendDeferred wait for one, or for their
+	// deadline: timer then sets due.
+	urgent   int
+	due      bool
+	deadline time.Time
+	timer    *time.Timer
 }
+
+// ready reports whether the writer is to take the group now.
+func (g *group) ready() bool { return g.urgent > 0 || g.due }
 
 func newGroup() *group { return &group{done: make(chan struct{})} }
 
@@ -316,6 +326,25 @@ func (l *Log) Path() string { return l.path }
 // transaction is over its limit, if the log is closed, or, for good, once
 // a write or sync has failed.
 func (l *Log) Append(records [][]byte) (Commit, error) {
+	return l.append(records, 0)
+}
+
+// AppendDeferred is Append for a transaction that calls for no write of
+// its own: it is written, and synced, with the next transaction appended
+// by Append (or the group the writer is gathering), or once within has
+// passed, whichever comes first; a Close or a compaction writes it too.
+// Its Commit completes, as any, once it is durable. Transactions stay in
+// order: one made durable makes every transaction before it durable, so
+// a deferred transaction is durable before any transaction appended after
+// it is. It is for records whose loss in a crash the caller recovers by
+// other means, and that nothing waits for soon: where they are many, they
+// share the syncs that others call for rather than each call for one.
+func (l *Log) AppendDeferred(records [][]byte, within time.Duration) (Commit, error) {
+	return l.append(records, max(within, time.Nanosecond))
+}
+
+// append appends a transaction, deferred by within (0: urgent).
+func (l *Log) append(records [][]byte, within time.Duration) (Commit, error) {
 	body, err := bodySize(records)
 	if err != nil {
 		return Commit{}, fmt.Errorf("%s: %w", l.path, err)
@@ -339,10 +368,43 @@ func (l *Log) Append(records [][]byte) (Commit, error) {
 	l.stats.Transactions++
 	l.stats.Records += uint64(len(records))
 	l.stats.LastSeq = l.lastSeq
-	if l.group.n == 1 || l.gathering {
+	g := l.group
+	if within > 0 {
+		l.deferGroup(g, within)
+		if l.gathering {
+			l.work.Signal()
+		}
+		return Commit{seq: l.lastSeq, g: g}, nil
+	}
+	g.urgent++
+	if g.urgent == 1 || l.gathering {
 		l.work.Signal()
 	}
-	return Commit{seq: l.lastSeq, g: l.group}, nil
+	return Commit{seq: l.lastSeq, g: g}, nil
+}
+
+// deferGroup makes sure, with l.mu held, that g is written within the
+// given time from now.
+func (l *Log) deferGroup(g *group, within time.Duration) {
+	if g.ready() {
+		return
+	}
+	deadline := time.Now().Add(within)
+	if g.timer != nil {
+		if !deadline.Before(g.deadline) {
+			return
+		}
+		g.timer.Stop()
+	}
+	g.deadline = deadline
+	g.timer = time.AfterFunc(within, func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.group == g {
+			g.due = true
+			l.work.Signal()
+		}
+	})
 }
 
 // Stats returns the log's counters.
@@ -385,7 +447,7 @@ func (l *Log) run() {
 	var spare []byte
 	for {
 		l.mu.Lock()
-		for l.group.n == 0 && l.sw == nil && !l.closing {
+		for !l.group.ready() && l.sw == nil && !l.closing {
 			l.work.Wait()
 		}
 		l.gather()
@@ -398,6 +460,9 @@ func (l *Log) run() {
 			return
 		}
 		if grouped {
+			if g.timer != nil {
+				g.timer.Stop()
+			}
 			l.group, l.pending = newGroup(), spare[:0]
 			l.space.Broadcast()
 		}
@@ -412,7 +477,11 @@ func (l *Log) run() {
 				for noSpace(err) && l.waitForSpace(err) {
 					err = l.write(data)
 				}
-				l.lastGroup, l.lastSync = g.n, time.Since(start)
+				if g.urgent > 0 {
+					// A group the deadline of deferred transactions
+					// sent says nothing of how appenders come back.
+					l.lastGroup, l.lastSync = g.n, time.Since(start)
+				}
 			}
 			l.finish(g, len(data), err)
 			// Let the appenders just released append again before the
@@ -440,7 +509,7 @@ const maxGather = time.Millisecond
 // would break up into small groups, each paying a whole sync. When syncs
 // are fast (or groups small) the wait is short or none.
 func (l *Log) gather() {
-	if l.group.n == 0 || l.group.n >= l.lastGroup || l.lastSync <= 0 || l.sw != nil || l.closing {
+	if l.group.urgent == 0 || l.group.n >= l.lastGroup || l.lastSync <= 0 || l.sw != nil || l.closing {
 		return
 	}
 	deadline := time.Now().Add(min(2*l.lastSync, maxGather))

@@ -452,3 +452,59 @@ func TestReservedSpace(t *testing.T) {
 		t.Errorf("torn frame then zeros: recovery %+v, want a torn tail that is not all zeros", rec)
 	}
 }
+
+// TestAppendDeferred checks that a deferred transaction waits for a
+// write another calls for, or for its deadline, or for Close, and stays
+// in order.
+func TestAppendDeferred(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lsb.events")
+	l, _, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendWait(t, l, "first")
+	syncs := l.Stats().Syncs
+	c, err := l.AppendDeferred([][]byte{[]byte("deferred")}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A real wait: nothing may write the deferred transaction meanwhile.
+	time.Sleep(50 * time.Millisecond)
+	select {
+	case <-c.Done():
+		t.Fatalf("a transaction deferred by an hour was written at once (%v)", c.Wait())
+	default:
+	}
+	if got := l.Stats().Syncs; got != syncs {
+		t.Errorf("%d syncs for a deferred transaction alone, want none", got-syncs)
+	}
+	appendWait(t, l, "urgent")
+	if err := c.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Stats().Syncs; got != syncs+1 {
+		t.Errorf("%d syncs for a deferred transaction and the next, want one shared", got-syncs)
+	}
+	// Alone, it is written by its deadline.
+	c, err = l.AppendDeferred([][]byte{[]byte("by its deadline")}, 20*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-c.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("a deferred transaction was not written past its deadline")
+	}
+	// Close writes the last.
+	if _, err := l.AppendDeferred([][]byte{[]byte("at close")}, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := replayFile(t, path)
+	want := []txn{{1, []string{"first"}}, {2, []string{"deferred"}}, {3, []string{"urgent"}}, {4, []string{"by its deadline"}}, {5, []string{"at close"}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("replay:\n got %v\nwant %v", got, want)
+	}
+}
