@@ -186,6 +186,9 @@ func BenchmarkSubmitToDone(b *testing.B) {
 			}
 			el := time.Since(start)
 			b.ReportMetric(float64(b.N)/el.Seconds(), "jobs/s")
+			if st, ok := daemon.LogStats(d); ok {
+				b.ReportMetric(float64(st.Syncs)/float64(b.N), "syncs/job")
+			}
 		})
 	}
 }

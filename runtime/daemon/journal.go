@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/lsfc/lsfc/runtime/eventlog"
 )
@@ -11,8 +12,9 @@ import (
 // A Journal is the daemon's durable event log: the state directory's
 // lsb.events by default, or a Store's (lsfc serve --etcd).
 type Journal interface {
-	// Append adds a transaction of records and returns without waiting
-	// for it to be durable.
+	// Append adds a transaction of records, which it copies (the
+	// caller reuses their memory), and returns without waiting for it
+	// to be durable.
 	Append(records [][]byte) (Committed, error)
 	// Compact replaces the log with a snapshot that reflects every
 	// transaction appended so far.
@@ -55,6 +57,18 @@ type fileStore struct {
 type fileJournal struct{ *eventlog.Log }
 
 func (j fileJournal) Append(records [][]byte) (Committed, error) { return j.Log.Append(records) }
+
+func (j fileJournal) AppendDeferred(records [][]byte, within time.Duration) (Committed, error) {
+	return j.Log.AppendDeferred(records, within)
+}
+
+// A deferJournal appends transactions that call for no sync of their
+// own: they are made durable with the next transaction that does, or
+// within the time given (see eventlog.Log.AppendDeferred). A Journal
+// without it makes them durable at once.
+type deferJournal interface {
+	AppendDeferred(records [][]byte, within time.Duration) (Committed, error)
+}
 
 func (s fileStore) String() string { return s.path }
 
