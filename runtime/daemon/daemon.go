@@ -1657,7 +1657,8 @@ func (d *Daemon) status() api.Status {
 	for _, name := range sortedKeys(d.mcPeers) {
 		st.Peers = append(st.Peers, api.Peer{Cluster: name, Up: d.mcPeers[name].up, Forwarded: at[name]})
 	}
-	for _, j := range d.cluster.Jobs() {
+	// Counted in one look at each job: none is kept, so none is sorted.
+	d.cluster.JobsWhere(func(j *runtime.Job) bool {
 		st.Jobs++
 		switch {
 		case j.State.Pending():
@@ -1665,7 +1666,8 @@ func (d *Daemon) status() api.Status {
 		case j.State == runtime.Run:
 			st.Running++
 		}
-	}
+		return false
+	})
 	return st
 }
 
