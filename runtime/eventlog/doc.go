@@ -80,7 +80,9 @@
 // once with a Commit; Commit.Wait returns when it is durable. One
 // background writer takes everything appended while its previous write
 // and fdatasync were in flight and makes it durable with one write and
-// one fdatasync, so concurrent appenders share syncs. After a failed
+// one fdatasync, so concurrent appenders share syncs. AppendDeferred
+// appends a transaction that calls for no write of its own: it waits in
+// the pending group for one that does, or for its deadline. After a failed
 // write or sync the log refuses every further append with that error: the
 // state of the file is unknown until the next Open recovers it.
 //
