@@ -139,23 +139,26 @@ type Daemon struct {
 
 	// mcDown holds, for each peer cluster that does not answer, the
 	// error last logged; only the MultiCluster goroutine uses it.
-	mcDown   map[string]string
-	cluster  *runtime.Cluster
-	engine   *runtime.Engine
-	clk      clock.WithTicker
-	clock    engineClock
-	store    Store
-	log      Journal
-	enc      recordEncoder // the owning goroutine's, for its transactions
-	acct     *acctWriter
-	exec     *localexec.Executor
-	agents   *agents
-	lock     *Lock
-	load     *localexec.Sampler
-	host     string // this machine's name
-	sender   string // the daemon's user, who job reports come from (reportSender)
-	started  time.Time
-	recovery string
+	mcDown  map[string]string
+	cluster *runtime.Cluster
+	engine  *runtime.Engine
+	clk     clock.WithTicker
+	clock   engineClock
+	store   Store
+	log     Journal
+	enc     recordEncoder // the owning goroutine's, for its transactions
+	// plentyUntil is when cannotRecord looks at the file system again,
+	// in Unix nanoseconds, after it last found plenty of space.
+	plentyUntil atomic.Int64
+	acct        *acctWriter
+	exec        *localexec.Executor
+	agents      *agents
+	lock        *Lock
+	load        *localexec.Sampler
+	host        string // this machine's name
+	sender      string // the daemon's user, who job reports come from (reportSender)
+	started     time.Time
+	recovery    string
 
 	calls chan *call
 	exits chan localexec.Result
