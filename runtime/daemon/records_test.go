@@ -418,7 +418,8 @@ func TestReconcile(t *testing.T) {
 type memJournal struct{ txs [][][]byte }
 
 func (m *memJournal) Append(records [][]byte) (Committed, error) {
-	m.txs = append(m.txs, records)
+	// A copy, as a Journal makes: the daemon reuses the records' memory.
+	m.txs = append(m.txs, cloneRecords(records))
 	return committed{}, nil
 }
 
@@ -501,4 +502,13 @@ func TestRecordEncoder(t *testing.T) {
 	if e.buf.Cap() > 1<<20 {
 		t.Errorf("the encoder keeps a buffer of %d bytes", e.buf.Cap())
 	}
+}
+
+// cloneRecords copies a transaction's records.
+func cloneRecords(records [][]byte) [][]byte {
+	out := make([][]byte, len(records))
+	for i, r := range records {
+		out[i] = slices.Clone(r)
+	}
+	return out
 }

@@ -77,6 +77,8 @@ type Log struct {
 	tail    int64     // offset after the last transaction appended
 	pending []byte    // frames not yet taken by the writer
 	group   *group    // the transactions in pending
+	// writing is the group the writer is writing, nil between groups.
+	writing *group
 	sw      *switchReq
 	moves   []move // of the last compactions, oldest first
 	err     error  // sticky: the first write or sync failure
@@ -407,6 +409,25 @@ func (l *Log) deferGroup(g *group, within time.Duration) {
 	})
 }
 
+// Flush calls for the transactions appended so far, deferred ones too,
+// to be written now, and returns a Commit that completes once they are
+// all durable (the zero Commit when they are).
+func (l *Log) Flush() Commit {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if g := l.group; g.n > 0 {
+		if !g.ready() {
+			g.due = true
+			l.work.Signal()
+		}
+		return Commit{seq: l.lastSeq, g: g}
+	}
+	if l.writing != nil {
+		return Commit{seq: l.lastSeq, g: l.writing}
+	}
+	return Commit{}
+}
+
 // Stats returns the log's counters.
 func (l *Log) Stats() Stats {
 	l.mu.Lock()
@@ -464,6 +485,7 @@ func (l *Log) run() {
 				g.timer.Stop()
 			}
 			l.group, l.pending = newGroup(), spare[:0]
+			l.writing = g
 			l.space.Broadcast()
 		}
 		l.sw = nil
@@ -656,6 +678,9 @@ func (l *Log) Stalled() error {
 // finish records the outcome of a group and releases its waiters.
 func (l *Log) finish(g *group, n int, err error) {
 	l.mu.Lock()
+	if l.writing == g {
+		l.writing = nil
+	}
 	l.stalled = nil
 	if err != nil {
 		if l.err == nil {

@@ -485,6 +485,24 @@ func TestAppendDeferred(t *testing.T) {
 	if got := l.Stats().Syncs; got != syncs+1 {
 		t.Errorf("%d syncs for a deferred transaction and the next, want one shared", got-syncs)
 	}
+	// Flush writes it at once.
+	c, err = l.AppendDeferred([][]byte{[]byte("flushed")}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := l.Flush(); f.Seq() != c.Seq() {
+		t.Errorf("Flush's commit is of transaction %d, want %d", f.Seq(), c.Seq())
+	} else if err := f.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-c.Done():
+	default:
+		t.Error("a deferred transaction is not durable once Flush's commit is")
+	}
+	if err := l.Flush().Wait(); err != nil {
+		t.Errorf("Flush with nothing pending: %v", err)
+	}
 	// Alone, it is written by its deadline.
 	c, err = l.AppendDeferred([][]byte{[]byte("by its deadline")}, 20*time.Millisecond)
 	if err != nil {
@@ -503,7 +521,8 @@ func TestAppendDeferred(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := replayFile(t, path)
-	want := []txn{{1, []string{"first"}}, {2, []string{"deferred"}}, {3, []string{"urgent"}}, {4, []string{"by its deadline"}}, {5, []string{"at close"}}}
+	want := []txn{{1, []string{"first"}}, {2, []string{"deferred"}}, {3, []string{"urgent"}}, {4, []string{"flushed"}},
+		{5, []string{"by its deadline"}}, {6, []string{"at close"}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("replay:\n got %v\nwant %v", got, want)
 	}
