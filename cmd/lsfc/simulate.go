@@ -88,6 +88,12 @@ hosts give a job fewer slots than it asks for), a warning on stderr and
 in the JSON report's "warnings" names the queue, the jobs that never ran
 and why the first of them could not start.
 
+A job that exits with one of its requeue exit values (bsub -Q in an lsfc
+workload's args, else REQUEUE_EXIT_VALUES of its profile or queue) pends
+again and runs anew, at most MAX_JOB_REQUEUE times (100 when nothing
+bounds it), as lsfc serve requeues it; SUCCESS_EXIT_VALUES make a job
+DONE. The report counts the requeues.
+
 It prints the metrics: jobs, makespan, utilisation, wait and bounded
 slowdown (mean, p50, p95, max) and preemptions per queue and per user,
 and for each slot pool (SLOT_POOL, SLOT_SHARE) the share of its slots
