@@ -401,14 +401,14 @@ const (
 	Unbounded               // it finished, having reached Options.MaxRequeues
 )
 
-// EndRun ends a simulated job's run on e when Remaining said, as the daemon ends
-// a job whose processes ended: at its run limit it is killed (Finish);
-// otherwise its exit code (SimExit) goes through the cluster's decision
-// (runtime.Cluster.DecideExit): on one of its requeue exit values, within
-// MAX_JOB_REQUEUE (or maxRequeues, when that is unlimited), it pends
-// again with its ID and submit time (away from the host for an EXCLUDE
-// value) and runs its Runtime anew; on one of its SUCCESS_EXIT_VALUES it
-// ends DONE; else as Finish ends it.
+// EndRun ends a simulated job's run on e when Remaining said, as the
+// daemon ends a job whose processes ended: at its run limit it is killed
+// (Finish); otherwise its exit code (SimExit) goes through the cluster's
+// decision (runtime.Cluster.DecideExit): on one of its requeue exit
+// values, within MAX_JOB_REQUEUE (or maxRequeues, when that is
+// unlimited), it pends again with its ID and submit time (away from the
+// host for an EXCLUDE value) and runs its Runtime anew; on one of its
+// SUCCESS_EXIT_VALUES it ends DONE; else as Finish ends it.
 func EndRun(e *runtime.Engine, j *runtime.Job, atRunLimit bool, now runtime.Time, maxRequeues int) Ending {
 	c := e.Cluster
 	if atRunLimit || j.SimExit == 0 {
