@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
 func bjobsOptionList() []lsfOption {
@@ -24,7 +23,7 @@ func bjobsOptionList() []lsfOption {
 	}
 }
 
-func newBjobsCmd(e env) *cobra.Command {
+func newBjobsCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bjobs",
 		refused:  bjobsRefusedOptions(),
