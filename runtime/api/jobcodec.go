@@ -87,7 +87,8 @@ var listKeeps = []string{"id", "index", "array", "name"}
 // A JobFieldMask keeps the fields of a job a listing asked for and
 // clears the others; the zero mask keeps every field.
 type JobFieldMask struct {
-	clear []func(*Job) any
+	keep  []func(*Job) any
+	names map[string]bool // nil: every field
 }
 
 // ParseJobFieldMask reads the fields parameter of a listing: JSON names
@@ -107,45 +108,40 @@ func ParseJobFieldMask(s string) (JobFieldMask, error) {
 		}
 		keep[f] = true
 	}
-	var m JobFieldMask
-	for name, at := range jobFields {
-		if !keep[name] {
-			m.clear = append(m.clear, at)
-		}
+	m := JobFieldMask{names: keep}
+	for name := range keep {
+		m.keep = append(m.keep, jobFields[name])
 	}
 	return m, nil
 }
 
+// Has reports whether the mask keeps the field of that JSON name: a
+// listing builds only the fields it sends.
+func (m JobFieldMask) Has(name string) bool { return m.names == nil || m.names[name] }
+
 // Apply clears the fields of j the mask does not keep, in place.
 func (m JobFieldMask) Apply(j *Job) {
-	for _, at := range m.clear {
+	if m.names == nil {
+		return
+	}
+	full := *j
+	*j = Job{}
+	for _, at := range m.keep {
 		switch p := at(j).(type) {
 		case *string:
-			*p = ""
+			*p = *at(&full).(*string)
 		case *int:
-			*p = 0
+			*p = *at(&full).(*int)
 		case *int64:
-			*p = 0
+			*p = *at(&full).(*int64)
 		case *float64:
-			*p = 0
+			*p = *at(&full).(*float64)
 		case *bool:
-			*p = false
+			*p = *at(&full).(*bool)
 		case *[]string:
-			*p = nil
-		case *[]HostReason:
-			*p = nil
-		case **JobReservation:
-			*p = nil
-		case **JobAPS:
-			*p = nil
-		case **JobForward:
-			*p = nil
-		case **JobHome:
-			*p = nil
-		case *[]JobGPUs:
-			*p = nil
+			*p = *at(&full).(*[]string)
 		default:
-			reflect.ValueOf(p).Elem().SetZero()
+			reflect.ValueOf(p).Elem().Set(reflect.ValueOf(at(&full)).Elem())
 		}
 	}
 }
