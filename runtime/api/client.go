@@ -456,7 +456,10 @@ func (c *Client) History(ctx context.Context, q HistoryQuery) ([]JobHistory, err
 // successful answer into out.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body, out any) error {
 	var payload []byte
-	if body != nil {
+	if r, ok := body.(*SubmitRequest); ok && r != nil {
+		payload, _ = r.appendJSON(make([]byte, 0, 1024))
+	}
+	if body != nil && payload == nil {
 		b, err := json.Marshal(body)
 		if err != nil {
 			return fmt.Errorf("%s %s: %w", method, path, err)
@@ -639,6 +642,9 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 	if r, ok := out.(*rawAnswer); ok {
 		// Read by the caller, which checks it.
 		*r = data
+		return "", nil
+	}
+	if r, ok := out.(*SubmitResponse); ok && readSubmitResponse(data, r) {
 		return "", nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
