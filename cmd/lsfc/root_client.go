@@ -1,5 +1,11 @@
 //go:build lsfclient
 
+// An LSF command lives for a moment: the runtime does not start the
+// goroutine that would follow changes of the CPUs it may use while it
+// runs. $GODEBUG, when it says otherwise, decides instead.
+//
+//go:debug updatemaxprocs=0
+
 package main
 
 import (
