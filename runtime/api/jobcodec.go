@@ -87,8 +87,8 @@ var listKeeps = []string{"id", "index", "array", "name"}
 // A JobFieldMask keeps the fields of a job a listing asked for and
 // clears the others; the zero mask keeps every field.
 type JobFieldMask struct {
-	keep  []func(*Job) any
-	names map[string]bool // nil: every field
+	clear []func(*Job) any
+	names map[string]bool // the fields kept; nil: every field
 }
 
 // ParseJobFieldMask reads the fields parameter of a listing: JSON names
@@ -109,39 +109,48 @@ func ParseJobFieldMask(s string) (JobFieldMask, error) {
 		keep[f] = true
 	}
 	m := JobFieldMask{names: keep}
-	for name := range keep {
-		m.keep = append(m.keep, jobFields[name])
+	for name, at := range jobFields {
+		if !keep[name] {
+			m.clear = append(m.clear, at)
+		}
 	}
 	return m, nil
 }
 
 // Has reports whether the mask keeps the field of that JSON name: a
-// listing builds only the fields it sends.
+// listing makes only the fields it sends.
 func (m JobFieldMask) Has(name string) bool { return m.names == nil || m.names[name] }
 
 // Apply clears the fields of j the mask does not keep, in place.
 func (m JobFieldMask) Apply(j *Job) {
-	if m.names == nil {
-		return
-	}
-	full := *j
-	*j = Job{}
-	for _, at := range m.keep {
+	for _, at := range m.clear {
 		switch p := at(j).(type) {
 		case *string:
-			*p = *at(&full).(*string)
+			*p = ""
 		case *int:
-			*p = *at(&full).(*int)
+			*p = 0
 		case *int64:
-			*p = *at(&full).(*int64)
+			*p = 0
 		case *float64:
-			*p = *at(&full).(*float64)
+			*p = 0
 		case *bool:
-			*p = *at(&full).(*bool)
+			*p = false
 		case *[]string:
-			*p = *at(&full).(*[]string)
+			*p = nil
+		case *[]HostReason:
+			*p = nil
+		case **JobReservation:
+			*p = nil
+		case **JobAPS:
+			*p = nil
+		case **JobForward:
+			*p = nil
+		case **JobHome:
+			*p = nil
+		case *[]JobGPUs:
+			*p = nil
 		default:
-			reflect.ValueOf(p).Elem().Set(reflect.ValueOf(at(&full)).Elem())
+			reflect.ValueOf(p).Elem().SetZero()
 		}
 	}
 }
