@@ -102,6 +102,8 @@ type agent struct {
 type sentRun struct {
 	start float64
 	seq   uint64
+	// handed is set once an exchange's answer carried the order.
+	handed bool
 }
 
 // carried reports whether an exchange shows that the agent carried out
@@ -212,7 +214,7 @@ func (as *agents) order(a *agent, o api.AgentOrder) {
 	o.Seq = a.nextSeq
 	if o.Spec != nil {
 		if s, ok := a.sent[o.Job]; ok && s.start == o.Start {
-			a.sent[o.Job] = sentRun{start: o.Start, seq: o.Seq}
+			a.sent[o.Job] = sentRun{start: o.Start, seq: o.Seq, handed: s.handed}
 		}
 	}
 	a.outbox = append(a.outbox, o)
@@ -576,6 +578,30 @@ func (d *Daemon) handleAgentSync(w http.ResponseWriter, r *http.Request) {
 		d.agents.mu.Unlock()
 	}
 	reply(w, out, nil)
+	d.noteHanded(req.Host, out.Orders)
+}
+
+// noteHanded counts, for perfmon, the time from their start to now of
+// the runs whose orders an answer carried for the first time.
+func (d *Daemon) noteHanded(host string, orders []api.AgentOrder) {
+	if len(orders) == 0 {
+		return
+	}
+	a := d.agents.get(host)
+	now := d.clk.Now()
+	d.agents.mu.Lock()
+	var lat []time.Duration
+	for _, o := range orders {
+		if s, ok := a.sent[o.Job]; ok && o.Spec != nil && s.start == o.Start && s.seq == o.Seq && !s.handed {
+			s.handed = true
+			a.sent[o.Job] = s
+			lat = append(lat, now.Sub(time.Unix(0, int64(o.Start*1e9))))
+		}
+	}
+	d.agents.mu.Unlock()
+	for _, l := range lat {
+		d.perf.note(kindDispatch, l)
+	}
 }
 
 // agentSync reconciles a host's jobs with what its agent reports, on the

@@ -261,6 +261,8 @@ type serverCloser interface{ Close() error }
 type call struct {
 	fn    func() (v any, recs []Record, after func(), err error)
 	reply chan callResult
+	// queued is when the call was queued for the owner.
+	queued time.Time
 	// state settles, between the caller that may stop waiting and the
 	// owner that may hand it the call's after to run, which of them
 	// runs it (see run and do).
@@ -859,7 +861,7 @@ func (d *Daemon) drain() {
 // not yet queued is not made, and one queued runs and commits all the
 // same, its result unread.
 func (d *Daemon) do(ctx context.Context, fn func() (any, []Record, func(), error)) (any, error) {
-	c := &call{fn: fn, reply: make(chan callResult, 1)}
+	c := &call{fn: fn, reply: make(chan callResult, 1), queued: time.Now()}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -912,6 +914,9 @@ func (d *Daemon) await(ctx context.Context, r callResult) (any, error) {
 // run executes a call and commits its records; the reply waits for the
 // commit, on another goroutine, so that the owner goes on.
 func (d *Daemon) run(c *call) {
+	if !c.queued.IsZero() {
+		d.perf.note(kindOwnerWait, time.Since(c.queued))
+	}
 	v, recs, after, err := c.fn()
 	if err != nil || len(recs) == 0 {
 		if err == nil && after != nil {
