@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"math/rand/v2"
 	"net"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,6 +57,11 @@ type agent struct {
 	cancel context.CancelFunc
 	// ack is the last order carried out in the session.
 	ack uint64
+	// holds is set once the master said it holds exchanges: they then
+	// wait up to api.AgentHoldWait once they bring nothing new (last is
+	// the previous exchange), as lsfc sbatchd's do.
+	holds bool
+	last  *api.AgentSync
 }
 
 // A run is a job the agent holds: running until its timer ends it, or
@@ -150,6 +157,9 @@ func (a *agent) syncLoop(ctx context.Context, wg *sync.WaitGroup) {
 			continue
 		}
 		now := time.Now()
+		a.mu.Lock()
+		a.holds = out.Hold
+		a.mu.Unlock()
 		if out.Session != session {
 			session, taken = out.Session, 0
 			a.mu.Lock()
@@ -180,9 +190,14 @@ func (a *agent) request(session string) *api.AgentSync {
 			req.Ends = append(req.Ends, *r.end)
 		}
 	}
+	slices.SortFunc(req.Known, func(x, y api.AgentRun) int { return cmp.Compare(x.Job, y.Job) })
 	if len(req.Ends) == 0 {
 		req.Wait = a.f.interval.Seconds()
+		if l := a.last; a.holds && l != nil && l.Session == req.Session && l.Ack == req.Ack && slices.Equal(l.Known, req.Known) {
+			req.Wait = max(a.f.interval, api.AgentHoldWait).Seconds()
+		}
 	}
+	a.last = req
 	return req
 }
 

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"maps"
@@ -84,8 +85,10 @@ type agent struct {
 	host     string
 	interval time.Duration
 	// lastLoad and lastSync are when the agent's last load report and
-	// exchange came (zero: not in this master's life).
+	// exchange came (zero: not in this master's life); holding counts
+	// the agent's exchanges held now, each word from it while held.
 	lastLoad, lastSync time.Time
+	holding            int
 	// synced is set once an exchange reconciled the host's jobs; lost
 	// once the host was lost for good (until it answers again).
 	synced, lost bool
@@ -365,6 +368,10 @@ func (d *Daemon) hostDown(a *agent, now time.Time) (runtime.HostStatus, time.Tim
 	if sync.IsZero() {
 		sync = d.started
 	}
+	if a.holding > 0 {
+		// An exchange held now: its agent waits for orders.
+		sync = now
+	}
 	switch {
 	case now.Sub(load) > limit:
 		return runtime.HostUnavail, later(load, sync)
@@ -512,11 +519,11 @@ func (d *Daemon) applyLoads() {
 // agentRequest reads an agent's request, checks who sends it (an
 // administrator, or a TCP client with the secret) and its host, and
 // registers the host's agent.
-func (d *Daemon) agentRequest(r *http.Request, v any, host *string) error {
+func (d *Daemon) agentRequest(r *http.Request, v fastDecoder, host *string) error {
 	if id := who(r); !id.Remote && !d.isAdmin(id) {
 		return errorf(http.StatusForbidden, "only an administrator, or an agent with the cluster's secret, may act as an execution agent")
 	}
-	if err := readJSON(r, v); err != nil {
+	if err := readAgentJSON(r, v); err != nil {
 		return err
 	}
 	if err := checkName("host", *host); err != nil {
@@ -533,6 +540,37 @@ func (d *Daemon) agentRequest(r *http.Request, v any, host *string) error {
 	return d.agents.register(*host)
 }
 
+// A fastDecoder is an agent's request, which reads its plain form
+// without reflection (api.AgentLoad.DecodeFast).
+type fastDecoder interface{ DecodeFast([]byte) bool }
+
+// agentBodies are the buffers agents' requests are read into.
+var agentBodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// readAgentJSON reads an agent's request as readJSON does: through its
+// fast path when the body is in the plain form agents send, else through
+// encoding/json, strictly.
+func readAgentJSON(r *http.Request, v fastDecoder) error {
+	buf := agentBodies.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= 64<<10 {
+			buf.Reset()
+			agentBodies.Put(buf)
+		}
+	}()
+	if _, err := buf.ReadFrom(r.Body); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return errorf(http.StatusRequestEntityTooLarge, "request larger than %d bytes", api.MaxRequestBytes)
+		}
+		return errorf(http.StatusBadRequest, "bad request body: %v", err)
+	}
+	if v.DecodeFast(buf.Bytes()) {
+		return nil
+	}
+	return decodeJSON(bytes.NewReader(buf.Bytes()), v)
+}
+
 // agentInterval reads an agent's interval: 5 s when it gives none, at
 // least 10 ms.
 func agentInterval(sec float64) time.Duration {
@@ -543,7 +581,7 @@ func agentInterval(sec float64) time.Duration {
 }
 
 // maxAgentWait bounds how long an exchange is held.
-const maxAgentWait = 30 * time.Second
+const maxAgentWait = api.AgentHoldWait
 
 // handleAgentSync takes an agent's exchange and answers with its orders,
 // waiting for some up to the agent's Wait.
@@ -564,15 +602,30 @@ func (d *Daemon) handleAgentSync(w http.ResponseWriter, r *http.Request) {
 		a := d.agents.get(req.Host)
 		wait := min(time.Duration(req.Wait*float64(time.Second)), maxAgentWait)
 		d.holdFor(w, wait)
-		t := d.clk.NewTimer(wait)
+		// A wake left by an order an earlier answer already carried
+		// would end this wait at once, for nothing: it is dropped, and
+		// an order queued since the owner answered is seen in the
+		// outbox instead (order wakes after it adds to it).
 		select {
 		case <-a.wake:
-		case <-t.C():
-		case <-r.Context().Done():
-		case <-d.done:
+		default:
+		}
+		d.agents.mu.Lock()
+		queued := len(a.outbox) > 0
+		a.holding++
+		d.agents.mu.Unlock()
+		t := d.clk.NewTimer(wait)
+		if !queued {
+			select {
+			case <-a.wake:
+			case <-t.C():
+			case <-r.Context().Done():
+			case <-d.done:
+			}
 		}
 		t.Stop()
 		d.agents.mu.Lock()
+		a.holding--
 		a.lastSync = d.clk.Now()
 		out.Orders = slices.Clone(a.outbox)
 		d.agents.mu.Unlock()
@@ -622,7 +675,7 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 	d.setHostDown(h, down)
 
 	now := d.now()
-	out := &api.AgentOrders{Session: as.session}
+	out := &api.AgentOrders{Session: as.session, Hold: true}
 	var recs []Record
 	var acts []func()
 	// The ends of resize notifications first: they ran before any end

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -72,6 +73,12 @@ type Agent struct {
 	launchers int
 	// cancel cuts the exchange's wait short, when one waits.
 	cancel context.CancelFunc
+	// holds is set once the master said it holds exchanges
+	// (api.AgentOrders.Hold): the agent's exchanges then wait up to
+	// api.AgentHoldWait for orders, not one interval, once they bring
+	// nothing new: last is the previous exchange.
+	holds bool
+	last  *api.AgentSync
 	// progress is signalled when a run is recorded or ends.
 	progress chan struct{}
 
@@ -364,6 +371,9 @@ func (a *Agent) syncLoop() {
 			a.cfg.Logf("exchange with the master: it answers again")
 			failing = false
 		}
+		a.mu.Lock()
+		a.holds = out.Hold
+		a.mu.Unlock()
 		if out.Session != session {
 			session, taken = out.Session, 0
 			a.mu.Lock()
@@ -445,8 +455,21 @@ func (a *Agent) request(session string) *api.AgentSync {
 	req.HostExecs = slices.Clone(a.hostEnds)
 	if len(req.Ends) == 0 && len(req.Peeks) == 0 && len(req.Notified) == 0 && len(req.HostExecs) == 0 {
 		req.Wait = a.cfg.Interval.Seconds()
+		if a.holds && sameState(req, a.last) {
+			req.Wait = max(a.cfg.Interval, api.AgentHoldWait).Seconds()
+		}
 	}
+	a.last = req
 	return req
+}
+
+// sameState reports whether an exchange tells the master what the
+// previous one did: the same runs, directories and acknowledgement. Runs
+// that start, or whose directory becomes known, are told within an
+// interval: only an agent with nothing new waits longer.
+func sameState(req, last *api.AgentSync) bool {
+	return last != nil && req.Session == last.Session && req.Ack == last.Ack && slices.Equal(req.Known, last.Known) &&
+		maps.Equal(req.Dirs, last.Dirs)
 }
 
 // pendingEnds counts the ends not yet acknowledged.
