@@ -522,6 +522,73 @@ func TestAgentUnreach(t *testing.T) {
 	}
 }
 
+// TestAgentHeldExchange: an exchange the master holds is word from its
+// agent: the host stays ok while one is held, however long past three
+// intervals, and is unreach three intervals after the last one ended.
+// The answers say that the master holds exchanges. The master runs on a
+// testing clock.
+func TestAgentHeldExchange(t *testing.T) {
+	state := t.TempDir()
+	t0 := time.Unix(1_700_000_000, 0)
+	clk := testclock.NewFakeClock(t0)
+	d := startMasterClock(t, state, "127.0.0.1:0", time.Hour, clk)
+	defer d.Close()
+	c := unixClient(state)
+	agent := tcpClient(d.Addr(), "s3cret", "boss")
+	report := func() {
+		code, err := agent.call("POST", "/v1/agent/load", api.AgentLoad{Host: "hostA", Interval: agentInterval.Seconds()}, nil)
+		if err != nil || code != http.StatusOK {
+			t.Fatalf("load report: %d %v", code, err)
+		}
+	}
+	report()
+	var first api.AgentOrders
+	if code, err := agent.call("POST", "/v1/agent/sync", api.AgentSync{Host: "hostA", Interval: agentInterval.Seconds()}, &first); err != nil ||
+		code != http.StatusOK || !first.Hold {
+		t.Fatalf("first exchange: %d %v %+v, want an answer that says the master holds exchanges", code, err, first)
+	}
+	waiters := clk.Waiters()
+	held := make(chan api.AgentOrders, 1)
+	go func() {
+		var out api.AgentOrders
+		agent.call("POST", "/v1/agent/sync", api.AgentSync{Host: "hostA", Interval: agentInterval.Seconds(), Session: first.Session,
+			Wait: api.AgentHoldWait.Seconds()}, &out)
+		held <- out
+	}()
+	waitFor(t, "the exchange to be held", func() bool { return clk.Waiters() > waiters })
+	// Twenty intervals with load reports, the exchange held: ok.
+	for range 40 {
+		clk.Step(agentInterval / 2)
+		report()
+		if h := c.host(t, "hostA"); h.Status != "ok" {
+			t.Fatalf("hostA is %s %v after its exchange began, held: want ok", h.Status, clk.Since(t0))
+		}
+	}
+	// The hold ends at AgentHoldWait, with no order.
+	clk.Step(api.AgentHoldWait)
+	report()
+	select {
+	case out := <-held:
+		if len(out.Orders) != 0 || !out.Hold {
+			t.Errorf("held exchange's answer: %+v, want no order, and Hold", out)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the held exchange was not answered once its wait ended")
+	}
+	if h := c.host(t, "hostA"); h.Status != "ok" {
+		t.Fatalf("hostA is %s as its held exchange ends: want ok", h.Status)
+	}
+	// No exchange since: unreach after three intervals.
+	for range 8 {
+		clk.Step(agentInterval / 2)
+		report()
+	}
+	stepUntil(t, clk, agentInterval/2, "hostA to be unreach", func() bool {
+		report()
+		return c.host(t, "hostA").Status == "unreach"
+	})
+}
+
 // TestAgentUnreachNotLost: a host whose agent sends load reports but no
 // exchange stays unreach, its job UNKWN, for many times HostLost: it is
 // never lost. Once the load reports stop too, the host is unavail and

@@ -15,7 +15,14 @@
 // after waiting up to one Interval for some. A job that ends cuts the
 // wait short, so that its end reaches the master at once. The master
 // decides from these calls alone whether the host is ok, unreach (load
-// reports but no exchange) or unavail (neither), for three intervals.
+// reports but no exchange) or unavail (neither), for three intervals. A
+// master that says so in its answers (api.AgentOrders.Hold) counts an
+// exchange it holds as word from the agent for as long as it holds it:
+// the agent's exchanges then wait up to api.AgentHoldWait (30 s) once
+// they tell the master nothing the previous one did not (the same runs,
+// directories and acknowledgement), so that thousands of idle agents
+// cost the master few exchanges; one that tells of a new run or
+// directory still waits one interval.
 //
 // # Running a job once
 //
