@@ -1,11 +1,9 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"math/rand/v2"
 	"net"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -58,10 +56,10 @@ type agent struct {
 	// ack is the last order carried out in the session.
 	ack uint64
 	// holds is set once the master said it holds exchanges: they then
-	// wait up to api.AgentHoldWait once they bring nothing new (last is
-	// the previous exchange), as lsfc sbatchd's do.
+	// wait up to api.AgentHoldWait, as lsfc sbatchd's do once their runs
+	// are recorded (these are at once) and their directories known
+	// (these have none).
 	holds bool
-	last  *api.AgentSync
 }
 
 // A run is a job the agent holds: running until its timer ends it, or
@@ -190,14 +188,12 @@ func (a *agent) request(session string) *api.AgentSync {
 			req.Ends = append(req.Ends, *r.end)
 		}
 	}
-	slices.SortFunc(req.Known, func(x, y api.AgentRun) int { return cmp.Compare(x.Job, y.Job) })
 	if len(req.Ends) == 0 {
 		req.Wait = a.f.interval.Seconds()
-		if l := a.last; a.holds && l != nil && l.Session == req.Session && l.Ack == req.Ack && slices.Equal(l.Known, req.Known) {
+		if a.holds {
 			req.Wait = max(a.f.interval, api.AgentHoldWait).Seconds()
 		}
 	}
-	a.last = req
 	return req
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -75,10 +74,9 @@ type Agent struct {
 	cancel context.CancelFunc
 	// holds is set once the master said it holds exchanges
 	// (api.AgentOrders.Hold): the agent's exchanges then wait up to
-	// api.AgentHoldWait for orders, not one interval, once they bring
-	// nothing new: last is the previous exchange.
+	// api.AgentHoldWait for orders, not one interval, while it expects
+	// nothing new to tell (see request).
 	holds bool
-	last  *api.AgentSync
 	// progress is signalled when a run is recorded or ends.
 	progress chan struct{}
 
@@ -427,6 +425,9 @@ func (a *Agent) request(session string) *api.AgentSync {
 	}
 	slices.Sort(ids)
 	var postEnds []api.AgentEnd
+	// news is set while the agent expects to have more to tell soon:
+	// orders being recorded, runs whose directory is not yet known.
+	news := len(a.pending) > 0
 	for _, id := range ids {
 		r := a.runs[id]
 		if r.PostEnd != nil && (r.Post || r.End != nil) {
@@ -437,6 +438,7 @@ func (a *Agent) request(session string) *api.AgentSync {
 			// Not yet held (the master still counts it as sent), or
 			// ended: the master waits for its post-execution commands
 			// only.
+			news = news || !r.Post && !r.recorded
 			continue
 		}
 		req.Known = append(req.Known, api.AgentRun{Job: id, Start: r.Start})
@@ -447,6 +449,8 @@ func (a *Agent) request(session string) *api.AgentSync {
 				req.Dirs = map[int64]string{}
 			}
 			req.Dirs[id] = dir
+		} else {
+			news = true
 		}
 	}
 	req.Ends = append(req.Ends, postEnds...)
@@ -455,21 +459,11 @@ func (a *Agent) request(session string) *api.AgentSync {
 	req.HostExecs = slices.Clone(a.hostEnds)
 	if len(req.Ends) == 0 && len(req.Peeks) == 0 && len(req.Notified) == 0 && len(req.HostExecs) == 0 {
 		req.Wait = a.cfg.Interval.Seconds()
-		if a.holds && sameState(req, a.last) {
+		if a.holds && !news {
 			req.Wait = max(a.cfg.Interval, api.AgentHoldWait).Seconds()
 		}
 	}
-	a.last = req
 	return req
-}
-
-// sameState reports whether an exchange tells the master what the
-// previous one did: the same runs, directories and acknowledgement. Runs
-// that start, or whose directory becomes known, are told within an
-// interval: only an agent with nothing new waits longer.
-func sameState(req, last *api.AgentSync) bool {
-	return last != nil && req.Session == last.Session && req.Ack == last.Ack && slices.Equal(req.Known, last.Known) &&
-		maps.Equal(req.Dirs, last.Dirs)
 }
 
 // pendingEnds counts the ends not yet acknowledged.

@@ -199,18 +199,19 @@ func TestHeldWait(t *testing.T) {
 		if w := waits(); len(w) != 2 || w[0] != interval.Seconds() {
 			t.Errorf("waits %v: want one interval, then %v once the master said it holds exchanges", w, long)
 		}
-		// A job to run: the exchanges that tell of it wait an interval,
-		// until nothing is new again.
+		// A job to run: the exchanges while its order is being recorded
+		// wait an interval; once the run and its directory are told, a
+		// long wait again.
 		m.give("s1", []api.AgentOrder{jobOrder(1, 100, "sleep 5")})
-		waitFor(t, "the run to be told and then a long wait", func() bool {
+		waitFor(t, "the run and its directory to be told, with a long wait", func() bool {
 			ex := m.exchanges()
 			l := ex[len(ex)-1]
-			return len(l.Known) == 1 && l.Wait == long
+			return len(l.Known) == 1 && len(l.Dirs) == 1 && l.Wait == long
 		})
-		ex := m.exchanges()
-		told := slices.IndexFunc(ex, func(x api.AgentSync) bool { return len(x.Known) == 1 })
-		if ex[told].Wait != interval.Seconds() {
-			t.Errorf("the first exchange that tells of the run waits %v, want one interval (%v)", ex[told].Wait, interval.Seconds())
+		for _, x := range m.exchanges()[2:] {
+			if x.Ack == 0 && x.Wait != interval.Seconds() {
+				t.Errorf("an exchange while the order is being recorded waits %v, want one interval (%v)", x.Wait, interval.Seconds())
+			}
 		}
 		a.Close()
 	}

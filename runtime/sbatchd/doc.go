@@ -18,11 +18,10 @@
 // reports but no exchange) or unavail (neither), for three intervals. A
 // master that says so in its answers (api.AgentOrders.Hold) counts an
 // exchange it holds as word from the agent for as long as it holds it:
-// the agent's exchanges then wait up to api.AgentHoldWait (30 s) once
-// they tell the master nothing the previous one did not (the same runs,
-// directories and acknowledgement), so that thousands of idle agents
-// cost the master few exchanges; one that tells of a new run or
-// directory still waits one interval.
+// the agent's exchanges then wait up to api.AgentHoldWait (30 s) while
+// it expects nothing new to tell (no order being recorded, the
+// directory of every running job known), so that thousands of agents
+// cost the master few exchanges; otherwise they wait one interval.
 //
 // # Running a job once
 //
