@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -66,6 +67,10 @@ type result struct {
 	// syncs and loads are the agents' exchanges and load reports the
 	// master served per second.
 	syncs, loads float64
+	// sched50 and sched99 are the quantiles of the time the master's
+	// goroutines waited, runnable, for a thread (its Go scheduler's
+	// latencies), over the measurement.
+	sched50, sched99 time.Duration
 }
 
 // A master is the daemon measured: where the agents reach it, and its
@@ -127,8 +132,8 @@ func main() {
 		fmt.Println(r.row(cfg))
 		parts = append(parts, r.parts())
 	}
-	fmt.Printf("\n| agents | held exchange: share | p50 | p99 | next exchange: wait p50 | wait p99 | exchange p50 | exchange p99 | master: start→hand-off p50 | p99 | owner wait p99 | master CPU per start | agents' CPU (cores) | exchanges/s | load reports/s |\n")
-	fmt.Printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("\n| agents | held exchange: share | p50 | p99 | next exchange: wait p50 | wait p99 | exchange p50 | exchange p99 | master: start→hand-off p50 | p99 | owner wait p99 | master CPU per start | agents' CPU (cores) | exchanges/s | load reports/s | master's runnable wait p50 | p99 |\n")
+	fmt.Printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, p := range parts {
 		fmt.Println(p)
 	}
@@ -142,8 +147,8 @@ func (r result) parts() string {
 	if r.cpuPerJob > 0 {
 		per = r.cpuPerJob.Round(10 * time.Microsecond).String()
 	}
-	return fmt.Sprintf("| %d | %.0f %% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %.0f | %.0f |", r.agents, 100*r.heldShare, ms(r.held50), ms(r.held99),
-		ms(r.gap50), ms(r.gap99), ms(r.exch50), ms(r.exch99), ms(r.handoff50), ms(r.handoff99), ms(r.ownerWait99), per, r.benchCPU, r.syncs, r.loads)
+	return fmt.Sprintf("| %d | %.0f %% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %.0f | %.0f | %s | %s |", r.agents, 100*r.heldShare, ms(r.held50), ms(r.held99),
+		ms(r.gap50), ms(r.gap99), ms(r.exch50), ms(r.exch99), ms(r.handoff50), ms(r.handoff99), ms(r.ownerWait99), per, r.benchCPU, r.syncs, r.loads, r.sched50.Round(10*time.Microsecond), r.sched99.Round(10*time.Microsecond))
 }
 
 // quantiles returns the median and the 99th percentile of ds, which it
@@ -234,14 +239,15 @@ func measureSpawned(cfg config, profile string, keep, logs bool) (result, error)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	// The profile covers the measurement: SIGUSR1 starts it, SIGUSR2
-	// stops it.
-	hooks := hooks{}
-	if prof != "" {
-		hooks.start = func() { cmd.Process.Signal(syscall.SIGUSR1) }
-		hooks.stop = func() { cmd.Process.Signal(syscall.SIGUSR2) }
+	// The profile and the master's scheduling latencies cover the
+	// measurement: SIGUSR1 starts them, SIGUSR2 stops them and writes
+	// the latencies' quantiles to the state directory.
+	hooks := hooks{start: func() { cmd.Process.Signal(syscall.SIGUSR1) }, stop: func() { cmd.Process.Signal(syscall.SIGUSR2) }}
+	res, err := measure(context.Background(), cfg, m, hooks)
+	if err == nil {
+		res.sched50, res.sched99 = readSched(filepath.Join(state, schedFile))
 	}
-	return measure(context.Background(), cfg, m, hooks)
+	return res, err
 }
 
 // hooks are called as the measurement starts and stops (nil: none).
@@ -418,6 +424,58 @@ func hostOps(ctx context.Context, state string, cfg config, op string) error {
 	return first
 }
 
+// schedFile is where the master writes its scheduling latencies over
+// the measurement, in its state directory.
+const schedFile = "sched-latencies"
+
+// schedLatencies returns the Go scheduler's histogram of the time
+// goroutines waited, runnable, for a thread to run them.
+func schedLatencies() *metrics.Float64Histogram {
+	s := []metrics.Sample{{Name: "/sched/latencies:seconds"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindFloat64Histogram {
+		return nil
+	}
+	return s[0].Value.Float64Histogram()
+}
+
+// histQuantiles returns the median and 99th percentile of what the
+// histogram b counted since a (the upper bounds of their buckets).
+func histQuantiles(a, b *metrics.Float64Histogram) (p50, p99 time.Duration) {
+	if a == nil || b == nil || len(a.Counts) != len(b.Counts) {
+		return 0, 0
+	}
+	var total uint64
+	for i := range b.Counts {
+		total += b.Counts[i] - a.Counts[i]
+	}
+	var seen uint64
+	for i := range b.Counts {
+		seen += b.Counts[i] - a.Counts[i]
+		d := time.Duration(min(b.Buckets[i+1], 1e9) * float64(time.Second))
+		if p50 == 0 && seen*2 >= total {
+			p50 = d
+		}
+		if seen*100 >= total*99 {
+			return p50, d
+		}
+	}
+	return p50, 0
+}
+
+// readSched reads the quantiles the master wrote, waiting a little for
+// them.
+func readSched(path string) (p50, p99 time.Duration) {
+	for range 50 {
+		if data, err := os.ReadFile(path); err == nil {
+			fmt.Sscan(string(data), &p50, &p99)
+			return p50, p99
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return 0, 0
+}
+
 // freeAddr returns a loopback address with a free TCP port.
 func freeAddr() (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -479,9 +537,11 @@ func runMaster(args []string) error {
 		return err
 	}
 	var pf *os.File
+	var sched0 *metrics.Float64Histogram
 	for s := range sig {
 		switch s {
 		case syscall.SIGUSR1:
+			sched0 = schedLatencies()
 			if *profile != "" && pf == nil {
 				if pf, err = os.Create(*profile); err != nil {
 					return err
@@ -495,6 +555,10 @@ func runMaster(args []string) error {
 				pprof.StopCPUProfile()
 				pf.Close()
 				pf = nil
+			}
+			if sched0 != nil {
+				p50, p99 := histQuantiles(sched0, schedLatencies())
+				os.WriteFile(filepath.Join(*state, schedFile), fmt.Appendf(nil, "%d %d\n", p50, p99), 0o644)
 			}
 		default:
 			if pf != nil {
