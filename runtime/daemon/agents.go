@@ -592,12 +592,23 @@ func (d *Daemon) handleAgentSync(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.agents.deliverPeeks(req.Peeks)
-	v, err := d.do(r.Context(), func() (any, []Record, func(), error) { return d.agentSync(&req) })
+	var cycled chan struct{}
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
+		cycled = d.cycled
+		return d.agentSync(&req)
+	})
 	if err != nil {
 		reply(w, nil, err)
 		return
 	}
 	out := v.(*api.AgentOrders)
+	if len(req.Ends) > 0 && req.Wait == 0 && len(out.Orders) == 0 && len(out.Kill) == 0 {
+		// Ends free slots, which the next cycle fills, most often on
+		// this very host: the answer waits for that cycle (a little
+		// while at most) and carries its orders, rather than leave them
+		// to the agent's next exchange, a round trip behind.
+		d.awaitCycle(r, cycled, req.Host, out)
+	}
 	if len(out.Orders) == 0 && len(out.Kill) == 0 && req.Wait > 0 {
 		a := d.agents.get(req.Host)
 		wait := min(time.Duration(req.Wait*float64(time.Second)), maxAgentWait)
@@ -632,6 +643,32 @@ func (d *Daemon) handleAgentSync(w http.ResponseWriter, r *http.Request) {
 	}
 	reply(w, out, nil)
 	d.noteHanded(req.Host, out.Orders)
+}
+
+// endCycleWait bounds how long the answer to an exchange that reported
+// ends waits for the next cycle.
+const endCycleWait = time.Second
+
+// awaitCycle waits until the cycle after an exchange's ends has handed
+// on its starts (or endCycleWait, or an order for the host, or the
+// request's end), and adds the host's orders to out.
+func (d *Daemon) awaitCycle(r *http.Request, cycled chan struct{}, host string, out *api.AgentOrders) {
+	a := d.agents.get(host)
+	if a == nil || cycled == nil {
+		return
+	}
+	t := d.clk.NewTimer(endCycleWait)
+	select {
+	case <-cycled:
+	case <-a.wake:
+	case <-t.C():
+	case <-r.Context().Done():
+	case <-d.done:
+	}
+	t.Stop()
+	d.agents.mu.Lock()
+	out.Orders = slices.Clone(a.outbox)
+	d.agents.mu.Unlock()
 }
 
 // noteHanded counts, for perfmon, the time from their start to now of

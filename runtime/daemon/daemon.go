@@ -158,6 +158,10 @@ type Daemon struct {
 
 	calls chan *call
 	exits chan localexec.Result
+	// cycled is closed once the next scheduling cycle's starts are
+	// durable and handed on (its agents' orders queued); the owner
+	// replaces it as each cycle begins.
+	cycled chan struct{}
 	quit  chan struct{}
 	done  chan struct{}
 	once  sync.Once
@@ -332,7 +336,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.RealClock{}
 	}
-	d := &Daemon{cfg: cfg, limits: cfg.Conn.withDefaults(), lock: lock, calls: make(chan *call, 1024), compactDone: make(chan error, 1), exits: make(chan localexec.Result, 1024),
+	d := &Daemon{cfg: cfg, limits: cfg.Conn.withDefaults(), lock: lock, calls: make(chan *call, 1024), cycled: make(chan struct{}), compactDone: make(chan error, 1), exits: make(chan localexec.Result, 1024),
 		clk: cfg.Clock, clock: engineClock{cfg.Clock},
 		quit: make(chan struct{}), done: make(chan struct{}), started: cfg.Clock.Now(), killed: map[int64]bool{},
 		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, ranIn: map[int64]string{}, runsIn: map[int64]string{}, placed: map[int64]placement{}, hostPre: map[int64]*hostWait{}, hostPostFailed: map[int64]bool{}, mcPeers: map[string]*mcPeerState{},
@@ -1018,6 +1022,8 @@ func (d *Daemon) maybeSchedule() time.Duration {
 // schedule runs one cycle, logs what it decided, and acts once that is on
 // disk: starts processes, stops and continues them.
 func (d *Daemon) schedule() {
+	cycled := d.cycled
+	d.cycled = make(chan struct{})
 	now := d.now()
 	var recs []Record
 	var acts []func()
@@ -1097,6 +1103,7 @@ func (d *Daemon) schedule() {
 		for _, act := range acts {
 			act()
 		}
+		close(cycled)
 	})
 	if d.sinceCompact >= d.cfg.CompactEvery && d.cannotRecord() == nil {
 		d.compact()
