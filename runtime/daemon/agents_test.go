@@ -589,6 +589,55 @@ func TestAgentHeldExchange(t *testing.T) {
 	})
 }
 
+// TestAgentEndBringsNextOrder: the answer to an exchange that reports
+// an end carries the order of the job the next cycle starts in the
+// freed slots: the agent need not come back for it.
+func TestAgentEndBringsNextOrder(t *testing.T) {
+	state := t.TempDir()
+	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
+	defer d.Close()
+	c := unixClient(state)
+	agent := tcpClient(d.Addr(), "s3cret", "boss")
+	exchange := func(req api.AgentSync) api.AgentOrders {
+		t.Helper()
+		req.Host, req.Interval = "hostA", 5
+		var out api.AgentOrders
+		if code, err := agent.call("POST", "/v1/agent/sync", req, &out); err != nil || code != http.StatusOK {
+			t.Fatalf("exchange: %d %v", code, err)
+		}
+		return out
+	}
+	if code, err := agent.call("POST", "/v1/agent/load", api.AgentLoad{Host: "hostA", Interval: 5}, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("load report: %d %v", code, err)
+	}
+	session := exchange(api.AgentSync{}).Session
+	// Two jobs that each take the whole host (MXJ 8): the second waits
+	// for the first to end.
+	first := c.submit(t, api.SubmitRequest{Command: "true", Slots: 8, Hosts: []string{"hostA"}}).ID
+	var order api.AgentOrder
+	for order.Job != first {
+		out := exchange(api.AgentSync{Session: session, Wait: 5})
+		for _, o := range out.Orders {
+			if o.Spec != nil {
+				order = o
+			}
+		}
+	}
+	second := c.submit(t, api.SubmitRequest{Command: "true", Slots: 8, Hosts: []string{"hostA"}}).ID
+	if j := c.job(t, second); j.State != "PEND" {
+		t.Fatalf("job %d is %s while job %d takes its host: want PEND", second, j.State, first)
+	}
+	out := exchange(api.AgentSync{Session: session, Ack: order.Seq, Known: []api.AgentRun{order.AgentRun},
+		Ends: []api.AgentEnd{{AgentRun: order.AgentRun}}})
+	if len(out.Done) != 1 || out.Done[0].Job != first {
+		t.Fatalf("answer to the end of job %d: done %v, want it", first, out.Done)
+	}
+	if !slices.ContainsFunc(out.Orders, func(o api.AgentOrder) bool { return o.Job == second && o.Spec != nil }) {
+		t.Errorf("answer to the end of job %d: orders %+v, want job %d's, which the next cycle started", first, out.Orders, second)
+	}
+	c.waitState(t, first, "DONE")
+}
+
 // TestAgentUnreachNotLost: a host whose agent sends load reports but no
 // exchange stays unreach, its job UNKWN, for many times HostLost: it is
 // never lost. Once the load reports stop too, the host is unavail and
