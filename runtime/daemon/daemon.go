@@ -1340,10 +1340,11 @@ func (d *Daemon) ended(r localexec.Result, now runtime.Time) (Record, bool) {
 		// Its own exit, not a kill: its requeue exit values may send it
 		// back to pending (REQUEUE_EXIT_VALUES wins over
 		// SUCCESS_EXIT_VALUES), its success values make it DONE.
-		if rec, ok := d.exitRequeue(j, code, now); ok {
+		rec, requeued, success := d.exitRequeue(j, code, now)
+		if requeued {
 			return rec, true
 		}
-		if d.successExit(j, code) {
+		if success {
 			state = runtime.Done
 		}
 	}
