@@ -162,10 +162,10 @@ type Daemon struct {
 	// durable and handed on (its agents' orders queued); the owner
 	// replaces it as each cycle begins.
 	cycled chan struct{}
-	quit  chan struct{}
-	done  chan struct{}
-	once  sync.Once
-	err   error
+	quit   chan struct{}
+	done   chan struct{}
+	once   sync.Once
+	err    error
 
 	servers []serverCloser
 	// Reconfiguration: reloadMu serialises reloads; generation numbers
