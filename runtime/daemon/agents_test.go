@@ -547,7 +547,21 @@ func TestAgentHeldExchange(t *testing.T) {
 		code != http.StatusOK || !first.Hold {
 		t.Fatalf("first exchange: %d %v %+v, want an answer that says the master holds exchanges", code, err, first)
 	}
-	waiters := clk.Waiters()
+	// The owner has taken the exchange once perfmon counts one more
+	// wait for it; the handler holds it once its timer waits.
+	calls := func() int64 {
+		var p api.Perf
+		if code, err := c.call("GET", "/v1/perf", nil, &p); err != nil || code != http.StatusOK {
+			t.Fatalf("perf: %d %v", code, err)
+		}
+		for _, k := range p.Requests {
+			if k.Kind == "owner wait" {
+				return k.Count
+			}
+		}
+		return 0
+	}
+	waiters, taken := clk.Waiters(), calls()
 	held := make(chan api.AgentOrders, 1)
 	go func() {
 		var out api.AgentOrders
@@ -555,7 +569,7 @@ func TestAgentHeldExchange(t *testing.T) {
 			Wait: api.AgentHoldWait.Seconds()}, &out)
 		held <- out
 	}()
-	waitFor(t, "the exchange to be held", func() bool { return clk.Waiters() > waiters })
+	waitFor(t, "the exchange to be held", func() bool { return calls() > taken && clk.Waiters() > waiters })
 	// Twenty intervals with load reports, the exchange held: ok.
 	for range 40 {
 		clk.Step(agentInterval / 2)

@@ -98,8 +98,12 @@ const (
 	kindDispatch  = "agent dispatch"
 )
 
-// note records one d of a kind.
+// note records one d of a kind; a daemon built without counters (nil)
+// records nothing.
 func (p *perf) note(kind string, d time.Duration) {
+	if p == nil {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	k := p.kinds[kind]
