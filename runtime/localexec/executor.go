@@ -55,14 +55,14 @@ type Executor struct {
 	onExit func(Result)
 
 	mu      sync.Mutex
-	starter string         // the job starter once found; looked for again until then
+	starter string // the job starter once found; looked for again until then
 	// supervised is set once a job was handed to the host's supervisor,
 	// which Close then tells to exit if it has nothing left to do.
 	supervised bool
-	supMu      sync.Mutex // serialises starting the supervisor
-	jobs    map[int64]*job // jobs started or adopted and not yet ended
-	closed  bool
-	quit    chan struct{} // closed by Close
+	supMu      sync.Mutex     // serialises starting the supervisor
+	jobs       map[int64]*job // jobs started or adopted and not yet ended
+	closed     bool
+	quit       chan struct{} // closed by Close
 
 	deliverMu sync.Mutex // serialises calls of onExit
 }
