@@ -51,7 +51,8 @@ import (
 // The supervisor exits once it has had no job and no connection for
 // supervisorIdle (or the duration in supIdleEnv), at once when an
 // Executor's Close finds it without jobs, and once its jobs end when its
-// socket is removed (its directory gone). Its messages go to
+// socket is removed. When its directory is removed, no job's end can be
+// recorded any more: it kills its jobs and exits. Its messages go to
 // supervisor.log in the directory.
 
 // SuperviseArg is the hidden argument (before the Executor's directory)
@@ -163,11 +164,14 @@ type supervisor struct {
 	dir  string
 	sock string // the socket's path
 	ino  uint64 // its inode, to see that it was removed or replaced
-	ln   *net.UnixListener
-	uid  int
-	idle time.Duration
+	// dirIno is the directory's inode, to see that it was removed.
+	dirIno uint64
+	ln     *net.UnixListener
+	uid    int
+	idle   time.Duration
 
 	mu      sync.Mutex
+	running map[*wrapper]bool
 	jobs    int       // jobs running
 	conns   int       // connections taken
 	last    time.Time // when jobs and conns last fell to zero
@@ -242,7 +246,8 @@ func newSupervisor(dir string) (*supervisor, error) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	// The lock stays open, and held, until the process exits.
-	sv := &supervisor{dir: dir, sock: filepath.Join(dir, supSock), uid: os.Geteuid(), idle: supervisorIdle, last: time.Now()}
+	sv := &supervisor{dir: dir, sock: filepath.Join(dir, supSock), uid: os.Geteuid(), idle: supervisorIdle, last: time.Now(),
+		running: map[*wrapper]bool{}}
 	if d, err := time.ParseDuration(os.Getenv(supIdleEnv)); err == nil && d > 0 {
 		sv.idle = d
 	}
@@ -266,6 +271,10 @@ func newSupervisor(dir string) (*supervisor, error) {
 		return nil, err
 	}
 	sv.ino = st.Ino
+	if err := syscall.Stat(dir, &st); err != nil {
+		return nil, err
+	}
+	sv.dirIno = st.Ino
 	if err := replaceFile(filepath.Join(dir, supPID), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600, false); err != nil {
 		return nil, err
 	}
@@ -278,7 +287,19 @@ func (sv *supervisor) housekeep() {
 	for range time.Tick(supervisorCheck) {
 		var st syscall.Stat_t
 		gone := syscall.Stat(sv.sock, &st) != nil || st.Ino != sv.ino
+		dirGone := syscall.Stat(sv.dir, &st) != nil || st.Ino != sv.dirIno
 		sv.mu.Lock()
+		if dirGone {
+			// No job's end can be recorded any more, nor its processes
+			// found: they are killed, as with a wrapper that died.
+			fmt.Fprintf(os.Stderr, "%s: supervisor %d: its directory %s is gone: its %d jobs are killed\n", StarterName, os.Getpid(), sv.dir, sv.jobs)
+			for w := range sv.running {
+				if g := w.group.Load(); g > 0 {
+					syscall.Kill(-int(g), syscall.SIGKILL)
+				}
+			}
+			sv.exitLocked(0)
+		}
 		if gone && !sv.exiting {
 			fmt.Fprintf(os.Stderr, "%s: supervisor %d: its socket %s is gone: exiting once its %d jobs end\n", StarterName, os.Getpid(), sv.sock, sv.jobs)
 			sv.stopLocked(false)
@@ -379,10 +400,11 @@ func (sv *supervisor) serve(c *net.UnixConn) {
 // its own, and tells its progress on c.
 func (sv *supervisor) runJob(c *net.UnixConn, id int64, lock int) {
 	syscall.CloseOnExec(lock)
+	w := &wrapper{dir: sv.dir, id: id, shared: true}
 	sv.mu.Lock()
 	sv.jobs++
+	sv.running[w] = true
 	sv.mu.Unlock()
-	w := &wrapper{dir: sv.dir, id: id, shared: true}
 	w.reply = func(msg string) { c.Write([]byte(msg)) } // Start may be gone: the job runs on
 	w.tell = func() { c.Write([]byte("end")) }
 	done := make(chan int, 1)
@@ -395,6 +417,7 @@ func (sv *supervisor) runJob(c *net.UnixConn, id int64, lock int) {
 	syscall.Close(lock)
 	sv.mu.Lock()
 	sv.jobs--
+	delete(sv.running, w)
 	sv.mu.Unlock()
 	c.Write([]byte("done " + strconv.Itoa(code)))
 }

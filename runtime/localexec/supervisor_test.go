@@ -232,6 +232,21 @@ func TestSupervisorExits(t *testing.T) {
 		t.Errorf("job 3 ended %+v, want exit code 2", r)
 	}
 	eventually(t, "the supervisor without a socket exiting", func() bool { return gone(sup) })
+
+	// Its directory removed, it kills its jobs and exits.
+	dir4 := filepath.Join(t.TempDir(), "jobs")
+	h4 := newHarness(t, dir4)
+	h4.start(Spec{JobID: 4, Command: "sleep 30", Umask: -1})
+	sup = supervisorPID(t, dir4)
+	pgid, _ := h4.e.JobPID(4)
+	if err := os.RemoveAll(dir4); err != nil {
+		t.Fatal(err)
+	}
+	if r := h4.result(4); !r.Lost {
+		t.Errorf("job 4 ended %+v, want lost", r)
+	}
+	eventually(t, "the supervisor without a directory exiting", func() bool { return gone(sup) })
+	eventually(t, "its job's processes ending", func() bool { return len(groupStates(pgid)) == 0 })
 }
 
 // TestSupervisorRefusesOtherUsers checks that the supervisor serves only
