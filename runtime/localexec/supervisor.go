@@ -81,8 +81,56 @@ const (
 	// exiting to let go of the directory.
 	supLockWait = 10 * time.Second
 	// maxSupMsg bounds a message on the supervisor's socket.
-	maxSupMsg = 64 << 10
+	maxSupMsg = 8 << 10
 )
+
+// jobThreads holds the idle job threads of the supervisor (see
+// jobThread), at most its capacity; the others end.
+var jobThreads = make(chan jobThread, 64)
+
+// supUmask is the supervisor's umask, that of its idle job threads.
+var supUmask int
+
+// A jobThread is a goroutine locked to an OS thread whose working
+// directory and umask are its own (unshare(CLONE_FS)), on which the
+// supervisor runs a job's wrapper: the job's umask and directory are set
+// on it alone, and the processes it starts inherit them. It runs the
+// functions sent to it one after the other; after each it goes back to
+// the directory / and the supervisor's umask, and waits in jobThreads.
+type jobThread chan func()
+
+// takeJobThread returns an idle job thread, or a new one.
+func takeJobThread() (jobThread, error) {
+	select {
+	case t := <-jobThreads:
+		return t, nil
+	default:
+	}
+	t := make(jobThread)
+	errc := make(chan error, 1)
+	go func() {
+		// The thread is never unlocked: it ends with the goroutine.
+		runtime.LockOSThread()
+		if err := syscall.Unshare(syscall.CLONE_FS); err != nil {
+			errc <- fmt.Errorf("cannot give the job a working directory of its own: %v", err)
+			return
+		}
+		errc <- nil
+		for f := range t {
+			f()
+			if syscall.Chdir("/") != nil {
+				return
+			}
+			syscall.Umask(supUmask)
+			select {
+			case jobThreads <- t:
+			default:
+				return
+			}
+		}
+	}()
+	return t, <-errc
+}
 
 // ownThread locks the calling goroutine to its thread, for good, and
 // gives the thread a working directory and umask of its own (umask, when
@@ -258,9 +306,9 @@ func newSupervisor(dir string) (*supervisor, error) {
 	if err != nil {
 		return nil, err
 	}
-	old := syscall.Umask(0o077)
+	supUmask = syscall.Umask(0o077)
 	sv.ln, err = net.ListenUnix("unixpacket", &net.UnixAddr{Name: addr, Net: "unixpacket"})
-	syscall.Umask(old)
+	syscall.Umask(supUmask)
 	done()
 	if err != nil {
 		return nil, err
@@ -407,11 +455,14 @@ func (sv *supervisor) runJob(c *net.UnixConn, id int64, lock int) {
 	sv.mu.Unlock()
 	w.reply = func(msg string) { c.Write([]byte(msg)) } // Start may be gone: the job runs on
 	w.tell = func() { c.Write([]byte("end")) }
-	done := make(chan int, 1)
-	// The job's thread is its own for good (see ownThread): it ends with
-	// the goroutine.
-	go func() { done <- w.run() }()
-	code := <-done
+	code := 1
+	if t, err := takeJobThread(); err != nil {
+		w.refuse(err)
+	} else {
+		done := make(chan int, 1)
+		t <- func() { done <- w.run() }
+		code = <-done
+	}
 	// The status is written: the lock goes, as a wrapper's with its
 	// process, and then the Executor is told.
 	syscall.Close(lock)

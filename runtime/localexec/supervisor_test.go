@@ -14,7 +14,7 @@ import (
 )
 
 // supervisorPID returns the process id the supervisor of dir recorded.
-func supervisorPID(t *testing.T, dir string) int {
+func supervisorPID(t testing.TB, dir string) int {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, supPID))
 	if err != nil {

@@ -192,12 +192,10 @@ func (w *wrapper) run() int {
 			return 1
 		}
 		// The job's umask and working directory are those of the
-		// thread that runs it, and of the processes it starts.
-		if err := ownThread(s.Umask); err != nil {
-			w.refuse(err)
-			return 1
-		}
-	} else if s.Umask >= 0 {
+		// thread that runs it (a jobThread), and of the processes it
+		// starts.
+	}
+	if s.Umask >= 0 {
 		syscall.Umask(s.Umask)
 	}
 	u := jobUserOf(&s, os.Geteuid())
