@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -460,7 +461,20 @@ func (sv *supervisor) runJob(c *net.UnixConn, id int64, lock int) {
 		w.refuse(err)
 	} else {
 		done := make(chan int, 1)
-		t <- func() { done <- w.run() }
+		t <- func() {
+			defer func() {
+				// A fault in one job's wrapper loses that job alone:
+				// its processes are killed, and it has no status.
+				if p := recover(); p != nil {
+					fmt.Fprintf(os.Stderr, "%s: supervisor: job %d: %v\n%s", StarterName, id, p, debug.Stack())
+					if g := w.group.Load(); g > 0 {
+						syscall.Kill(-int(g), syscall.SIGKILL)
+					}
+					done <- 1
+				}
+			}()
+			done <- w.run()
+		}
 		code = <-done
 	}
 	// The status is written: the lock goes, as a wrapper's with its
