@@ -225,6 +225,9 @@ type supervisor struct {
 	conns   int       // connections taken
 	last    time.Time // when jobs and conns last fell to zero
 	exiting bool      // set once the listener is closed: nothing more is taken
+	// closing is set by an Executor's Close while no job runs: the
+	// supervisor exits as soon as it is free, unless a job starts first.
+	closing bool
 }
 
 // superviseMain runs the supervisor of dir; see WrapperMain. It tells
@@ -354,7 +357,7 @@ func (sv *supervisor) housekeep() {
 			sv.stopLocked(false)
 		}
 		free := sv.jobs == 0 && sv.conns == 0
-		if free && (sv.exiting || time.Since(sv.last) >= sv.idle) {
+		if free && (sv.exiting || sv.closing || time.Since(sv.last) >= sv.idle) {
 			sv.exitLocked(0)
 		}
 		sv.mu.Unlock()
@@ -430,6 +433,8 @@ func (sv *supervisor) serve(c *net.UnixConn) {
 		if sv.jobs == 0 && sv.conns == 1 {
 			sv.exitLocked(0)
 		}
+		// Connections of jobs just ended may not be closed yet.
+		sv.closing = sv.jobs == 0
 		sv.mu.Unlock()
 	case strings.HasPrefix(msg, "start "):
 		id, err := strconv.ParseInt(strings.TrimPrefix(msg, "start "), 10, 64)
@@ -452,6 +457,7 @@ func (sv *supervisor) runJob(c *net.UnixConn, id int64, lock int) {
 	w := &wrapper{dir: sv.dir, id: id, shared: true}
 	sv.mu.Lock()
 	sv.jobs++
+	sv.closing = false
 	sv.running[w] = true
 	sv.mu.Unlock()
 	w.reply = func(msg string) { c.Write([]byte(msg)) } // Start may be gone: the job runs on
