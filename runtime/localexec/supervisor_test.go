@@ -258,7 +258,10 @@ func TestSupervisorRefusesOtherUsers(t *testing.T) {
 	dir := t.TempDir()
 	h := newHarness(t, dir)
 	h.start(Spec{JobID: 1, Command: "sleep 30", Umask: -1})
-	defer h.e.Kill(1)
+	defer func() {
+		h.e.Kill(1)
+		h.result(1)
+	}()
 	// The directory and socket opened to all for the test: user nobody's
 	// connection reaches the supervisor, which refuses it.
 	for _, p := range []string{filepath.Dir(dir), dir} {
