@@ -85,25 +85,19 @@ const (
 	maxSupMsg = 8 << 10
 )
 
-// jobThreads holds the idle job threads of the supervisor (see
-// jobThread), at most its capacity; the others end.
-var jobThreads = make(chan jobThread, 64)
-
-// supUmask is the supervisor's umask, that of its idle job threads.
-var supUmask int
-
 // A jobThread is a goroutine locked to an OS thread whose working
 // directory and umask are its own (unshare(CLONE_FS)), on which the
 // supervisor runs a job's wrapper: the job's umask and directory are set
 // on it alone, and the processes it starts inherit them. It runs the
 // functions sent to it one after the other; after each it goes back to
-// the directory / and the supervisor's umask, and waits in jobThreads.
+// the directory / and the supervisor's umask, and waits among the
+// supervisor's idle threads.
 type jobThread chan func()
 
 // takeJobThread returns an idle job thread, or a new one.
-func takeJobThread() (jobThread, error) {
+func (sv *supervisor) takeJobThread() (jobThread, error) {
 	select {
-	case t := <-jobThreads:
+	case t := <-sv.threads:
 		return t, nil
 	default:
 	}
@@ -122,9 +116,9 @@ func takeJobThread() (jobThread, error) {
 			if syscall.Chdir("/") != nil {
 				return
 			}
-			syscall.Umask(supUmask)
+			syscall.Umask(sv.umask)
 			select {
-			case jobThreads <- t:
+			case sv.threads <- t:
 			default:
 				return
 			}
@@ -218,6 +212,11 @@ type supervisor struct {
 	ln     *net.UnixListener
 	uid    int
 	idle   time.Duration
+	// umask is the supervisor's, that of its idle job threads.
+	umask int
+	// threads holds the idle job threads, at most its capacity; the
+	// others end.
+	threads chan jobThread
 
 	mu      sync.Mutex
 	running map[*wrapper]bool
@@ -299,7 +298,7 @@ func newSupervisor(dir string) (*supervisor, error) {
 	}
 	// The lock stays open, and held, until the process exits.
 	sv := &supervisor{dir: dir, sock: filepath.Join(dir, supSock), uid: os.Geteuid(), idle: supervisorIdle, last: time.Now(),
-		running: map[*wrapper]bool{}}
+		running: map[*wrapper]bool{}, threads: make(chan jobThread, 64)}
 	if d, err := time.ParseDuration(os.Getenv(supIdleEnv)); err == nil && d > 0 {
 		sv.idle = d
 	}
@@ -310,9 +309,9 @@ func newSupervisor(dir string) (*supervisor, error) {
 	if err != nil {
 		return nil, err
 	}
-	supUmask = syscall.Umask(0o077)
+	sv.umask = syscall.Umask(0o077)
 	sv.ln, err = net.ListenUnix("unixpacket", &net.UnixAddr{Name: addr, Net: "unixpacket"})
-	syscall.Umask(supUmask)
+	syscall.Umask(sv.umask)
 	done()
 	if err != nil {
 		return nil, err
@@ -463,7 +462,7 @@ func (sv *supervisor) runJob(c *net.UnixConn, id int64, lock int) {
 	w.reply = func(msg string) { c.Write([]byte(msg)) } // Start may be gone: the job runs on
 	w.tell = func() { c.Write([]byte("end")) }
 	code := 1
-	if t, err := takeJobThread(); err != nil {
+	if t, err := sv.takeJobThread(); err != nil {
 		w.refuse(err)
 	} else {
 		done := make(chan int, 1)

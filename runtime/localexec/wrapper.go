@@ -193,7 +193,17 @@ func (w *wrapper) run() int {
 		}
 		// The job's umask and working directory are those of the
 		// thread that runs it (a jobThread), and of the processes it
-		// starts.
+		// starts. The supervisor catches the signals below for good
+		// (see superviseMain).
+	}
+	var sigs chan os.Signal
+	if !w.shared {
+		// Catching these signals also gives the job their default
+		// actions, even when the daemon started with them ignored; they
+		// are passed on to the job's process group.
+		sigs = make(chan os.Signal, 8)
+		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGPIPE)
+		defer signal.Stop(sigs)
 	}
 	if s.Umask >= 0 {
 		syscall.Umask(s.Umask)
@@ -214,12 +224,6 @@ func (w *wrapper) run() int {
 			os.Chdir(w.cwd) // the job's processes enter it themselves
 		}
 	} else {
-		// Catching these signals also gives the job their default
-		// actions, even when the daemon started with them ignored; they
-		// are passed on to the job's process group. The supervisor
-		// catches them for good (see superviseMain).
-		sigs := make(chan os.Signal, 8)
-		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGPIPE)
 		go func() {
 			for sig := range sigs {
 				if g := w.group.Load(); g > 0 && sig != syscall.SIGPIPE {
@@ -227,7 +231,6 @@ func (w *wrapper) run() int {
 				}
 			}
 		}()
-		defer signal.Stop(sigs)
 	}
 	env := jobEnv(&s, paths)
 	sio := stepIO{stdout: stdout, stderr: stderr, cwd: w.cwd}
