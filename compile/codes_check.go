@@ -16,6 +16,7 @@ const (
 	CodeConflict           lang.Code = "LSF209" // settings that exclude each other
 	CodeReservedName       lang.Code = "LSF210" // a name LSF reserves
 	CodeSectionForm        lang.Code = "LSF211" // a table where key = value lines belong, or the reverse
+	CodeExceptWithoutAll   lang.Code = "LSF212" // requeue exit values with ~code but no all
 	CodeUnknownHost        lang.Code = "LSF306" // no such host or host group
 	CodeUnknownQueue       lang.Code = "LSF307" // no such queue
 	CodeUnknownCluster     lang.Code = "LSF308" // a cluster lsf.shared does not declare
@@ -166,6 +167,21 @@ Why it matters: LSF cannot read the section and skips it.
 Example: Begin HostGroup followed by GROUP_NAME = linux.
 
 Fix: rewrite the section in the form the message names.`},
+		{Code: CodeExceptWithoutAll, Name: "requeue-except-without-all", Severity: lang.Error,
+			Summary: "requeue exit values exclude a code with ~ but do not give all",
+			Doc: `What it finds: REQUEUE_EXIT_VALUES, in a queue of lsb.queues or a profile
+of lsb.applications, that writes ~code without the keyword all. LSF reads
+the values as "[all] [~code ...] | [code ...]": ~code takes a code out of
+all, and means nothing on its own.
+
+Why it matters: the value names no exit code to requeue on, and the
+author's intent cannot be told: lsfc serve, simulate and check refuse the
+configuration, as bsub -Q refuses the same values.
+
+Example: REQUEUE_EXIT_VALUES = ~3 (meant: requeue on any failure but 3).
+
+Fix: write all before the ~codes (REQUEUE_EXIT_VALUES = all ~3), or list
+the codes that requeue (REQUEUE_EXIT_VALUES = 3) if that was meant.`},
 		{Code: CodeUnknownHost, Name: "unknown-host", Severity: lang.Error,
 			Summary: "a host or host group that the cluster does not define",
 			Doc: `What it finds: a name in HOSTS, GROUP_MEMBER, LOCATION, a Host row of

@@ -4,7 +4,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -114,6 +116,53 @@ LSF_STRICT_RESREQ=Y
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+	// lsb.hosts, lsb.users and lsb.resources: keys and columns named with
+	// their section, with the lines of the rows that set them (a "-"
+	// sets nothing); a section lsfc does not act on at all, once.
+	p, diags = compileArchive(t, `
+-- lsb.hosts --
+Begin Host
+HOST_NAME  MXJ  MIG
+default    2    10
+hostA      1    -
+End Host
+Begin HostGroup
+GROUP_NAME  GROUP_MEMBER  GROUP_ADMIN
+grp         (all)         (alice)
+End HostGroup
+-- lsb.users --
+Begin User
+USER_NAME  MAX_JOBS  PRIORITY
+alice      4         5
+End User
+-- lsb.resources --
+Begin Limit
+NAME  = l1
+SLOTS = 4
+SWP   = 100
+End Limit
+Begin PowerPolicy
+NAME        = night
+HOSTS       = all
+TIME_WINDOW = 20:00-8:00
+End PowerPolicy
+Begin ResourceReservation
+NAME        = r1
+USERS       = alice
+HOSTS       = all
+TIME_WINDOW = 8:00-9:00
+End ResourceReservation
+`)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	got = strings.Join(p.NotActedOn(), "\n")
+	want = "lsb.hosts: read and checked, not acted on by lsfc: Host MIG (line 3), HostGroup GROUP_ADMIN (line 8)\n" +
+		"lsb.users: read and checked, not acted on by lsfc: User PRIORITY (line 3)\n" +
+		"lsb.resources: read and checked, not acted on by lsfc: Limit SWP (line 4), PowerPolicy section (line 6)"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
 	p, diags = compileArchive(t, `
 -- lsb.params --
 Begin Parameters
@@ -125,5 +174,104 @@ End Parameters
 	}
 	if got := p.NotActedOn(); got != nil {
 		t.Errorf("a tree setting only keys lsfc acts on: got %q", got)
+	}
+}
+
+// TestCheckedOnlySectionKeys keeps the lsb.hosts, lsb.users and
+// lsb.resources part of checked-only-keys.txt true. Each listed key is a
+// key of its section. A section all of whose keys are listed is kept by
+// compile only as an OtherSection, which code reaches by its name: no code
+// of the scheduler, the daemon or the commands names it. The columns of
+// host and user groups and compute units reach no code outside compile:
+// their structures carry no settings. The other listed keys (of lsb.hosts
+// Host rows, lsb.users User rows and Limit sections, whose settings the
+// scheduler reads by name) are named by no such code, but where the
+// same word means something else, as said below, and where bqueues -l and
+// reconfig show settings as written. A key leaves the list when code
+// starts to act on it.
+func TestCheckedOnlySectionKeys(t *testing.T) {
+	// The files where a listed word names something else.
+	otherMeaning := map[string][]string{
+		"MIG":      {"runtime/lsbevents/record.go"},                    // a field of an lsb.events record
+		"PRIORITY": {"cmd/lsfc/bqueues.go", "cmd/lsfc/bsla.go"},        // a queue's and a service class's priority
+		"RESOURCE": {"cmd/lsfc/lsshared.go", "cmd/lsfc/gpu_format.go"}, // lsf.shared's and bhosts' columns
+	}
+	shown := map[string]bool{"queuedef.go": true, "changes.go": true}
+	type source struct{ path, text string }
+	var sources []source
+	for _, dir := range []string{"../runtime", "../cmd"} {
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") ||
+				shown[filepath.Base(path)] && filepath.Base(filepath.Dir(path)) == "daemon" {
+				return err
+			}
+			b, err := os.ReadFile(path)
+			sources = append(sources, source{filepath.ToSlash(strings.TrimPrefix(path, "../")), string(b)})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	named := func(word string) []string {
+		var out []string
+		for _, s := range sources {
+			if strings.Contains(s.text, `"`+word+`"`) && !slices.Contains(otherMeaning[word], s.path) {
+				out = append(out, s.path)
+			}
+		}
+		return out
+	}
+	// Sections compile reads into structures of their own.
+	typed := map[string]bool{"Host": true, "HostGroup": true, "ComputeUnit": true, "UserGroup": true, "User": true, "Limit": true}
+	for _, typ := range []reflect.Type{reflect.TypeFor[compile.HostGroup](), reflect.TypeFor[compile.UserGroup]()} {
+		for i := range typ.NumField() {
+			if f := typ.Field(i); f.IsExported() && f.Type == reflect.TypeFor[compile.Settings]() {
+				t.Errorf("%s.%s carries the settings of its row out of compile: check its listed columns by name", typ.Name(), f.Name)
+			}
+		}
+	}
+	sections := compile.CheckedOnlySectionKeys()
+	for _, kind := range []lang.FileKind{lang.KindLSBHosts, lang.KindLSBUsers, lang.KindLSBResources} {
+		if len(sections[kind]) == 0 {
+			t.Errorf("checked-only-keys.txt lists no key of %s", kind)
+		}
+		for section, keys := range sections[kind] {
+			ss := schema.Lookup(kind).Section(section)
+			if ss == nil {
+				t.Errorf("checked-only-keys.txt lists section %s of %s, which the schema does not have", section, kind)
+				continue
+			}
+			whole := true
+			for _, k := range ss.KeyNames() {
+				whole = whole && keys[k]
+			}
+			for key := range keys {
+				if ss.Key(key, true) == nil {
+					t.Errorf("checked-only-keys.txt lists %s %s %s, which the schema does not have", kind, section, key)
+				}
+			}
+			switch {
+			case whole:
+				if typed[section] {
+					t.Errorf("%s %s: every key is listed, but compile reads the section into a structure", kind, section)
+				}
+				p, _ := compileArchive(t, "-- "+kind.String()+" --\nBegin "+section+"\nEnd "+section+"\n")
+				if !slices.ContainsFunc(p.Sections, func(o *compile.OtherSection) bool { return o.Name == section }) {
+					t.Errorf("%s %s: every key is listed, but compile does not keep it as an OtherSection", kind, section)
+				}
+				for _, path := range named(section) {
+					t.Errorf("checked-only-keys.txt lists every key of %s %s, but %s names the section: remove its keys from the list if lsfc acts on them", kind, section, path)
+				}
+			case section == "HostGroup" || section == "ComputeUnit" || section == "UserGroup":
+				// Checked by the structures above.
+			default:
+				for key := range keys {
+					for _, path := range named(key) {
+						t.Errorf("checked-only-keys.txt lists %s %s %s, but %s names it: remove it from the list if lsfc acts on it", kind, section, key, path)
+					}
+				}
+			}
+		}
 	}
 }

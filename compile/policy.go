@@ -325,6 +325,9 @@ type HostGroup struct {
 	Hosts []string `json:"hosts"`
 	At    string   `json:"at"`
 	span  lang.Span
+	// set is the row as written, for NotActedOn: the columns lsfc acts on
+	// are the fields above.
+	set Settings
 }
 
 // A Queue is a queue of lsb.queues.
@@ -390,6 +393,9 @@ type UserGroup struct {
 	Shares  []Share    `json:"shares,omitempty"`
 	At      string     `json:"at"`
 	span    lang.Span
+	// set is the row as written, for NotActedOn: the columns lsfc acts on
+	// are the fields above.
+	set Settings
 }
 
 // A UserLimit is a row of lsb.users' User section.

@@ -47,7 +47,7 @@ func (c *compiler) readHosts(f *lang.File) {
 				if name == "" || !c.define(groupDefs, br, "host group", name, sp, r.row.Branch) {
 					continue
 				}
-				g := &HostGroup{Name: name, At: at(sp), span: sp}
+				g := &HostGroup{Name: name, At: at(sp), span: sp, set: r.set}
 				if st := r.set["GROUP_MEMBER"]; st != nil {
 					g.Members = c.hostItems(st.val, "GROUP_MEMBER")
 				}
@@ -61,7 +61,7 @@ func (c *compiler) readHosts(f *lang.File) {
 				if name == "" || !c.define(cuDefs, br, "compute unit", name, sp, r.row.Branch) {
 					continue
 				}
-				cu := &HostGroup{Name: name, Type: r.set.str("TYPE"), At: at(sp), span: sp}
+				cu := &HostGroup{Name: name, Type: r.set.str("TYPE"), At: at(sp), span: sp, set: r.set}
 				if st := r.set["MEMBER"]; st != nil {
 					cu.Members = c.hostItems(st.val, "MEMBER")
 				}

@@ -18,7 +18,7 @@ func (c *compiler) readUsers(f *lang.File) {
 				if name == "" || !c.define(defs, br, "user group", name, sp, r.row.Branch) {
 					continue
 				}
-				g := &UserGroup{Name: name, At: at(sp), span: sp}
+				g := &UserGroup{Name: name, At: at(sp), span: sp, set: r.set}
 				if st := r.set["GROUP_MEMBER"]; st != nil {
 					g.Members = userItems(st.val)
 				}

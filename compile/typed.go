@@ -1,12 +1,14 @@
 package compile
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/lsfc/lsfc/compile/schema"
 	"github.com/lsfc/lsfc/lang"
+	"github.com/lsfc/lsfc/runtime/api"
 )
 
 // typed reads a value by its key's type. It reports what cannot be read
@@ -269,40 +271,35 @@ func (c *compiler) mxj(v lang.Value) (any, bool) {
 	return x, ok
 }
 
-// exitValues reads "[code ...] [EXCLUDE(code ...)]": exit codes 0 to 255;
-// REQUEUE_EXIT_VALUES also takes "all".
+// exitValues reads REQUEUE_EXIT_VALUES or SUCCESS_EXIT_VALUES with the
+// parser the daemon and bsub -Q use (api.ParseExitValues), so that what
+// lint takes the daemon takes: "[all] [~code ...] [code ...]
+// [EXCLUDE(code ...)]", exit codes 0 to 255, all and ~code in requeue
+// values only. A ~code without all has a code of its own (LSF212).
 func (c *compiler) exitValues(v lang.Value, key string) (any, bool) {
-	ok := true
-	for _, w := range words(v) {
-		t := w.text
-		if hasPrefixFold(t, "EXCLUDE(") && strings.HasSuffix(t, ")") {
-			t = t[len("EXCLUDE(") : len(t)-1]
-			for _, x := range strings.Fields(t) {
-				if !exitCode(x) {
-					c.valueError(w.span, key, "%q is not an exit code from 0 to 255", x)
-					ok = false
-				}
-			}
-			continue
-		}
-		if strings.EqualFold(t, "all") && key == "REQUEUE_EXIT_VALUES" {
-			continue
-		}
-		if n, ok := strings.CutPrefix(t, "~"); ok && key == "REQUEUE_EXIT_VALUES" {
-			// "all ~1 ~2": every exit value but these.
-			t = n
-		}
-		if !exitCode(t) {
-			c.valueError(w.span, key, "%q is not an exit code from 0 to 255 (or EXCLUDE(codes))", t)
-			ok = false
-		}
+	text, off := v.Text, 0
+	if len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' {
+		text, off = text[1:len(text)-1], 1
 	}
-	return v.Text, ok
-}
-
-func exitCode(s string) bool {
-	n, err := strconv.Atoi(s)
-	return err == nil && n >= 0 && n <= 255
+	_, err := api.ParseExitValues(text, key == "REQUEUE_EXIT_VALUES")
+	if err == nil {
+		return v.Text, true
+	}
+	var e *api.ExitValuesError
+	if !errors.As(err, &e) {
+		c.valueError(v.Span, key, "%v", err)
+		return nil, false
+	}
+	sp := v.Src.SpanOf(off+e.Start, off+e.End)
+	if e.ExceptWithoutAll {
+		at := v.Src.SpanOf(off+e.Start, off+e.Start)
+		c.diags.Add(lang.Error, CodeExceptWithoutAll, sp,
+			"%s: %q excludes an exit code from all, which the value does not give", key, text[e.Start:e.End]).
+			Suggest("write all before the ~codes: every exit code but these", at, "all ")
+		return nil, false
+	}
+	c.valueError(sp, key, "%s", e.Msg)
+	return nil, false
 }
 
 // limitAmount reads MEM, SWP or TMP of a Limit: an amount of memory, or a

@@ -3,6 +3,11 @@ package runtime
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/lsfc/lsfc/compile"
+	"github.com/lsfc/lsfc/runtime/api"
 )
 
 // RequeueFinished puts a finished job (DONE or EXIT) back in its queue,
@@ -44,6 +49,136 @@ func (c *Cluster) RequeueOnExit(j *Job, avoid []string, now Time) error {
 	}
 	j.ExitRequeues++
 	return nil
+}
+
+// jobSettings returns the settings that apply to a job, its application
+// profile's before its queue's.
+func jobSettings(j *Job) []compile.Settings {
+	var sets []compile.Settings
+	if j.App != nil && j.App.Def != nil {
+		sets = append(sets, j.App.Def.Settings)
+	}
+	if j.Queue != nil && j.Queue.Def != nil {
+		sets = append(sets, j.Queue.Def.Settings)
+	}
+	return sets
+}
+
+// rawSetting returns a setting as written, without its quotes; ok is
+// false when it is not set.
+func rawSetting(set compile.Settings, key string) (string, bool) {
+	st := set[key]
+	if st == nil {
+		return "", false
+	}
+	v := strings.TrimSpace(st.Raw)
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		v = v[1 : len(v)-1]
+	}
+	return strings.TrimSpace(v), true
+}
+
+// JobExitValues returns a job's requeue exit values (requeue: bsub -Q's,
+// else its application profile's REQUEUE_EXIT_VALUES, else its queue's)
+// or its success exit values (SUCCESS_EXIT_VALUES, the profile's, else
+// the queue's); ok is false when none is set. Values that cannot be read
+// give no values and an error naming them.
+func JobExitValues(j *Job, requeue bool) (v api.ExitValues, ok bool, err error) {
+	key := "SUCCESS_EXIT_VALUES"
+	if requeue {
+		key = "REQUEUE_EXIT_VALUES"
+		if s := j.Sub.RequeueExitValues; s != "" {
+			if v, err := api.ParseExitValues(s, true); err == nil {
+				return v, true, nil
+			}
+		}
+	}
+	for _, set := range jobSettings(j) {
+		raw, ok := rawSetting(set, key)
+		if !ok {
+			continue
+		}
+		v, err := api.ParseExitValues(raw, requeue)
+		if err != nil {
+			return api.ExitValues{}, false, fmt.Errorf("%s %q: %w", key, raw, err)
+		}
+		return v, true, nil
+	}
+	return api.ExitValues{}, false, nil
+}
+
+// MaxJobRequeue returns MAX_JOB_REQUEUE for a job: its application
+// profile's, then its queue's, then lsb.params's; -1 when none sets it
+// (no limit).
+func (c *Cluster) MaxJobRequeue(j *Job) int {
+	for _, set := range jobSettings(j) {
+		if raw, ok := rawSetting(set, "MAX_JOB_REQUEUE"); ok {
+			if n, err := strconv.Atoi(raw); err == nil && n >= 0 {
+				return n
+			}
+		}
+	}
+	if c.Policy == nil {
+		return -1
+	}
+	return c.Policy.Parameters.MaxJobRequeue
+}
+
+// An ExitDecision is what becomes of a started job whose processes
+// exited on their own (not killed) with a non-zero code.
+type ExitDecision struct {
+	// Requeue: the code is one of the job's requeue exit values and it
+	// was requeued fewer than MAX_JOB_REQUEUE times: it pends again
+	// (RequeueOnExit), kept off the hosts of Avoid.
+	Requeue bool
+	Avoid   []string
+	// LimitReached: the code is a requeue exit value, but the job was
+	// requeued MAX_JOB_REQUEUE times already: it ends.
+	LimitReached bool
+	// Success: the job, not requeued, ends DONE: the code is one of its
+	// SUCCESS_EXIT_VALUES (a code in both requeues).
+	Success bool
+	// Problems are exit values of the job that could not be read (each
+	// such setting counts as unset).
+	Problems []error
+}
+
+// DecideExit decides, as LSF does, what becomes of a started job whose
+// processes exited on their own with code: requeued on one of its
+// requeue exit values up to MAX_JOB_REQUEUE times, away from the host it
+// exited on for an exclusive value (EXCLUDE(...), a job of one slot
+// only); else DONE on one of its success exit values; else EXIT. The
+// daemon and the simulator both end jobs through it.
+func (c *Cluster) DecideExit(j *Job, code int) ExitDecision {
+	var d ExitDecision
+	if code == 0 {
+		return d
+	}
+	v, ok, err := JobExitValues(j, true)
+	if err != nil {
+		d.Problems = append(d.Problems, err)
+	}
+	if in, exclusive := v.Has(code); ok && in {
+		if limit := c.MaxJobRequeue(j); limit >= 0 && j.ExitRequeues >= limit {
+			d.LimitReached = true
+		} else {
+			d.Requeue = true
+			if exclusive && j.Slots <= 1 {
+				for _, a := range j.Allocs {
+					d.Avoid = append(d.Avoid, a.Host.Name)
+				}
+			}
+			return d
+		}
+	}
+	v, ok, err = JobExitValues(j, false)
+	if err != nil {
+		d.Problems = append(d.Problems, err)
+	}
+	if in, _ := v.Has(code); ok && in {
+		d.Success = true
+	}
+	return d
 }
 
 // RequestedMem returns the memory, in MB, that a job's rusage[mem] asks

@@ -28,12 +28,15 @@ import (
 //	                    [name=NAME] [dep="..."] [exit=CODE] [cpu=SECONDS] [sla=CLASS] [project=P]
 //	                    [array=INDEX_LIST [limit=N]]  (a job array, name=NAME[INDEX_LIST]%N)
 //	                    [max=N] [ar] [rnc=SECONDS]  (-n SLOTS,N; -ar; a notification command that runs SECONDS)
+//	                    [Q="VALUES"]  (-Q, requeue exit values)
 //	@AT COMMAND ID [ARG]  (btop, bbot, bstop, bresume, bkill; bstatus ID TEXT; aps ID system=V|admin=V;
 //	                       stop, resume (a running job); bresize ID release=all|HOST[:N],...|request=[MIN,]MAX|cancel)
 //	@AT load HOST NAME=VALUE[,NAME=VALUE]  (sets load indices of a host)
 //
 // A job that ran prints its times, hosts and state, then "preempted=N"
-// when it was preempted and how it was ended (TERM_PREEMPT, TERM_OWNER,
+// when it was preempted, "requeued=N" when it went back to pending on its
+// exit values (and "avoid=HOSTS" kept from it by EXCLUDE values), and how
+// it was ended (TERM_PREEMPT, TERM_OWNER,
 // TERM_RUNLIMIT) when it did not run to its end, and the job exceptions
 // it raised (exceptions=overrun,idle). Then come the exceptions in the
 // order they were detected ("exception AT job ID KIND", "exception AT
@@ -207,7 +210,7 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 		case o.Rejected != nil:
 			fmt.Fprintf(&b, "%s rejected: %v\n", id, o.Rejected)
 		case o.Job.State.Pending():
-			fmt.Fprintf(&b, "%s %s %s: %s\n", id, o.Job.Queue.Name, o.Job.State, o.Job.Reason)
+			fmt.Fprintf(&b, "%s %s %s: %s%s\n", id, o.Job.Queue.Name, o.Job.State, o.Job.Reason, requeues(o.Job))
 		case len(o.Job.Allocs) == 0:
 			fmt.Fprintf(&b, "%s %s end=%g %s (never started)\n", id, o.Job.Queue.Name, float64(o.Job.End-t0), o.Job.State)
 		default:
@@ -219,6 +222,7 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 			if n := o.Job.PreemptCount; n > 0 {
 				fmt.Fprintf(&b, " preempted=%d", n)
 			}
+			b.WriteString(requeues(o.Job))
 			if o.Job.Term != "" {
 				fmt.Fprintf(&b, " %s", o.Job.Term)
 			}
@@ -240,6 +244,19 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 		if h.ExitClosed {
 			fmt.Fprintf(&b, "host %s %s (%s)\n", h.Name, h.Status, runtime.ExitRateComment)
 		}
+	}
+	return b.String()
+}
+
+// requeues prints a job's requeues on its exit values, and the hosts an
+// exclusive requeue keeps it from: " requeued=N avoid=HOSTS".
+func requeues(j *runtime.Job) string {
+	var b strings.Builder
+	if n := j.ExitRequeues; n > 0 {
+		fmt.Fprintf(&b, " requeued=%d", n)
+	}
+	if len(j.AvoidHosts) > 0 {
+		fmt.Fprintf(&b, " avoid=%s", strings.Join(j.AvoidHosts, ","))
 	}
 	return b.String()
 }
@@ -354,6 +371,8 @@ func parseJobs(t *testing.T, text string, t0 runtime.Time) ([]sim.Job, []sim.Com
 				sj.AutoResize = true
 			case "rnc":
 				sj.ResizeNotify, sj.NotifyTime = "notify", num(value)
+			case "Q":
+				sj.RequeueExitValues = value
 			default:
 				bad("unknown option %q", opt)
 			}

@@ -14,10 +14,9 @@ import (
 
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/lsbacct"
-	"github.com/spf13/cobra"
 )
 
-func newBacctCmd(e env) *cobra.Command {
+func newBacctCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bacct",
 		refused:  bacctRefusedOptions(),

@@ -9,10 +9,9 @@ import (
 	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
-func newBadminCmd(e env) *cobra.Command {
+func newBadminCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "badmin",
 		refused:  badminRefusedOptions(),

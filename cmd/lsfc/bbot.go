@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-
-	"github.com/spf13/cobra"
 )
 
-func newBbotCmd(e env) *cobra.Command {
+func newBbotCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bbot",
 		refused:  bbotRefusedOptions(),

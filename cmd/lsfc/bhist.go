@@ -14,10 +14,9 @@ import (
 
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/lsbevents"
-	"github.com/spf13/cobra"
 )
 
-func newBhistCmd(e env) *cobra.Command {
+func newBhistCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bhist",
 		refused:  bhistRefusedOptions(),

@@ -7,10 +7,9 @@ import (
 	"strconv"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
-func newBhostsCmd(e env) *cobra.Command {
+func newBhostsCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bhosts",
 		refused:  bhostsRefusedOptions(),

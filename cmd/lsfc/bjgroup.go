@@ -9,12 +9,11 @@ import (
 	"strings"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
 // Job groups: bgadd, bgmod and bgdel change them, bjgroup shows them.
 
-func newBgaddCmd(e env) *cobra.Command {
+func newBgaddCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bgadd",
 		options:  []lsfOption{{"L", "limit"}, {"sla", "service_class_name"}},
@@ -50,7 +49,7 @@ bsub -g makes the groups it names when they do not exist (implicit groups).` + l
 	})
 }
 
-func newBgmodCmd(e env) *cobra.Command {
+func newBgmodCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bgmod",
 		options:  []lsfOption{{"L", "limit"}, {"Ln", ""}, {"u", "job_group_owner"}},
@@ -90,7 +89,7 @@ prints
 	})
 }
 
-func newBgdelCmd(e env) *cobra.Command {
+func newBgdelCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bgdel",
 		options:  []lsfOption{{"u", "user_name|all"}, {"c", "job_group_name"}, {"d", "idle_time"}},
@@ -171,7 +170,7 @@ func changeJobGroups(ctx context.Context, e env, a *lsfArgs, name string, req ap
 	return nil
 }
 
-func newBjgroupCmd(e env) *cobra.Command {
+func newBjgroupCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bjgroup",
 		options:  []lsfOption{{"N", ""}, {"s", ""}},

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
 func bjobsOptionList() []lsfOption {
@@ -24,7 +23,7 @@ func bjobsOptionList() []lsfOption {
 	}
 }
 
-func newBjobsCmd(e env) *cobra.Command {
+func newBjobsCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bjobs",
 		refused:  bjobsRefusedOptions(),
@@ -390,30 +389,44 @@ func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
 	if len(group) > 1 {
 		group = strings.TrimSuffix(group, "/")
 	}
+	// The options, looked up once rather than for each job.
+	exceptions, forwarded, hasP, hasG, hasg, hasApp, hasSLA, hasJ := a.has("x"), a.has("fwd"), a.has("P"), a.has("G"),
+		a.has("g"), a.has("app"), a.has("sla"), a.has("J")
+	project, userGroup, app, sla, name := a.value("P"), a.value("G"), a.value("app"), a.value("sla"), a.value("J")
+	state := "" // -d, else -p, else -r, else -s
+	for _, o := range []string{"d", "p", "r", "s"} {
+		if a.has(o) {
+			state = o
+			break
+		}
+	}
+	if !exceptions && !forwarded && !hasP && !hasG && !hasg && !hasApp && !hasSLA && !hasJ && state == "" {
+		return jobs
+	}
 	keep := func(j *api.Job) bool {
-		if a.has("x") && j.Exceptions == "" || a.has("fwd") && j.Forward == nil ||
-			a.has("P") && jobProject(j) != a.value("P") || a.has("G") && j.UserGroup != a.value("G") {
+		if exceptions && j.Exceptions == "" || forwarded && j.Forward == nil ||
+			hasP && jobProject(j) != project || hasG && j.UserGroup != userGroup {
 			return false
 		}
 		// -g: the jobs of the group and of the groups under it.
-		if a.has("g") && group != "/" && j.JobGroup != group && !strings.HasPrefix(j.JobGroup, group+"/") ||
-			a.has("g") && group == "/" && j.JobGroup == "" {
+		if hasg && group != "/" && j.JobGroup != group && !strings.HasPrefix(j.JobGroup, group+"/") ||
+			hasg && group == "/" && j.JobGroup == "" {
 			return false
 		}
-		if a.has("app") && j.App != a.value("app") || a.has("sla") && j.Sla != a.value("sla") {
+		if hasApp && j.App != app || hasSLA && j.Sla != sla {
 			return false
 		}
-		if a.has("J") && !matchJobName(a.value("J"), jobName(j)) && !matchArrayName(a.value("J"), j) {
+		if hasJ && !matchJobName(name, jobName(j)) && !matchArrayName(name, j) {
 			return false
 		}
-		switch {
-		case a.has("d"):
+		switch state {
+		case "d":
 			return finishedState(j.State)
-		case a.has("p"):
+		case "p":
 			return pendingState(j.State)
-		case a.has("r"):
+		case "r":
 			return j.State == "RUN"
-		case a.has("s"):
+		case "s":
 			return j.State == "USUSP" || j.State == "SSUSP" || j.State == "PSUSP"
 		}
 		return true

@@ -873,12 +873,33 @@ func sortJobs(jobs []api.Job) {
 		}
 		return 0
 	}
-	slices.SortStableFunc(jobs, func(a, b api.Job) int {
+	// A job is large: the jobs are compared where they are, and moved
+	// once, if at all (the daemon lists them mostly in order already).
+	compare := func(a, b *api.Job) int {
 		if ra, rb := rank(a.State), rank(b.State); ra != rb {
 			return ra - rb
 		}
-		return compareJobIDs(a, b)
-	})
+		ja, ia := api.SplitID(a.ID)
+		jb, ib := api.SplitID(b.ID)
+		return cmp.Or(cmp.Compare(ja, jb), cmp.Compare(ia, ib))
+	}
+	sorted := true
+	for i := 1; i < len(jobs) && sorted; i++ {
+		sorted = compare(&jobs[i-1], &jobs[i]) <= 0
+	}
+	if sorted {
+		return
+	}
+	order := make([]int, len(jobs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return compare(&jobs[a], &jobs[b]) })
+	moved := make([]api.Job, len(jobs))
+	for i, k := range order {
+		moved[i] = jobs[k]
+	}
+	copy(jobs, moved)
 }
 
 // compareJobIDs orders jobs by job ID, and an array's elements by index.

@@ -235,6 +235,13 @@ func TestSortJobs(t *testing.T) {
 	if want := []int64{1, 3, 2, 4, 5}; !slices.Equal(got, want) {
 		t.Errorf("sortJobs order = %v, want %v", got, want)
 	}
+	// In order already, with array elements by index: as they are.
+	jobs = []api.Job{{ID: 1, State: "RUN"}, {ID: api.ElementID(7, 2), State: "RUN"}, {ID: api.ElementID(7, 10), State: "RUN"},
+		{ID: 2, State: "PEND"}, {ID: 9, State: "EXIT"}}
+	want := slices.Clone(jobs)
+	if sortJobs(jobs); !slices.EqualFunc(jobs, want, func(a, b api.Job) bool { return a.ID == b.ID }) {
+		t.Errorf("sortJobs moved jobs in order: %v", jobs)
+	}
 }
 
 // TestBjobsLongExceptions checks the EXCEPTION STATUS line of bjobs -l

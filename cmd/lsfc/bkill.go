@@ -10,10 +10,9 @@ import (
 	"strings"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
-func newBkillCmd(e env) *cobra.Command {
+func newBkillCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bkill",
 		options:  bkillOptions(),

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-
-	"github.com/spf13/cobra"
 )
 
-func newBmgroupCmd(e env) *cobra.Command {
+func newBmgroupCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bmgroup",
 		refused:  bmgroupRefusedOptions(),

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
 func bmodOptionList() []lsfOption {
@@ -22,7 +21,7 @@ func bmodOptionList() []lsfOption {
 	}
 }
 
-func newBmodCmd(e env) *cobra.Command {
+func newBmodCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bmod",
 		short:    "Change the options of a submitted job",

@@ -8,11 +8,9 @@ import (
 	"strings"
 
 	"github.com/lsfc/lsfc/runtime/api"
-
-	"github.com/spf13/cobra"
 )
 
-func newBparamsCmd(e env) *cobra.Command {
+func newBparamsCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:    "bparams",
 		refused: bparamsRefusedOptions(),

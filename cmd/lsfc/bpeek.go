@@ -6,10 +6,9 @@ import (
 	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
-func newBpeekCmd(e env) *cobra.Command {
+func newBpeekCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bpeek",
 		options:  bpeekOptions(),

@@ -9,10 +9,9 @@ import (
 	"strings"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
-func newBqueuesCmd(e env) *cobra.Command {
+func newBqueuesCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bqueues",
 		refused:  bqueuesRefusedOptions(),

@@ -6,10 +6,9 @@ import (
 	"slices"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
-func newBrequeueCmd(e env) *cobra.Command {
+func newBrequeueCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "brequeue",
 		options:  brequeueOptions(),

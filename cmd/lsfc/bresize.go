@@ -7,10 +7,9 @@ import (
 	"strings"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
-func newBresizeCmd(e env) *cobra.Command {
+func newBresizeCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bresize",
 		short:    "Release or request slots of a running resizable job",

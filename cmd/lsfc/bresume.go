@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-
-	"github.com/spf13/cobra"
 )
 
-func newBresumeCmd(e env) *cobra.Command {
+func newBresumeCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bresume",
 		refused:  bresumeRefusedOptions(),

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
 // Advance reservations: brsvadd makes them, brsvmod changes them,
@@ -26,7 +25,7 @@ are UTC. Reservations are held in periods of ten minutes: one that
 begins or ends within a period holds all of it, and one lasts at least
 ten minutes.`
 
-func newBrsvaddCmd(e env) *cobra.Command {
+func newBrsvaddCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name: "brsvadd",
 		options: []lsfOption{{"n", "job_slots"}, {"m", `"host_name ... | host_group ..."`}, {"R", "res_req"},
@@ -207,7 +206,7 @@ func rsvSelectHosts(ctx context.Context, c *api.Client, resreq string, hosts []s
 	return out, nil
 }
 
-func newBrsvdelCmd(e env) *cobra.Command {
+func newBrsvdelCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "brsvdel",
 		refused:  []lsfOption{{"f", ""}, {"V", ""}},
@@ -247,7 +246,7 @@ func changeReservations(ctx context.Context, e env, a *lsfArgs, name string, req
 	return nil
 }
 
-func newBrsvmodCmd(e env) *cobra.Command {
+func newBrsvmodCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name: "brsvmod",
 		options: []lsfOption{{"o", ""}, {"on", ""}, {"d", "description"}, {"u", `"user_name ... | user_group ..."`},
@@ -412,7 +411,7 @@ func rsvModTimes(a *lsfArgs, req *api.RsvRequest, cur *api.Rsv, now time.Time) e
 	return nil
 }
 
-func newBrsvsCmd(e env) *cobra.Command {
+func newBrsvsCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "brsvs",
 		options:  []lsfOption{{"l", ""}, {"w", ""}, {"p", `all | "host_name ..."`}, {"z", `all | "host_name ..."`}, {"c", `all | "policy_name ..."`}},

@@ -9,10 +9,9 @@ import (
 	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
-func newBslaCmd(e env) *cobra.Command {
+func newBslaCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bsla",
 		refused:  bslaRefusedOptions(),

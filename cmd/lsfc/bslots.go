@@ -10,10 +10,9 @@ import (
 	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
-func newBslotsCmd(e env) *cobra.Command {
+func newBslotsCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:    "bslots",
 		options: []lsfOption{{"l", ""}, {"n", "slots"}, {"R", "res_req"}, {"W", "[hour:]minutes"}},

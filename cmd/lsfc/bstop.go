@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-
-	"github.com/spf13/cobra"
 )
 
-func newBstopCmd(e env) *cobra.Command {
+func newBstopCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bstop",
 		refused:  bstopRefusedOptions(),

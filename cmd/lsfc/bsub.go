@@ -16,7 +16,6 @@ import (
 	"github.com/lsfc/lsfc/compile/units"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
 // bsubOptionList returns the options of bsub that lsfc implements.
@@ -64,7 +63,7 @@ func bsubRefusedOptions() []lsfOption {
 	}
 }
 
-func newBsubCmd(e env) *cobra.Command {
+func newBsubCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:          "bsub",
 		short:         "Submit a job to lsfc serve",

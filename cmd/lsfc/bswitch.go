@@ -4,10 +4,9 @@ import (
 	"context"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
-func newBswitchCmd(e env) *cobra.Command {
+func newBswitchCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:    "bswitch",
 		refused: bswitchRefusedOptions(),

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-
-	"github.com/spf13/cobra"
 )
 
-func newBtopCmd(e env) *cobra.Command {
+func newBtopCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "btop",
 		refused:  btopRefusedOptions(),

@@ -7,10 +7,9 @@ import (
 	"strings"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
-func newBugroupCmd(e env) *cobra.Command {
+func newBugroupCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "bugroup",
 		refused:  bugroupRefusedOptions(),

@@ -9,10 +9,9 @@ import (
 	"strings"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
-func newBusersCmd(e env) *cobra.Command {
+func newBusersCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "busers",
 		refused:  busersRefusedOptions(),

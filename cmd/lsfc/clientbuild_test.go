@@ -37,6 +37,14 @@ var heavyModules = []string{
 	"github.com/lsfc/lsfc/lint\n",
 	// The API's client speaks HTTP/1.1 itself, and hands TLS to lsfc.
 	"net/http\n", "crypto/tls\n", "crypto/x509\n",
+	// The LSF commands read their options and write their help
+	// themselves; lsfc's tree of commands (cobra, and text/template for
+	// its help) is lsfc's.
+	"github.com/spf13/cobra\n", "github.com/spf13/pflag\n", "text/template\n",
+	// No cryptography at all: interactive jobs' encrypted stream is
+	// lsfc's too, and a submission's token comes from the runtime's
+	// generator.
+	"crypto/",
 }
 
 // TestClientLinksNoHeavyPackage lists the packages lsfc-client links: none

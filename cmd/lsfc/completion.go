@@ -1,3 +1,5 @@
+//go:build !lsfclient
+
 package main
 
 import (

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-
-	"github.com/spf13/cobra"
 )
 
-func newLsadminCmd(e env) *cobra.Command {
+func newLsadminCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "lsadmin",
 		refused:  lsadminRefusedOptions(),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -11,17 +12,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
 // exitLSF is the exit code of an LSF command that failed, as LSF's own
 // commands exit.
 const exitLSF = 255
-
-// lsfGroup is the help group of the LSF commands.
-const lsfGroup = "lsf"
 
 // lsfSpec describes one LSF command for newLSFCmd.
 type lsfSpec struct {
@@ -35,46 +33,148 @@ type lsfSpec struct {
 	stopAtOperand bool
 }
 
-// newLSFCmd returns the cobra command of an LSF command. Its options are
-// read by parseLSFArgs, not by cobra, so that LSF's spellings (-cwd,
-// -noheader, -json) work; run gets them. Shell completion offers its
-// options and the queue and host names it takes (lsfCompletion).
-func newLSFCmd(e env, s lsfSpec, run func(ctx context.Context, a *lsfArgs) error) *cobra.Command {
-	use := s.name
-	if len(s.options) > 0 {
-		use += " " + lsfUsage(s.options)
+// An lsfCommand is one LSF command: what its help and usage say, and what
+// it does with its options once read. lsfc and lsfc-client run it the same
+// way (execute), without building any other command: an LSF command starts
+// thousands of times, and pays only for itself.
+type lsfCommand struct {
+	e    env
+	spec lsfSpec
+	run  func(ctx context.Context, a *lsfArgs) error
+}
+
+// newLSFCmd returns an LSF command. Its options are read by parseLSFArgs,
+// so that LSF's spellings (-cwd, -noheader, -json) work; run gets them.
+func newLSFCmd(e env, s lsfSpec, run func(ctx context.Context, a *lsfArgs) error) *lsfCommand {
+	return &lsfCommand{e: e, spec: s, run: run}
+}
+
+// use returns the command's usage: its name, options and operands.
+func (c *lsfCommand) use() string {
+	use := c.spec.name
+	if len(c.spec.options) > 0 {
+		use += " " + lsfUsage(c.spec.options)
 	}
-	if s.operands != "" {
-		use += " " + s.operands
+	if c.spec.operands != "" {
+		use += " " + c.spec.operands
 	}
-	cmd := &cobra.Command{
-		Use:                use,
-		Short:              s.short,
-		Long:               s.long + refusedHelp(s),
-		Example:            s.example,
-		GroupID:            lsfGroup,
-		DisableFlagParsing: true,
-		ValidArgsFunction:  lsfCompletion(e, s),
+	return use
+}
+
+// long returns the command's description, with the options it refuses.
+func (c *lsfCommand) long() string { return c.spec.long + refusedHelp(c.spec) }
+
+// execute runs the command with its arguments (those after its name): it
+// reads the options, prints the help for -h, hands a run that asks for
+// TLS to lsfc where this build speaks none, and runs the command. An
+// option LSF documents and lsfc does not implement exits 255 with LSF's
+// words; any other mistake in the options is a usage error.
+func (c *lsfCommand) execute(ctx context.Context, argv []string) error {
+	s, e := c.spec, c.e
+	a, err := parseLSFArgs(argv, s.options, s.refused, s.stopAtOperand)
+	if _, ok := errors.AsType[*unsupportedOptionError](err); ok {
+		return lsfFailed(e, s.name, err)
 	}
-	cmd.RunE = func(cmd *cobra.Command, argv []string) error {
-		a, err := parseLSFArgs(argv, s.options, s.refused, s.stopAtOperand)
-		if _, ok := errors.AsType[*unsupportedOptionError](err); ok {
+	if err != nil {
+		return usageError("%s: %v (lsfc %s -h lists the options)", s.name, err, s.name)
+	}
+	if a.help {
+		_, err := io.WriteString(e.stdout, c.help())
+		return err
+	}
+	if wantsTLS(e, a) {
+		if err := tlsHandOff(e); err != nil {
 			return lsfFailed(e, s.name, err)
 		}
-		if err != nil {
-			return usageError("%s: %v (lsfc %s -h lists the options)", s.name, err, s.name)
-		}
-		if a.help {
-			return cmd.Help()
-		}
-		if wantsTLS(e, a) {
-			if err := tlsHandOff(e); err != nil {
-				return lsfFailed(e, s.name, err)
-			}
-		}
-		return run(cmd.Context(), a)
 	}
-	return cmd
+	return c.run(ctx, a)
+}
+
+// help returns the command's help, laid out as lsfc help shows every
+// command's: the description, then usage, examples and the help flag.
+func (c *lsfCommand) help() string {
+	var b strings.Builder
+	text := c.long()
+	if text == "" {
+		text = c.spec.short
+	}
+	if text = strings.TrimRightFunc(text, unicode.IsSpace); text != "" {
+		b.WriteString(text)
+		b.WriteString("\n\n")
+	}
+	b.WriteString("Usage:\n  lsfc ")
+	b.WriteString(c.use())
+	if !strings.Contains(c.use(), "[flags]") {
+		b.WriteString(" [flags]")
+	}
+	if c.spec.example != "" {
+		b.WriteString("\n\nExamples:\n")
+		b.WriteString(c.spec.example)
+	}
+	b.WriteString("\n\nFlags:\n  -h, --help   help for ")
+	b.WriteString(c.spec.name)
+	b.WriteString("\n")
+	return b.String()
+}
+
+// lsfCommands returns the LSF commands, in the order lsfc's help lists
+// them, each with the function that makes it.
+func lsfCommands() []lsfEntry {
+	return []lsfEntry{
+		{"bacct", newBacctCmd},
+		{"bhist", newBhistCmd},
+		{"bsub", newBsubCmd},
+		{"bjobs", newBjobsCmd},
+		{"bkill", newBkillCmd},
+		{"bstop", newBstopCmd},
+		{"brequeue", newBrequeueCmd},
+		{"bpeek", newBpeekCmd},
+		{"bresume", newBresumeCmd},
+		{"bresize", newBresizeCmd},
+		{"btop", newBtopCmd},
+		{"bbot", newBbotCmd},
+		{"bswitch", newBswitchCmd},
+		{"bmod", newBmodCmd},
+		{"bqueues", newBqueuesCmd},
+		{"bhosts", newBhostsCmd},
+		{"lshosts", newLshostsCmd},
+		{"lsload", newLsloadCmd},
+		{"badmin", newBadminCmd},
+		{"bparams", newBparamsCmd},
+		{"lsadmin", newLsadminCmd},
+		{"bsla", newBslaCmd},
+		{"bslots", newBslotsCmd},
+		{"busers", newBusersCmd},
+		{"bugroup", newBugroupCmd},
+		{"bmgroup", newBmgroupCmd},
+		{"bgadd", newBgaddCmd},
+		{"bgdel", newBgdelCmd},
+		{"bgmod", newBgmodCmd},
+		{"bjgroup", newBjgroupCmd},
+		{"brsvadd", newBrsvaddCmd},
+		{"brsvdel", newBrsvdelCmd},
+		{"brsvmod", newBrsvmodCmd},
+		{"brsvs", newBrsvsCmd},
+		{"lsid", newLsidCmd},
+	}
+}
+
+// An lsfEntry names an LSF command and the function that makes it.
+type lsfEntry struct {
+	name   string
+	newCmd func(env) *lsfCommand
+}
+
+// lsfCommandNamed returns the function that makes the LSF command of that
+// name, or nil when there is none (sbatchd, the execution agent, is
+// lsfc's own command).
+func lsfCommandNamed(name string) func(env) *lsfCommand {
+	for _, c := range lsfCommands() {
+		if c.name == name {
+			return c.newCmd
+		}
+	}
+	return nil
 }
 
 // refusedHelp returns the part of an LSF command's help that names the
@@ -186,7 +286,21 @@ func wantsTLS(e env, a *lsfArgs) bool {
 // with the same command line: exec replaces the process. It returns an
 // error only when there is no lsfc to run, or exec fails.
 func handOffTLS(e env, self string, args []string, exec func(path string, argv, env []string) error) error {
-	var tried []string
+	path, tried, err := handOff(e, self, args, exec)
+	if path != "" {
+		return fmt.Errorf("running %s for TLS: %w", path, err)
+	}
+	return fmt.Errorf("LSFC_TLS_CERT, LSFC_TLS_KEY or LSFC_TLS_CA asks for TLS, which this build of the LSF commands leaves to lsfc, and no lsfc is found (tried %s)",
+		strings.Join(tried, ", "))
+}
+
+// handOff runs, in place of this process, the lsfc installed beside self
+// (the running executable), else the first on $PATH, with args as its
+// command line: exec replaces the process. An lsfc that is self under
+// another name is passed over. It returns the lsfc it ran and exec's
+// error when exec fails, or "" and the paths it tried when there is no
+// lsfc to run.
+func handOff(e env, self string, args []string, exec func(path string, argv, env []string) error) (path string, tried []string, err error) {
 	try := func(path string) (bool, error) {
 		tried = append(tried, path)
 		st, err := os.Stat(path)
@@ -206,11 +320,10 @@ func handOffTLS(e env, self string, args []string, exec func(path string, argv, 
 	}
 	for _, c := range candidates {
 		if ok, err := try(c); ok {
-			return fmt.Errorf("running %s for TLS: %w", c, err)
+			return c, tried, err
 		}
 	}
-	return fmt.Errorf("LSFC_TLS_CERT, LSFC_TLS_KEY or LSFC_TLS_CA asks for TLS, which this build of the LSF commands leaves to lsfc, and no lsfc is found (tried %s)",
-		strings.Join(tried, ", "))
+	return "", tried, nil
 }
 
 // readSecret returns the cluster's shared secret: the file's content when

@@ -9,10 +9,9 @@ import (
 
 	"github.com/lsfc/lsfc/compile/units"
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
-func newLshostsCmd(e env) *cobra.Command {
+func newLshostsCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "lshosts",
 		refused:  lshostsRefusedOptions(),

@@ -6,8 +6,6 @@ import (
 	"os"
 	"runtime/debug"
 	"time"
-
-	"github.com/spf13/cobra"
 )
 
 // lsfLevel is the LSF release whose commands and output lsfc follows, as
@@ -15,7 +13,7 @@ import (
 // (Toil asks for 10.1.0.2 or later before it uses bjobs -json).
 const lsfLevel = "10.1.0.13"
 
-func newLsidCmd(e env) *cobra.Command {
+func newLsidCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:    "lsid",
 		refused: lsidRefusedOptions(),

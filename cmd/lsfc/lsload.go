@@ -10,10 +10,9 @@ import (
 
 	"github.com/lsfc/lsfc/compile/units"
 	"github.com/lsfc/lsfc/runtime/api"
-	"github.com/spf13/cobra"
 )
 
-func newLsloadCmd(e env) *cobra.Command {
+func newLsloadCmd(e env) *lsfCommand {
 	s := lsfSpec{
 		name:     "lsload",
 		refused:  lsloadRefusedOptions(),

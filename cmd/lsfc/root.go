@@ -1,13 +1,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
-
-	"github.com/spf13/cobra"
 )
 
 // Exit codes shared by every command.
@@ -65,7 +64,10 @@ func Main() int {
 }
 
 // run runs lsfc with args and returns the exit code; a panic is reported
-// as an internal error.
+// as an internal error. An LSF command (the first word of a command line,
+// or the name lsfc was invoked under) runs on its own, without the tree
+// of lsfc's commands: bsub or bjobs, started thousands of times, build no
+// other command's options and help. The rest goes to runTree.
 func run(args []string, e env) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -73,16 +75,17 @@ func run(args []string, e env) (code int) {
 			code = exitInternal
 		}
 	}()
-	var only string
 	if len(args) > 0 {
-		only = args[0]
+		if newCmd := lsfCommandNamed(args[0]); newCmd != nil {
+			return commandExit(e, newCmd(e).execute(context.Background(), args[1:]))
+		}
 	}
-	root := newRootCmdFor(e, only)
-	root.SetArgs(args)
-	root.SetIn(e.stdin)
-	root.SetOut(e.stdout)
-	root.SetErr(e.stderr)
-	err := root.Execute()
+	return commandExit(e, runTree(args, e))
+}
+
+// commandExit returns the exit code of a command's error, and prints the
+// error once, on standard error.
+func commandExit(e env, err error) int {
 	if err == nil {
 		return exitOK
 	}
@@ -93,105 +96,8 @@ func run(args []string, e env) (code int) {
 		}
 		return ee.code
 	}
-	// Errors from cobra itself: unknown commands and flags, wrong
-	// argument counts.
+	// Errors from the command line itself: unknown commands and flags,
+	// wrong argument counts.
 	fmt.Fprintf(e.stderr, "lsfc: %v\nRun 'lsfc --help' for usage.\n", err)
 	return exitUsage
-}
-
-func newRootCmd(e env) *cobra.Command { return newRootCmdFor(e, "") }
-
-// newRootCmdFor returns lsfc's root command. When only names an LSF
-// command (the first word of a command line, or the name lsfc was invoked
-// under), the root holds that command alone, besides version: a bsub or
-// bjobs run builds no other command's options and help, which the LSF
-// commands, started thousands of times, would pay for at each start.
-func newRootCmdFor(e env, only string) *cobra.Command {
-	root := &cobra.Command{
-		Use:   "lsfc",
-		Short: "Check, format and run IBM Spectrum LSF configuration",
-		Long: `lsfc reads IBM Spectrum LSF and openlava configuration trees (lsf.conf,
-lsf.shared, lsf.cluster.<name>, lsb.*), reports every mistake with its
-position and a stable code, and prints files in canonical form.
-
-lsfc serve runs the configuration as a batch system, and the LSF commands
-(bsub, bjobs, bkill ...) talk to it; invoked through a link named after
-one of them, lsfc acts as that command.
-
-Exit codes: 0 success; 1 findings at or above --fail-level, or invalid
-input; 2 usage or I/O error; 3 internal error. The LSF commands exit 255
-where LSF's do.`,
-		SilenceErrors: true,
-		SilenceUsage:  true,
-	}
-	// --version reads the build information only when given: lsfc
-	// starts for every LSF command a client runs.
-	showVersion := root.Flags().Bool("version", false, "print the version of lsfc (as lsfc version does)")
-	root.Args = cobra.NoArgs
-	root.RunE = func(cmd *cobra.Command, _ []string) error {
-		if *showVersion {
-			bi, _ := debug.ReadBuildInfo()
-			writeVersion(e.stdout, bi)
-			return nil
-		}
-		return cmd.Help()
-	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
-	lsf := []struct {
-		name   string
-		newCmd func(env) *cobra.Command
-	}{
-		{"bacct", newBacctCmd},
-		{"bhist", newBhistCmd},
-		{"bsub", newBsubCmd},
-		{"bjobs", newBjobsCmd},
-		{"bkill", newBkillCmd},
-		{"bstop", newBstopCmd},
-		{"brequeue", newBrequeueCmd},
-		{"bpeek", newBpeekCmd},
-		{"bresume", newBresumeCmd},
-		{"bresize", newBresizeCmd},
-		{"btop", newBtopCmd},
-		{"bbot", newBbotCmd},
-		{"bswitch", newBswitchCmd},
-		{"bmod", newBmodCmd},
-		{"bqueues", newBqueuesCmd},
-		{"bhosts", newBhostsCmd},
-		{"lshosts", newLshostsCmd},
-		{"lsload", newLsloadCmd},
-		{"badmin", newBadminCmd},
-		{"bparams", newBparamsCmd},
-		{"lsadmin", newLsadminCmd},
-		{"bsla", newBslaCmd},
-		{"bslots", newBslotsCmd},
-		{"busers", newBusersCmd},
-		{"bugroup", newBugroupCmd},
-		{"bmgroup", newBmgroupCmd},
-		{"bgadd", newBgaddCmd},
-		{"bgdel", newBgdelCmd},
-		{"bgmod", newBgmodCmd},
-		{"bjgroup", newBjgroupCmd},
-		{"brsvadd", newBrsvaddCmd},
-		{"brsvdel", newBrsvdelCmd},
-		{"brsvmod", newBrsvmodCmd},
-		{"brsvs", newBrsvsCmd},
-		{"lsid", newLsidCmd},
-	}
-	root.AddCommand(newVersionCmd(e))
-	if only == "version" {
-		// Like an LSF command, version needs none of the others built.
-		return root
-	}
-	root.AddGroup(&cobra.Group{ID: lsfGroup, Title: "LSF commands (clients of lsfc serve):"})
-	for _, c := range lsf {
-		if c.name == only {
-			root.AddCommand(c.newCmd(e))
-			return root
-		}
-	}
-	root.AddCommand(toolCommands(e)...)
-	for _, c := range lsf {
-		root.AddCommand(c.newCmd(e))
-	}
-	return root
 }

@@ -1,18 +1,48 @@
 //go:build lsfclient
 
+// An LSF command lives for a moment: the runtime does not start the
+// goroutine that would follow changes of the CPUs it may use while it
+// runs. $GODEBUG, when it says otherwise, decides instead.
+//
+//go:debug updatemaxprocs=0
+
 package main
 
 import (
+	"fmt"
 	"os"
 	"runtime/debug"
-
-	"github.com/spf13/cobra"
+	"strings"
+	"syscall"
 )
 
-// toolCommands returns lsfc's own commands, of which the LSF commands'
-// build (tag lsfclient) has none: it holds the LSF commands, version and
-// completion, and links neither the compiler nor the daemon.
-func toolCommands(env) []*cobra.Command { return nil }
+// runTree runs, in the LSF commands' build (lsfc-client), a command line
+// that names no LSF command. version and --version it answers itself;
+// everything else (lsfc's help, completion, lint, serve ...) is lsfc's,
+// and is handed, whole, to the lsfc installed beside lsfc-client, else
+// the first on $PATH. This build holds no tree of commands, so that an
+// LSF command starts with nothing but itself.
+func runTree(args []string, e env) error {
+	if len(args) == 1 && (args[0] == "version" || args[0] == "--version") {
+		bi, _ := debug.ReadBuildInfo()
+		writeVersion(e.stdout, bi)
+		return nil
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return exit(exitUsage, err)
+	}
+	path, tried, err := handOff(e, self, args, syscall.Exec)
+	if path != "" {
+		return exit(exitUsage, fmt.Errorf("running %s: %w", path, err))
+	}
+	what := "lsfc's help"
+	if len(args) > 0 {
+		what = fmt.Sprintf("%q", strings.Join(args, " "))
+	}
+	return exit(exitUsage, fmt.Errorf("this build of lsfc holds the LSF commands and version alone; %s is lsfc's, and no lsfc is found (tried %s)",
+		what, strings.Join(tried, ", ")))
+}
 
 // An LSF command lives for a moment: it lets its heap grow to three times
 // what it holds (GOGC=200) before it collects, so that a listing of a

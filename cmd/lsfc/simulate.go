@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/lsfc/lsfc/compile/inventory"
 	"github.com/lsfc/lsfc/lang"
 	"github.com/lsfc/lsfc/lint"
+	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/lsbacct"
 	"github.com/lsfc/lsfc/runtime/sim"
 	"github.com/lsfc/lsfc/runtime/simstats"
@@ -85,6 +87,12 @@ of the simulated hosts, no host meets the jobs' requirements, or the
 hosts give a job fewer slots than it asks for), a warning on stderr and
 in the JSON report's "warnings" names the queue, the jobs that never ran
 and why the first of them could not start.
+
+A job that exits with one of its requeue exit values (bsub -Q in an lsfc
+workload's args, else REQUEUE_EXIT_VALUES of its profile or queue) pends
+again and runs anew, at most MAX_JOB_REQUEUE times (100 when nothing
+bounds it), as lsfc serve requeues it; SUCCESS_EXIT_VALUES make a job
+DONE. The report counts the requeues.
 
 It prints the metrics: jobs, makespan, utilisation, wait and bounded
 slowdown (mean, p50, p95, max) and preemptions per queue and per user,
@@ -219,12 +227,25 @@ func runSimulate(e env, f simFlags) error {
 		sums[i].Warnings = r.Warnings
 	}
 	for i, r := range results {
+		prefix := "lsfc: warning: "
+		if len(results) > 1 {
+			prefix += configs[i] + ": "
+		}
 		for _, w := range r.Warnings {
-			if len(results) > 1 {
-				fmt.Fprintf(e.stderr, "lsfc: warning: %s: %s\n", configs[i], w)
-			} else {
-				fmt.Fprintf(e.stderr, "lsfc: warning: %s\n", w)
+			fmt.Fprintf(e.stderr, "%s%s\n", prefix, w)
+		}
+		if n := len(r.Sim.Unbounded); n > 0 {
+			j := r.Sim.Unbounded[0]
+			id := j.TraceID
+			if j.Index() > 0 {
+				id = int(api.ElementID(int64(id), j.Index()))
 			}
+			label := strconv.Itoa(id)
+			if l, ok := r.Labels[id]; ok {
+				label = l
+			}
+			fmt.Fprintf(e.stderr, "%s%s exited with a requeue exit value on each of %d runs, with no MAX_JOB_REQUEUE to bound the requeues: the simulation ended them, EXIT (the first: job %s)\n",
+				prefix, plural(n, "job"), sim.DefaultMaxRequeues+1, label)
 		}
 	}
 	var diffs []startDiff
@@ -458,6 +479,9 @@ type jobLine struct {
 	Reason string   `json:"reason,omitempty"`
 	// Exceptions are the job exceptions the job raised (overrun ...).
 	Exceptions string `json:"exceptions,omitempty"`
+	// Requeued counts the times the job went back to pending on its exit
+	// values; Start and End are its last run's.
+	Requeued int `json:"requeued,omitempty"`
 }
 
 // writeJobs writes one JSON object per job.
@@ -466,7 +490,7 @@ func writeJobs(path string, res *sim.ReplayResult) error {
 	enc := json.NewEncoder(&b)
 	for _, r := range res.Records {
 		l := jobLine{ID: r.ID, Job: res.Labels[r.ID], Queue: r.Queue, User: r.User, Submit: r.Submit, Hosts: r.Hosts, State: r.State, Reason: res.Reasons[r.ID],
-			Exceptions: r.Exceptions}
+			Exceptions: r.Exceptions, Requeued: r.Requeued}
 		if l.Hosts == nil {
 			l.Hosts = []string{}
 		}

@@ -218,9 +218,10 @@ func readNativeLine(b []byte) (nativeJob, error) {
 // workload has no way to make one), which resize notification command
 // runs, the mail the job's user gets, a submitter that waits or talks
 // to the job (-K, the interactive options), and the limits on the job's
-// processes (-C -D -F -S -v -p -T), and requeue on exit values (-Q).
+// processes (-C -D -F -S -v -p -T). Requeue on exit values (-Q) is
+// simulated: a job that exits with one runs again.
 var notSimulated = []string{"E", "Ep", "b", "t", "c", "i", "is", "L", "env", "outdir", "U", "rnc", "B", "N", "Ne", "u",
-	"K", "I", "Ip", "Is", "tty", "C", "D", "F", "S", "v", "p", "T", "Q"}
+	"K", "I", "Ip", "Is", "tty", "C", "D", "F", "S", "v", "p", "T"}
 
 // simulatedOptions refuses a workload line whose bsub options the
 // simulation does not model, rather than drop them.
@@ -269,7 +270,8 @@ func nativeSource(c *runtime.Cluster, p *compile.Policy, jobs []nativeJob, wopts
 			ResReq: r.ResReq, Priority: r.Priority, RunLimit: r.RunLimit, Hold: r.Hold, Depend: r.Depend,
 			Command: r.Command, Rerunnable: r.Rerunnable, MemLimit: mem, MemHard: r.MemHard, Hosts: r.Hosts,
 			Exclusive: r.Exclusive, GPU: r.GPU, Sla: r.Sla, Project: r.Project, JobGroup: r.JobGroup, Runtime: j.run,
-			ExitCode: j.exit, TraceID: j.line, MaxSlots: r.MaxSlots, AutoResize: r.AutoResize}
+			ExitCode: j.exit, TraceID: j.line, MaxSlots: r.MaxSlots, AutoResize: r.AutoResize,
+			RequeueExitValues: r.RequeueExitValues}
 		if spec, err := api.ParseArraySpec(r.Name, api.MaxArrayIndex); err == nil && spec.IsArray() {
 			// A job array: the cluster checks it against its
 			// MAX_JOB_ARRAY_SIZE and makes its elements.

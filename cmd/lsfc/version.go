@@ -4,28 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
-
-	"github.com/spf13/cobra"
 )
-
-func newVersionCmd(e env) *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print the version of lsfc and the commit it was built from",
-		Long: `version prints the module version lsfc was built as ("(devel)" for a
-build of a working copy), then what the Go toolchain recorded of the
-commit it was built from: vcs.revision, vcs.time and vcs.modified (true
-when the working copy had uncommitted changes), and the Go version. A
-build made without version control information (go build -buildvcs=false,
-or outside a repository) has no vcs lines. lsfc --version prints the same.`,
-		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
-			bi, _ := debug.ReadBuildInfo()
-			writeVersion(e.stdout, bi)
-			return nil
-		},
-	}
-}
 
 // version returns the module version lsfc was built as, or "(devel)".
 func version() string {

@@ -442,8 +442,8 @@ var lsbApplications = File{
 				{
 					Name:   "REQUEUE_EXIT_VALUES",
 					Type:   Special,
-					Syntax: "[exit_code ...] [EXCLUDE(exit_code ...)]",
-					Doc:    "Exit codes that send a job back to pending automatically; codes inside EXCLUDE() also keep it off the host it failed on.",
+					Syntax: "[all [~exit_code ...] | exit_code ...] [EXCLUDE(exit_code ...)]",
+					Doc:    "Exit codes that send a job back to pending automatically (all: every code but 0 and those written ~code); codes inside EXCLUDE() also keep it off the host it failed on.",
 				},
 				{
 					Name:    "RERUNNABLE",

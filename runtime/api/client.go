@@ -3,13 +3,14 @@ package api
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"net"
 	"net/url"
 	"slices"
@@ -184,13 +185,22 @@ func (c *Client) follow(where, leader string) {
 	c.cur = (c.cur + 1) % len(c.addrs)
 }
 
+// newToken returns a submission token: 128 bits from the runtime's
+// generator (ChaCha8, seeded by the kernel's random bytes), as 32 hex
+// digits. It names a submission, and is no key: a process that submits
+// once links no cryptography for it.
+func newToken() string {
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())
+	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())
+	return hex.EncodeToString(b[:])
+}
+
 // Submit submits a job (bsub). A request without a Token gets one, so
 // that sending it again cannot make a second job.
 func (c *Client) Submit(ctx context.Context, req *SubmitRequest) (*SubmitResponse, error) {
 	if req.Token == "" {
-		var b [16]byte
-		rand.Read(b[:])
-		req.Token = hex.EncodeToString(b[:])
+		req.Token = newToken()
 	}
 	var out SubmitResponse
 	if err := c.do(ctx, "POST", "/v1/jobs", nil, req, &out); err != nil {
@@ -446,7 +456,10 @@ func (c *Client) History(ctx context.Context, q HistoryQuery) ([]JobHistory, err
 // successful answer into out.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body, out any) error {
 	var payload []byte
-	if body != nil {
+	if r, ok := body.(*SubmitRequest); ok && r != nil {
+		payload, _ = r.appendJSON(make([]byte, 0, 1024))
+	}
+	if body != nil && payload == nil {
 		b, err := json.Marshal(body)
 		if err != nil {
 			return fmt.Errorf("%s %s: %w", method, path, err)
@@ -629,6 +642,9 @@ func (c *Client) once(ctx context.Context, method, path string, query url.Values
 	if r, ok := out.(*rawAnswer); ok {
 		// Read by the caller, which checks it.
 		*r = data
+		return "", nil
+	}
+	if r, ok := out.(*SubmitResponse); ok && readSubmitResponse(data, r) {
 		return "", nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {

@@ -17,41 +17,71 @@ type ExitValues struct {
 	exclusive map[int]bool
 }
 
+// An ExitValuesError says why exit values cannot be read and where: the
+// byte offsets Start to End of the words at fault in the text read.
+type ExitValuesError struct {
+	Start, End int
+	// ExceptWithoutAll marks a ~code given without "all", the one
+	// mistake that can be told apart from a misspelled code: Start to
+	// End cover the first ~code.
+	ExceptWithoutAll bool
+	Msg              string
+}
+
+func (e *ExitValuesError) Error() string { return e.Msg }
+
 // ParseExitValues reads "[all] [~code ...] [code ...] [EXCLUDE(code ...)]",
 // codes from 0 to 255 separated by spaces; all and ~code only when
-// allowAll (requeue values, not success values).
+// allowAll (requeue values, not success values), and ~code only with
+// all. A value it cannot read gives an *ExitValuesError.
 func ParseExitValues(s string, allowAll bool) (ExitValues, error) {
 	v := ExitValues{listed: map[int]bool{}, except: map[int]bool{}, exclusive: map[int]bool{}}
-	code := func(t string) (int, error) {
+	fail := func(start, end int, format string, args ...any) (ExitValues, error) {
+		return ExitValues{}, &ExitValuesError{Start: start, End: end, Msg: fmt.Sprintf(format, args...)}
+	}
+	code := func(t string) (int, bool) {
 		n, err := strconv.Atoi(t)
 		if err != nil || n < 0 || n > 255 || t[0] == '+' {
-			return 0, fmt.Errorf("%q is not an exit code from 0 to 255", t)
+			return 0, false
 		}
-		return n, nil
+		return n, true
 	}
-	rest := s
-	for {
-		rest = strings.TrimLeft(rest, " \t")
-		if rest == "" {
+	exceptAt, exceptEnd := -1, -1
+	for i := 0; ; {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		if i == len(s) {
 			break
 		}
+		rest := s[i:]
 		if len(rest) >= 8 && strings.EqualFold(rest[:8], "EXCLUDE(") {
 			end := strings.IndexByte(rest, ')')
 			if end < 0 {
-				return ExitValues{}, fmt.Errorf("EXCLUDE( has no closing parenthesis")
+				return fail(i, len(s), "EXCLUDE( has no closing parenthesis")
 			}
-			inner := strings.Fields(rest[8:end])
-			if len(inner) == 0 {
-				return ExitValues{}, fmt.Errorf("EXCLUDE() lists no exit code")
+			inner := rest[8:end]
+			if strings.TrimSpace(inner) == "" {
+				return fail(i, i+end+1, "EXCLUDE() lists no exit code")
 			}
-			for _, t := range inner {
-				n, err := code(t)
-				if err != nil {
-					return ExitValues{}, err
+			for j := 0; j < len(inner); {
+				for j < len(inner) && (inner[j] == ' ' || inner[j] == '\t') {
+					j++
 				}
-				v.exclusive[n] = true
+				k := j
+				for k < len(inner) && inner[k] != ' ' && inner[k] != '\t' {
+					k++
+				}
+				if t := inner[j:k]; t != "" {
+					n, ok := code(t)
+					if !ok {
+						return fail(i+8+j, i+8+k, "%q is not an exit code from 0 to 255", t)
+					}
+					v.exclusive[n] = true
+				}
+				j = k
 			}
-			rest = rest[end+1:]
+			i += end + 1
 			continue
 		}
 		end := strings.IndexAny(rest, " \t")
@@ -59,26 +89,30 @@ func ParseExitValues(s string, allowAll bool) (ExitValues, error) {
 			end = len(rest)
 		}
 		t := rest[:end]
-		rest = rest[end:]
 		switch {
 		case allowAll && strings.EqualFold(t, "all"):
 			v.all = true
 		case allowAll && strings.HasPrefix(t, "~"):
-			n, err := code(t[1:])
-			if err != nil {
-				return ExitValues{}, err
+			n, ok := code(t[1:])
+			if !ok {
+				return fail(i+1, i+end, "%q is not an exit code from 0 to 255", t[1:])
 			}
 			v.except[n] = true
+			if exceptAt < 0 {
+				exceptAt, exceptEnd = i, i+end
+			}
 		default:
-			n, err := code(t)
-			if err != nil {
-				return ExitValues{}, err
+			n, ok := code(t)
+			if !ok {
+				return fail(i, i+end, "%q is not an exit code from 0 to 255", t)
 			}
 			v.listed[n] = true
 		}
+		i += end
 	}
-	if len(v.except) > 0 && !v.all {
-		return ExitValues{}, fmt.Errorf("~code excludes a code from all, which is not given")
+	if exceptAt >= 0 && !v.all {
+		return ExitValues{}, &ExitValuesError{Start: exceptAt, End: exceptEnd, ExceptWithoutAll: true,
+			Msg: fmt.Sprintf("%s excludes a code from all, which is not given", s[exceptAt:exceptEnd])}
 	}
 	return v, nil
 }

@@ -1,6 +1,9 @@
 package api
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 func TestParseExitValues(t *testing.T) {
 	v, err := ParseExitValues("all ~1 ~2 EXCLUDE(9 10) 4", true)
@@ -37,12 +40,41 @@ func TestParseExitValues(t *testing.T) {
 	}
 }
 
+// The error of a value that cannot be read covers the word at fault.
+func TestExitValuesErrorSpan(t *testing.T) {
+	for _, c := range []struct {
+		in, word string
+		noAll    bool
+	}{
+		{"3 ~4 ~5", "~4", true},
+		{"EXCLUDE(9) ~4", "~4", true},
+		{"3 x 4", "x", false},
+		{"all ~y", "y", false},
+		{"1 EXCLUDE(2 300)", "300", false},
+		{"1 EXCLUDE( )", "EXCLUDE( )", false},
+		{"1 EXCLUDE(2", "EXCLUDE(2", false},
+	} {
+		_, err := ParseExitValues(c.in, true)
+		var e *ExitValuesError
+		if !errors.As(err, &e) {
+			t.Errorf("%q: error %v is no *ExitValuesError", c.in, err)
+			continue
+		}
+		if got := c.in[e.Start:e.End]; got != c.word || e.ExceptWithoutAll != c.noAll {
+			t.Errorf("%q: error at %q (except without all %v), want %q (%v)", c.in, got, e.ExceptWithoutAll, c.word, c.noAll)
+		}
+	}
+}
+
 func FuzzParseExitValues(f *testing.F) {
 	for _, s := range []string{"3", "all ~1 ~2 EXCLUDE(9)", "EXCLUDE(", "1 2 3 exclude(4 5)", "~", "all ~"} {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, s string, allowAll bool) {
 		v, err := ParseExitValues(s, allowAll)
+		if e, ok := err.(*ExitValuesError); ok && (e.Start < 0 || e.Start > e.End || e.End > len(s)) {
+			t.Fatalf("%q: error span %d-%d outside the text", s, e.Start, e.End)
+		}
 		if err != nil {
 			return
 		}

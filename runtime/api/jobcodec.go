@@ -88,6 +88,7 @@ var listKeeps = []string{"id", "index", "array", "name"}
 // clears the others; the zero mask keeps every field.
 type JobFieldMask struct {
 	clear []func(*Job) any
+	names map[string]bool // the fields kept; nil: every field
 }
 
 // ParseJobFieldMask reads the fields parameter of a listing: JSON names
@@ -107,7 +108,7 @@ func ParseJobFieldMask(s string) (JobFieldMask, error) {
 		}
 		keep[f] = true
 	}
-	var m JobFieldMask
+	m := JobFieldMask{names: keep}
 	for name, at := range jobFields {
 		if !keep[name] {
 			m.clear = append(m.clear, at)
@@ -115,6 +116,10 @@ func ParseJobFieldMask(s string) (JobFieldMask, error) {
 	}
 	return m, nil
 }
+
+// Has reports whether the mask keeps the field of that JSON name: a
+// listing makes only the fields it sends.
+func (m JobFieldMask) Has(name string) bool { return m.names == nil || m.names[name] }
 
 // Apply clears the fields of j the mask does not keep, in place.
 func (m JobFieldMask) Apply(j *Job) {

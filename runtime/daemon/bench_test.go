@@ -66,6 +66,9 @@ func BenchmarkSubmitDurable(b *testing.B) {
 	}
 	wg.Wait()
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "submissions/s")
+	if st, ok := daemon.LogStats(d); ok && st.Syncs > 0 {
+		b.ReportMetric(float64(st.Durable)/float64(st.Syncs), "txn/sync")
+	}
 }
 
 // BenchmarkSubmitToRun measures, on an idle cluster (nothing happened for
@@ -183,6 +186,9 @@ func BenchmarkSubmitToDone(b *testing.B) {
 			}
 			el := time.Since(start)
 			b.ReportMetric(float64(b.N)/el.Seconds(), "jobs/s")
+			if st, ok := daemon.LogStats(d); ok {
+				b.ReportMetric(float64(st.Syncs)/float64(b.N), "syncs/job")
+			}
 		})
 	}
 }

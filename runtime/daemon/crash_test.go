@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/lsfc/lsfc/runtime/eventlog"
 )
 
 // TestCrash kills the daemon (SIGKILL) at random moments while clients
@@ -178,5 +181,88 @@ func waitSocket(t *testing.T, c *client, cmd *exec.Cmd, stderr *strings.Builder)
 		return err == nil && st == http.StatusOK
 	}) {
 		t.Fatalf("the daemon does not answer: %s", stderr.String())
+	}
+}
+
+// TestFinishCrash kills the daemon (SIGKILL) as soon as a job is seen to
+// have ended, before the deferred sync of its finish is likely to have
+// run, and restarts it: the job ends once, with its real exit status, and
+// lsb.acct holds one record of it.
+func TestFinishCrash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts and kills daemons")
+	}
+	conf := writeConf(t)
+	state := t.TempDir()
+	c := unixClient(state)
+	start := func() (*exec.Cmd, *strings.Builder) {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "LSFC_TEST_SERVE_CONF="+conf, "LSFC_TEST_SERVE_STATE="+state)
+		stderr := &strings.Builder{}
+		cmd.Stderr = stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		waitSocket(t, c, cmd, stderr)
+		return cmd, stderr
+	}
+	cmd, _ := start()
+	var out api.SubmitResponse
+	if st, err := c.call("POST", "/v1/jobs", api.SubmitRequest{Command: "exit 3", Cwd: state, Stdout: "/dev/null"}, &out); err != nil || st != http.StatusOK {
+		t.Fatalf("submit: %d %v", st, err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		var j api.Job
+		c.call("GET", fmt.Sprintf("/v1/jobs/%d", out.ID), nil, &j)
+		if j.State == "EXIT" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %d is %s, not EXIT", out.ID, j.State)
+		}
+		// A real wait, short: the kill must come right after the end.
+		time.Sleep(time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	finishes := 0
+	eventlog.Read(filepath.Join(state, "lsb.events"), func(_ uint64, recs [][]byte) error {
+		for _, b := range recs {
+			if r, err := daemon.DecodeRecord(b); err == nil && r.Type == daemon.KindFinish {
+				finishes++
+			}
+		}
+		return nil
+	})
+	// Either way the outcome must be the same; the log says which case
+	// this run was.
+	t.Logf("finish records on disk when the daemon was killed: %d", finishes)
+
+	cmd, _ = start()
+	defer func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	}()
+	var list []api.Job
+	if !eventually(func() bool {
+		list = nil
+		c.call("GET", "/v1/jobs?user=all&all=1", nil, &list)
+		return len(list) == 1 && list[0].State == "EXIT"
+	}) {
+		t.Fatalf("after the restart: %+v, want job %d EXIT", list, out.ID)
+	}
+	if j := list[0]; j.ID != out.ID || j.ExitCode != 3 {
+		t.Errorf("after the restart: job %d exit code %d, want job %d exit code 3", j.ID, j.ExitCode, out.ID)
+	}
+	acct := filepath.Join(daemon.AcctDir(state), "lsb.acct")
+	var data []byte
+	if !eventually(func() bool {
+		data, _ = os.ReadFile(acct)
+		return strings.Count(string(data), `"JOB_FINISH"`) >= 1
+	}) {
+		t.Fatalf("lsb.acct has no record of the job:\n%s", data)
+	}
+	if n := strings.Count(string(data), `"JOB_FINISH"`); n != 1 {
+		t.Errorf("lsb.acct has %d records, want 1:\n%s", n, data)
 	}
 }

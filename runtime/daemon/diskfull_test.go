@@ -238,7 +238,7 @@ func (s *stallStore) Open(replay func(uint64, [][]byte) error) (daemon.Journal, 
 func (j stallJournal) Append(records [][]byte) (daemon.Committed, error) {
 	j.s.mu.Lock()
 	defer j.s.mu.Unlock()
-	j.s.txns = append(j.s.txns, records)
+	j.s.txns = append(j.s.txns, cloneTxn(records))
 	return waitCommit{j.s.full}, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"syscall"
+	"time"
 )
 
 // minFreeBytes is the space the daemon keeps for what it must record
@@ -42,15 +43,31 @@ func (d *Daemon) cannotRecord() error {
 	if d.cfg.Store != nil {
 		return nil
 	}
+	now := time.Now().UnixNano()
+	if now < d.plentyUntil.Load() {
+		return nil
+	}
 	var st syscall.Statfs_t
 	if err := syscall.Statfs(d.cfg.StateDir, &st); err != nil {
 		return nil // the writes themselves will tell
 	}
-	if free := uint64(st.Bavail) * uint64(st.Bsize); free < minFreeBytes {
+	free := uint64(st.Bavail) * uint64(st.Bsize)
+	if free < minFreeBytes {
 		return errNoSpace{syscall.ENOSPC.Error()}
+	}
+	if free >= plentyBytes {
+		d.plentyUntil.Store(now + int64(plentyFor))
 	}
 	return nil
 }
+
+// With plentyBytes free or more, the file system is not looked at again
+// for plentyFor: a busy daemon's requests each asked it (a statfs per
+// submission), where the daemon cannot write plentyBytes in that time.
+const (
+	plentyBytes = 1 << 30
+	plentyFor   = 100 * time.Millisecond
+)
 
 // cause returns the system's words for err: "no space left on device"
 // for ENOSPC.

@@ -56,6 +56,14 @@ func (d *Daemon) handleHistory(w http.ResponseWriter, r *http.Request) {
 	if logs == -1 || logs >= 2 {
 		paths = []string{fs.path + ".1", fs.path}
 	}
+	// What a client has seen of its jobs is in the file before it is
+	// read: a finish appended deferred (commitFinishThen) is written.
+	if f, ok := d.log.(interface{ Flush() eventlog.Commit }); ok {
+		if err := f.Flush().Wait(); err != nil {
+			writeError(w, http.StatusInternalServerError, fmt.Sprintf("writing the event log: %v", err))
+			return
+		}
+	}
 	b, err := readHistories(paths)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, fmt.Sprintf("reading the event log: %v", err))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/lsfc/lsfc/runtime/api"
@@ -50,5 +51,44 @@ func TestJobListFields(t *testing.T) {
 	_, err = c.Jobs(ctx, api.JobQuery{Fields: []string{"user", "nofield"}})
 	if ae, ok := errors.AsType[*api.APIError](err); !ok || ae.Status != 400 {
 		t.Errorf("a field jobs do not have: %v, want a refusal (400)", err)
+	}
+}
+
+// TestJobListEachField lists jobs with each field of a job alone: the
+// field is as in the full list, though the daemon makes only the fields a
+// listing asks for.
+func TestJobListEachField(t *testing.T) {
+	d, state := startDaemon(t, "")
+	defer d.Close()
+	c := api.Dial(state)
+	ctx := context.Background()
+	for _, req := range []*api.SubmitRequest{
+		{Command: "sleep 1", Hold: true, Cwd: os.TempDir(), Name: "one", Project: "p1", Description: "d"},
+		{Command: "true", Hold: true, Cwd: os.TempDir(), Name: "arr[1-2]", JobGroup: "/g/h"},
+	} {
+		if _, err := c.Submit(ctx, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	full, err := c.Jobs(ctx, api.JobQuery{User: "all"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ := reflect.TypeFor[api.Job]()
+	for i := range typ.NumField() {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		few, err := c.Jobs(ctx, api.JobQuery{User: "all", Fields: []string{name}})
+		if err != nil {
+			t.Fatalf("fields=%s: %v", name, err)
+		}
+		if len(few) != len(full) {
+			t.Fatalf("fields=%s: %d jobs, want %d", name, len(few), len(full))
+		}
+		for k := range full {
+			got, want := reflect.ValueOf(few[k]).Field(i).Interface(), reflect.ValueOf(full[k]).Field(i).Interface()
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("job %d, fields=%s: %#v, want %#v", full[k].ID, name, got, want)
+			}
+		}
 	}
 }

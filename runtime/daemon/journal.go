@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/lsfc/lsfc/runtime/eventlog"
 )
@@ -11,8 +12,9 @@ import (
 // A Journal is the daemon's durable event log: the state directory's
 // lsb.events by default, or a Store's (lsfc serve --etcd).
 type Journal interface {
-	// Append adds a transaction of records and returns without waiting
-	// for it to be durable.
+	// Append adds a transaction of records, which it copies (the
+	// caller reuses their memory), and returns without waiting for it
+	// to be durable.
 	Append(records [][]byte) (Committed, error)
 	// Compact replaces the log with a snapshot that reflects every
 	// transaction appended so far.
@@ -56,6 +58,18 @@ type fileJournal struct{ *eventlog.Log }
 
 func (j fileJournal) Append(records [][]byte) (Committed, error) { return j.Log.Append(records) }
 
+func (j fileJournal) AppendDeferred(records [][]byte, within time.Duration) (Committed, error) {
+	return j.Log.AppendDeferred(records, within)
+}
+
+// A deferJournal appends transactions that call for no sync of their
+// own: they are made durable with the next transaction that does, or
+// within the time given (see eventlog.Log.AppendDeferred). A Journal
+// without it makes them durable at once.
+type deferJournal interface {
+	AppendDeferred(records [][]byte, within time.Duration) (Committed, error)
+}
+
 func (s fileStore) String() string { return s.path }
 
 func (s fileStore) Open(replay func(uint64, [][]byte) error) (Journal, string, error) {
@@ -74,7 +88,9 @@ func (s fileStore) Open(replay func(uint64, [][]byte) error) (Journal, string, e
 		return nil, "", err
 	}
 	note := ""
-	if rec != nil && rec.Truncated {
+	// Zeros after the last transaction are the space the log reserves
+	// ahead of its writes, left by a crash: nothing was cut.
+	if rec != nil && rec.Truncated && !rec.ZeroTail {
 		note = fmt.Sprintf("a torn transaction at the end of %s was cut at offset %d (%d bytes)", s.path, rec.TruncatedAt, rec.Dropped)
 	}
 	return fileJournal{l}, note, nil

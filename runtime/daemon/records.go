@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -229,6 +230,45 @@ func encode(recs []Record) ([][]byte, error) {
 		out[i] = b
 	}
 	return out, nil
+}
+
+// A recordEncoder encodes records into a buffer it reuses: the records
+// it returns are valid until its next use, and each is what json.Marshal
+// would give. Records go to Journal.Append, which copies them, so that a
+// transaction's encoding costs no allocation of its own.
+type recordEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+	out [][]byte
+	end []int
+}
+
+func (e *recordEncoder) encode(recs []Record) ([][]byte, error) {
+	if e.enc == nil {
+		e.enc = json.NewEncoder(&e.buf)
+	}
+	e.buf.Reset()
+	e.end = e.end[:0]
+	for i := range recs {
+		if err := e.enc.Encode(&recs[i]); err != nil {
+			return nil, err
+		}
+		// Without the newline the Encoder ends each value with.
+		e.end = append(e.end, e.buf.Len()-1)
+	}
+	b := e.buf.Bytes()
+	e.out = e.out[:0]
+	start := 0
+	for _, end := range e.end {
+		e.out = append(e.out, b[start:end:end])
+		start = end + 1
+	}
+	if e.buf.Cap() > 1<<20 {
+		// A large transaction's buffer is not kept: the records
+		// returned hold on to it until they are dropped.
+		e.buf, e.enc = bytes.Buffer{}, nil
+	}
+	return e.out, nil
 }
 
 // DecodeRecord reads one record of the event log, as a transaction

@@ -1,10 +1,13 @@
 package daemon
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lsfc/lsfc/lint"
@@ -415,7 +418,8 @@ func TestReconcile(t *testing.T) {
 type memJournal struct{ txs [][][]byte }
 
 func (m *memJournal) Append(records [][]byte) (Committed, error) {
-	m.txs = append(m.txs, records)
+	// A copy, as a Journal makes: the daemon reuses the records' memory.
+	m.txs = append(m.txs, cloneRecords(records))
 	return committed{}, nil
 }
 
@@ -466,4 +470,45 @@ func TestLostRecords(t *testing.T) {
 	if w, err := apply(c, Record{Type: "queue", Queue: runtime.LostAndFound}); err != nil || w != "" {
 		t.Errorf("an empty lost_and_found's record: %v %q", err, w)
 	}
+}
+
+// TestRecordEncoder checks that the owning goroutine's encoder, which
+// reuses its buffer, gives each record as json.Marshal does, and that a
+// large transaction's buffer is not kept.
+func TestRecordEncoder(t *testing.T) {
+	var e recordEncoder
+	big := strings.Repeat("x <&> ", 300<<10)
+	for _, recs := range [][]Record{
+		{{Type: KindNew, At: 12.5, Job: 7, Token: "t<1>", Image: &runtime.JobImage{ID: 7, Sub: runtime.Submission{Command: "echo \"a\" && b", Env: []string{"A=1"}}}}},
+		{{Type: KindStart, Job: 7, Allocs: []runtime.AllocImage{{Host: "hostA", Slots: 2}}}, {Type: KindFinish, Job: 7, State: "DONE", CPU: 0.25}},
+		{{Type: KindFinish, Job: 8, Text: big}},
+		{},
+		{{Type: KindHold, Job: 9, Comment: "\u2028 line"}},
+	} {
+		got, err := e.encode(recs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(recs) {
+			t.Fatalf("%d records encoded, want %d", len(got), len(recs))
+		}
+		for i, r := range recs {
+			want, _ := json.Marshal(r)
+			if !bytes.Equal(got[i], want) {
+				t.Errorf("record %d: %.200s, want %.200s", i, got[i], want)
+			}
+		}
+	}
+	if e.buf.Cap() > 1<<20 {
+		t.Errorf("the encoder keeps a buffer of %d bytes", e.buf.Cap())
+	}
+}
+
+// cloneRecords copies a transaction's records.
+func cloneRecords(records [][]byte) [][]byte {
+	out := make([][]byte, len(records))
+	for i, r := range records {
+		out[i] = slices.Clone(r)
+	}
+	return out
 }

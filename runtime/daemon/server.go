@@ -533,8 +533,9 @@ func (d *Daemon) handleJobs(w http.ResponseWriter, r *http.Request) {
 			out = make([]api.Job, 0, len(list))
 		}
 		var v api.Job // one for all: the mask's look at it puts it on the heap
+		wants := wantsOf(mask)
 		for _, j := range list {
-			v = d.jobInfoAt(j, false, now)
+			v = d.jobFieldsAt(j, false, now, wants)
 			mask.Apply(&v)
 			if compact {
 				// The elements of an array go as rows: the list of a
@@ -614,6 +615,27 @@ func (d *Daemon) jobInfo(j *runtime.Job, explain bool) api.Job {
 
 // jobInfoAt is jobInfo on the daemon's clock reading now.
 func (d *Daemon) jobInfoAt(j *runtime.Job, explain bool, now runtime.Time) api.Job {
+	return d.jobFieldsAt(j, explain, now, wantsOf(api.JobFieldMask{}))
+}
+
+// jobWants are the fields of a job a listing sends that take work to
+// make.
+type jobWants struct {
+	execHosts, rerunnable, exceptions, project, jobGroup, resize, execCwd, gpu, aps, reason bool
+}
+
+// wantsOf returns the fields that take work to make that mask keeps.
+func wantsOf(mask api.JobFieldMask) jobWants {
+	return jobWants{execHosts: mask.Has("execHosts"), rerunnable: mask.Has("rerunnable"), exceptions: mask.Has("exceptions"),
+		project: mask.Has("project"), jobGroup: mask.Has("jobGroup"), resize: mask.Has("resize"), execCwd: mask.Has("execCwd"),
+		gpu: mask.Has("gpuReq") || mask.Has("gpuAlloc"), aps: mask.Has("aps"), reason: mask.Has("reason") || mask.Has("hostReasons")}
+}
+
+// jobFieldsAt is jobInfoAt for a listing that sends some fields alone:
+// the fields that take work to make (hosts, paths, the pending reason,
+// the absolute priority ...) are made only when w wants them. The others
+// are set all the same: the listing's mask clears them.
+func (d *Daemon) jobFieldsAt(j *runtime.Job, explain bool, now runtime.Time, w jobWants) api.Job {
 	state := j.State.String()
 	if j.State == runtime.Unknown && j.Term != "" {
 		// Killed while its host does not answer: ZOMBI, until the host
@@ -621,29 +643,45 @@ func (d *Daemon) jobInfoAt(j *runtime.Job, explain bool, now runtime.Time) api.J
 		state = runtime.Zombie.String()
 	}
 	out := api.Job{ID: j.ID, User: j.User, Queue: j.Queue.Name, State: state, Name: j.Name,
-		Command: j.Sub.Command, Slots: j.Slots, FromHost: j.Sub.FromHost, ExecHosts: j.HostNames(),
+		Command: j.Sub.Command, Slots: j.Slots, FromHost: j.Sub.FromHost,
 		Submit: int64(j.Submit), Start: int64(j.Start), End: int64(j.End), ExitCode: j.ExitCode, Term: j.Term,
 		ResReq: j.ResReq, Cwd: j.Sub.Cwd, Stdout: j.Sub.Stdout, Stderr: j.Sub.Stderr, Depend: j.Depend,
 		RunLimit: j.RunLimit, MemLimit: j.Sub.MemLimit, Priority: j.Priority, Preempted: j.PreemptCount,
-		Rerunnable: j.Rerunnable(), Exceptions: j.Exceptions.String(), CPUTime: j.CPUTime, MaxMem: j.MaxMem,
-		Project: j.Project(), UserGroup: j.Group, JobGroup: j.JobGroupPath(),
+		CPUTime: j.CPUTime, MaxMem: j.MaxMem, UserGroup: j.Group,
 		App: j.Sub.App, Sla: j.Sub.Sla, Estimate: j.Estimate, Reservation: j.Sub.Reservation, Description: j.Sub.Description}
+	if w.execHosts {
+		out.ExecHosts = j.HostNames()
+	}
+	if w.rerunnable {
+		out.Rerunnable = j.Rerunnable()
+	}
+	if w.exceptions {
+		out.Exceptions = j.Exceptions.String()
+	}
+	if w.project {
+		out.Project = j.Project()
+	}
+	if w.jobGroup {
+		out.JobGroup = j.JobGroupPath()
+	}
 	execJobFields(j, &out)
-	out.Resize = jobResize(j)
+	if w.resize {
+		out.Resize = jobResize(j)
+	}
 	if m := j.Sub.Mail; m != nil {
 		out.Notify = &api.JobNotify{Begin: m.Begin, End: m.End, Exit: m.Exit, User: m.User}
 	}
 	if r := j.Reservation; r != nil && j.State.Pending() {
 		out.Reserved = jobReservation(r)
 	}
-	if j.Start != 0 {
+	if j.Start != 0 && w.execCwd {
 		out.ExecCwd = d.cwdOf(j)
 	}
 	if a := j.Array(); a != nil {
 		out.Index, out.Array = j.Index(), a.SpecString()
 		out.Name = j.Name + "[" + strconv.Itoa(out.Index) + "]"
 	}
-	if j.GPU != nil {
+	if j.GPU != nil && w.gpu {
 		out.GPUReq = j.GPU.String()
 		for _, a := range j.Allocs {
 			if len(a.GPUs) == 0 {
@@ -668,11 +706,14 @@ func (d *Daemon) jobInfoAt(j *runtime.Job, explain bool, now runtime.Time) api.J
 	if h := j.Sub.Home; h != nil {
 		out.Home = &api.JobHome{Cluster: h.Cluster, ID: h.ID}
 	}
-	if v, ok := d.cluster.APS(j, now); ok {
-		out.APS = &api.JobAPS{Value: v.Value, System: v.System, FS: v.FS, Proc: v.Proc, Mem: v.Mem, Swap: v.Swap,
-			JPriority: v.JPriority, QPriority: v.QPriority, Admin: v.Admin}
+	if w.aps {
+		if v, ok := d.cluster.APS(j, now); ok {
+			out.APS = &api.JobAPS{Value: v.Value, System: v.System, FS: v.FS, Proc: v.Proc, Mem: v.Mem, Swap: v.Swap,
+				JPriority: v.JPriority, QPriority: v.QPriority, Admin: v.Admin}
+		}
 	}
 	switch {
+	case !w.reason:
 	case j.State.Pending():
 		reason := d.engine.Reason(j)
 		if explain {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -145,12 +146,13 @@ func (s *memStore) Open(replay func(uint64, [][]byte) error) (daemon.Journal, st
 }
 
 func (j memJournal) Append(records [][]byte) (daemon.Committed, error) {
-	j.s.txns = append(j.s.txns, records)
+	// A copy, as a Journal makes: the daemon reuses the records' memory.
+	j.s.txns = append(j.s.txns, cloneTxn(records))
 	return doneCommit{}, nil
 }
 
 func (j memJournal) Compact(snapshot [][]byte) error {
-	j.s.txns = [][][]byte{snapshot}
+	j.s.txns = [][][]byte{cloneTxn(snapshot)}
 	return nil
 }
 
@@ -193,4 +195,13 @@ func TestEmptyStoreRefused(t *testing.T) {
 		t.Fatalf("Start on the log it left: %v", err)
 	}
 	d.Close()
+}
+
+// cloneTxn copies a transaction's records.
+func cloneTxn(records [][]byte) [][]byte {
+	out := make([][]byte, len(records))
+	for i, r := range records {
+		out[i] = slices.Clone(r)
+	}
+	return out
 }

@@ -205,8 +205,11 @@ func (l *Log) switchFile(sw *switchReq) error {
 	}
 	installed = true
 	dirErr := syncDir(filepath.Dir(l.path))
+	// The replaced file (lsb.events.1) keeps its transactions, not the
+	// zeros reserved past them.
+	l.unreserve()
 	old := l.f
-	l.f, l.size = sw.tmp, size
+	l.f, l.size, l.reserved, l.noReserve = sw.tmp, size, size, 0
 	l.mu.Lock()
 	l.moves = append(l.moves, move{gen: l.gen, from: sw.mark.off, delta: sw.size - sw.mark.off})
 	if len(l.moves) > maxMoves {

@@ -26,6 +26,8 @@ func TestCompact(t *testing.T) {
 				appendWait(t, l, fmt.Sprint("job ", i))
 			}
 			before, _ := os.ReadFile(path)
+			// Its transactions: not the zeros reserved past them.
+			before = before[:l.Stats().Size]
 			if err := l.Compact([][]byte{[]byte("state"), []byte("of 10")}); err != nil {
 				t.Fatal(err)
 			}

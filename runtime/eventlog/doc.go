@@ -80,9 +80,21 @@
 // once with a Commit; Commit.Wait returns when it is durable. One
 // background writer takes everything appended while its previous write
 // and fdatasync were in flight and makes it durable with one write and
-// one fdatasync, so concurrent appenders share syncs. After a failed
+// one fdatasync, so concurrent appenders share syncs. AppendDeferred
+// appends a transaction that calls for no write of its own: it waits in
+// the pending group for one that does, or for its deadline. After a failed
 // write or sync the log refuses every further append with that error: the
 // state of the file is unknown until the next Open recovers it.
+//
+// The writer keeps the file's length ahead of its transactions: it
+// extends the file by a megabyte of zeros at a time, fsynced once, so that
+// each group is written over blocks the file already holds and its
+// fdatasync has no length to make durable (on a journalling file system,
+// no journal commit: the sync takes about half as long). Zeros are never a
+// frame (a length of 0 is out of range), so a reader stops at them. Close
+// cuts them off; a crash leaves them, and Open cuts them as a torn tail
+// that held no transaction (Recovery.ZeroTail). Without space for the
+// zeros, groups are written as before, each extending the file.
 //
 // A write or sync that fails for want of space (ENOSPC, EDQUOT) is the
 // exception: the writer cuts the file back to its durable length, reports

@@ -35,6 +35,9 @@ const (
 	// newFileMode is the mode of a log Open creates; a compaction keeps
 	// the mode of the file it replaces.
 	newFileMode = 0o600
+	// reserveAhead is how far past its last transaction the writer
+	// extends the file with zeros, made durable once (see reserve).
+	reserveAhead = 1 << 20
 )
 
 // Options configures Open. The zero value is usable: transactions are
@@ -74,6 +77,8 @@ type Log struct {
 	tail    int64     // offset after the last transaction appended
 	pending []byte    // frames not yet taken by the writer
 	group   *group    // the transactions in pending
+	// writing is the group the writer is writing, nil between groups.
+	writing *group
 	sw      *switchReq
 	moves   []move // of the last compactions, oldest first
 	err     error  // sticky: the first write or sync failure
@@ -92,6 +97,11 @@ type Log struct {
 	lastSync  time.Duration
 	f         *os.File
 	size      int64 // bytes written to f
+	// reserved is the length of f: size plus the zeros reserve wrote
+	// past it. noReserve, when above size, is where reserve tries again
+	// after it failed.
+	reserved  int64
+	noReserve int64
 }
 
 // A group is the transactions made durable by one write and one sync.
@@ -99,7 +109,17 @@ type group struct {
 	n    int
 	done chan struct{}
 	err  error // set before done is closed
+	// urgent counts the transactions of Append, which call for a write
+	// at once; those of AppendDeferred wait for one, or for their
+	// deadline: timer then sets due.
+	urgent   int
+	due      bool
+	deadline time.Time
+	timer    *time.Timer
 }
+
+// ready reports whether the writer is to take the group now.
+func (g *group) ready() bool { return g.urgent > 0 || g.due }
 
 func newGroup() *group { return &group{done: make(chan struct{})} }
 
@@ -142,7 +162,7 @@ type Stats struct {
 	Compactions  uint64 // compactions that replaced the file
 	Stalls       uint64 // times the writer waited for space
 	LastSeq      uint64 // sequence number of the last transaction appended
-	Size         int64  // length of the file, counting written bytes only
+	Size         int64  // end of the last transaction written (the file may hold reserved zeros past it)
 }
 
 // Open opens the log at path, creating an empty one if there is no file
@@ -194,16 +214,17 @@ func Open(path string, opts Options) (*Log, *Recovery, error) {
 	}
 	rec.Size = size
 	l := &Log{
-		path:    path,
-		opts:    opts,
-		sync:    opts.sync,
-		done:    make(chan struct{}),
-		gen:     1,
-		lastSeq: rec.LastSeq,
-		tail:    size,
-		group:   newGroup(),
-		f:       f,
-		size:    size,
+		path:     path,
+		opts:     opts,
+		sync:     opts.sync,
+		done:     make(chan struct{}),
+		gen:      1,
+		lastSeq:  rec.LastSeq,
+		tail:     size,
+		group:    newGroup(),
+		f:        f,
+		size:     size,
+		reserved: size,
 	}
 	if l.sync == nil {
 		l.sync = fsync.DataSync
@@ -241,13 +262,17 @@ func recoverFile(f *os.File, path string, size int64, replay func(uint64, [][]by
 	if end == size {
 		return size, nil
 	}
+	zero, err := allZero(f, end, size)
+	if err != nil {
+		return 0, fmt.Errorf("%s: offset %d: %w", path, end, err)
+	}
 	if err := f.Truncate(end); err != nil {
 		return 0, fmt.Errorf("%s: truncating torn tail at offset %d: %w", path, end, err)
 	}
 	if err := f.Sync(); err != nil {
 		return 0, fmt.Errorf("%s: sync after truncating at offset %d: %w", path, end, err)
 	}
-	rec.Truncated, rec.TruncatedAt, rec.Dropped, rec.Reason = true, end, size-end, torn
+	rec.Truncated, rec.TruncatedAt, rec.Dropped, rec.Reason, rec.ZeroTail = true, end, size-end, torn, zero
 	return end, nil
 }
 
@@ -303,6 +328,25 @@ func (l *Log) Path() string { return l.path }
 // transaction is over its limit, if the log is closed, or, for good, once
 // a write or sync has failed.
 func (l *Log) Append(records [][]byte) (Commit, error) {
+	return l.append(records, 0)
+}
+
+// AppendDeferred is Append for a transaction that calls for no write of
+// its own: it is written, and synced, with the next transaction appended
+// by Append (or the group the writer is gathering), or once within has
+// passed, whichever comes first; a Close or a compaction writes it too.
+// Its Commit completes, as any, once it is durable. Transactions stay in
+// order: one made durable makes every transaction before it durable, so
+// a deferred transaction is durable before any transaction appended after
+// it is. It is for records whose loss in a crash the caller recovers by
+// other means, and that nothing waits for soon: where they are many, they
+// share the syncs that others call for rather than each call for one.
+func (l *Log) AppendDeferred(records [][]byte, within time.Duration) (Commit, error) {
+	return l.append(records, max(within, time.Nanosecond))
+}
+
+// append appends a transaction, deferred by within (0: urgent).
+func (l *Log) append(records [][]byte, within time.Duration) (Commit, error) {
 	body, err := bodySize(records)
 	if err != nil {
 		return Commit{}, fmt.Errorf("%s: %w", l.path, err)
@@ -326,10 +370,62 @@ func (l *Log) Append(records [][]byte) (Commit, error) {
 	l.stats.Transactions++
 	l.stats.Records += uint64(len(records))
 	l.stats.LastSeq = l.lastSeq
-	if l.group.n == 1 || l.gathering {
+	g := l.group
+	if within > 0 {
+		l.deferGroup(g, within)
+		if l.gathering {
+			l.work.Signal()
+		}
+		return Commit{seq: l.lastSeq, g: g}, nil
+	}
+	g.urgent++
+	if g.urgent == 1 || l.gathering {
 		l.work.Signal()
 	}
-	return Commit{seq: l.lastSeq, g: l.group}, nil
+	return Commit{seq: l.lastSeq, g: g}, nil
+}
+
+// deferGroup makes sure, with l.mu held, that g is written within the
+// given time from now.
+func (l *Log) deferGroup(g *group, within time.Duration) {
+	if g.ready() {
+		return
+	}
+	deadline := time.Now().Add(within)
+	if g.timer != nil {
+		if !deadline.Before(g.deadline) {
+			return
+		}
+		g.timer.Stop()
+	}
+	g.deadline = deadline
+	g.timer = time.AfterFunc(within, func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.group == g {
+			g.due = true
+			l.work.Signal()
+		}
+	})
+}
+
+// Flush calls for the transactions appended so far, deferred ones too,
+// to be written now, and returns a Commit that completes once they are
+// all durable (the zero Commit when they are).
+func (l *Log) Flush() Commit {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if g := l.group; g.n > 0 {
+		if !g.ready() {
+			g.due = true
+			l.work.Signal()
+		}
+		return Commit{seq: l.lastSeq, g: g}
+	}
+	if l.writing != nil {
+		return Commit{seq: l.lastSeq, g: l.writing}
+	}
+	return Commit{}
 }
 
 // Stats returns the log's counters.
@@ -353,7 +449,10 @@ func (l *Log) Close() error {
 	l.space.Broadcast()
 	l.mu.Unlock()
 	<-l.done
-	err := l.f.Close()
+	err := l.unreserve()
+	if cerr := l.f.Close(); err == nil {
+		err = cerr
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.err != nil {
@@ -369,7 +468,7 @@ func (l *Log) run() {
 	var spare []byte
 	for {
 		l.mu.Lock()
-		for l.group.n == 0 && l.sw == nil && !l.closing {
+		for !l.group.ready() && l.sw == nil && !l.closing {
 			l.work.Wait()
 		}
 		l.gather()
@@ -382,7 +481,11 @@ func (l *Log) run() {
 			return
 		}
 		if grouped {
+			if g.timer != nil {
+				g.timer.Stop()
+			}
 			l.group, l.pending = newGroup(), spare[:0]
+			l.writing = g
 			l.space.Broadcast()
 		}
 		l.sw = nil
@@ -396,7 +499,11 @@ func (l *Log) run() {
 				for noSpace(err) && l.waitForSpace(err) {
 					err = l.write(data)
 				}
-				l.lastGroup, l.lastSync = g.n, time.Since(start)
+				if g.urgent > 0 {
+					// A group the deadline of deferred transactions
+					// sent says nothing of how appenders come back.
+					l.lastGroup, l.lastSync = g.n, time.Since(start)
+				}
 			}
 			l.finish(g, len(data), err)
 			// Let the appenders just released append again before the
@@ -424,7 +531,7 @@ const maxGather = time.Millisecond
 // would break up into small groups, each paying a whole sync. When syncs
 // are fast (or groups small) the wait is short or none.
 func (l *Log) gather() {
-	if l.group.n == 0 || l.group.n >= l.lastGroup || l.lastSync <= 0 || l.sw != nil || l.closing {
+	if l.group.urgent == 0 || l.group.n >= l.lastGroup || l.lastSync <= 0 || l.sw != nil || l.closing {
 		return
 	}
 	deadline := time.Now().Add(min(2*l.lastSync, maxGather))
@@ -445,6 +552,7 @@ func (l *Log) gather() {
 // system is out of space, what part of data reached the file is cut off
 // again, so that the write can be retried whole.
 func (l *Log) write(data []byte) error {
+	l.reserve(int64(len(data)))
 	err := error(nil)
 	if _, werr := l.f.WriteAt(data, l.size); werr != nil {
 		err = fmt.Errorf("%s: writing %d bytes at offset %d: %w", l.path, len(data), l.size, werr)
@@ -456,6 +564,7 @@ func (l *Log) write(data []byte) error {
 		return nil
 	}
 	if noSpace(err) {
+		l.reserved = l.size
 		if terr := l.f.Truncate(l.size); terr != nil {
 			return fmt.Errorf("%v; cutting the unwritten group at offset %d: %w", err, l.size, terr)
 		}
@@ -464,6 +573,59 @@ func (l *Log) write(data []byte) error {
 		}
 	}
 	return err
+}
+
+// reserve makes sure, as far as it can, that the next n bytes are
+// written over zeros the file already holds durably: it extends the file
+// by zeros up to reserveAhead past them, and fsyncs it, when they are
+// not. An fdatasync after a write inside the file's length then has no
+// metadata to make durable (the length does not change), which on
+// journalling file systems saves a journal commit per group: the sync,
+// which bounds the rate of durable transactions, takes a fraction of the
+// time. The zeros past the last transaction are no frame: a reader stops
+// there (Read), Open cuts them off (Recovery.ZeroTail) and Close does
+// too. When the zeros cannot be written (no space), reserve cuts what it
+// wrote and gives up until the file has grown by reserveAhead: the
+// transactions are written as before, each extending the file.
+func (l *Log) reserve(n int64) {
+	end := l.size + n
+	if end <= l.reserved || end <= l.noReserve {
+		return
+	}
+	from := max(l.reserved, l.size)
+	to := end + reserveAhead
+	err := error(nil)
+	zeros := make([]byte, min(to-from, 64<<10))
+	for off := from; off < to && err == nil; off += int64(len(zeros)) {
+		_, err = l.f.WriteAt(zeros[:min(int64(len(zeros)), to-off)], off)
+	}
+	if err == nil {
+		err = l.f.Sync()
+	}
+	if err != nil {
+		// Nothing was promised on these zeros: the file goes back to
+		// the transactions' end, and the write goes on without them.
+		l.f.Truncate(l.size)
+		l.reserved, l.noReserve = l.size, end+reserveAhead
+		return
+	}
+	l.reserved = to
+}
+
+// unreserve cuts the zeros reserve left past the last transaction, when
+// the log closes.
+func (l *Log) unreserve() error {
+	l.mu.Lock()
+	failed := l.err != nil
+	l.mu.Unlock()
+	if l.reserved <= l.size || failed {
+		return nil
+	}
+	if err := l.f.Truncate(l.size); err != nil {
+		return fmt.Errorf("%s: cutting the reserved space at offset %d: %w", l.path, l.size, err)
+	}
+	l.reserved = l.size
+	return nil
 }
 
 // noSpaceRetry is how often a write that failed for want of space is
@@ -516,6 +678,9 @@ func (l *Log) Stalled() error {
 // finish records the outcome of a group and releases its waiters.
 func (l *Log) finish(g *group, n int, err error) {
 	l.mu.Lock()
+	if l.writing == g {
+		l.writing = nil
+	}
 	l.stalled = nil
 	if err != nil {
 		if l.err == nil {

@@ -392,3 +392,138 @@ func TestGroupCommitRealSync(t *testing.T) {
 		t.Errorf("%d transactions made durable by %d syncs: want at most one sync per 2", st.Durable, st.Syncs)
 	}
 }
+
+// TestReservedSpace checks the zeros the writer keeps past its
+// transactions: the file is longer than they are while the log is open, a
+// reader beside it stops at the zeros, a copy of the file (as a crash
+// leaves it) opens with every transaction and the zeros cut as a tail
+// that held none, and Close cuts them.
+func TestReservedSpace(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "lsb.events")
+	l, _, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []txn{}
+	for i := 1; i <= 5; i++ {
+		appendWait(t, l, fmt.Sprint("job ", i))
+		want = append(want, txn{uint64(i), []string{fmt.Sprint("job ", i)}})
+	}
+	end := l.Stats().Size
+	live, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(live)) <= end || !bytes.Equal(live[end:], make([]byte, len(live)-int(end))) {
+		t.Fatalf("open log of %d bytes, transactions end at %d: want zeros after them", len(live), end)
+	}
+	var read []txn
+	if err := Read(path, func(seq uint64, records [][]byte) error {
+		read = append(read, txn{seq, []string{string(records[0])}})
+		return nil
+	}); err != nil || !reflect.DeepEqual(read, want) {
+		t.Errorf("Read beside the log: %v, %v; want %v", read, err, want)
+	}
+	crashed := filepath.Join(dir, "crashed")
+	if err := os.WriteFile(crashed, live, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, rec := replayFile(t, crashed)
+	if !reflect.DeepEqual(got, want) || !rec.Truncated || !rec.ZeroTail || rec.TruncatedAt != end {
+		t.Errorf("open after a crash: %v, recovery %+v; want %v and the zeros cut at %d", got, rec, want, end)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Size() != end {
+		t.Errorf("closed log of %v bytes, want %d (%v)", st.Size(), end, err)
+	}
+	if got, rec := replayFile(t, path); !reflect.DeepEqual(got, want) || rec.Truncated {
+		t.Errorf("open after Close: %v, recovery %+v", got, rec)
+	}
+	// Zeros after a torn frame are no zero tail.
+	torn := append(bytes.Clone(live[:end]), appendFrame(nil, 6, [][]byte{[]byte("torn")}, minBody+4+4)[:10]...)
+	torn = append(torn, make([]byte, 100)...)
+	if err := os.WriteFile(crashed, torn, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, rec := replayFile(t, crashed); !rec.Truncated || rec.ZeroTail {
+		t.Errorf("torn frame then zeros: recovery %+v, want a torn tail that is not all zeros", rec)
+	}
+}
+
+// TestAppendDeferred checks that a deferred transaction waits for a
+// write another calls for, or for its deadline, or for Close, and stays
+// in order.
+func TestAppendDeferred(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lsb.events")
+	l, _, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	appendWait(t, l, "first")
+	syncs := l.Stats().Syncs
+	c, err := l.AppendDeferred([][]byte{[]byte("deferred")}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A real wait: nothing may write the deferred transaction meanwhile.
+	time.Sleep(50 * time.Millisecond)
+	select {
+	case <-c.Done():
+		t.Fatalf("a transaction deferred by an hour was written at once (%v)", c.Wait())
+	default:
+	}
+	if got := l.Stats().Syncs; got != syncs {
+		t.Errorf("%d syncs for a deferred transaction alone, want none", got-syncs)
+	}
+	appendWait(t, l, "urgent")
+	if err := c.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Stats().Syncs; got != syncs+1 {
+		t.Errorf("%d syncs for a deferred transaction and the next, want one shared", got-syncs)
+	}
+	// Flush writes it at once.
+	c, err = l.AppendDeferred([][]byte{[]byte("flushed")}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := l.Flush(); f.Seq() != c.Seq() {
+		t.Errorf("Flush's commit is of transaction %d, want %d", f.Seq(), c.Seq())
+	} else if err := f.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-c.Done():
+	default:
+		t.Error("a deferred transaction is not durable once Flush's commit is")
+	}
+	if err := l.Flush().Wait(); err != nil {
+		t.Errorf("Flush with nothing pending: %v", err)
+	}
+	// Alone, it is written by its deadline.
+	c, err = l.AppendDeferred([][]byte{[]byte("by its deadline")}, 20*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-c.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("a deferred transaction was not written past its deadline")
+	}
+	// Close writes the last.
+	if _, err := l.AppendDeferred([][]byte{[]byte("at close")}, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := replayFile(t, path)
+	want := []txn{{1, []string{"first"}}, {2, []string{"deferred"}}, {3, []string{"urgent"}}, {4, []string{"flushed"}},
+		{5, []string{"by its deadline"}}, {6, []string{"at close"}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("replay:\n got %v\nwant %v", got, want)
+	}
+}

@@ -42,6 +42,11 @@ type Recovery struct {
 	TruncatedAt int64
 	Dropped     int64
 	Reason      string
+	// ZeroTail is set, with Truncated, when the bytes dropped were all
+	// zeros: space the writer had reserved past its last transaction
+	// (which a crash leaves behind), or a tear that left none of a
+	// transaction's bytes. No transaction was lost in them.
+	ZeroTail bool
 	// RemovedTemp is set when a leftover lsb.events.tmp (a compaction or
 	// creation that did not finish) was removed.
 	RemovedTemp bool
@@ -255,4 +260,22 @@ func (s *scanner) readErr(off int64, err error) error {
 		return fmt.Errorf("%s: offset %d: file shrank while being read", s.path, off)
 	}
 	return fmt.Errorf("%s: offset %d: %w", s.path, off, err)
+}
+
+// allZero reports whether the bytes of f from off to end are all zeros.
+func allZero(f *os.File, off, end int64) (bool, error) {
+	buf := make([]byte, min(end-off, searchWindow))
+	for off < end {
+		b := buf[:min(int64(len(buf)), end-off)]
+		if _, err := f.ReadAt(b, off); err != nil {
+			return false, err
+		}
+		for _, c := range b {
+			if c != 0 {
+				return false, nil
+			}
+		}
+		off += int64(len(b))
+	}
+	return true, nil
 }

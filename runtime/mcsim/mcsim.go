@@ -254,12 +254,21 @@ func Simulate(sites []*Site, jobs []Job, opts Options) (*Result, error) {
 				if x.Epoch != j.Epoch || !j.State.Started() {
 					continue
 				}
-				sim.Finish(nodes[x.Site].e, j, x.AtRunLimit)
 				nodes[x.Site].dirty = true
-				if j.Sub.Home == nil {
-					done++
+				if j.Sub.Home != nil {
+					// A copy received from another cluster ends as its
+					// run ends; its home cluster learns it.
+					sim.Finish(nodes[x.Site].e, j, x.AtRunLimit)
+					changed(j)
+					continue
 				}
-				changed(j)
+				// A job of this cluster may be requeued on its exit
+				// values, as in a simulation of one cluster.
+				if sim.EndRun(nodes[x.Site].e, j, x.AtRunLimit, t, sim.DefaultMaxRequeues) == sim.Requeued {
+					progress = t
+					continue
+				}
+				done++
 			}
 		}
 		// The forwarding rounds due: deliveries, recalls, and what the

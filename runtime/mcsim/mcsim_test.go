@@ -216,3 +216,16 @@ func TestDeterministic(t *testing.T) {
 		t.Errorf("two runs differ:\n%s\n%s", a, b)
 	}
 }
+
+// TestRequeueOnExit: a job of east that exits with a requeue exit value
+// of its queue runs again at home, up to MAX_JOB_REQUEUE times, as in a
+// simulation of one cluster.
+func TestRequeueOnExit(t *testing.T) {
+	res := run(t, sites(t, eastTree("", "REQUEUE_EXIT_VALUES = 3\nMAX_JOB_REQUEUE = 1"), westTree("")),
+		jobs(1, 10, func(int) float64 { return 0 }, runtime.Submission{ExitCode: 3}))
+	j := res.Jobs[0].Home
+	if j.State != runtime.Exit || j.ExitRequeues != 1 || j.ExitCode != 3 || res.Jobs[0].RanAt != 0 || j.End != 20 {
+		t.Errorf("job %s exit %d, requeued %d times, ran at %d, ended at %v: want EXIT 3, 1, 0, 20",
+			j.State, j.ExitCode, j.ExitRequeues, res.Jobs[0].RanAt, j.End)
+	}
+}

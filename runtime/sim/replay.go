@@ -162,7 +162,8 @@ func (res *ReplayResult) addOutcomes(c *runtime.Cluster, sim *Result, t0 runtime
 			}
 			res.Labels[id] = fmt.Sprintf("%s[%d]", job, o.Index)
 		}
-		r := simstats.Record{ID: id, User: sj.User, Submit: float64(sj.At - t0), Slots: sj.Slots}
+		// A job submitted without -n asks for one slot.
+		r := simstats.Record{ID: id, User: sj.User, Submit: float64(sj.At - t0), Slots: max(sj.Slots, 1)}
 		switch j := o.Job; {
 		case o.Rejected != nil:
 			r.Queue, r.State = sj.Queue, simstats.StateSkipped
@@ -181,6 +182,10 @@ func (res *ReplayResult) addOutcomes(c *runtime.Cluster, sim *Result, t0 runtime
 			}
 		}
 		if o.Job != nil {
+			r.Requeued = o.Job.ExitRequeues
+			for _, run := range sim.EarlierRuns[o.Job] {
+				r.EarlierRuns = append(r.EarlierRuns, simstats.Span{Start: float64(run.Start - t0), End: float64(run.End - t0)})
+			}
 			r.Preempted = o.Job.PreemptCount
 			r.Exceptions = o.Job.Exceptions.String()
 		}

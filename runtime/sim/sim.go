@@ -71,7 +71,16 @@ type Options struct {
 	// applied, with the cluster as it stands (for checks and traces; it
 	// must not change the cluster).
 	AfterCycle func(c *runtime.Cluster, p *runtime.Plan)
+	// MaxRequeues bounds the requeues of one job on its exit values when
+	// MAX_JOB_REQUEUE does not (DefaultMaxRequeues when 0): a simulated
+	// job exits the same way on every run, and would be requeued for
+	// ever.
+	MaxRequeues int
 }
+
+// DefaultMaxRequeues is the most times Simulate requeues one job on its
+// exit values when no MAX_JOB_REQUEUE bounds it.
+const DefaultMaxRequeues = 100
 
 // A Result is the outcome of a simulation.
 type Result struct {
@@ -93,7 +102,18 @@ type Result struct {
 	// granted to their requests, grants a preemption took back, ends of
 	// notification commands, and the signals their processes were sent.
 	Resizes []ResizeEvent
+	// Requeues counts the times jobs went back to pending on their exit
+	// values; Unbounded are the jobs that ended when they reached
+	// Options.MaxRequeues, which no MAX_JOB_REQUEUE bounded.
+	Requeues  int
+	Unbounded []*runtime.Job
+	// EarlierRuns are, for each job requeued on its exit values, its runs
+	// before the last, in order.
+	EarlierRuns map[*runtime.Job][]RunSpan
 }
+
+// A RunSpan is one run of a job, from its start to its end.
+type RunSpan struct{ Start, End runtime.Time }
 
 // A ResizeEvent is one thing that happened to a resizable job: "grow"
 // (Allocs were added), "revoked" (a preemption took back a grant),
@@ -136,6 +156,10 @@ func Simulate(c *runtime.Cluster, jobs []Job, opts Options) (*Result, error) {
 		e.Scheduler = runtime.NewScheduler(*opts.Plugins)
 	}
 	ev := &Queue{}
+	maxRequeues := opts.MaxRequeues
+	if maxRequeues <= 0 {
+		maxRequeues = DefaultMaxRequeues
+	}
 	for i := range jobs {
 		if math.IsNaN(float64(jobs[i].At)) || math.IsInf(float64(jobs[i].At), 0) {
 			return nil, errors.New("a job's submission time is not a number")
@@ -233,7 +257,18 @@ func Simulate(c *runtime.Cluster, jobs []Job, opts Options) (*Result, error) {
 				if x.Epoch != x.Job.Epoch || !x.Job.State.Started() {
 					continue // foreseen before a suspension: stale
 				}
-				Finish(e, x.Job, x.AtRunLimit)
+				start := x.Job.Start
+				switch EndRun(e, x.Job, x.AtRunLimit, t, maxRequeues) {
+				case Requeued:
+					res.Requeues++
+					if res.EarlierRuns == nil {
+						res.EarlierRuns = map[*runtime.Job][]RunSpan{}
+					}
+					res.EarlierRuns[x.Job] = append(res.EarlierRuns[x.Job], RunSpan{start, t})
+					continue
+				case Unbounded:
+					res.Unbounded = append(res.Unbounded, x.Job)
+				}
 				done++
 			}
 		}
@@ -355,6 +390,46 @@ func Remaining(j *runtime.Job) (seconds float64, atRunLimit bool) {
 		run, atRunLimit = j.RunLimit, true
 	}
 	return max(0, run-j.Ran), atRunLimit
+}
+
+// An Ending is how EndRun ended a job's run.
+type Ending int
+
+const (
+	Ended     Ending = iota // it finished, DONE or EXIT
+	Requeued                // it pends again on its exit value
+	Unbounded               // it finished, having reached Options.MaxRequeues
+)
+
+// EndRun ends a simulated job's run on e when Remaining said, as the
+// daemon ends a job whose processes ended: at its run limit it is killed
+// (Finish); otherwise its exit code (SimExit) goes through the cluster's
+// decision (runtime.Cluster.DecideExit): on one of its requeue exit
+// values, within MAX_JOB_REQUEUE (or maxRequeues, when that is
+// unlimited), it pends again with its ID and submit time (away from the
+// host for an EXCLUDE value) and runs its Runtime anew; on one of its
+// SUCCESS_EXIT_VALUES it ends DONE; else as Finish ends it.
+func EndRun(e *runtime.Engine, j *runtime.Job, atRunLimit bool, now runtime.Time, maxRequeues int) Ending {
+	c := e.Cluster
+	if atRunLimit || j.SimExit == 0 {
+		Finish(e, j, atRunLimit)
+		return Ended
+	}
+	dec := c.DecideExit(j, j.SimExit)
+	switch {
+	case dec.Requeue && c.MaxJobRequeue(j) < 0 && j.ExitRequeues >= maxRequeues:
+		Finish(e, j, false)
+		return Unbounded
+	case dec.Requeue:
+		if err := c.RequeueOnExit(j, dec.Avoid, now); err == nil {
+			return Requeued
+		}
+	case dec.Success:
+		e.Finish(j, runtime.Done, j.SimExit)
+		return Ended
+	}
+	Finish(e, j, false)
+	return Ended
 }
 
 // Finish ends a simulated job on e when Remaining said: at its run limit

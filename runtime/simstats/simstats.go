@@ -60,10 +60,18 @@ type Record struct {
 	State       string
 	Preempted   int  // times the job was preempted
 	Forwarded   bool // the job ran on another cluster
+	// Requeued counts the times the job went back to pending on its exit
+	// values; EarlierRuns are the runs before the last (Start and End
+	// are the last's), whose slots count in the utilisation.
+	Requeued    int
+	EarlierRuns []Span
 	// Exceptions are the job exceptions the job raised, blank-separated
 	// (overrun, underrun, idle).
 	Exceptions string
 }
+
+// A Span is a run of a job, from Start to End.
+type Span struct{ Start, End float64 }
 
 // Exceptions count the exceptions of a run: jobs that raised each job
 // exception, and hosts closed for their job exit rate (which Summarize
@@ -122,6 +130,7 @@ type Group struct {
 	Slowdown    Dist       `json:"slowdown"`
 	Preemptions int        `json:"preemptions"`
 	Forwards    int        `json:"forwards"`
+	Requeues    int        `json:"requeues,omitempty"`
 	WaitHist    *Histogram `json:"wait_histogram,omitempty"` // queues only
 }
 
@@ -167,6 +176,9 @@ type Summary struct {
 
 	Preemptions int `json:"preemptions"`
 	Forwards    int `json:"forwards"`
+	// Requeues count the times jobs went back to pending on their exit
+	// values.
+	Requeues int `json:"requeues,omitempty"`
 	// Exceptions count the job and host exceptions.
 	Exceptions Exceptions `json:"exceptions"`
 
@@ -247,6 +259,14 @@ func Summarize(recs []Record, totalSlots int) *Summary {
 		q.add(r, ran)
 		u.add(r, ran)
 		if ran {
+			for _, e := range r.EarlierRuns {
+				if validRun(r, e) {
+					last = max(last, e.End)
+					if r.Slots > 0 && e.End > e.Start {
+						runs = append(runs, interval{e.Start, e.End, r.Slots})
+					}
+				}
+			}
 			last = max(last, r.End)
 			if r.Slots > 0 && r.End > r.Start {
 				runs = append(runs, interval{r.Start, r.End, r.Slots})
@@ -256,6 +276,7 @@ func Summarize(recs []Record, totalSlots int) *Summary {
 	g := all.group("")
 	s.Finished, s.Exited, s.Pending, s.Skipped, s.Other = g.Finished, g.Exited, g.Pending, g.Skipped, all.other
 	s.SlotSeconds, s.Wait, s.Slowdown, s.Preemptions, s.Forwards = g.SlotSeconds, g.Wait, g.Slowdown, g.Preemptions, g.Forwards
+	s.Requeues = g.Requeues
 	if !math.IsInf(first, 0) {
 		s.FirstSubmit, s.LastEnd = first, first
 		if last > first {
@@ -314,6 +335,7 @@ func newAcc() *acc { return &acc{} }
 func (a *acc) add(r *Record, ran bool) {
 	a.g.Jobs++
 	a.g.Preemptions += r.Preempted
+	a.g.Requeues += r.Requeued
 	if r.Forwarded {
 		a.g.Forwards++
 	}
@@ -336,6 +358,17 @@ func (a *acc) add(r *Record, ran bool) {
 	a.waits = append(a.waits, wait)
 	a.slowdowns = append(a.slowdowns, Slowdown(wait, run))
 	a.slotSecs = append(a.slotSecs, float64(r.Slots)*run)
+	for _, e := range r.EarlierRuns {
+		if validRun(r, e) {
+			a.slotSecs = append(a.slotSecs, float64(r.Slots)*(e.End-e.Start))
+		}
+	}
+}
+
+// validRun reports whether an earlier run of a record that ran has times
+// that can be right: within the submission and the last start.
+func validRun(r *Record, e Span) bool {
+	return e.Start >= r.Submit && e.End >= e.Start && e.End <= r.Start
 }
 
 // group finishes the group's metrics. It sorts the accumulated values.

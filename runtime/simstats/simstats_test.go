@@ -392,3 +392,34 @@ func TestWriteComparison(t *testing.T) {
 		}
 	}
 }
+
+// TestEarlierRuns: the runs of a job before a requeue count in its
+// slot-seconds and in the busy slots; a run whose times cannot be right
+// is left out; the requeues are counted and written only when there are
+// any.
+func TestEarlierRuns(t *testing.T) {
+	recs := []simstats.Record{
+		{ID: 1, Queue: "q", User: "u", Submit: 0, Start: 200, End: 300, Slots: 2, State: simstats.StateExit, Requeued: 2,
+			EarlierRuns: []simstats.Span{{Start: 0, End: 100}, {Start: 100, End: 200}, {Start: 250, End: 400}}},
+		{ID: 2, Queue: "q", User: "u", Submit: 0, Start: 0, End: 300, Slots: 2, State: simstats.StateDone},
+	}
+	s := simstats.Summarize(recs, 4)
+	if s.SlotSeconds != 2*300+2*300 || s.Requeues != 2 || s.Queues[0].Requeues != 2 || s.Utilisation != 1 || s.PeakBusySlots != 4 {
+		t.Errorf("slot-seconds %g, requeues %d (queue %d), utilisation %g, peak %d: want 1200, 2, 2, 1, 4",
+			s.SlotSeconds, s.Requeues, s.Queues[0].Requeues, s.Utilisation, s.PeakBusySlots)
+	}
+	var b bytes.Buffer
+	if err := s.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "requeues") {
+		t.Errorf("no requeues in the report:\n%s", b.String())
+	}
+	b.Reset()
+	if err := simstats.Summarize(recs[1:], 4).WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "requeues") {
+		t.Errorf("requeues in the report of a run without any:\n%s", b.String())
+	}
+}

@@ -90,6 +90,9 @@ func WriteComparison(w io.Writer, names [2]string, a, b *Summary) error {
 		num("preemptions", float64(a.Preemptions), float64(b.Preemptions), count, deltaCount),
 		num("forwards", float64(a.Forwards), float64(b.Forwards), count, deltaCount),
 	}
+	if a.Requeues > 0 || b.Requeues > 0 {
+		metrics = append(metrics, num("requeues", float64(a.Requeues), float64(b.Requeues), count, deltaCount))
+	}
 	if a.Exceptions.any() || b.Exceptions.any() {
 		ea, eb := a.Exceptions, b.Exceptions
 		metrics = append(metrics,
@@ -358,6 +361,9 @@ func totalsRows(runs []*Summary, html bool) [][]string {
 		row{"preemptions", itoa(func(s *Summary) int { return s.Preemptions })},
 		row{"forwards", itoa(func(s *Summary) int { return s.Forwards })},
 	)
+	if slices.ContainsFunc(runs, func(s *Summary) bool { return s.Requeues > 0 }) {
+		rows = append(rows, row{"requeues", itoa(func(s *Summary) int { return s.Requeues })})
+	}
 	if slices.ContainsFunc(runs, func(s *Summary) bool { return s.Exceptions.any() }) {
 		rows = append(rows,
 			row{"overrun jobs", itoa(func(s *Summary) int { return s.Exceptions.Overrun })},

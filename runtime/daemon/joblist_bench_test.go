@@ -1,0 +1,52 @@
+package daemon_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/lsfc/lsfc/runtime/api"
+	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/lsfc/lsfc/runtime/localexec"
+)
+
+// BenchmarkJobList1000 lists 1,000 held jobs as bjobs does: with the
+// seven fields of its default layout, and with every field (bjobs -l,
+// -o, -json). Each op is one request: the daemon makes and writes the
+// list, the client reads it.
+func BenchmarkJobList1000(b *testing.B) {
+	p, err := compileTree(writeConf(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	state := b.TempDir()
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state,
+		WrapperPath: []string{os.Args[0], localexec.WrapperArg}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	c := api.Dial(state)
+	ctx := context.Background()
+	for range 1000 {
+		if _, err := c.Submit(ctx, &api.SubmitRequest{Command: "sleep 10", Hold: true, Cwd: os.TempDir(), Name: "j"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		fields []string
+	}{
+		{"default", []string{"user", "state", "queue", "fromHost", "execHosts", "command", "submitTime"}},
+		{"all", nil},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				jobs, err := c.Jobs(ctx, api.JobQuery{User: "all", Fields: tc.fields})
+				if err != nil || len(jobs) != 1000 {
+					b.Fatalf("%d jobs: %v", len(jobs), err)
+				}
+			}
+		})
+	}
+}
