@@ -425,9 +425,12 @@ func (sv *supervisor) serve(c *net.UnixConn) {
 		closeFDs(fds)
 		return
 	}
+	id, err := parseRequest(msg, len(fds))
 	switch {
-	case msg == "close":
+	case err != nil:
 		closeFDs(fds)
+		c.Write([]byte("error: " + err.Error()))
+	case id == 0:
 		sv.mu.Lock()
 		if sv.jobs == 0 && sv.conns == 1 {
 			sv.exitLocked(0)
@@ -435,18 +438,27 @@ func (sv *supervisor) serve(c *net.UnixConn) {
 		// Connections of jobs just ended may not be closed yet.
 		sv.closing = sv.jobs == 0
 		sv.mu.Unlock()
-	case strings.HasPrefix(msg, "start "):
-		id, err := strconv.ParseInt(strings.TrimPrefix(msg, "start "), 10, 64)
-		if err != nil || id <= 0 || len(fds) != 1 {
-			closeFDs(fds)
-			c.Write([]byte(fmt.Sprintf("error: bad request %q with %d descriptors", msg, len(fds))))
-			return
-		}
-		sv.runJob(c, id, fds[0])
 	default:
-		closeFDs(fds)
-		c.Write([]byte(fmt.Sprintf("error: bad request %q", msg)))
+		sv.runJob(c, id, fds[0])
 	}
+}
+
+// parseRequest reads a request to the supervisor that came with nfds
+// descriptors: "start ID" with the job's lock (it returns the id), or
+// "close" with none (it returns 0).
+func parseRequest(msg string, nfds int) (int64, error) {
+	if msg == "close" && nfds == 0 {
+		return 0, nil
+	}
+	arg, ok := strings.CutPrefix(msg, "start ")
+	if !ok || nfds != 1 {
+		return 0, fmt.Errorf("bad request %q with %d descriptors", msg, nfds)
+	}
+	id, err := strconv.ParseInt(arg, 10, 64)
+	if err != nil || id <= 0 || strconv.FormatInt(id, 10) != arg {
+		return 0, fmt.Errorf("bad job id %q", arg)
+	}
+	return id, nil
 }
 
 // runJob runs job id, whose lock is the descriptor lock, on a thread of

@@ -311,3 +311,50 @@ func TestSupervisorLongPath(t *testing.T) {
 		t.Errorf("job 1 ran in process %d, not in the supervisor", w)
 	}
 }
+
+func TestParseRequest(t *testing.T) {
+	for _, c := range []struct {
+		msg  string
+		nfds int
+		id   int64
+		err  string
+	}{
+		{"start 42", 1, 42, ""},
+		{"close", 0, 0, ""},
+		{"close", 1, 0, "bad request"},
+		{"start 42", 0, 0, "bad request"},
+		{"start 42", 2, 0, "bad request"},
+		{"start -1", 1, 0, "bad job id"},
+		{"start 0", 1, 0, "bad job id"},
+		{"start +7", 1, 0, "bad job id"},
+		{"start 007", 1, 0, "bad job id"},
+		{"start 1 2", 1, 0, "bad job id"},
+		{"stop 1", 1, 0, "bad request"},
+		{"", 0, 0, "bad request"},
+	} {
+		id, err := parseRequest(c.msg, c.nfds)
+		if id != c.id || (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("parseRequest(%q, %d) = %d, %v; want %d, %q", c.msg, c.nfds, id, err, c.id, c.err)
+		}
+	}
+}
+
+// FuzzParseRequest checks that any request is read without a panic, and
+// that a job id read is positive and written as in the request.
+func FuzzParseRequest(f *testing.F) {
+	for _, s := range []string{"start 1", "close", "start 9223372036854775807", "start 9223372036854775808", "start \x00"} {
+		f.Add(s, 1)
+	}
+	f.Fuzz(func(t *testing.T, msg string, nfds int) {
+		id, err := parseRequest(msg, nfds)
+		if err != nil {
+			if id != 0 {
+				t.Errorf("parseRequest(%q, %d) = %d with error %v", msg, nfds, id, err)
+			}
+			return
+		}
+		if id < 0 || id > 0 && msg != "start "+strconv.FormatInt(id, 10) || id == 0 && msg != "close" {
+			t.Errorf("parseRequest(%q, %d) = %d", msg, nfds, id)
+		}
+	})
+}
