@@ -38,6 +38,9 @@ import (
 //	                             <-    "end" (Spec.PostLater: the end is recorded)
 //	                             <-    "done CODE" (the status file is written)
 //
+// An Executor's Close sends "close" instead, on a connection of its own:
+// a supervisor without jobs then exits.
+//
 // The supervisor holds the job's lock (flock on its lock file), handed
 // over with the request, for the job's life, writes the pid file (naming
 // itself as the wrapper) and the status file as a job's own wrapper does,
