@@ -24,10 +24,12 @@
 // alone, installed beside lsfc, run with SuperviseArg; see supervisor.go
 // for its protocol and life). Start starts it when none runs, in a
 // session of its own, so that it outlives the daemon, and a later
-// Executor on the directory uses it again. A job with per-process limits
-// (Spec.ProcLimits), and every job of an Executor with PerJob set, runs
-// under a starter process of its own instead, which does the same for
-// that one job. The wrapper gives the job its umask, enters the working
+// Executor on the directory uses it again, unless the starter was
+// replaced since (an upgrade): that supervisor then retires, running its
+// jobs to their ends, and Start starts a new one from the new starter. A
+// job with per-process limits (Spec.ProcLimits), and every job of an
+// Executor with PerJob set, runs under a starter process of its own
+// instead, which does the same for that one job. The wrapper gives the job its umask, enters the working
 // directory (the user's home when none is given, /tmp when it cannot be
 // entered), opens the output files, starts /bin/sh on the job file in a
 // process group of its own (so that a signal sent to the job reaches all

@@ -32,7 +32,7 @@ import (
 // same user), one connection per job:
 //
 //	Start                              supervisor
-//	"start ID" + the job's lock  ->
+//	"start ID PROG" + the job's lock ->
 //	                             <-    "hello PID" (the job is taken)
 //	                             <-    "ok" or "error: WHY" (the handshake)
 //	                             <-    "end" (Spec.PostLater: the end is recorded)
@@ -40,6 +40,21 @@ import (
 //
 // An Executor's Close sends "close" instead, on a connection of its own:
 // a supervisor without jobs then exits.
+//
+// PROG names the program Start would start the supervisor from (the
+// job starter, or WrapperPath's first word) as it is now: the device and
+// inode ("DEV:INO") of the file its path names. A supervisor runs the
+// code it was started with; when the program was replaced since (lsfc
+// upgraded: a new file at the path, and so a new inode, since a running
+// program's file cannot be written in place), the supervisor answers
+// "retired" instead of "hello", without taking the job, and retires (see
+// below); Start then starts a new supervisor from the new program and
+// hands it the job. The supervisor knows itself by the inode of
+// /proc/self/exe, the very file it runs (whose inode stays its own while
+// it runs, even once the path names another file), and by that of the
+// path it was started as, read as it starts (should a file system show
+// the two differently). A request without PROG (the program's path
+// cannot be read) is taken by any supervisor.
 //
 // The supervisor holds the job's lock (flock on its lock file), handed
 // over with the request, for the job's life, writes the pid file (naming
@@ -54,8 +69,12 @@ import (
 //
 // The supervisor exits once it has had no job and no connection for
 // supervisorIdle (or the duration in supIdleEnv), at once when an
-// Executor's Close finds it without jobs, and once its jobs end when its
-// socket is removed. When its directory is removed, no job's end can be
+// Executor's Close finds it without jobs, and once its jobs end when it
+// retires or its socket is removed. Retiring, it stops listening,
+// removes its socket if still its own and lets go of the directory's
+// supervisor lock, so that a new supervisor may start at once; its jobs
+// run on to their ends, which it records as before, holding their locks,
+// so that a restarted daemon's Recover sees them end. When its directory is removed, no job's end can be
 // recorded any more: it kills its jobs and exits. Its messages go to
 // supervisor.log in the directory.
 
@@ -69,7 +88,7 @@ const (
 	supSock = "supervisor.sock"
 	supLock = "supervisor.lock" // held by the running supervisor
 	supLog  = "supervisor.log"  // its standard error
-	supPID  = "supervisor.pid"  // its process id, while it runs
+	supPID  = "supervisor.pid"  // its process id, while it listens
 )
 
 const (
@@ -209,7 +228,13 @@ func readMsg(c *net.UnixConn, timeout time.Duration) (string, []int, error) {
 type supervisor struct {
 	dir  string
 	sock string // the socket's path
-	ino  uint64 // its inode, to see that it was removed or replaced
+	// lock holds the directory's supervisor lock until the supervisor
+	// stops listening.
+	lock *os.File
+	// progs are the programs it runs, as a request's PROG names them:
+	// those of /proc/self/exe and of the path it was started as.
+	progs []string
+	ino   uint64 // its inode, to see that it was removed or replaced
 	// dirIno is the directory's inode, to see that it was removed.
 	dirIno uint64
 	ln     *net.UnixListener
@@ -299,9 +324,14 @@ func newSupervisor(dir string) (*supervisor, error) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	// The lock stays open, and held, until the process exits.
-	sv := &supervisor{dir: dir, sock: filepath.Join(dir, supSock), uid: os.Geteuid(), idle: supervisorIdle, last: time.Now(),
+	// The lock stays held until the supervisor stops listening.
+	sv := &supervisor{dir: dir, sock: filepath.Join(dir, supSock), lock: lock, uid: os.Geteuid(), idle: supervisorIdle, last: time.Now(),
 		running: map[*wrapper]bool{}, threads: make(chan jobThread, 64)}
+	for _, p := range []string{"/proc/self/exe", os.Args[0]} {
+		if id := programID(p); id != "" && !slices.Contains(sv.progs, id) {
+			sv.progs = append(sv.progs, id)
+		}
+	}
 	if d, err := time.ParseDuration(os.Getenv(supIdleEnv)); err == nil && d > 0 {
 		sv.idle = d
 	}
@@ -367,7 +397,9 @@ func (sv *supervisor) housekeep() {
 }
 
 // stopLocked closes the listener: no connection is taken from now on. It
-// removes the socket when unlink is set and the socket is still its own.
+// removes the socket when unlink is set and the socket is still its own,
+// and its pid file, and then lets go of the supervisor lock: a new
+// supervisor may start on the directory while this one's jobs run on.
 func (sv *supervisor) stopLocked(unlink bool) {
 	if sv.exiting {
 		return
@@ -378,16 +410,41 @@ func (sv *supervisor) stopLocked(unlink bool) {
 		os.Remove(sv.sock)
 	}
 	sv.ln.Close()
-}
-
-// exitLocked ends the process: its socket and pid file go, and its lock
-// with it.
-func (sv *supervisor) exitLocked(code int) {
-	sv.stopLocked(true)
 	pidFile := filepath.Join(sv.dir, supPID)
 	if data, err := os.ReadFile(pidFile); err == nil && strings.TrimSpace(string(data)) == strconv.Itoa(os.Getpid()) {
 		os.Remove(pidFile)
 	}
+	syscall.Flock(int(sv.lock.Fd()), syscall.LOCK_UN)
+	sv.lock.Close()
+}
+
+// runs tells whether the supervisor runs prog, as a request names it.
+func (sv *supervisor) runs(prog string) bool {
+	return prog == "" || len(sv.progs) == 0 || slices.Contains(sv.progs, prog)
+}
+
+// programID returns the identity of the program file path names,
+// "DEV:INO", or "" when it cannot be read. A bare name is looked for on
+// PATH, as exec.Command does.
+func programID(path string) string {
+	if !strings.Contains(path, "/") {
+		p, err := exec.LookPath(path)
+		if err != nil {
+			return ""
+		}
+		path = p
+	}
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		return ""
+	}
+	return strconv.FormatUint(st.Dev, 10) + ":" + strconv.FormatUint(st.Ino, 10)
+}
+
+// exitLocked ends the process: its socket, pid file and lock go first
+// if they have not yet.
+func (sv *supervisor) exitLocked(code int) {
+	sv.stopLocked(true)
 	os.Exit(code)
 }
 
@@ -420,15 +477,30 @@ func (sv *supervisor) serve(c *net.UnixConn) {
 		sv.mu.Unlock()
 		c.Close()
 	}()
-	if _, err := c.Write([]byte("hello " + strconv.Itoa(os.Getpid()))); err != nil {
-		return
-	}
 	msg, fds, err := readMsg(c, startTimeout)
 	if err != nil {
 		closeFDs(fds)
 		return
 	}
-	id, err := parseRequest(msg, len(fds))
+	id, prog, err := parseRequest(msg, len(fds))
+	if err == nil && id > 0 && !sv.runs(prog) {
+		// Start would start another program: this one retires, and
+		// the job, not taken, goes to a supervisor of that program.
+		closeFDs(fds)
+		sv.mu.Lock()
+		if !sv.exiting {
+			fmt.Fprintf(os.Stderr, "%s: supervisor %d: its program was replaced (%s, now %s): retiring, exiting once its %d jobs end\n",
+				StarterName, os.Getpid(), strings.Join(sv.progs, " "), prog, sv.jobs)
+		}
+		sv.stopLocked(true)
+		sv.mu.Unlock()
+		c.Write([]byte("retired"))
+		return
+	}
+	if _, werr := c.Write([]byte("hello " + strconv.Itoa(os.Getpid()))); werr != nil {
+		closeFDs(fds)
+		return
+	}
 	switch {
 	case err != nil:
 		closeFDs(fds)
@@ -447,21 +519,35 @@ func (sv *supervisor) serve(c *net.UnixConn) {
 }
 
 // parseRequest reads a request to the supervisor that came with nfds
-// descriptors: "start ID" with the job's lock (it returns the id), or
-// "close" with none (it returns 0).
-func parseRequest(msg string, nfds int) (int64, error) {
+// descriptors: "start ID" or "start ID PROG" with the job's lock (it
+// returns the id and PROG), or "close" with none (it returns 0).
+func parseRequest(msg string, nfds int) (int64, string, error) {
 	if msg == "close" && nfds == 0 {
-		return 0, nil
+		return 0, "", nil
 	}
 	arg, ok := strings.CutPrefix(msg, "start ")
 	if !ok || nfds != 1 {
-		return 0, fmt.Errorf("bad request %q with %d descriptors", msg, nfds)
+		return 0, "", fmt.Errorf("bad request %q with %d descriptors", msg, nfds)
 	}
+	arg, prog, withProg := strings.Cut(arg, " ")
 	id, err := strconv.ParseInt(arg, 10, 64)
 	if err != nil || id <= 0 || strconv.FormatInt(id, 10) != arg {
-		return 0, fmt.Errorf("bad job id %q", arg)
+		return 0, "", fmt.Errorf("bad job id %q", arg)
 	}
-	return id, nil
+	if withProg {
+		dev, ino, ok := strings.Cut(prog, ":")
+		if !ok || !canonicalUint(dev) || !canonicalUint(ino) {
+			return 0, "", fmt.Errorf("bad program %q", prog)
+		}
+	}
+	return id, prog, nil
+}
+
+// canonicalUint tells whether s is an unsigned 64-bit number written
+// without sign or leading zeros.
+func canonicalUint(s string) bool {
+	n, err := strconv.ParseUint(s, 10, 64)
+	return err == nil && strconv.FormatUint(n, 10) == s
 }
 
 // runJob runs job id, whose lock is the descriptor lock, on a thread of
@@ -518,7 +604,11 @@ func closeFDs(fds []int) {
 // answer.
 func (e *Executor) launchSupervised(argv []string, id int64, lock *os.File) (*wrapperRun, error) {
 	defer lock.Close() // the supervisor holds its own copy once it has the job
-	c, err := e.handOverJob(argv, "start "+strconv.FormatInt(id, 10), lock)
+	req := "start " + strconv.FormatInt(id, 10)
+	if prog := programID(argv[0]); prog != "" {
+		req += " " + prog
+	}
+	c, err := e.handOverJob(argv, req, lock)
 	if err != nil {
 		return nil, fmt.Errorf("cannot start job %d: %v", id, err)
 	}
@@ -568,11 +658,16 @@ func (e *Executor) handOverJob(argv []string, req string, lock *os.File) (*net.U
 			last = err
 			continue
 		}
-		// A supervisor that does not say hello did not read the request:
-		// it was exiting, and another may be started.
+		// A supervisor that does not say hello did not take the job: it
+		// was exiting, or it retired since it runs another program than
+		// argv's, and another may be started.
 		if _, _, err = c.WriteMsgUnix([]byte(req), rights, nil); err == nil {
 			var hello string
-			if hello, _, err = readMsg(c, startTimeout); err == nil && !strings.HasPrefix(hello, "hello ") {
+			hello, _, err = readMsg(c, startTimeout)
+			switch {
+			case err == nil && hello == "retired":
+				err = errors.New("the job supervisor ran a replaced program and retired")
+			case err == nil && !strings.HasPrefix(hello, "hello "):
 				err = fmt.Errorf("unexpected greeting %q", hello)
 			}
 		}

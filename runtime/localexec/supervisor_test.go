@@ -317,44 +317,151 @@ func TestParseRequest(t *testing.T) {
 		msg  string
 		nfds int
 		id   int64
+		prog string
 		err  string
 	}{
-		{"start 42", 1, 42, ""},
-		{"close", 0, 0, ""},
-		{"close", 1, 0, "bad request"},
-		{"start 42", 0, 0, "bad request"},
-		{"start 42", 2, 0, "bad request"},
-		{"start -1", 1, 0, "bad job id"},
-		{"start 0", 1, 0, "bad job id"},
-		{"start +7", 1, 0, "bad job id"},
-		{"start 007", 1, 0, "bad job id"},
-		{"start 1 2", 1, 0, "bad job id"},
-		{"stop 1", 1, 0, "bad request"},
-		{"", 0, 0, "bad request"},
+		{"start 42", 1, 42, "", ""},
+		{"start 42 2049:131077", 1, 42, "2049:131077", ""},
+		{"start 42 0:18446744073709551615", 1, 42, "0:18446744073709551615", ""},
+		{"close", 0, 0, "", ""},
+		{"start 42 2049", 1, 0, "", "bad program"},
+		{"start 42 2049:", 1, 0, "", "bad program"},
+		{"start 42 :1", 1, 0, "", "bad program"},
+		{"start 42 01:1", 1, 0, "", "bad program"},
+		{"start 42 1:2:3", 1, 0, "", "bad program"},
+		{"start 42 1:18446744073709551616", 1, 0, "", "bad program"},
+		{"start 42 1:2 ", 1, 0, "", "bad program"},
+		{"start 42 ", 1, 0, "", "bad program"},
+		{"close", 1, 0, "", "bad request"},
+		{"start 42", 0, 0, "", "bad request"},
+		{"start 42", 2, 0, "", "bad request"},
+		{"start -1", 1, 0, "", "bad job id"},
+		{"start 0", 1, 0, "", "bad job id"},
+		{"start +7", 1, 0, "", "bad job id"},
+		{"start 007", 1, 0, "", "bad job id"},
+		{"start 1 2", 1, 0, "", "bad program"},
+		{"start 1x 2:3", 1, 0, "", "bad job id"},
+		{"stop 1", 1, 0, "", "bad request"},
+		{"", 0, 0, "", "bad request"},
 	} {
-		id, err := parseRequest(c.msg, c.nfds)
-		if id != c.id || (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
-			t.Errorf("parseRequest(%q, %d) = %d, %v; want %d, %q", c.msg, c.nfds, id, err, c.id, c.err)
+		id, prog, err := parseRequest(c.msg, c.nfds)
+		if id != c.id || prog != c.prog || (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("parseRequest(%q, %d) = %d, %q, %v; want %d, %q, %q", c.msg, c.nfds, id, prog, err, c.id, c.prog, c.err)
 		}
 	}
 }
 
 // FuzzParseRequest checks that any request is read without a panic, and
-// that a job id read is positive and written as in the request.
+// that a job id and program read are written as in the request.
 func FuzzParseRequest(f *testing.F) {
-	for _, s := range []string{"start 1", "close", "start 9223372036854775807", "start 9223372036854775808", "start \x00"} {
+	for _, s := range []string{"start 1", "close", "start 9223372036854775807", "start 9223372036854775808", "start \x00",
+		"start 1 2049:131077", "start 1 1:2:3", "start 1 :"} {
 		f.Add(s, 1)
 	}
 	f.Fuzz(func(t *testing.T, msg string, nfds int) {
-		id, err := parseRequest(msg, nfds)
+		id, prog, err := parseRequest(msg, nfds)
 		if err != nil {
-			if id != 0 {
-				t.Errorf("parseRequest(%q, %d) = %d with error %v", msg, nfds, id, err)
+			if id != 0 || prog != "" {
+				t.Errorf("parseRequest(%q, %d) = %d, %q with error %v", msg, nfds, id, prog, err)
 			}
 			return
 		}
-		if id < 0 || id > 0 && msg != "start "+strconv.FormatInt(id, 10) || id == 0 && msg != "close" {
-			t.Errorf("parseRequest(%q, %d) = %d", msg, nfds, id)
+		want := "close"
+		if id > 0 {
+			want = "start " + strconv.FormatInt(id, 10)
+			if prog != "" {
+				want += " " + prog
+			}
+		}
+		if id < 0 || msg != want || id == 0 && prog != "" {
+			t.Errorf("parseRequest(%q, %d) = %d, %q", msg, nfds, id, prog)
 		}
 	})
+}
+
+// installProgram copies the program src to dst as an upgrade installs
+// it: a new file renamed over the old one.
+func installProgram(t *testing.T, src, dst string) {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst+".new", data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(dst+".new", dst); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSupervisorRetiresOnUpgrade replaces the job starter while its
+// supervisor runs a job, and restarts the Executor, as an upgrade of
+// lsfc does: the next Start has the old supervisor retire and starts a
+// new one from the new program; the old one runs its job to its end,
+// whose exit status the new Executor gets, and then exits.
+func TestSupervisorRetiresOnUpgrade(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	starter := filepath.Join(t.TempDir(), StarterName)
+	installProgram(t, self, starter)
+	dir := t.TempDir()
+	gate := filepath.Join(t.TempDir(), "gate")
+	h := newHarness(t, dir)
+	h.e.WrapperPath = []string{starter}
+	h.start(Spec{JobID: 1, Command: fmt.Sprintf("while [ ! -e %s ]; do sleep 0.05; done; exit 7", gate), Umask: -1})
+	old := supervisorPID(t, dir)
+	pgid1, _ := h.e.JobPID(1)
+	h.e.Close()
+
+	installProgram(t, self, starter)
+	h2 := newHarness(t, dir)
+	h2.e.WrapperPath = []string{starter}
+	if ended := h2.e.Recover([]int64{1}); len(ended) != 0 {
+		t.Fatalf("Recover returned %+v, want job 1 adopted", ended)
+	}
+	h2.start(Spec{JobID: 2, Command: "exit 4", Umask: -1})
+	sup := supervisorPID(t, dir)
+	if sup == old {
+		t.Fatalf("job 2 went to the supervisor %d of the replaced program", old)
+	}
+	if w := wrapperOf(t, dir, 2); w != sup {
+		t.Errorf("job 2 ran in process %d, want the new supervisor %d", w, sup)
+	}
+	if got, want := programID(fmt.Sprintf("/proc/%d/exe", sup)), programID(starter); got != want {
+		t.Errorf("the new supervisor runs program %s, want the new starter %s", got, want)
+	}
+	if r := h2.result(2); r.ExitCode != 4 {
+		t.Errorf("job 2 ended %+v, want exit code 4", r)
+	}
+	// The retired supervisor runs job 1 on; the next job goes to the new
+	// one, which runs the program Start would start.
+	if gone(old) {
+		t.Fatal("the retired supervisor exited before its job ended")
+	}
+	if w := wrapperOf(t, dir, 1); w != old {
+		t.Errorf("job 1's wrapper is %d, want the retired supervisor %d", w, old)
+	}
+	h2.start(Spec{JobID: 3, Command: "exit 5", Umask: -1})
+	if r := h2.result(3); r.ExitCode != 5 {
+		t.Errorf("job 3 ended %+v, want exit code 5", r)
+	}
+	if w := wrapperOf(t, dir, 3); w != sup {
+		t.Errorf("job 3 ran in process %d, want the new supervisor %d", w, sup)
+	}
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := h2.result(1); r.ExitCode != 7 || r.Lost {
+		t.Errorf("job 1 ended %+v, want exit code 7", r)
+	}
+	eventually(t, "the retired supervisor exiting", func() bool { return gone(old) })
+	eventually(t, "job 1's processes ending", func() bool { return len(groupStates(pgid1)) == 0 })
+	if log, err := os.ReadFile(filepath.Join(dir, supLog)); err != nil || !strings.Contains(string(log), "retiring") {
+		t.Errorf("the supervisor's log %q (%v) does not tell it retired", log, err)
+	}
+	h2.e.Close()
+	eventually(t, "the new supervisor exiting", func() bool { return gone(sup) })
 }
