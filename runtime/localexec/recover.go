@@ -142,7 +142,7 @@ func (e *Executor) watch(j *job) {
 		}
 		if e.inPost(j) {
 			r, ok := e.recordedPost(j.id)
-			if !ok && !lockHeld(e.dir, j.id) && !j.pids.wrapperAlive() {
+			if !ok && !lockHeld(e.dir, j.id) && !e.pidsOf(j).wrapperAlive() {
 				if r, ok = e.recordedPost(j.id); !ok {
 					r, ok = lostPost(j.id), true
 				}
@@ -161,7 +161,7 @@ func (e *Executor) watch(j *job) {
 			e.finish(j, r)
 			return
 		}
-		if j.pids.WrapperPID == 0 {
+		if e.pidsOf(j).WrapperPID == 0 {
 			// Adopted while its wrapper was starting: its processes are
 			// recorded by now, or soon.
 			if rec, err := readPidRecord(e.path(j.id, pidExt)); err == nil {
@@ -170,7 +170,7 @@ func (e *Executor) watch(j *job) {
 				e.mu.Unlock()
 			}
 		}
-		if !lockHeld(e.dir, j.id) && !j.pids.wrapperAlive() {
+		if !lockHeld(e.dir, j.id) && !e.pidsOf(j).wrapperAlive() {
 			r, ok := e.recorded(j.id)
 			if !ok {
 				r = e.lose(j, "the job wrapper is gone and recorded no exit status")
@@ -184,6 +184,14 @@ func (e *Executor) watch(j *job) {
 			return
 		}
 	}
+}
+
+// pidsOf returns the processes recorded for j, which Kill and the other
+// signals update as the job's process groups change.
+func (e *Executor) pidsOf(j *job) pidRecord {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return j.pids
 }
 
 func (e *Executor) pollInterval() time.Duration {

@@ -218,10 +218,15 @@ func readMsg(c *net.UnixConn, timeout time.Duration) (string, []int, error) {
 			}
 		}
 	}
-	if err == nil && n == 0 {
-		err = errors.New("the connection was closed")
+	if err != nil {
+		// A failed read may give a negative count (a connection reset,
+		// as when the listener that had not yet taken it closes).
+		return "", fds, err
 	}
-	return string(buf[:n]), fds, err
+	if n == 0 {
+		return "", fds, errors.New("the connection was closed")
+	}
+	return string(buf[:n]), fds, nil
 }
 
 // A supervisor runs the jobs of one Executor directory; see above.

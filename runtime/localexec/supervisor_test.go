@@ -422,19 +422,44 @@ func TestSupervisorRetiresOnUpgrade(t *testing.T) {
 	if ended := h2.e.Recover([]int64{1}); len(ended) != 0 {
 		t.Fatalf("Recover returned %+v, want job 1 adopted", ended)
 	}
-	h2.start(Spec{JobID: 2, Command: "exit 4", Umask: -1})
+	// Jobs started at once: one of them has the old supervisor retire,
+	// none is taken by it, each runs once in the new one.
+	const n = 6
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := h2.e.Start(Spec{JobID: int64(10 + i), Command: fmt.Sprintf("exit %d", 10+i), Umask: -1}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
 	sup := supervisorPID(t, dir)
 	if sup == old {
-		t.Fatalf("job 2 went to the supervisor %d of the replaced program", old)
-	}
-	if w := wrapperOf(t, dir, 2); w != sup {
-		t.Errorf("job 2 ran in process %d, want the new supervisor %d", w, sup)
+		t.Fatalf("the jobs went to the supervisor %d of the replaced program", old)
 	}
 	if got, want := programID(fmt.Sprintf("/proc/%d/exe", sup)), programID(starter); got != want {
 		t.Errorf("the new supervisor runs program %s, want the new starter %s", got, want)
 	}
-	if r := h2.result(2); r.ExitCode != 4 {
-		t.Errorf("job 2 ended %+v, want exit code 4", r)
+	seen := map[int64]bool{}
+	for range n {
+		select {
+		case r := <-h2.results:
+			if r.ExitCode != int(r.JobID) || seen[r.JobID] {
+				t.Errorf("job %d ended %+v, want exit code %d, once", r.JobID, r, r.JobID)
+			}
+			seen[r.JobID] = true
+			if w := wrapperOf(t, dir, r.JobID); w != sup {
+				t.Errorf("job %d ran in process %d, want the new supervisor %d", r.JobID, w, sup)
+			}
+		case <-time.After(waitLimit):
+			t.Fatal("not every job ended")
+		}
 	}
 	// The retired supervisor runs job 1 on; the next job goes to the new
 	// one, which runs the program Start would start.
