@@ -62,6 +62,9 @@ func (j fileJournal) AppendDeferred(records [][]byte, within time.Duration) (Com
 	return j.Log.AppendDeferred(records, within)
 }
 
+// Flush has the transactions appended so far written now.
+func (j fileJournal) Flush() Committed { return j.Log.Flush() }
+
 // A deferJournal appends transactions that call for no sync of their
 // own: they are made durable with the next transaction that does, or
 // within the time given (see eventlog.Log.AppendDeferred). A Journal
