@@ -625,7 +625,10 @@ func (d *Daemon) recoverJobs() error {
 	var ended []int64
 	now := d.now()
 	for _, r := range d.exec.Recover(ids) {
-		rec, ok := d.ended(r, now)
+		// A job that ended while the daemon was down ends when its
+		// status file says, not at the restart: its finish is the one
+		// the daemon would have written (and a client may have seen).
+		rec, ok := d.ended(r, d.endOf(r, now))
 		if ok {
 			recs = append(recs, rec)
 		}
@@ -1274,7 +1277,7 @@ func (d *Daemon) exited(r localexec.Result) {
 		}
 		return
 	}
-	rec, ok := d.ended(r, d.now())
+	rec, ok := d.ended(r, d.endOf(r, d.now()))
 	if !ok {
 		return
 	}
@@ -1286,6 +1289,26 @@ func (d *Daemon) exited(r localexec.Result) {
 		return
 	}
 	d.commitFinishThen([]Record{rec}, func() { d.settle(id) })
+}
+
+// endOf returns when a job's processes ended: the time their wrapper
+// recorded in their status file (Result.End), so that the end is the
+// same whether the daemon learns of it at once or after a restart. It is
+// now when the wrapper recorded none (a lost job), when the job's
+// post-execution commands ran as part of it (its end is theirs, which
+// the status file does not hold), when the daemon runs on a clock of its
+// own (a test's), and when the recorded time is not between the job's
+// start and now.
+func (d *Daemon) endOf(r localexec.Result, now runtime.Time) runtime.Time {
+	if _, real := d.clk.(clock.RealClock); !real || r.End.IsZero() || r.PostReport || r.PostExec != "" && !r.PostPending {
+		return now
+	}
+	j := d.cluster.Job(r.JobID)
+	end := runtime.Time(float64(r.End.UnixNano()) / 1e9)
+	if j == nil || end < j.Start || end > now {
+		return now
+	}
+	return end
 }
 
 // ended applies the end of a job's processes to the cluster and returns
