@@ -125,6 +125,9 @@ type Config struct {
 	// noAcct leaves lsb.acct unwritten, for the benchmark that measures
 	// what writing it costs (export_test.go).
 	noAcct bool
+	// wrapLog, when set, wraps the journal the daemon opens, for tests
+	// that watch what is appended.
+	wrapLog func(Journal) Journal
 }
 
 // A Daemon is a running lsfc serve.
@@ -200,6 +203,13 @@ type Daemon struct {
 	// sealing holds the settled jobs whose finish the compaction under
 	// way seals (guarded by settledMu).
 	sealing []int64
+	// dropped maps a job whose files a requeue dropped to its Epoch
+	// then: the settle of the run before, which may come after, leaves
+	// the files of the next run alone (guarded by settledMu).
+	dropped map[int64]int
+	// lastDeferred is the last transaction appended deferred (a
+	// finish), until it is seen durable (see finishesDurable).
+	lastDeferred Committed
 	// compacting is set while a compaction writes its snapshot off the
 	// owning goroutine; compactDone brings its outcome back, and
 	// compactWG lets Close wait for it before closing the log.
@@ -494,6 +504,9 @@ func (d *Daemon) openLog() error {
 	if err != nil {
 		return err
 	}
+	if d.cfg.wrapLog != nil {
+		log = d.cfg.wrapLog(log)
+	}
 	d.log = log
 	d.noteRecovery(note)
 	for _, w := range warnings {
@@ -737,6 +750,9 @@ func (d *Daemon) appendAs(recs []Record, deferred bool) (Committed, error) {
 	var c Committed
 	if dj, ok := d.log.(deferJournal); ok && deferred {
 		c, err = dj.AppendDeferred(payloads, finishDelay)
+		if err == nil {
+			d.lastDeferred = c
+		}
 	} else {
 		c, err = d.log.Append(payloads)
 	}
@@ -1270,8 +1286,10 @@ func (d *Daemon) exited(r localexec.Result) {
 		if ok {
 			recs = []Record{rec}
 		}
-		if j := d.cluster.Job(id); j == nil || j.State.Finished() {
+		if j := d.cluster.Job(id); j == nil {
 			d.commitThen(recs, func() { d.settle(id) })
+		} else if j.State.Finished() {
+			d.commitThen(recs, d.settleRun(id, j.Epoch))
 		} else {
 			d.commitThen(recs, nil)
 		}
@@ -1288,7 +1306,11 @@ func (d *Daemon) exited(r localexec.Result) {
 		d.commitThen([]Record{rec}, nil)
 		return
 	}
-	d.commitFinishThen([]Record{rec}, func() { d.settle(id) })
+	epoch := 0
+	if j := d.cluster.Job(id); j != nil {
+		epoch = j.Epoch
+	}
+	d.commitFinishThen([]Record{rec}, d.settleRun(id, epoch))
 }
 
 // endOf returns when a job's processes ended: the time their wrapper
