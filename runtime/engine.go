@@ -94,7 +94,7 @@ func (e *Engine) Schedule() *Plan {
 	resChange := cl.ageReservations(now)
 	p := e.Scheduler.Cycle(Snapshot{Cluster: cl, Now: now, Explain: e.Explain, Forward: e.Forward})
 	for j, r := range p.reasons {
-		if j.State == PSusp && (j.Reason == ReasonMCInitFail || j.Reason == ReasonPreExecLimit) {
+		if j.State == PSusp && j.Reason.SystemHold() {
 			// Suspended for its failed remote starts: it says so.
 			continue
 		}
@@ -198,7 +198,7 @@ func (e *Engine) Reason(j *Job) Reason {
 	if e.last == nil {
 		return ReasonNew
 	}
-	if j.State == PSusp && (j.Reason == ReasonMCInitFail || j.Reason == ReasonPreExecLimit) {
+	if j.State == PSusp && j.Reason.SystemHold() {
 		return j.Reason
 	}
 	return e.last.Reason(j)
@@ -207,7 +207,7 @@ func (e *Engine) Reason(j *Job) Reason {
 // WhyPending tells why a pending job cannot start now: the job-level
 // reason and each host's (see Scheduler.Explain).
 func (e *Engine) WhyPending(j *Job) (Reason, []HostReason) {
-	if j.Remote != nil || j.State == PSusp && (j.Reason == ReasonMCInitFail || j.Reason == ReasonPreExecLimit) {
+	if j.Remote != nil || j.State == PSusp && j.Reason.SystemHold() {
 		// At another cluster, or held for its failed starts there or
 		// its failed pre-execution commands: no host is weighed.
 		return j.Reason, nil

@@ -213,7 +213,8 @@ type Job struct {
 	PreemptCount int
 	// ExitRequeues counts the times the job went back to pending because
 	// it exited with one of its requeue exit values (REQUEUE_EXIT_VALUES,
-	// bsub -Q); past MAX_JOB_REQUEUE it exits instead.
+	// bsub -Q); once it reaches MAX_JOB_REQUEUE such an exit holds the
+	// job (PSUSP) instead, and the count stays.
 	ExitRequeues int
 	// AvoidHosts are the hosts the job exited on with an exclusive
 	// requeue exit value (EXCLUDE(...)): it is not dispatched to them

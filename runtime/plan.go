@@ -112,7 +112,7 @@ func (p *Plan) localReason(j *Job) Reason {
 	}
 	if j.State == PSusp {
 		// Held: no cycle looks at it, whatever holds its class back.
-		if j.Reason == ReasonPreExecLimit {
+		if j.Reason == ReasonPreExecLimit || j.Reason == ReasonRequeueLimit {
 			return j.Reason
 		}
 		return ReasonHeld

@@ -257,7 +257,7 @@ func (holdFilter) Name() string { return "hold" }
 func (holdFilter) Check(_ CycleState, jv JobInfo) Reason {
 	j := jv.j
 	if j.State == PSusp {
-		if j.Reason == ReasonPreExecLimit {
+		if j.Reason == ReasonPreExecLimit || j.Reason == ReasonRequeueLimit {
 			return j.Reason
 		}
 		return ReasonHeld

@@ -48,6 +48,8 @@ const (
 	ReasonBeginTime    // The job's begin time (bsub -b) is not reached
 	ReasonPreExec      // The job's pre-execution command failed; it is retried
 	ReasonPreExecLimit // Suspended after LOCAL_MAX_PREEXEC_RETRY failed pre-execution commands
+	// Automatic requeue.
+	ReasonRequeueLimit // Suspended on a requeue exit value after MAX_JOB_REQUEUE requeues
 	// Advance reservations.
 	ReasonRsvInactive // The job's advance reservation (bsub -U) is not active
 	// Suspend reasons (SSUSP).
@@ -114,6 +116,7 @@ var reasonText = [...]string{
 	ReasonBeginTime:         "The job has a specified start time",
 	ReasonPreExec:           "The job's pre-execution command exited with a non-zero value; the job is retried",
 	ReasonPreExecLimit:      "The job's pre-execution command failed the maximum number of times (LOCAL_MAX_PREEXEC_RETRY)",
+	ReasonRequeueLimit:      "The job has been requeued the maximum number of times (MAX_JOB_REQUEUE)",
 	ReasonPreempted:         "The job was preempted by a job of a higher priority queue",
 	ReasonLoadStop:          "The load of the host is beyond a loadStop threshold",
 	ReasonStopCond:          "The queue's suspending condition (STOP_COND) holds on the host",
@@ -148,6 +151,14 @@ func (r Reason) String() string {
 		return reasonText[r]
 	}
 	return "Reason(" + strconv.Itoa(int(r)) + ")"
+}
+
+// SystemHold reports whether r is the reason of a job LSF itself held
+// (PSUSP) until it is released: its failed remote starts or pre-execution
+// commands, or its requeue limit. Such a job keeps its reason, whatever a
+// cycle finds.
+func (r Reason) SystemHold() bool {
+	return r == ReasonMCInitFail || r == ReasonPreExecLimit || r == ReasonRequeueLimit
 }
 
 // HostLevel reports whether r rejects one host rather than the job.

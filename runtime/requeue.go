@@ -34,11 +34,14 @@ func (c *Cluster) RequeueFinished(j *Job, hold bool, now Time) error {
 }
 
 // RequeueOnExit puts a started job whose processes exited with one of its
-// requeue exit values back to pending, as Requeue does, and counts it
-// (ExitRequeues). The hosts of avoid are added to those it is not
-// dispatched to again (AvoidHosts), as an exclusive requeue exit value
-// asks.
-func (c *Cluster) RequeueOnExit(j *Job, avoid []string, now Time) error {
+// requeue exit values back to pending, as Requeue does. The hosts of
+// avoid are added to those it is not dispatched to again (AvoidHosts), as
+// an exclusive requeue exit value asks. Without hold it is counted
+// (ExitRequeues) and pends again; with hold (its MAX_JOB_REQUEUE is
+// reached) it is held, PSUSP with ReasonRequeueLimit, until it is
+// released (bresume), and the count stays: released, it runs once more
+// and is held again if it exits so again.
+func (c *Cluster) RequeueOnExit(j *Job, avoid []string, hold bool, now Time) error {
 	for _, h := range avoid {
 		if !slices.Contains(j.AvoidHosts, h) {
 			j.AvoidHosts = append(j.AvoidHosts, h)
@@ -47,7 +50,14 @@ func (c *Cluster) RequeueOnExit(j *Job, avoid []string, now Time) error {
 	if err := c.Requeue(j, now); err != nil {
 		return err
 	}
-	j.ExitRequeues++
+	if !hold {
+		j.ExitRequeues++
+		return nil
+	}
+	if err := c.Hold(j); err != nil {
+		return err
+	}
+	j.Reason = ReasonRequeueLimit
 	return nil
 }
 
@@ -127,14 +137,14 @@ func (c *Cluster) MaxJobRequeue(j *Job) int {
 // An ExitDecision is what becomes of a started job whose processes
 // exited on their own (not killed) with a non-zero code.
 type ExitDecision struct {
-	// Requeue: the code is one of the job's requeue exit values and it
-	// was requeued fewer than MAX_JOB_REQUEUE times: it pends again
-	// (RequeueOnExit), kept off the hosts of Avoid.
+	// Requeue: the code is one of the job's requeue exit values: it goes
+	// back to pending (RequeueOnExit), kept off the hosts of Avoid.
 	Requeue bool
 	Avoid   []string
-	// LimitReached: the code is a requeue exit value, but the job was
-	// requeued MAX_JOB_REQUEUE times already: it ends.
-	LimitReached bool
+	// Hold (with Requeue): the job was requeued MAX_JOB_REQUEUE times
+	// already: as LSF does, it is held (PSUSP, ReasonRequeueLimit)
+	// rather than pending.
+	Hold bool
 	// Success: the job, not requeued, ends DONE: the code is one of its
 	// SUCCESS_EXIT_VALUES (a code in both requeues).
 	Success bool
@@ -145,9 +155,10 @@ type ExitDecision struct {
 
 // DecideExit decides, as LSF does, what becomes of a started job whose
 // processes exited on their own with code: requeued on one of its
-// requeue exit values up to MAX_JOB_REQUEUE times, away from the host it
-// exited on for an exclusive value (EXCLUDE(...), a job of one slot
-// only); else DONE on one of its success exit values; else EXIT. The
+// requeue exit values, away from the host it exited on for an exclusive
+// value (EXCLUDE(...), a job of one slot only), pending again up to
+// MAX_JOB_REQUEUE times and held (PSUSP) once that many requeues are
+// reached; else DONE on one of its success exit values; else EXIT. The
 // daemon and the simulator both end jobs through it.
 func (c *Cluster) DecideExit(j *Job, code int) ExitDecision {
 	var d ExitDecision
@@ -159,17 +170,16 @@ func (c *Cluster) DecideExit(j *Job, code int) ExitDecision {
 		d.Problems = append(d.Problems, err)
 	}
 	if in, exclusive := v.Has(code); ok && in {
+		d.Requeue = true
 		if limit := c.MaxJobRequeue(j); limit >= 0 && j.ExitRequeues >= limit {
-			d.LimitReached = true
-		} else {
-			d.Requeue = true
-			if exclusive && j.Slots <= 1 {
-				for _, a := range j.Allocs {
-					d.Avoid = append(d.Avoid, a.Host.Name)
-				}
-			}
-			return d
+			d.Hold = true
 		}
+		if exclusive && j.Slots <= 1 {
+			for _, a := range j.Allocs {
+				d.Avoid = append(d.Avoid, a.Host.Name)
+			}
+		}
+		return d
 	}
 	v, ok, err = JobExitValues(j, false)
 	if err != nil {

@@ -210,7 +210,13 @@ func runScenario(t *testing.T, ar *txtar.Archive) string {
 		case o.Rejected != nil:
 			fmt.Fprintf(&b, "%s rejected: %v\n", id, o.Rejected)
 		case o.Job.State.Pending():
-			fmt.Fprintf(&b, "%s %s %s: %s%s\n", id, o.Job.Queue.Name, o.Job.State, o.Job.Reason, requeues(o.Job))
+			fmt.Fprintf(&b, "%s %s %s: %s%s", id, o.Job.Queue.Name, o.Job.State, o.Job.Reason, requeues(o.Job))
+			if runs := res.EarlierRuns[o.Job]; len(runs) > 0 {
+				// Requeued or held on its exit values: its last run.
+				last := runs[len(runs)-1]
+				fmt.Fprintf(&b, " last=%g-%g", float64(last.Start-t0), float64(last.End-t0))
+			}
+			b.WriteString("\n")
 		case len(o.Job.Allocs) == 0:
 			fmt.Fprintf(&b, "%s %s end=%g %s (never started)\n", id, o.Job.Queue.Name, float64(o.Job.End-t0), o.Job.State)
 		default:

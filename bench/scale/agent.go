@@ -32,8 +32,14 @@ type fleet struct {
 	// lastErr is the last request's failure.
 	lastErr atomic.Value
 
-	mu  sync.Mutex
-	lat []time.Duration
+	mu sync.Mutex
+	// lat is each measured start's latency, from the master's decision
+	// to the order in its agent's hands. held are those of the orders an
+	// exchange waiting at the master since before the decision brought;
+	// the others waited for their agent's next exchange: gap is from the
+	// decision to that exchange's sending, exch from its sending to its
+	// answer.
+	lat, held, gap, exch []time.Duration
 }
 
 // An agent is one simulated execution agent.
@@ -49,6 +55,11 @@ type agent struct {
 	cancel context.CancelFunc
 	// ack is the last order carried out in the session.
 	ack uint64
+	// holds is set once the master said it holds exchanges: they then
+	// wait up to api.AgentHoldWait, as lsfc sbatchd's do once their runs
+	// are recorded (these are at once) and their directories known
+	// (these have none).
+	holds bool
 }
 
 // A run is a job the agent holds: running until its timer ends it, or
@@ -125,6 +136,7 @@ func (a *agent) syncLoop(ctx context.Context, wg *sync.WaitGroup) {
 				cancel()
 			}
 		}
+		sent := time.Now()
 		out, err := a.client.AgentSync(rctx, req)
 		a.mu.Lock()
 		a.cancel = nil
@@ -143,6 +155,9 @@ func (a *agent) syncLoop(ctx context.Context, wg *sync.WaitGroup) {
 			continue
 		}
 		now := time.Now()
+		a.mu.Lock()
+		a.holds = out.Hold
+		a.mu.Unlock()
 		if out.Session != session {
 			session, taken = out.Session, 0
 			a.mu.Lock()
@@ -155,7 +170,7 @@ func (a *agent) syncLoop(ctx context.Context, wg *sync.WaitGroup) {
 			if o.Seq <= taken {
 				continue
 			}
-			a.take(o, now)
+			a.take(o, sent, now)
 			taken = o.Seq
 		}
 	}
@@ -175,6 +190,9 @@ func (a *agent) request(session string) *api.AgentSync {
 	}
 	if len(req.Ends) == 0 {
 		req.Wait = a.f.interval.Seconds()
+		if a.holds {
+			req.Wait = max(a.f.interval, api.AgentHoldWait).Seconds()
+		}
 	}
 	return req
 }
@@ -192,9 +210,9 @@ func (a *agent) ends() int {
 	return n
 }
 
-// take carries out an order received at now: a job starts its run, a
-// kill ends it.
-func (a *agent) take(o api.AgentOrder, now time.Time) {
+// take carries out an order received at now, in the answer of an
+// exchange sent at sent: a job starts its run, a kill ends it.
+func (a *agent) take(o api.AgentOrder, sent, now time.Time) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.ack = o.Seq
@@ -208,6 +226,12 @@ func (a *agent) take(o api.AgentOrder, now time.Time) {
 			at := time.Unix(0, int64(o.Start*1e9))
 			a.f.mu.Lock()
 			a.f.lat = append(a.f.lat, now.Sub(at))
+			if sent.Before(at) {
+				a.f.held = append(a.f.held, now.Sub(at))
+			} else {
+				a.f.gap = append(a.f.gap, sent.Sub(at))
+				a.f.exch = append(a.f.exch, now.Sub(sent))
+			}
 			a.f.mu.Unlock()
 			a.f.started.Add(1)
 		}

@@ -11,7 +11,14 @@
 // reports for each agent count the master's CPU (user and system time over wall
 // time), the dispatch latency (from the master's start of a job to the
 // order reaching its agent; p50 and p99) and the jobs started and
-// finished per minute.
+// finished per minute. A second table splits the latency: the orders an
+// exchange sent before the start brought (a long poll held at the
+// master, or the answer to an end), and the others with their wait for
+// the agent's next exchange and its time; the master's own view from
+// badmin perfmon (start to hand-off, and the requests' wait for the
+// goroutine that holds the cluster); the master's CPU per start, the
+// exchanges and load reports it served a second, and its Go scheduler's
+// latencies (a master short of CPU).
 //
 // Usage, from the module's root:
 //

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -47,6 +48,29 @@ type result struct {
 	pendingLeft   int64
 	errors        int64
 	heldRunning   int
+	// The latency's parts (see fleet.lat): the share of the starts an
+	// exchange held at the master brought, their latency, and for the
+	// others the wait for their agent's next exchange and that
+	// exchange's time.
+	heldShare      float64
+	held50, held99 time.Duration
+	gap50, gap99   time.Duration
+	exch50, exch99 time.Duration
+	cpuPerJob      time.Duration // the master's CPU per job started (0: not measured)
+	benchCPU       float64       // the agents' process's cores over the measurement
+	// The master's own view (badmin perfmon): the p99 of its requests'
+	// wait for the goroutine that holds the cluster, the worst of the
+	// measurement's 5-s samples, and the time from a start to its
+	// order's hand-off, over its last 10,000 dispatches.
+	ownerWait99          time.Duration
+	handoff50, handoff99 time.Duration
+	// syncs and loads are the agents' exchanges and load reports the
+	// master served per second.
+	syncs, loads float64
+	// sched50 and sched99 are the quantiles of the time the master's
+	// goroutines waited, runnable, for a thread (its Go scheduler's
+	// latencies), over the measurement.
+	sched50, sched99 time.Duration
 }
 
 // A master is the daemon measured: where the agents reach it, and its
@@ -97,6 +121,7 @@ func main() {
 	}
 	fmt.Printf("| agents | jobs pending | master CPU (cores) | dispatch p50 | dispatch p99 | started/min | finished/min | submissions/s | failed requests |\n")
 	fmt.Printf("|---|---|---|---|---|---|---|---|---|\n")
+	var parts []string
 	for _, n := range counts {
 		cfg.agents = n
 		r, err := measureSpawned(cfg, profile, keep, masterLogs)
@@ -105,7 +130,44 @@ func main() {
 			os.Exit(1)
 		}
 		fmt.Println(r.row(cfg))
+		parts = append(parts, r.parts())
 	}
+	fmt.Printf("\n| agents | held exchange: share | p50 | p99 | next exchange: wait p50 | wait p99 | exchange p50 | exchange p99 | master: start→hand-off p50 | p99 | owner wait p99 | master CPU per start | agents' CPU (cores) | exchanges/s | load reports/s | master's runnable wait p50 | p99 |\n")
+	fmt.Printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, p := range parts {
+		fmt.Println(p)
+	}
+}
+
+// parts is the latency's breakdown of a result as a line of the second
+// table main prints.
+func (r result) parts() string {
+	ms := func(d time.Duration) string { return d.Round(time.Millisecond).String() }
+	per := "-"
+	if r.cpuPerJob > 0 {
+		per = r.cpuPerJob.Round(10 * time.Microsecond).String()
+	}
+	return fmt.Sprintf("| %d | %.0f %% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %.0f | %.0f | %s | %s |", r.agents, 100*r.heldShare, ms(r.held50), ms(r.held99),
+		ms(r.gap50), ms(r.gap99), ms(r.exch50), ms(r.exch99), ms(r.handoff50), ms(r.handoff99), ms(r.ownerWait99), per, r.benchCPU, r.syncs, r.loads, r.sched50.Round(10*time.Microsecond), r.sched99.Round(10*time.Microsecond))
+}
+
+// quantiles returns the median and the 99th percentile of ds, which it
+// sorts.
+func quantiles(ds []time.Duration) (p50, p99 time.Duration) {
+	if len(ds) == 0 {
+		return 0, 0
+	}
+	slices.Sort(ds)
+	return ds[len(ds)/2], ds[len(ds)*99/100]
+}
+
+// selfCPU returns the user and system time of this process.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // row is a result as a line of the Markdown table main prints.
@@ -177,14 +239,15 @@ func measureSpawned(cfg config, profile string, keep, logs bool) (result, error)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	// The profile covers the measurement: SIGUSR1 starts it, SIGUSR2
-	// stops it.
-	hooks := hooks{}
-	if prof != "" {
-		hooks.start = func() { cmd.Process.Signal(syscall.SIGUSR1) }
-		hooks.stop = func() { cmd.Process.Signal(syscall.SIGUSR2) }
+	// The profile and the master's scheduling latencies cover the
+	// measurement: SIGUSR1 starts them, SIGUSR2 stops them and writes
+	// the latencies' quantiles to the state directory.
+	hooks := hooks{start: func() { cmd.Process.Signal(syscall.SIGUSR1) }, stop: func() { cmd.Process.Signal(syscall.SIGUSR2) }}
+	res, err := measure(context.Background(), cfg, m, hooks)
+	if err == nil {
+		res.sched50, res.sched99 = readSched(filepath.Join(state, schedFile))
 	}
-	return measure(context.Background(), cfg, m, hooks)
+	return res, err
 }
 
 // hooks are called as the measurement starts and stops (nil: none).
@@ -259,11 +322,49 @@ func measure(ctx context.Context, cfg config, m master, h hooks) (result, error)
 	if h.start != nil {
 		h.start()
 	}
-	t1 := time.Now()
+	t1, self0 := time.Now(), selfCPU()
 	f.measuring.Store(true)
-	time.Sleep(cfg.measure)
+	pc := api.Dial(m.state)
+	sec := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+	counts := func(p *api.Perf) (syncs, loads int64) {
+		for _, k := range p.Requests {
+			switch k.Kind {
+			case "agent sync":
+				syncs = k.Count
+			case "agent load":
+				loads = k.Count
+			}
+		}
+		return syncs, loads
+	}
+	var syncs0, loads0 int64
+	if p, err := pc.Perf(ctx); err == nil {
+		syncs0, loads0 = counts(p)
+	}
+	sample := func() {
+		p, err := pc.Perf(ctx)
+		if err != nil {
+			return
+		}
+		s, l := counts(p)
+		res.syncs = float64(s-syncs0) / time.Since(t1).Seconds()
+		res.loads = float64(l-loads0) / time.Since(t1).Seconds()
+		for _, k := range p.Requests {
+			switch k.Kind {
+			case "owner wait":
+				res.ownerWait99 = max(res.ownerWait99, sec(k.P99))
+			case "agent dispatch":
+				res.handoff50, res.handoff99 = sec(k.P50), sec(k.P99)
+			}
+		}
+	}
+	for end := t1.Add(cfg.measure); time.Until(end) > 0; {
+		time.Sleep(min(5*time.Second, time.Until(end)))
+		sample()
+	}
 	f.measuring.Store(false)
 	wall := time.Since(t1)
+	res.benchCPU = (selfCPU() - self0).Seconds() / wall.Seconds()
 	if h.stop != nil {
 		h.stop()
 	}
@@ -273,14 +374,21 @@ func measure(ctx context.Context, cfg config, m master, h hooks) (result, error)
 			return result{}, err
 		}
 		res.cpu = (cpu1 - cpu0).Seconds() / wall.Seconds()
+		if n := f.started.Load(); n > 0 {
+			res.cpuPerJob = (cpu1 - cpu0) / time.Duration(n)
+		}
 	}
 	f.mu.Lock()
-	lat := slices.Clone(f.lat)
+	lat, held, gap, exch := slices.Clone(f.lat), slices.Clone(f.held), slices.Clone(f.gap), slices.Clone(f.exch)
 	f.mu.Unlock()
-	slices.Sort(lat)
+	res.p50, res.p99 = quantiles(lat)
 	if len(lat) > 0 {
-		res.p50, res.p99, res.max = lat[len(lat)/2], lat[len(lat)*99/100], lat[len(lat)-1]
+		res.max = lat[len(lat)-1]
+		res.heldShare = float64(len(held)) / float64(len(lat))
 	}
+	res.held50, res.held99 = quantiles(held)
+	res.gap50, res.gap99 = quantiles(gap)
+	res.exch50, res.exch99 = quantiles(exch)
 	res.started = float64(f.started.Load()) / wall.Minutes()
 	res.finished = float64(f.finished.Load()) / wall.Minutes()
 	res.errors = f.errors.Load()
@@ -314,6 +422,58 @@ func hostOps(ctx context.Context, state string, cfg config, op string) error {
 		}
 	}
 	return first
+}
+
+// schedFile is where the master writes its scheduling latencies over
+// the measurement, in its state directory.
+const schedFile = "sched-latencies"
+
+// schedLatencies returns the Go scheduler's histogram of the time
+// goroutines waited, runnable, for a thread to run them.
+func schedLatencies() *metrics.Float64Histogram {
+	s := []metrics.Sample{{Name: "/sched/latencies:seconds"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindFloat64Histogram {
+		return nil
+	}
+	return s[0].Value.Float64Histogram()
+}
+
+// histQuantiles returns the median and 99th percentile of what the
+// histogram b counted since a (the upper bounds of their buckets).
+func histQuantiles(a, b *metrics.Float64Histogram) (p50, p99 time.Duration) {
+	if a == nil || b == nil || len(a.Counts) != len(b.Counts) {
+		return 0, 0
+	}
+	var total uint64
+	for i := range b.Counts {
+		total += b.Counts[i] - a.Counts[i]
+	}
+	var seen uint64
+	for i := range b.Counts {
+		seen += b.Counts[i] - a.Counts[i]
+		d := time.Duration(min(b.Buckets[i+1], 1e9) * float64(time.Second))
+		if p50 == 0 && seen*2 >= total {
+			p50 = d
+		}
+		if seen*100 >= total*99 {
+			return p50, d
+		}
+	}
+	return p50, 0
+}
+
+// readSched reads the quantiles the master wrote, waiting a little for
+// them.
+func readSched(path string) (p50, p99 time.Duration) {
+	for range 50 {
+		if data, err := os.ReadFile(path); err == nil {
+			fmt.Sscan(string(data), &p50, &p99)
+			return p50, p99
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return 0, 0
 }
 
 // freeAddr returns a loopback address with a free TCP port.
@@ -377,9 +537,11 @@ func runMaster(args []string) error {
 		return err
 	}
 	var pf *os.File
+	var sched0 *metrics.Float64Histogram
 	for s := range sig {
 		switch s {
 		case syscall.SIGUSR1:
+			sched0 = schedLatencies()
 			if *profile != "" && pf == nil {
 				if pf, err = os.Create(*profile); err != nil {
 					return err
@@ -393,6 +555,10 @@ func runMaster(args []string) error {
 				pprof.StopCPUProfile()
 				pf.Close()
 				pf = nil
+			}
+			if sched0 != nil {
+				p50, p99 := histQuantiles(sched0, schedLatencies())
+				os.WriteFile(filepath.Join(*state, schedFile), fmt.Appendf(nil, "%d %d\n", p50, p99), 0o644)
 			}
 		default:
 			if pf != nil {

@@ -44,7 +44,7 @@ func timeInStates(h *api.JobHistory, now int64) (secs [6]int64, total int64) {
 			if !ended {
 				spend(e.At)
 			}
-			state, last, ended = "PEND", max(last, e.At), false
+			state, last, ended = cmp.Or(e.State, "PEND"), max(last, e.At), false
 		case api.EventUnknown:
 			spend(e.At)
 			state = "UNKWN"
@@ -230,6 +230,9 @@ func eventText(h *api.JobHistory, e api.HistoryEvent) string {
 		}
 		return "Running;"
 	case api.EventRequeue:
+		if e.Text == api.RequeueOnExit && e.State == "PSUSP" {
+			return fmt.Sprintf("Suspended: job re-queue limit (MAX_JOB_REQUEUE) reached;(exit code %d)", e.Code)
+		}
 		if e.Text == api.RequeueOnExit {
 			return fmt.Sprintf("Pending: Requeued job is waiting for rescheduling;(exit code %d)", e.Code)
 		}

@@ -90,9 +90,11 @@ and why the first of them could not start.
 
 A job that exits with one of its requeue exit values (bsub -Q in an lsfc
 workload's args, else REQUEUE_EXIT_VALUES of its profile or queue) pends
-again and runs anew, at most MAX_JOB_REQUEUE times (100 when nothing
-bounds it), as lsfc serve requeues it; SUCCESS_EXIT_VALUES make a job
-DONE. The report counts the requeues.
+again and runs anew, at most MAX_JOB_REQUEUE times, then is held (PSUSP)
+until a bresume, as lsfc serve requeues it (with nothing to bound it, it
+ends after 100 requeues); SUCCESS_EXIT_VALUES make a job DONE. The report
+counts the requeues and the held jobs; every run counts in the
+utilisation.
 
 It prints the metrics: jobs, makespan, utilisation, wait and bounded
 slowdown (mean, p50, p95, max) and preemptions per queue and per user,
@@ -480,8 +482,12 @@ type jobLine struct {
 	// Exceptions are the job exceptions the job raised (overrun ...).
 	Exceptions string `json:"exceptions,omitempty"`
 	// Requeued counts the times the job went back to pending on its exit
-	// values; Start and End are its last run's.
-	Requeued int `json:"requeued,omitempty"`
+	// values; Start and End are its last run's. EarlierRuns are, as
+	// [start, end], its runs that ended in a requeue (or a hold, at its
+	// MAX_JOB_REQUEUE): those before the last of a DONE or EXIT job, all
+	// those of a PEND or PSUSP one.
+	Requeued    int          `json:"requeued,omitempty"`
+	EarlierRuns [][2]float64 `json:"earlier_runs,omitempty"`
 }
 
 // writeJobs writes one JSON object per job.
@@ -493,6 +499,9 @@ func writeJobs(path string, res *sim.ReplayResult) error {
 			Exceptions: r.Exceptions, Requeued: r.Requeued}
 		if l.Hosts == nil {
 			l.Hosts = []string{}
+		}
+		for _, e := range r.EarlierRuns {
+			l.EarlierRuns = append(l.EarlierRuns, [2]float64{e.Start, e.End})
 		}
 		if r.State == simstats.StateDone || r.State == simstats.StateExit {
 			start, end := r.Start, r.End

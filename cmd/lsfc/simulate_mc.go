@@ -80,6 +80,10 @@ func runSimulateClusters(e env, f simFlags, wopts sim.WorkloadOptions) error {
 			fmt.Fprintf(e.stderr, "lsfc: warning: cluster %q: %s\n", site.Cluster, w)
 		}
 	}
+	if n := len(res.Unbounded); n > 0 {
+		fmt.Fprintf(e.stderr, "lsfc: warning: %s exited with a requeue exit value on each of %d runs, with no MAX_JOB_REQUEUE to bound the requeues: the simulation ended them, EXIT (the first: job %d)\n",
+			plural(n, "job"), sim.DefaultMaxRequeues+1, res.Unbounded[0].TraceID)
+	}
 	if len(skipped) > 0 {
 		fmt.Fprintf(e.stderr, "lsfc: %s of the trace skipped (no run time or processors)\n", plural(len(skipped), "job"))
 	}
@@ -148,6 +152,9 @@ func writeClusters(w io.Writer, format string, res *mcsim.Result, skipped int) e
 		total.Received += s.Received
 		total.Refused += s.Refused
 		total.Suspended += s.Suspended
+		total.Requeues += s.Requeues
+		total.Held += s.Held
+		total.Unbounded += s.Unbounded
 		total.Ran += s.Ran
 		total.Done += s.Done
 		total.Exit += s.Exit
@@ -196,7 +203,20 @@ func writeClusters(w io.Writer, format string, res *mcsim.Result, skipped int) e
 			s.Rejected, s.Forwarded, s.Sent, s.RanRemotely, s.Received, s.Refused, returned, s.Suspended, s.Ran,
 			100*s.Utilization, humanSpan(s.MeanWait))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if total.Requeues+total.Held > 0 {
+		// Requeues on exit values, by cluster of submission.
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "CLUSTER\tREQUEUES\tHELD\t")
+		for _, s := range append(res.Sites, total) {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t\n", s.Cluster, s.Requeues, s.Held)
+		}
+		return tw.Flush()
+	}
+	return nil
 }
 
 // humanSpan writes seconds as a short duration.

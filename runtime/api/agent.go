@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"time"
 )
 
 // AgentLoad is what an execution agent (lsfc sbatchd) reports of its host
@@ -164,7 +165,19 @@ type AgentOrders struct {
 	// NotifiedDone are the AgentNotified the master has taken: recorded
 	// durably, or found to answer a notification that is over.
 	NotifiedDone []NoticeRef `json:"notifiedDone,omitempty"`
+	// Hold is set by a master that takes an exchange it holds as word
+	// from its agent for as long as it holds it (the host is not
+	// unreach meanwhile): the agent may then wait for orders up to
+	// AgentHoldWait in each exchange, rather than its interval. Masters
+	// before it count only the exchanges' arrivals, and their agents
+	// wait one interval.
+	Hold bool `json:"hold,omitempty"`
 }
+
+// AgentHoldWait is how long an agent waits for orders in an exchange
+// when its master holds exchanges (AgentOrders.Hold), and the longest a
+// master holds one.
+const AgentHoldWait = 30 * time.Second
 
 // An AgentOrder is a job to run (Spec), a signal for a run (Signal:
 // "STOP", "CONT", "KILL" or "USR2") or a request for its output (Peek),

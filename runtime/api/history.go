@@ -45,7 +45,7 @@ const (
 	EventExit     = "exit"     // Code, CPU, Text: why it was killed, if it was
 	EventSuspend  = "suspend"  // State: USUSP, SSUSP or PSUSP; User for a user's
 	EventResume   = "resume"   // State: the state it went back to
-	EventRequeue  = "requeue"  // a started job went back to pending; Text RequeueOnExit, on exit value Code
+	EventRequeue  = "requeue"  // a started job went back to pending; Text RequeueOnExit, on exit value Code, State PSUSP when held at MAX_JOB_REQUEUE
 	EventSwitch   = "switch"   // Text: the new queue; User
 	EventMove     = "move"     // btop, bbot: Text "top" or "bottom"; User
 	EventModify   = "modify"   // Text: the changes, as bmod options; User

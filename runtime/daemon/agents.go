@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"maps"
@@ -84,8 +85,10 @@ type agent struct {
 	host     string
 	interval time.Duration
 	// lastLoad and lastSync are when the agent's last load report and
-	// exchange came (zero: not in this master's life).
+	// exchange came (zero: not in this master's life); holding counts
+	// the agent's exchanges held now, each word from it while held.
 	lastLoad, lastSync time.Time
+	holding            int
 	// synced is set once an exchange reconciled the host's jobs; lost
 	// once the host was lost for good (until it answers again).
 	synced, lost bool
@@ -102,6 +105,8 @@ type agent struct {
 type sentRun struct {
 	start float64
 	seq   uint64
+	// handed is set once an exchange's answer carried the order.
+	handed bool
 }
 
 // carried reports whether an exchange shows that the agent carried out
@@ -212,7 +217,7 @@ func (as *agents) order(a *agent, o api.AgentOrder) {
 	o.Seq = a.nextSeq
 	if o.Spec != nil {
 		if s, ok := a.sent[o.Job]; ok && s.start == o.Start {
-			a.sent[o.Job] = sentRun{start: o.Start, seq: o.Seq}
+			a.sent[o.Job] = sentRun{start: o.Start, seq: o.Seq, handed: s.handed}
 		}
 	}
 	a.outbox = append(a.outbox, o)
@@ -363,6 +368,10 @@ func (d *Daemon) hostDown(a *agent, now time.Time) (runtime.HostStatus, time.Tim
 	if sync.IsZero() {
 		sync = d.started
 	}
+	if a.holding > 0 {
+		// An exchange held now: its agent waits for orders.
+		sync = now
+	}
 	switch {
 	case now.Sub(load) > limit:
 		return runtime.HostUnavail, later(load, sync)
@@ -510,11 +519,11 @@ func (d *Daemon) applyLoads() {
 // agentRequest reads an agent's request, checks who sends it (an
 // administrator, or a TCP client with the secret) and its host, and
 // registers the host's agent.
-func (d *Daemon) agentRequest(r *http.Request, v any, host *string) error {
+func (d *Daemon) agentRequest(r *http.Request, v fastDecoder, host *string) error {
 	if id := who(r); !id.Remote && !d.isAdmin(id) {
 		return errorf(http.StatusForbidden, "only an administrator, or an agent with the cluster's secret, may act as an execution agent")
 	}
-	if err := readJSON(r, v); err != nil {
+	if err := readAgentJSON(r, v); err != nil {
 		return err
 	}
 	if err := checkName("host", *host); err != nil {
@@ -531,6 +540,37 @@ func (d *Daemon) agentRequest(r *http.Request, v any, host *string) error {
 	return d.agents.register(*host)
 }
 
+// A fastDecoder is an agent's request, which reads its plain form
+// without reflection (api.AgentLoad.DecodeFast).
+type fastDecoder interface{ DecodeFast([]byte) bool }
+
+// agentBodies are the buffers agents' requests are read into.
+var agentBodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// readAgentJSON reads an agent's request as readJSON does: through its
+// fast path when the body is in the plain form agents send, else through
+// encoding/json, strictly.
+func readAgentJSON(r *http.Request, v fastDecoder) error {
+	buf := agentBodies.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= 64<<10 {
+			buf.Reset()
+			agentBodies.Put(buf)
+		}
+	}()
+	if _, err := buf.ReadFrom(r.Body); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return errorf(http.StatusRequestEntityTooLarge, "request larger than %d bytes", api.MaxRequestBytes)
+		}
+		return errorf(http.StatusBadRequest, "bad request body: %v", err)
+	}
+	if v.DecodeFast(buf.Bytes()) {
+		return nil
+	}
+	return decodeJSON(bytes.NewReader(buf.Bytes()), v)
+}
+
 // agentInterval reads an agent's interval: 5 s when it gives none, at
 // least 10 ms.
 func agentInterval(sec float64) time.Duration {
@@ -541,7 +581,7 @@ func agentInterval(sec float64) time.Duration {
 }
 
 // maxAgentWait bounds how long an exchange is held.
-const maxAgentWait = 30 * time.Second
+const maxAgentWait = api.AgentHoldWait
 
 // handleAgentSync takes an agent's exchange and answers with its orders,
 // waiting for some up to the agent's Wait.
@@ -552,30 +592,106 @@ func (d *Daemon) handleAgentSync(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.agents.deliverPeeks(req.Peeks)
-	v, err := d.do(r.Context(), func() (any, []Record, func(), error) { return d.agentSync(&req) })
+	var cycled chan struct{}
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
+		cycled = d.cycled
+		return d.agentSync(&req)
+	})
 	if err != nil {
 		reply(w, nil, err)
 		return
 	}
 	out := v.(*api.AgentOrders)
+	if len(req.Ends) > 0 && req.Wait == 0 && len(out.Orders) == 0 && len(out.Kill) == 0 {
+		// Ends free slots, which the next cycle fills, most often on
+		// this very host: the answer waits for that cycle (a little
+		// while at most) and carries its orders, rather than leave them
+		// to the agent's next exchange, a round trip behind.
+		d.awaitCycle(r, cycled, req.Host, out)
+	}
 	if len(out.Orders) == 0 && len(out.Kill) == 0 && req.Wait > 0 {
 		a := d.agents.get(req.Host)
 		wait := min(time.Duration(req.Wait*float64(time.Second)), maxAgentWait)
 		d.holdFor(w, wait)
-		t := d.clk.NewTimer(wait)
+		// A wake left by an order an earlier answer already carried
+		// would end this wait at once, for nothing: it is dropped, and
+		// an order queued since the owner answered is seen in the
+		// outbox instead (order wakes after it adds to it).
 		select {
 		case <-a.wake:
-		case <-t.C():
-		case <-r.Context().Done():
-		case <-d.done:
+		default:
+		}
+		d.agents.mu.Lock()
+		queued := len(a.outbox) > 0
+		a.holding++
+		d.agents.mu.Unlock()
+		t := d.clk.NewTimer(wait)
+		if !queued {
+			select {
+			case <-a.wake:
+			case <-t.C():
+			case <-r.Context().Done():
+			case <-d.done:
+			}
 		}
 		t.Stop()
 		d.agents.mu.Lock()
+		a.holding--
 		a.lastSync = d.clk.Now()
 		out.Orders = slices.Clone(a.outbox)
 		d.agents.mu.Unlock()
 	}
 	reply(w, out, nil)
+	d.noteHanded(req.Host, out.Orders)
+}
+
+// endCycleWait bounds how long the answer to an exchange that reported
+// ends waits for the next cycle.
+const endCycleWait = time.Second
+
+// awaitCycle waits until the cycle after an exchange's ends has handed
+// on its starts (or endCycleWait, or an order for the host, or the
+// request's end), and adds the host's orders to out.
+func (d *Daemon) awaitCycle(r *http.Request, cycled chan struct{}, host string, out *api.AgentOrders) {
+	a := d.agents.get(host)
+	if a == nil || cycled == nil {
+		return
+	}
+	t := d.clk.NewTimer(endCycleWait)
+	select {
+	case <-cycled:
+	case <-a.wake:
+	case <-t.C():
+	case <-r.Context().Done():
+	case <-d.done:
+	}
+	t.Stop()
+	d.agents.mu.Lock()
+	out.Orders = slices.Clone(a.outbox)
+	d.agents.mu.Unlock()
+}
+
+// noteHanded counts, for perfmon, the time from their start to now of
+// the runs whose orders an answer carried for the first time.
+func (d *Daemon) noteHanded(host string, orders []api.AgentOrder) {
+	if len(orders) == 0 {
+		return
+	}
+	a := d.agents.get(host)
+	now := d.clk.Now()
+	d.agents.mu.Lock()
+	var lat []time.Duration
+	for _, o := range orders {
+		if s, ok := a.sent[o.Job]; ok && o.Spec != nil && s.start == o.Start && s.seq == o.Seq && !s.handed {
+			s.handed = true
+			a.sent[o.Job] = s
+			lat = append(lat, now.Sub(time.Unix(0, int64(o.Start*1e9))))
+		}
+	}
+	d.agents.mu.Unlock()
+	for _, l := range lat {
+		d.perf.note(kindDispatch, l)
+	}
 }
 
 // agentSync reconciles a host's jobs with what its agent reports, on the
@@ -596,7 +712,7 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 	d.setHostDown(h, down)
 
 	now := d.now()
-	out := &api.AgentOrders{Session: as.session}
+	out := &api.AgentOrders{Session: as.session, Hold: true}
 	var recs []Record
 	var acts []func()
 	// The ends of resize notifications first: they ran before any end

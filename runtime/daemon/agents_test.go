@@ -522,6 +522,136 @@ func TestAgentUnreach(t *testing.T) {
 	}
 }
 
+// TestAgentHeldExchange: an exchange the master holds is word from its
+// agent: the host stays ok while one is held, however long past three
+// intervals, and is unreach three intervals after the last one ended.
+// The answers say that the master holds exchanges. The master runs on a
+// testing clock.
+func TestAgentHeldExchange(t *testing.T) {
+	state := t.TempDir()
+	t0 := time.Unix(1_700_000_000, 0)
+	clk := testclock.NewFakeClock(t0)
+	d := startMasterClock(t, state, "127.0.0.1:0", time.Hour, clk)
+	defer d.Close()
+	c := unixClient(state)
+	agent := tcpClient(d.Addr(), "s3cret", "boss")
+	report := func() {
+		code, err := agent.call("POST", "/v1/agent/load", api.AgentLoad{Host: "hostA", Interval: agentInterval.Seconds()}, nil)
+		if err != nil || code != http.StatusOK {
+			t.Fatalf("load report: %d %v", code, err)
+		}
+	}
+	report()
+	var first api.AgentOrders
+	if code, err := agent.call("POST", "/v1/agent/sync", api.AgentSync{Host: "hostA", Interval: agentInterval.Seconds()}, &first); err != nil ||
+		code != http.StatusOK || !first.Hold {
+		t.Fatalf("first exchange: %d %v %+v, want an answer that says the master holds exchanges", code, err, first)
+	}
+	// The owner has taken the exchange once perfmon counts one more
+	// wait for it; the handler holds it once its timer waits.
+	calls := func() int64 {
+		var p api.Perf
+		if code, err := c.call("GET", "/v1/perf", nil, &p); err != nil || code != http.StatusOK {
+			t.Fatalf("perf: %d %v", code, err)
+		}
+		for _, k := range p.Requests {
+			if k.Kind == "owner wait" {
+				return k.Count
+			}
+		}
+		return 0
+	}
+	waiters, taken := clk.Waiters(), calls()
+	held := make(chan api.AgentOrders, 1)
+	go func() {
+		var out api.AgentOrders
+		agent.call("POST", "/v1/agent/sync", api.AgentSync{Host: "hostA", Interval: agentInterval.Seconds(), Session: first.Session,
+			Wait: api.AgentHoldWait.Seconds()}, &out)
+		held <- out
+	}()
+	waitFor(t, "the exchange to be held", func() bool { return calls() > taken && clk.Waiters() > waiters })
+	// Twenty intervals with load reports, the exchange held: ok.
+	for range 40 {
+		clk.Step(agentInterval / 2)
+		report()
+		if h := c.host(t, "hostA"); h.Status != "ok" {
+			t.Fatalf("hostA is %s %v after its exchange began, held: want ok", h.Status, clk.Since(t0))
+		}
+	}
+	// The hold ends at AgentHoldWait, with no order.
+	clk.Step(api.AgentHoldWait)
+	report()
+	select {
+	case out := <-held:
+		if len(out.Orders) != 0 || !out.Hold {
+			t.Errorf("held exchange's answer: %+v, want no order, and Hold", out)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the held exchange was not answered once its wait ended")
+	}
+	if h := c.host(t, "hostA"); h.Status != "ok" {
+		t.Fatalf("hostA is %s as its held exchange ends: want ok", h.Status)
+	}
+	// No exchange since: unreach after three intervals.
+	for range 8 {
+		clk.Step(agentInterval / 2)
+		report()
+	}
+	stepUntil(t, clk, agentInterval/2, "hostA to be unreach", func() bool {
+		report()
+		return c.host(t, "hostA").Status == "unreach"
+	})
+}
+
+// TestAgentEndBringsNextOrder: the answer to an exchange that reports
+// an end carries the order of the job the next cycle starts in the
+// freed slots: the agent need not come back for it.
+func TestAgentEndBringsNextOrder(t *testing.T) {
+	state := t.TempDir()
+	d := startMaster(t, state, "127.0.0.1:0", time.Hour)
+	defer d.Close()
+	c := unixClient(state)
+	agent := tcpClient(d.Addr(), "s3cret", "boss")
+	exchange := func(req api.AgentSync) api.AgentOrders {
+		t.Helper()
+		req.Host, req.Interval = "hostA", 5
+		var out api.AgentOrders
+		if code, err := agent.call("POST", "/v1/agent/sync", req, &out); err != nil || code != http.StatusOK {
+			t.Fatalf("exchange: %d %v", code, err)
+		}
+		return out
+	}
+	if code, err := agent.call("POST", "/v1/agent/load", api.AgentLoad{Host: "hostA", Interval: 5}, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("load report: %d %v", code, err)
+	}
+	session := exchange(api.AgentSync{}).Session
+	// Two jobs that each take the whole host (MXJ 8): the second waits
+	// for the first to end.
+	first := c.submit(t, api.SubmitRequest{Command: "true", Slots: 8, Hosts: []string{"hostA"}}).ID
+	var order api.AgentOrder
+	for order.Job != first {
+		out := exchange(api.AgentSync{Session: session, Wait: 5})
+		for _, o := range out.Orders {
+			if o.Spec != nil {
+				order = o
+			}
+		}
+	}
+	second := c.submit(t, api.SubmitRequest{Command: "true", Slots: 8, Hosts: []string{"hostA"}}).ID
+	if j := c.job(t, second); j.State != "PEND" {
+		t.Fatalf("job %d is %s while job %d takes its host: want PEND", second, j.State, first)
+	}
+	out := exchange(api.AgentSync{Session: session, Ack: order.Seq, Known: []api.AgentRun{order.AgentRun},
+		Ends: []api.AgentEnd{{AgentRun: order.AgentRun}}})
+	if len(out.Done) != 1 || out.Done[0].Job != first {
+		t.Fatalf("answer to the end of job %d: done %v, want it", first, out.Done)
+	}
+	if !slices.ContainsFunc(out.Orders, func(o api.AgentOrder) bool { return o.Job == second && o.Spec != nil }) {
+		t.Errorf("answer to the end of job %d: orders %+v, want job %d's, which the next cycle started", first, out.Orders, second)
+	}
+	c.waitState(t, first, "DONE")
+}
+
 // TestAgentUnreachNotLost: a host whose agent sends load reports but no
 // exchange stays unreach, its job UNKWN, for many times HostLost: it is
 // never lost. Once the load reports stop too, the host is unavail and

@@ -165,10 +165,14 @@ type Daemon struct {
 
 	calls chan *call
 	exits chan localexec.Result
-	quit  chan struct{}
-	done  chan struct{}
-	once  sync.Once
-	err   error
+	// cycled is closed once the next scheduling cycle's starts are
+	// durable and handed on (its agents' orders queued); the owner
+	// replaces it as each cycle begins.
+	cycled chan struct{}
+	quit   chan struct{}
+	done   chan struct{}
+	once   sync.Once
+	err    error
 
 	servers []serverCloser
 	// Reconfiguration: reloadMu serialises reloads; generation numbers
@@ -275,6 +279,8 @@ type serverCloser interface{ Close() error }
 type call struct {
 	fn    func() (v any, recs []Record, after func(), err error)
 	reply chan callResult
+	// queued is when the call was queued for the owner.
+	queued time.Time
 	// state settles, between the caller that may stop waiting and the
 	// owner that may hand it the call's after to run, which of them
 	// runs it (see run and do).
@@ -344,7 +350,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.RealClock{}
 	}
-	d := &Daemon{cfg: cfg, limits: cfg.Conn.withDefaults(), lock: lock, calls: make(chan *call, 1024), compactDone: make(chan error, 1), exits: make(chan localexec.Result, 1024),
+	d := &Daemon{cfg: cfg, limits: cfg.Conn.withDefaults(), lock: lock, calls: make(chan *call, 1024), cycled: make(chan struct{}), compactDone: make(chan error, 1), exits: make(chan localexec.Result, 1024),
 		clk: cfg.Clock, clock: engineClock{cfg.Clock},
 		quit: make(chan struct{}), done: make(chan struct{}), started: cfg.Clock.Now(), killed: map[int64]bool{},
 		perf: newPerf(time.Now()), generation: 1, tokens: map[string]int64{}, tokenOf: map[int64]string{}, ranIn: map[int64]string{}, runsIn: map[int64]string{}, placed: map[int64]placement{}, hostPre: map[int64]*hostWait{}, hostPostFailed: map[int64]bool{}, mcPeers: map[string]*mcPeerState{},
@@ -897,7 +903,7 @@ func (d *Daemon) drain() {
 // not yet queued is not made, and one queued runs and commits all the
 // same, its result unread.
 func (d *Daemon) do(ctx context.Context, fn func() (any, []Record, func(), error)) (any, error) {
-	c := &call{fn: fn, reply: make(chan callResult, 1)}
+	c := &call{fn: fn, reply: make(chan callResult, 1), queued: time.Now()}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -950,6 +956,9 @@ func (d *Daemon) await(ctx context.Context, r callResult) (any, error) {
 // run executes a call and commits its records; the reply waits for the
 // commit, on another goroutine, so that the owner goes on.
 func (d *Daemon) run(c *call) {
+	if !c.queued.IsZero() {
+		d.perf.note(kindOwnerWait, time.Since(c.queued))
+	}
 	v, recs, after, err := c.fn()
 	if err != nil || len(recs) == 0 {
 		if err == nil && after != nil {
@@ -1084,6 +1093,8 @@ func (d *Daemon) maybeSchedule() time.Duration {
 // schedule runs one cycle, logs what it decided, and acts once that is on
 // disk: starts processes, stops and continues them.
 func (d *Daemon) schedule() {
+	cycled := d.cycled
+	d.cycled = make(chan struct{})
 	now := d.now()
 	var recs []Record
 	var acts []func()
@@ -1163,6 +1174,7 @@ func (d *Daemon) schedule() {
 		for _, act := range acts {
 			act()
 		}
+		close(cycled)
 	})
 	if d.sinceCompact >= d.cfg.CompactEvery && d.cannotRecord() == nil {
 		d.compact()

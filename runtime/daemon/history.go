@@ -295,7 +295,9 @@ func (b *histories) add(r Record) error {
 	case KindRequeue, KindRemoteRequeue:
 		ev.Kind, h.State = api.EventRequeue, "PEND"
 	case KindExitRequeue:
-		ev.Kind, h.State, ev.Text, ev.Code = api.EventRequeue, "PEND", api.RequeueOnExit, r.Code
+		// State PSUSP: held, its MAX_JOB_REQUEUE reached.
+		ev.Kind, ev.Text, ev.Code, ev.State = api.EventRequeue, api.RequeueOnExit, r.Code, r.State
+		h.State = cmpOr(r.State, "PEND")
 	case KindBrequeue:
 		if h.State == "DONE" || h.State == "EXIT" {
 			ev.Kind, h.State = api.EventRequeue, cmpOr(r.State, "PEND")

@@ -84,7 +84,26 @@ func newPerf(since time.Time) *perf {
 // add records one request of a route pattern, with its URL query, that
 // took d.
 func (p *perf) add(pattern string, query url.Values, d time.Duration) {
-	kind := requestKind(pattern, query)
+	p.note(requestKind(pattern, query), d)
+}
+
+// The kinds of the daemon's own steps, which perfmon shows with the
+// requests: the wait of a request for the goroutine that holds the
+// cluster (every request that reads or changes it), and the time from a
+// job's start, as the scheduling cycle decides it, to its order's
+// hand-off to its execution agent (the answer of the agent's exchange
+// that first carries it).
+const (
+	kindOwnerWait = "owner wait"
+	kindDispatch  = "agent dispatch"
+)
+
+// note records one d of a kind; a daemon built without counters (nil)
+// records nothing.
+func (p *perf) note(kind string, d time.Duration) {
+	if p == nil {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	k := p.kinds[kind]

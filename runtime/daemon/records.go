@@ -199,7 +199,7 @@ var kindTable = [...]KindInfo{
 	{KindResizeCancel, "Job", "bresize cancel: the job's pending resize request is cancelled (an autoresizable job stops asking)", true},
 	{KindResizePreempt, "Job, At", "a cycle preempts the job: the slots granted to its resize request whose notification runs are taken back, and while the command runs the suspend signal waits for its end; before the job's suspend (or finish) record", true},
 	{KindResizeNotify, "Job, At, Code", "the job's resize notification command ended with exit code Code: 0 keeps the slots granted, any other gives them back", true},
-	{KindExitRequeue, "Job, At, Code, Hosts", "a started job exited with Code, one of its requeue exit values (REQUEUE_EXIT_VALUES, bsub -Q), and went back to pending, its requeue count one more; Hosts, for an exclusive value (EXCLUDE), are the hosts it exited on, which it is not dispatched to again", true},
+	{KindExitRequeue, "Job, At, Code, Hosts, State", "a started job exited with Code, one of its requeue exit values (REQUEUE_EXIT_VALUES, bsub -Q), and went back to pending, its requeue count one more; State PSUSP (absent otherwise): its MAX_JOB_REQUEUE was reached, and it was held instead, its count unchanged, until bresume; Hosts, for an exclusive value (EXCLUDE), are the hosts it exited on, which it is not dispatched to again", true},
 }
 
 // Kinds returns the table of record kinds, in the order RECORDS.md lists
@@ -398,7 +398,7 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 	case KindRequeue:
 		return "", c.Requeue(j, r.At)
 	case KindExitRequeue:
-		return "", c.RequeueOnExit(j, r.Hosts, r.At)
+		return "", c.RequeueOnExit(j, r.Hosts, r.State == runtime.PSusp.String(), r.At)
 	case KindTop:
 		return "", c.Top(j)
 	case KindBottom:

@@ -303,7 +303,12 @@ func reply(w http.ResponseWriter, v any, err error) {
 
 // readJSON decodes a request body strictly: one object, no unknown field.
 func readJSON(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
+	return decodeJSON(r.Body, v)
+}
+
+// decodeJSON decodes a request body from rd as readJSON does.
+func decodeJSON(rd io.Reader, v any) error {
+	dec := json.NewDecoder(rd)
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		var tooBig *http.MaxBytesError

@@ -61,6 +61,12 @@ type Outcome struct {
 	RanAt int
 	// Forwards counts the times the job was sent to another cluster.
 	Forwards int
+	// EarlierRuns are the runs of the job at home that ended in a
+	// requeue on its exit values (or a hold, at its MAX_JOB_REQUEUE), in
+	// order: all its runs but the last for a job that ended, all of them
+	// for one still pending or held. Home.ExitRequeues counts the
+	// requeues.
+	EarlierRuns []sim.RunSpan
 }
 
 // SiteStats are the counts of one cluster.
@@ -85,6 +91,14 @@ type SiteStats struct {
 	// LSB_MC_INITFAIL_RETRY.
 	Returned  map[string]int `json:"returned"`
 	Suspended int            `json:"suspended"`
+	// Requeues counts the times jobs of this cluster went back to pending
+	// on their exit values (REQUEUE_EXIT_VALUES, bsub -Q); Held the times
+	// one was held (PSUSP) instead, its MAX_JOB_REQUEUE reached;
+	// Unbounded the jobs ended after sim.DefaultMaxRequeues requeues,
+	// which no MAX_JOB_REQUEUE bounded.
+	Requeues  int `json:"requeues,omitempty"`
+	Held      int `json:"held,omitempty"`
+	Unbounded int `json:"unbounded,omitempty"`
 	// Ran counts the jobs that started here (local and received); Done
 	// and Exit those that ended.
 	Ran  int `json:"ran"`
@@ -94,7 +108,8 @@ type SiteStats struct {
 	// rounds.
 	Cycles int `json:"cycles"`
 	Rounds int `json:"rounds"`
-	// SlotSeconds is the slot time the jobs that ran here used;
+	// SlotSeconds is the slot time the jobs that ran here used, every
+	// run of a requeued job counted;
 	// Utilization that over the cluster's slots × the simulated span.
 	SlotSeconds float64 `json:"slotSeconds"`
 	Utilization float64 `json:"utilization"`
@@ -114,6 +129,10 @@ type Result struct {
 	Sites []SiteStats
 	// Start and End are the first submission and the last event.
 	Start, End runtime.Time
+	// Unbounded are the jobs ended after sim.DefaultMaxRequeues requeues
+	// on their exit values, which no MAX_JOB_REQUEUE bounded, in the
+	// order they ended.
+	Unbounded []*runtime.Job
 }
 
 // node is a site while the simulation runs.
@@ -211,6 +230,9 @@ func Simulate(sites []*Site, jobs []Job, opts Options) (*Result, error) {
 		wakes[i] = runtime.Never
 	}
 	var progress runtime.Time
+	// runs holds the runs of the jobs requeued or held on their exit
+	// values (Outcome.EarlierRuns).
+	runs := map[*runtime.Job][]sim.RunSpan{}
 	// foresee pushes the end of a job that runs from now on site s.
 	foresee := func(s int, j *runtime.Job, t runtime.Time) { ev.Foresee(j, t, s) }
 	// changed tells the home cluster of a copy that it changed.
@@ -264,9 +286,18 @@ func Simulate(sites []*Site, jobs []Job, opts Options) (*Result, error) {
 				}
 				// A job of this cluster may be requeued on its exit
 				// values, as in a simulation of one cluster.
-				if sim.EndRun(nodes[x.Site].e, j, x.AtRunLimit, t, sim.DefaultMaxRequeues) == sim.Requeued {
-					progress = t
+				start, st := j.Start, nodes[x.Site].stats
+				switch sim.EndRun(nodes[x.Site].e, j, x.AtRunLimit, t, sim.DefaultMaxRequeues) {
+				case sim.Requeued:
+					st.Requeues++
+					runs[j] = append(runs[j], sim.RunSpan{Start: start, End: t})
 					continue
+				case sim.Held:
+					st.Held++
+					runs[j] = append(runs[j], sim.RunSpan{Start: start, End: t})
+				case sim.Unbounded:
+					st.Unbounded++
+					res.Unbounded = append(res.Unbounded, j)
 				}
 				done++
 			}
@@ -341,7 +372,7 @@ func Simulate(sites []*Site, jobs []Job, opts Options) (*Result, error) {
 	// The simulation ends with the last thing that happened, not with
 	// the rounds and wake-ups that found nothing more to do.
 	res.End = progress
-	finish(res, nodes, byName)
+	finish(res, nodes, byName, runs)
 	warn(res, nodes)
 	return res, nil
 }
@@ -549,7 +580,7 @@ func remoteHosts(j *runtime.Job, cluster string) []string {
 }
 
 // finish fills in the outcomes and the clusters' figures.
-func finish(res *Result, nodes []*node, byName map[string]*node) {
+func finish(res *Result, nodes []*node, byName map[string]*node, runs map[*runtime.Job][]sim.RunSpan) {
 	span := float64(res.End - res.Start)
 	waits := make([]float64, len(nodes))
 	started := make([]int, len(nodes))
@@ -561,6 +592,11 @@ func finish(res *Result, nodes []*node, byName map[string]*node) {
 		}
 		home := nodes[o.Job.Site]
 		o.Forwards = home.times[h.ID]
+		// The runs that ended in a requeue or a hold were at home.
+		o.EarlierRuns = runs[h]
+		for _, r := range o.EarlierRuns {
+			home.stats.SlotSeconds += float64(h.Slots) * float64(r.End-r.Start)
+		}
 		ran, at := h, home.index
 		if h.Remote != nil && h.Remote.ID != 0 {
 			if r := byName[h.Remote.Cluster]; r != nil {

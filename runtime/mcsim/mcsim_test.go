@@ -2,6 +2,7 @@ package mcsim_test
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -218,14 +219,49 @@ func TestDeterministic(t *testing.T) {
 }
 
 // TestRequeueOnExit: a job of east that exits with a requeue exit value
-// of its queue runs again at home, up to MAX_JOB_REQUEUE times, as in a
-// simulation of one cluster.
+// of its queue runs again at home, up to MAX_JOB_REQUEUE times, and is
+// then held (PSUSP) as in a simulation of one cluster; its requeues and
+// its hold are counted, and the slots of both its runs are in east's
+// figures.
 func TestRequeueOnExit(t *testing.T) {
-	res := run(t, sites(t, eastTree("", "REQUEUE_EXIT_VALUES = 3\nMAX_JOB_REQUEUE = 1"), westTree("")),
+	res, err := mcsim.Simulate(sites(t, eastTree("", "REQUEUE_EXIT_VALUES = 3\nMAX_JOB_REQUEUE = 1"), westTree("")),
+		jobs(1, 10, func(int) float64 { return 0 }, runtime.Submission{ExitCode: 3}), mcsim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := res.Jobs[0]
+	j := o.Home
+	if j.State != runtime.PSusp || j.Reason != runtime.ReasonRequeueLimit || j.ExitRequeues != 1 {
+		t.Errorf("job %s (%s), requeued %d times: want PSUSP at its requeue limit, 1", j.State, j.Reason, j.ExitRequeues)
+	}
+	want := []sim.RunSpan{{Start: 0, End: 10}, {Start: 10, End: 20}}
+	if !slices.Equal(o.EarlierRuns, want) {
+		t.Errorf("runs %v, want %v", o.EarlierRuns, want)
+	}
+	east := res.Sites[0]
+	if east.Requeues != 1 || east.Held != 1 || east.SlotSeconds != 20 || east.Unbounded != 0 {
+		t.Errorf("east: %d requeues, %d held, %d unbounded, %v slot-seconds: want 1, 1, 0, 20",
+			east.Requeues, east.Held, east.Unbounded, east.SlotSeconds)
+	}
+}
+
+// TestRequeueUnbounded: a job that exits with a requeue exit value on
+// every run, with no MAX_JOB_REQUEUE, is ended after
+// sim.DefaultMaxRequeues requeues and named in Unbounded; every run's
+// slots count.
+func TestRequeueUnbounded(t *testing.T) {
+	res := run(t, sites(t, eastTree("", "REQUEUE_EXIT_VALUES = 3"), westTree("")),
 		jobs(1, 10, func(int) float64 { return 0 }, runtime.Submission{ExitCode: 3}))
-	j := res.Jobs[0].Home
-	if j.State != runtime.Exit || j.ExitRequeues != 1 || j.ExitCode != 3 || res.Jobs[0].RanAt != 0 || j.End != 20 {
-		t.Errorf("job %s exit %d, requeued %d times, ran at %d, ended at %v: want EXIT 3, 1, 0, 20",
-			j.State, j.ExitCode, j.ExitRequeues, res.Jobs[0].RanAt, j.End)
+	o := res.Jobs[0]
+	n := sim.DefaultMaxRequeues
+	if o.Home.State != runtime.Exit || o.Home.ExitRequeues != n || len(o.EarlierRuns) != n {
+		t.Errorf("job %s, requeued %d times, %d earlier runs: want EXIT, %d, %d", o.Home.State, o.Home.ExitRequeues, len(o.EarlierRuns), n, n)
+	}
+	if len(res.Unbounded) != 1 || res.Unbounded[0] != o.Home {
+		t.Errorf("unbounded %v, want the job", res.Unbounded)
+	}
+	east := res.Sites[0]
+	if east.Requeues != n || east.Unbounded != 1 || east.SlotSeconds != float64(10*(n+1)) {
+		t.Errorf("east: %d requeues, %d unbounded, %v slot-seconds: want %d, 1, %d", east.Requeues, east.Unbounded, east.SlotSeconds, n, 10*(n+1))
 	}
 }

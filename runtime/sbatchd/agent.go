@@ -72,6 +72,11 @@ type Agent struct {
 	launchers int
 	// cancel cuts the exchange's wait short, when one waits.
 	cancel context.CancelFunc
+	// holds is set once the master said it holds exchanges
+	// (api.AgentOrders.Hold): the agent's exchanges then wait up to
+	// api.AgentHoldWait for orders, not one interval, while it expects
+	// nothing new to tell (see request).
+	holds bool
 	// progress is signalled when a run is recorded or ends.
 	progress chan struct{}
 
@@ -364,6 +369,9 @@ func (a *Agent) syncLoop() {
 			a.cfg.Logf("exchange with the master: it answers again")
 			failing = false
 		}
+		a.mu.Lock()
+		a.holds = out.Hold
+		a.mu.Unlock()
 		if out.Session != session {
 			session, taken = out.Session, 0
 			a.mu.Lock()
@@ -417,6 +425,9 @@ func (a *Agent) request(session string) *api.AgentSync {
 	}
 	slices.Sort(ids)
 	var postEnds []api.AgentEnd
+	// news is set while the agent expects to have more to tell soon:
+	// orders being recorded, runs whose directory is not yet known.
+	news := len(a.pending) > 0
 	for _, id := range ids {
 		r := a.runs[id]
 		if r.PostEnd != nil && (r.Post || r.End != nil) {
@@ -427,6 +438,7 @@ func (a *Agent) request(session string) *api.AgentSync {
 			// Not yet held (the master still counts it as sent), or
 			// ended: the master waits for its post-execution commands
 			// only.
+			news = news || !r.Post && !r.recorded
 			continue
 		}
 		req.Known = append(req.Known, api.AgentRun{Job: id, Start: r.Start})
@@ -437,6 +449,8 @@ func (a *Agent) request(session string) *api.AgentSync {
 				req.Dirs = map[int64]string{}
 			}
 			req.Dirs[id] = dir
+		} else {
+			news = true
 		}
 	}
 	req.Ends = append(req.Ends, postEnds...)
@@ -445,6 +459,9 @@ func (a *Agent) request(session string) *api.AgentSync {
 	req.HostExecs = slices.Clone(a.hostEnds)
 	if len(req.Ends) == 0 && len(req.Peeks) == 0 && len(req.Notified) == 0 && len(req.HostExecs) == 0 {
 		req.Wait = a.cfg.Interval.Seconds()
+		if a.holds && !news {
+			req.Wait = max(a.cfg.Interval, api.AgentHoldWait).Seconds()
+		}
 	}
 	return req
 }

@@ -52,6 +52,8 @@ type fakeMaster struct {
 	wake  chan struct{}
 	// loads counts the load reports received.
 	loads int
+	// hold is the answers' Hold: whether the master holds exchanges.
+	hold bool
 }
 
 func newFakeMaster(t *testing.T) (*fakeMaster, *api.Client) {
@@ -94,7 +96,7 @@ func (m *fakeMaster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (m *fakeMaster) answer(req *api.AgentSync, first bool) *api.AgentOrders {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	out := &api.AgentOrders{Session: m.session}
+	out := &api.AgentOrders{Session: m.session, Hold: m.hold}
 	if first {
 		m.syncs = append(m.syncs, *req)
 		for _, e := range req.Ends {
@@ -158,6 +160,61 @@ func jobOrder(id int64, start float64, command string) api.AgentOrder {
 	}
 	return api.AgentOrder{AgentRun: api.AgentRun{Job: id, Start: start}, Spec: &api.JobSpec{Command: command, User: name,
 		UID: os.Getuid(), GID: os.Getgid(), Umask: -1, Env: []string{"PATH=/usr/bin:/bin", "HOME=/tmp"}}}
+}
+
+// TestHeldWait: an agent whose master holds exchanges waits up to
+// api.AgentHoldWait in an exchange that brings nothing new, and one
+// interval in one that tells of a new run; an agent whose master does not
+// say so waits one interval.
+func TestHeldWait(t *testing.T) {
+	const interval = 50 * time.Millisecond
+	for _, hold := range []bool{false, true} {
+		m, client := newFakeMaster(t)
+		m.mu.Lock()
+		m.hold = hold
+		m.mu.Unlock()
+		a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: client, Host: "hostA", StateDir: t.TempDir(), Interval: interval,
+			WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waits := func() []float64 {
+			var w []float64
+			for _, x := range m.exchanges() {
+				w = append(w, x.Wait)
+			}
+			return w
+		}
+		long := api.AgentHoldWait.Seconds()
+		if !hold {
+			// Exchanges every interval, each waiting one.
+			waitFor(t, "five exchanges", func() bool { return len(m.exchanges()) >= 5 })
+			if w := waits(); slices.ContainsFunc(w, func(s float64) bool { return s != interval.Seconds() }) {
+				t.Errorf("waits %v from an agent of a master that does not hold exchanges: want %v each", w, interval.Seconds())
+			}
+			a.Close()
+			continue
+		}
+		waitFor(t, "an exchange that waits long", func() bool { return slices.Contains(waits(), long) })
+		if w := waits(); len(w) != 2 || w[0] != interval.Seconds() {
+			t.Errorf("waits %v: want one interval, then %v once the master said it holds exchanges", w, long)
+		}
+		// A job to run: the exchanges while its order is being recorded
+		// wait an interval; once the run and its directory are told, a
+		// long wait again.
+		m.give("s1", []api.AgentOrder{jobOrder(1, 100, "sleep 5")})
+		waitFor(t, "the run and its directory to be told, with a long wait", func() bool {
+			ex := m.exchanges()
+			l := ex[len(ex)-1]
+			return len(l.Known) == 1 && len(l.Dirs) == 1 && l.Wait == long
+		})
+		for _, x := range m.exchanges()[2:] {
+			if x.Ack == 0 && x.Wait != interval.Seconds() {
+				t.Errorf("an exchange while the order is being recorded waits %v, want one interval (%v)", x.Wait, interval.Seconds())
+			}
+		}
+		a.Close()
+	}
 }
 
 // TestBurstWhileStarting dispatches a burst of jobs whose wrappers hang

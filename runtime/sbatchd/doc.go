@@ -15,7 +15,13 @@
 // after waiting up to one Interval for some. A job that ends cuts the
 // wait short, so that its end reaches the master at once. The master
 // decides from these calls alone whether the host is ok, unreach (load
-// reports but no exchange) or unavail (neither), for three intervals.
+// reports but no exchange) or unavail (neither), for three intervals. A
+// master that says so in its answers (api.AgentOrders.Hold) counts an
+// exchange it holds as word from the agent for as long as it holds it:
+// the agent's exchanges then wait up to api.AgentHoldWait (30 s) while
+// it expects nothing new to tell (no order being recorded, the
+// directory of every running job known), so that thousands of agents
+// cost the master few exchanges; otherwise they wait one interval.
 //
 // # Running a job once
 //

@@ -170,6 +170,9 @@ func (res *ReplayResult) addOutcomes(c *runtime.Cluster, sim *Result, t0 runtime
 			res.Reasons[id] = o.Rejected.Error()
 		case j.State.Pending():
 			r.Queue, r.State = j.Queue.Name, simstats.StatePend
+			if j.State == runtime.PSusp {
+				r.State = simstats.StateHeld
+			}
 			res.Reasons[id] = j.Reason.String()
 		default:
 			r.Queue, r.State = j.Queue.Name, j.State.String()

@@ -103,12 +103,15 @@ type Result struct {
 	// notification commands, and the signals their processes were sent.
 	Resizes []ResizeEvent
 	// Requeues counts the times jobs went back to pending on their exit
-	// values; Unbounded are the jobs that ended when they reached
-	// Options.MaxRequeues, which no MAX_JOB_REQUEUE bounded.
+	// values; Held the times jobs were held (PSUSP) on one, their
+	// MAX_JOB_REQUEUE reached; Unbounded are the jobs that ended when
+	// they reached Options.MaxRequeues, which no MAX_JOB_REQUEUE bounded.
 	Requeues  int
+	Held      int
 	Unbounded []*runtime.Job
-	// EarlierRuns are, for each job requeued on its exit values, its runs
-	// before the last, in order.
+	// EarlierRuns are, for each job requeued or held on its exit values,
+	// its runs that ended so, in order: all of its runs but the last for a
+	// job that ended, all of them for one still pending or held.
 	EarlierRuns map[*runtime.Job][]RunSpan
 }
 
@@ -266,6 +269,12 @@ func Simulate(c *runtime.Cluster, jobs []Job, opts Options) (*Result, error) {
 					}
 					res.EarlierRuns[x.Job] = append(res.EarlierRuns[x.Job], RunSpan{start, t})
 					continue
+				case Held:
+					res.Held++
+					if res.EarlierRuns == nil {
+						res.EarlierRuns = map[*runtime.Job][]RunSpan{}
+					}
+					res.EarlierRuns[x.Job] = append(res.EarlierRuns[x.Job], RunSpan{start, t})
 				case Unbounded:
 					res.Unbounded = append(res.Unbounded, x.Job)
 				}
@@ -398,6 +407,7 @@ type Ending int
 const (
 	Ended     Ending = iota // it finished, DONE or EXIT
 	Requeued                // it pends again on its exit value
+	Held                    // it is held (PSUSP) on its exit value, its MAX_JOB_REQUEUE reached
 	Unbounded               // it finished, having reached Options.MaxRequeues
 )
 
@@ -405,10 +415,11 @@ const (
 // daemon ends a job whose processes ended: at its run limit it is killed
 // (Finish); otherwise its exit code (SimExit) goes through the cluster's
 // decision (runtime.Cluster.DecideExit): on one of its requeue exit
-// values, within MAX_JOB_REQUEUE (or maxRequeues, when that is
-// unlimited), it pends again with its ID and submit time (away from the
-// host for an EXCLUDE value) and runs its Runtime anew; on one of its
-// SUCCESS_EXIT_VALUES it ends DONE; else as Finish ends it.
+// values it pends again with its ID and submit time (away from the host
+// for an EXCLUDE value) and runs its Runtime anew, or, its
+// MAX_JOB_REQUEUE reached, it is held (PSUSP) until a bresume; when no
+// MAX_JOB_REQUEUE bounds it, it ends after maxRequeues requeues; on one of
+// its SUCCESS_EXIT_VALUES it ends DONE; else as Finish ends it.
 func EndRun(e *runtime.Engine, j *runtime.Job, atRunLimit bool, now runtime.Time, maxRequeues int) Ending {
 	c := e.Cluster
 	if atRunLimit || j.SimExit == 0 {
@@ -421,7 +432,10 @@ func EndRun(e *runtime.Engine, j *runtime.Job, atRunLimit bool, now runtime.Time
 		Finish(e, j, false)
 		return Unbounded
 	case dec.Requeue:
-		if err := c.RequeueOnExit(j, dec.Avoid, now); err == nil {
+		if err := c.RequeueOnExit(j, dec.Avoid, dec.Hold, now); err == nil {
+			if dec.Hold {
+				return Held
+			}
 			return Requeued
 		}
 	case dec.Success:

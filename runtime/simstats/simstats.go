@@ -39,11 +39,14 @@ const MaxTimelinePoints = 500
 
 // Record states. A job that never ran is PEND (still waiting when the run
 // ended) or SKIPPED (the simulator could not place it, e.g. it asks for
-// more slots than the cluster has).
+// more slots than the cluster has). A job PEND or PSUSP (held: its
+// MAX_JOB_REQUEUE reached, or a bstop) at the end may have run before
+// (EarlierRuns).
 const (
 	StateDone    = "DONE"
 	StateExit    = "EXIT"
 	StatePend    = "PEND"
+	StateHeld    = "PSUSP"
 	StateSkipped = "SKIPPED"
 )
 
@@ -61,8 +64,10 @@ type Record struct {
 	Preempted   int  // times the job was preempted
 	Forwarded   bool // the job ran on another cluster
 	// Requeued counts the times the job went back to pending on its exit
-	// values; EarlierRuns are the runs before the last (Start and End
-	// are the last's), whose slots count in the utilisation.
+	// values; EarlierRuns are its runs that ended so (or held it): for a
+	// DONE or EXIT job the runs before the last (Start and End are the
+	// last's), for a PEND or PSUSP one all its runs. Their slots count in
+	// the utilisation whatever the job's state.
 	Requeued    int
 	EarlierRuns []Span
 	// Exceptions are the job exceptions the job raised, blank-separated
@@ -124,6 +129,7 @@ type Group struct {
 	Finished    int        `json:"finished"`
 	Exited      int        `json:"exited"`
 	Pending     int        `json:"pending"`
+	Held        int        `json:"held,omitempty"` // PSUSP
 	Skipped     int        `json:"skipped"`
 	SlotSeconds float64    `json:"slot_seconds"`
 	Wait        Dist       `json:"wait"`
@@ -149,10 +155,11 @@ type Timeline struct {
 // utilisation is a fraction.
 type Summary struct {
 	Jobs     int `json:"jobs"`
-	Finished int `json:"finished"` // DONE
-	Exited   int `json:"exited"`   // EXIT
-	Pending  int `json:"pending"`  // PEND
-	Skipped  int `json:"skipped"`  // SKIPPED
+	Finished int `json:"finished"`       // DONE
+	Exited   int `json:"exited"`         // EXIT
+	Pending  int `json:"pending"`        // PEND
+	Held     int `json:"held,omitempty"` // PSUSP
+	Skipped  int `json:"skipped"`        // SKIPPED
 	// Other counts records of any other state; they are counted, and
 	// their preemptions and forwards too, but they have no times.
 	Other int `json:"other"`
@@ -258,15 +265,15 @@ func Summarize(recs []Record, totalSlots int) *Summary {
 		all.add(r, ran)
 		q.add(r, ran)
 		u.add(r, ran)
-		if ran {
-			for _, e := range r.EarlierRuns {
-				if validRun(r, e) {
-					last = max(last, e.End)
-					if r.Slots > 0 && e.End > e.Start {
-						runs = append(runs, interval{e.Start, e.End, r.Slots})
-					}
+		for _, e := range r.EarlierRuns {
+			if validRun(r, e, ran) {
+				last = max(last, e.End)
+				if r.Slots > 0 && e.End > e.Start {
+					runs = append(runs, interval{e.Start, e.End, r.Slots})
 				}
 			}
+		}
+		if ran {
 			last = max(last, r.End)
 			if r.Slots > 0 && r.End > r.Start {
 				runs = append(runs, interval{r.Start, r.End, r.Slots})
@@ -274,7 +281,7 @@ func Summarize(recs []Record, totalSlots int) *Summary {
 		}
 	}
 	g := all.group("")
-	s.Finished, s.Exited, s.Pending, s.Skipped, s.Other = g.Finished, g.Exited, g.Pending, g.Skipped, all.other
+	s.Finished, s.Exited, s.Pending, s.Held, s.Skipped, s.Other = g.Finished, g.Exited, g.Pending, g.Held, g.Skipped, all.other
 	s.SlotSeconds, s.Wait, s.Slowdown, s.Preemptions, s.Forwards = g.SlotSeconds, g.Wait, g.Slowdown, g.Preemptions, g.Forwards
 	s.Requeues = g.Requeues
 	if !math.IsInf(first, 0) {
@@ -346,10 +353,18 @@ func (a *acc) add(r *Record, ran bool) {
 		a.g.Exited++
 	case StatePend:
 		a.g.Pending++
+	case StateHeld:
+		a.g.Held++
 	case StateSkipped:
 		a.g.Skipped++
 	default:
 		a.other++
+	}
+	// Every run's slots count, the job's last state whatever it is.
+	for _, e := range r.EarlierRuns {
+		if validRun(r, e, ran) {
+			a.slotSecs = append(a.slotSecs, float64(r.Slots)*(e.End-e.Start))
+		}
 	}
 	if !ran {
 		return
@@ -358,17 +373,15 @@ func (a *acc) add(r *Record, ran bool) {
 	a.waits = append(a.waits, wait)
 	a.slowdowns = append(a.slowdowns, Slowdown(wait, run))
 	a.slotSecs = append(a.slotSecs, float64(r.Slots)*run)
-	for _, e := range r.EarlierRuns {
-		if validRun(r, e) {
-			a.slotSecs = append(a.slotSecs, float64(r.Slots)*(e.End-e.Start))
-		}
-	}
 }
 
-// validRun reports whether an earlier run of a record that ran has times
-// that can be right: within the submission and the last start.
-func validRun(r *Record, e Span) bool {
-	return e.Start >= r.Submit && e.End >= e.Start && e.End <= r.Start
+// validRun reports whether an earlier run of a record has times that can
+// be right: finite, after the submission, and, for a record that ran
+// (ran), before its last start.
+func validRun(r *Record, e Span, ran bool) bool {
+	in := func(t float64) bool { return t >= -maxTime && t <= maxTime } // false for NaN
+	return in(r.Submit) && in(e.Start) && in(e.End) && r.Slots >= 0 &&
+		e.Start >= r.Submit && e.End >= e.Start && (!ran || e.End <= r.Start)
 }
 
 // group finishes the group's metrics. It sorts the accumulated values.

@@ -423,3 +423,34 @@ func TestEarlierRuns(t *testing.T) {
 		t.Errorf("requeues in the report of a run without any:\n%s", b.String())
 	}
 }
+
+// TestEarlierRunsOfUnfinished: the runs of a job that pends again, or is
+// held (PSUSP), at the end count in the slot-seconds, the busy slots and
+// the makespan as those of a job that ended do; a held job is counted as
+// such (and written), not as pending; a run whose times cannot be right
+// is still left out.
+func TestEarlierRunsOfUnfinished(t *testing.T) {
+	recs := []simstats.Record{
+		{ID: 1, Queue: "q", User: "u", Submit: 0, Slots: 1, State: simstats.StatePend, Requeued: 2,
+			EarlierRuns: []simstats.Span{{Start: 0, End: 60}, {Start: 60, End: 120}, {Start: -5, End: 10}}},
+		{ID: 2, Queue: "q", User: "u", Submit: 0, Slots: 1, State: simstats.StateHeld, Requeued: 1,
+			EarlierRuns: []simstats.Span{{Start: 0, End: 100}, {Start: 100, End: 200}}},
+		{ID: 3, Queue: "q", User: "u", Submit: 0, Start: 0, End: 100, Slots: 1, State: simstats.StateDone},
+	}
+	s := simstats.Summarize(recs, 2)
+	// 120 + 200 + 100 slot-seconds over 2 slots × 200 s.
+	if s.SlotSeconds != 420 || s.Makespan != 200 || s.Utilisation != 420.0/400 || s.PeakBusySlots != 3 {
+		t.Errorf("slot-seconds %g, makespan %g, utilisation %g, peak %d: want 420, 200, 1.05, 3",
+			s.SlotSeconds, s.Makespan, s.Utilisation, s.PeakBusySlots)
+	}
+	if s.Pending != 1 || s.Held != 1 || s.Queues[0].Held != 1 || s.Requeues != 3 {
+		t.Errorf("pending %d, held %d (queue %d), requeues %d: want 1, 1, 1, 3", s.Pending, s.Held, s.Queues[0].Held, s.Requeues)
+	}
+	var b bytes.Buffer
+	if err := s.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "held (PSUSP)") {
+		t.Errorf("no held jobs in the report:\n%s", b.String())
+	}
+}

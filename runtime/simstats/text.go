@@ -345,6 +345,9 @@ func totalsRows(runs []*Summary, html bool) [][]string {
 		{"pending (PEND)", itoa(func(s *Summary) int { return s.Pending })},
 		{"skipped", itoa(func(s *Summary) int { return s.Skipped })},
 	}
+	if slices.ContainsFunc(runs, func(s *Summary) bool { return s.Held > 0 }) {
+		rows = append(rows, row{"held (PSUSP)", itoa(func(s *Summary) int { return s.Held })})
+	}
 	if slices.ContainsFunc(runs, func(s *Summary) bool { return s.Other > 0 }) {
 		rows = append(rows, row{"other states", itoa(func(s *Summary) int { return s.Other })})
 	}
