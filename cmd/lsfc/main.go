@@ -3,7 +3,7 @@
 // prints it in canonical form, lsfc serve runs it as a batch system and
 // lsfc bsub, bjobs ... are its commands (also as links named bsub,
 // bjobs ...). See lsfc --help. Jobs run under the job starter,
-// lsfc-job, installed beside it.
+// lsfc-job, installed beside it, as the host's job supervisor.
 package main
 
 import "os"

@@ -1,6 +1,6 @@
 // Package localexec runs batch jobs as real processes on this machine and
-// reads this machine's load: a Spec goes in, the job runs under a detached
-// wrapper process, and its Result (exit code, signal, or lost) comes out
+// reads this machine's load: a Spec goes in, the job runs under a
+// detached wrapper, and its Result (exit code, signal, or lost) comes out
 // through a callback, even across restarts of the daemon that started it.
 //
 // # Jobs
@@ -15,32 +15,42 @@
 //	           after the job's end (Spec.PostLater)
 //	42.out     the job's output when it has no -o file (or, spooled for
 //	           its job report, when its user's home cannot take it)
+//	42.lock    locked by the job's wrapper for its whole life
 //
-// Start writes the job and spec files and starts the wrapper: the job
-// starter (StarterName, a small program that links this package alone,
-// installed beside lsfc), in a session of its own, so that it outlives
-// the daemon. The wrapper sets the umask, enters the working
+// Start writes the job and spec files, takes the job's lock and hands it
+// to the job's wrapper: the host's supervisor, one long-lived process per
+// directory that runs every job's wrapper as a goroutine of its own (the
+// job starter, StarterName, a small program that links this package
+// alone, installed beside lsfc, run with SuperviseArg; see supervisor.go
+// for its protocol and life). Start starts it when none runs, in a
+// session of its own, so that it outlives the daemon, and a later
+// Executor on the directory uses it again. A job with per-process limits
+// (Spec.ProcLimits), and every job of an Executor with PerJob set, runs
+// under a starter process of its own instead, which does the same for
+// that one job. The wrapper gives the job its umask, enters the working
 // directory (the user's home when none is given, /tmp when it cannot be
 // entered), opens the output files, starts /bin/sh on the job file in a
 // process group of its own (so that a signal sent to the job reaches all
 // its processes), records the process ids (synced once Start has its
 // answer, off the path of the start), waits, and writes the status file
 // durably (a temporary file, synced, renamed, and the directory synced)
-// before it exits. The job and spec files are not synced: a crash of the
-// machine ends the job they describe, and nothing reads them after it.
-// When the daemon runs as root and the job's UID is not 0, the job runs
-// as that user, who also owns the output files.
+// before it lets go of the lock. The job and spec files are not synced:
+// a crash of the machine ends the job they describe, and nothing reads
+// them after it. When the daemon runs as root and the job's UID is not
+// 0, the job runs as that user, who also owns the output files.
 //
-// While the wrapper is the daemon's child, the Executor waits on it; jobs
+// While the Executor that started a job runs, the wrapper tells it the
+// job's end on the supervisor's connection (or the starter's pipe); jobs
 // adopted by Recover after a restart are watched by polling their status
-// file and the liveness of their wrapper. Either way the Result reaches
-// the callback given to New exactly once. A job of Spec.PostLater whose
-// post-execution commands run on after it gives a second Result, theirs
-// (Result.PostReport), once they end: the wrapper writes the status file
-// before them and tells the Executor on a pipe (or the polling finds
-// it), then writes the post file and exits. A job whose wrapper is gone
-// without having written a status is lost (Result.Lost), and whatever is
-// left of its processes is killed, since nothing could report their end.
+// file, their lock and the liveness of their wrapper. Either way the
+// Result reaches the callback given to New exactly once. A job of
+// Spec.PostLater whose post-execution commands run on after it gives a
+// second Result, theirs (Result.PostReport), once they end: the wrapper
+// writes the status file before them and tells the Executor (or the
+// polling finds it), then writes the post file. A job whose wrapper is
+// gone (the supervisor killed) without having written a status is lost
+// (Result.Lost), and whatever is left of its processes is killed, since
+// nothing could report their end.
 //
 // Cleanup removes a job's files once its end is recorded for good;
 // Release removes all but its status, post and pid files, from which Recover

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -45,15 +46,23 @@ type Executor struct {
 	// PollInterval is how often jobs adopted by Recover are looked at;
 	// zero means DefaultPollInterval.
 	PollInterval time.Duration
+	// PerJob starts every job under a job starter process of its own, as
+	// a job with per-process limits always is, rather than in the host's
+	// supervisor (see supervisor.go).
+	PerJob bool
 
 	dir    string
 	onExit func(Result)
 
 	mu      sync.Mutex
-	starter string         // the job starter once found; looked for again until then
-	jobs    map[int64]*job // jobs started or adopted and not yet ended
-	closed  bool
-	quit    chan struct{} // closed by Close
+	starter string // the job starter once found; looked for again until then
+	// supervised is set once a job was handed to the host's supervisor,
+	// which Close then tells to exit if it has nothing left to do.
+	supervised bool
+	supMu      sync.Mutex     // serialises starting the supervisor
+	jobs       map[int64]*job // jobs started or adopted and not yet ended
+	closed     bool
+	quit       chan struct{} // closed by Close
 
 	deliverMu sync.Mutex // serialises calls of onExit
 }
@@ -144,7 +153,7 @@ func (e *Executor) Start(s Spec) error {
 	e.jobs[s.JobID] = j
 	e.mu.Unlock()
 
-	cmd, ends, err := e.launch(&s)
+	run, err := e.launch(&s)
 	if err != nil {
 		e.mu.Lock()
 		delete(e.jobs, s.JobID)
@@ -158,7 +167,7 @@ func (e *Executor) Start(s Spec) error {
 	e.mu.Lock()
 	j.pids, j.started = rec, true
 	e.mu.Unlock()
-	go e.waitChild(j, cmd, ends)
+	go e.waitChild(j, run)
 	return nil
 }
 
@@ -177,63 +186,80 @@ func (e *Executor) Cwd(id int64) string {
 }
 
 // launch writes the job's files, starts its wrapper and waits for its
-// answer. It returns the wrapper and the pipe on which it tells the end
-// of a job reported before its post-execution commands (endFD).
-func (e *Executor) launch(s *Spec) (*exec.Cmd, *os.File, error) {
+// answer: in the host's supervisor, or in a process of its own (PerJob,
+// or a job with per-process limits).
+func (e *Executor) launch(s *Spec) (*wrapperRun, error) {
 	id := s.JobID
 	for _, ext := range []string{statusExt, pidExt} {
 		if err := os.Remove(e.path(id, ext)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, nil, fmt.Errorf("cannot start job %d: %v", id, err)
+			return nil, fmt.Errorf("cannot start job %d: %v", id, err)
 		}
 	}
 	// The job and spec files are read by the wrapper, which starts next,
 	// and by the job's shell; nothing reads them after a crash of the
 	// machine, which ends the job too: they need not be synced.
 	if err := replaceFile(e.path(id, jobFileExt), jobScript(s), 0o700, false); err != nil {
-		return nil, nil, fmt.Errorf("cannot write the job file of job %d: %v", id, err)
+		return nil, fmt.Errorf("cannot write the job file of job %d: %v", id, err)
 	}
 	if err := replaceJSON(e.path(id, specExt), s, 0o600, false); err != nil {
-		return nil, nil, fmt.Errorf("cannot write the spec file of job %d: %v", id, err)
+		return nil, fmt.Errorf("cannot write the spec file of job %d: %v", id, err)
 	}
-	argv := e.WrapperPath
-	if len(argv) == 0 {
-		e.mu.Lock()
-		starter := e.starter
-		e.mu.Unlock()
-		if starter == "" {
-			var err error
-			if starter, err = findStarter(); err != nil {
-				return nil, nil, fmt.Errorf("cannot start job %d: %v", id, err)
-			}
-			e.mu.Lock()
-			e.starter = starter
-			e.mu.Unlock()
-		}
-		argv = []string{starter}
-	}
-	r, w, err := os.Pipe()
+	argv, err := e.starterArgv()
 	if err != nil {
-		return nil, nil, fmt.Errorf("cannot start job %d: %v", id, err)
+		return nil, fmt.Errorf("cannot start job %d: %v", id, err)
 	}
-	defer r.Close()
-	// The wrapper's lock: taken here and handed over (descriptor 4), so
-	// that from now on a running wrapper can be told from one that never
-	// ran, even if this process dies before the wrapper answers.
+	// The wrapper's lock: taken here and handed over, so that from now
+	// on a running wrapper can be told from one that never ran, even if
+	// this process dies before the wrapper answers.
 	lock, err := os.OpenFile(e.path(id, lockExt), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
-		w.Close()
-		return nil, nil, fmt.Errorf("cannot start job %d: %v", id, err)
+		return nil, fmt.Errorf("cannot start job %d: %v", id, err)
 	}
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		w.Close()
 		lock.Close()
-		return nil, nil, fmt.Errorf("cannot start job %d: its lock is held: %v", id, err)
+		return nil, fmt.Errorf("cannot start job %d: its lock is held: %v", id, err)
 	}
+	if !e.PerJob && !s.hasProcLimits() {
+		return e.launchSupervised(argv, id, lock)
+	}
+	return e.launchProcess(argv, id, lock)
+}
+
+// starterArgv returns the command of the job's wrapper: WrapperPath, or
+// the job starter.
+func (e *Executor) starterArgv() ([]string, error) {
+	if len(e.WrapperPath) > 0 {
+		return e.WrapperPath, nil
+	}
+	e.mu.Lock()
+	starter := e.starter
+	e.mu.Unlock()
+	if starter == "" {
+		var err error
+		if starter, err = findStarter(); err != nil {
+			return nil, err
+		}
+		e.mu.Lock()
+		e.starter = starter
+		e.mu.Unlock()
+	}
+	return []string{starter}, nil
+}
+
+// launchProcess starts the wrapper of job id in a process of its own,
+// handing it the job's lock (taken), and waits for its answer.
+func (e *Executor) launchProcess(argv []string, id int64, lock *os.File) (*wrapperRun, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		lock.Close()
+		return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+	}
+	defer r.Close()
 	endR, endW, err := os.Pipe()
 	if err != nil {
 		w.Close()
 		lock.Close()
-		return nil, nil, fmt.Errorf("cannot start job %d: %v", id, err)
+		return nil, fmt.Errorf("cannot start job %d: %v", id, err)
 	}
 	cmd := exec.Command(argv[0], append(slices.Clone(argv[1:]), e.dir, strconv.FormatInt(id, 10))...)
 	cmd.ExtraFiles = []*os.File{w, lock, endW} // descriptors 3 = handshakeFD, 4 = lockFD, 5 = endFD
@@ -245,11 +271,11 @@ func (e *Executor) launch(s *Spec) (*exec.Cmd, *os.File, error) {
 	lock.Close()
 	if err != nil {
 		endR.Close()
-		return nil, nil, fmt.Errorf("cannot start the wrapper of job %d: %v", id, err)
+		return nil, fmt.Errorf("cannot start the wrapper of job %d: %v", id, err)
 	}
 	msg, err := readHandshake(r, startTimeout)
 	if err == nil && msg == "ok" {
-		return cmd, endR, nil
+		return &wrapperRun{cmd: cmd, ends: endR}, nil
 	}
 	endR.Close()
 	if err != nil {
@@ -263,21 +289,71 @@ func (e *Executor) launch(s *Spec) (*exec.Cmd, *os.File, error) {
 		err = errors.New(strings.TrimPrefix(msg, "error: "))
 	}
 	cmd.Wait()
-	return nil, nil, fmt.Errorf("cannot start job %d: %v", id, err)
+	return nil, fmt.Errorf("cannot start job %d: %v", id, err)
 }
 
-// waitChild waits for the wrapper of j, a child of this process, and
+// A wrapperRun is a started job's wrapper as Start's Executor follows it:
+// a process of its own (cmd, which tells on ends the end of a job
+// reported before its post-execution commands), or a job of the
+// supervisor (conn).
+type wrapperRun struct {
+	cmd  *exec.Cmd
+	ends *os.File
+	conn *net.UnixConn
+	// next is the supervisor's message read by waitEnd that was not
+	// "end", and nextErr the error of reading it; read says they are set.
+	next    string
+	nextErr error
+	read    bool
+}
+
+// waitEnd waits until the wrapper tells that the job's end is recorded
+// while its post-execution commands run on (true), or ends (false).
+func (r *wrapperRun) waitEnd() bool {
+	if r.conn != nil {
+		msg, _, err := readMsg(r.conn, 0)
+		if err == nil && msg == "end" {
+			return true
+		}
+		r.next, r.nextErr, r.read = msg, err, true
+		return false
+	}
+	line, _ := bufio.NewReader(io.LimitReader(r.ends, 64)).ReadString('\n')
+	r.ends.Close()
+	return line == "end\n"
+}
+
+// wait waits until the wrapper has ended (written the job's status
+// file, if it could).
+func (r *wrapperRun) wait() error {
+	if r.conn == nil {
+		return r.cmd.Wait()
+	}
+	if !r.read {
+		r.next, _, r.nextErr = readMsg(r.conn, 0)
+	}
+	r.conn.Close()
+	switch {
+	case r.nextErr != nil:
+		return fmt.Errorf("the supervisor went away: %v", r.nextErr)
+	case r.next == "done 0":
+		return nil
+	case strings.HasPrefix(r.next, "done "):
+		return fmt.Errorf("exit status %s", strings.TrimPrefix(r.next, "done "))
+	}
+	return fmt.Errorf("the supervisor said %q", r.next)
+}
+
+// waitChild waits for the wrapper of j, started by this process, and
 // reports the job's end: when the wrapper tells it on ends, before its
 // post-execution commands end, and then theirs.
-func (e *Executor) waitChild(j *job, cmd *exec.Cmd, ends *os.File) {
-	line, _ := bufio.NewReader(io.LimitReader(ends, 64)).ReadString('\n')
-	ends.Close()
-	if line == "end\n" {
+func (e *Executor) waitChild(j *job, run *wrapperRun) {
+	if run.waitEnd() {
 		if r, err := readStatus(e.path(j.id, statusExt), j.id); err == nil && r.PostPending {
 			e.endBeforePost(j, r)
 		}
 	}
-	werr := cmd.Wait()
+	werr := run.wait()
 	if e.inPost(j) {
 		r, ok := e.recordedPost(j.id)
 		if !ok {
@@ -379,11 +455,15 @@ func (e *Executor) deliver(r Result) {
 // Recover. Close must not be called from onExit.
 func (e *Executor) Close() {
 	e.mu.Lock()
+	first := !e.closed
 	if !e.closed {
 		e.closed = true
 		close(e.quit)
 	}
 	e.mu.Unlock()
+	if first {
+		e.closeSupervisor()
+	}
 	// Taking deliverMu waits for a call of onExit in progress; nothing is
 	// done under it.
 	e.deliverMu.Lock()

@@ -348,16 +348,21 @@ func TestStartErrors(t *testing.T) {
 		}
 	}
 
-	// Wrappers that cannot start, refuse, or end without answering.
+	// Wrappers, and supervisors, that cannot start, refuse, or end
+	// without answering.
 	for _, c := range []struct {
+		perJob  bool
 		wrapper []string
 		want    string
 	}{
-		{[]string{"/nonexistent/lsfc", WrapperArg}, "cannot start the wrapper of job 5"},
-		{[]string{"/bin/sh", "-c", `echo "error: no shell today" >&3`, "sh"}, "cannot start job 5: no shell today"},
-		{[]string{"/bin/true"}, "ended without answering"},
+		{true, []string{"/nonexistent/lsfc", WrapperArg}, "cannot start the wrapper of job 5"},
+		{true, []string{"/bin/sh", "-c", `echo "error: no shell today" >&3`, "sh"}, "cannot start job 5: no shell today"},
+		{true, []string{"/bin/true"}, "ended without answering"},
+		{false, []string{"/nonexistent/lsfc", WrapperArg}, "cannot start job 5: cannot start the job supervisor"},
+		{false, []string{"/bin/sh", "-c", `echo "error: no supervisor today"`, "sh"}, "cannot start the job supervisor /bin/sh: no supervisor today"},
+		{false, []string{"/bin/true"}, "ended without answering"},
 	} {
-		h.e.WrapperPath = c.wrapper
+		h.e.WrapperPath, h.e.PerJob = c.wrapper, c.perJob
 		err := h.e.Start(Spec{JobID: 5, Command: "true", Umask: -1})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Start with wrapper %q = %v, want an error with %q", c.wrapper, err, c.want)
@@ -492,7 +497,8 @@ func TestCleanup(t *testing.T) {
 	if err := h.e.Cleanup(15); err != nil {
 		t.Fatal(err)
 	}
-	left, _ := filepath.Glob(filepath.Join(h.e.Dir(), "*"))
+	// The supervisor's own files are not the job's.
+	left, _ := filepath.Glob(filepath.Join(h.e.Dir(), "[0-9]*"))
 	if len(left) != 0 {
 		t.Errorf("files left after Cleanup: %v", left)
 	}

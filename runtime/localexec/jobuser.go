@@ -18,6 +18,11 @@ type jobUser struct {
 	uid, gid int
 	groups   []uint32 // supplementary groups, when other
 	home     string   // "" when unknown
+	// shared is set in the supervisor, where do's thread takes the
+	// job's umask and working directory (cwd, once known) of its own.
+	shared bool
+	umask  int
+	cwd    string
 }
 
 // jobUserOf returns whom the job of s runs as, seen from a wrapper whose
@@ -72,8 +77,19 @@ func (u jobUser) do(f func() error) error {
 	errc := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
+		if u.shared {
+			// The thread keeps a working directory and umask of its
+			// own, and so is never reused (it is never unlocked).
+			if err := ownThread(u.umask); err != nil {
+				errc <- err
+				return
+			}
+			if u.cwd != "" {
+				os.Chdir(u.cwd)
+			}
+		}
 		restored, err := u.doLocked(f)
-		if restored {
+		if restored && !u.shared {
 			runtime.UnlockOSThread()
 		}
 		errc <- err

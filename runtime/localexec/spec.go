@@ -275,3 +275,6 @@ func (r Result) Done() bool {
 
 // signalExitCode is the exit code LSF reports for a job killed by sig.
 func signalExitCode(sig int) int { return 128 + sig }
+
+// hasProcLimits reports whether the job has per-process limits.
+func (s *Spec) hasProcLimits() bool { return len(s.ProcLimits)+len(s.ProcHardLimits) > 0 }

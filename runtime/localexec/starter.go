@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 )
 
-// StarterName is the program that starts and supervises each job: a
+// StarterName is the program that starts and supervises the jobs: a
 // small binary (cmd/lsfc-job) whose main hands its arguments to
-// WrapperMain, installed next to the lsfc binary or on PATH. A job
-// costs one run of it, not one of the whole lsfc binary.
+// WrapperMain, installed next to the lsfc binary or on PATH. One run of
+// it, the host's supervisor, starts and watches every job of an
+// Executor's directory; a job with per-process limits gets a run of its
+// own.
 const StarterName = "lsfc-job"
 
 // findStarter returns the absolute path of the job starter: StarterName

@@ -47,15 +47,32 @@ const endFD = 5
 // WrapperArg). It returns the
 // wrapper's exit status: 0 once the job's status file is written, 1 when
 // the job could not start or its status could not be written, 2 for bad
-// arguments.
+// arguments. With SuperviseArg and a directory as args it runs the
+// host's supervisor of that directory instead (see supervisor.go), until
+// it has nothing left to do.
 func WrapperMain(args []string) int {
+	if len(args) == 2 && args[0] == SuperviseArg {
+		return superviseMain(args[1])
+	}
 	// The lock Start handed over stays open, and held, until the wrapper
 	// exits; the job's processes do not inherit it.
 	var st syscall.Stat_t
 	if syscall.Fstat(lockFD, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
 		syscall.CloseOnExec(lockFD)
 	}
-	w := &wrapper{handshake: openHandshake(), ends: openPipe(endFD, "ends")}
+	w := &wrapper{}
+	if hs := openPipe(handshakeFD, "handshake"); hs != nil {
+		w.reply = func(msg string) {
+			io.WriteString(hs, msg+"\n") // Start may be gone: the job runs on
+			hs.Close()
+		}
+	}
+	if ends := openPipe(endFD, "ends"); ends != nil {
+		w.tell = func() {
+			io.WriteString(ends, "end\n") // the Executor may be gone: it reads the status file then
+			ends.Close()
+		}
+	}
 	if len(args) != 2 {
 		w.refuse(fmt.Errorf("usage: %s DIR JOBID", StarterName))
 		return 2
@@ -69,14 +86,10 @@ func WrapperMain(args []string) int {
 	return w.run()
 }
 
-// openHandshake returns the handshake pipe, or nil when descriptor 3 is
-// not a pipe (the wrapper was not started by Start). The descriptor is
-// marked close-on-exec first, so that the job does not inherit it and
-// Start sees the end of the message as soon as the wrapper closes it.
-func openHandshake() *os.File { return openPipe(handshakeFD, "handshake") }
-
-// openPipe returns descriptor fd when it is a pipe, marked close-on-exec,
-// or nil.
+// openPipe returns descriptor fd when it is a pipe, marked close-on-exec
+// (so that the job does not inherit it and the Executor sees the end of
+// the message as soon as the wrapper closes it), or nil: the wrapper was
+// not started by Start.
 func openPipe(fd int, name string) *os.File {
 	var st syscall.Stat_t
 	if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
@@ -88,21 +101,30 @@ func openPipe(fd int, name string) *os.File {
 
 // tellEnd tells the Executor that the job's end is recorded (see endFD).
 func (w *wrapper) tellEnd() {
-	if w.ends == nil {
+	if w.tell == nil {
 		return
 	}
-	io.WriteString(w.ends, "end\n") // the Executor may be gone: it reads the status file then
-	w.ends.Close()
-	w.ends = nil
+	w.tell()
+	w.tell = nil
 }
 
 // A wrapper runs one job.
 type wrapper struct {
-	dir       string
-	id        int64
-	handshake *os.File // nil once answered
-	ends      *os.File // endFD, nil once written to or without one
-	cwd       string   // the directory the job runs in, once entered
+	dir string
+	id  int64
+	// reply sends the answer to Start (see handshakeFD); nil once
+	// answered, or when nothing waits for it.
+	reply func(msg string)
+	// tell tells the Executor that the job's end is recorded before its
+	// post-execution commands run (see endFD); nil once told, or when
+	// nothing waits for it.
+	tell func()
+	// shared is set when the wrapper runs in the host's supervisor, as
+	// one of its jobs, rather than in a process of its own: what is a
+	// process's (umask, working directory, limits, signals) is then not
+	// the job's to change; see supervisor.go.
+	shared bool
+	cwd    string // the directory the job runs in, once entered
 	// group is the process group the signals the wrapper gets go to:
 	// that of the pre-execution command, the job or the post-execution
 	// command running now; 0 between them.
@@ -132,18 +154,17 @@ func (w *wrapper) setGroup(pgid int) { w.group.Store(int64(pgid)) }
 
 // answer sends msg to Start, once.
 func (w *wrapper) answer(msg string) {
-	if w.handshake == nil {
+	if w.reply == nil {
 		return
 	}
-	io.WriteString(w.handshake, msg+"\n") // Start may be gone: the job runs on
-	w.handshake.Close()
-	w.handshake = nil
+	w.reply(msg)
+	w.reply = nil
 }
 
 // refuse tells Start, or the standard error when there is no Start, that
 // the job cannot start.
 func (w *wrapper) refuse(err error) {
-	if w.handshake == nil {
+	if w.reply == nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", StarterName, err)
 		return
 	}
@@ -163,33 +184,58 @@ func (w *wrapper) run() int {
 		w.refuse(fmt.Errorf("%s holds job %d", w.path(specExt), s.JobID))
 		return 1
 	}
-	// Catching these signals also gives the job their default actions,
-	// even when the daemon started with them ignored; they are passed on
-	// to the job's process group.
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGPIPE)
+	if w.shared {
+		if s.hasProcLimits() {
+			// The limits would be the whole supervisor's while the job
+			// starts: such a job gets a starter of its own (see Start).
+			w.refuse(errors.New("a job with per-process limits cannot run in the supervisor"))
+			return 1
+		}
+		// The job's umask and working directory are those of the
+		// thread that runs it (a jobThread), and of the processes it
+		// starts. The supervisor catches the signals below for good
+		// (see superviseMain).
+	}
+	var sigs chan os.Signal
+	if !w.shared {
+		// Catching these signals also gives the job their default
+		// actions, even when the daemon started with them ignored; they
+		// are passed on to the job's process group.
+		sigs = make(chan os.Signal, 8)
+		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGPIPE)
+		defer signal.Stop(sigs)
+	}
 	if s.Umask >= 0 {
 		syscall.Umask(s.Umask)
 	}
 	u := jobUserOf(&s, os.Geteuid())
+	u.shared, u.umask = w.shared, s.Umask
 	paths := jobPaths{jobFile: w.path(jobFileExt)}
 	stdout, stderr, openErr := w.openOutputs(&s, u, &paths)
 	if openErr != nil {
 		return w.endUnrun(openErr)
 	}
 	defer closeOutputs(stdout, stderr)
-	go func() {
-		for sig := range sigs {
-			if g := w.group.Load(); g > 0 && sig != syscall.SIGPIPE {
-				syscall.Kill(-int(g), sig.(syscall.Signal))
-			}
+	if w.shared {
+		// The files were opened, and the directory entered, on a thread
+		// of the job's user when it is another: this one follows.
+		u.cwd = w.cwd
+		if w.cwd != "" {
+			os.Chdir(w.cwd) // the job's processes enter it themselves
 		}
-	}()
-	defer signal.Stop(sigs)
+	} else {
+		go func() {
+			for sig := range sigs {
+				if g := w.group.Load(); g > 0 && sig != syscall.SIGPIPE {
+					syscall.Kill(-int(g), sig.(syscall.Signal))
+				}
+			}
+		}()
+	}
 	env := jobEnv(&s, paths)
 	sio := stepIO{stdout: stdout, stderr: stderr, cwd: w.cwd}
 	if code, err := w.runPre(&s, u, env, sio); err != nil || code != 0 {
-		if err != nil && w.handshake != nil {
+		if err != nil && w.reply != nil {
 			w.refuse(err)
 			return 1
 		}
@@ -202,7 +248,7 @@ func (w *wrapper) run() int {
 	}
 	stdin, err := w.openInput(&s, u)
 	if err != nil {
-		if w.handshake != nil {
+		if w.reply != nil {
 			return w.endUnrun(err)
 		}
 		r := Result{JobID: w.id, ExitCode: 1, Err: err.Error(), End: time.Now(), Cwd: w.cwd}
@@ -222,6 +268,9 @@ func (w *wrapper) run() int {
 	}
 	if stdin != nil {
 		cmd.Stdin = stdin
+	}
+	if w.shared {
+		cmd.Dir = w.cwd
 	}
 	if u.other {
 		// The job's user cannot reach the Executor's private directory:
@@ -258,7 +307,7 @@ func (w *wrapper) run() int {
 		if sess != nil {
 			sess.closeAll()
 		}
-		if w.handshake == nil {
+		if w.reply == nil {
 			r := Result{JobID: w.id, ExitCode: 127, Err: fmt.Sprintf("cannot run %s: %v", cmd.Path, err), End: time.Now(), Cwd: w.cwd}
 			r.PostExec = w.runPost(&s, u, env, sio, r, false)
 			return w.record(r)

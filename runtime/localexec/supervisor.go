@@ -1,0 +1,672 @@
+package localexec
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// The host's supervisor is one long-lived process per Executor directory
+// that starts and watches the jobs of every Executor on that directory,
+// as LSF's sbatchd does: a job costs a goroutine of it and a fork, not a
+// process of its own. It is the job starter (or the program of
+// WrapperPath) run with SuperviseArg and the directory. Start starts it
+// when none runs, in a session of its own, so that it and its jobs
+// outlive the daemon or agent that started it; a later Executor on the
+// same directory uses it again.
+//
+// Start talks to it over a Unix socket in the directory (supSock; the
+// directory is private, and each side checks that the other runs as the
+// same user), one connection per job:
+//
+//	Start                              supervisor
+//	"start ID" + the job's lock  ->
+//	                             <-    "hello PID" (the job is taken)
+//	                             <-    "ok" or "error: WHY" (the handshake)
+//	                             <-    "end" (Spec.PostLater: the end is recorded)
+//	                             <-    "done CODE" (the status file is written)
+//
+// An Executor's Close sends "close" instead, on a connection of its own:
+// a supervisor without jobs then exits.
+//
+// The supervisor holds the job's lock (flock on its lock file), handed
+// over with the request, for the job's life, writes the pid file (naming
+// itself as the wrapper) and the status file as a job's own wrapper does,
+// so that Recover, after a restart of the daemon, adopts the jobs it
+// runs. A connection that got no "hello" was not taken: Start may try
+// again. Each job runs on an OS thread of its own, with the job's umask
+// and working directory (unshare(CLONE_FS)); the processes it starts
+// inherit them from that thread. A job with per-process limits
+// (Spec.ProcLimits), which are a whole process's, gets a job starter of
+// its own instead.
+//
+// The supervisor exits once it has had no job and no connection for
+// supervisorIdle (or the duration in supIdleEnv), at once when an
+// Executor's Close finds it without jobs, and once its jobs end when its
+// socket is removed. When its directory is removed, no job's end can be
+// recorded any more: it kills its jobs and exits. Its messages go to
+// supervisor.log in the directory.
+
+// SuperviseArg is the hidden argument (before the Executor's directory)
+// with which the job starter, or a program that hands its runs to
+// WrapperMain, runs as the host's supervisor.
+const SuperviseArg = "__lsfc_jobsup"
+
+// The supervisor's files in the Executor's directory.
+const (
+	supSock = "supervisor.sock"
+	supLock = "supervisor.lock" // held by the running supervisor
+	supLog  = "supervisor.log"  // its standard error
+	supPID  = "supervisor.pid"  // its process id, while it runs
+)
+
+const (
+	// supervisorIdle is how long the supervisor stays without jobs and
+	// connections before it exits.
+	supervisorIdle = 10 * time.Second
+	// supIdleEnv, when set to a duration, replaces supervisorIdle.
+	supIdleEnv = "LSFC_SUPERVISOR_IDLE"
+	// supervisorCheck is how often the supervisor looks at its socket
+	// and at how long it has been idle.
+	supervisorCheck = 500 * time.Millisecond
+	// supLockWait bounds how long a new supervisor waits for one that is
+	// exiting to let go of the directory.
+	supLockWait = 10 * time.Second
+	// maxSupMsg bounds a message on the supervisor's socket.
+	maxSupMsg = 8 << 10
+)
+
+// A jobThread is a goroutine locked to an OS thread whose working
+// directory and umask are its own (unshare(CLONE_FS)), on which the
+// supervisor runs a job's wrapper: the job's umask and directory are set
+// on it alone, and the processes it starts inherit them. It runs the
+// functions sent to it one after the other; after each it goes back to
+// the directory / and the supervisor's umask, and waits among the
+// supervisor's idle threads.
+type jobThread chan func()
+
+// takeJobThread returns an idle job thread, or a new one.
+func (sv *supervisor) takeJobThread() (jobThread, error) {
+	select {
+	case t := <-sv.threads:
+		return t, nil
+	default:
+	}
+	t := make(jobThread)
+	errc := make(chan error, 1)
+	go func() {
+		// The thread is never unlocked: it ends with the goroutine.
+		runtime.LockOSThread()
+		if err := syscall.Unshare(syscall.CLONE_FS); err != nil {
+			errc <- fmt.Errorf("cannot give the job a working directory of its own: %v", err)
+			return
+		}
+		errc <- nil
+		for f := range t {
+			f()
+			if syscall.Chdir("/") != nil {
+				return
+			}
+			syscall.Umask(sv.umask)
+			select {
+			case sv.threads <- t:
+			default:
+				return
+			}
+		}
+	}()
+	return t, <-errc
+}
+
+// ownThread locks the calling goroutine to its thread, for good, and
+// gives the thread a working directory and umask of its own (umask, when
+// not -1): a job of the supervisor runs on such a thread. The goroutine
+// must end without unlocking it, so that the thread is never reused.
+func ownThread(umask int) error {
+	runtime.LockOSThread()
+	if err := syscall.Unshare(syscall.CLONE_FS); err != nil {
+		return fmt.Errorf("cannot give the job a working directory of its own: %v", err)
+	}
+	if umask >= 0 {
+		syscall.Umask(umask)
+	}
+	return nil
+}
+
+// sockAddr returns an address of the socket path usable in a sockaddr
+// (at most 107 bytes): path itself, or a name through an open descriptor
+// of its directory, closed by the function returned.
+func sockAddr(path string) (string, func(), error) {
+	if len(path) < 100 {
+		return path, func() {}, nil
+	}
+	fd, err := syscall.Open(filepath.Dir(path), syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return "", nil, err
+	}
+	return fmt.Sprintf("/proc/self/fd/%d/%s", fd, filepath.Base(path)), func() { syscall.Close(fd) }, nil
+}
+
+// peerUID returns the user id of the process at the other end of c.
+func peerUID(c *net.UnixConn) (int, error) {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	var cred *syscall.Ucred
+	var cerr error
+	if err := raw.Control(func(fd uintptr) {
+		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	}); err != nil {
+		return -1, err
+	}
+	if cerr != nil {
+		return -1, cerr
+	}
+	return int(cred.Uid), nil
+}
+
+// readMsg reads one message from c, waiting until timeout at most (0:
+// without limit), and returns it with the descriptors that came with it.
+func readMsg(c *net.UnixConn, timeout time.Duration) (string, []int, error) {
+	if timeout > 0 {
+		c.SetReadDeadline(time.Now().Add(timeout))
+	} else {
+		c.SetReadDeadline(time.Time{})
+	}
+	buf := make([]byte, maxSupMsg)
+	oob := make([]byte, syscall.CmsgSpace(4*4))
+	n, oobn, _, _, err := c.ReadMsgUnix(buf, oob)
+	var fds []int
+	if oobn > 0 {
+		if msgs, perr := syscall.ParseSocketControlMessage(oob[:oobn]); perr == nil {
+			for _, m := range msgs {
+				if got, err := syscall.ParseUnixRights(&m); err == nil {
+					fds = append(fds, got...)
+				}
+			}
+		}
+	}
+	if err == nil && n == 0 {
+		err = errors.New("the connection was closed")
+	}
+	return string(buf[:n]), fds, err
+}
+
+// A supervisor runs the jobs of one Executor directory; see above.
+type supervisor struct {
+	dir  string
+	sock string // the socket's path
+	ino  uint64 // its inode, to see that it was removed or replaced
+	// dirIno is the directory's inode, to see that it was removed.
+	dirIno uint64
+	ln     *net.UnixListener
+	uid    int
+	idle   time.Duration
+	// umask is the supervisor's, that of its idle job threads.
+	umask int
+	// threads holds the idle job threads, at most its capacity; the
+	// others end.
+	threads chan jobThread
+
+	mu      sync.Mutex
+	running map[*wrapper]bool
+	jobs    int       // jobs running
+	conns   int       // connections taken
+	last    time.Time // when jobs and conns last fell to zero
+	exiting bool      // set once the listener is closed: nothing more is taken
+	// closing is set by an Executor's Close while no job runs: the
+	// supervisor exits as soon as it is free, unless a job starts first.
+	closing bool
+}
+
+// superviseMain runs the supervisor of dir; see WrapperMain. It tells
+// whoever started it "ready" on its standard output, or why it cannot
+// run, and closes it.
+func superviseMain(dir string) int {
+	sv, err := newSupervisor(dir)
+	if err != nil {
+		fmt.Fprintf(os.Stdout, "error: %v\n", err)
+		fmt.Fprintf(os.Stderr, "%s: supervisor: %v\n", StarterName, err)
+		return 1
+	}
+	// The supervisor runs no shell of its own: signals meant for jobs go
+	// to their process groups. Catching these gives the jobs their
+	// default actions even when the daemon had them ignored.
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGPIPE)
+	go func() {
+		for sig := range sigs {
+			if sig == syscall.SIGTERM || sig == syscall.SIGQUIT {
+				fmt.Fprintf(os.Stderr, "%s: supervisor %d: %v: exiting, its jobs are left without a wrapper\n", StarterName, os.Getpid(), sig)
+				sv.exit(1)
+			}
+		}
+	}()
+	fmt.Fprintln(os.Stdout, "ready")
+	if null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0); err == nil {
+		syscall.Dup3(int(null.Fd()), 0, 0)
+		syscall.Dup3(int(null.Fd()), 1, 0)
+		null.Close()
+	}
+	go sv.housekeep()
+	for {
+		c, err := sv.ln.AcceptUnix()
+		if err != nil {
+			sv.mu.Lock()
+			exiting := sv.exiting
+			sv.mu.Unlock()
+			if exiting {
+				for {
+					time.Sleep(time.Hour) // housekeep ends the process once the jobs end
+				}
+			}
+			fmt.Fprintf(os.Stderr, "%s: supervisor: %v\n", StarterName, err)
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		go sv.serve(c)
+	}
+}
+
+// newSupervisor takes the directory's supervisor lock, waiting a while
+// for one that is exiting, and listens on its socket.
+func newSupervisor(dir string) (*supervisor, error) {
+	lock, err := os.OpenFile(filepath.Join(dir, supLock), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	for deadline := time.Now().Add(supLockWait); ; {
+		err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) || time.Now().After(deadline) {
+			lock.Close()
+			return nil, fmt.Errorf("another supervisor holds %s: %v", lock.Name(), err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// The lock stays open, and held, until the process exits.
+	sv := &supervisor{dir: dir, sock: filepath.Join(dir, supSock), uid: os.Geteuid(), idle: supervisorIdle, last: time.Now(),
+		running: map[*wrapper]bool{}, threads: make(chan jobThread, 64)}
+	if d, err := time.ParseDuration(os.Getenv(supIdleEnv)); err == nil && d > 0 {
+		sv.idle = d
+	}
+	if err := os.Remove(sv.sock); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	addr, done, err := sockAddr(sv.sock)
+	if err != nil {
+		return nil, err
+	}
+	sv.umask = syscall.Umask(0o077)
+	sv.ln, err = net.ListenUnix("unixpacket", &net.UnixAddr{Name: addr, Net: "unixpacket"})
+	syscall.Umask(sv.umask)
+	done()
+	if err != nil {
+		return nil, err
+	}
+	sv.ln.SetUnlinkOnClose(false)
+	var st syscall.Stat_t
+	if err := syscall.Stat(sv.sock, &st); err != nil {
+		return nil, err
+	}
+	sv.ino = st.Ino
+	if err := syscall.Stat(dir, &st); err != nil {
+		return nil, err
+	}
+	sv.dirIno = st.Ino
+	if err := replaceFile(filepath.Join(dir, supPID), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600, false); err != nil {
+		return nil, err
+	}
+	return sv, nil
+}
+
+// housekeep ends the supervisor once it is idle for long enough, or its
+// socket is gone and its jobs have ended.
+func (sv *supervisor) housekeep() {
+	for range time.Tick(supervisorCheck) {
+		var st syscall.Stat_t
+		gone := syscall.Stat(sv.sock, &st) != nil || st.Ino != sv.ino
+		dirGone := syscall.Stat(sv.dir, &st) != nil || st.Ino != sv.dirIno
+		sv.mu.Lock()
+		if dirGone {
+			// No job's end can be recorded any more, nor its processes
+			// found: they are killed, as with a wrapper that died.
+			fmt.Fprintf(os.Stderr, "%s: supervisor %d: its directory %s is gone: its %d jobs are killed\n", StarterName, os.Getpid(), sv.dir, sv.jobs)
+			for w := range sv.running {
+				if g := w.group.Load(); g > 0 {
+					syscall.Kill(-int(g), syscall.SIGKILL)
+				}
+			}
+			sv.exitLocked(0)
+		}
+		if gone && !sv.exiting {
+			fmt.Fprintf(os.Stderr, "%s: supervisor %d: its socket %s is gone: exiting once its %d jobs end\n", StarterName, os.Getpid(), sv.sock, sv.jobs)
+			sv.stopLocked(false)
+		}
+		free := sv.jobs == 0 && sv.conns == 0
+		if free && (sv.exiting || sv.closing || time.Since(sv.last) >= sv.idle) {
+			sv.exitLocked(0)
+		}
+		sv.mu.Unlock()
+	}
+}
+
+// stopLocked closes the listener: no connection is taken from now on. It
+// removes the socket when unlink is set and the socket is still its own.
+func (sv *supervisor) stopLocked(unlink bool) {
+	if sv.exiting {
+		return
+	}
+	sv.exiting = true
+	var st syscall.Stat_t
+	if unlink && syscall.Stat(sv.sock, &st) == nil && st.Ino == sv.ino {
+		os.Remove(sv.sock)
+	}
+	sv.ln.Close()
+}
+
+// exitLocked ends the process: its socket and pid file go, and its lock
+// with it.
+func (sv *supervisor) exitLocked(code int) {
+	sv.stopLocked(true)
+	pidFile := filepath.Join(sv.dir, supPID)
+	if data, err := os.ReadFile(pidFile); err == nil && strings.TrimSpace(string(data)) == strconv.Itoa(os.Getpid()) {
+		os.Remove(pidFile)
+	}
+	os.Exit(code)
+}
+
+// exit is exitLocked for a caller without sv.mu.
+func (sv *supervisor) exit(code int) {
+	sv.mu.Lock()
+	sv.exitLocked(code)
+}
+
+// serve takes one connection: a job to run, or an Executor's Close.
+func (sv *supervisor) serve(c *net.UnixConn) {
+	if uid, err := peerUID(c); err != nil || uid != sv.uid {
+		fmt.Fprintf(os.Stderr, "%s: supervisor: a connection of user %d refused (%v)\n", StarterName, uid, err)
+		c.Close()
+		return
+	}
+	sv.mu.Lock()
+	if sv.exiting {
+		sv.mu.Unlock()
+		c.Close()
+		return
+	}
+	sv.conns++
+	sv.mu.Unlock()
+	defer func() {
+		sv.mu.Lock()
+		if sv.conns--; sv.conns == 0 && sv.jobs == 0 {
+			sv.last = time.Now()
+		}
+		sv.mu.Unlock()
+		c.Close()
+	}()
+	if _, err := c.Write([]byte("hello " + strconv.Itoa(os.Getpid()))); err != nil {
+		return
+	}
+	msg, fds, err := readMsg(c, startTimeout)
+	if err != nil {
+		closeFDs(fds)
+		return
+	}
+	id, err := parseRequest(msg, len(fds))
+	switch {
+	case err != nil:
+		closeFDs(fds)
+		c.Write([]byte("error: " + err.Error()))
+	case id == 0:
+		sv.mu.Lock()
+		if sv.jobs == 0 && sv.conns == 1 {
+			sv.exitLocked(0)
+		}
+		// Connections of jobs just ended may not be closed yet.
+		sv.closing = sv.jobs == 0
+		sv.mu.Unlock()
+	default:
+		sv.runJob(c, id, fds[0])
+	}
+}
+
+// parseRequest reads a request to the supervisor that came with nfds
+// descriptors: "start ID" with the job's lock (it returns the id), or
+// "close" with none (it returns 0).
+func parseRequest(msg string, nfds int) (int64, error) {
+	if msg == "close" && nfds == 0 {
+		return 0, nil
+	}
+	arg, ok := strings.CutPrefix(msg, "start ")
+	if !ok || nfds != 1 {
+		return 0, fmt.Errorf("bad request %q with %d descriptors", msg, nfds)
+	}
+	id, err := strconv.ParseInt(arg, 10, 64)
+	if err != nil || id <= 0 || strconv.FormatInt(id, 10) != arg {
+		return 0, fmt.Errorf("bad job id %q", arg)
+	}
+	return id, nil
+}
+
+// runJob runs job id, whose lock is the descriptor lock, on a thread of
+// its own, and tells its progress on c.
+func (sv *supervisor) runJob(c *net.UnixConn, id int64, lock int) {
+	syscall.CloseOnExec(lock)
+	w := &wrapper{dir: sv.dir, id: id, shared: true}
+	sv.mu.Lock()
+	sv.jobs++
+	sv.closing = false
+	sv.running[w] = true
+	sv.mu.Unlock()
+	w.reply = func(msg string) { c.Write([]byte(msg)) } // Start may be gone: the job runs on
+	w.tell = func() { c.Write([]byte("end")) }
+	code := 1
+	if t, err := sv.takeJobThread(); err != nil {
+		w.refuse(err)
+	} else {
+		done := make(chan int, 1)
+		t <- func() {
+			defer func() {
+				// A fault in one job's wrapper loses that job alone:
+				// its processes are killed, and it has no status.
+				if p := recover(); p != nil {
+					fmt.Fprintf(os.Stderr, "%s: supervisor: job %d: %v\n%s", StarterName, id, p, debug.Stack())
+					if g := w.group.Load(); g > 0 {
+						syscall.Kill(-int(g), syscall.SIGKILL)
+					}
+					done <- 1
+				}
+			}()
+			done <- w.run()
+		}
+		code = <-done
+	}
+	// The status is written: the lock goes, as a wrapper's with its
+	// process, and then the Executor is told.
+	syscall.Close(lock)
+	sv.mu.Lock()
+	sv.jobs--
+	delete(sv.running, w)
+	sv.mu.Unlock()
+	c.Write([]byte("done " + strconv.Itoa(code)))
+}
+
+func closeFDs(fds []int) {
+	for _, fd := range fds {
+		syscall.Close(fd)
+	}
+}
+
+// launchSupervised hands job id, with its lock (taken, and closed here),
+// to the host's supervisor, started when none runs, and waits for its
+// answer.
+func (e *Executor) launchSupervised(argv []string, id int64, lock *os.File) (*wrapperRun, error) {
+	defer lock.Close() // the supervisor holds its own copy once it has the job
+	c, err := e.handOverJob(argv, "start "+strconv.FormatInt(id, 10), lock)
+	if err != nil {
+		return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+	}
+	e.mu.Lock()
+	e.supervised = true
+	e.mu.Unlock()
+	msg, _, err := readMsg(c, startTimeout)
+	if err == nil && msg == "ok" {
+		return &wrapperRun{conn: c}, nil
+	}
+	c.Close()
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		err = fmt.Errorf("the job supervisor did not answer within %v", startTimeout)
+	case err != nil:
+		err = fmt.Errorf("the job supervisor ended without answering (%v)", err)
+	default:
+		err = errors.New(strings.TrimPrefix(msg, "error: "))
+	}
+	if !strings.HasPrefix(msg, "error: ") {
+		// The supervisor hangs or died: make sure no job it may have
+		// started runs on unseen.
+		if rec, rerr := readPidRecord(e.path(id, pidExt)); rerr == nil && rec.leaderAlive() {
+			rec.signalGroup(syscall.SIGKILL)
+		}
+	}
+	return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+}
+
+// handOverJob sends req, with the descriptor of lock when not nil, to the
+// host's supervisor, started when none answers, and returns the
+// connection once the supervisor has taken it ("hello").
+func (e *Executor) handOverJob(argv []string, req string, lock *os.File) (*net.UnixConn, error) {
+	var rights []byte
+	if lock != nil {
+		rights = syscall.UnixRights(int(lock.Fd()))
+	}
+	var last error
+	for attempt := 0; attempt < 3; attempt++ {
+		if attempt > 0 {
+			if err := e.startSupervisor(argv); err != nil {
+				return nil, err
+			}
+		}
+		c, err := e.dialSupervisor()
+		if err != nil {
+			last = err
+			continue
+		}
+		// A supervisor that does not say hello did not read the request:
+		// it was exiting, and another may be started.
+		if _, _, err = c.WriteMsgUnix([]byte(req), rights, nil); err == nil {
+			var hello string
+			if hello, _, err = readMsg(c, startTimeout); err == nil && !strings.HasPrefix(hello, "hello ") {
+				err = fmt.Errorf("unexpected greeting %q", hello)
+			}
+		}
+		if err == nil {
+			return c, nil
+		}
+		c.Close()
+		last = err
+	}
+	return nil, fmt.Errorf("cannot reach the job supervisor: %v", last)
+}
+
+// dialSupervisor connects to the supervisor's socket and checks that the
+// supervisor runs as this process's user.
+func (e *Executor) dialSupervisor() (*net.UnixConn, error) {
+	addr, done, err := sockAddr(filepath.Join(e.dir, supSock))
+	if err != nil {
+		return nil, err
+	}
+	c, err := net.DialUnix("unixpacket", nil, &net.UnixAddr{Name: addr, Net: "unixpacket"})
+	done()
+	if err != nil {
+		return nil, err
+	}
+	if uid, err := peerUID(c); err != nil || uid != os.Geteuid() {
+		c.Close()
+		return nil, fmt.Errorf("the job supervisor's socket belongs to user %d (%v)", uid, err)
+	}
+	return c, nil
+}
+
+// startSupervisor starts the host's supervisor, unless one answers
+// already, and waits until it listens.
+func (e *Executor) startSupervisor(argv []string) error {
+	e.supMu.Lock()
+	defer e.supMu.Unlock()
+	if c, err := e.dialSupervisor(); err == nil {
+		// Started meanwhile by another Start; the connection is not
+		// taken, and is dropped.
+		c.Close()
+		return nil
+	}
+	logf, err := os.OpenFile(filepath.Join(e.dir, supLog), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("cannot start the job supervisor: %v", err)
+	}
+	defer logf.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("cannot start the job supervisor: %v", err)
+	}
+	defer r.Close()
+	cmd := exec.Command(argv[0], append(slices.Clone(argv[1:]), SuperviseArg, e.dir)...)
+	cmd.Stdout, cmd.Stderr, cmd.Dir = w, logf, "/"
+	// A session of its own: the supervisor, and its jobs, outlive this
+	// process and its process group.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		return fmt.Errorf("cannot start the job supervisor: %v", err)
+	}
+	go cmd.Wait() // reaped while this process lives
+	msg, err := readHandshake(r, startTimeout)
+	if err == nil && msg != "ready" {
+		err = errors.New(strings.TrimPrefix(msg, "error: "))
+	}
+	if err != nil {
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			cmd.Process.Kill()
+		}
+		return fmt.Errorf("cannot start the job supervisor %s: %v (see %s)", argv[0], err, filepath.Join(e.dir, supLog))
+	}
+	return nil
+}
+
+// closeSupervisor tells the host's supervisor, if this Executor used one,
+// that it may exit now if it has no jobs and no other connection.
+func (e *Executor) closeSupervisor() {
+	e.mu.Lock()
+	used := e.supervised
+	e.mu.Unlock()
+	if !used {
+		return
+	}
+	c, err := e.dialSupervisor()
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	if _, _, err := c.WriteMsgUnix([]byte("close"), nil, nil); err == nil {
+		// Wait for the supervisor's greeting and then for it to exit or
+		// to close the connection.
+		readMsg(c, time.Second)
+		readMsg(c, time.Second)
+	}
+}
