@@ -202,6 +202,8 @@ func readMsg(c *net.UnixConn, timeout time.Duration) (string, []int, error) {
 	if err == nil && n == 0 {
 		err = errors.New("the connection was closed")
 	}
+	// A failed read may report -1 bytes.
+	n = max(n, 0)
 	return string(buf[:n]), fds, err
 }
 
