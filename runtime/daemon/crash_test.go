@@ -211,10 +211,12 @@ func TestFinishCrash(t *testing.T) {
 	if st, err := c.call("POST", "/v1/jobs", api.SubmitRequest{Command: "exit 3", Cwd: state, Stdout: "/dev/null"}, &out); err != nil || st != http.StatusOK {
 		t.Fatalf("submit: %d %v", st, err)
 	}
+	var seen api.Job
 	for deadline := time.Now().Add(20 * time.Second); ; {
 		var j api.Job
 		c.call("GET", fmt.Sprintf("/v1/jobs/%d", out.ID), nil, &j)
 		if j.State == "EXIT" {
+			seen = j
 			break
 		}
 		if time.Now().After(deadline) {
@@ -238,6 +240,9 @@ func TestFinishCrash(t *testing.T) {
 	// this run was.
 	t.Logf("finish records on disk when the daemon was killed: %d", finishes)
 
+	// The daemon stays down a while: a finish written again at the
+	// restart keeps the end the client saw.
+	time.Sleep(2 * time.Second)
 	cmd, _ = start()
 	defer func() {
 		cmd.Process.Signal(syscall.SIGTERM)
@@ -253,6 +258,9 @@ func TestFinishCrash(t *testing.T) {
 	}
 	if j := list[0]; j.ID != out.ID || j.ExitCode != 3 {
 		t.Errorf("after the restart: job %d exit code %d, want job %d exit code 3", j.ID, j.ExitCode, out.ID)
+	}
+	if j := list[0]; j.End != seen.End || j.End < j.Start {
+		t.Errorf("after the restart: job %d ended at %d (started %d), want the end seen before, %d", j.ID, j.End, j.Start, seen.End)
 	}
 	acct := filepath.Join(daemon.AcctDir(state), "lsb.acct")
 	var data []byte

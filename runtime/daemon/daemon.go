@@ -125,6 +125,9 @@ type Config struct {
 	// noAcct leaves lsb.acct unwritten, for the benchmark that measures
 	// what writing it costs (export_test.go).
 	noAcct bool
+	// wrapLog, when set, wraps the journal the daemon opens, for tests
+	// that watch what is appended.
+	wrapLog func(Journal) Journal
 }
 
 // A Daemon is a running lsfc serve.
@@ -204,6 +207,13 @@ type Daemon struct {
 	// sealing holds the settled jobs whose finish the compaction under
 	// way seals (guarded by settledMu).
 	sealing []int64
+	// dropped maps a job whose files a requeue dropped to its Epoch
+	// then: the settle of the run before, which may come after, leaves
+	// the files of the next run alone (guarded by settledMu).
+	dropped map[int64]int
+	// lastDeferred is the last transaction appended deferred (a
+	// finish), until it is seen durable (see finishesDurable).
+	lastDeferred Committed
 	// compacting is set while a compaction writes its snapshot off the
 	// owning goroutine; compactDone brings its outcome back, and
 	// compactWG lets Close wait for it before closing the log.
@@ -500,6 +510,9 @@ func (d *Daemon) openLog() error {
 	if err != nil {
 		return err
 	}
+	if d.cfg.wrapLog != nil {
+		log = d.cfg.wrapLog(log)
+	}
 	d.log = log
 	d.noteRecovery(note)
 	for _, w := range warnings {
@@ -631,7 +644,10 @@ func (d *Daemon) recoverJobs() error {
 	var ended []int64
 	now := d.now()
 	for _, r := range d.exec.Recover(ids) {
-		rec, ok := d.ended(r, now)
+		// A job that ended while the daemon was down ends when its
+		// status file says, not at the restart: its finish is the one
+		// the daemon would have written (and a client may have seen).
+		rec, ok := d.ended(r, d.endOf(r, now))
 		if ok {
 			recs = append(recs, rec)
 		}
@@ -740,6 +756,9 @@ func (d *Daemon) appendAs(recs []Record, deferred bool) (Committed, error) {
 	var c Committed
 	if dj, ok := d.log.(deferJournal); ok && deferred {
 		c, err = dj.AppendDeferred(payloads, finishDelay)
+		if err == nil {
+			d.lastDeferred = c
+		}
 	} else {
 		c, err = d.log.Append(payloads)
 	}
@@ -1279,14 +1298,16 @@ func (d *Daemon) exited(r localexec.Result) {
 		if ok {
 			recs = []Record{rec}
 		}
-		if j := d.cluster.Job(id); j == nil || j.State.Finished() {
+		if j := d.cluster.Job(id); j == nil {
 			d.commitThen(recs, func() { d.settle(id) })
+		} else if j.State.Finished() {
+			d.commitThen(recs, d.settleRun(id, j.Epoch))
 		} else {
 			d.commitThen(recs, nil)
 		}
 		return
 	}
-	rec, ok := d.ended(r, d.now())
+	rec, ok := d.ended(r, d.endOf(r, d.now()))
 	if !ok {
 		return
 	}
@@ -1297,7 +1318,31 @@ func (d *Daemon) exited(r localexec.Result) {
 		d.commitThen([]Record{rec}, nil)
 		return
 	}
-	d.commitFinishThen([]Record{rec}, func() { d.settle(id) })
+	epoch := 0
+	if j := d.cluster.Job(id); j != nil {
+		epoch = j.Epoch
+	}
+	d.commitFinishThen([]Record{rec}, d.settleRun(id, epoch))
+}
+
+// endOf returns when a job's processes ended: the time their wrapper
+// recorded in their status file (Result.End), so that the end is the
+// same whether the daemon learns of it at once or after a restart. It is
+// now when the wrapper recorded none (a lost job), when the job's
+// post-execution commands ran as part of it (its end is theirs, which
+// the status file does not hold), when the daemon runs on a clock of its
+// own (a test's), and when the recorded time is not between the job's
+// start and now.
+func (d *Daemon) endOf(r localexec.Result, now runtime.Time) runtime.Time {
+	if _, real := d.clk.(clock.RealClock); !real || r.End.IsZero() || r.PostReport || r.PostExec != "" && !r.PostPending {
+		return now
+	}
+	j := d.cluster.Job(r.JobID)
+	end := runtime.Time(float64(r.End.UnixNano()) / 1e9)
+	if j == nil || end < j.Start || end > now {
+		return now
+	}
+	return end
 }
 
 // ended applies the end of a job's processes to the cluster and returns

@@ -21,7 +21,7 @@ func (d *Daemon) exitRequeue(j *runtime.Job, code int, now runtime.Time) (rec Re
 		return Record{}, false, dec.Success
 	}
 	d.dropFiles(j.ID)
-	d.unsettle(j.ID)
+	d.unsettle(j.ID, j.Epoch)
 	if err := d.cluster.RequeueOnExit(j, dec.Avoid, dec.Hold, now); err != nil {
 		d.cfg.Logf("job %d: %v", j.ID, err)
 		return Record{}, false, false

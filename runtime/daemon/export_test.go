@@ -18,3 +18,10 @@ func LogStats(d *Daemon) (eventlog.Stats, bool) {
 	}
 	return l.Stats(), true
 }
+
+// WithJournal returns c with the journal the daemon opens wrapped by
+// wrap.
+func WithJournal(c Config, wrap func(Journal) Journal) Config {
+	c.wrapLog = wrap
+	return c
+}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/api"
@@ -56,13 +57,9 @@ func (d *Daemon) handleHistory(w http.ResponseWriter, r *http.Request) {
 	if logs == -1 || logs >= 2 {
 		paths = []string{fs.path + ".1", fs.path}
 	}
-	// What a client has seen of its jobs is in the file before it is
-	// read: a finish appended deferred (commitFinishThen) is written.
-	if f, ok := d.log.(interface{ Flush() eventlog.Commit }); ok {
-		if err := f.Flush().Wait(); err != nil {
-			writeError(w, http.StatusInternalServerError, fmt.Sprintf("writing the event log: %v", err))
-			return
-		}
+	if err := d.flushForRead(); err != nil {
+		writeError(w, http.StatusInternalServerError, fmt.Sprintf("writing the event log: %v", err))
+		return
 	}
 	b, err := readHistories(paths)
 	if err != nil {
@@ -85,6 +82,42 @@ func (d *Daemon) handleHistory(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// flushWait bounds how long a reader of the event log waits for the
+// transactions appended so far to be written.
+const flushWait = time.Second
+
+// A flushJournal writes, on demand, the transactions appended deferred,
+// and tells when it is stalled for want of space (see eventlog.Log).
+type flushJournal interface {
+	Flush() Committed
+	Stalled() error
+}
+
+// flushForRead has the transactions appended so far written before the
+// event log is read, so that the reader finds what clients have seen of
+// their jobs: a finish appended deferred (commitFinishThen) is written.
+// While the log is stalled for want of space nothing can be written, and
+// the reader reads what is on disk at once: a full disk keeps answering
+// queries. A stall that begins during the wait ends it after flushWait.
+// Only a failed write is an error.
+func (d *Daemon) flushForRead() error {
+	f, ok := d.log.(flushJournal)
+	if !ok || f.Stalled() != nil {
+		return nil
+	}
+	done := make(chan error, 1)
+	c := f.Flush()
+	go func() { done <- c.Wait() }()
+	t := time.NewTimer(flushWait)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-t.C:
+		return nil
+	}
 }
 
 // describeGPUs fills in, for the GPUs jobs were given at their starts,

@@ -33,12 +33,35 @@ import (
 // its status and pid files, and notes it for the next compaction to
 // clean up.
 func (d *Daemon) settle(id int64) {
+	d.settledMu.Lock()
+	defer d.settledMu.Unlock()
+	d.settleLocked(id)
+}
+
+func (d *Daemon) settleLocked(id int64) {
 	if err := d.exec.Release(id); err != nil {
 		d.cfg.Logf("job %d: %v", id, err)
 	}
-	d.settledMu.Lock()
 	d.settled = append(d.settled, id)
-	d.settledMu.Unlock()
+}
+
+// settleRun returns the settle of the run of job id at epoch, to call
+// once its finish is durable, off the owning goroutine. A requeue of the
+// finished job (brequeue -d or -e) may have come first and dropped its
+// files (unsettle): the settle then does nothing, rather than remove the
+// files of the job's next run.
+func (d *Daemon) settleRun(id int64, epoch int) func() {
+	return func() {
+		d.settledMu.Lock()
+		defer d.settledMu.Unlock()
+		if e, ok := d.dropped[id]; ok {
+			if e >= epoch {
+				return
+			}
+			delete(d.dropped, id)
+		}
+		d.settleLocked(id)
+	}
 }
 
 // dropFiles removes every file of a local job that goes back to pending.

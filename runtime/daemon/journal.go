@@ -62,6 +62,9 @@ func (j fileJournal) AppendDeferred(records [][]byte, within time.Duration) (Com
 	return j.Log.AppendDeferred(records, within)
 }
 
+// Flush has the transactions appended so far written now.
+func (j fileJournal) Flush() Committed { return j.Log.Flush() }
+
 // A deferJournal appends transactions that call for no sync of their
 // own: they are made durable with the next transaction that does, or
 // within the time given (see eventlog.Log.AppendDeferred). A Journal
@@ -90,7 +93,10 @@ func (s fileStore) Open(replay func(uint64, [][]byte) error) (Journal, string, e
 	note := ""
 	// Zeros after the last transaction are the space the log reserves
 	// ahead of its writes, left by a crash: nothing was cut.
-	if rec != nil && rec.Truncated && !rec.ZeroTail {
+	switch {
+	case rec != nil && rec.TornWrite:
+		note = fmt.Sprintf("the last write to %s, torn by a crash, was cut at offset %d (%d bytes): %s", s.path, rec.TruncatedAt, rec.Dropped, rec.Reason)
+	case rec != nil && rec.Truncated && !rec.ZeroTail:
 		note = fmt.Sprintf("a torn transaction at the end of %s was cut at offset %d (%d bytes)", s.path, rec.TruncatedAt, rec.Dropped)
 	}
 	return fileJournal{l}, note, nil

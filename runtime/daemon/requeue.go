@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/lsfc/lsfc/runtime"
 	"github.com/lsfc/lsfc/runtime/api"
@@ -73,9 +74,15 @@ func (d *Daemon) requeueJob(id identity, j *runtime.Job, req api.ActionRequest) 
 			// Its run is not over on its host: it may run again once it is.
 			return conflict("its post-execution commands are still running")
 		}
+		// Its finish may still wait for a sync (commitFinishThen): it is
+		// made durable first, or a crash would replay the job as
+		// running, with no status file left to finish it from.
+		if err := d.finishesDurable(); err != nil {
+			return nil, nil, nil, err
+		}
 		// Its files go first, as those of any job that pends again.
 		d.dropFiles(j.ID)
-		d.unsettle(j.ID)
+		d.unsettle(j.ID, j.Epoch)
 		delete(d.ranIn, j.ID)
 		if err := d.cluster.RequeueFinished(j, req.Hold, now); err != nil {
 			return conflict("%v", err)
@@ -108,7 +115,7 @@ func (d *Daemon) requeueJob(id identity, j *runtime.Job, req api.ActionRequest) 
 func (d *Daemon) requeueEnded(j *runtime.Job, now runtime.Time) (Record, bool) {
 	hold := j.RequeueHold
 	d.dropFiles(j.ID)
-	d.unsettle(j.ID)
+	d.unsettle(j.ID, j.Epoch)
 	if err := d.cluster.Requeue(j, now); err != nil {
 		d.cfg.Logf("job %d: %v", j.ID, err)
 		return Record{}, false
@@ -125,15 +132,50 @@ func (d *Daemon) requeueEnded(j *runtime.Job, now runtime.Time) (Record, bool) {
 
 // unsettle forgets what the daemon kept of a job's last run: that its
 // files wait for a compaction to go, and that a kill reached it. The job
-// runs again, and its new files and processes are not those.
-func (d *Daemon) unsettle(id int64) {
+// runs again, and its new files and processes are not those. epoch is
+// the job's Epoch: the settle of that run, should it come later, does
+// nothing (settleRun).
+func (d *Daemon) unsettle(id int64, epoch int) {
 	d.settledMu.Lock()
+	if d.dropped == nil {
+		d.dropped = map[int64]int{}
+	}
+	d.dropped[id] = epoch
 	d.settled = slices.DeleteFunc(d.settled, func(x int64) bool { return x == id })
 	d.sealing = slices.DeleteFunc(d.sealing, func(x int64) bool { return x == id })
 	d.settledMu.Unlock()
 	d.killedMu.Lock()
 	delete(d.killed, id)
 	d.killedMu.Unlock()
+}
+
+// finishesDurable makes the finishes appended deferred durable, waiting
+// at most flushWait, before a requeue acts on a finished job.
+func (d *Daemon) finishesDurable() error {
+	c := d.lastDeferred
+	if c == nil {
+		return nil
+	}
+	if f, ok := d.log.(flushJournal); ok {
+		if err := f.Stalled(); err != nil {
+			return errNoSpace{cause(err)}
+		}
+		f.Flush()
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	t := time.NewTimer(flushWait)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			return err
+		}
+		d.lastDeferred = nil
+		return nil
+	case <-t.C:
+		return errorf(http.StatusServiceUnavailable, "the end of a job is not yet written to the event log: try again")
+	}
 }
 
 // replayBrequeue replays a brequeue record: a finished job pends again;

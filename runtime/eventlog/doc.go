@@ -59,6 +59,24 @@
 //     it, and reports the offset and the bytes dropped in Recovery. This
 //     covers an incomplete last frame, a last frame whose checksum fails,
 //     trailing zero bytes and trailing garbage;
+//   - so is a hole in the last write: a group is written over zeros the
+//     file already holds (see Group commit), and fdatasync orders none of
+//     its page writes, so a crash during the sync can leave a later page
+//     of the group on disk and an earlier one still zeros. Each group is
+//     synced before the next is written, and a successful sync makes
+//     every page written before it durable; so intact frames after a
+//     hole of zeros can only belong to the write that was in flight,
+//     which no one was told was durable. Open cuts such a tail too,
+//     reporting the intact transactions it dropped (Recovery.TornWrite),
+//     when all of this holds: the damage is at or above the sealed
+//     length; it is a hole of zeros as a disk leaves one, that is a frame
+//     whose length reads 0 followed by zeros to the end of its 512-byte
+//     sector, or a frame whose checksum fails with one of its sectors
+//     after the first all zeros; and the file holds no byte other than
+//     zero further than 64 MiB (the most one write of several
+//     transactions holds) past the damage. Anything else after an intact
+//     later frame (bytes that are not zeros, a hole followed by more data
+//     than one write) is corruption in acknowledged data.
 //   - otherwise it is interior corruption: an intact later frame shows that
 //     transactions were committed after the damaged one, and dropping them
 //     would lose acknowledged data. Open fails with a *CorruptError that
@@ -67,12 +85,10 @@
 // A bad header, a file shorter than its sealed length, an intact frame
 // whose sequence number does not follow, and an intact frame whose
 // records do not fill its body exactly are corruption wherever they are.
-// Damage in the last frame of the file is indistinguishable from a torn
-// write and is always treated as one; if a crash left a hole in the middle
-// of the last unsynced write and its final frames intact, Open reports
-// corruption rather than guess (those transactions were never
-// acknowledged: when the machine is known to have crashed, cutting the
-// file at the reported offset loses nothing that was promised).
+// Damage in the last frame of the file, and a hole of zeros in the last
+// write, are indistinguishable from a torn write and are always treated
+// as one: were they the loss of data a sync had made durable (a failing
+// disk), the transactions cut would have been acknowledged.
 //
 // # Group commit
 //

@@ -564,7 +564,9 @@ func (l *Log) write(data []byte) error {
 		return nil
 	}
 	if noSpace(err) {
-		l.reserved = l.size
+		// The retries write the group alone: zeros reserved ahead of it
+		// would take the space it waits for.
+		l.reserved, l.noReserve = l.size, l.size+int64(len(data))+reserveAhead
 		if terr := l.f.Truncate(l.size); terr != nil {
 			return fmt.Errorf("%v; cutting the unwritten group at offset %d: %w", err, l.size, terr)
 		}

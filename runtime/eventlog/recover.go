@@ -47,6 +47,14 @@ type Recovery struct {
 	// (which a crash leaves behind), or a tear that left none of a
 	// transaction's bytes. No transaction was lost in them.
 	ZeroTail bool
+	// TornWrite is set, with Truncated, when the tail cut held intact
+	// transactions after a hole of zeros: the last write, torn by a
+	// crash during its sync (see the package documentation). Those
+	// transactions, DroppedFirst to DroppedLast, were never
+	// acknowledged, and are dropped with the hole.
+	TornWrite    bool
+	DroppedFirst uint64
+	DroppedLast  uint64
 	// RemovedTemp is set when a leftover lsb.events.tmp (a compaction or
 	// creation that did not finish) was removed.
 	RemovedTemp bool
@@ -107,7 +115,8 @@ func (s *scanner) scan() (end int64, torn string, err error) {
 			}
 		}
 		if reason != "" {
-			return off, reason, s.damaged(off, reason)
+			torn, err := s.damaged(off, l, reason)
+			return off, torn, err
 		}
 		seq, records, bad := decodeBody(body)
 		if bad != "" {
@@ -163,20 +172,118 @@ func (s *scanner) readBody(br *bufio.Reader, off, l int64, sum uint32) ([]byte, 
 	return body, nil
 }
 
-// damaged decides whether damage at off is a torn tail (nil) or
-// corruption (a *CorruptError).
-func (s *scanner) damaged(off int64, reason string) error {
+// damaged decides whether damage at off is a torn tail, and returns
+// why, or corruption (a *CorruptError). l is the frame length read at
+// off, when there was a whole frame header.
+func (s *scanner) damaged(off, l int64, reason string) (string, error) {
 	if off < s.sealed {
-		return &CorruptError{s.path, off, fmt.Sprintf("%s, below the sealed length %d", reason, s.sealed)}
+		return "", &CorruptError{s.path, off, fmt.Sprintf("%s, below the sealed length %d", reason, s.sealed)}
 	}
-	after, err := s.findIntact(off)
+	after, at, err := s.findIntact(off)
 	if err != nil {
-		return err
+		return "", err
 	}
-	if after != "" {
-		return &CorruptError{s.path, off, reason + ", " + after}
+	if after == "" {
+		return reason, nil
 	}
-	return nil
+	hole, err := s.zeroHole(off, l)
+	if err != nil {
+		return "", err
+	}
+	if hole == "" || at < 0 {
+		return "", &CorruptError{s.path, off, reason + ", " + after}
+	}
+	last, err := lastNonZero(s.f, at, s.size)
+	if err != nil {
+		return "", s.readErr(at, err)
+	}
+	if last-off > maxPending {
+		return "", &CorruptError{s.path, off, fmt.Sprintf("%s (%s), %s, and data up to offset %d: more than one write holds", reason, hole, after, last)}
+	}
+	first, n, err := s.chain(at)
+	if err != nil {
+		return "", err
+	}
+	s.rec.TornWrite = true
+	s.rec.DroppedFirst, s.rec.DroppedLast = first, first+uint64(n)-1
+	return fmt.Sprintf("%s (%s) in the last write, which a crash tore: %d intact transactions after it (%d to %d), never acknowledged, were dropped with it",
+		reason, hole, n, first, first+uint64(n)-1), nil
+}
+
+// sectorSize is the smallest unit a disk writes: after a crash, each
+// sector of a write that was in flight holds its new bytes or its old ones.
+const sectorSize = 512
+
+// zeroHole reports whether the frame at off, of length l (0 when its
+// length field reads 0), is damaged the way a write cut short by a crash
+// damages it: sectors of it left as zeros, the file's bytes before they
+// were written. It describes the hole it found, or returns "".
+//
+// A frame's length is never 0, so a frame that starts with a zero length
+// is a hole when the zeros run on to the end of its sector. A frame whose
+// length was written but whose checksum fails is a hole when one of its
+// sectors after its first is zeros (up to the frame's end, if that comes
+// first).
+func (s *scanner) zeroHole(off, l int64) (string, error) {
+	sectorEnd := func(p int64) int64 { return (p/sectorSize + 1) * sectorSize }
+	if l == 0 {
+		if off+4 > s.size {
+			return "", nil
+		}
+		end := max(min(sectorEnd(off), s.size), off+4)
+		zero, err := allZero(s.f, off, end)
+		if err != nil {
+			return "", s.readErr(off, err)
+		}
+		if !zero {
+			return "", nil
+		}
+		return fmt.Sprintf("zeros from offset %d to %d", off, end), nil
+	}
+	end := off + frameHeaderSize + l
+	if l < minBody || l > MaxFrameSize || end > s.size {
+		return "", nil
+	}
+	for p := sectorEnd(off); p < end; p += sectorSize {
+		e := min(p+sectorSize, end)
+		zero, err := allZero(s.f, p, e)
+		if err != nil {
+			return "", s.readErr(p, err)
+		}
+		if zero {
+			return fmt.Sprintf("zeros from offset %d to %d inside the frame", p, e), nil
+		}
+	}
+	return "", nil
+}
+
+// chain counts the intact frames that follow each other from at, the
+// first of which is intact, and returns the first's sequence number.
+func (s *scanner) chain(at int64) (first uint64, n int, err error) {
+	var hdr [minFrame]byte
+	for p := at; p+minFrame <= s.size; {
+		if _, err := s.f.ReadAt(hdr[:], p); err != nil {
+			return 0, 0, s.readErr(p, err)
+		}
+		l := int64(binary.LittleEndian.Uint32(hdr[0:]))
+		seq := binary.LittleEndian.Uint64(hdr[8:])
+		if l < minBody || l > MaxFrameSize || l > s.size-p-frameHeaderSize || (n > 0 && seq != first+uint64(n)) {
+			break
+		}
+		ok, err := s.checksumAt(p+frameHeaderSize, l, binary.LittleEndian.Uint32(hdr[4:]))
+		if err != nil {
+			return 0, 0, err
+		}
+		if !ok {
+			break
+		}
+		if n == 0 {
+			first = seq
+		}
+		n++
+		p += frameHeaderSize + l
+	}
+	return first, n, nil
 }
 
 // findIntact looks for an intact frame starting after the damage at
@@ -187,13 +294,13 @@ func (s *scanner) damaged(off int64, reason string) error {
 // proportional to the rest of the file, so that data crafted to look like
 // frames at every offset cannot make it quadratic; past the budget it
 // gives up and calls the damage corruption.
-func (s *scanner) findIntact(damage int64) (string, error) {
+func (s *scanner) findIntact(damage int64) (string, int64, error) {
 	budget := 2*(s.size-damage) + 64<<20
 	buf := make([]byte, searchWindow+minFrame-1)
 	for base := damage + 1; base+minFrame <= s.size; base += searchWindow {
 		n := min(int64(len(buf)), s.size-base)
 		if _, err := s.f.ReadAt(buf[:n], base); err != nil {
-			return "", s.readErr(base, err)
+			return "", 0, s.readErr(base, err)
 		}
 		for i := int64(0); i < searchWindow && i+minFrame <= n; i++ {
 			p := base + i
@@ -214,7 +321,7 @@ func (s *scanner) findIntact(damage int64) (string, error) {
 				}
 			}
 			if budget -= l; budget < 0 {
-				return fmt.Sprintf("followed by too many frame-like candidates to rule out an intact frame (gave up at offset %d)", p), nil
+				return fmt.Sprintf("followed by too many frame-like candidates to rule out an intact frame (gave up at offset %d)", p), -1, nil
 			}
 			sum := binary.LittleEndian.Uint32(c[4:])
 			ok := false
@@ -223,15 +330,15 @@ func (s *scanner) findIntact(damage int64) (string, error) {
 			} else {
 				var err error
 				if ok, err = s.checksumAt(p+frameHeaderSize, l, sum); err != nil {
-					return "", err
+					return "", 0, err
 				}
 			}
 			if ok {
-				return fmt.Sprintf("followed by an intact frame with sequence number %d at offset %d", seq, p), nil
+				return fmt.Sprintf("followed by an intact frame with sequence number %d at offset %d", seq, p), p, nil
 			}
 		}
 	}
-	return "", nil
+	return "", 0, nil
 }
 
 // checksumAt reports whether the l bytes at off match sum.
@@ -278,4 +385,23 @@ func allZero(f *os.File, off, end int64) (bool, error) {
 		off += int64(len(b))
 	}
 	return true, nil
+}
+
+// lastNonZero returns the offset after the last byte of f before end
+// that is not zero, or off if there is none from off on.
+func lastNonZero(f *os.File, off, end int64) (int64, error) {
+	buf := make([]byte, min(end-off, searchWindow))
+	for end > off {
+		b := buf[:min(int64(len(buf)), end-off)]
+		if _, err := f.ReadAt(b, end-int64(len(b))); err != nil {
+			return 0, err
+		}
+		for i := len(b) - 1; i >= 0; i-- {
+			if b[i] != 0 {
+				return end - int64(len(b)) + int64(i) + 1, nil
+			}
+		}
+		end -= int64(len(b))
+	}
+	return off, nil
 }

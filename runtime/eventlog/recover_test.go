@@ -325,3 +325,136 @@ func TestSearchBudget(t *testing.T) {
 		t.Errorf("Open took %v", d)
 	}
 }
+
+// TestTornWriteHole is a crash during the sync of a group written over
+// reserved zeros: the disk wrote some of its pages and not others, so a
+// hole of zeros is followed by intact transactions of the same write.
+// None of them was acknowledged: Open cuts the write from the hole on and
+// says what it dropped. Holes that cannot be that stay corruption.
+func TestTornWriteHole(t *testing.T) {
+	dir := t.TempDir()
+	full := filepath.Join(dir, "full")
+	l := mustOpen(t, full, Options{})
+	appendWait(t, l, "acknowledged")
+	durable := l.Stats().Size
+	var last Commit
+	for i := range 100 {
+		c, err := l.Append([][]byte{[]byte(fmt.Sprintf("in flight %d %s", i, strings.Repeat("r", 200)))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = c
+	}
+	if err := last.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The space reserved past the write.
+	data = append(data, make([]byte, 1<<20)...)
+	// starts lists the offset of each frame after the durable one.
+	var starts []int64
+	for p := durable; p < int64(len(data)) && data[p] != 0; {
+		starts = append(starts, p)
+		p += frameHeaderSize + int64(binary.LittleEndian.Uint32(data[p:]))
+	}
+	if len(starts) != 100 {
+		t.Fatalf("found %d frames after the durable end, want 100", len(starts))
+	}
+	frameAt := func(off int64) int {
+		i := 0
+		for i+1 < len(starts) && starts[i+1] <= off {
+			i++
+		}
+		return i
+	}
+	path := filepath.Join(dir, "lsb.events")
+	hole := func(from, to int64, fill byte) []byte {
+		b := bytes.Clone(data)
+		for i := from; i < to; i++ {
+			b[i] = fill
+		}
+		return b
+	}
+	page := (durable/4096 + 2) * 4096 // a page well inside the write
+	for _, tt := range []struct {
+		name string
+		data []byte
+		cut  int64 // where the file is cut
+	}{
+		{"the 4 KiB after the durable end", hole(durable, durable+4096, 0), durable},
+		{"the rest of the durable end's page", hole(durable, (durable/4096+1)*4096, 0), durable},
+		{"a page inside the write", hole(page, page+4096, 0), starts[frameAt(page)]},
+		{"one sector inside the write", hole(page, page+512, 0), starts[frameAt(page)]},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := os.WriteFile(path, tt.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, rec := replayFile(t, path)
+			n := 1 + frameAt(tt.cut)
+			if tt.cut == durable {
+				n = 1
+			}
+			if len(got) != n || got[0].Records[0] != "acknowledged" {
+				t.Errorf("replayed %d transactions, want %d", len(got), n)
+			}
+			if !rec.Truncated || rec.TruncatedAt != tt.cut || rec.Dropped != int64(len(tt.data))-tt.cut || rec.ZeroTail {
+				t.Errorf("recovery %+v, want truncated at %d", rec, tt.cut)
+			}
+			if !rec.TornWrite || rec.DroppedFirst <= uint64(n+1) || rec.DroppedLast != 101 || !strings.Contains(rec.Reason, "never acknowledged") {
+				t.Errorf("recovery %+v, want a torn write dropping transactions after %d to 101", rec, n+1)
+			}
+			if st, _ := os.Stat(path); st.Size() != tt.cut {
+				t.Errorf("file is %d bytes after recovery, want %d", st.Size(), tt.cut)
+			}
+		})
+	}
+
+	// Damage that is no hole of zeros, or lies where no write can have
+	// been in flight, is refused and left alone.
+	big := [][]byte{bytes.Repeat([]byte("b"), 60<<10)}
+	bigBody, _ := bodySize(big)
+	long := append(encodeHeader(headerSize), frames(1)...)
+	holeAt := int64(len(long))
+	long = append(long, make([]byte, 4096)...)
+	for seq := uint64(3); int64(len(long))-holeAt <= maxPending; seq++ {
+		long = appendFrame(long, seq, big, bigBody)
+	}
+	sealedData := bytes.Clone(data)
+	copy(sealedData, encodeHeader(int64(len(data))-(1<<20)))
+	for _, tt := range []struct {
+		name   string
+		data   []byte
+		offset int64
+		reason string
+	}{
+		{"garbage, not zeros", hole(durable, durable+4096, 0xff), durable, "followed by an intact frame"},
+		{"a zero sector cut short", hole(durable, durable+8, 0), durable, "followed by an intact frame"},
+		{"more than one write after the hole", long, holeAt, "more than one write holds"},
+		{"below the sealed length", func() []byte {
+			b := bytes.Clone(sealedData)
+			clear(b[page : page+4096])
+			return b
+		}(), starts[frameAt(page)], "below the sealed length"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := os.WriteFile(path, tt.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := Open(path, Options{})
+			var ce *CorruptError
+			if !errors.As(err, &ce) || ce.Offset != tt.offset || !strings.Contains(ce.Reason, tt.reason) {
+				t.Fatalf("Open = %v, want a *CorruptError at offset %d saying %q", err, tt.offset, tt.reason)
+			}
+			if after, _ := os.ReadFile(path); !bytes.Equal(after, tt.data) {
+				t.Error("failed Open changed the file")
+			}
+		})
+	}
+}
