@@ -74,9 +74,9 @@ import (
 // removes its socket if still its own and lets go of the directory's
 // supervisor lock, so that a new supervisor may start at once; its jobs
 // run on to their ends, which it records as before, holding their locks,
-// so that a restarted daemon's Recover sees them end. When its directory is removed, no job's end can be
-// recorded any more: it kills its jobs and exits. Its messages go to
-// supervisor.log in the directory.
+// so that a restarted daemon's Recover sees them end. When its directory
+// is removed, no job's end can be recorded any more: it kills its jobs
+// and exits. Its messages go to supervisor.log in the directory.
 
 // SuperviseArg is the hidden argument (before the Executor's directory)
 // with which the job starter, or a program that hands its runs to
