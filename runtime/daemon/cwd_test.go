@@ -92,8 +92,11 @@ func TestCwdFallbackAgent(t *testing.T) {
 	c := unixClient(state)
 	c.waitHost(t, "hostB", "ok")
 	gone := filepath.Join(t.TempDir(), "removed")
-	gate := filepath.Join(t.TempDir(), "gate")
-	id := c.submit(t, api.SubmitRequest{Command: "while [ ! -e " + gate + " ]; do sleep 0.05; done", Cwd: gone,
+	// The job also ends once the test's directories are gone, so that a
+	// failed test leaves no job behind.
+	gateDir := t.TempDir()
+	gate := filepath.Join(gateDir, "gate")
+	id := c.submit(t, api.SubmitRequest{Command: "while [ ! -e " + gate + " ] && [ -d " + gateDir + " ]; do sleep 0.05; done", Cwd: gone,
 		Hosts: []string{"hostB"}, Umask: -1}).ID
 	var j api.Job
 	waitFor(t, "the agent's job to run in /tmp", func() bool {
