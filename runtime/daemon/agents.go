@@ -637,7 +637,11 @@ func (d *Daemon) handleAgentSync(w http.ResponseWriter, r *http.Request) {
 		t.Stop()
 		d.agents.mu.Lock()
 		a.holding--
-		a.lastSync = d.clk.Now()
+		if r.Context().Err() == nil {
+			// An exchange its agent gave up (its connection closed)
+			// is no word from it.
+			a.lastSync = d.clk.Now()
+		}
 		out.Orders = slices.Clone(a.outbox)
 		d.agents.mu.Unlock()
 	}

@@ -442,7 +442,12 @@ func (w *wrapper) openInput(s *Spec, u jobUser) (*os.File, error) {
 	if s.Input == "" {
 		return nil, nil
 	}
+	// A relative name is the job's directory's, whatever directory the
+	// wrapper's thread is in when the file is opened as the job's user.
 	name := expandPath(s.Input, s.outputID(), s.Index)
+	if w.cwd != "" {
+		name = absIn(w.cwd, name)
+	}
 	var f *os.File
 	err := u.do(func() error {
 		var err error

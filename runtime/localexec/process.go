@@ -72,6 +72,11 @@ func alive(pid int, start uint64) bool {
 // wrapperAlive reports whether the job's wrapper still runs.
 func (p pidRecord) wrapperAlive() bool { return alive(p.WrapperPID, p.WrapperStart) }
 
+// wrapperRuns tells whether the job's wrapper may still run, for a job
+// whose lock is free: its own process is alive. A supervisor outlives
+// its jobs: with its lock free, a supervised job's wrapper has ended.
+func (p pidRecord) wrapperRuns() bool { return !p.Supervised && p.wrapperAlive() }
+
 // leaderAlive reports whether the job's first process (the shell) still
 // runs.
 func (p pidRecord) leaderAlive() bool { return alive(p.JobPID, p.JobStart) }

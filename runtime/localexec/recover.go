@@ -67,7 +67,7 @@ func (e *Executor) Recover(ids []int64) []Result {
 			continue
 		}
 		j := &job{id: id, pids: rec, started: true}
-		if !held && !rec.wrapperAlive() {
+		if !held && !rec.wrapperRuns() {
 			// The wrapper writes the status before it ends: read again in
 			// case it ended since the first look.
 			if r, ok := e.recorded(id); ok {
@@ -142,7 +142,7 @@ func (e *Executor) watch(j *job) {
 		}
 		if e.inPost(j) {
 			r, ok := e.recordedPost(j.id)
-			if !ok && !lockHeld(e.dir, j.id) && !e.pidsOf(j).wrapperAlive() {
+			if !ok && !lockHeld(e.dir, j.id) && !e.pidsOf(j).wrapperRuns() {
 				if r, ok = e.recordedPost(j.id); !ok {
 					r, ok = lostPost(j.id), true
 				}
@@ -170,7 +170,7 @@ func (e *Executor) watch(j *job) {
 				e.mu.Unlock()
 			}
 		}
-		if !lockHeld(e.dir, j.id) && !e.pidsOf(j).wrapperAlive() {
+		if !lockHeld(e.dir, j.id) && !e.pidsOf(j).wrapperRuns() {
 			r, ok := e.recorded(j.id)
 			if !ok {
 				r = e.lose(j, "the job wrapper is gone and recorded no exit status")

@@ -169,6 +169,10 @@ type pidRecord struct {
 	// apart from its output (a -e file of its own, or its spool file);
 	// "" otherwise.
 	Err string `json:",omitempty"`
+	// Supervised is set when WrapperPID is the host's supervisor, which
+	// outlives the job: the job's lock alone then tells whether its
+	// wrapper still runs.
+	Supervised bool `json:",omitempty"`
 }
 
 // readPidRecord reads a pid file.

@@ -272,17 +272,32 @@ func superviseMain(dir string) int {
 		fmt.Fprintf(os.Stderr, "%s: supervisor: %v\n", StarterName, err)
 		return 1
 	}
-	// The supervisor runs no shell of its own: signals meant for jobs go
-	// to their process groups. Catching these gives the jobs their
-	// default actions even when the daemon had them ignored.
+	// Catching these gives the jobs their default actions even when the
+	// daemon had them ignored. A signal sent to the supervisor itself
+	// goes on to every job's process group, as a job's own wrapper
+	// passes it on to its job. After SIGINT, SIGTERM or SIGQUIT it takes
+	// no more jobs, and exits once those it runs have ended and their
+	// ends are recorded (a new supervisor takes the next jobs).
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGPIPE)
 	go func() {
 		for sig := range sigs {
-			if sig == syscall.SIGTERM || sig == syscall.SIGQUIT {
-				fmt.Fprintf(os.Stderr, "%s: supervisor %d: %v: exiting, its jobs are left without a wrapper\n", StarterName, os.Getpid(), sig)
-				sv.exit(1)
+			if sig == syscall.SIGPIPE {
+				continue
 			}
+			sv.mu.Lock()
+			n := 0
+			for w := range sv.running {
+				if g := w.group.Load(); g > 0 {
+					syscall.Kill(-int(g), sig.(syscall.Signal))
+					n++
+				}
+			}
+			if sig != syscall.SIGHUP {
+				fmt.Fprintf(os.Stderr, "%s: supervisor %d: %v, passed on to its %d jobs: exiting once they end\n", StarterName, os.Getpid(), sig, n)
+				sv.stopLocked(true)
+			}
+			sv.mu.Unlock()
 		}
 	}()
 	fmt.Fprintln(os.Stdout, "ready")
@@ -376,7 +391,11 @@ func (sv *supervisor) housekeep() {
 	for range time.Tick(supervisorCheck) {
 		var st syscall.Stat_t
 		gone := syscall.Stat(sv.sock, &st) != nil || st.Ino != sv.ino
-		dirGone := syscall.Stat(sv.dir, &st) != nil || st.Ino != sv.dirIno
+		// Only a directory that is not there, or another one in its
+		// place, is gone: a stat that fails otherwise (EINTR, EIO, a
+		// stale handle) kills no job.
+		err := syscall.Stat(sv.dir, &st)
+		dirGone := err == syscall.ENOENT || err == syscall.ENOTDIR || err == nil && st.Ino != sv.dirIno
 		sv.mu.Lock()
 		if dirGone {
 			// No job's end can be recorded any more, nor its processes
@@ -451,12 +470,6 @@ func programID(path string) string {
 func (sv *supervisor) exitLocked(code int) {
 	sv.stopLocked(true)
 	os.Exit(code)
-}
-
-// exit is exitLocked for a caller without sv.mu.
-func (sv *supervisor) exit(code int) {
-	sv.mu.Lock()
-	sv.exitLocked(code)
 }
 
 // serve takes one connection: a job to run, or an Executor's Close.
@@ -653,14 +666,18 @@ func (e *Executor) handOverJob(argv []string, req string, lock *os.File) (*net.U
 	}
 	var last error
 	for attempt := 0; attempt < 3; attempt++ {
+		var startErr error
 		if attempt > 0 {
-			if err := e.startSupervisor(argv); err != nil {
-				return nil, err
-			}
+			// A supervisor another process started at the same time may
+			// have the directory: it is dialled all the same.
+			startErr = e.startSupervisor(argv)
 		}
 		c, err := e.dialSupervisor()
 		if err != nil {
 			last = err
+			if startErr != nil && attempt == 2 {
+				return nil, startErr
+			}
 			continue
 		}
 		// A supervisor that does not say hello did not take the job: it

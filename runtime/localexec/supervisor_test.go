@@ -196,6 +196,95 @@ func TestSupervisorKilled(t *testing.T) {
 	}
 }
 
+// TestSupervisorLostAdopted checks that a supervised job whose lock is
+// free and whose status was never written (its wrapper in the supervisor
+// failed to record it) is lost at once when adopted, though its
+// supervisor, named as its wrapper, still runs, and that its processes
+// are killed; the same job with a wrapper of its own that runs is
+// adopted and watched.
+func TestSupervisorLostAdopted(t *testing.T) {
+	leader := exec.Command("sleep", "30")
+	leader.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := leader.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer leader.Process.Kill()
+	exited := make(chan struct{})
+	go func() { leader.Wait(); close(exited) }()
+	self, err := processStart(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobStart, err := processStart(leader.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := pidRecord{WrapperPID: os.Getpid(), WrapperStart: self, JobPID: leader.Process.Pid, JobStart: jobStart}
+	for _, supervised := range []bool{false, true} {
+		dir := t.TempDir()
+		rec.Supervised = supervised
+		if err := replaceJSON(spoolPath(dir, 1, pidExt), rec, 0o600, false); err != nil {
+			t.Fatal(err)
+		}
+		h := newHarness(t, dir)
+		ended := h.e.Recover([]int64{1})
+		h.e.Close()
+		if !supervised {
+			if len(ended) != 0 {
+				t.Errorf("a job whose own wrapper runs: Recover returned %+v, want it adopted", ended)
+			}
+			continue
+		}
+		if len(ended) != 1 || !ended[0].Lost {
+			t.Errorf("a supervised job with its lock free and no status: Recover returned %+v, want it lost", ended)
+		}
+		select {
+		case <-exited:
+		case <-time.After(waitLimit):
+			t.Error("the lost job's processes were not killed")
+		}
+	}
+}
+
+// TestSupervisorSignalled checks that SIGTERM sent to the supervisor goes
+// on to its jobs, whose ends are recorded as those of jobs killed by the
+// signal (not lost), and that the supervisor then takes no more jobs and
+// exits once they have ended: the next job gets a new supervisor.
+func TestSupervisorSignalled(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, dir)
+	h.start(Spec{JobID: 1, Command: "sleep 30", Umask: -1})
+	h.start(Spec{JobID: 2, Command: "sleep 30", Umask: -1})
+	sup := supervisorPID(t, dir)
+	if err := syscall.Kill(sup, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int64]bool{}
+	for range 2 {
+		select {
+		case r := <-h.results:
+			if r.Lost || r.Signal != int(syscall.SIGTERM) {
+				t.Errorf("job %d ended %+v, want killed by SIGTERM and not lost", r.JobID, r)
+			}
+			seen[r.JobID] = true
+		case <-time.After(waitLimit):
+			log, _ := os.ReadFile(filepath.Join(dir, supLog))
+			t.Fatalf("the jobs of the signalled supervisor did not end; its log:\n%s", log)
+		}
+	}
+	if !seen[1] || !seen[2] {
+		t.Errorf("results for %v, want jobs 1 and 2", seen)
+	}
+	eventually(t, "the signalled supervisor exiting", func() bool { return gone(sup) })
+	h.start(Spec{JobID: 3, Command: "exit 4", Umask: -1})
+	if r := h.result(3); r.ExitCode != 4 {
+		t.Errorf("job 3 ended %+v, want exit code 4", r)
+	}
+	if w := wrapperOf(t, dir, 3); w == sup {
+		t.Errorf("job 3 ran in the signalled supervisor %d", sup)
+	}
+}
+
 // TestSupervisorExits checks when the supervisor ends by itself: idle for
 // its idle time; at once when the Executor closes without jobs; once its
 // jobs end when its socket is gone.

@@ -326,6 +326,9 @@ func (w *wrapper) run() int {
 		w.refuse(fmt.Errorf("cannot record the job's processes: %v", err))
 		return 1
 	}
+	// Signals passed on reach the job from the moment Start can know it
+	// runs.
+	w.setGroup(pgid)
 	if sess != nil {
 		sess.run(pgid)
 	}
@@ -337,7 +340,6 @@ func (w *wrapper) run() int {
 	// (run again). A job whose pid file cannot be synced runs on: a crash
 	// within this moment may only make it run again.
 	syncFile(w.path(pidExt))
-	w.setGroup(pgid)
 	var mem *memWatch
 	if s.MemLimit > 0 {
 		mem = watchMemory(pgid, s.MemLimit, memCheckInterval, memKillGrace)
@@ -520,7 +522,7 @@ func (w *wrapper) handOver(u jobUser) (*os.File, error) {
 // writePids records the wrapper's and the job's process ids, for Start to
 // read; the record is not yet durable (see run).
 func (w *wrapper) writePids(jobPID int) error {
-	rec := pidRecord{WrapperPID: os.Getpid(), JobPID: jobPID}
+	rec := pidRecord{WrapperPID: os.Getpid(), JobPID: jobPID, Supervised: w.shared}
 	if jobPID > 0 {
 		rec.Cwd, rec.Out, rec.Err = w.cwd, w.out, w.errOut
 	}
