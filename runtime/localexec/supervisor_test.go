@@ -158,6 +158,28 @@ func TestSupervisorSurvivesRestart(t *testing.T) {
 	}
 }
 
+// endsOf waits for the Results of jobs ids, in whatever order they come,
+// and fails the test, with the supervisor's log of dir, when they do not.
+func endsOf(t *testing.T, h *harness, dir string, ids ...int64) map[int64]Result {
+	t.Helper()
+	got := map[int64]Result{}
+	for len(got) < len(ids) {
+		select {
+		case r := <-h.results:
+			got[r.JobID] = r
+		case <-time.After(waitLimit):
+			log, _ := os.ReadFile(filepath.Join(dir, supLog))
+			t.Fatalf("jobs %v did not all end (ended: %v); the supervisor's log:\n%s", ids, got, log)
+		}
+	}
+	for _, id := range ids {
+		if _, ok := got[id]; !ok {
+			t.Errorf("results for %v, want jobs %v", got, ids)
+		}
+	}
+	return got
+}
+
 // TestSupervisorKilled kills the supervisor: its running jobs are lost,
 // their processes killed, and the next Start starts a new supervisor.
 func TestSupervisorKilled(t *testing.T) {
@@ -171,20 +193,10 @@ func TestSupervisorKilled(t *testing.T) {
 	if err := syscall.Kill(sup, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	seen := map[int64]bool{}
-	for range 2 {
-		select {
-		case r := <-h.results:
-			if !r.Lost {
-				t.Errorf("job %d ended %+v, want lost", r.JobID, r)
-			}
-			seen[r.JobID] = true
-		case <-time.After(waitLimit):
-			t.Fatal("the jobs of the killed supervisor did not end")
+	for _, r := range endsOf(t, h, dir, 1, 2) {
+		if !r.Lost {
+			t.Errorf("job %d ended %+v, want lost", r.JobID, r)
 		}
-	}
-	if !seen[1] || !seen[2] {
-		t.Errorf("results for %v, want jobs 1 and 2", seen)
 	}
 	eventually(t, "the jobs' processes ending", func() bool { return len(groupStates(pgid1))+len(groupStates(pgid2)) == 0 })
 	h.start(Spec{JobID: 3, Command: "exit 5", Umask: -1})
@@ -259,21 +271,10 @@ func TestSupervisorSignalled(t *testing.T) {
 	if err := syscall.Kill(sup, syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	seen := map[int64]bool{}
-	for range 2 {
-		select {
-		case r := <-h.results:
-			if r.Lost || r.Signal != int(syscall.SIGTERM) {
-				t.Errorf("job %d ended %+v, want killed by SIGTERM and not lost", r.JobID, r)
-			}
-			seen[r.JobID] = true
-		case <-time.After(waitLimit):
-			log, _ := os.ReadFile(filepath.Join(dir, supLog))
-			t.Fatalf("the jobs of the signalled supervisor did not end; its log:\n%s", log)
+	for _, r := range endsOf(t, h, dir, 1, 2) {
+		if r.Lost || r.Signal != int(syscall.SIGTERM) {
+			t.Errorf("job %d ended %+v, want killed by SIGTERM and not lost", r.JobID, r)
 		}
-	}
-	if !seen[1] || !seen[2] {
-		t.Errorf("results for %v, want jobs 1 and 2", seen)
 	}
 	eventually(t, "the signalled supervisor exiting", func() bool { return gone(sup) })
 	h.start(Spec{JobID: 3, Command: "exit 4", Umask: -1})
