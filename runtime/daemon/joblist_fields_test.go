@@ -48,6 +48,17 @@ func TestJobListFields(t *testing.T) {
 			t.Errorf("job %d in the full list has no command or cwd: %+v", j.ID, j)
 		}
 	}
+	// The rows of a listing (bjobs's default layout), the array's
+	// elements as rows of its entry.
+	rows, err := c.JobRows(ctx, api.JobQuery{User: "all"})
+	if err != nil || len(rows) != len(full) {
+		t.Fatalf("%d rows (%v), want %d", len(rows), err, len(full))
+	}
+	for i := range full {
+		if want := api.RowOf(&full[i]); !reflect.DeepEqual(rows[i], want) {
+			t.Errorf("row %d: %+v, want %+v", i, rows[i], want)
+		}
+	}
 	_, err = c.Jobs(ctx, api.JobQuery{Fields: []string{"user", "nofield"}})
 	if ae, ok := errors.AsType[*api.APIError](err); !ok || ae.Status != 400 {
 		t.Errorf("a field jobs do not have: %v, want a refusal (400)", err)

@@ -265,6 +265,13 @@ func errorf(code int, format string, args ...any) error {
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
+	if data, ok := v.(api.JobListJSON); ok {
+		// A job list written as it was made.
+		w.Header().Set("Content-Length", strconv.Itoa(len(data)+1))
+		w.WriteHeader(code)
+		w.Write(append(data, '\n'))
+		return
+	}
 	if l, ok := v.(api.JobList); ok {
 		// A job list, the largest answer, is written without
 		// reflection over each job, as the Encoder would write it.
@@ -512,28 +519,30 @@ func (d *Daemon) handleJobs(w http.ResponseWriter, r *http.Request) {
 			userF = id.User
 		}
 		all := q.Get("all") == "1"
-		candidates := d.cluster.Jobs
-		if len(ids) > 0 {
-			candidates = func() []*runtime.Job { return d.namedJobs(ids) }
-		}
 		mask, err := api.ParseJobFieldMask(q.Get("fields"))
 		if err != nil {
 			return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
 		}
-		list := candidates()
 		compact := q.Get("compact") == "1"
 		var b api.JobListBuilder
 		queue := q.Get("queue")
 		now := d.now()
 		// The jobs selected first, so that the list is made at its size.
-		list = slices.DeleteFunc(slices.Clone(list), func(j *runtime.Job) bool {
-			return len(ids) == 0 && userF != "all" && j.User != userF || queue != "" && j.Queue.Name != queue ||
-				len(ids) == 0 && !all && j.State.Finished()
-		})
+		keep := func(j *runtime.Job) bool {
+			return !(len(ids) == 0 && userF != "all" && j.User != userF || queue != "" && j.Queue.Name != queue ||
+				len(ids) == 0 && !all && j.State.Finished())
+		}
+		var list []*runtime.Job
+		if len(ids) > 0 {
+			list = slices.DeleteFunc(d.namedJobs(ids), func(j *runtime.Job) bool { return !keep(j) })
+		} else {
+			list = d.cluster.JobsWhere(keep)
+		}
 		if compact {
-			// An array's elements go in one entry: room for a few
-			// thousand entries at most, beyond which the list grows.
-			b.Grow(min(len(list), 4096))
+			// The list is written as it is made, of the fields asked
+			// for alone: a long one holds no copy of each job.
+			b.Keep(mask)
+			b.Stream(len(list))
 		} else {
 			out = make([]api.Job, 0, len(list))
 		}
@@ -541,17 +550,19 @@ func (d *Daemon) handleJobs(w http.ResponseWriter, r *http.Request) {
 		wants := wantsOf(mask)
 		for _, j := range list {
 			v = d.jobFieldsAt(j, false, now, wants)
-			mask.Apply(&v)
 			if compact {
 				// The elements of an array go as rows: the list of a
-				// large array is small to send and to read.
+				// large array is small to send and to read. It writes
+				// the fields of the mask alone.
 				b.Add(&v)
 				continue
 			}
+			mask.Apply(&v)
 			out = append(out, v)
 		}
 		if compact {
-			return b.List(), nil, nil, nil
+			data, err := b.JSON()
+			return data, nil, nil, err
 		}
 		return out, nil, nil, nil
 	})
