@@ -147,12 +147,14 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 	if a.has("json") {
 		q.Format = "json"
 	}
-	q.Fields = listFields(a)
+	if rowLayout(a) {
+		return bjobsRows(ctx, e, a, c, q, targets)
+	}
 	jobs, err := c.Jobs(ctx, q)
 	if err != nil {
 		return lsfFailed(e, "bjobs", err)
 	}
-	jobs, missing := namedTargets(targets, jobs)
+	jobs, missing := namedTargets(targets, jobs, func(j *api.Job) int64 { return j.ID })
 	if a.has("m") {
 		hosts, err := hostSelection(ctx, c, a.value("m"))
 		if err != nil {
@@ -241,23 +243,49 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 	return nil
 }
 
-// defaultLayoutFields are the fields of a job the default layout (and
-// -w, -noheader) prints, selects by (-u, -q, -a, -d, -r, -s) and sorts
-// by: the daemon sends only these for such a listing.
-var defaultLayoutFields = []string{"user", "state", "queue", "fromHost", "execHosts", "command", "submitTime"}
-
-// listFields returns the fields of the jobs a run of bjobs reads, nil for
-// all of them: the default layout with no option but those that select
-// by owner, queue or state, or change the layout's widths, reads a few.
-func listFields(a *lsfArgs) []string {
+// rowLayout reports whether a run of bjobs prints the default layout
+// and selects only by what a listing's rows hold: with no option but
+// those that select by owner, queue or state, or change the layout's
+// widths. Such a run reads rows (bjobsRows).
+func rowLayout(a *lsfArgs) bool {
 	for _, o := range a.seq {
 		switch o {
 		case "u", "q", "a", "d", "r", "s", "w", "noheader":
 		default:
-			return nil
+			return false
 		}
 	}
-	return defaultLayoutFields
+	return true
+}
+
+// bjobsRows is bjobs in the default layout (rowLayout): the daemon sends
+// the fields the layout prints alone, read into rows, which are
+// selected, sorted and printed as runBjobs does with whole jobs.
+func bjobsRows(ctx context.Context, e env, a *lsfArgs, c *api.Client, q api.JobQuery, targets []jobTarget) error {
+	rows, err := c.JobRows(ctx, q)
+	if err != nil {
+		return lsfFailed(e, "bjobs", err)
+	}
+	rows, missing := namedTargets(targets, rows, func(r *api.JobRow) int64 { return r.ID })
+	if state := stateFilter(a); state != "" {
+		rows = slices.DeleteFunc(rows, func(r api.JobRow) bool { return !inStateFilter(state, r.State) })
+	}
+	sortRows(rows)
+	v := jobsView{loc: time.Local, wide: a.has("w"), noHeader: a.has("noheader")}
+	if len(rows) == 0 {
+		if len(missing) == 0 || len(missing) < len(targets) {
+			fmt.Fprintln(e.stderr, noJobMessage(a))
+		}
+	} else {
+		v.writeRows(e.stdout, rows)
+	}
+	for _, id := range missing {
+		fmt.Fprintf(e.stderr, "Job <%s> is not found\n", api.FormatJobID(id))
+	}
+	if len(missing) > 0 {
+		return exit(exitLSF, nil)
+	}
+	return nil
 }
 
 // hostSelection returns the hosts -m names: host names, and the hosts of
@@ -287,7 +315,7 @@ func hostSelection(ctx context.Context, c *api.Client, spec string) (map[string]
 // ID, only the elements listed by "ID[list]". It returns them and the IDs
 // named that are no job (an element's as api.ElementID). Without
 // operands every job is kept.
-func namedTargets(targets []jobTarget, jobs []api.Job) ([]api.Job, []int64) {
+func namedTargets[T any](targets []jobTarget, jobs []T, idOf func(*T) int64) ([]T, []int64) {
 	if len(targets) == 0 {
 		return jobs, nil
 	}
@@ -303,11 +331,12 @@ func namedTargets(targets []jobTarget, jobs []api.Job) ([]api.Job, []int64) {
 	}
 	found := map[int64]bool{}
 	out := jobs[:0]
-	for _, j := range jobs {
-		id, _ := api.SplitID(j.ID)
-		if whole[id] || whole[j.ID] || elems[j.ID] {
-			out = append(out, j)
-			found[j.ID], found[id] = true, true
+	for i := range jobs {
+		jid := idOf(&jobs[i])
+		id, _ := api.SplitID(jid)
+		if whole[id] || whole[jid] || elems[jid] {
+			out = append(out, jobs[i])
+			found[jid], found[id] = true, true
 		}
 	}
 	var missing []int64
@@ -393,13 +422,7 @@ func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
 	exceptions, forwarded, hasP, hasG, hasg, hasApp, hasSLA, hasJ := a.has("x"), a.has("fwd"), a.has("P"), a.has("G"),
 		a.has("g"), a.has("app"), a.has("sla"), a.has("J")
 	project, userGroup, app, sla, name := a.value("P"), a.value("G"), a.value("app"), a.value("sla"), a.value("J")
-	state := "" // -d, else -p, else -r, else -s
-	for _, o := range []string{"d", "p", "r", "s"} {
-		if a.has(o) {
-			state = o
-			break
-		}
-	}
+	state := stateFilter(a)
 	if !exceptions && !forwarded && !hasP && !hasG && !hasg && !hasApp && !hasSLA && !hasJ && state == "" {
 		return jobs
 	}
@@ -419,17 +442,7 @@ func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
 		if hasJ && !matchJobName(name, jobName(j)) && !matchArrayName(name, j) {
 			return false
 		}
-		switch state {
-		case "d":
-			return finishedState(j.State)
-		case "p":
-			return pendingState(j.State)
-		case "r":
-			return j.State == "RUN"
-		case "s":
-			return j.State == "USUSP" || j.State == "SSUSP" || j.State == "PSUSP"
-		}
-		return true
+		return inStateFilter(state, j.State)
 	}
 	out := jobs[:0]
 	for i := range jobs {
@@ -438,6 +451,33 @@ func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
 		}
 	}
 	return out
+}
+
+// stateFilter returns the option that selects jobs by state: -d, else
+// -p, else -r, else -s; "" for none.
+func stateFilter(a *lsfArgs) string {
+	for _, o := range []string{"d", "p", "r", "s"} {
+		if a.has(o) {
+			return o
+		}
+	}
+	return ""
+}
+
+// inStateFilter reports whether a job in state is one the option of
+// stateFilter keeps.
+func inStateFilter(filter, state string) bool {
+	switch filter {
+	case "d":
+		return finishedState(state)
+	case "p":
+		return pendingState(state)
+	case "r":
+		return state == "RUN"
+	case "s":
+		return state == "USUSP" || state == "SSUSP" || state == "PSUSP"
+	}
+	return true
 }
 
 // writeJobSummary prints bjobs -sum: the slots of the unfinished jobs by

@@ -357,8 +357,8 @@ func TestBjobsFewFields(t *testing.T) {
 				t.Fatalf("%v: exit %d, stderr %q", args, code, stderr)
 			}
 			outs[i] = stdout + stderr
-			if !slices.Equal(f.fields[0], defaultLayoutFields) {
-				t.Errorf("%v asked for the fields %q, want %q", args, f.fields[0], defaultLayoutFields)
+			if !slices.Equal(f.fields[0], api.JobRowFields) {
+				t.Errorf("%v asked for the fields %q, want %q", args, f.fields[0], api.JobRowFields)
 			}
 		}
 		if outs[0] != outs[1] {
