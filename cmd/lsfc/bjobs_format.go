@@ -94,18 +94,18 @@ var rowWidths = [...]int{7, 7, 5, 10, 11, 11, 10}
 // rowLine returns the line fmt.Sprintf(jobsRow, cells...) returns, made
 // without fmt: a listing of thousands of jobs prints a line for each.
 func rowLine(cells ...string) []byte {
-	return appendRowLine(make([]byte, 0, 96), cells...)
+	return appendCells(make([]byte, 0, 96), rowWidths[:], cells...)
 }
 
-// appendRowLine appends rowLine(cells...) to b.
-func appendRowLine(b []byte, cells ...string) []byte {
+// appendCells appends cells padded to their widths (in runes, as fmt
+// pads), each followed by a blank, the last one by a newline.
+func appendCells(b []byte, widths []int, cells ...string) []byte {
 	for i, c := range cells {
 		b = append(b, c...)
 		if i == len(cells)-1 {
 			break
 		}
-		// fmt pads to a width in runes.
-		for n := utf8.RuneCountInString(c); n < rowWidths[i]; n++ {
+		for n := utf8.RuneCountInString(c); n < widths[i]; n++ {
 			b = append(b, ' ')
 		}
 		b = append(b, ' ')
@@ -245,7 +245,19 @@ func (v jobsView) appendRow(b []byte, id int64, user, state, queue, from string,
 		}
 		user, queue, from, name = cutEnd(user, 7), cutEnd(queue, 10), cutEnd(from, 11), cutStart(name, 10)
 	}
-	b = appendRowLine(b, api.FormatJobID(id), user, state, queue, from, host, name, submit)
+	// The job's ID, as api.FormatJobID writes it, then the other cells.
+	start := len(b)
+	job, index := api.SplitID(id)
+	b = strconv.AppendInt(b, job, 10)
+	if index > 0 {
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(index), 10)
+		b = append(b, ']')
+	}
+	for n := len(b) - start; n < rowWidths[0]; n++ {
+		b = append(b, ' ')
+	}
+	b = appendCells(append(b, ' '), rowWidths[1:], user, state, queue, from, host, name, submit)
 	if !v.wide && len(groups) > 1 {
 		for _, g := range groups[1:] {
 			b = append(b, strings.Repeat(" ", execIndent)...)
