@@ -312,7 +312,7 @@ type keyAt struct {
 
 // ws skips white space.
 func (s *jscan) ws() {
-	for s.i < len(s.b) {
+	for s.i < len(s.b) && s.b[s.i] <= ' ' {
 		switch s.b[s.i] {
 		case ' ', '\t', '\n', '\r':
 			s.i++
@@ -413,9 +413,18 @@ func (s *jscan) array(elem func() error) error {
 // str reads a string: printable ASCII without escapes itself, any other
 // with encoding/json. A short one is made once for the whole list.
 func (s *jscan) str() (string, error) {
+	return s.strAs("")
+}
+
+// strAs is str, returning last itself when the string read is the same:
+// a list's rows repeat the row before them in most fields.
+func (s *jscan) strAs(last string) (string, error) {
 	raw, plain, err := s.strBytes()
 	if err != nil || !plain {
 		return string(raw), err
+	}
+	if len(last) > 0 && string(raw) == last {
+		return last, nil
 	}
 	if len(raw) > 64 {
 		return string(raw), nil

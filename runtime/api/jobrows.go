@@ -116,14 +116,22 @@ func fastRows(data []byte) (rows []JobRow, ok bool) {
 			if s.null() {
 				return nil
 			}
-			rows = make([]JobRow, 0, bytes.Count(s.b[s.i:], []byte(`"job"`)))
+			// Room for every row at once: each has two braces (quick
+			// to count), in ten bytes at least.
+			rest := s.b[s.i:]
+			rows = make([]JobRow, 0, min(bytes.Count(rest, []byte{'{'})/2, len(rest)/10)+1)
 			// An entry's members, read by one function for all.
 			var at int
+			var none JobRow
 			var er *ElementRows
 			member := func(key []byte) error {
 				switch string(key) {
 				case "job":
-					return s.row(&rows[at])
+					last := &none
+					if at > 0 {
+						last = &rows[at-1]
+					}
+					return s.row(&rows[at], last)
 				case "rows":
 					raw, err := s.skip()
 					if err != nil {
@@ -176,7 +184,17 @@ func fastRows(data []byte) (rows []JobRow, ok bool) {
 // other fields of Job into a scratch job (read, so that a list is taken
 // or left whole as Jobs takes or leaves it, and dropped). A key that is
 // not a field's name as sent sends the list to the caller's reader.
-func (s *jscan) row(r *JobRow) error {
+func (s *jscan) row(r, last *JobRow) error {
+	// A text field: as field reads it, the same as the row before made
+	// once.
+	text := func(p *string, last string) error {
+		if s.null() {
+			return nil // encoding/json leaves it as it was
+		}
+		v, err := s.strAs(last)
+		*p = v
+		return err
+	}
 	return s.object(func(key []byte) error {
 		switch string(key) {
 		case "id":
@@ -186,17 +204,17 @@ func (s *jscan) row(r *JobRow) error {
 		case "submitTime":
 			return s.field(&r.Submit)
 		case "user":
-			return s.field(&r.User)
+			return text(&r.User, last.User)
 		case "state":
-			return s.field(&r.State)
+			return text(&r.State, last.State)
 		case "queue":
-			return s.field(&r.Queue)
+			return text(&r.Queue, last.Queue)
 		case "fromHost":
-			return s.field(&r.FromHost)
+			return text(&r.FromHost, last.FromHost)
 		case "name":
 			return s.field(&r.Name)
 		case "command":
-			return s.field(&r.Command)
+			return text(&r.Command, last.Command)
 		case "execHosts":
 			return s.field(&r.ExecHosts)
 		}
