@@ -146,7 +146,11 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 	q := api.JobQuery{IDs: ids, User: a.value("u"), Queue: a.value("q"), All: a.has("a") || a.has("d")}
 	if a.has("json") {
 		q.Format = "json"
+		if cols == nil {
+			cols = defaultJobColumns()
+		}
 	}
+	q.Fields = columnFields(a, cols)
 	if rowLayout(a) {
 		return bjobsRows(ctx, e, a, c, q, targets)
 	}
@@ -206,9 +210,6 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 
 	v := jobsView{loc: time.Local, wide: a.has("w"), noHeader: a.has("noheader"), unformatted: a.has("UF"), gpu: a.has("gpu")}
 	if a.has("json") {
-		if cols == nil {
-			cols = defaultJobColumns()
-		}
 		if err := writeJobsJSON(e.stdout, cols, jobs, missing, v.loc); err != nil {
 			return exit(exitUsage, err)
 		}
@@ -256,6 +257,51 @@ func rowLayout(a *lsfArgs) bool {
 		}
 	}
 	return true
+}
+
+// columnJSONFields are the fields of a job (JSON names) each column of
+// -o and -json prints (jobField), beside the ID and index, which a
+// listing always sends.
+var columnJSONFields = map[string][]string{
+	"jobid": nil, "jobindex": nil, "stat": {"state"}, "user": {"user"}, "queue": {"queue"},
+	"job_name": {"command"}, "from_host": {"fromHost"}, "exec_host": {"execHosts"}, "submit_time": {"submitTime"},
+	"start_time": {"startTime"}, "finish_time": {"state", "endTime"}, "exit_code": {"state", "exitCode"},
+	"exit_reason": {"state", "term"}, "pend_reason": {"state", "reason"}, "slots": {"slots"}, "command": {"command"},
+	"cwd": {"cwd"}, "output_file": {"stdout"}, "error_file": {"stderr"}, "dependency": {"depend"},
+	"cpu_used": {"cpuTime"}, "max_mem": {"maxMem"}, "proj_name": {"project"}, "job_group": {"jobGroup"},
+	"app": {"app"}, "sla": {"sla"}, "job_description": {"description"}, "forward_cluster": {"forward"},
+	"forward_time": {"forward"}, "dstjobid": {"forward"}, "source_cluster": {"home"}, "srcjobid": {"home"},
+	"corelimit": {"procLimits"}, "datalimit": {"procLimits"}, "filelimit": {"procLimits"}, "stacklimit": {"procLimits"},
+}
+
+// columnFields returns the fields of the jobs a run of bjobs with -o or
+// -json reads, nil for all of them: with no option but those of
+// rowLayout, -o and -json, those its columns print and the state, which
+// it sorts and selects by.
+func columnFields(a *lsfArgs, cols []jobColumn) []string {
+	if cols == nil {
+		return nil
+	}
+	for _, o := range a.seq {
+		switch o {
+		case "u", "q", "a", "d", "r", "s", "w", "noheader", "o", "json":
+		default:
+			return nil
+		}
+	}
+	fields := []string{"state"}
+	for _, c := range cols {
+		f, ok := columnJSONFields[c.name]
+		if !ok {
+			return nil
+		}
+		for _, name := range f {
+			if !slices.Contains(fields, name) {
+				fields = append(fields, name)
+			}
+		}
+	}
+	return fields
 }
 
 // bjobsRows is bjobs in the default layout (rowLayout): the daemon sends

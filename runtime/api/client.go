@@ -209,12 +209,11 @@ func (c *Client) Submit(ctx context.Context, req *SubmitRequest) (*SubmitRespons
 	return &out, nil
 }
 
-// Jobs lists the jobs q selects (bjobs).
+// Jobs lists the jobs q selects (bjobs). A daemon that refuses a field
+// of q.Fields (one older than the field) is asked again for whole jobs.
 func (c *Client) Jobs(ctx context.Context, q JobQuery) ([]Job, error) {
-	var raw rawAnswer
-	v := q.Values()
-	v.Set("compact", "1")
-	if err := c.do(ctx, "GET", "/v1/jobs", v, nil, &raw); err != nil {
+	raw, err := c.jobList(ctx, q)
+	if err != nil {
 		return nil, err
 	}
 	return readJobs(raw)

@@ -52,16 +52,7 @@ func rowsOf(jobs []Job) []JobRow {
 // some of them) is asked again for whole jobs.
 func (c *Client) JobRows(ctx context.Context, q JobQuery) ([]JobRow, error) {
 	q.Fields = JobRowFields
-	v := q.Values()
-	v.Set("compact", "1")
-	var raw rawAnswer
-	err := c.do(ctx, "GET", "/v1/jobs", v, nil, &raw)
-	var ae *APIError
-	if errors.As(err, &ae) && ae.Status == StatusBadRequest && strings.HasPrefix(ae.Message, "bad field") {
-		v.Del("fields")
-		raw = nil
-		err = c.do(ctx, "GET", "/v1/jobs", v, nil, &raw)
-	}
+	raw, err := c.jobList(ctx, q)
 	if err != nil {
 		return nil, err
 	}
@@ -73,6 +64,23 @@ func (c *Client) JobRows(ctx context.Context, q JobQuery) ([]JobRow, error) {
 		return nil, err
 	}
 	return rowsOf(jobs), nil
+}
+
+// jobList returns the answer to GET /v1/jobs for q, in the compact form
+// when the daemon knows it. A daemon that refuses a field of q.Fields is
+// asked again for every field.
+func (c *Client) jobList(ctx context.Context, q JobQuery) (rawAnswer, error) {
+	v := q.Values()
+	v.Set("compact", "1")
+	var raw rawAnswer
+	err := c.do(ctx, "GET", "/v1/jobs", v, nil, &raw)
+	if ae, ok := errors.AsType[*APIError](err); ok && len(q.Fields) > 0 && ae.Status == StatusBadRequest &&
+		strings.HasPrefix(ae.Message, "bad field") {
+		v.Del("fields")
+		raw = nil
+		err = c.do(ctx, "GET", "/v1/jobs", v, nil, &raw)
+	}
+	return raw, err
 }
 
 // readJobs reads the answer to GET /v1/jobs: a compact list, or the plain
