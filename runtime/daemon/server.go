@@ -638,13 +638,16 @@ func (d *Daemon) jobInfoAt(j *runtime.Job, explain bool, now runtime.Time) api.J
 // make.
 type jobWants struct {
 	execHosts, rerunnable, exceptions, project, jobGroup, resize, execCwd, gpu, aps, reason bool
+	// notify, reserved, forward and home are made on the heap.
+	notify, reserved, forward, home bool
 }
 
 // wantsOf returns the fields that take work to make that mask keeps.
 func wantsOf(mask api.JobFieldMask) jobWants {
 	return jobWants{execHosts: mask.Has("execHosts"), rerunnable: mask.Has("rerunnable"), exceptions: mask.Has("exceptions"),
 		project: mask.Has("project"), jobGroup: mask.Has("jobGroup"), resize: mask.Has("resize"), execCwd: mask.Has("execCwd"),
-		gpu: mask.Has("gpuReq") || mask.Has("gpuAlloc"), aps: mask.Has("aps"), reason: mask.Has("reason") || mask.Has("hostReasons")}
+		gpu: mask.Has("gpuReq") || mask.Has("gpuAlloc"), aps: mask.Has("aps"), reason: mask.Has("reason") || mask.Has("hostReasons"),
+		notify: mask.Has("notify"), reserved: mask.Has("reserved"), forward: mask.Has("forward"), home: mask.Has("home")}
 }
 
 // jobFieldsAt is jobInfoAt for a listing that sends some fields alone:
@@ -684,10 +687,10 @@ func (d *Daemon) jobFieldsAt(j *runtime.Job, explain bool, now runtime.Time, w j
 	if w.resize {
 		out.Resize = jobResize(j)
 	}
-	if m := j.Sub.Mail; m != nil {
+	if m := j.Sub.Mail; m != nil && w.notify {
 		out.Notify = &api.JobNotify{Begin: m.Begin, End: m.End, Exit: m.Exit, User: m.User}
 	}
-	if r := j.Reservation; r != nil && j.State.Pending() {
+	if r := j.Reservation; r != nil && j.State.Pending() && w.reserved {
 		out.Reserved = jobReservation(r)
 	}
 	if j.Start != 0 && w.execCwd {
@@ -716,10 +719,10 @@ func (d *Daemon) jobFieldsAt(j *runtime.Job, explain bool, now runtime.Time, w j
 			out.GPUAlloc = append(out.GPUAlloc, g)
 		}
 	}
-	if r := j.Remote; r != nil {
+	if r := j.Remote; r != nil && w.forward {
 		out.Forward = &api.JobForward{Cluster: r.Cluster, Queue: r.Queue, RemoteID: r.ID, Time: int64(r.SentAt)}
 	}
-	if h := j.Sub.Home; h != nil {
+	if h := j.Sub.Home; h != nil && w.home {
 		out.Home = &api.JobHome{Cluster: h.Cluster, ID: h.ID}
 	}
 	if w.aps {
