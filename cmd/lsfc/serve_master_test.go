@@ -5,6 +5,9 @@ package main
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"strings"
+	"testing"
 
 	"github.com/lsfc/lsfc/runtime/daemon"
 	"github.com/lsfc/lsfc/runtime/failover"
@@ -29,4 +32,28 @@ func testEtcdCandidate(ctx context.Context, ef etcdFlags, cfg daemon.Config) (ca
 		return nil, err
 	}
 	return c, nil
+}
+
+// TestServeEtcdWithoutMaster runs serve --etcd in lsfc's build where no
+// lsfc-master is installed: it says what is missing and how to build it,
+// before reading any configuration.
+func TestServeEtcdWithoutMaster(t *testing.T) {
+	empty := t.TempDir()
+	var stdout, stderr strings.Builder
+	e := env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr,
+		getenv: func(k string) string {
+			if k == "PATH" {
+				return empty
+			}
+			return ""
+		}}
+	code := run([]string{"serve", "--conf", filepath.Join(empty, "absent"), "--etcd", "http://127.0.0.1:1"}, e)
+	if code != exitUsage {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitUsage, stderr.String())
+	}
+	for _, want := range []string{"no lsfc-master is found", filepath.Join(empty, masterName), "go build -tags lsfcmaster -o lsfc-master ./cmd/lsfc"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
 }
