@@ -52,6 +52,9 @@ func (v jobsView) writeRows(w io.Writer, rows []api.JobRow) {
 		b = append(b, jobsHeader+"\n"...)
 	}
 	var times timeCache
+	// The rows of a list repeat the text of the row before them in most
+	// columns: each column's last text is escaped once.
+	var user, state, queue, from, name lastEscaped
 	for i := range rows {
 		r := &rows[i]
 		hosts, copied := r.ExecHosts, false
@@ -63,14 +66,28 @@ func (v jobsView) writeRows(w io.Writer, rows []api.JobRow) {
 				hosts[i] = e
 			}
 		}
-		name := r.Name
-		if name == "" {
-			name = oneLine(r.Command)
+		jobName := r.Name
+		if jobName == "" {
+			jobName = oneLine(r.Command)
 		}
-		b = v.appendRow(b, r.ID, escapeText(r.User), escapeText(r.State), escapeText(r.Queue), escapeText(r.FromHost),
-			hosts, escapeText(name), times.format(r.Submit, v.loc))
+		b = v.appendRow(b, r.ID, user.of(r.User), state.of(r.State), queue.of(r.Queue), from.of(r.FromHost),
+			hosts, name.of(jobName), times.format(r.Submit, v.loc))
 	}
 	w.Write(b)
+}
+
+// A lastEscaped is the last text of a column and that text escaped.
+type lastEscaped struct {
+	text, escaped string
+	set           bool
+}
+
+// of returns escapeText(s).
+func (l *lastEscaped) of(s string) string {
+	if !l.set || s != l.text {
+		l.text, l.escaped, l.set = s, escapeText(s), true
+	}
+	return l.escaped
 }
 
 // A timeCache formats times as lsfTime does, keeping the last: the jobs
