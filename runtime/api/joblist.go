@@ -219,7 +219,7 @@ func (b *JobListBuilder) Add(j *Job) {
 // used. n is how many jobs are to be added, for the text's room.
 func (b *JobListBuilder) Stream(n int) {
 	b.stream = true
-	b.room = 64 + 128*min(max(n, 0), 1<<16)
+	b.room = 64 + 160*min(max(n, 0), 1<<16)
 }
 
 // flush writes the entry kept in a streamed list.
