@@ -652,6 +652,16 @@ func (s *jscan) field(p any) error {
 			return errSlowPath
 		}
 		*p = int(v)
+	case *uint64:
+		n, err := s.number()
+		if err != nil {
+			return err
+		}
+		v, err := strconv.ParseUint(n, 10, 64)
+		if err != nil || !validJSONNumber(n) {
+			return errSlowPath
+		}
+		*p = v
 	case *float64:
 		n, err := s.number()
 		if err != nil {
