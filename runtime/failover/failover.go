@@ -197,6 +197,14 @@ func sleep(ctx context.Context, d time.Duration) {
 // the leadership, until ctx ends. While it does not lead, the standby
 // server answers on the address.
 func (c *Candidate) run(ctx context.Context) error {
+	// The election's calls to etcd go through cli, whose own context
+	// ends stopWait after ctx: when Close interrupts a campaign, etcd's
+	// Campaign withdraws the candidate's key with the client's context,
+	// and a candidate that cannot reach etcd must still stop.
+	stopCtx, stop := lingering(ctx, stopWait)
+	defer stop()
+	cli := clientv3.NewCtxClient(stopCtx, clientv3.WithZapLogger(c.cfg.Client.GetLogger()))
+	cli.KV, cli.Lease, cli.Watcher = c.cfg.Client.KV, c.cfg.Client.Lease, c.cfg.Client.Watcher
 	var standby *http.Server
 	defer func() {
 		if standby != nil {
@@ -210,7 +218,7 @@ func (c *Candidate) run(ctx context.Context) error {
 				return err
 			}
 		}
-		err := c.term(ctx, func() {
+		err := c.term(ctx, cli, func() {
 			standby.Close() // the daemon takes the address
 			standby = nil
 		})
@@ -227,9 +235,25 @@ func (c *Candidate) run(ctx context.Context) error {
 	return nil
 }
 
-// term is one campaign and, if won, one term as leader.
-func (c *Candidate) term(ctx context.Context, elected func()) error {
-	s, err := concurrency.NewSession(c.cfg.Client, concurrency.WithTTL(ttlSeconds(c.cfg.TTL)), concurrency.WithContext(ctx))
+// stopWait bounds what a candidate that stops still asks of etcd: to
+// resign, or to withdraw from a campaign.
+const stopWait = 2 * time.Second
+
+// lingering returns a context that ends d after parent does, or when
+// stop is called.
+func lingering(parent context.Context, d time.Duration) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(parent))
+	unhook := context.AfterFunc(parent, func() { time.AfterFunc(d, cancel) })
+	return ctx, func() {
+		unhook()
+		cancel()
+	}
+}
+
+// term is one campaign and, if won, one term as leader. cli is the
+// etcd client of the election (run's).
+func (c *Candidate) term(ctx context.Context, cli *clientv3.Client, elected func()) error {
+	s, err := concurrency.NewSession(cli, concurrency.WithTTL(ttlSeconds(c.cfg.TTL)), concurrency.WithContext(ctx))
 	if err != nil {
 		return fmt.Errorf("etcd session: %w", err)
 	}
@@ -316,7 +340,7 @@ func isDone(c <-chan struct{}) bool {
 // resign gives the leadership up at once, so that another candidate need
 // not wait for the lease.
 func resign(e *concurrency.Election) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), stopWait)
 	defer cancel()
 	e.Resign(ctx)
 }

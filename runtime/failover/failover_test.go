@@ -499,6 +499,73 @@ func TestPartitionedLeaderStops(t *testing.T) {
 	}
 }
 
+// TestStandbyCutFromEtcdStops cuts a standby from etcd while it waits in
+// its campaign: it still answers, that it cannot reach etcd, and Close
+// returns in a few seconds though the campaign's withdrawal from the
+// election cannot reach etcd.
+func TestStandbyCutFromEtcdStops(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts etcd")
+	}
+	e := etcdtest.Start(t, 1)
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	addrs := freeAddrs(t, 2)
+	ctx := context.Background()
+	a, err := failover.Start(ctx, candidateConfig(p, e.Client(), t.TempDir(), addrs[0], t.Logf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	waitFor(t, "candidate A to lead", func() bool { return a.Leading() != nil })
+	// The standby's own proxy to etcd, which the test cuts.
+	proxy := newProxy(t, strings.TrimPrefix(e.Endpoints[0], "http://"))
+	cliB, err := clientv3.New(clientv3.Config{Endpoints: []string{"http://" + proxy.addr}, DialTimeout: 2 * time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cliB.Close()
+	b, err := failover.Start(ctx, candidateConfig(p, cliB, t.TempDir(), addrs[1], t.Logf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := e.Client()
+	waitFor(t, "candidate B to campaign", func() bool {
+		resp, err := other.Get(ctx, "/lsfc/fo/election/", clientv3.WithPrefix(), clientv3.WithCountOnly())
+		return err == nil && resp.Count == 2
+	})
+	proxy.cut()
+
+	start := time.Now()
+	_, err = api.DialTCP(addrs[1], secret, me).Status(ctx)
+	var ae *api.APIError
+	if !errors.As(err, &ae) || ae.Status != http.StatusServiceUnavailable || !strings.Contains(ae.Message, "cannot reach etcd") {
+		t.Fatalf("the standby cut from etcd answered %v, want 503 saying it cannot reach etcd", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the standby cut from etcd answered after %v", d)
+	}
+
+	start = time.Now()
+	closed := make(chan error, 1)
+	go func() { closed <- b.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Errorf("Close: %v", err)
+		}
+		t.Logf("closed in %v", time.Since(start))
+	case <-time.After(15 * time.Second):
+		t.Fatal("Close of a standby cut from etcd still waits after 15 s")
+	}
+	// The leader is unaffected.
+	if a.Leading() == nil {
+		t.Error("candidate A no longer leads")
+	}
+}
+
 // TestFencedLeaderRefuses takes the leadership from a master that still
 // reaches etcd and still believes it leads: another client deletes its
 // election key, and a rival candidate is elected. The old master's next
