@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -42,9 +44,33 @@ func Start(t testing.TB, n int) *Cluster {
 
 // Launch starts a cluster of n members with their data under dir, and
 // waits until it serves; Close stops it.
+//
+// The members' ports are free when chosen but bound only as etcd starts:
+// another process may take one meanwhile, if only as the local port of
+// a connection. A start that finds a port taken is tried again on other
+// ports.
 func Launch(n int, dir string) (*Cluster, error) {
+	for try := 1; ; try++ {
+		c, err := launch(n, dir)
+		if err == nil || try == 3 || !errors.Is(err, syscall.EADDRINUSE) {
+			return c, err
+		}
+		for i := range n {
+			if err := os.RemoveAll(memberDir(dir, i)); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// memberDir is the data directory of member i.
+func memberDir(dir string, i int) string {
+	return filepath.Join(dir, fmt.Sprintf("m%d", i))
+}
+
+func launch(n int, dir string) (*Cluster, error) {
 	c := &Cluster{}
-	ports, err := freePorts(2 * n)
+	ports, err := pickPorts(2 * n)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +82,7 @@ func Launch(n int, dir string) (*Cluster, error) {
 	for i := range n {
 		cfg := embed.NewConfig()
 		cfg.Name = fmt.Sprintf("m%d", i)
-		cfg.Dir = filepath.Join(dir, cfg.Name)
+		cfg.Dir = memberDir(dir, i)
 		client := url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", ports[2*i])}
 		peer := url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", ports[2*i+1])}
 		cfg.ListenClientUrls, cfg.AdvertiseClientUrls = []url.URL{client}, []url.URL{client}
@@ -115,11 +141,24 @@ func (c *Cluster) Client() *clientv3.Client {
 // Close stops every member.
 func (c *Cluster) Close() {
 	for _, m := range c.Members {
-		if m != nil {
-			m.Close()
+		if m == nil {
+			continue
 		}
+		select {
+		case <-m.Server.ReadyNotify():
+		default:
+			// A member that never became ready (its peers did not
+			// start) would wait in Close for its client servers, which
+			// start only once it is ready, unless its server stops
+			// first.
+			m.Server.HardStop()
+		}
+		m.Close()
 	}
 }
+
+// pickPorts chooses the members' ports (freePorts; a test replaces it).
+var pickPorts = freePorts
 
 // freePorts returns n TCP ports free on loopback a moment ago.
 func freePorts(n int) ([]int, error) {
