@@ -66,7 +66,7 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: testkit.Updating(),
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){"exitcode": exitCode, "waitdaemon": waitDaemon,
 			"waitjob": scriptWaitJob, "etcd": scriptEtcd, "freeport": freePort,
-			"waitload": scriptWaitLoad, "timeat": scriptTimeAt, "hourwindow": scriptHourWindow},
+			"waitload": scriptWaitLoad, "waitlisten": scriptWaitListen, "timeat": scriptTimeAt, "hourwindow": scriptHourWindow},
 	})
 }
 
@@ -173,6 +173,29 @@ func scriptClient(ts *testscript.TestScript) *api.Client {
 		return api.DialTCP(m, ts.Getenv("LSFC_SECRET"), currentUser())
 	}
 	return api.Dial(ts.Getenv("LSFC_STATE"))
+}
+
+// scriptWaitListen runs "waitlisten ADDR...": it waits until each TCP
+// address accepts connections, as a daemon started in the background
+// does once it listens.
+func scriptWaitListen(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: waitlisten ADDR...")
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for _, addr := range args {
+		for {
+			c, err := net.DialTimeout("tcp", addr, time.Second)
+			if err == nil {
+				c.Close()
+				break
+			}
+			if time.Now().After(deadline) {
+				ts.Fatalf("waitlisten: %v", err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
 }
 
 // scriptEtcd runs "etcd N": it starts an etcd cluster of N embedded
