@@ -2,6 +2,7 @@ package localexec
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +28,9 @@ const (
 	DefaultPollInterval = 200 * time.Millisecond
 	// startTimeout bounds how long Start waits for the wrapper's answer.
 	startTimeout = 30 * time.Second
+	// maxInlineSpec is the largest spec sent to the supervisor with its
+	// request, leaving room in the message for the request's first line.
+	maxInlineSpec = maxSupMsg - 256
 )
 
 // An Executor runs jobs as processes of this machine; see the package
@@ -197,12 +201,28 @@ func (e *Executor) launch(s *Spec) (*wrapperRun, error) {
 	}
 	// The job and spec files are read by the wrapper, which starts next,
 	// and by the job's shell; nothing reads them after a crash of the
-	// machine, which ends the job too: they need not be synced.
+	// machine, which ends the job too: they need not be synced. A job of
+	// the host's supervisor has its spec sent with its request, rather
+	// than in a file, unless it is too large for one.
 	if err := replaceFile(e.path(id, jobFileExt), jobScript(s), 0o700, false); err != nil {
 		return nil, fmt.Errorf("cannot write the job file of job %d: %v", id, err)
 	}
-	if err := replaceJSON(e.path(id, specExt), s, 0o600, false); err != nil {
-		return nil, fmt.Errorf("cannot write the spec file of job %d: %v", id, err)
+	writeSpec := func() error { return replaceJSON(e.path(id, specExt), s, 0o600, false) }
+	supervised := !e.PerJob && !s.hasProcLimits()
+	var spec []byte
+	if supervised {
+		var err error
+		if spec, err = json.Marshal(s); err != nil {
+			return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+		}
+		if len(spec) > maxInlineSpec {
+			spec = nil
+		}
+	}
+	if spec == nil {
+		if err := writeSpec(); err != nil {
+			return nil, fmt.Errorf("cannot write the spec file of job %d: %v", id, err)
+		}
 	}
 	argv, err := e.starterArgv()
 	if err != nil {
@@ -219,8 +239,8 @@ func (e *Executor) launch(s *Spec) (*wrapperRun, error) {
 		lock.Close()
 		return nil, fmt.Errorf("cannot start job %d: its lock is held: %v", id, err)
 	}
-	if !e.PerJob && !s.hasProcLimits() {
-		return e.launchSupervised(argv, id, lock)
+	if supervised {
+		return e.launchSupervised(argv, id, lock, spec, writeSpec)
 	}
 	return e.launchProcess(argv, id, lock)
 }

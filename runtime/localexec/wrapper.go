@@ -1,6 +1,7 @@
 package localexec
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -112,6 +113,9 @@ func (w *wrapper) tellEnd() {
 type wrapper struct {
 	dir string
 	id  int64
+	// spec is the job's Spec as JSON when the supervisor's request gave
+	// it; nil: it is in the spec file.
+	spec []byte
 	// reply sends the answer to Start (see handshakeFD); nil once
 	// answered, or when nothing waits for it.
 	reply func(msg string)
@@ -176,7 +180,12 @@ func (w *wrapper) path(ext string) string { return spoolPath(w.dir, w.id, ext) }
 // run does the wrapper's work; see WrapperMain.
 func (w *wrapper) run() int {
 	var s Spec
-	if err := readJSON(w.path(specExt), &s); err != nil {
+	if w.spec != nil {
+		if err := json.Unmarshal(w.spec, &s); err != nil {
+			w.refuse(fmt.Errorf("the spec of job %d is damaged: %v", w.id, err))
+			return 1
+		}
+	} else if err := readJSON(w.path(specExt), &s); err != nil {
 		w.refuse(err)
 		return 1
 	}
