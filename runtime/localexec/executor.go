@@ -65,8 +65,10 @@ type Executor struct {
 	supervised bool
 	supMu      sync.Mutex     // serialises starting the supervisor
 	jobs       map[int64]*job // jobs started or adopted and not yet ended
-	closed     bool
-	quit       chan struct{} // closed by Close
+	// prepared holds the jobs made ready by Prepare, not yet started.
+	prepared map[int64]*prepared
+	closed   bool
+	quit     chan struct{} // closed by Close
 
 	deliverMu sync.Mutex // serialises calls of onExit
 }
@@ -101,6 +103,9 @@ func New(dir string, onExit func(Result)) (*Executor, error) {
 	}
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("job directory %q is not a directory", abs)
+	}
+	if err := removeStalePrepared(abs); err != nil {
+		return nil, fmt.Errorf("cannot use job directory %q: %v", abs, err)
 	}
 	return &Executor{dir: abs, onExit: onExit, jobs: map[int64]*job{}, quit: make(chan struct{})}, nil
 }
@@ -203,16 +208,26 @@ func (e *Executor) launch(s *Spec) (*wrapperRun, error) {
 	// and by the job's shell; nothing reads them after a crash of the
 	// machine, which ends the job too: they need not be synced. A job of
 	// the host's supervisor has its spec sent with its request, rather
-	// than in a file, unless it is too large for one.
-	if err := replaceFile(e.path(id, jobFileExt), jobScript(s), 0o700, false); err != nil {
-		return nil, fmt.Errorf("cannot write the job file of job %d: %v", id, err)
+	// than in a file, unless it is too large for one. A job made ready
+	// (Prepare) has its job file, and its lock, written already.
+	script := jobScript(s)
+	lock, placed, err := e.takePrepared(id, script)
+	if err != nil {
+		return nil, err
+	}
+	if !placed {
+		if err := replaceFile(e.path(id, jobFileExt), script, 0o700, false); err != nil {
+			return nil, fmt.Errorf("cannot write the job file of job %d: %v", id, err)
+		}
 	}
 	writeSpec := func() error { return replaceJSON(e.path(id, specExt), s, 0o600, false) }
 	supervised := !e.PerJob && !s.hasProcLimits()
 	var spec []byte
 	if supervised {
-		var err error
 		if spec, err = json.Marshal(s); err != nil {
+			if lock != nil {
+				lock.Close()
+			}
 			return nil, fmt.Errorf("cannot start job %d: %v", id, err)
 		}
 		if len(spec) > maxInlineSpec {
@@ -221,23 +236,30 @@ func (e *Executor) launch(s *Spec) (*wrapperRun, error) {
 	}
 	if spec == nil {
 		if err := writeSpec(); err != nil {
+			if lock != nil {
+				lock.Close()
+			}
 			return nil, fmt.Errorf("cannot write the spec file of job %d: %v", id, err)
 		}
 	}
 	argv, err := e.starterArgv()
 	if err != nil {
+		if lock != nil {
+			lock.Close()
+		}
 		return nil, fmt.Errorf("cannot start job %d: %v", id, err)
 	}
-	// The wrapper's lock: taken here and handed over, so that from now
-	// on a running wrapper can be told from one that never ran, even if
-	// this process dies before the wrapper answers.
-	lock, err := os.OpenFile(e.path(id, lockExt), os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("cannot start job %d: %v", id, err)
-	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		lock.Close()
-		return nil, fmt.Errorf("cannot start job %d: its lock is held: %v", id, err)
+	// The wrapper's lock: taken here (or by Prepare) and handed over, so
+	// that from now on a running wrapper can be told from one that never
+	// ran, even if this process dies before the wrapper answers.
+	if lock == nil {
+		if lock, err = os.OpenFile(e.path(id, lockExt), os.O_RDWR|os.O_CREATE, 0o600); err != nil {
+			return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+		}
+		if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			lock.Close()
+			return nil, fmt.Errorf("cannot start job %d: its lock is held: %v", id, err)
+		}
 	}
 	if supervised {
 		return e.launchSupervised(argv, id, lock, spec, writeSpec)
@@ -482,6 +504,7 @@ func (e *Executor) Close() {
 	}
 	e.mu.Unlock()
 	if first {
+		e.dropAllPrepared()
 		e.closeSupervisor()
 	}
 	// Taking deliverMu waits for a call of onExit in progress; nothing is
