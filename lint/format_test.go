@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -86,15 +87,7 @@ func TestSARIFValidates(t *testing.T) {
 	ds := sample(t, dir)
 	out := write(t, "sarif", ds, lint.WriteOptions{Base: dir, Version: "v1.2.3"})
 
-	// Strict reading keeps a null array null, so that the schema sees
-	// what was written.
-	rep, err := sarif.FromString(out, sarif.WithStrictValidation())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := rep.Validate(); err != nil {
-		t.Fatalf("SARIF does not validate: %v\n%s", err, out)
-	}
+	validateSARIF(t, out)
 
 	var log struct {
 		Version string `json:"version"`
@@ -231,6 +224,76 @@ func TestSARIFValidates(t *testing.T) {
 				t.Errorf("LSF201 columns %d-%d, want 1-10 (code points)", r.StartColumn, r.EndColumn)
 			}
 		}
+	}
+}
+
+// validateSARIF checks out against the SARIF 2.1.0 schema. The validator
+// reads the log into its own object model first: the log must come back
+// out of that model unchanged, so that what the schema sees is what was
+// written, no property left out or read differently.
+func validateSARIF(t *testing.T, out string) {
+	t.Helper()
+	// Strict reading keeps a null array null.
+	rep, err := sarif.FromString(out, sarif.WithStrictValidation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wrote, read any
+	if err := json.Unmarshal([]byte(out), &wrote); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(again, &read); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(wrote, read) {
+		t.Errorf("the validator reads the log as\n%s\nnot as written:\n%s", again, out)
+	}
+	if err := rep.Validate(); err != nil {
+		t.Fatalf("SARIF does not validate: %v\n%s", err, out)
+	}
+}
+
+// TestSARIFValidatesEdges checks the logs of the unusual cases against the
+// schema: no finding at all, a finding without a code or a position, a code
+// lsfc does not document, a fix that deletes text, files outside Base and
+// a related note without a position.
+func TestSARIFValidatesEdges(t *testing.T) {
+	dir := t.TempDir()
+	queues := lang.NewSource(filepath.Join(dir, "lsb.queues"), "Begin Queue\nQUEUE_NAME = a<b>&c\nEnd Queue\n")
+	other := lang.NewSource("/elsewhere/lsb.hosts", "Begin Host\nEnd Host\n")
+	var ds lang.Diagnostics
+	ds.Add(lang.Warning, "", queues.SpanOf(0, 5), "a finding without a code")
+	ds.Add(lang.Error, "", lang.Span{}, "a finding without a code or a position")
+	ds.Add(lang.Info, "LSF999", queues.SpanOf(12, 22), "an undocumented code").
+		Note(lang.Span{}, "a note without a position").
+		Note(other.SpanOf(0, 5), "a note in a file outside Base")
+	ds.Add(lang.Error, "LSF201", queues.SpanOf(12, 22), "a fix that deletes").Suggest("delete it", queues.SpanOf(12, 22), "")
+	for _, opts := range []lint.WriteOptions{{Base: dir, Version: "v0.0.1"}, {}, {Base: "/elsewhere"}} {
+		validateSARIF(t, write(t, "sarif", ds, opts))
+	}
+	out := write(t, "sarif", nil, lint.WriteOptions{})
+	validateSARIF(t, out)
+	if !strings.Contains(out, `"results": []`) || !strings.Contains(out, `"rules": []`) {
+		t.Errorf("a log without findings lacks its empty results and rules:\n%s", out)
+	}
+
+	res := sarifResults(t, write(t, "sarif", ds, lint.WriteOptions{Base: dir}))
+	if res[0].RuleID != "" || res[0].RuleIndex != -1 {
+		t.Errorf("a finding without a code has ruleId %q and ruleIndex %d, want none and -1", res[0].RuleID, res[0].RuleIndex)
+	}
+	if len(res[1].Locations) != 0 {
+		t.Errorf("a finding without a position has locations %+v", res[1].Locations)
+	}
+	if rel := res[2].RelatedLocations; len(rel) != 2 || rel[0].PhysicalLocation != nil ||
+		rel[1].PhysicalLocation == nil || rel[1].PhysicalLocation.ArtifactLocation.URI != "file:///elsewhere/lsb.hosts" {
+		t.Errorf("related locations %+v, want one without a position and one file: URI", rel)
+	}
+	if f := res[3].Fixes; len(f) != 1 || f[0].ArtifactChanges[0].Replacements[0].InsertedContent.Text != "" {
+		t.Errorf("fix %+v, want one that inserts nothing", f)
 	}
 }
 

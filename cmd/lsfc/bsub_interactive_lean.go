@@ -23,7 +23,7 @@ func runInteractive(_ context.Context, e env, _ *api.Client, mode string, _ bool
 	if err != nil {
 		return lsfFailed(e, "bsub", err)
 	}
-	path, tried, err := handOff(e, self, commandLine(os.Args), syscall.Exec)
+	path, tried, err := handOff(e, self, "lsfc", commandLine(os.Args), true, syscall.Exec)
 	if path != "" {
 		return lsfFailed(e, "bsub", fmt.Errorf("running %s for -%s: %w", path, mode, err))
 	}

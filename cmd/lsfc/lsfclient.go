@@ -286,7 +286,7 @@ func wantsTLS(e env, a *lsfArgs) bool {
 // with the same command line: exec replaces the process. It returns an
 // error only when there is no lsfc to run, or exec fails.
 func handOffTLS(e env, self string, args []string, exec func(path string, argv, env []string) error) error {
-	path, tried, err := handOff(e, self, args, exec)
+	path, tried, err := handOff(e, self, "lsfc", args, true, exec)
 	if path != "" {
 		return fmt.Errorf("running %s for TLS: %w", path, err)
 	}
@@ -294,28 +294,28 @@ func handOffTLS(e env, self string, args []string, exec func(path string, argv, 
 		strings.Join(tried, ", "))
 }
 
-// handOff runs, in place of this process, the lsfc installed beside self
-// (the running executable), else the first on $PATH, with args as its
-// command line: exec replaces the process. An lsfc that is self under
-// another name is passed over. It returns the lsfc it ran and exec's
-// error when exec fails, or "" and the paths it tried when there is no
-// lsfc to run.
-func handOff(e env, self string, args []string, exec func(path string, argv, env []string) error) (path string, tried []string, err error) {
+// handOff runs, in place of this process, the program name (lsfc, or
+// lsfc-master) installed beside self (the running executable), else the
+// first on $PATH, with args as its command line: exec replaces the
+// process. With notSelf, a program that is self under another name is
+// passed over. It returns the program it ran and exec's error when exec
+// fails, or "" and the paths it tried when there is none to run.
+func handOff(e env, self, name string, args []string, notSelf bool, exec func(path string, argv, env []string) error) (path string, tried []string, err error) {
 	try := func(path string) (bool, error) {
 		tried = append(tried, path)
 		st, err := os.Stat(path)
 		if err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
 			return false, nil
 		}
-		if me, err := os.Stat(self); err == nil && os.SameFile(st, me) {
+		if me, err := os.Stat(self); notSelf && err == nil && os.SameFile(st, me) {
 			return false, nil // lsfc-client itself, under the name lsfc
 		}
-		return true, exec(path, append([]string{"lsfc"}, args...), os.Environ())
+		return true, exec(path, append([]string{name}, args...), os.Environ())
 	}
-	candidates := []string{filepath.Join(filepath.Dir(self), "lsfc")}
+	candidates := []string{filepath.Join(filepath.Dir(self), name)}
 	for dir := range strings.SplitSeq(e.getenv("PATH"), string(os.PathListSeparator)) {
 		if dir != "" {
-			candidates = append(candidates, filepath.Join(dir, "lsfc"))
+			candidates = append(candidates, filepath.Join(dir, name))
 		}
 	}
 	for _, c := range candidates {

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/cobra/doc"
-	"github.com/spf13/pflag"
 )
 
 func newManCmd(e env) *cobra.Command {
@@ -29,21 +30,23 @@ their date. It prints the path of each page it writes.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
+			date, err := manDate(e.getenv("SOURCE_DATE_EPOCH"))
+			if err != nil {
+				return exit(exitUsage, err)
+			}
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				return exit(exitUsage, err)
 			}
-			header := &doc.GenManHeader{Section: "1", Source: "lsfc " + version(), Manual: "lsfc manual"}
+			header := manHeader{Section: "1", Date: date, Source: "lsfc " + version(), Manual: "lsfc manual"}
 			// A tree of its own, so that the pages are the same whichever
 			// command line built the running one.
 			root := newRootCmd(e)
 			forMan(root)
-			if err := doc.GenManTree(root, header, dir); err != nil {
-				return exit(exitUsage, err)
-			}
-			written, err := filepath.Glob(filepath.Join(dir, "lsfc*.1"))
+			written, err := writeManTree(root, header, dir)
 			if err != nil {
 				return exit(exitUsage, err)
 			}
+			slices.Sort(written)
 			// Each LSF command on its own: detached from lsfc, its page
 			// is named and titled as the command (bsub.1, BSUB(1)).
 			lsf := newRootCmd(e)
@@ -55,7 +58,7 @@ their date. It prints the path of each page it writes.`,
 				}
 				lsf.RemoveCommand(c)
 				path := filepath.Join(dir, name+".1")
-				if err := writeManPage(c, header, path); err != nil {
+				if err := os.WriteFile(path, manPage(c, header), 0o644); err != nil {
 					return exit(exitUsage, err)
 				}
 				written = append(written, path)
@@ -68,56 +71,59 @@ their date. It prints the path of each page it writes.`,
 	}
 }
 
-// forMan readies cmd and its subcommands for their man pages: their
-// texts are plain text, which the page generator reads as Markdown, so
-// the characters Markdown gives a meaning ("<ID>", "lsb.*", "[flags]")
-// are escaped; and the line naming the library that made the pages is
-// left out.
+// forMan readies cmd and its subcommands for their man pages: an LSF
+// command's usage line lists its options already, so it gets no
+// "[flags]".
 func forMan(cmd *cobra.Command) {
-	cmd.DisableAutoGenTag = true
-	// An LSF command's usage line lists its options already.
 	cmd.DisableFlagsInUseLine = cmd.DisableFlagParsing
-	cmd.Short = escapeMarkdown(cmd.Short)
-	cmd.Long = escapeMarkdown(cmd.Long)
-	cmd.Flags().VisitAll(func(f *pflag.Flag) { f.Usage = escapeMarkdown(f.Usage) })
 	for _, c := range cmd.Commands() {
 		forMan(c)
 	}
 }
 
-// escapeMarkdown turns plain help text into Markdown that reads as the
-// text: a line indented by two spaces or more (a table, an example)
-// becomes a code block, kept as it is; elsewhere a backslash goes before
-// each character Markdown would read as markup.
-func escapeMarkdown(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, line := range lines {
-		if strings.HasPrefix(line, "  ") {
-			lines[i] = "  " + line
-			continue
-		}
-		var b strings.Builder
-		for _, r := range line {
-			if strings.ContainsRune("\\`*_[]<>#|~&", r) {
-				b.WriteByte('\\')
-			}
-			b.WriteRune(r)
-		}
-		lines[i] = b.String()
+// manDate returns the date of the pages: the time $SOURCE_DATE_EPOCH
+// gives in seconds since 1970, when it is set, else now.
+func manDate(epoch string) (time.Time, error) {
+	if epoch == "" {
+		return time.Now(), nil
 	}
-	return strings.Join(lines, "\n")
+	sec, err := strconv.ParseInt(epoch, 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("invalid SOURCE_DATE_EPOCH %q: want seconds since 1970-01-01", epoch)
+	}
+	return time.Unix(sec, 0).UTC(), nil
 }
 
-// writeManPage writes the man page of cmd to path.
-func writeManPage(cmd *cobra.Command, header *doc.GenManHeader, path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
+// manDocumented reports whether c gets a page and a place in its
+// parent's SEE ALSO: not a hidden or deprecated command, nor help.
+func manDocumented(c *cobra.Command) bool {
+	return c.IsAvailableCommand() && !c.IsAdditionalHelpTopicCommand()
+}
+
+// writeManTree writes the page of cmd and of each of its documented
+// subcommands, named after their command path with dashes (lsfc.1,
+// lsfc-resreq-match.1), into dir, and returns the paths it wrote.
+func writeManTree(cmd *cobra.Command, h manHeader, dir string) ([]string, error) {
+	var written []string
+	for _, c := range cmd.Commands() {
+		if !manDocumented(c) {
+			continue
+		}
+		w, err := writeManTree(c, h, dir)
+		written = append(written, w...)
+		if err != nil {
+			return written, err
+		}
 	}
-	h := *header
-	if err := doc.GenMan(cmd, &h, f); err != nil {
-		f.Close()
-		return err
+	path := filepath.Join(dir, manName(cmd)+"."+h.Section)
+	if err := os.WriteFile(path, manPage(cmd, h), 0o644); err != nil {
+		return written, err
 	}
-	return f.Close()
+	return append(written, path), nil
+}
+
+// manName is the name of cmd's page: its command path with dashes for
+// blanks.
+func manName(cmd *cobra.Command) string {
+	return strings.ReplaceAll(cmd.CommandPath(), " ", "-")
 }

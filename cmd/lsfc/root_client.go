@@ -32,7 +32,7 @@ func runTree(args []string, e env) error {
 	if err != nil {
 		return exit(exitUsage, err)
 	}
-	path, tried, err := handOff(e, self, args, syscall.Exec)
+	path, tried, err := handOff(e, self, "lsfc", args, true, syscall.Exec)
 	if path != "" {
 		return exit(exitUsage, fmt.Errorf("running %s: %w", path, err))
 	}

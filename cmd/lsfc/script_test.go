@@ -27,12 +27,16 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == localexec.WrapperArg {
 		os.Exit(localexec.WrapperMain(os.Args[2:]))
 	}
-	// lsfc serve, run by the scripts, finds the job starter next to
-	// itself, in the scripts' bin directory, as in an installation.
-	testscript.Main(m, map[string]func(){
-		"lsfc":                func() { os.Exit(Main()) },
-		localexec.StarterName: func() { os.Exit(localexec.WrapperMain(os.Args[1:])) },
-	})
+	testscript.Main(m, scriptCommands)
+}
+
+// scriptCommands are the programs the scripts run, this binary under
+// their names. lsfc serve, run by the scripts, finds the job starter next
+// to itself, in the scripts' bin directory, as in an installation
+// (and lsfc-master, serve_master_test.go).
+var scriptCommands = map[string]func(){
+	"lsfc":                func() { os.Exit(Main()) },
+	localexec.StarterName: func() { os.Exit(localexec.WrapperMain(os.Args[1:])) },
 }
 
 // TestScripts runs the command-line scripts of testdata/script. $DEMO is

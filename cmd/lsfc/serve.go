@@ -17,11 +17,7 @@ import (
 	"github.com/lsfc/lsfc/lint"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
-	"github.com/lsfc/lsfc/runtime/failover"
 	"github.com/spf13/cobra"
-	"go.etcd.io/etcd/client/pkg/v3/transport"
-	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.uber.org/zap"
 )
 
 func newServeCmd(e env) *cobra.Command {
@@ -101,7 +97,10 @@ another candidate is elected once its lease (--etcd-ttl) runs out,
 replays the log from etcd and goes on. With --etcd, jobs run only
 through execution agents, which keep them running across the change:
 every host of the configuration is an agent's, unavail until its agent
-reports.
+reports. A candidate is run by lsfc-master, the build of lsfc that links
+etcd's client (go build -tags lsfcmaster -o lsfc-master ./cmd/lsfc): lsfc
+serve --etcd runs the lsfc-master installed beside lsfc, else the first
+on PATH.
 
 serve runs until interrupted (SIGINT, SIGTERM); running jobs keep running
 and the next serve on the same state directory takes them back.`,
@@ -110,6 +109,9 @@ and the next serve on the same state directory takes them back.`,
   LSFC_SECRET=... lsfc serve --conf /etc/lsf --listen :6881 --etcd http://e1:2379,http://e2:2379,http://e3:2379`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if ef.endpoints != "" && startCandidate == nil {
+				return execMaster(e)
+			}
 			if conf == "" {
 				conf = e.getenv("LSF_ENVDIR")
 			}
@@ -215,25 +217,52 @@ func (ef *etcdFlags) register(cmd *cobra.Command) {
 	f.StringVar(&ef.key, "etcd-key", "", "client key file for etcd's TLS")
 }
 
+// candidate is a running master candidate (runtime/failover's).
+type candidate interface {
+	Advertise() string
+	Done() <-chan struct{}
+	Err() error
+	Close() error
+}
+
+// startCandidate starts a master candidate on the etcd cluster of ef. It
+// is set only in lsfc-master, the build of lsfc that links etcd's client
+// (build tag lsfcmaster, serve_master.go): lsfc itself links none of
+// etcd, gRPC and their protocol buffers, whose start-up every command
+// would pay, and hands serve --etcd to lsfc-master (execMaster).
+var startCandidate func(ctx context.Context, ef etcdFlags, cfg daemon.Config) (candidate, error)
+
+// masterName is the name of the build of lsfc that runs master
+// candidates.
+const masterName = "lsfc-master"
+
+// execMaster runs, in place of this process, the lsfc-master installed
+// beside this lsfc, else the first on $PATH, with this process's command
+// line: serve --etcd is lsfc-master's.
+func execMaster(e env) error {
+	self, err := os.Executable()
+	if err != nil {
+		return exit(exitUsage, err)
+	}
+	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == masterName {
+		// Run under the name lsfc-master but built without etcd: handing
+		// on again would run itself.
+		return usageError("this %s is a build of lsfc without etcd; build lsfc-master with: go build -tags lsfcmaster -o %s ./cmd/lsfc", masterName, masterName)
+	}
+	path, tried, err := handOff(e, self, masterName, commandLine(os.Args), false, syscall.Exec)
+	if path != "" {
+		return exit(exitUsage, fmt.Errorf("running %s: %w", path, err))
+	}
+	return usageError("serve --etcd runs a master candidate, which is lsfc-master's, the build of lsfc with etcd's client, and no lsfc-master is found (tried %s); build it with: go build -tags lsfcmaster -o %s ./cmd/lsfc",
+		strings.Join(tried, ", "), masterName)
+}
+
 // serveCandidate runs serve as a master candidate until a signal.
 func serveCandidate(ctx context.Context, e env, ef etcdFlags, cfg daemon.Config, sig <-chan os.Signal) error {
 	if cfg.Listen == "" || cfg.Secret == "" {
 		return usageError("--etcd needs --listen and the shared secret (--secret-file or LSFC_SECRET): clients and agents reach the master over TCP")
 	}
-	cc := clientv3.Config{Endpoints: strings.Split(ef.endpoints, ","), DialTimeout: 5 * time.Second, Logger: zap.NewNop()}
-	if ef.cacert != "" || ef.cert != "" || ef.key != "" {
-		tlsCfg, err := (transport.TLSInfo{CertFile: ef.cert, KeyFile: ef.key, TrustedCAFile: ef.cacert}).ClientConfig()
-		if err != nil {
-			return exit(exitUsage, fmt.Errorf("etcd TLS: %w", err))
-		}
-		cc.TLS = tlsCfg
-	}
-	cli, err := clientv3.New(cc)
-	if err != nil {
-		return exit(exitUsage, fmt.Errorf("etcd: %w", err))
-	}
-	defer cli.Close()
-	c, err := failover.Start(ctx, failover.Config{Client: cli, Prefix: ef.prefix, TTL: ef.ttl, Advertise: ef.advertise, Daemon: cfg})
+	c, err := startCandidate(ctx, ef, cfg)
 	if err != nil {
 		return exit(exitUsage, err)
 	}
