@@ -170,9 +170,15 @@ func (e *Executor) Start(s Spec) error {
 		removeSpool(e.dir, s.JobID)
 		return err
 	}
-	// The wrapper wrote the pid file before answering; without it the job
-	// can still end, but not be signalled.
-	rec, _ := readPidRecord(e.path(s.JobID, pidExt))
+	// The wrapper wrote the pid file before answering, and the supervisor
+	// may have sent its record with its answer; without it the job can
+	// still end, but not be signalled.
+	var rec pidRecord
+	if run.pids != nil {
+		rec = *run.pids
+	} else {
+		rec, _ = readPidRecord(e.path(s.JobID, pidExt))
+	}
 	e.mu.Lock()
 	j.pids, j.started = rec, true
 	e.mu.Unlock()
@@ -342,6 +348,9 @@ type wrapperRun struct {
 	cmd  *exec.Cmd
 	ends *os.File
 	conn *net.UnixConn
+	// pids is the job's pid record the supervisor sent with its answer;
+	// nil: it is read from the pid file.
+	pids *pidRecord
 	// next is the supervisor's message read by waitEnd that was not
 	// "end", and nextErr the error of reading it; read says they are set.
 	next    string

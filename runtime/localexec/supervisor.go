@@ -1,6 +1,7 @@
 package localexec
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -34,17 +35,18 @@ import (
 //	Start                              supervisor
 //	"start ID PROG\nSPEC" + the job's lock ->
 //	                             <-    "hello PID" (the job is taken)
-//	                             <-    "ok" or "error: WHY" (the handshake)
+//	                             <-    "ok PIDS" or "error: WHY" (the handshake)
 //	                             <-    "end" (Spec.PostLater: the end is recorded)
 //	                             <-    "done CODE" (the status file is written)
 //
 // SPEC is the job's Spec as JSON: the supervisor's wrapper takes it from
-// the request rather than from a spec file, which is written only for a
-// Spec too large for a message (maxSupMsg), and the request is then
-// "start ID PROG" alone. A supervisor that reads no spec in requests (one
-// started from an older program that was not replaced) answers an error
-// naming a bad program or job id: Start then writes the spec file and
-// asks again without it.
+// the request rather than from a spec file, and PIDS is the job's pid
+// record as its pid file holds it, which Start then need not read. A
+// Spec too large for a message (maxSupMsg) goes in the spec file, and
+// the request is then "start ID PROG" alone, and its answer "ok" alone.
+// A supervisor that reads no spec in requests (one started from an older
+// program that was not replaced) answers an error naming a bad program
+// or job id: Start then writes the spec file and asks again without it.
 //
 // An Executor's Close sends "close" instead, on a connection of its own:
 // a supervisor without jobs then exits.
@@ -668,6 +670,15 @@ func (e *Executor) launchSupervised(argv []string, id int64, lock *os.File, spec
 	msg, _, err := readMsg(c, startTimeout)
 	if err == nil && msg == "ok" {
 		return &wrapperRun{conn: c}, nil
+	}
+	if data, ok := strings.CutPrefix(msg, "ok "); err == nil && ok && spec != nil {
+		// The job's processes came with the answer.
+		run := &wrapperRun{conn: c}
+		var rec pidRecord
+		if json.Unmarshal([]byte(data), &rec) == nil && rec.valid() {
+			run.pids = &rec
+		}
+		return run, nil
 	}
 	if err == nil && spec != nil && (strings.HasPrefix(msg, "error: bad program") || strings.HasPrefix(msg, "error: bad job id")) {
 		// A supervisor of an older program, which reads the spec from

@@ -615,7 +615,8 @@ func TestSupervisorSpecInline(t *testing.T) {
 
 // TestSupervisorWithoutInlineSpec plays a supervisor of an older program,
 // which reads a job's spec from its file and finds a request with a spec
-// bad: Start writes the spec file and asks again without it.
+// bad: Start writes the spec file and asks again without it. Then it
+// plays one of this program, whose answer names the job's processes.
 func TestSupervisorWithoutInlineSpec(t *testing.T) {
 	h := newHarness(t, t.TempDir())
 	ln, err := net.ListenUnix("unixpacket", &net.UnixAddr{Name: filepath.Join(h.e.Dir(), supSock), Net: "unixpacket"})
@@ -623,7 +624,7 @@ func TestSupervisorWithoutInlineSpec(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	reqs := make(chan string, 2)
+	reqs, answers := make(chan string, 3), make(chan string, 1)
 	go func() {
 		for i := 0; ; i++ {
 			c, err := ln.AcceptUnix()
@@ -634,14 +635,17 @@ func TestSupervisorWithoutInlineSpec(t *testing.T) {
 			closeFDs(fds)
 			reqs <- msg
 			c.Write([]byte("hello 1"))
-			if i == 0 {
+			switch i {
+			case 0:
 				// As an older supervisor's parseRequest reads it.
 				_, _, err := parseRequest(msg, len(fds))
 				c.Write([]byte("error: " + err.Error()))
-			} else {
+			case 1:
 				c.Write([]byte("ok"))
-				c.Write([]byte("done 1"))
+			default:
+				c.Write([]byte("ok " + <-answers))
 			}
+			c.Write([]byte("done 1"))
 			c.Close()
 		}
 	}()
@@ -660,5 +664,39 @@ func TestSupervisorWithoutInlineSpec(t *testing.T) {
 	}
 	if r := h.result(7); !r.Lost {
 		t.Errorf("job 7 ended %+v, want lost: the play wrote no status", r)
+	}
+
+	// A supervisor of this program sends the job's processes with its
+	// answer, and writes no pid file here: the job, lost (no status),
+	// has its processes killed, which only the answer named.
+	leader := exec.Command("sleep", "30")
+	leader.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := leader.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- leader.Wait() }()
+	defer leader.Process.Kill()
+	self, err1 := processStart(0)
+	start, err2 := processStart(leader.Process.Pid)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	answers <- fmt.Sprintf(`{"WrapperPID":%d,"WrapperStart":%d,"JobPID":%d,"JobStart":%d,"Supervised":true}`,
+		os.Getpid(), self, leader.Process.Pid, start)
+	h.start(Spec{JobID: 8, Command: "true", Umask: -1})
+	if req := <-reqs; !strings.HasPrefix(req, "start 8") || !strings.Contains(req, "\n{") {
+		t.Errorf("request %q, want one with the spec", req)
+	}
+	if r := h.result(8); !r.Lost {
+		t.Errorf("job 8 ended %+v, want lost: the play wrote no status", r)
+	}
+	select {
+	case err := <-waited:
+		if err == nil {
+			t.Errorf("the job's process ended well, want it killed")
+		}
+	case <-time.After(waitLimit):
+		t.Errorf("the lost job's process, named in the answer only, was not killed")
 	}
 }

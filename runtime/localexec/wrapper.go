@@ -114,8 +114,11 @@ type wrapper struct {
 	dir string
 	id  int64
 	// spec is the job's Spec as JSON when the supervisor's request gave
-	// it; nil: it is in the spec file.
+	// it; nil: it is in the spec file. Start is then told the job's
+	// processes with its answer, "ok PIDS", PIDS the pid record as JSON
+	// (pids, once written), and need not read the pid file.
 	spec []byte
+	pids []byte
 	// reply sends the answer to Start (see handshakeFD); nil once
 	// answered, or when nothing waits for it.
 	reply func(msg string)
@@ -160,6 +163,9 @@ func (w *wrapper) setGroup(pgid int) { w.group.Store(int64(pgid)) }
 func (w *wrapper) answer(msg string) {
 	if w.reply == nil {
 		return
+	}
+	if msg == "ok" && w.spec != nil && w.pids != nil {
+		msg += " " + string(w.pids)
 	}
 	w.reply(msg)
 	w.reply = nil
@@ -544,7 +550,15 @@ func (w *wrapper) writePids(jobPID int) error {
 			return err
 		}
 	}
-	return replaceJSON(w.path(pidExt), rec, 0o600, false)
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	if err := replaceFile(w.path(pidExt), append(data, '\n'), 0o600, false); err != nil {
+		return err
+	}
+	w.pids = data
+	return nil
 }
 
 // endUnrun ends a job that could not run because of err: the job counts as
