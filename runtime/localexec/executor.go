@@ -210,6 +210,21 @@ func (e *Executor) launch(s *Spec) (*wrapperRun, error) {
 			return nil, fmt.Errorf("cannot start job %d: %v", id, err)
 		}
 	}
+	supervised := !e.PerJob && !s.hasProcLimits()
+	var spec []byte
+	if supervised {
+		var err error
+		if spec, err = json.Marshal(s); err != nil {
+			return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+		}
+		if len(spec) > maxInlineSpec {
+			spec = nil
+		}
+	}
+	argv, err := e.starterArgv()
+	if err != nil {
+		return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+	}
 	// The job and spec files are read by the wrapper, which starts next,
 	// and by the job's shell; nothing reads them after a crash of the
 	// machine, which ends the job too: they need not be synced. A job of
@@ -227,19 +242,6 @@ func (e *Executor) launch(s *Spec) (*wrapperRun, error) {
 		}
 	}
 	writeSpec := func() error { return replaceJSON(e.path(id, specExt), s, 0o600, false) }
-	supervised := !e.PerJob && !s.hasProcLimits()
-	var spec []byte
-	if supervised {
-		if spec, err = json.Marshal(s); err != nil {
-			if lock != nil {
-				lock.Close()
-			}
-			return nil, fmt.Errorf("cannot start job %d: %v", id, err)
-		}
-		if len(spec) > maxInlineSpec {
-			spec = nil
-		}
-	}
 	if spec == nil {
 		if err := writeSpec(); err != nil {
 			if lock != nil {
@@ -247,13 +249,6 @@ func (e *Executor) launch(s *Spec) (*wrapperRun, error) {
 			}
 			return nil, fmt.Errorf("cannot write the spec file of job %d: %v", id, err)
 		}
-	}
-	argv, err := e.starterArgv()
-	if err != nil {
-		if lock != nil {
-			lock.Close()
-		}
-		return nil, fmt.Errorf("cannot start job %d: %v", id, err)
 	}
 	// The wrapper's lock: taken here (or by Prepare) and handed over, so
 	// that from now on a running wrapper can be told from one that never
