@@ -9,6 +9,7 @@ import (
 
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/lang"
+	"github.com/lsfc/lsfc/runtime/api"
 )
 
 // A Cluster is the scheduler's whole state: hosts, queues, application
@@ -449,13 +450,28 @@ func (c *Cluster) Jobs() []*Job {
 // second on a few of many jobs (the running ones among a hundred
 // thousand pending) costs one look at each job.
 func (c *Cluster) JobsWhere(keep func(*Job) bool) []*Job {
-	var out []*Job
-	for _, j := range c.jobs {
+	// The jobs are sorted by a key made of the ID each is held by (job
+	// ID, then index, as compareIDs orders them), so that the sort looks
+	// at no job: a long list's jobs lie all over memory.
+	type keyed struct {
+		key uint64
+		j   *Job
+	}
+	var ks []keyed
+	for id, j := range c.jobs {
 		if keep(j) {
-			out = append(out, j)
+			job, index := api.SplitID(id)
+			ks = append(ks, keyed{uint64(job)<<32 | uint64(uint32(index)), j})
 		}
 	}
-	slices.SortFunc(out, compareIDs)
+	if len(ks) == 0 {
+		return nil
+	}
+	slices.SortFunc(ks, func(a, b keyed) int { return cmp.Compare(a.key, b.key) })
+	out := make([]*Job, len(ks))
+	for i, k := range ks {
+		out[i] = k.j
+	}
 	return out
 }
 

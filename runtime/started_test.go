@@ -8,6 +8,7 @@ import (
 
 	"github.com/lsfc/lsfc/compile"
 	"github.com/lsfc/lsfc/runtime"
+	"github.com/lsfc/lsfc/runtime/api"
 )
 
 // TestStartedWhere walks jobs through starts, suspensions, finishes,
@@ -130,5 +131,46 @@ func TestFinishedBefore(t *testing.T) {
 			t.Fatal("no job left")
 		}
 		clock.T += runtime.Time(1 + rng.IntN(20))
+	}
+}
+
+// TestJobsOrder lists plain jobs and the elements of arrays in ID order:
+// by job ID, then by index.
+func TestJobsOrder(t *testing.T) {
+	p := policyOf(t, reconfigPolicy)
+	c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, spec := range []string{"", "a[1-12:3]", "", "b[2,40,7,100]", ""} {
+		if spec == "" {
+			if _, err := c.Submit(runtime.Submission{User: "u1", Command: "true"}, 10); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		s, err := c.CheckArraySpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.SubmitArray(runtime.Submission{User: "u1", Command: "true"}, s, 10); err != nil {
+			t.Fatalf("array %d: %v", i, err)
+		}
+	}
+	jobs := c.Jobs()
+	var got []string
+	for _, j := range jobs {
+		got = append(got, fmt.Sprintf("%d[%d]", j.JobID(), j.Index()))
+	}
+	want := []string{"1[0]", "2[1]", "2[4]", "2[7]", "2[10]", "3[0]", "4[2]", "4[7]", "4[40]", "4[100]", "5[0]"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Jobs() = %v, want %v", got, want)
+	}
+	odd := c.JobsWhere(func(j *runtime.Job) bool { return j.Index()%2 == 1 })
+	if len(odd) != 3 || odd[0].ID != api.ElementID(2, 1) || odd[1].ID != api.ElementID(2, 7) || odd[2].ID != api.ElementID(4, 7) {
+		t.Errorf("JobsWhere(odd index) = %d jobs, want 2[1] 2[7] 4[7]", len(odd))
+	}
+	if none := c.JobsWhere(func(*runtime.Job) bool { return false }); none != nil {
+		t.Errorf("JobsWhere(none) = %v, want nil", none)
 	}
 }

@@ -15,8 +15,10 @@ import (
 // cluster idle around them.
 type Unrunnable struct {
 	Queue string
-	// Jobs counts the queue's jobs that never started.
-	Jobs int
+	// Jobs counts the queue's jobs that still pend; Requeued counts
+	// those of them that ran before and were requeued by an exit value
+	// (REQUEUE_EXIT_VALUES, bsub -Q), and never ran again.
+	Jobs, Requeued int
 	// Job is the first of them in submission order, whose Reason is
 	// given (its TraceID in a replay).
 	Job *Job
@@ -44,6 +46,9 @@ func (e *Engine) Unrunnable(jobs []*Job) []Unrunnable {
 			byQueue[j.Queue] = u
 		}
 		u.Jobs++
+		if j.ExitRequeues > 0 {
+			u.Requeued++
+		}
 	}
 	var out []Unrunnable
 	for _, q := range e.Cluster.Queues {

@@ -146,13 +146,19 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 	q := api.JobQuery{IDs: ids, User: a.value("u"), Queue: a.value("q"), All: a.has("a") || a.has("d")}
 	if a.has("json") {
 		q.Format = "json"
+		if cols == nil {
+			cols = defaultJobColumns()
+		}
 	}
-	q.Fields = listFields(a)
+	q.Fields = columnFields(a, cols)
+	if rowLayout(a) {
+		return bjobsRows(ctx, e, a, c, q, targets)
+	}
 	jobs, err := c.Jobs(ctx, q)
 	if err != nil {
 		return lsfFailed(e, "bjobs", err)
 	}
-	jobs, missing := namedTargets(targets, jobs)
+	jobs, missing := namedTargets(targets, jobs, func(j *api.Job) int64 { return j.ID })
 	if a.has("m") {
 		hosts, err := hostSelection(ctx, c, a.value("m"))
 		if err != nil {
@@ -204,9 +210,6 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 
 	v := jobsView{loc: time.Local, wide: a.has("w"), noHeader: a.has("noheader"), unformatted: a.has("UF"), gpu: a.has("gpu")}
 	if a.has("json") {
-		if cols == nil {
-			cols = defaultJobColumns()
-		}
 		if err := writeJobsJSON(e.stdout, cols, jobs, missing, v.loc); err != nil {
 			return exit(exitUsage, err)
 		}
@@ -241,23 +244,94 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 	return nil
 }
 
-// defaultLayoutFields are the fields of a job the default layout (and
-// -w, -noheader) prints, selects by (-u, -q, -a, -d, -r, -s) and sorts
-// by: the daemon sends only these for such a listing.
-var defaultLayoutFields = []string{"user", "state", "queue", "fromHost", "execHosts", "command", "submitTime"}
-
-// listFields returns the fields of the jobs a run of bjobs reads, nil for
-// all of them: the default layout with no option but those that select
-// by owner, queue or state, or change the layout's widths, reads a few.
-func listFields(a *lsfArgs) []string {
+// rowLayout reports whether a run of bjobs prints the default layout
+// and selects only by what a listing's rows hold: with no option but
+// those that select by owner, queue or state, or change the layout's
+// widths. Such a run reads rows (bjobsRows).
+func rowLayout(a *lsfArgs) bool {
 	for _, o := range a.seq {
 		switch o {
 		case "u", "q", "a", "d", "r", "s", "w", "noheader":
 		default:
+			return false
+		}
+	}
+	return true
+}
+
+// columnJSONFields are the fields of a job (JSON names) each column of
+// -o and -json prints (jobField), beside the ID and index, which a
+// listing always sends.
+var columnJSONFields = map[string][]string{
+	"jobid": nil, "jobindex": nil, "stat": {"state"}, "user": {"user"}, "queue": {"queue"},
+	"job_name": {"command"}, "from_host": {"fromHost"}, "exec_host": {"execHosts"}, "submit_time": {"submitTime"},
+	"start_time": {"startTime"}, "finish_time": {"state", "endTime"}, "exit_code": {"state", "exitCode"},
+	"exit_reason": {"state", "term"}, "pend_reason": {"state", "reason"}, "slots": {"slots"}, "command": {"command"},
+	"cwd": {"cwd"}, "output_file": {"stdout"}, "error_file": {"stderr"}, "dependency": {"depend"},
+	"cpu_used": {"cpuTime"}, "max_mem": {"maxMem"}, "proj_name": {"project"}, "job_group": {"jobGroup"},
+	"app": {"app"}, "sla": {"sla"}, "job_description": {"description"}, "forward_cluster": {"forward"},
+	"forward_time": {"forward"}, "dstjobid": {"forward"}, "source_cluster": {"home"}, "srcjobid": {"home"},
+	"corelimit": {"procLimits"}, "datalimit": {"procLimits"}, "filelimit": {"procLimits"}, "stacklimit": {"procLimits"},
+}
+
+// columnFields returns the fields of the jobs a run of bjobs with -o or
+// -json reads, nil for all of them: with no option but those of
+// rowLayout, -o and -json, those its columns print and the state, which
+// it sorts and selects by.
+func columnFields(a *lsfArgs, cols []jobColumn) []string {
+	if cols == nil {
+		return nil
+	}
+	for _, o := range a.seq {
+		switch o {
+		case "u", "q", "a", "d", "r", "s", "w", "noheader", "o", "json":
+		default:
 			return nil
 		}
 	}
-	return defaultLayoutFields
+	fields := []string{"state"}
+	for _, c := range cols {
+		f, ok := columnJSONFields[c.name]
+		if !ok {
+			return nil
+		}
+		for _, name := range f {
+			if !slices.Contains(fields, name) {
+				fields = append(fields, name)
+			}
+		}
+	}
+	return fields
+}
+
+// bjobsRows is bjobs in the default layout (rowLayout): the daemon sends
+// the fields the layout prints alone, read into rows, which are
+// selected, sorted and printed as runBjobs does with whole jobs.
+func bjobsRows(ctx context.Context, e env, a *lsfArgs, c *api.Client, q api.JobQuery, targets []jobTarget) error {
+	rows, err := c.JobRows(ctx, q)
+	if err != nil {
+		return lsfFailed(e, "bjobs", err)
+	}
+	rows, missing := namedTargets(targets, rows, func(r *api.JobRow) int64 { return r.ID })
+	if state := stateFilter(a); state != "" {
+		rows = slices.DeleteFunc(rows, func(r api.JobRow) bool { return !inStateFilter(state, r.State) })
+	}
+	sortRows(rows)
+	v := jobsView{loc: time.Local, wide: a.has("w"), noHeader: a.has("noheader")}
+	if len(rows) == 0 {
+		if len(missing) == 0 || len(missing) < len(targets) {
+			fmt.Fprintln(e.stderr, noJobMessage(a))
+		}
+	} else {
+		v.writeRows(e.stdout, rows)
+	}
+	for _, id := range missing {
+		fmt.Fprintf(e.stderr, "Job <%s> is not found\n", api.FormatJobID(id))
+	}
+	if len(missing) > 0 {
+		return exit(exitLSF, nil)
+	}
+	return nil
 }
 
 // hostSelection returns the hosts -m names: host names, and the hosts of
@@ -287,7 +361,7 @@ func hostSelection(ctx context.Context, c *api.Client, spec string) (map[string]
 // ID, only the elements listed by "ID[list]". It returns them and the IDs
 // named that are no job (an element's as api.ElementID). Without
 // operands every job is kept.
-func namedTargets(targets []jobTarget, jobs []api.Job) ([]api.Job, []int64) {
+func namedTargets[T any](targets []jobTarget, jobs []T, idOf func(*T) int64) ([]T, []int64) {
 	if len(targets) == 0 {
 		return jobs, nil
 	}
@@ -303,11 +377,12 @@ func namedTargets(targets []jobTarget, jobs []api.Job) ([]api.Job, []int64) {
 	}
 	found := map[int64]bool{}
 	out := jobs[:0]
-	for _, j := range jobs {
-		id, _ := api.SplitID(j.ID)
-		if whole[id] || whole[j.ID] || elems[j.ID] {
-			out = append(out, j)
-			found[j.ID], found[id] = true, true
+	for i := range jobs {
+		jid := idOf(&jobs[i])
+		id, _ := api.SplitID(jid)
+		if whole[id] || whole[jid] || elems[jid] {
+			out = append(out, jobs[i])
+			found[jid], found[id] = true, true
 		}
 	}
 	var missing []int64
@@ -393,13 +468,7 @@ func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
 	exceptions, forwarded, hasP, hasG, hasg, hasApp, hasSLA, hasJ := a.has("x"), a.has("fwd"), a.has("P"), a.has("G"),
 		a.has("g"), a.has("app"), a.has("sla"), a.has("J")
 	project, userGroup, app, sla, name := a.value("P"), a.value("G"), a.value("app"), a.value("sla"), a.value("J")
-	state := "" // -d, else -p, else -r, else -s
-	for _, o := range []string{"d", "p", "r", "s"} {
-		if a.has(o) {
-			state = o
-			break
-		}
-	}
+	state := stateFilter(a)
 	if !exceptions && !forwarded && !hasP && !hasG && !hasg && !hasApp && !hasSLA && !hasJ && state == "" {
 		return jobs
 	}
@@ -419,17 +488,7 @@ func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
 		if hasJ && !matchJobName(name, jobName(j)) && !matchArrayName(name, j) {
 			return false
 		}
-		switch state {
-		case "d":
-			return finishedState(j.State)
-		case "p":
-			return pendingState(j.State)
-		case "r":
-			return j.State == "RUN"
-		case "s":
-			return j.State == "USUSP" || j.State == "SSUSP" || j.State == "PSUSP"
-		}
-		return true
+		return inStateFilter(state, j.State)
 	}
 	out := jobs[:0]
 	for i := range jobs {
@@ -438,6 +497,33 @@ func filterJobs(jobs []api.Job, a *lsfArgs) []api.Job {
 		}
 	}
 	return out
+}
+
+// stateFilter returns the option that selects jobs by state: -d, else
+// -p, else -r, else -s; "" for none.
+func stateFilter(a *lsfArgs) string {
+	for _, o := range []string{"d", "p", "r", "s"} {
+		if a.has(o) {
+			return o
+		}
+	}
+	return ""
+}
+
+// inStateFilter reports whether a job in state is one the option of
+// stateFilter keeps.
+func inStateFilter(filter, state string) bool {
+	switch filter {
+	case "d":
+		return finishedState(state)
+	case "p":
+		return pendingState(state)
+	case "r":
+		return state == "RUN"
+	case "s":
+		return state == "USUSP" || state == "SSUSP" || state == "PSUSP"
+	}
+	return true
 }
 
 // writeJobSummary prints bjobs -sum: the slots of the unfinished jobs by

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"cmp"
 	"fmt"
 	"io"
@@ -38,17 +37,72 @@ const (
 
 // writeDefault prints the default layout.
 func (v jobsView) writeDefault(w io.Writer, jobs []api.Job) {
-	// A row is written in several pieces: the table goes out at once.
-	bw := bufio.NewWriter(w)
-	defer bw.Flush()
-	w = bw
-	if !v.noHeader {
-		fmt.Fprintln(w, jobsHeader)
-	}
+	rows := make([]api.JobRow, len(jobs))
 	for i := range jobs {
-		r := rowText(&jobs[i])
-		v.writeRow(w, &r, true)
+		rows[i] = api.RowOf(&jobs[i])
 	}
+	v.writeRows(w, rows)
+}
+
+// writeRows prints rows in the default layout, each field it prints
+// escaped as textJobs escapes it, the whole table in one write.
+func (v jobsView) writeRows(w io.Writer, rows []api.JobRow) {
+	b := make([]byte, 0, (len(rows)+1)*84)
+	if !v.noHeader {
+		b = append(b, jobsHeader+"\n"...)
+	}
+	var times timeCache
+	// The rows of a list repeat the text of the row before them in most
+	// columns: each column's last text is escaped once.
+	var user, state, queue, from, name lastEscaped
+	for i := range rows {
+		r := &rows[i]
+		hosts, copied := r.ExecHosts, false
+		for i, h := range hosts {
+			if e := escapeText(h); e != h {
+				if !copied {
+					hosts, copied = slices.Clone(hosts), true
+				}
+				hosts[i] = e
+			}
+		}
+		jobName := r.Name
+		if jobName == "" {
+			jobName = oneLine(r.Command)
+		}
+		b = v.appendRow(b, r.ID, user.of(r.User), state.of(r.State), queue.of(r.Queue), from.of(r.FromHost),
+			hosts, name.of(jobName), times.format(r.Submit, v.loc))
+	}
+	w.Write(b)
+}
+
+// A lastEscaped is the last text of a column and that text escaped.
+type lastEscaped struct {
+	text, escaped string
+	set           bool
+}
+
+// of returns escapeText(s).
+func (l *lastEscaped) of(s string) string {
+	if !l.set || s != l.text {
+		l.text, l.escaped, l.set = s, escapeText(s), true
+	}
+	return l.escaped
+}
+
+// A timeCache formats times as lsfTime does, keeping the last: the jobs
+// of a list are often submitted in the same second.
+type timeCache struct {
+	sec  int64
+	text string
+}
+
+// format returns lsfTime(sec, loc).
+func (c *timeCache) format(sec int64, loc *time.Location) string {
+	if sec != c.sec || c.text == "" {
+		c.sec, c.text = sec, lsfTime(sec, loc)
+	}
+	return c.text
 }
 
 // rowWidths are the widths of jobsRow's columns but the last.
@@ -57,36 +111,23 @@ var rowWidths = [...]int{7, 7, 5, 10, 11, 11, 10}
 // rowLine returns the line fmt.Sprintf(jobsRow, cells...) returns, made
 // without fmt: a listing of thousands of jobs prints a line for each.
 func rowLine(cells ...string) []byte {
-	line := make([]byte, 0, 96)
+	return appendCells(make([]byte, 0, 96), rowWidths[:], cells...)
+}
+
+// appendCells appends cells padded to their widths (in runes, as fmt
+// pads), each followed by a blank, the last one by a newline.
+func appendCells(b []byte, widths []int, cells ...string) []byte {
 	for i, c := range cells {
-		line = append(line, c...)
+		b = append(b, c...)
 		if i == len(cells)-1 {
 			break
 		}
-		// fmt pads to a width in runes.
-		for n := utf8.RuneCountInString(c); n < rowWidths[i]; n++ {
-			line = append(line, ' ')
+		for n := utf8.RuneCountInString(c); n < widths[i]; n++ {
+			b = append(b, ' ')
 		}
-		line = append(line, ' ')
+		b = append(b, ' ')
 	}
-	return append(line, '\n')
-}
-
-// rowText returns what writeRow prints of a job, as textJobs shows it:
-// the rest of the job is not looked at.
-func rowText(j *api.Job) api.Job {
-	hosts, copied := j.ExecHosts, false
-	for i, h := range hosts {
-		if e := escapeText(h); e != h {
-			if !copied {
-				hosts, copied = slices.Clone(hosts), true
-			}
-			hosts[i] = e
-		}
-	}
-	return api.Job{ID: j.ID, Index: j.Index, User: escapeText(j.User), State: escapeText(j.State), Queue: escapeText(j.Queue),
-		FromHost: escapeText(j.FromHost), ExecHosts: hosts, Name: escapeText(j.Name), Command: escapeText(oneLine(j.Command)),
-		Submit: j.Submit}
+	return append(b, '\n')
 }
 
 // The layout of bjobs -fwd: the default one with the cluster a job was
@@ -200,11 +241,18 @@ func sortAPS(jobs []api.Job) []api.Job {
 // writeRow prints one job in the default layout, with its execution hosts
 // when exec is set.
 func (v jobsView) writeRow(w io.Writer, j *api.Job, exec bool) {
-	groups := execGroups(j.ExecHosts)
+	hosts := j.ExecHosts
 	if !exec {
-		groups = nil
+		hosts = nil
 	}
-	user, queue, from, name := j.User, j.Queue, j.FromHost, jobName(j)
+	w.Write(v.appendRow(nil, j.ID, j.User, j.State, j.Queue, j.FromHost, hosts, jobName(j), lsfTime(j.Submit, v.loc)))
+}
+
+// appendRow appends a job's line in the default layout, its execution
+// hosts grouped (execGroups): unless wide, the first group on the line,
+// each other one on a line of its own below it.
+func (v jobsView) appendRow(b []byte, id int64, user, state, queue, from string, hosts []string, name, submit string) []byte {
+	groups := execGroups(hosts)
 	var host string
 	if v.wide {
 		host = strings.Join(groups, ":")
@@ -214,12 +262,27 @@ func (v jobsView) writeRow(w io.Writer, j *api.Job, exec bool) {
 		}
 		user, queue, from, name = cutEnd(user, 7), cutEnd(queue, 10), cutEnd(from, 11), cutStart(name, 10)
 	}
-	w.Write(rowLine(api.FormatJobID(j.ID), user, j.State, queue, from, host, name, lsfTime(j.Submit, v.loc)))
+	// The job's ID, as api.FormatJobID writes it, then the other cells.
+	start := len(b)
+	job, index := api.SplitID(id)
+	b = strconv.AppendInt(b, job, 10)
+	if index > 0 {
+		b = append(b, '[')
+		b = strconv.AppendInt(b, int64(index), 10)
+		b = append(b, ']')
+	}
+	for n := len(b) - start; n < rowWidths[0]; n++ {
+		b = append(b, ' ')
+	}
+	b = appendCells(append(b, ' '), rowWidths[1:], user, state, queue, from, host, name, submit)
 	if !v.wide && len(groups) > 1 {
 		for _, g := range groups[1:] {
-			fmt.Fprintf(w, "%*s%s\n", execIndent, "", cutEnd(g, 11))
+			b = append(b, strings.Repeat(" ", execIndent)...)
+			b = append(b, cutEnd(g, 11)...)
+			b = append(b, '\n')
 		}
 	}
+	return b
 }
 
 // writePending prints pending jobs in the default layout, each followed by
@@ -864,6 +927,17 @@ func groupHostReasons(rs []api.HostReason) []hostReasonGroup {
 // sortJobs orders jobs as bjobs lists them: running and suspended, then
 // pending, then finished; by job id within each.
 func sortJobs(jobs []api.Job) {
+	sortListed(jobs, func(j *api.Job) (string, int64) { return j.State, j.ID })
+}
+
+// sortRows orders rows as sortJobs orders jobs.
+func sortRows(rows []api.JobRow) {
+	sortListed(rows, func(r *api.JobRow) (string, int64) { return r.State, r.ID })
+}
+
+// sortListed orders the jobs of a listing, each with its state and ID
+// (key), as sortJobs does.
+func sortListed[T any](jobs []T, key func(*T) (string, int64)) {
 	rank := func(state string) int {
 		switch {
 		case pendingState(state):
@@ -873,14 +947,17 @@ func sortJobs(jobs []api.Job) {
 		}
 		return 0
 	}
-	// A job is large: the jobs are compared where they are, and moved
-	// once, if at all (the daemon lists them mostly in order already).
-	compare := func(a, b *api.Job) int {
-		if ra, rb := rank(a.State), rank(b.State); ra != rb {
+	// A job may be large: the jobs are compared where they are, and
+	// moved once, if at all (the daemon lists them mostly in order
+	// already).
+	compare := func(a, b *T) int {
+		sa, ida := key(a)
+		sb, idb := key(b)
+		if ra, rb := rank(sa), rank(sb); ra != rb {
 			return ra - rb
 		}
-		ja, ia := api.SplitID(a.ID)
-		jb, ib := api.SplitID(b.ID)
+		ja, ia := api.SplitID(ida)
+		jb, ib := api.SplitID(idb)
 		return cmp.Or(cmp.Compare(ja, jb), cmp.Compare(ia, ib))
 	}
 	sorted := true
@@ -895,7 +972,7 @@ func sortJobs(jobs []api.Job) {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return compare(&jobs[a], &jobs[b]) })
-	moved := make([]api.Job, len(jobs))
+	moved := make([]T, len(jobs))
 	for i, k := range order {
 		moved[i] = jobs[k]
 	}

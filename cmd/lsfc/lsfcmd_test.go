@@ -337,44 +337,94 @@ func TestBjobsJSONFormat(t *testing.T) {
 	}
 }
 
-// TestBjobsFewFields checks that a listing in the default layout asks
-// for a few fields, and prints what it prints with all of them; other
-// layouts ask for every field.
+// TestBjobsFewFields checks that a listing in the default layout, or
+// with -o or -json and no option that needs more, asks for a few fields,
+// and prints what it prints with all of them; other layouts ask for
+// every field.
 func TestBjobsFewFields(t *testing.T) {
 	f, dir := startFakeServe(t)
-	for _, args := range [][]string{
-		{}, {"-u", "all"}, {"-a"}, {"-w", "-a"}, {"-noheader", "-a"}, {"-d"}, {"-r"}, {"-s"}, {"-q", "normal", "-a"},
-		{"-a", "1001", "1004"}, {"-w", "1002"},
+	allColumns := strings.Join(jobFieldNames(), " ")
+	for _, tc := range []struct {
+		args   []string
+		fields []string
+	}{
+		{nil, api.JobRowFields}, {[]string{"-u", "all"}, api.JobRowFields}, {[]string{"-a"}, api.JobRowFields},
+		{[]string{"-w", "-a"}, api.JobRowFields}, {[]string{"-noheader", "-a"}, api.JobRowFields},
+		{[]string{"-d"}, api.JobRowFields}, {[]string{"-r"}, api.JobRowFields}, {[]string{"-s"}, api.JobRowFields},
+		{[]string{"-q", "normal", "-a"}, api.JobRowFields}, {[]string{"-a", "1001", "1004"}, api.JobRowFields},
+		{[]string{"-w", "1002"}, api.JobRowFields},
+		{[]string{"-a", "-o", "jobid stat"}, []string{"state"}},
+		{[]string{"-a", "-o", "exit_code finish_time delimiter=','"}, []string{"state", "exitCode", "endTime"}},
+		{[]string{"-a", "-json"}, []string{"state", "user", "queue", "fromHost", "execHosts", "command", "submitTime"}},
+		{[]string{"-a", "-noheader", "-o", allColumns}, nil},
+		{[]string{"-json", "-o", allColumns, "1001", "1003", "1004", "9"}, nil},
 	} {
-		args = append([]string{"bjobs", "--state", dir}, args...)
+		args := append([]string{"bjobs", "--state", dir}, tc.args...)
 		var outs [2]string
 		for i, all := range []bool{false, true} {
 			f.mu.Lock()
 			f.allFields, f.fields = all, nil
 			f.mu.Unlock()
 			code, stdout, stderr := runLSF(t, nil, args...)
-			if code != 0 {
+			if code != 0 && !slices.Contains(tc.args, "9") {
 				t.Fatalf("%v: exit %d, stderr %q", args, code, stderr)
 			}
 			outs[i] = stdout + stderr
-			if !slices.Equal(f.fields[0], defaultLayoutFields) {
-				t.Errorf("%v asked for the fields %q, want %q", args, f.fields[0], defaultLayoutFields)
+			if len(f.fields) == 0 || len(f.fields[0]) == 0 {
+				t.Fatalf("%v asked for every field", args)
+			}
+			if tc.fields != nil && !slices.Equal(f.fields[0], tc.fields) {
+				t.Errorf("%v asked for the fields %q, want %q", args, f.fields[0], tc.fields)
 			}
 		}
 		if outs[0] != outs[1] {
-			t.Errorf("%v with the default layout's fields:\n%s\nwith all:\n%s", args, outs[0], outs[1])
+			t.Errorf("%v with the fields asked for:\n%s\nwith all:\n%s", args, outs[0], outs[1])
 		}
 		if outs[0] == "" {
 			t.Errorf("%v printed nothing", args)
 		}
 	}
-	for _, args := range [][]string{{"-l"}, {"-p"}, {"-o", "jobid stat"}, {"-json"}, {"-J", "ok"}, {"-x"}, {"-sum"}, {"-A"}} {
+	for _, args := range [][]string{{"-l"}, {"-p"}, {"-o", "jobid stat", "-J", "ok"}, {"-json", "-x"}, {"-J", "ok"}, {"-x"}, {"-sum"}, {"-A"}} {
 		f.mu.Lock()
 		f.fields = nil
 		f.mu.Unlock()
 		runLSF(t, nil, append([]string{"bjobs", "--state", dir, "-a"}, args...)...)
 		if len(f.fields) == 0 || f.fields[0] != nil {
 			t.Errorf("bjobs %v asked for the fields %q, want all", args, f.fields)
+		}
+	}
+}
+
+// TestColumnFields checks that each column of -o prints of a job what it
+// prints of the job with only the fields columnFields asks for.
+func TestColumnFields(t *testing.T) {
+	limits := map[string]int64{"CORELIMIT": 1, "DATALIMIT": 2, "FILELIMIT": 3, "STACKLIMIT": 4}
+	exited := api.Job{ID: api.ElementID(12, 3), Index: 3, Array: "a[1-5]", Name: "a[3]", User: "ann", Queue: "q",
+		State: "EXIT", Command: "run\nit", Slots: 4, FromHost: "h", ExecHosts: []string{"x", "x", "y"}, Submit: fixtureTime,
+		Start: fixtureTime + 1, End: fixtureTime + 9, ExitCode: 3, Term: "TERM_OWNER", Reason: "r", Cwd: "/c",
+		Stdout: "o", Stderr: "e", Depend: "done(1)", CPUTime: 1.5, MaxMem: 20, Project: "p", JobGroup: "/g",
+		App: "ap", Sla: "s", Description: "d\ne", Forward: &api.JobForward{Cluster: "c2", Time: fixtureTime, RemoteID: 7},
+		Home: &api.JobHome{Cluster: "c0", ID: 9}, ProcLimits: limits}
+	pending := exited
+	pending.ID, pending.Index, pending.Array, pending.Name, pending.State = 5, 0, "", "", "PEND"
+	a := &lsfArgs{seq: []string{"o"}}
+	names := jobFieldNames()
+	if len(columnJSONFields) != len(names) {
+		t.Errorf("%d columns have their fields, -o knows %d", len(columnJSONFields), len(names))
+	}
+	for _, name := range names {
+		fields := columnFields(a, []jobColumn{{name: name}})
+		mask, err := api.ParseJobFieldMask(strings.Join(fields, ","))
+		if fields == nil || err != nil {
+			t.Errorf("%s: fields %q (%v)", name, fields, err)
+			continue
+		}
+		for _, j := range []api.Job{exited, pending} {
+			few := j
+			mask.Apply(&few)
+			if got, want := jobField(name, &few, time.UTC), jobField(name, &j, time.UTC); got != want {
+				t.Errorf("%s of job %s with the fields %q: %q, want %q", name, api.FormatJobID(j.ID), fields, got, want)
+			}
 		}
 	}
 }

@@ -174,7 +174,43 @@ func runMatch(e env, f matchFlags) error {
 	if f.slots < 1 {
 		return usageError("--slots must be at least 1")
 	}
-	job, ds := lang.ParseResReqOptions(f.reqs)
+	// The requirement is parsed (and the parser of -R built, the most of
+	// it) on another goroutine, while this one reads the environment from
+	// its cache and the hosts; what they say waits until the
+	// requirement's errors, which come first, are known.
+	type parsed struct {
+		job *lang.ResReq
+		ds  lang.Diagnostics
+	}
+	parsing := make(chan parsed, 1)
+	go func() {
+		job, ds := lang.ParseResReqOptions(f.reqs)
+		parsing <- parsed{job, ds}
+	}()
+	var env *compile.Env
+	unit := compile.MB
+	if f.conf != "" && f.queue == "" && f.app == "" {
+		env = cachedMatchEnv(e, f.conf, f.cluster)
+	}
+	var (
+		inv     *inventory.Inventory
+		ids     lang.Diagnostics
+		invErr  error
+		invRead bool
+	)
+	if env != nil {
+		unit = env.Unit
+		inv, ids, invErr = readInventory(f, unit)
+		invRead = true
+	} else if f.conf == "" {
+		if u, err := compile.ParseUnit(f.unit); err == nil {
+			unit = u
+			inv, ids, invErr = readInventory(f, unit)
+			invRead = true
+		}
+	}
+	p := <-parsing
+	job, ds := p.job, p.ds
 	if ds.HasErrors() {
 		writeDiags(e.stderr, f.format, ds)
 		return exit(exitFindings, nil)
@@ -185,14 +221,7 @@ func runMatch(e env, f matchFlags) error {
 	// The environment: from the tree (or its cached environment, when
 	// nothing but the environment is needed), or from the inventory.
 	var tree *compile.Tree
-	var env *compile.Env
-	unit := compile.MB
-	if f.conf != "" && f.queue == "" && f.app == "" {
-		env = cachedMatchEnv(e, f.conf, f.cluster)
-	}
-	if env != nil {
-		unit = env.Unit
-	} else if f.conf != "" {
+	if env == nil && f.conf != "" {
 		var tds lang.Diagnostics
 		var err error
 		tree, tds, err = compile.Load([]string{f.conf}, compile.LoadOptions{Cluster: f.cluster})
@@ -203,7 +232,7 @@ func runMatch(e env, f matchFlags) error {
 			writeDiags(e.stderr, f.format, tds)
 			return exit(exitFindings, fmt.Errorf("%s has errors; run lsfc lint for all findings", f.conf))
 		}
-	} else {
+	} else if env == nil {
 		u, err := compile.ParseUnit(f.unit)
 		if err != nil {
 			return usageError("--unit: %v", err)
@@ -216,9 +245,11 @@ func runMatch(e env, f matchFlags) error {
 		unit = env.Unit
 		storeMatchEnv(e, f.conf, f.cluster, tree, cfg)
 	}
-	inv, ids, err := readInventory(f, unit)
-	if err != nil {
-		return exit(exitUsage, err)
+	if !invRead {
+		inv, ids, invErr = readInventory(f, unit)
+	}
+	if invErr != nil {
+		return exit(exitUsage, invErr)
 	}
 	all = append(all, ids...)
 	if ids.HasErrors() {

@@ -8,22 +8,49 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// toolCommands returns lsfc's own commands: those that read, check and
-// run configuration trees. The LSF commands' build (tag lsfclient) has
-// none of them, and so links neither the compiler nor the daemon.
-func toolCommands(e env) []*cobra.Command {
-	return []*cobra.Command{
-		newLintCmd(e),
-		newCheckCmd(e),
-		newCompileCmd(e),
-		newFmtCmd(e),
-		newResReqCmd(e),
-		newSimulateCmd(e),
-		newServeCmd(e),
-		newLSPCmd(e),
-		newSbatchdCmd(e),
-		newManCmd(e),
+// A tool is one of lsfc's own commands, by name.
+type tool struct {
+	name   string
+	newCmd func(env) *cobra.Command
+}
+
+// tools returns lsfc's own commands: those that read, check and run
+// configuration trees. The LSF commands' build (tag lsfclient) has none
+// of them, and so links neither the compiler nor the daemon.
+func tools() []tool {
+	return []tool{
+		{"lint", newLintCmd},
+		{"check", newCheckCmd},
+		{"compile", newCompileCmd},
+		{"fmt", newFmtCmd},
+		{"resreq", newResReqCmd},
+		{"simulate", newSimulateCmd},
+		{"serve", newServeCmd},
+		{"lsp", newLSPCmd},
+		{"sbatchd", newSbatchdCmd},
+		{"man", newManCmd},
 	}
+}
+
+// toolCommands returns lsfc's own commands.
+func toolCommands(e env) []*cobra.Command {
+	ts := tools()
+	cmds := make([]*cobra.Command, len(ts))
+	for i, t := range ts {
+		cmds[i] = t.newCmd(e)
+	}
+	return cmds
+}
+
+// toolNamed returns the constructor of the tool command named name, nil
+// for any other name. man is not one: it documents every command.
+func toolNamed(name string) func(env) *cobra.Command {
+	for _, t := range tools() {
+		if t.name == name && name != "man" {
+			return t.newCmd
+		}
+	}
+	return nil
 }
 
 // treeFlags are the flags of the commands that read a whole tree.

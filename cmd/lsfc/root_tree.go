@@ -30,7 +30,8 @@ func runTree(args []string, e env) error {
 func newRootCmd(e env) *cobra.Command { return newRootCmdFor(e, "") }
 
 // newRootCmdFor returns lsfc's root command: every command, or, when only
-// is "version", version alone, which needs none of the others built.
+// is "version" or one of lsfc's own commands but man (lint, resreq ...),
+// that command alone, which needs none of the others built.
 func newRootCmdFor(e env, only string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "lsfc",
@@ -64,6 +65,10 @@ where LSF's do.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError("%v", err) })
 	root.AddCommand(newVersionCmd(e))
 	if only == "version" {
+		return root
+	}
+	if newCmd := toolNamed(only); newCmd != nil {
+		root.AddCommand(newCmd(e))
 		return root
 	}
 	root.AddGroup(&cobra.Group{ID: lsfGroup, Title: "LSF commands (clients of lsfc serve):"})

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // TestLSFHelpAsTree checks that each LSF command's help, which the command
@@ -73,6 +75,37 @@ func TestLSFCommandErrors(t *testing.T) {
 		root.SetErr(&errs)
 		if code := commandExit(e, root.Execute()); code != tc.code || errs.String() != tc.stderr {
 			t.Errorf("lsfc %s through the tree: exit %d, stderr %q; want exit %d, stderr %q", strings.Join(tc.argv, " "), code, errs.String(), tc.code, tc.stderr)
+		}
+	}
+}
+
+// TestToolAlone checks that a tool command built alone (the tree lsfc
+// builds when the command line names it) is the one of the whole tree:
+// its name, and its help byte for byte.
+func TestToolAlone(t *testing.T) {
+	for _, tl := range tools() {
+		if got := tl.newCmd(env{getenv: func(string) string { return "" }}).Name(); got != tl.name {
+			t.Errorf("tool %q builds the command %q", tl.name, got)
+		}
+		if toolNamed(tl.name) == nil {
+			continue
+		}
+		help := func(root func(env) *cobra.Command) string {
+			var out strings.Builder
+			e := env{stdin: strings.NewReader(""), stdout: &out, stderr: &out, getenv: func(string) string { return "" }}
+			r := root(e)
+			r.SetArgs([]string{tl.name, "--help"})
+			r.SetOut(&out)
+			r.SetErr(&out)
+			if err := r.Execute(); err != nil {
+				t.Fatalf("%s --help: %v", tl.name, err)
+			}
+			return out.String()
+		}
+		whole := help(newRootCmd)
+		alone := help(func(e env) *cobra.Command { return newRootCmdFor(e, tl.name) })
+		if whole != alone {
+			t.Errorf("%s --help differs when the command is built alone:\n--- whole tree\n%s\n--- alone\n%s", tl.name, whole, alone)
 		}
 	}
 }

@@ -86,7 +86,8 @@ When the cluster cannot run a queue's jobs at all (its HOSTS name none
 of the simulated hosts, no host meets the jobs' requirements, or the
 hosts give a job fewer slots than it asks for), a warning on stderr and
 in the JSON report's "warnings" names the queue, the jobs that never ran
-and why the first of them could not start.
+(and those that ran, were requeued by an exit value and never ran
+again) and why the first of them could not start.
 
 A job that exits with one of its requeue exit values (bsub -Q in an lsfc
 workload's args, else REQUEUE_EXIT_VALUES of its profile or queue) pends

@@ -1,53 +1,50 @@
 package api
 
-import (
-	"strconv"
-	"unicode/utf8"
-)
-
 // The agents' requests without reflection.
 //
 // A master of thousands of hosts decodes thousands of load reports and
 // exchanges a second, nearly all of them in the plain form this
 // package's client writes: object keys as the struct tags spell them,
-// each once, strings without escapes. DecodeFast reads that form
-// directly; any other input (an escape, a key in another case, a null,
-// a field it does not read, a duplicate key, bad JSON) it leaves to
-// encoding/json, which reads it as it always did. What it accepts it
-// decodes exactly as encoding/json would (FuzzAgentDecodeFast checks).
+// each once. DecodeFast reads that form with the scanner of job lists
+// (jscan); any other input (a key in another case, a field it does not
+// read, a duplicate key, bad JSON) it leaves to encoding/json, which
+// reads it as it always did. What it accepts it decodes exactly as
+// encoding/json would (FuzzAgentDecodeFast checks).
 
 // DecodeFast decodes data, a whole request body, into l, which must be
 // zero, and reports whether it could; when it could not, l is zero again.
 func (l *AgentLoad) DecodeFast(data []byte) bool {
-	s := scanner{b: data}
+	s := jscan{b: data}
 	var seen uint16
-	ok := s.object(func(key string) bool {
-		bit, f := loadFields(l, key)
+	err := s.object(func(key []byte) error {
+		bit, f := loadFields(l, string(key))
 		if bit == 0 || seen&bit != 0 {
-			return false
+			return errSlowPath
 		}
 		seen |= bit
 		return f(&s)
-	}) && s.end()
-	if !ok {
+	})
+	if err != nil || !s.atEnd() {
 		*l = AgentLoad{}
+		return false
 	}
-	return ok
+	return true
 }
 
 // loadFields returns the bit of a load report's key and the reader of
 // its value, 0 for a key the fast path does not read.
-func loadFields(l *AgentLoad, key string) (uint16, func(*scanner) bool) {
-	num := func(p *float64) func(*scanner) bool { return func(s *scanner) bool { return s.float(p) } }
+func loadFields(l *AgentLoad, key string) (uint16, func(*jscan) error) {
+	num := func(p *float64) func(*jscan) error { return func(s *jscan) error { return s.field(p) } }
+	str := func(p *string) func(*jscan) error { return func(s *jscan) error { return s.text(p) } }
 	switch key {
 	case "host":
-		return 1 << 0, func(s *scanner) bool { return s.str(&l.Host) }
+		return 1 << 0, str(&l.Host)
 	case "interval":
 		return 1 << 1, num(&l.Interval)
 	case "type":
-		return 1 << 2, func(s *scanner) bool { return s.str(&l.Type) }
+		return 1 << 2, str(&l.Type)
 	case "model":
-		return 1 << 3, func(s *scanner) bool { return s.str(&l.Model) }
+		return 1 << 3, str(&l.Model)
 	case "ncpus":
 		return 1 << 4, num(&l.Ncpus)
 	case "nprocs":
@@ -63,18 +60,21 @@ func loadFields(l *AgentLoad, key string) (uint16, func(*scanner) bool) {
 	case "maxtmp":
 		return 1 << 10, num(&l.Maxtmp)
 	case "load":
-		return 1 << 11, func(s *scanner) bool {
+		return 1 << 11, func(s *jscan) error {
+			if s.null() {
+				return errSlowPath
+			}
 			l.Load = map[string]float64{}
-			return s.object(func(k string) bool {
-				if _, dup := l.Load[k]; dup {
-					return false
+			return s.object(func(k []byte) error {
+				if _, dup := l.Load[string(k)]; dup {
+					return errSlowPath
 				}
 				var v float64
-				if !s.float(&v) {
-					return false
+				if err := s.number64(&v); err != nil {
+					return err
 				}
-				l.Load[k] = v
-				return true
+				l.Load[string(k)] = v
+				return nil
 			})
 		}
 	}
@@ -86,290 +86,132 @@ func loadFields(l *AgentLoad, key string) (uint16, func(*scanner) bool) {
 // It reads the exchanges that carry no end, peek, notification or host
 // command: the long polls of agents that wait for orders.
 func (x *AgentSync) DecodeFast(data []byte) bool {
-	s := scanner{b: data}
+	s := jscan{b: data}
 	var seen uint8
-	ok := s.object(func(key string) bool {
+	err := s.object(func(key []byte) error {
 		var bit uint8
-		var f func() bool
-		switch key {
+		var f func() error
+		switch string(key) {
 		case "host":
-			bit, f = 1<<0, func() bool { return s.str(&x.Host) }
+			bit, f = 1<<0, func() error { return s.text(&x.Host) }
 		case "interval":
-			bit, f = 1<<1, func() bool { return s.float(&x.Interval) }
+			bit, f = 1<<1, func() error { return s.field(&x.Interval) }
 		case "session":
-			bit, f = 1<<2, func() bool { return s.str(&x.Session) }
+			bit, f = 1<<2, func() error { return s.text(&x.Session) }
 		case "ack":
-			bit, f = 1<<3, func() bool { return s.uint(&x.Ack) }
+			bit, f = 1<<3, func() error { return s.field(&x.Ack) }
 		case "wait":
-			bit, f = 1<<4, func() bool { return s.float(&x.Wait) }
+			bit, f = 1<<4, func() error { return s.field(&x.Wait) }
 		case "known":
-			bit, f = 1<<5, func() bool { return s.runs(&x.Known) }
+			bit, f = 1<<5, func() error { return s.runs(&x.Known) }
 		case "dirs":
-			bit, f = 1<<6, func() bool { return s.dirs(&x.Dirs) }
+			bit, f = 1<<6, func() error { return s.dirs(&x.Dirs) }
 		}
 		if bit == 0 || seen&bit != 0 {
-			return false
+			return errSlowPath
 		}
 		seen |= bit
 		return f()
-	}) && s.end()
-	if !ok {
+	})
+	if err != nil || !s.atEnd() {
 		*x = AgentSync{}
+		return false
 	}
-	return ok
+	return true
 }
 
-// A scanner reads the plain form of JSON the fast decoders accept.
-type scanner struct {
-	b []byte
-	i int
-}
-
-func (s *scanner) space() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
-
-// next skips white space and reports whether the next byte is c, which
-// it then takes.
-func (s *scanner) next(c byte) bool {
-	s.space()
-	if s.i < len(s.b) && s.b[s.i] == c {
-		s.i++
-		return true
-	}
-	return false
-}
-
-// end reports whether only white space is left.
-func (s *scanner) end() bool {
-	s.space()
+// atEnd reports whether only white space is left.
+func (s *jscan) atEnd() bool {
+	s.ws()
 	return s.i == len(s.b)
 }
 
-// object reads an object, calling member for each key with the scanner
-// at its value.
-func (s *scanner) object(member func(key string) bool) bool {
-	if !s.next('{') {
-		return false
+// text reads a string (not null) into p, as encoding/json does, without
+// keeping it for the strings read after it (a request is one object).
+func (s *jscan) text(p *string) error {
+	if s.null() {
+		return errSlowPath
 	}
-	if s.next('}') {
-		return true
-	}
-	for {
-		var key string
-		if !s.str(&key) || !s.next(':') || !member(key) {
-			return false
-		}
-		if s.next('}') {
-			return true
-		}
-		if !s.next(',') {
-			return false
-		}
-	}
-}
-
-// str reads a string without escapes or control characters, in valid
-// UTF-8.
-func (s *scanner) str(p *string) bool {
-	if !s.next('"') {
-		return false
-	}
-	start := s.i
-	for s.i < len(s.b) {
-		c := s.b[s.i]
-		switch {
-		case c == '"':
-			v := s.b[start:s.i]
-			if !utf8.Valid(v) {
-				return false
-			}
-			*p = string(v)
-			s.i++
-			return true
-		case c == '\\' || c < 0x20:
-			return false
-		}
-		s.i++
-	}
-	return false
-}
-
-// number returns the text of a number in JSON's grammar; integer limits
-// it to an optional minus sign and digits.
-func (s *scanner) number(integer bool) ([]byte, bool) {
-	s.space()
-	start := s.i
-	digits := func() int {
-		n := 0
-		for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
-			s.i++
-			n++
-		}
-		return n
-	}
-	if s.i < len(s.b) && s.b[s.i] == '-' {
-		s.i++
-	}
-	first := s.i
-	if n := digits(); n == 0 || n > 1 && s.b[first] == '0' {
-		return nil, false
-	}
-	if !integer {
-		if s.i < len(s.b) && s.b[s.i] == '.' {
-			s.i++
-			if digits() == 0 {
-				return nil, false
-			}
-		}
-		if s.i < len(s.b) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
-			s.i++
-			if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
-				s.i++
-			}
-			if digits() == 0 {
-				return nil, false
-			}
-		}
-	}
-	// A number must end where a value ends: "1x" is not one.
-	if s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r', ',', '}', ']':
-		default:
-			return nil, false
-		}
-	}
-	return s.b[start:s.i], true
-}
-
-func (s *scanner) float(p *float64) bool {
-	t, ok := s.number(false)
-	if !ok {
-		return false
-	}
-	v, err := strconv.ParseFloat(string(t), 64)
+	raw, _, err := s.strBytes()
 	if err != nil {
-		return false
+		return err
 	}
-	*p = v
-	return true
+	*p = string(raw)
+	return nil
 }
 
-func (s *scanner) int(p *int64) bool {
-	t, ok := s.number(true)
-	if !ok {
-		return false
+// number64 reads a number (not null) into p as encoding/json does.
+func (s *jscan) number64(p *float64) error {
+	if s.null() {
+		return errSlowPath
 	}
-	v, err := strconv.ParseInt(string(t), 10, 64)
-	if err != nil {
-		return false
-	}
-	*p = v
-	return true
+	return s.field(p)
 }
 
-func (s *scanner) uint(p *uint64) bool {
-	t, ok := s.number(true)
-	if !ok || t[0] == '-' {
-		return false
-	}
-	v, err := strconv.ParseUint(string(t), 10, 64)
-	if err != nil {
-		return false
-	}
-	*p = v
-	return true
-}
-
-func (s *scanner) bool(p *bool) bool {
-	s.space()
-	switch {
-	case len(s.b)-s.i >= 4 && string(s.b[s.i:s.i+4]) == "true":
-		*p, s.i = true, s.i+4
-	case len(s.b)-s.i >= 5 && string(s.b[s.i:s.i+5]) == "false":
-		*p, s.i = false, s.i+5
-	default:
-		return false
-	}
-	return true
-}
-
-// runs reads a list of runs.
-func (s *scanner) runs(p *[]AgentRun) bool {
-	if !s.next('[') {
-		return false
+// runs reads a list of runs (not null).
+func (s *jscan) runs(p *[]AgentRun) error {
+	if s.null() {
+		return errSlowPath
 	}
 	out := []AgentRun{}
-	if !s.next(']') {
-		for {
-			var r AgentRun
-			var seen uint8
-			if !s.object(func(key string) bool {
-				var bit uint8
-				var ok bool
-				switch key {
-				case "job":
-					bit, ok = 1<<0, s.int(&r.Job)
-				case "start":
-					bit, ok = 1<<1, s.float(&r.Start)
-				case "post":
-					bit, ok = 1<<2, s.bool(&r.Post)
-				}
-				if bit == 0 || seen&bit != 0 {
-					return false
-				}
-				seen |= bit
-				return ok
-			}) {
-				return false
+	err := s.array(func() error {
+		var r AgentRun
+		var seen uint8
+		err := s.object(func(key []byte) error {
+			var bit uint8
+			var p any
+			switch string(key) {
+			case "job":
+				bit, p = 1<<0, &r.Job
+			case "start":
+				bit, p = 1<<1, &r.Start
+			case "post":
+				bit, p = 1<<2, &r.Post
 			}
-			out = append(out, r)
-			if s.next(']') {
-				break
+			if bit == 0 || seen&bit != 0 || s.null() {
+				return errSlowPath
 			}
-			if !s.next(',') {
-				return false
-			}
-		}
-	}
-	*p = out
-	return true
-}
-
-// dirs reads the directories of runs, by job.
-func (s *scanner) dirs(p *map[int64]string) bool {
-	out := map[int64]string{}
-	ok := s.object(func(key string) bool {
-		// The key is an integer, exactly: no sign but a minus, no white
-		// space, no leading zero.
-		if key == "" || key[0] != '-' && (key[0] < '0' || key[0] > '9') {
-			return false
-		}
-		k := scanner{b: []byte(key)}
-		var id int64
-		if !k.int(&id) || k.i != len(k.b) {
-			return false
-		}
-		if _, dup := out[id]; dup {
-			return false
-		}
-		var dir string
-		if !s.str(&dir) {
-			return false
-		}
-		out[id] = dir
-		return true
+			seen |= bit
+			return s.field(p)
+		})
+		out = append(out, r)
+		return err
 	})
-	if ok {
+	if err == nil {
 		*p = out
 	}
-	return ok
+	return err
+}
+
+// dirs reads the directories of runs, by job (not null).
+func (s *jscan) dirs(p *map[int64]string) error {
+	if s.null() {
+		return errSlowPath
+	}
+	out := map[int64]string{}
+	err := s.object(func(key []byte) error {
+		// The key is an integer, exactly: no sign but a minus, no white
+		// space, no leading zero.
+		if len(key) == 0 || key[0] != '-' && (key[0] < '0' || key[0] > '9') {
+			return errSlowPath
+		}
+		k := jscan{b: key}
+		id, ok := k.integer()
+		if !ok || k.i != len(key) {
+			return errSlowPath
+		}
+		if _, dup := out[id]; dup {
+			return errSlowPath
+		}
+		var dir string
+		if err := s.text(&dir); err != nil {
+			return err
+		}
+		out[id] = dir
+		return nil
+	})
+	if err == nil {
+		*p = out
+	}
+	return err
 }

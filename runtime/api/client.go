@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/hex"
@@ -76,6 +75,7 @@ func (e *APIError) Error() string { return e.Message }
 
 // The HTTP statuses of the daemon's answers that its clients tell apart.
 const (
+	StatusBadRequest          = 400 // a request the daemon does not take
 	StatusNotFound            = 404 // no such job, queue, host ...
 	StatusConflict            = 409 // a reconfiguration refused
 	StatusServiceUnavailable  = 503 // shutting down, or not the leader
@@ -209,31 +209,14 @@ func (c *Client) Submit(ctx context.Context, req *SubmitRequest) (*SubmitRespons
 	return &out, nil
 }
 
-// Jobs lists the jobs q selects (bjobs).
+// Jobs lists the jobs q selects (bjobs). A daemon that refuses a field
+// of q.Fields (one older than the field) is asked again for whole jobs.
 func (c *Client) Jobs(ctx context.Context, q JobQuery) ([]Job, error) {
-	var raw rawAnswer
-	v := q.Values()
-	v.Set("compact", "1")
-	if err := c.do(ctx, "GET", "/v1/jobs", v, nil, &raw); err != nil {
+	raw, err := c.jobList(ctx, q)
+	if err != nil {
 		return nil, err
 	}
-	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) > 0 && t[0] == '[' {
-		// A daemon that does not know the compact form: a plain list.
-		var jobs []Job
-		if err := json.Unmarshal(raw, &jobs); err != nil {
-			return nil, fmt.Errorf("lsfc serve: bad answer to GET /v1/jobs: %w", err)
-		}
-		return jobs, nil
-	}
-	if jobs, ok := fastJobs(raw); ok {
-		// No array's rows to expand: the jobs as read.
-		return jobs, nil
-	}
-	out, err := decodeJobList(raw)
-	if err != nil {
-		return nil, fmt.Errorf("lsfc serve: bad answer to GET /v1/jobs: %w", err)
-	}
-	return out.Expand(), nil
+	return readJobs(raw)
 }
 
 // Job returns one job; a pending job comes with each host's reason. An

@@ -309,3 +309,46 @@ func TestClientFollowsLeader(t *testing.T) {
 		t.Fatalf("Status of a standby alone: %v", err)
 	}
 }
+
+// TestJobRows reads a listing into rows: it asks for the rows' fields,
+// and asks again for whole jobs a daemon that refuses a field name; the
+// plain list of a daemon older than the compact one is read too.
+func TestJobRows(t *testing.T) {
+	dir := shortTempDir(t)
+	if err := os.MkdirAll(api.RunDir(dir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("unix", api.SocketPath(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var queries []string
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		queries = append(queries, r.URL.RawQuery)
+		mu.Unlock()
+		if r.URL.Query().Get("fields") != "" {
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"error":"bad field \"fromHost\""}`)
+			return
+		}
+		io.WriteString(w, `[{"id":42,"user":"ann","queue":"normal","state":"RUN","command":"sleep 1","slots":2,"fromHost":"hostB","execHosts":["hostA","hostA"],"submitTime":100,"startTime":101,"exitCode":0}]`)
+	}))
+	srv.Listener = ln
+	srv.Start()
+	t.Cleanup(srv.Close)
+	rows, err := api.Dial(dir).JobRows(context.Background(), api.JobQuery{User: "all"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []api.JobRow{{ID: 42, User: "ann", Queue: "normal", State: "RUN", Command: "sleep 1", FromHost: "hostB",
+		ExecHosts: []string{"hostA", "hostA"}, Submit: 100}}
+	if !reflect.DeepEqual(rows, want) {
+		t.Errorf("rows %+v, want %+v", rows, want)
+	}
+	if len(queries) != 2 || !strings.Contains(queries[0], "fields=user%2Cstate%2Cqueue%2CfromHost%2CexecHosts%2Ccommand%2CsubmitTime") ||
+		strings.Contains(queries[1], "fields=") {
+		t.Errorf("queries %q: want the rows' fields, then none", queries)
+	}
+}

@@ -300,6 +300,8 @@ type jscan struct {
 	// keys are the keys of the last job read, in order, with their
 	// fields.
 	keys []keyAt
+	// scratch takes the fields of a job that a row does not hold.
+	scratch *Job
 }
 
 // A keyAt is a job's key and its field.
@@ -310,7 +312,7 @@ type keyAt struct {
 
 // ws skips white space.
 func (s *jscan) ws() {
-	for s.i < len(s.b) {
+	for s.i < len(s.b) && s.b[s.i] <= ' ' {
 		switch s.b[s.i] {
 		case ' ', '\t', '\n', '\r':
 			s.i++
@@ -411,9 +413,18 @@ func (s *jscan) array(elem func() error) error {
 // str reads a string: printable ASCII without escapes itself, any other
 // with encoding/json. A short one is made once for the whole list.
 func (s *jscan) str() (string, error) {
+	return s.strAs("")
+}
+
+// strAs is str, returning last itself when the string read is the same:
+// a list's rows repeat the row before them in most fields.
+func (s *jscan) strAs(last string) (string, error) {
 	raw, plain, err := s.strBytes()
 	if err != nil || !plain {
 		return string(raw), err
+	}
+	if len(last) > 0 && string(raw) == last {
+		return last, nil
 	}
 	if len(raw) > 64 {
 		return string(raw), nil
@@ -516,6 +527,43 @@ func (s *jscan) end(start int) ([]byte, error) {
 
 // number reads the text of a number.
 func (s *jscan) number() (string, error) {
+	n, err := s.numberBytes()
+	return string(n), err
+}
+
+// integer reads a number that is a JSON integer of at most 18 digits
+// (which any int64 holds) without making its text; ok is false, and
+// nothing read, for any other number.
+func (s *jscan) integer() (v int64, ok bool) {
+	start := s.i
+	n, err := s.numberBytes()
+	if err != nil {
+		s.i = start
+		return 0, false
+	}
+	d := n
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+	}
+	if len(d) == 0 || len(d) > 18 || len(d) > 1 && d[0] == '0' {
+		s.i = start
+		return 0, false
+	}
+	for _, c := range d {
+		if c < '0' || c > '9' {
+			s.i = start
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if len(d) < len(n) {
+		v = -v
+	}
+	return v, true
+}
+
+// numberBytes reads the text of a number, valid until the next read.
+func (s *jscan) numberBytes() ([]byte, error) {
 	s.ws()
 	start := s.i
 	for s.i < len(s.b) {
@@ -527,9 +575,9 @@ func (s *jscan) number() (string, error) {
 		break
 	}
 	if s.i == start {
-		return "", errSlowPath
+		return nil, errSlowPath
 	}
-	return string(s.b[start:s.i]), nil
+	return s.b[start:s.i], nil
 }
 
 // job reads a Job's object. A field of a kind the scanner does not read
@@ -558,75 +606,99 @@ func (s *jscan) job(j *Job) error {
 			}
 		}
 		k++
-		if s.null() {
-			// encoding/json leaves a field it reads null as it was,
-			// but a pointer or slice, which it clears.
-			raw := []byte("null")
-			return json.Unmarshal(raw, f(j))
-		}
-		switch p := f(j).(type) {
-		case *string:
-			v, err := s.str()
-			*p = v
-			return err
-		case *int64:
-			n, err := s.number()
-			if err != nil {
-				return err
-			}
-			v, err := strconv.ParseInt(n, 10, 64)
-			if err != nil || !validJSONNumber(n) {
-				return errSlowPath
-			}
-			*p = v
-		case *int:
-			n, err := s.number()
-			if err != nil {
-				return err
-			}
-			v, err := strconv.ParseInt(n, 10, strconv.IntSize)
-			if err != nil || !validJSONNumber(n) {
-				return errSlowPath
-			}
-			*p = int(v)
-		case *float64:
-			n, err := s.number()
-			if err != nil {
-				return err
-			}
-			v, err := strconv.ParseFloat(n, 64)
-			if err != nil || !validJSONNumber(n) {
-				return errSlowPath
-			}
-			*p = v
-		case *bool:
-			switch {
-			case strings.HasPrefix(string(s.b[s.i:min(len(s.b), s.i+4)]), "true"):
-				*p = true
-				s.i += 4
-			case strings.HasPrefix(string(s.b[s.i:min(len(s.b), s.i+5)]), "false"):
-				*p = false
-				s.i += 5
-			default:
-				return errSlowPath
-			}
-		case *[]string:
-			// As encoding/json: an empty array is an empty slice.
-			*p = []string{}
-			return s.array(func() error {
-				v, err := s.str()
-				*p = append(*p, v)
-				return err
-			})
-		default:
-			raw, err := s.skip()
-			if err != nil {
-				return err
-			}
-			return json.Unmarshal(raw, p)
-		}
-		return nil
+		return s.field(f(j))
 	})
+}
+
+// field reads the value of a field of Job, p pointing to it, as
+// encoding/json reads it.
+func (s *jscan) field(p any) error {
+	if s.null() {
+		// encoding/json leaves a field it reads null as it was, but a
+		// pointer or slice, which it clears.
+		raw := []byte("null")
+		return json.Unmarshal(raw, p)
+	}
+	switch p := p.(type) {
+	case *string:
+		v, err := s.str()
+		*p = v
+		return err
+	case *int64:
+		if v, ok := s.integer(); ok {
+			*p = v
+			return nil
+		}
+		n, err := s.number()
+		if err != nil {
+			return err
+		}
+		v, err := strconv.ParseInt(n, 10, 64)
+		if err != nil || !validJSONNumber(n) {
+			return errSlowPath
+		}
+		*p = v
+	case *int:
+		if v, ok := s.integer(); ok && int64(int(v)) == v {
+			*p = int(v)
+			return nil
+		}
+		n, err := s.number()
+		if err != nil {
+			return err
+		}
+		v, err := strconv.ParseInt(n, 10, strconv.IntSize)
+		if err != nil || !validJSONNumber(n) {
+			return errSlowPath
+		}
+		*p = int(v)
+	case *uint64:
+		n, err := s.number()
+		if err != nil {
+			return err
+		}
+		v, err := strconv.ParseUint(n, 10, 64)
+		if err != nil || !validJSONNumber(n) {
+			return errSlowPath
+		}
+		*p = v
+	case *float64:
+		n, err := s.number()
+		if err != nil {
+			return err
+		}
+		v, err := strconv.ParseFloat(n, 64)
+		if err != nil || !validJSONNumber(n) {
+			return errSlowPath
+		}
+		*p = v
+	case *bool:
+		switch {
+		case strings.HasPrefix(string(s.b[s.i:min(len(s.b), s.i+4)]), "true"):
+			*p = true
+			s.i += 4
+		case strings.HasPrefix(string(s.b[s.i:min(len(s.b), s.i+5)]), "false"):
+			*p = false
+			s.i += 5
+		default:
+			return errSlowPath
+		}
+	case *[]string:
+		// As encoding/json: an empty array is an empty slice.
+		*p = []string{}
+		return s.array(func() error {
+			v, err := s.str()
+			*p = append(*p, v)
+			return err
+		})
+	default:
+		raw, err := s.skip()
+		if err != nil {
+			return err
+		}
+		return json.Unmarshal(raw, p)
+	}
+	return nil
 }
 
 // validJSONNumber reports whether n is a number as JSON writes one
@@ -669,6 +741,7 @@ func validJSONNumber(n string) bool {
 // quotes with the colon after it, whether an empty value is left out,
 // and where it is.
 type jobField struct {
+	name      string
 	key       string
 	omitEmpty bool
 	at        func(*Job) any
@@ -681,7 +754,7 @@ var jobFieldOrder = sync.OnceValue(func() []jobField {
 	out := make([]jobField, 0, t.NumField())
 	for i := range t.NumField() {
 		name, opts, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		out = append(out, jobField{key: strconv.Quote(name) + ":", omitEmpty: opts == "omitempty", at: jobFields[name]})
+		out = append(out, jobField{name: name, key: strconv.Quote(name) + ":", omitEmpty: opts == "omitempty", at: jobFields[name]})
 	}
 	return out
 })
@@ -689,9 +762,12 @@ var jobFieldOrder = sync.OnceValue(func() []jobField {
 // AppendJSON appends the list as encoding/json writes it (with HTML's
 // characters escaped, as an Encoder does by default), without
 // reflection over each job. A value encoding/json refuses (a float that
-// is not a number) is an error.
+// is not a number) is an error. The list of a listing that sends some
+// fields (JobListBuilder.Keep) has its jobs' other fields left out,
+// rather than written empty: it reads the same, and is smaller.
 func (l JobList) AppendJSON(b []byte) ([]byte, error) {
 	var err error
+	fields := l.fieldsWritten()
 	// Room for a short job each: the list is written in few copies.
 	b = slices.Grow(b, 64+160*len(l.Entries))
 	b = append(b, `{"entries":`...)
@@ -703,28 +779,51 @@ func (l JobList) AppendJSON(b []byte) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			e := &l.Entries[i]
-			b = append(b, `{"job":`...)
-			if b, err = appendJob(b, &e.Job); err != nil {
+			if b, err = appendEntry(b, &l.Entries[i], fields); err != nil {
 				return nil, err
 			}
-			if e.Rows != nil {
-				b = append(b, `,"rows":`...)
-				if b, err = appendMarshal(b, e.Rows); err != nil {
-					return nil, err
-				}
-			}
-			b = append(b, '}')
 		}
 		b = append(b, ']')
 	}
-	if len(l.Strings) > 0 {
-		b = append(b, `,"strings":`...)
-		if b, err = appendMarshal(b, l.Strings); err != nil {
+	if b, err = appendStrings(b, l.Strings); err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// fieldsWritten returns the fields of its jobs the list writes.
+func (l JobList) fieldsWritten() []jobField {
+	fields := jobFieldOrder()
+	if l.kept != nil {
+		fields = slices.DeleteFunc(slices.Clone(fields), func(f jobField) bool { return !l.kept[f.name] })
+	}
+	return fields
+}
+
+// appendEntry appends an entry of a list, its job's fields alone.
+func appendEntry(b []byte, e *JobEntry, fields []jobField) ([]byte, error) {
+	var err error
+	b = append(b, `{"job":`...)
+	if b, err = appendJob(b, &e.Job, fields); err != nil {
+		return nil, err
+	}
+	if e.Rows != nil {
+		b = append(b, `,"rows":`...)
+		if b, err = appendMarshal(b, e.Rows); err != nil {
 			return nil, err
 		}
 	}
 	return append(b, '}'), nil
+}
+
+// appendStrings appends the strings of a list, if any, after its
+// entries.
+func appendStrings(b []byte, strs []string) ([]byte, error) {
+	if len(strs) == 0 {
+		return b, nil
+	}
+	b = append(b, `,"strings":`...)
+	return appendMarshal(b, strs)
 }
 
 // appendMarshal appends v as encoding/json writes it.
@@ -736,11 +835,12 @@ func appendMarshal(b []byte, v any) ([]byte, error) {
 	return append(b, m...), nil
 }
 
-// appendJob appends a job as encoding/json writes it.
-func appendJob(b []byte, j *Job) ([]byte, error) {
+// appendJob appends a job as encoding/json writes it, its fields
+// (jobFieldOrder, or some of them) alone.
+func appendJob(b []byte, j *Job, fields []jobField) ([]byte, error) {
 	b = append(b, '{')
 	first := true
-	for _, f := range jobFieldOrder() {
+	for _, f := range fields {
 		if f.at == nil {
 			// A field jobFields does not name (TestJobFieldsTable).
 			return nil, errors.New("api: a field of Job that the list's writer does not know")

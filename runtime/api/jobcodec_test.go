@@ -117,6 +117,12 @@ func sameAsJSON(t *testing.T, data []byte) {
 			t.Fatalf("%q: fastJobs read %+v, encoding/json %+v (%v)", data, jobs, want.Expand(), werr)
 		}
 	}
+	// The rows of the jobs, read straight.
+	if rows, ok := fastRows(data); ok {
+		if werr != nil || !reflect.DeepEqual(rows, rowsOf(want.Expand())) {
+			t.Fatalf("%q: fastRows read %+v, encoding/json %+v (%v)", data, rows, rowsOf(want.Expand()), werr)
+		}
+	}
 }
 
 // TestDecodeJobList reads lists as encoding/json reads them: every field
@@ -157,6 +163,10 @@ func TestDecodeJobList(t *testing.T) {
 		`{"entries":[{"job":{"id":1.5}}]}`,
 		`{"entries":[{"job":{"id":01}}]}`,
 		`{"entries":[{"job":{"id":1e3}}]}`,
+		`{"entries":[{"job":{"id":-0,"index":123456789012345678,"submitTime":1234567890123456789,"slots":-12}}]}`,
+		`{"entries":[{"job":{"id":99999999999999999999}}]}`,
+		`{"entries":[{"job":{"index":9223372036854775807,"submitTime":-9223372036854775808}}]}`,
+		`{"entries":[{"job":{"id":1,"user":"a","queue":"q"}},{"job":{"id":2,"user":"a","queue":null,"state":"RUN"}}]}`,
 		`{"entries":[{"job":{"cpuTime":1e3,"maxMem":-0.5}}]}`,
 		`{"entries":[{"job":{"cpuTime":.5}}]}`,
 		`{"entries":[{"job":{"id":1,}}]}`,
@@ -227,6 +237,42 @@ func TestAppendJSON(t *testing.T) {
 	if _, err := (JobList{Entries: []JobEntry{{Job: Job{CPUTime: math.NaN()}}}}).AppendJSON(nil); err == nil {
 		t.Error("AppendJSON wrote a NaN")
 	}
+	jobs := b.List().Expand()
+	sameStreamed(t, jobs, JobFieldMask{})
+	sameStreamed(t, nil, JobFieldMask{})
+	mask, _ := ParseJobFieldMask("user,state,execHosts,cpuTime")
+	sameStreamed(t, jobs, mask)
+	var s JobListBuilder
+	s.Stream(3)
+	s.Add(&Job{ID: 1})
+	s.Add(&Job{ID: 2, MaxMem: math.Inf(1)})
+	s.Add(&Job{ID: 3})
+	if _, err := s.JSON(); err == nil {
+		t.Error("a streamed list wrote an infinity")
+	}
+}
+
+// sameStreamed checks that a list of jobs streamed (Stream), which
+// writes the fields mask keeps, is written as the list of the jobs
+// masked made whole is. (The elements of an array in jobs must differ
+// only in what a row carries.)
+func sameStreamed(t *testing.T, jobs []Job, mask JobFieldMask) {
+	t.Helper()
+	var whole, streamed JobListBuilder
+	whole.Keep(mask)
+	streamed.Keep(mask)
+	streamed.Stream(len(jobs))
+	for i := range jobs {
+		j := jobs[i]
+		streamed.Add(&j)
+		mask.Apply(&j)
+		whole.Add(&j)
+	}
+	want, werr := whole.List().AppendJSON(nil)
+	got, gerr := streamed.JSON()
+	if (werr == nil) != (gerr == nil) || string(got) != string(want) {
+		t.Fatalf("streamed (%v)\n%s\nwhole (%v)\n%s", gerr, got, werr, want)
+	}
 }
 
 // FuzzAppendJSON writes jobs whose text and numbers come from the fuzzer
@@ -238,5 +284,48 @@ func FuzzAppendJSON(f *testing.F) {
 		j := fullJob(n, s1)
 		j.Command, j.ExecHosts, j.CPUTime, j.MaxMem = s2, []string{s1, s2}, f1, f2
 		sameAsEncoder(t, JobList{Entries: []JobEntry{{Job: j}, {Job: Job{ID: n, User: s2, RunLimit: f2}}}, Strings: []string{s1}})
+		e := Job{ID: ElementID(n&jobIDMask, 1), Index: 1, Name: "a[1]", State: s1, ExecHosts: []string{s2}, CPUTime: f1}
+		e2 := e
+		e2.ID, e2.Index, e2.Name, e2.State = ElementID(n&jobIDMask, 2), 2, "a[2]", s2
+		sameStreamed(t, []Job{j, e, e2, {ID: n, User: s2, RunLimit: f2}}, JobFieldMask{})
 	})
+}
+
+// TestAppendJSONKept writes the list of a listing that sends some fields
+// with those alone: it reads back as the jobs masked, and leaves out the
+// fields encoding/json writes even empty.
+func TestAppendJSONKept(t *testing.T) {
+	mask, err := ParseJobFieldMask("user,state,execHosts,submitTime")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b JobListBuilder
+	b.Keep(mask)
+	var want []Job
+	for i, text := range []string{"plain", "<b>\"q\" é"} {
+		j := fullJob(int64(i+1), text)
+		j.Index = 0
+		mask.Apply(&j)
+		want = append(want, j)
+		b.Add(&j)
+	}
+	data, err := b.List().AppendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"slots"`, `"exitCode"`, `"command"`, `"queue"`} {
+		if bytes.Contains(data, []byte(key)) {
+			t.Errorf("%s written: %s", key, data)
+		}
+	}
+	var back JobList
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Expand(); !reflect.DeepEqual(got, want) {
+		t.Errorf("read back\n%+v\nwant\n%+v", got, want)
+	}
+	if rows, ok := fastRows(data); !ok || !reflect.DeepEqual(rows, rowsOf(want)) {
+		t.Errorf("fastRows (read %v) %+v, want %+v", ok, rows, rowsOf(want))
+	}
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strconv"
@@ -16,6 +17,9 @@ type JobList struct {
 	// Strings are the states and reasons the rows name by their place
 	// (from 1; 0 is none).
 	Strings []string `json:"strings,omitempty"`
+	// kept, when not nil, are the fields of Job AppendJSON writes: those
+	// a listing's field mask keeps, the others being empty.
+	kept map[string]bool
 }
 
 // A JobEntry is a job, followed by rows: jobs that are the same but for
@@ -164,6 +168,15 @@ func CompactJobs(jobs []Job) JobList {
 type JobListBuilder struct {
 	l     JobList
 	index map[string]int
+	mask  JobFieldMask // Keep's
+	// stream is set by Stream: out holds the list written so far, its
+	// entries but the last, n of them.
+	stream bool
+	room   int
+	out    []byte
+	n      int
+	fields []jobField
+	err    error // the first entry that could not be written
 }
 
 // Add adds a job to the list.
@@ -171,6 +184,12 @@ func (b *JobListBuilder) Add(j *Job) {
 	if n := len(b.l.Entries); n > 0 {
 		e := &b.l.Entries[n-1]
 		if j.Index > 0 && e.Job.Index > 0 && sameShared(&e.Job, j) {
+			if b.l.kept != nil {
+				// A row carries what the mask keeps alone.
+				m := *j
+				b.mask.Apply(&m)
+				j = &m
+			}
 			if e.Rows == nil {
 				e.Rows = &ElementRows{}
 			}
@@ -185,7 +204,70 @@ func (b *JobListBuilder) Add(j *Job) {
 			return
 		}
 	}
+	if b.stream && len(b.l.Entries) > 0 {
+		// The last entry is complete: written, and its place taken.
+		b.flush()
+		b.l.Entries[0] = JobEntry{Job: *j}
+		return
+	}
 	b.l.Entries = append(b.l.Entries, JobEntry{Job: *j})
+}
+
+// Stream has the list written as it is made, rather than kept: each
+// entry once complete, so that a long list takes the room of one entry
+// beside its text. JSON then returns the list; List and Grow are not
+// used. n is how many jobs are to be added, for the text's room.
+func (b *JobListBuilder) Stream(n int) {
+	b.stream = true
+	b.room = 64 + 160*min(max(n, 0), 1<<16)
+}
+
+// flush writes the entry kept in a streamed list.
+func (b *JobListBuilder) flush() {
+	if b.out == nil {
+		b.out = append(make([]byte, 0, b.room), `{"entries":[`...)
+		b.fields = b.l.fieldsWritten()
+	}
+	if b.n > 0 {
+		b.out = append(b.out, ',')
+	}
+	out, err := appendEntry(b.out, &b.l.Entries[0], b.fields)
+	if err != nil {
+		b.err = cmp.Or(b.err, err)
+		return
+	}
+	b.out = out
+	b.n++
+}
+
+// JSON returns a streamed list (Stream) as AppendJSON writes it. A job
+// that could not be written (a float that is not a number) is an error.
+func (b *JobListBuilder) JSON() (JobListJSON, error) {
+	if len(b.l.Entries) > 0 {
+		b.flush()
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	if b.out == nil {
+		b.out = append(b.out, `{"entries":[`...)
+	}
+	out := append(b.out, ']')
+	var err error
+	if out, err = appendStrings(out, b.l.Strings); err != nil {
+		return nil, err
+	}
+	return append(out, '}'), nil
+}
+
+// A JobListJSON is a list (JobList) as AppendJSON writes it.
+type JobListJSON []byte
+
+// Keep has the list write the fields of its jobs that m keeps alone:
+// the jobs added need not be masked (an array's element that becomes a
+// row is masked here).
+func (b *JobListBuilder) Keep(m JobFieldMask) {
+	b.l.kept, b.mask = m.names, m
 }
 
 // Grow makes room for n more entries, so that adding them copies none

@@ -39,6 +39,10 @@ func TestJobListRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, jobs) {
 		t.Errorf("Expand(CompactJobs(jobs)) differs:\n got %+v\nwant %+v", got, jobs)
 	}
+	// A listing's rows, read straight from the list, arrays expanded.
+	if rows, ok := fastRows(data); !ok || !reflect.DeepEqual(rows, rowsOf(jobs)) {
+		t.Errorf("fastRows (read %v) differs:\n got %+v\nwant %+v", ok, rows, rowsOf(jobs))
+	}
 	if empty := (&JobListBuilder{}).List(); empty.Entries == nil || len(empty.Expand()) != 0 {
 		t.Errorf("an empty list: %+v", empty)
 	}

@@ -3,6 +3,7 @@ package daemon_test
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/lsfc/lsfc/runtime/api"
@@ -11,9 +12,11 @@ import (
 )
 
 // BenchmarkJobList1000 lists 1,000 held jobs as bjobs does: with the
-// seven fields of its default layout, and with every field (bjobs -l,
-// -o, -json). Each op is one request: the daemon makes and writes the
-// list, the client reads it.
+// seven fields of its default layout, and with every field (bjobs -l),
+// read as jobs; with the default layout's fields read as rows (JobRows);
+// and the daemon's part of that alone, the answer not read. Each op is
+// one request: the daemon makes and writes the list, the client reads
+// it.
 func BenchmarkJobList1000(b *testing.B) {
 	p, err := compileTree(writeConf(b))
 	if err != nil {
@@ -49,4 +52,23 @@ func BenchmarkJobList1000(b *testing.B) {
 			}
 		})
 	}
+	// bjobs's default layout: its rows, read by JobRows.
+	b.Run("rows", func(b *testing.B) {
+		for b.Loop() {
+			rows, err := c.JobRows(ctx, api.JobQuery{User: "all"})
+			if err != nil || len(rows) != 1000 {
+				b.Fatalf("%d rows: %v", len(rows), err)
+			}
+		}
+	})
+	// The daemon's part of the rows' listing: the answer, unread.
+	raw := unixClient(state)
+	b.Run("rows-answer", func(b *testing.B) {
+		path := "/v1/jobs?user=all&compact=1&fields=" + strings.Join(api.JobRowFields, ",")
+		for b.Loop() {
+			if code, err := raw.call("GET", path, nil, nil); code != 200 || err != nil {
+				b.Fatalf("%d %v", code, err)
+			}
+		}
+	})
 }

@@ -2,7 +2,6 @@ package daemon_test
 
 import (
 	"context"
-	"errors"
 	"os"
 	"reflect"
 	"strings"
@@ -48,9 +47,24 @@ func TestJobListFields(t *testing.T) {
 			t.Errorf("job %d in the full list has no command or cwd: %+v", j.ID, j)
 		}
 	}
-	_, err = c.Jobs(ctx, api.JobQuery{Fields: []string{"user", "nofield"}})
-	if ae, ok := errors.AsType[*api.APIError](err); !ok || ae.Status != 400 {
-		t.Errorf("a field jobs do not have: %v, want a refusal (400)", err)
+	// The rows of a listing (bjobs's default layout), the array's
+	// elements as rows of its entry.
+	rows, err := c.JobRows(ctx, api.JobQuery{User: "all"})
+	if err != nil || len(rows) != len(full) {
+		t.Fatalf("%d rows (%v), want %d", len(rows), err, len(full))
+	}
+	for i := range full {
+		if want := api.RowOf(&full[i]); !reflect.DeepEqual(rows[i], want) {
+			t.Errorf("row %d: %+v, want %+v", i, rows[i], want)
+		}
+	}
+	if code, err := unixClient(state).call("GET", "/v1/jobs?user=all&compact=1&fields=user,nofield", nil, nil); code != 400 {
+		t.Errorf("a field jobs do not have: %d %v, want a refusal (400)", code, err)
+	}
+	// A client asking a daemon for a field it does not know asks again
+	// for whole jobs.
+	if again, err := c.Jobs(ctx, api.JobQuery{User: "all", Fields: []string{"user", "nofield"}}); err != nil || !reflect.DeepEqual(again, full) {
+		t.Errorf("a field the daemon does not know: %v, want the whole jobs", err)
 	}
 }
 

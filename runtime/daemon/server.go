@@ -265,6 +265,13 @@ func errorf(code int, format string, args ...any) error {
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
+	if data, ok := v.(api.JobListJSON); ok {
+		// A job list written as it was made.
+		w.Header().Set("Content-Length", strconv.Itoa(len(data)+1))
+		w.WriteHeader(code)
+		w.Write(append(data, '\n'))
+		return
+	}
 	if l, ok := v.(api.JobList); ok {
 		// A job list, the largest answer, is written without
 		// reflection over each job, as the Encoder would write it.
@@ -512,28 +519,30 @@ func (d *Daemon) handleJobs(w http.ResponseWriter, r *http.Request) {
 			userF = id.User
 		}
 		all := q.Get("all") == "1"
-		candidates := d.cluster.Jobs
-		if len(ids) > 0 {
-			candidates = func() []*runtime.Job { return d.namedJobs(ids) }
-		}
 		mask, err := api.ParseJobFieldMask(q.Get("fields"))
 		if err != nil {
 			return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
 		}
-		list := candidates()
 		compact := q.Get("compact") == "1"
 		var b api.JobListBuilder
 		queue := q.Get("queue")
 		now := d.now()
 		// The jobs selected first, so that the list is made at its size.
-		list = slices.DeleteFunc(slices.Clone(list), func(j *runtime.Job) bool {
-			return len(ids) == 0 && userF != "all" && j.User != userF || queue != "" && j.Queue.Name != queue ||
-				len(ids) == 0 && !all && j.State.Finished()
-		})
+		keep := func(j *runtime.Job) bool {
+			return !(len(ids) == 0 && userF != "all" && j.User != userF || queue != "" && j.Queue.Name != queue ||
+				len(ids) == 0 && !all && j.State.Finished())
+		}
+		var list []*runtime.Job
+		if len(ids) > 0 {
+			list = slices.DeleteFunc(d.namedJobs(ids), func(j *runtime.Job) bool { return !keep(j) })
+		} else {
+			list = d.cluster.JobsWhere(keep)
+		}
 		if compact {
-			// An array's elements go in one entry: room for a few
-			// thousand entries at most, beyond which the list grows.
-			b.Grow(min(len(list), 4096))
+			// The list is written as it is made, of the fields asked
+			// for alone: a long one holds no copy of each job.
+			b.Keep(mask)
+			b.Stream(len(list))
 		} else {
 			out = make([]api.Job, 0, len(list))
 		}
@@ -541,17 +550,19 @@ func (d *Daemon) handleJobs(w http.ResponseWriter, r *http.Request) {
 		wants := wantsOf(mask)
 		for _, j := range list {
 			v = d.jobFieldsAt(j, false, now, wants)
-			mask.Apply(&v)
 			if compact {
 				// The elements of an array go as rows: the list of a
-				// large array is small to send and to read.
+				// large array is small to send and to read. It writes
+				// the fields of the mask alone.
 				b.Add(&v)
 				continue
 			}
+			mask.Apply(&v)
 			out = append(out, v)
 		}
 		if compact {
-			return b.List(), nil, nil, nil
+			data, err := b.JSON()
+			return data, nil, nil, err
 		}
 		return out, nil, nil, nil
 	})
@@ -627,13 +638,16 @@ func (d *Daemon) jobInfoAt(j *runtime.Job, explain bool, now runtime.Time) api.J
 // make.
 type jobWants struct {
 	execHosts, rerunnable, exceptions, project, jobGroup, resize, execCwd, gpu, aps, reason bool
+	// notify, reserved, forward and home are made on the heap.
+	notify, reserved, forward, home bool
 }
 
 // wantsOf returns the fields that take work to make that mask keeps.
 func wantsOf(mask api.JobFieldMask) jobWants {
 	return jobWants{execHosts: mask.Has("execHosts"), rerunnable: mask.Has("rerunnable"), exceptions: mask.Has("exceptions"),
 		project: mask.Has("project"), jobGroup: mask.Has("jobGroup"), resize: mask.Has("resize"), execCwd: mask.Has("execCwd"),
-		gpu: mask.Has("gpuReq") || mask.Has("gpuAlloc"), aps: mask.Has("aps"), reason: mask.Has("reason") || mask.Has("hostReasons")}
+		gpu: mask.Has("gpuReq") || mask.Has("gpuAlloc"), aps: mask.Has("aps"), reason: mask.Has("reason") || mask.Has("hostReasons"),
+		notify: mask.Has("notify"), reserved: mask.Has("reserved"), forward: mask.Has("forward"), home: mask.Has("home")}
 }
 
 // jobFieldsAt is jobInfoAt for a listing that sends some fields alone:
@@ -673,10 +687,10 @@ func (d *Daemon) jobFieldsAt(j *runtime.Job, explain bool, now runtime.Time, w j
 	if w.resize {
 		out.Resize = jobResize(j)
 	}
-	if m := j.Sub.Mail; m != nil {
+	if m := j.Sub.Mail; m != nil && w.notify {
 		out.Notify = &api.JobNotify{Begin: m.Begin, End: m.End, Exit: m.Exit, User: m.User}
 	}
-	if r := j.Reservation; r != nil && j.State.Pending() {
+	if r := j.Reservation; r != nil && j.State.Pending() && w.reserved {
 		out.Reserved = jobReservation(r)
 	}
 	if j.Start != 0 && w.execCwd {
@@ -705,10 +719,10 @@ func (d *Daemon) jobFieldsAt(j *runtime.Job, explain bool, now runtime.Time, w j
 			out.GPUAlloc = append(out.GPUAlloc, g)
 		}
 	}
-	if r := j.Remote; r != nil {
+	if r := j.Remote; r != nil && w.forward {
 		out.Forward = &api.JobForward{Cluster: r.Cluster, Queue: r.Queue, RemoteID: r.ID, Time: int64(r.SentAt)}
 	}
-	if h := j.Sub.Home; h != nil {
+	if h := j.Sub.Home; h != nil && w.home {
 		out.Home = &api.JobHome{Cluster: h.Cluster, ID: h.ID}
 	}
 	if w.aps {

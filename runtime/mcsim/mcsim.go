@@ -647,7 +647,7 @@ func warn(res *Result, nodes []*node) {
 	for i, n := range nodes {
 		n.stats.Warnings = []simstats.Warning{}
 		for _, u := range n.e.Unrunnable(home[i]) {
-			n.stats.Warnings = append(n.stats.Warnings, simstats.Warning{Queue: u.Queue, Jobs: u.Jobs, Job: u.Job.TraceID, Reason: u.Reason})
+			n.stats.Warnings = append(n.stats.Warnings, simstats.Warning{Queue: u.Queue, Jobs: u.Jobs, Requeued: u.Requeued, Job: u.Job.TraceID, Reason: u.Reason})
 		}
 	}
 }

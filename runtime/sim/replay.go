@@ -207,7 +207,7 @@ func (res *ReplayResult) addOutcomes(c *runtime.Cluster, sim *Result, t0 runtime
 	res.ServiceClasses = classAttainment(c)
 	res.Warnings = []simstats.Warning{}
 	for _, u := range sim.Unrunnable {
-		res.Warnings = append(res.Warnings, simstats.Warning{Queue: u.Queue, Jobs: u.Jobs, Job: u.Job.TraceID, Reason: u.Reason})
+		res.Warnings = append(res.Warnings, simstats.Warning{Queue: u.Queue, Jobs: u.Jobs, Requeued: u.Requeued, Job: u.Job.TraceID, Reason: u.Reason})
 	}
 }
 

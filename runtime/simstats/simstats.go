@@ -207,20 +207,34 @@ type Summary struct {
 // queue at all: they still pended at the end, with nothing left to run.
 type Warning struct {
 	Queue string `json:"queue"`
-	// Jobs counts the queue's jobs that never started; Job is the first
-	// of them (its trace ID), whom Reason explains.
-	Jobs   int    `json:"jobs"`
-	Job    int    `json:"job"`
-	Reason string `json:"reason"`
+	// Jobs counts the queue's jobs that still pended; Job is the first
+	// of them (its trace ID), whom Reason explains. Requeued counts those
+	// of them that ran before, were requeued by an exit value, and never
+	// ran again.
+	Jobs     int    `json:"jobs"`
+	Requeued int    `json:"requeued,omitempty"`
+	Job      int    `json:"job"`
+	Reason   string `json:"reason"`
 }
 
-// String writes the warning as one line: queue, count and reason.
+// String writes the warning as one line: queue, counts and reason.
 func (w Warning) String() string {
-	jobs := "1 job"
-	if w.Jobs != 1 {
-		jobs = strconv.Itoa(w.Jobs) + " jobs"
+	count := func(n int, what string) string {
+		if n == 1 {
+			return "1 " + what
+		}
+		return strconv.Itoa(n) + " " + what + "s"
 	}
-	return fmt.Sprintf("queue %q: %s never ran; job %d: %s", w.Queue, jobs, w.Job, w.Reason)
+	var what string
+	switch fresh := w.Jobs - w.Requeued; {
+	case w.Requeued == 0:
+		what = count(w.Jobs, "job") + " never ran"
+	case fresh == 0:
+		what = count(w.Requeued, "requeued job") + " never ran again"
+	default:
+		what = count(fresh, "job") + " never ran, " + count(w.Requeued, "requeued job") + " never ran again"
+	}
+	return fmt.Sprintf("queue %q: %s; job %d: %s", w.Queue, what, w.Job, w.Reason)
 }
 
 // Summarize computes the metrics of a run on a cluster of totalSlots

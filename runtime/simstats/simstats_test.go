@@ -454,3 +454,21 @@ func TestEarlierRunsOfUnfinished(t *testing.T) {
 		t.Errorf("no held jobs in the report:\n%s", b.String())
 	}
 }
+
+// TestWarningString words the counts of jobs that never ran and of
+// requeued jobs that never ran again.
+func TestWarningString(t *testing.T) {
+	for _, tc := range []struct {
+		w    simstats.Warning
+		want string
+	}{
+		{simstats.Warning{Queue: "q", Jobs: 1, Job: 4, Reason: "r"}, `queue "q": 1 job never ran; job 4: r`},
+		{simstats.Warning{Queue: "q", Jobs: 3, Job: 4, Reason: "r"}, `queue "q": 3 jobs never ran; job 4: r`},
+		{simstats.Warning{Queue: "q", Jobs: 2, Requeued: 2, Job: 4, Reason: "r"}, `queue "q": 2 requeued jobs never ran again; job 4: r`},
+		{simstats.Warning{Queue: "q", Jobs: 3, Requeued: 1, Job: 4, Reason: "r"}, `queue "q": 2 jobs never ran, 1 requeued job never ran again; job 4: r`},
+	} {
+		if got := tc.w.String(); got != tc.want {
+			t.Errorf("%+v: got %q, want %q", tc.w, got, tc.want)
+		}
+	}
+}
