@@ -250,7 +250,10 @@ func expandRows(rows []JobRow, elems []entryRows, strs []string) []JobRow {
 		}
 		return ""
 	}
-	out := make([]JobRow, 0, n)
+	// The counts are the daemon's word: the slice grows with the rows
+	// actually read, all the list's arrays together at most maxRows.
+	out := make([]JobRow, 0, min(n, len(rows)+presizeRows))
+	budget := maxRows
 	next := 0
 	for at := range rows {
 		out = append(out, rows[at])
@@ -267,7 +270,7 @@ func expandRows(rows []JobRow, elems []entryRows, strs []string) []JobRow {
 		job := SplitIDJob(tmpl.ID)
 		first := len(out)
 		tmpl.ExecHosts = nil
-		count := min(max(r.Count, 0), maxRows)
+		count := min(max(r.Count, 0), budget)
 		states, reasons := expandRuns(r.State, false, count), expandRuns(r.Reason, false, count)
 		for i, idx := range expandRuns(r.Index, true, count) {
 			if idx <= 0 || idx > MaxArrayIndex || i >= len(states) || i >= len(reasons) {
@@ -278,6 +281,7 @@ func expandRows(rows []JobRow, elems []entryRows, strs []string) []JobRow {
 			j.State = str(states[i])
 			out = append(out, j)
 		}
+		budget -= len(out) - first
 		for _, x := range r.Ran {
 			if x.Row < 0 || first+x.Row >= len(out) {
 				continue
