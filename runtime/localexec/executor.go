@@ -104,9 +104,7 @@ func New(dir string, onExit func(Result)) (*Executor, error) {
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("job directory %q is not a directory", abs)
 	}
-	if err := removeStalePrepared(abs); err != nil {
-		return nil, fmt.Errorf("cannot use job directory %q: %v", abs, err)
-	}
+	removeStalePrepared(abs)
 	return &Executor{dir: abs, onExit: onExit, jobs: map[int64]*job{}, quit: make(chan struct{})}, nil
 }
 
@@ -142,7 +140,14 @@ func (e *Executor) OutputPath(id int64) string { return spoolPath(e.dir, id, out
 // cannot start: s is invalid, the job already runs, its files cannot be
 // written, or the wrapper or the shell cannot be started. Files left by an
 // earlier run of the same job id are replaced.
-func (e *Executor) Start(s Spec) error {
+func (e *Executor) Start(s Spec) (err error) {
+	defer func() {
+		if err != nil {
+			// What Prepare made for the job is not left behind, lock
+			// taken, by a start that failed before naming it.
+			e.unprepare(s.JobID)
+		}
+	}()
 	if err := s.resolveIDs(); err != nil {
 		return err
 	}

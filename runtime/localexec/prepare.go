@@ -2,7 +2,6 @@ package localexec
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -125,6 +124,18 @@ func (e *Executor) takePrepared(id int64, script []byte) (*os.File, bool, error)
 	return p.lock, true, nil
 }
 
+// unprepare removes the files made ready for job id, if any, and lets
+// their lock go.
+func (e *Executor) unprepare(id int64) {
+	e.mu.Lock()
+	p := e.prepared[id]
+	delete(e.prepared, id)
+	e.mu.Unlock()
+	if p != nil {
+		e.dropPrepared(id, p)
+	}
+}
+
 // dropPrepared removes the files made ready for job id.
 func (e *Executor) dropPrepared(id int64, p *prepared) {
 	p.lock.Close()
@@ -144,16 +155,12 @@ func (e *Executor) dropAllPrepared() {
 }
 
 // removeStalePrepared removes the files made ready by an Executor that
-// stopped without starting or removing them (it died).
-func removeStalePrepared(dir string) error {
-	stale, err := filepath.Glob(filepath.Join(dir, ".*"+prepExt))
-	if err != nil {
-		return err
-	}
+// stopped without starting or removing them (it died). One it cannot
+// remove stays: nothing reads those names, and a Prepare that cannot
+// write its own leaves the job's files to Start.
+func removeStalePrepared(dir string) {
+	stale, _ := filepath.Glob(filepath.Join(dir, ".*"+prepExt))
 	for _, path := range stale {
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
-		}
+		os.Remove(path)
 	}
-	return nil
 }

@@ -106,6 +106,35 @@ func TestPrepareHeldLock(t *testing.T) {
 	}
 }
 
+// TestPrepareFailedStart starts a job made ready whose start fails
+// before the files made ready are named (a directory where its status
+// file goes): they are removed and their lock let go.
+func TestPrepareFailedStart(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness(t, dir)
+	status := spoolPath(dir, 6, statusExt)
+	if err := os.MkdirAll(filepath.Join(status, "x"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s := Spec{JobID: 6, Umask: -1, Command: "true"}
+	h.e.Prepare(s)
+	if got := len(prepFiles(t, dir)); got != 2 {
+		t.Fatalf("%d files made ready, want 2", got)
+	}
+	if err := h.e.Start(s); err == nil {
+		t.Fatal("Start succeeded with a directory as the status file")
+	}
+	if left := prepFiles(t, dir); len(left) != 0 {
+		t.Errorf("files made ready left after the failed start: %v", left)
+	}
+	h.e.mu.Lock()
+	n := len(h.e.prepared)
+	h.e.mu.Unlock()
+	if n != 0 {
+		t.Errorf("%d jobs still made ready after the failed start", n)
+	}
+}
+
 // flockNB takes f's lock, without waiting.
 func flockNB(f *os.File) error {
 	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)

@@ -218,6 +218,11 @@ func readMsg(c *net.UnixConn, timeout time.Duration) (string, []int, error) {
 		c.SetReadDeadline(time.Now().Add(timeout))
 	} else {
 		c.SetReadDeadline(time.Time{})
+		// Without a limit, the wait may last as long as a job runs: it
+		// takes a buffer only once a message is there.
+		if err := waitMsg(c); err != nil {
+			return "", nil, err
+		}
 	}
 	buf := msgBufs.Get().(*[maxSupMsg]byte)
 	defer msgBufs.Put(buf)
@@ -245,6 +250,21 @@ func readMsg(c *net.UnixConn, timeout time.Duration) (string, []int, error) {
 		return "", fds, fmt.Errorf("a message longer than %d bytes", maxSupMsg)
 	}
 	return string(buf[:n]), fds, nil
+}
+
+// waitMsg waits until a message can be read from c, or the connection
+// has ended or failed (the read that follows then says so): a peek of one
+// byte, which leaves the message where it is.
+func waitMsg(c *net.UnixConn) error {
+	rc, err := c.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var one [1]byte
+	return rc.Read(func(fd uintptr) bool {
+		_, _, err := syscall.Recvfrom(int(fd), one[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+		return err != syscall.EAGAIN
+	})
 }
 
 // A supervisor runs the jobs of one Executor directory; see above.

@@ -114,11 +114,13 @@ type wrapper struct {
 	dir string
 	id  int64
 	// spec is the job's Spec as JSON when the supervisor's request gave
-	// it; nil: it is in the spec file. Start is then told the job's
-	// processes with its answer, "ok PIDS", PIDS the pid record as JSON
-	// (pids, once written), and need not read the pid file.
-	spec []byte
-	pids []byte
+	// it (inline), until it is read; nil: it is in the spec file. With
+	// inline, Start is told the job's processes with its answer, "ok
+	// PIDS", PIDS the pid record as JSON (pids, once written), and need
+	// not read the pid file.
+	spec   []byte
+	inline bool
+	pids   []byte
 	// reply sends the answer to Start (see handshakeFD); nil once
 	// answered, or when nothing waits for it.
 	reply func(msg string)
@@ -164,7 +166,7 @@ func (w *wrapper) answer(msg string) {
 	if w.reply == nil {
 		return
 	}
-	if msg == "ok" && w.spec != nil && w.pids != nil {
+	if msg == "ok" && w.inline && w.pids != nil {
 		msg += " " + string(w.pids)
 	}
 	w.reply(msg)
@@ -187,15 +189,21 @@ func (w *wrapper) path(ext string) string { return spoolPath(w.dir, w.id, ext) }
 func (w *wrapper) run() int {
 	var s Spec
 	if w.spec != nil {
-		if err := json.Unmarshal(w.spec, &s); err != nil {
+		w.inline = true
+		err := json.Unmarshal(w.spec, &s)
+		w.spec = nil // read: the job does not keep it while it runs
+		if err != nil {
 			w.refuse(fmt.Errorf("the spec of job %d is damaged: %v", w.id, err))
+			return 1
+		}
+		if s.JobID != w.id {
+			w.refuse(fmt.Errorf("the request for job %d carries the spec of job %d", w.id, s.JobID))
 			return 1
 		}
 	} else if err := readJSON(w.path(specExt), &s); err != nil {
 		w.refuse(err)
 		return 1
-	}
-	if s.JobID != w.id {
+	} else if s.JobID != w.id {
 		w.refuse(fmt.Errorf("%s holds job %d", w.path(specExt), s.JobID))
 		return 1
 	}
