@@ -345,17 +345,9 @@ func (l JobList) Expand() []Job {
 		tmpl := e.Job
 		tmpl.Start, tmpl.End, tmpl.ExitCode, tmpl.Term, tmpl.ExecHosts = 0, 0, 0, "", nil
 		tmpl.CPUTime, tmpl.MaxMem, tmpl.ExecCwd, tmpl.Exceptions = 0, 0, "", ""
-		count := min(max(r.Count, 0), budget)
-		states, reasons := expandRuns(r.State, false, count), expandRuns(r.Reason, false, count)
-		for i, idx := range expandRuns(r.Index, true, count) {
-			if idx <= 0 || idx > MaxArrayIndex || i >= len(states) || i >= len(reasons) {
-				break
-			}
-			j := tmpl
-			j.ID, j.Index, j.Name = ElementID(job, idx), idx, base+"["+strconv.Itoa(idx)+"]"
-			j.State, j.Reason = str(states[i]), str(reasons[i])
-			out = append(out, j)
-		}
+		out = expandElements(out, tmpl, r, job, base, str, budget, func(j *Job, id int64, idx int, name, state, reason string) {
+			j.ID, j.Index, j.Name, j.State, j.Reason = id, idx, name, state, reason
+		})
 		budget -= len(out) - first
 		for _, x := range r.Ran {
 			if x.Row < 0 || first+x.Row >= len(out) {
@@ -365,6 +357,26 @@ func (l JobList) Expand() []Job {
 			j.Start, j.End, j.ExitCode, j.Term, j.ExecHosts = x.Start, x.End, x.ExitCode, x.Term, x.ExecHosts
 			j.CPUTime, j.MaxMem, j.ExecCwd, j.Exceptions = x.CPUTime, x.MaxMem, x.ExecCwd, x.Exceptions
 		}
+	}
+	return out
+}
+
+// expandElements appends to out the elements of an array whose rows are
+// r (job its job number, base its name without indices), each made from
+// tmpl by set, at most budget of them: rows that do not hold together
+// (columns of different lengths, indices out of range) are read as far
+// as they do.
+func expandElements[T any](out []T, tmpl T, r *ElementRows, job int64, base string, str func(int) string, budget int,
+	set func(j *T, id int64, idx int, name, state, reason string)) []T {
+	count := min(max(r.Count, 0), budget)
+	states, reasons := expandRuns(r.State, false, count), expandRuns(r.Reason, false, count)
+	for i, idx := range expandRuns(r.Index, true, count) {
+		if idx <= 0 || idx > MaxArrayIndex || i >= len(states) || i >= len(reasons) {
+			break
+		}
+		j := tmpl
+		set(&j, ElementID(job, idx), idx, base+"["+strconv.Itoa(idx)+"]", str(states[i]), str(reasons[i]))
+		out = append(out, j)
 	}
 	return out
 }
