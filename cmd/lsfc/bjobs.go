@@ -235,13 +235,7 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 	default:
 		v.writeDefault(e.stdout, jobs)
 	}
-	for _, id := range missing {
-		fmt.Fprintf(e.stderr, "Job <%s> is not found\n", api.FormatJobID(id))
-	}
-	if len(missing) > 0 {
-		return exit(exitLSF, nil)
-	}
-	return nil
+	return reportMissing(e, missing)
 }
 
 // rowLayout reports whether a run of bjobs prints the default layout
@@ -325,13 +319,7 @@ func bjobsRows(ctx context.Context, e env, a *lsfArgs, c *api.Client, q api.JobQ
 	} else {
 		v.writeRows(e.stdout, rows)
 	}
-	for _, id := range missing {
-		fmt.Fprintf(e.stderr, "Job <%s> is not found\n", api.FormatJobID(id))
-	}
-	if len(missing) > 0 {
-		return exit(exitLSF, nil)
-	}
-	return nil
+	return reportMissing(e, missing)
 }
 
 // hostSelection returns the hosts -m names: host names, and the hosts of
@@ -620,4 +608,16 @@ func bjobsRefusedOptions() []lsfOption {
 		{"rusage", "resource"}, {"script", ""},
 		{"U", "reservation_id"}, {"V", ""}, {"W", ""}, {"WF", ""}, {"WL", ""}, {"WP", ""},
 	}
+}
+
+// reportMissing says which of the jobs asked for are not found, and
+// makes bjobs exit 255 when any is not.
+func reportMissing(e env, missing []int64) error {
+	for _, id := range missing {
+		fmt.Fprintf(e.stderr, "Job <%s> is not found\n", api.FormatJobID(id))
+	}
+	if len(missing) > 0 {
+		return exit(exitLSF, nil)
+	}
+	return nil
 }

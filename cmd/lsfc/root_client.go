@@ -11,6 +11,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -27,6 +28,11 @@ func runTree(args []string, e env) error {
 		bi, _ := debug.ReadBuildInfo()
 		writeVersion(e.stdout, bi)
 		return nil
+	}
+	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == "lsfc-master" {
+		// lsfc handed serve --etcd to this program as lsfc-master:
+		// handing it back would start the circle again.
+		return exit(exitUsage, fmt.Errorf("this lsfc-master is the build of the LSF commands alone (lsfc-client); build lsfc-master with: go build -tags lsfcmaster -o lsfc-master ./cmd/lsfc"))
 	}
 	self, err := os.Executable()
 	if err != nil {

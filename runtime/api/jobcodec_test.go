@@ -192,6 +192,7 @@ func FuzzDecodeJobList(f *testing.F) {
 	f.Add(data)
 	f.Add([]byte(`{"entries":[{"job":{"id":1,"execHosts":["a","b"],"cpuTime":1.5e2}}],"strings":["x"]}`))
 	f.Add([]byte(`{"entries":[{"job":{"id":1},"rows":{"n":2,"i":[1,1,2],"s":[1,2],"r":[0,2]}}]}`))
+	f.Add([]byte(`{"entries":[{"job":{"id":1},"rows":{"n":10000000,"i":[],"s":[],"r":[]}},{"job":{"id":2},"rows":{"n":10000000}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sameAsJSON(t, data)
 	})

@@ -219,7 +219,7 @@ func (b *JobListBuilder) Add(j *Job) {
 // used. n is how many jobs are to be added, for the text's room.
 func (b *JobListBuilder) Stream(n int) {
 	b.stream = true
-	b.room = 64 + 160*min(max(n, 0), 1<<16)
+	b.room = 64 + 160*min(max(n, 0), 1<<13)
 }
 
 // flush writes the entry kept in a streamed list.
@@ -262,6 +262,16 @@ func (b *JobListBuilder) JSON() (JobListJSON, error) {
 
 // A JobListJSON is a list (JobList) as AppendJSON writes it.
 type JobListJSON []byte
+
+// MarshalJSON returns the list's text as it is, so that a JobListJSON
+// encoded with encoding/json is the list, not its bytes in base64 (null
+// when there is none).
+func (j JobListJSON) MarshalJSON() ([]byte, error) {
+	if len(j) == 0 {
+		return []byte("null"), nil
+	}
+	return j, nil
+}
 
 // Keep has the list write the fields of its jobs that m keeps alone:
 // the jobs added need not be masked (an array's element that becomes a
@@ -319,7 +329,10 @@ func (l JobList) Expand() []Job {
 		}
 		return ""
 	}
-	out := make([]Job, 0, n)
+	// A list's counts are the daemon's word: the slice grows with the
+	// rows actually read rather than to what the counts claim.
+	out := make([]Job, 0, min(n, len(l.Entries)+presizeRows))
+	budget := maxRows
 	for _, e := range l.Entries {
 		out = append(out, e.Job)
 		r := e.Rows
@@ -332,17 +345,10 @@ func (l JobList) Expand() []Job {
 		tmpl := e.Job
 		tmpl.Start, tmpl.End, tmpl.ExitCode, tmpl.Term, tmpl.ExecHosts = 0, 0, 0, "", nil
 		tmpl.CPUTime, tmpl.MaxMem, tmpl.ExecCwd, tmpl.Exceptions = 0, 0, "", ""
-		count := min(max(r.Count, 0), maxRows)
-		states, reasons := expandRuns(r.State, false, count), expandRuns(r.Reason, false, count)
-		for i, idx := range expandRuns(r.Index, true, count) {
-			if idx <= 0 || idx > MaxArrayIndex || i >= len(states) || i >= len(reasons) {
-				break
-			}
-			j := tmpl
-			j.ID, j.Index, j.Name = ElementID(job, idx), idx, base+"["+strconv.Itoa(idx)+"]"
-			j.State, j.Reason = str(states[i]), str(reasons[i])
-			out = append(out, j)
-		}
+		out = expandElements(out, tmpl, r, job, base, str, budget, func(j *Job, id int64, idx int, name, state, reason string) {
+			j.ID, j.Index, j.Name, j.State, j.Reason = id, idx, name, state, reason
+		})
+		budget -= len(out) - first
 		for _, x := range r.Ran {
 			if x.Row < 0 || first+x.Row >= len(out) {
 				continue
@@ -355,5 +361,29 @@ func (l JobList) Expand() []Job {
 	return out
 }
 
-// maxRows is the most rows Expand reads of one entry.
-const maxRows = 10_000_000
+// expandElements appends to out the elements of an array whose rows are
+// r (job its job number, base its name without indices), each made from
+// tmpl by set, at most budget of them: rows that do not hold together
+// (columns of different lengths, indices out of range) are read as far
+// as they do.
+func expandElements[T any](out []T, tmpl T, r *ElementRows, job int64, base string, str func(int) string, budget int,
+	set func(j *T, id int64, idx int, name, state, reason string)) []T {
+	count := min(max(r.Count, 0), budget)
+	states, reasons := expandRuns(r.State, false, count), expandRuns(r.Reason, false, count)
+	for i, idx := range expandRuns(r.Index, true, count) {
+		if idx <= 0 || idx > MaxArrayIndex || i >= len(states) || i >= len(reasons) {
+			break
+		}
+		j := tmpl
+		set(&j, ElementID(job, idx), idx, base+"["+strconv.Itoa(idx)+"]", str(states[i]), str(reasons[i]))
+		out = append(out, j)
+	}
+	return out
+}
+
+// maxRows is the most rows Expand reads of a whole list, all its arrays'
+// elements together (a variable for the tests); presizeRows the most
+// rows it makes room for before it reads them.
+var maxRows = 10_000_000
+
+const presizeRows = 4096

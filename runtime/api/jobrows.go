@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -250,7 +249,10 @@ func expandRows(rows []JobRow, elems []entryRows, strs []string) []JobRow {
 		}
 		return ""
 	}
-	out := make([]JobRow, 0, n)
+	// The counts are the daemon's word: the slice grows with the rows
+	// actually read, all the list's arrays together at most maxRows.
+	out := make([]JobRow, 0, min(n, len(rows)+presizeRows))
+	budget := maxRows
 	next := 0
 	for at := range rows {
 		out = append(out, rows[at])
@@ -267,17 +269,10 @@ func expandRows(rows []JobRow, elems []entryRows, strs []string) []JobRow {
 		job := SplitIDJob(tmpl.ID)
 		first := len(out)
 		tmpl.ExecHosts = nil
-		count := min(max(r.Count, 0), maxRows)
-		states, reasons := expandRuns(r.State, false, count), expandRuns(r.Reason, false, count)
-		for i, idx := range expandRuns(r.Index, true, count) {
-			if idx <= 0 || idx > MaxArrayIndex || i >= len(states) || i >= len(reasons) {
-				break
-			}
-			j := tmpl
-			j.ID, j.Index, j.Name = ElementID(job, idx), idx, base+"["+strconv.Itoa(idx)+"]"
-			j.State = str(states[i])
-			out = append(out, j)
-		}
+		out = expandElements(out, tmpl, r, job, base, str, budget, func(j *JobRow, id int64, idx int, name, state, _ string) {
+			j.ID, j.Index, j.Name, j.State = id, idx, name, state
+		})
+		budget -= len(out) - first
 		for _, x := range r.Ran {
 			if x.Row < 0 || first+x.Row >= len(out) {
 				continue

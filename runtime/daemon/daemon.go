@@ -1008,7 +1008,7 @@ func (d *Daemon) fail(err error) {
 // commitThen commits records from the owning goroutine and runs after
 // once they are durable.
 func (d *Daemon) commitThen(recs []Record, after func()) {
-	d.commitAs(recs, false, after)
+	d.commitAs(recs, false, nil, after)
 }
 
 // commitFinishThen is commitThen for the finish of a job's processes,
@@ -1035,13 +1035,19 @@ func (d *Daemon) commitThen(recs []Record, after func()) {
 //     the finish it rests on did not;
 //   - its lsb.acct record is written, as before, once it is durable.
 func (d *Daemon) commitFinishThen(recs []Record, after func()) {
-	d.commitAs(recs, true, after)
+	d.commitAs(recs, true, nil, after)
 }
 
 // commitAs commits records, deferred or not, and runs after once they are
-// durable.
-func (d *Daemon) commitAs(recs []Record, deferred bool, after func()) {
+// durable. before, if not nil, runs meanwhile, off the owning goroutine:
+// it must do nothing that a crash before the records are durable would
+// leave for the next daemon to take for their effect (the jobs of a
+// start made ready, not started: see localexec's Prepare).
+func (d *Daemon) commitAs(recs []Record, deferred bool, before, after func()) {
 	if len(recs) == 0 {
+		if before != nil {
+			before()
+		}
 		if after != nil {
 			after()
 		}
@@ -1053,6 +1059,9 @@ func (d *Daemon) commitAs(recs []Record, deferred bool, after func()) {
 		return
 	}
 	go func() {
+		if before != nil {
+			before()
+		}
 		if err := commit.Wait(); err != nil {
 			return // the writer's sticky error stops the daemon at the next append
 		}
@@ -1098,6 +1107,9 @@ func (d *Daemon) schedule() {
 	now := d.now()
 	var recs []Record
 	var acts []func()
+	// preps make the local jobs about to start ready while their start
+	// records become durable.
+	var preps []localexec.Spec
 	suspended, resumed, windowNext := d.engine.ApplyRunWindows()
 	for _, j := range suspended {
 		recs = append(recs, Record{Type: KindSuspend, At: now, Job: j.ID, Reason: j.Reason})
@@ -1162,7 +1174,11 @@ func (d *Daemon) schedule() {
 			rec.Allocs = append(rec.Allocs, runtime.AllocImage{Host: a.Host.Name, Slots: a.Slots, GPUs: a.GPUs})
 		}
 		recs = append(recs, rec)
-		acts = append(acts, d.startAct(j, d.spec(j)))
+		spec := d.spec(j)
+		acts = append(acts, d.startAct(j, spec))
+		if _, waits := d.hostPre[j.ID]; !waits && d.agentOf(j) == nil {
+			preps = append(preps, spec)
+		}
 	}
 	recs = append(recs, growRecords(p, now)...)
 	acts = append(acts, d.growActs(p)...)
@@ -1170,7 +1186,15 @@ func (d *Daemon) schedule() {
 	if p.Wake == runtime.Never && windowNext == runtime.Never {
 		d.wake = 0
 	}
-	d.commitThen(recs, func() {
+	var before func()
+	if len(preps) > 0 {
+		before = func() {
+			for _, s := range preps {
+				d.exec.Prepare(s)
+			}
+		}
+	}
+	d.commitAs(recs, false, before, func() {
 		for _, act := range acts {
 			act()
 		}

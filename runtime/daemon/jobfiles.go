@@ -13,9 +13,11 @@ import (
 // can make a job run twice:
 //
 //   - a job's files exist only once its start is durable (the executor
-//     starts it after the commit), and go (dropFiles) before a requeue is
-//     logged, so a job the log says is pending, or does not know, has no
-//     files;
+//     starts it after the commit; what the executor makes ready while
+//     the commit is under way bears names of its own, which are no job's
+//     files until the start gives them theirs), and go (dropFiles)
+//     before a requeue is logged, so a job the log says is pending, or
+//     does not know, has no files;
 //   - once a job's finish is durable its files go but its status and pid
 //     files (settle): a finish in the log's last frames may still be cut
 //     as a torn write, and the job then replays as started; the executor

@@ -152,7 +152,7 @@ func TestPostprocAfterEnd(t *testing.T) {
 	if k := kinds(hs[0]); !slices.Contains(k, api.EventPostDone) || slices.Index(k, api.EventPostDone) < slices.Index(k, api.EventDone) {
 		t.Errorf("history of job %d: %v, want its post-execution's end after its own", first, k)
 	}
-	if _, err := os.Stat(filepath.Join(state, "jobs", fmt.Sprint(first)+".spec")); err == nil {
+	if _, err := os.Stat(filepath.Join(state, "jobs", fmt.Sprint(first)+".sh")); err == nil {
 		t.Errorf("job %d's files are still there once its post-execution ended", first)
 	}
 

@@ -93,9 +93,13 @@ func TestStatePrivate(t *testing.T) {
 		c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", j.ID), nil, nil)
 		c.waitState(t, j.ID, "EXIT")
 	}()
-	spec := filepath.Join(state, "jobs", fmt.Sprintf("%d.spec", j.ID))
-	waitFor(t, "the job's spec file", func() bool {
-		_, err := os.Stat(spec)
+	// The job's spec, with its environment, went to the host's
+	// supervisor with its request: its files are its job file and the
+	// record of its processes.
+	jobFile := filepath.Join(state, "jobs", fmt.Sprintf("%d.sh", j.ID))
+	pids := filepath.Join(state, "jobs", fmt.Sprintf("%d.pid", j.ID))
+	waitFor(t, "the job's pid file", func() bool {
+		_, err := os.Stat(pids)
 		return err == nil
 	})
 	for _, f := range []struct {
@@ -106,7 +110,8 @@ func TestStatePrivate(t *testing.T) {
 		{filepath.Join(state, "lsb.events"), 0o600},
 		{filepath.Join(state, "lock"), 0o600},
 		{filepath.Join(state, "jobs"), 0o700},
-		{spec, 0o600},
+		{jobFile, 0o700},
+		{pids, 0o600},
 		{api.RunDir(state), 0o755},
 		{api.SocketPath(state), 0o666},
 	} {

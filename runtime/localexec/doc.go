@@ -8,7 +8,9 @@
 // An Executor owns a private directory. For job 42 it holds:
 //
 //	42.sh      the job file run by /bin/sh: a header, then the command
-//	42.spec    the job's Spec, for the wrapper to read
+//	42.spec    the job's Spec, for the wrapper to read, when it is not
+//	           sent with the supervisor's request (a job under a starter
+//	           of its own, or a Spec too large for a message)
 //	42.pid     the wrapper's and the job's process ids and start times
 //	42.status  the job's Result, written once the job has ended
 //	42.post    how its post-execution commands ended, when they ran on
@@ -17,8 +19,8 @@
 //	           its job report, when its user's home cannot take it)
 //	42.lock    locked by the job's wrapper for its whole life
 //
-// Start writes the job and spec files, takes the job's lock and hands it
-// to the job's wrapper: the host's supervisor, one long-lived process per
+// Start writes the job file (and the spec file, when needed), takes the
+// job's lock and hands it to the job's wrapper: the host's supervisor, one long-lived process per
 // directory that runs every job's wrapper as a goroutine of its own (the
 // job starter, StarterName, a small program that links this package
 // alone, installed beside lsfc, run with SuperviseArg; see supervisor.go
@@ -29,7 +31,10 @@
 // jobs to their ends, and Start starts a new one from the new starter. A
 // job with per-process limits (Spec.ProcLimits), and every job of an
 // Executor with PerJob set, runs under a starter process of its own
-// instead, which does the same for that one job. The wrapper gives the job its umask, enters the working
+// instead, which does the same for that one job. Prepare writes the job
+// file and takes the lock ahead of Start, under names that are no job's
+// files, while the caller makes its record of the start durable: Start
+// then only names them. The wrapper gives the job its umask, enters the working
 // directory (the user's home when none is given, /tmp when it cannot be
 // entered), opens the output files, starts /bin/sh on the job file in a
 // process group of its own (so that a signal sent to the job reaches all

@@ -2,6 +2,7 @@ package localexec
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +28,9 @@ const (
 	DefaultPollInterval = 200 * time.Millisecond
 	// startTimeout bounds how long Start waits for the wrapper's answer.
 	startTimeout = 30 * time.Second
+	// maxInlineSpec is the largest spec sent to the supervisor with its
+	// request, leaving room in the message for the request's first line.
+	maxInlineSpec = maxSupMsg - 256
 )
 
 // An Executor runs jobs as processes of this machine; see the package
@@ -61,8 +65,10 @@ type Executor struct {
 	supervised bool
 	supMu      sync.Mutex     // serialises starting the supervisor
 	jobs       map[int64]*job // jobs started or adopted and not yet ended
-	closed     bool
-	quit       chan struct{} // closed by Close
+	// prepared holds the jobs made ready by Prepare, not yet started.
+	prepared map[int64]*prepared
+	closed   bool
+	quit     chan struct{} // closed by Close
 
 	deliverMu sync.Mutex // serialises calls of onExit
 }
@@ -98,6 +104,7 @@ func New(dir string, onExit func(Result)) (*Executor, error) {
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("job directory %q is not a directory", abs)
 	}
+	removeStalePrepared(abs)
 	return &Executor{dir: abs, onExit: onExit, jobs: map[int64]*job{}, quit: make(chan struct{})}, nil
 }
 
@@ -133,7 +140,14 @@ func (e *Executor) OutputPath(id int64) string { return spoolPath(e.dir, id, out
 // cannot start: s is invalid, the job already runs, its files cannot be
 // written, or the wrapper or the shell cannot be started. Files left by an
 // earlier run of the same job id are replaced.
-func (e *Executor) Start(s Spec) error {
+func (e *Executor) Start(s Spec) (err error) {
+	defer func() {
+		if err != nil {
+			// What Prepare made for the job is not left behind, lock
+			// taken, by a start that failed before naming it.
+			e.unprepare(s.JobID)
+		}
+	}()
 	if err := s.resolveIDs(); err != nil {
 		return err
 	}
@@ -161,9 +175,15 @@ func (e *Executor) Start(s Spec) error {
 		removeSpool(e.dir, s.JobID)
 		return err
 	}
-	// The wrapper wrote the pid file before answering; without it the job
-	// can still end, but not be signalled.
-	rec, _ := readPidRecord(e.path(s.JobID, pidExt))
+	// The wrapper wrote the pid file before answering, and the supervisor
+	// may have sent its record with its answer; without it the job can
+	// still end, but not be signalled.
+	var rec pidRecord
+	if run.pids != nil {
+		rec = *run.pids
+	} else {
+		rec, _ = readPidRecord(e.path(s.JobID, pidExt))
+	}
 	e.mu.Lock()
 	j.pids, j.started = rec, true
 	e.mu.Unlock()
@@ -195,32 +215,60 @@ func (e *Executor) launch(s *Spec) (*wrapperRun, error) {
 			return nil, fmt.Errorf("cannot start job %d: %v", id, err)
 		}
 	}
-	// The job and spec files are read by the wrapper, which starts next,
-	// and by the job's shell; nothing reads them after a crash of the
-	// machine, which ends the job too: they need not be synced.
-	if err := replaceFile(e.path(id, jobFileExt), jobScript(s), 0o700, false); err != nil {
-		return nil, fmt.Errorf("cannot write the job file of job %d: %v", id, err)
-	}
-	if err := replaceJSON(e.path(id, specExt), s, 0o600, false); err != nil {
-		return nil, fmt.Errorf("cannot write the spec file of job %d: %v", id, err)
+	supervised := !e.PerJob && !s.hasProcLimits()
+	var spec []byte
+	if supervised {
+		var err error
+		if spec, err = json.Marshal(s); err != nil {
+			return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+		}
+		if len(spec) > maxInlineSpec {
+			spec = nil
+		}
 	}
 	argv, err := e.starterArgv()
 	if err != nil {
 		return nil, fmt.Errorf("cannot start job %d: %v", id, err)
 	}
-	// The wrapper's lock: taken here and handed over, so that from now
-	// on a running wrapper can be told from one that never ran, even if
-	// this process dies before the wrapper answers.
-	lock, err := os.OpenFile(e.path(id, lockExt), os.O_RDWR|os.O_CREATE, 0o600)
+	// The job and spec files are read by the wrapper, which starts next,
+	// and by the job's shell; nothing reads them after a crash of the
+	// machine, which ends the job too: they need not be synced. A job of
+	// the host's supervisor has its spec sent with its request, rather
+	// than in a file, unless it is too large for one. A job made ready
+	// (Prepare) has its job file, and its lock, written already.
+	script := jobScript(s)
+	lock, placed, err := e.takePrepared(id, script)
 	if err != nil {
-		return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+		return nil, err
 	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		lock.Close()
-		return nil, fmt.Errorf("cannot start job %d: its lock is held: %v", id, err)
+	if !placed {
+		if err := replaceFile(e.path(id, jobFileExt), script, 0o700, false); err != nil {
+			return nil, fmt.Errorf("cannot write the job file of job %d: %v", id, err)
+		}
 	}
-	if !e.PerJob && !s.hasProcLimits() {
-		return e.launchSupervised(argv, id, lock)
+	writeSpec := func() error { return replaceJSON(e.path(id, specExt), s, 0o600, false) }
+	if spec == nil {
+		if err := writeSpec(); err != nil {
+			if lock != nil {
+				lock.Close()
+			}
+			return nil, fmt.Errorf("cannot write the spec file of job %d: %v", id, err)
+		}
+	}
+	// The wrapper's lock: taken here (or by Prepare) and handed over, so
+	// that from now on a running wrapper can be told from one that never
+	// ran, even if this process dies before the wrapper answers.
+	if lock == nil {
+		if lock, err = os.OpenFile(e.path(id, lockExt), os.O_RDWR|os.O_CREATE, 0o600); err != nil {
+			return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+		}
+		if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			lock.Close()
+			return nil, fmt.Errorf("cannot start job %d: its lock is held: %v", id, err)
+		}
+	}
+	if supervised {
+		return e.launchSupervised(argv, id, lock, spec, writeSpec)
 	}
 	return e.launchProcess(argv, id, lock)
 }
@@ -300,6 +348,9 @@ type wrapperRun struct {
 	cmd  *exec.Cmd
 	ends *os.File
 	conn *net.UnixConn
+	// pids is the job's pid record the supervisor sent with its answer;
+	// nil: it is read from the pid file.
+	pids *pidRecord
 	// next is the supervisor's message read by waitEnd that was not
 	// "end", and nextErr the error of reading it; read says they are set.
 	next    string
@@ -462,6 +513,7 @@ func (e *Executor) Close() {
 	}
 	e.mu.Unlock()
 	if first {
+		e.dropAllPrepared()
 		e.closeSupervisor()
 	}
 	// Taking deliverMu waits for a call of onExit in progress; nothing is

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -55,7 +56,31 @@ func readProcStat(pid int) (procStat, error) {
 
 // processStart returns the start time of process pid (0: this one).
 func processStart(pid int) (uint64, error) {
+	if pid == 0 {
+		return selfStart()
+	}
 	st, err := readProcStat(pid)
+	return st.Start, err
+}
+
+// ownStart is this process's start time once read (0 until then): the
+// host's supervisor names itself in every job's pid record.
+var ownStart struct {
+	sync.Mutex
+	start uint64
+}
+
+// selfStart returns this process's start time.
+func selfStart() (uint64, error) {
+	ownStart.Lock()
+	defer ownStart.Unlock()
+	if ownStart.start != 0 {
+		return ownStart.start, nil
+	}
+	st, err := readProcStat(0)
+	if err == nil {
+		ownStart.start = st.Start
+	}
 	return st.Start, err
 }
 

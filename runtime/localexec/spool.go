@@ -181,10 +181,15 @@ func readPidRecord(path string) (pidRecord, error) {
 	if err := readJSON(path, &rec); err != nil {
 		return pidRecord{}, err
 	}
-	if rec.WrapperPID <= 1 || rec.JobPID < 0 || rec.JobPID == 1 {
+	if !rec.valid() {
 		return pidRecord{}, fmt.Errorf("%s is damaged: bad process ids", path)
 	}
 	return rec, nil
+}
+
+// valid tells whether the record's process ids may be a job's.
+func (p pidRecord) valid() bool {
+	return p.WrapperPID > 1 && p.JobPID >= 0 && p.JobPID != 1
 }
 
 // readStatus reads a status file. A missing file gives an error for which

@@ -1,6 +1,7 @@
 package localexec
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -32,11 +33,20 @@ import (
 // same user), one connection per job:
 //
 //	Start                              supervisor
-//	"start ID PROG" + the job's lock ->
+//	"start ID PROG\nSPEC" + the job's lock ->
 //	                             <-    "hello PID" (the job is taken)
-//	                             <-    "ok" or "error: WHY" (the handshake)
+//	                             <-    "ok PIDS" or "error: WHY" (the handshake)
 //	                             <-    "end" (Spec.PostLater: the end is recorded)
 //	                             <-    "done CODE" (the status file is written)
+//
+// SPEC is the job's Spec as JSON: the supervisor's wrapper takes it from
+// the request rather than from a spec file, and PIDS is the job's pid
+// record as its pid file holds it, which Start then need not read. A
+// Spec too large for a message (maxSupMsg) goes in the spec file, and
+// the request is then "start ID PROG" alone, and its answer "ok" alone.
+// A supervisor that reads no spec in requests (one started from an older
+// program that was not replaced) answers an error naming a bad program
+// or job id: Start then writes the spec file and asks again without it.
 //
 // An Executor's Close sends "close" instead, on a connection of its own:
 // a supervisor without jobs then exits.
@@ -103,9 +113,13 @@ const (
 	// supLockWait bounds how long a new supervisor waits for one that is
 	// exiting to let go of the directory.
 	supLockWait = 10 * time.Second
-	// maxSupMsg bounds a message on the supervisor's socket.
-	maxSupMsg = 8 << 10
+	// maxSupMsg bounds a message on the supervisor's socket: a request
+	// with its job's spec.
+	maxSupMsg = 64 << 10
 )
+
+// msgBufs holds the buffers readMsg reads messages into.
+var msgBufs = sync.Pool{New: func() any { return new([maxSupMsg]byte) }}
 
 // A jobThread is a goroutine locked to an OS thread whose working
 // directory and umask are its own (unshare(CLONE_FS)), on which the
@@ -204,10 +218,16 @@ func readMsg(c *net.UnixConn, timeout time.Duration) (string, []int, error) {
 		c.SetReadDeadline(time.Now().Add(timeout))
 	} else {
 		c.SetReadDeadline(time.Time{})
+		// Without a limit, the wait may last as long as a job runs: it
+		// takes a buffer only once a message is there.
+		if err := waitMsg(c); err != nil {
+			return "", nil, err
+		}
 	}
-	buf := make([]byte, maxSupMsg)
+	buf := msgBufs.Get().(*[maxSupMsg]byte)
+	defer msgBufs.Put(buf)
 	oob := make([]byte, syscall.CmsgSpace(4*4))
-	n, oobn, _, _, err := c.ReadMsgUnix(buf, oob)
+	n, oobn, flags, _, err := c.ReadMsgUnix(buf[:], oob)
 	var fds []int
 	if oobn > 0 {
 		if msgs, perr := syscall.ParseSocketControlMessage(oob[:oobn]); perr == nil {
@@ -226,7 +246,25 @@ func readMsg(c *net.UnixConn, timeout time.Duration) (string, []int, error) {
 	if n == 0 {
 		return "", fds, errors.New("the connection was closed")
 	}
+	if flags&syscall.MSG_TRUNC != 0 {
+		return "", fds, fmt.Errorf("a message longer than %d bytes", maxSupMsg)
+	}
 	return string(buf[:n]), fds, nil
+}
+
+// waitMsg waits until a message can be read from c, or the connection
+// has ended or failed (the read that follows then says so): a peek of one
+// byte, which leaves the message where it is.
+func waitMsg(c *net.UnixConn) error {
+	rc, err := c.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var one [1]byte
+	return rc.Read(func(fd uintptr) bool {
+		_, _, err := syscall.Recvfrom(int(fd), one[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+		return err != syscall.EAGAIN
+	})
 }
 
 // A supervisor runs the jobs of one Executor directory; see above.
@@ -500,7 +538,12 @@ func (sv *supervisor) serve(c *net.UnixConn) {
 		closeFDs(fds)
 		return
 	}
+	// The job's spec follows the request's first line.
+	msg, spec, inline := strings.Cut(msg, "\n")
 	id, prog, err := parseRequest(msg, len(fds))
+	if err == nil && inline && id == 0 {
+		err = errors.New("bad request: a close with a spec")
+	}
 	if err == nil && id > 0 && !sv.runs(prog) {
 		// Start would start another program: this one retires, and
 		// the job, not taken, goes to a supervisor of that program.
@@ -532,7 +575,11 @@ func (sv *supervisor) serve(c *net.UnixConn) {
 		sv.closing = sv.jobs == 0
 		sv.mu.Unlock()
 	default:
-		sv.runJob(c, id, fds[0])
+		var data []byte
+		if inline {
+			data = []byte(spec)
+		}
+		sv.runJob(c, id, fds[0], data)
 	}
 }
 
@@ -569,10 +616,11 @@ func canonicalUint(s string) bool {
 }
 
 // runJob runs job id, whose lock is the descriptor lock, on a thread of
-// its own, and tells its progress on c.
-func (sv *supervisor) runJob(c *net.UnixConn, id int64, lock int) {
+// its own, and tells its progress on c. spec is the job's Spec as the
+// request gave it, nil when it is in the spec file.
+func (sv *supervisor) runJob(c *net.UnixConn, id int64, lock int, spec []byte) {
 	syscall.CloseOnExec(lock)
-	w := &wrapper{dir: sv.dir, id: id, shared: true}
+	w := &wrapper{dir: sv.dir, id: id, shared: true, spec: spec}
 	sv.mu.Lock()
 	sv.jobs++
 	sv.closing = false
@@ -619,14 +667,20 @@ func closeFDs(fds []int) {
 
 // launchSupervised hands job id, with its lock (taken, and closed here),
 // to the host's supervisor, started when none runs, and waits for its
-// answer.
-func (e *Executor) launchSupervised(argv []string, id int64, lock *os.File) (*wrapperRun, error) {
+// answer. spec is the job's Spec as JSON, sent with the request, or nil
+// when the spec file is written; writeSpec writes it, for a supervisor
+// that takes no spec with its requests.
+func (e *Executor) launchSupervised(argv []string, id int64, lock *os.File, spec []byte, writeSpec func() error) (*wrapperRun, error) {
 	defer lock.Close() // the supervisor holds its own copy once it has the job
 	req := "start " + strconv.FormatInt(id, 10)
 	if prog := programID(argv[0]); prog != "" {
 		req += " " + prog
 	}
-	c, err := e.handOverJob(argv, req, lock)
+	full := req
+	if spec != nil {
+		full += "\n" + string(spec)
+	}
+	c, err := e.handOverJob(argv, full, lock)
 	if err != nil {
 		return nil, fmt.Errorf("cannot start job %d: %v", id, err)
 	}
@@ -636,6 +690,29 @@ func (e *Executor) launchSupervised(argv []string, id int64, lock *os.File) (*wr
 	msg, _, err := readMsg(c, startTimeout)
 	if err == nil && msg == "ok" {
 		return &wrapperRun{conn: c}, nil
+	}
+	if data, ok := strings.CutPrefix(msg, "ok "); err == nil && ok && spec != nil {
+		// The job's processes came with the answer.
+		run := &wrapperRun{conn: c}
+		var rec pidRecord
+		if json.Unmarshal([]byte(data), &rec) == nil && rec.valid() {
+			run.pids = &rec
+		}
+		return run, nil
+	}
+	if err == nil && spec != nil && (strings.HasPrefix(msg, "error: bad program") || strings.HasPrefix(msg, "error: bad job id")) {
+		// A supervisor of an older program, which reads the spec from
+		// its file: it did not take the job, which is asked again.
+		c.Close()
+		if err := writeSpec(); err != nil {
+			return nil, fmt.Errorf("cannot write the spec file of job %d: %v", id, err)
+		}
+		if c, err = e.handOverJob(argv, req, lock); err != nil {
+			return nil, fmt.Errorf("cannot start job %d: %v", id, err)
+		}
+		if msg, _, err = readMsg(c, startTimeout); err == nil && msg == "ok" {
+			return &wrapperRun{conn: c}, nil
+		}
 	}
 	c.Close()
 	switch {

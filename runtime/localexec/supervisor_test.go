@@ -2,6 +2,7 @@ package localexec
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -579,4 +580,123 @@ func TestSupervisorRetiresOnUpgrade(t *testing.T) {
 	}
 	h2.e.Close()
 	eventually(t, "the new supervisor exiting", func() bool { return gone(sup) })
+}
+
+// TestSupervisorSpecInline checks that a job of the supervisor gets its
+// spec with its request, with no spec file, and that one too large for
+// a message gets it through the spec file.
+func TestSupervisorSpecInline(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	work := t.TempDir()
+	big := strings.Repeat("x", maxSupMsg+1)
+	for _, c := range []struct {
+		id    int64
+		value string
+		file  bool
+	}{{1, "small", false}, {2, big, true}} {
+		s := Spec{JobID: c.id, Cwd: work, Umask: -1, Env: []string{"VALUE=" + c.value},
+			Command: fmt.Sprintf(`printf %%s "$VALUE" > value.%d`, c.id)}
+		h.start(s)
+		if r := h.result(c.id); !r.Done() {
+			t.Fatalf("job %d ended %+v, want DONE", c.id, r)
+		}
+		if got, err := os.ReadFile(filepath.Join(work, fmt.Sprint("value.", c.id))); err != nil || string(got) != c.value {
+			t.Errorf("job %d saw a value of %d bytes (%v), want %d", c.id, len(got), err, len(c.value))
+		}
+		_, err := os.Stat(spoolPath(h.e.Dir(), c.id, specExt))
+		if file := err == nil; file != c.file {
+			t.Errorf("job %d: spec file written %v, want %v", c.id, file, c.file)
+		}
+		if w := wrapperOf(t, h.e.Dir(), c.id); w != supervisorPID(t, h.e.Dir()) {
+			t.Errorf("job %d ran in process %d, not in the supervisor", c.id, w)
+		}
+	}
+}
+
+// TestSupervisorWithoutInlineSpec plays a supervisor of an older program,
+// which reads a job's spec from its file and finds a request with a spec
+// bad: Start writes the spec file and asks again without it. Then it
+// plays one of this program, whose answer names the job's processes.
+func TestSupervisorWithoutInlineSpec(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	ln, err := net.ListenUnix("unixpacket", &net.UnixAddr{Name: filepath.Join(h.e.Dir(), supSock), Net: "unixpacket"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	reqs, answers := make(chan string, 3), make(chan string, 1)
+	go func() {
+		for i := 0; ; i++ {
+			c, err := ln.AcceptUnix()
+			if err != nil {
+				return
+			}
+			msg, fds, _ := readMsg(c, waitLimit)
+			closeFDs(fds)
+			reqs <- msg
+			c.Write([]byte("hello 1"))
+			switch i {
+			case 0:
+				// As an older supervisor's parseRequest reads it.
+				_, _, err := parseRequest(msg, len(fds))
+				c.Write([]byte("error: " + err.Error()))
+			case 1:
+				c.Write([]byte("ok"))
+			default:
+				c.Write([]byte("ok " + <-answers))
+			}
+			c.Write([]byte("done 1"))
+			c.Close()
+		}
+	}()
+	if err := h.e.Start(Spec{JobID: 7, Command: "true", Umask: -1}); err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	if first := <-reqs; !strings.HasPrefix(first, "start 7") || !strings.Contains(first, "\n{") {
+		t.Errorf("first request %q, want one with the spec", first)
+	}
+	if second := <-reqs; strings.Contains(second, "\n") || !strings.HasPrefix(second, "start 7") {
+		t.Errorf("second request %q, want one without the spec", second)
+	}
+	var s Spec
+	if err := readJSON(spoolPath(h.e.Dir(), 7, specExt), &s); err != nil || s.JobID != 7 {
+		t.Errorf("spec file: %+v, %v", s, err)
+	}
+	if r := h.result(7); !r.Lost {
+		t.Errorf("job 7 ended %+v, want lost: the play wrote no status", r)
+	}
+
+	// A supervisor of this program sends the job's processes with its
+	// answer, and writes no pid file here: the job, lost (no status),
+	// has its processes killed, which only the answer named.
+	leader := exec.Command("sleep", "30")
+	leader.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := leader.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- leader.Wait() }()
+	defer leader.Process.Kill()
+	self, err1 := processStart(0)
+	start, err2 := processStart(leader.Process.Pid)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	answers <- fmt.Sprintf(`{"WrapperPID":%d,"WrapperStart":%d,"JobPID":%d,"JobStart":%d,"Supervised":true}`,
+		os.Getpid(), self, leader.Process.Pid, start)
+	h.start(Spec{JobID: 8, Command: "true", Umask: -1})
+	if req := <-reqs; !strings.HasPrefix(req, "start 8") || !strings.Contains(req, "\n{") {
+		t.Errorf("request %q, want one with the spec", req)
+	}
+	if r := h.result(8); !r.Lost {
+		t.Errorf("job 8 ended %+v, want lost: the play wrote no status", r)
+	}
+	select {
+	case err := <-waited:
+		if err == nil {
+			t.Errorf("the job's process ended well, want it killed")
+		}
+	case <-time.After(waitLimit):
+		t.Errorf("the lost job's process, named in the answer only, was not killed")
+	}
 }

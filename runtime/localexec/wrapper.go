@@ -1,6 +1,7 @@
 package localexec
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -112,6 +113,14 @@ func (w *wrapper) tellEnd() {
 type wrapper struct {
 	dir string
 	id  int64
+	// spec is the job's Spec as JSON when the supervisor's request gave
+	// it (inline), until it is read; nil: it is in the spec file. With
+	// inline, Start is told the job's processes with its answer, "ok
+	// PIDS", PIDS the pid record as JSON (pids, once written), and need
+	// not read the pid file.
+	spec   []byte
+	inline bool
+	pids   []byte
 	// reply sends the answer to Start (see handshakeFD); nil once
 	// answered, or when nothing waits for it.
 	reply func(msg string)
@@ -157,6 +166,9 @@ func (w *wrapper) answer(msg string) {
 	if w.reply == nil {
 		return
 	}
+	if msg == "ok" && w.inline && w.pids != nil {
+		msg += " " + string(w.pids)
+	}
 	w.reply(msg)
 	w.reply = nil
 }
@@ -176,11 +188,22 @@ func (w *wrapper) path(ext string) string { return spoolPath(w.dir, w.id, ext) }
 // run does the wrapper's work; see WrapperMain.
 func (w *wrapper) run() int {
 	var s Spec
-	if err := readJSON(w.path(specExt), &s); err != nil {
+	if w.spec != nil {
+		w.inline = true
+		err := json.Unmarshal(w.spec, &s)
+		w.spec = nil // read: the job does not keep it while it runs
+		if err != nil {
+			w.refuse(fmt.Errorf("the spec of job %d is damaged: %v", w.id, err))
+			return 1
+		}
+		if s.JobID != w.id {
+			w.refuse(fmt.Errorf("the request for job %d carries the spec of job %d", w.id, s.JobID))
+			return 1
+		}
+	} else if err := readJSON(w.path(specExt), &s); err != nil {
 		w.refuse(err)
 		return 1
-	}
-	if s.JobID != w.id {
+	} else if s.JobID != w.id {
 		w.refuse(fmt.Errorf("%s holds job %d", w.path(specExt), s.JobID))
 		return 1
 	}
@@ -535,7 +558,15 @@ func (w *wrapper) writePids(jobPID int) error {
 			return err
 		}
 	}
-	return replaceJSON(w.path(pidExt), rec, 0o600, false)
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	if err := replaceFile(w.path(pidExt), append(data, '\n'), 0o600, false); err != nil {
+		return err
+	}
+	w.pids = data
+	return nil
 }
 
 // endUnrun ends a job that could not run because of err: the job counts as
