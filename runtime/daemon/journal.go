@@ -22,6 +22,19 @@ type Journal interface {
 	Close() error
 }
 
+// A notLeader error of a Journal (NotLeader true) says that a write was
+// refused, whole, because another master leads: a fail-over master whose
+// election key is gone (runtime/etcdlog's ErrFenced). The request is
+// answered as a standby answers, 503 naming no leader, so that a client
+// of several master candidates asks the others.
+type notLeader interface{ NotLeader() bool }
+
+// isNotLeader reports whether err is, or wraps, a notLeader error.
+func isNotLeader(err error) bool {
+	var nl notLeader
+	return errors.As(err, &nl) && nl.NotLeader()
+}
+
 // A markJournal can be compacted at a mark taken with the state the
 // snapshot reflects, while transactions go on being appended: those after
 // the mark follow the snapshot (see eventlog.Log.CompactAt).

@@ -303,6 +303,9 @@ func reply(w http.ResponseWriter, v any, err error) {
 		writeError(w, se.code, se.msg)
 	case errors.Is(err, errShutdown):
 		writeError(w, http.StatusServiceUnavailable, err.Error())
+	case isNotLeader(err):
+		w.Header().Set(api.HeaderLeader, "")
+		writeError(w, http.StatusServiceUnavailable, "this master no longer leads: "+err.Error())
 	default:
 		writeError(w, http.StatusInternalServerError, err.Error())
 	}

@@ -49,8 +49,19 @@ import (
 )
 
 // ErrFenced is returned when a write was refused because the fence no
-// longer holds: another master leads.
-var ErrFenced = errors.New("the event log is held by another master (leadership lost)")
+// longer holds: another master leads. Its NotLeader says so to the
+// daemon, which then answers the request as a standby would.
+var ErrFenced error = fencedError{}
+
+type fencedError struct{}
+
+func (fencedError) Error() string {
+	return "the event log is held by another master (leadership lost)"
+}
+
+// NotLeader reports that the write was refused because another master
+// leads: nothing of it was kept, and the request may go to that master.
+func (fencedError) NotLeader() bool { return true }
 
 // ErrClosed is returned by calls on a closed Log.
 var ErrClosed = errors.New("event log is closed")
