@@ -80,6 +80,7 @@ const (
 // A session is an interactive job's connection to its submitter, held by
 // its wrapper.
 type session struct {
+	id     int64          // the job's
 	conn   *os.File       // the connection, to close
 	rw     *attach.Stream // the sealed stream over it, for the frames
 	pty    *os.File       // the pseudo-terminal's master side; nil without one
@@ -111,7 +112,7 @@ func attachJob(s *Spec, cmd *exec.Cmd, stdout, stderr *os.File) (*session, error
 	if err != nil {
 		return nil, fmt.Errorf("cannot reach the submitter of the interactive job: %v", err)
 	}
-	ss := &session{conn: conn, rw: rw, done: make(chan struct{}), input: make(chan struct{})}
+	ss := &session{id: s.JobID, conn: conn, rw: rw, done: make(chan struct{}), input: make(chan struct{})}
 	host, _ := os.Hostname()
 	if len(host) > 255 {
 		host = host[:255]
@@ -239,6 +240,7 @@ func (ss *session) run(pgid int) {
 // copyOut sends one output of the job to the submitter until its end.
 func (ss *session) copyOut(p pump) {
 	defer ss.output.Done()
+	defer survive(ss.id, "the job's output to its terminal", nil)
 	buf := make([]byte, attach.MaxPayload)
 	sending := true
 	for {
@@ -272,6 +274,7 @@ func (ss *session) copyOut(p pump) {
 // a connection lost before the job's end hangs the job up.
 func (ss *session) readInput() {
 	defer close(ss.input)
+	defer survive(ss.id, "the terminal's input to the job", func(error) { ss.hangUp() })
 	for {
 		f, err := attach.ReadFrame(ss.rw)
 		if err != nil {

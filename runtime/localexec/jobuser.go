@@ -76,6 +76,8 @@ func (u jobUser) do(f func() error) error {
 	}
 	errc := make(chan error, 1)
 	go func() {
+		// A fault leaves the thread locked, so that it is never reused.
+		defer survive(0, "a step as the job's user", func(err error) { errc <- err })
 		runtime.LockOSThread()
 		if u.shared {
 			// The thread keeps a working directory and umask of its

@@ -140,7 +140,10 @@ func (w *wrapper) mailBegin(s *Spec, start time.Time, home string) func() string
 	sender := senderOf(s)
 	text := mailHeader(m, sender) + formatBegin(reportFacts{spec: s, run: jobRun{start: start, cwd: w.cwd, home: home}, now: time.Now(), sender: sender})
 	done := make(chan error, 1)
-	go func() { done <- deliver(m, sender, strings.NewReader(text), int64(len(text))) }()
+	go func() {
+		defer survive(s.JobID, "mail", func(err error) { done <- err })
+		done <- deliver(m, sender, strings.NewReader(text), int64(len(text)))
+	}()
 	return func() string {
 		if err := <-done; err != nil {
 			return "cannot mail the job's start: " + err.Error()
