@@ -13,9 +13,23 @@ func commandLine(argv []string) []string {
 	if len(argv) == 0 {
 		return nil
 	}
-	name := strings.TrimSuffix(filepath.Base(argv[0]), ".exe")
+	name := invokedAs(argv)
 	if isLSFCommand(name) {
 		return append([]string{name}, argv[1:]...)
 	}
 	return argv[1:]
 }
+
+// invokedAs returns the name a process was invoked under: argv[0]'s base
+// name, without .exe.
+func invokedAs(argv []string) string {
+	if len(argv) == 0 {
+		return ""
+	}
+	return strings.TrimSuffix(filepath.Base(argv[0]), ".exe")
+}
+
+// masterName is the name of lsfc-master, the build of lsfc that runs
+// master candidates (serve --etcd); the other builds hand serve --etcd to
+// it and refuse to run under its name.
+const masterName = "lsfc-master"

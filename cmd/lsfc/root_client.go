@@ -11,7 +11,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -29,7 +28,7 @@ func runTree(args []string, e env) error {
 		writeVersion(e.stdout, bi)
 		return nil
 	}
-	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == "lsfc-master" {
+	if invokedAs(os.Args) == masterName {
 		// lsfc handed serve --etcd to this program as lsfc-master:
 		// handing it back would start the circle again.
 		return exit(exitUsage, fmt.Errorf("this lsfc-master is the build of the LSF commands alone (lsfc-client); build lsfc-master with: go build -tags lsfcmaster -o lsfc-master ./cmd/lsfc"))

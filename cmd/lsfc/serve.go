@@ -232,10 +232,6 @@ type candidate interface {
 // would pay, and hands serve --etcd to lsfc-master (execMaster).
 var startCandidate func(ctx context.Context, ef etcdFlags, cfg daemon.Config) (candidate, error)
 
-// masterName is the name of the build of lsfc that runs master
-// candidates.
-const masterName = "lsfc-master"
-
 // execMaster runs, in place of this process, the lsfc-master installed
 // beside this lsfc, else the first on $PATH, with this process's command
 // line: serve --etcd is lsfc-master's.
@@ -244,7 +240,7 @@ func execMaster(e env) error {
 	if err != nil {
 		return exit(exitUsage, err)
 	}
-	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == masterName {
+	if invokedAs(os.Args) == masterName {
 		// Run under the name lsfc-master but built without etcd: handing
 		// on again would run itself.
 		return usageError("this %s is a build of lsfc without etcd; build lsfc-master with: go build -tags lsfcmaster -o %s ./cmd/lsfc", masterName, masterName)
