@@ -629,13 +629,9 @@ func (s *jscan) field(p any) error {
 			*p = v
 			return nil
 		}
-		n, err := s.number()
+		v, err := parsedNumber(s, func(n string) (int64, error) { return strconv.ParseInt(n, 10, 64) })
 		if err != nil {
 			return err
-		}
-		v, err := strconv.ParseInt(n, 10, 64)
-		if err != nil || !validJSONNumber(n) {
-			return errSlowPath
 		}
 		*p = v
 	case *int:
@@ -643,33 +639,21 @@ func (s *jscan) field(p any) error {
 			*p = int(v)
 			return nil
 		}
-		n, err := s.number()
+		v, err := parsedNumber(s, func(n string) (int64, error) { return strconv.ParseInt(n, 10, strconv.IntSize) })
 		if err != nil {
 			return err
-		}
-		v, err := strconv.ParseInt(n, 10, strconv.IntSize)
-		if err != nil || !validJSONNumber(n) {
-			return errSlowPath
 		}
 		*p = int(v)
 	case *uint64:
-		n, err := s.number()
+		v, err := parsedNumber(s, func(n string) (uint64, error) { return strconv.ParseUint(n, 10, 64) })
 		if err != nil {
 			return err
-		}
-		v, err := strconv.ParseUint(n, 10, 64)
-		if err != nil || !validJSONNumber(n) {
-			return errSlowPath
 		}
 		*p = v
 	case *float64:
-		n, err := s.number()
+		v, err := parsedNumber(s, func(n string) (float64, error) { return strconv.ParseFloat(n, 64) })
 		if err != nil {
 			return err
-		}
-		v, err := strconv.ParseFloat(n, 64)
-		if err != nil || !validJSONNumber(n) {
-			return errSlowPath
 		}
 		*p = v
 	case *bool:
@@ -699,6 +683,22 @@ func (s *jscan) field(p any) error {
 		return json.Unmarshal(raw, p)
 	}
 	return nil
+}
+
+// parsedNumber reads a number and parses its text with parse, as
+// encoding/json reads it into a field: a text JSON does not write a
+// number as, or one parse refuses, is left to encoding/json.
+func parsedNumber[T any](s *jscan, parse func(string) (T, error)) (T, error) {
+	var zero T
+	n, err := s.number()
+	if err != nil {
+		return zero, err
+	}
+	v, err := parse(n)
+	if err != nil || !validJSONNumber(n) {
+		return zero, errSlowPath
+	}
+	return v, nil
 }
 
 // validJSONNumber reports whether n is a number as JSON writes one
