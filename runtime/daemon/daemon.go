@@ -1656,31 +1656,22 @@ func (d *Daemon) compact() {
 // The records hold copies of the jobs' images: the owner may go on
 // changing the jobs while they are encoded.
 func (d *Daemon) snapshot() []Record {
-	recs := []Record{formatRecord()}
-	recs = append(recs, jobGroupRecords(d.cluster)...)
-	recs = append(recs, rsvRecords(d.cluster, d.now())...)
-	tokens, tokenOf, ranIn := map[string]int64{}, map[int64]string{}, map[int64]string{}
-	placed := map[int64]placement{}
+	groups := jobGroupRecords(d.cluster)
+	rsvs := rsvRecords(d.cluster, d.now())
 	jobs := d.cluster.Jobs()
+	queues, hosts := d.cluster.Control()
+	// Sized once: grown by appends, the records of a hundred thousand
+	// jobs would be copied over and over while the owner answers nothing.
+	recs := make([]Record, 0, 2+len(groups)+len(rsvs)+len(jobs)+len(queues)+2*len(hosts))
+	recs = append(recs, formatRecord())
+	recs = append(recs, groups...)
+	recs = append(recs, rsvs...)
 	images := make([]runtime.JobImage, len(jobs))
 	for i, j := range jobs {
-		if p, ok := d.placed[j.ID]; ok {
-			placed[j.ID] = p
-		}
 		images[i] = j.Image()
-		t := d.tokenOf[j.ID]
-		if t != "" {
-			tokens[t], tokenOf[j.ID] = j.ID, t
-		}
-		cwd := d.ranIn[j.ID]
-		if cwd != "" {
-			ranIn[j.ID] = cwd
-		}
-		recs = append(recs, Record{Type: KindJob, Image: &images[i], Token: t, Cwd: cwd})
+		recs = append(recs, Record{Type: KindJob, Image: &images[i], Token: d.tokenOf[j.ID], Cwd: d.ranIn[j.ID]})
 	}
-	// The tokens and directories of jobs forgotten go with them.
-	d.tokens, d.tokenOf, d.ranIn, d.placed = tokens, tokenOf, ranIn, placed
-	queues, hosts := d.cluster.Control()
+	d.forgetGone()
 	for _, name := range slices.Sorted(maps.Keys(queues)) {
 		q := queues[name]
 		recs = append(recs, Record{Type: KindQueue, Queue: name, Open: q.Open, Active: q.Active})
@@ -1692,6 +1683,57 @@ func (d *Daemon) snapshot() []Record {
 		}
 	}
 	return append(recs, Record{Type: KindState, NextID: d.cluster.NextID()})
+}
+
+// forgetGone drops the tokens, directories and placements of the jobs the
+// cluster no longer has (forgotten after CLEAN_PERIOD).
+func (d *Daemon) forgetGone() {
+	gone := func(id int64) bool { return d.cluster.Job(id) == nil }
+	var rebuilt bool
+	d.tokenOf, rebuilt = pruned(d.tokenOf, gone, func(t string) { delete(d.tokens, t) })
+	if rebuilt {
+		d.tokens = make(map[string]int64, len(d.tokenOf))
+		for id, t := range d.tokenOf {
+			d.tokens[t] = id
+		}
+	}
+	d.ranIn, _ = pruned(d.ranIn, gone, func(string) {})
+	d.placed, _ = pruned(d.placed, gone, func(placement) {})
+}
+
+// pruned returns m without the entries of the jobs that are gone, calling
+// drop with the value of each, and whether it is a new map. When few go,
+// they are deleted in place, and the owner allocates nothing; when most
+// do, the rest move to a map of their size, so that a map does not keep
+// for good the room a burst of jobs once took.
+func pruned[V any](m map[int64]V, gone func(int64) bool, drop func(V)) (map[int64]V, bool) {
+	n := 0
+	for id := range m {
+		if gone(id) {
+			n++
+		}
+	}
+	if n == 0 {
+		return m, false
+	}
+	if 2*n <= len(m) {
+		for id, v := range m {
+			if gone(id) {
+				drop(v)
+				delete(m, id)
+			}
+		}
+		return m, false
+	}
+	kept := make(map[int64]V, len(m)-n)
+	for id, v := range m {
+		if gone(id) {
+			drop(v)
+		} else {
+			kept[id] = v
+		}
+	}
+	return kept, true
 }
 
 // compacted takes, on the owning goroutine, the outcome of a compaction.

@@ -211,7 +211,7 @@ func (e *Executor) Cwd(id int64) string {
 func (e *Executor) launch(s *Spec) (*wrapperRun, error) {
 	id := s.JobID
 	for _, ext := range []string{statusExt, pidExt} {
-		if err := os.Remove(e.path(id, ext)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := removeFile(e.path(id, ext)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("cannot start job %d: %v", id, err)
 		}
 	}
@@ -599,7 +599,7 @@ func (e *Executor) Release(id int64) error {
 		if ext == statusExt || ext == pidExt || ext == postExt {
 			continue
 		}
-		if err := os.Remove(e.path(id, ext)); err != nil && !errors.Is(err, os.ErrNotExist) && first == nil {
+		if err := removeFile(e.path(id, ext)); err != nil && !errors.Is(err, os.ErrNotExist) && first == nil {
 			first = fmt.Errorf("cannot release job %d: %v", id, err)
 		}
 	}

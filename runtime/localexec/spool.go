@@ -210,10 +210,24 @@ func readStatus(path string, id int64) (Result, error) {
 func removeSpool(dir string, id int64) error {
 	var first error
 	for _, ext := range spoolExts() {
-		err := os.Remove(spoolPath(dir, id, ext))
+		err := removeFile(spoolPath(dir, id, ext))
 		if err != nil && !errors.Is(err, os.ErrNotExist) && first == nil {
 			first = err
 		}
 	}
 	return first
+}
+
+// removeFile removes the file path, as os.Remove does but in one system
+// call when there is no such file: os.Remove then tries it as a directory
+// too, and a job's end looks for several files most jobs never had.
+func removeFile(path string) error {
+	err := syscall.Unlink(path)
+	for err == syscall.EINTR {
+		err = syscall.Unlink(path)
+	}
+	if err != nil {
+		return &os.PathError{Op: "remove", Path: path, Err: err}
+	}
+	return nil
 }
