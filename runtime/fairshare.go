@@ -305,11 +305,15 @@ func (a *account) chargeEnd(j *Job, n int) {
 // now. It is called before anything changes the slots jobs hold, so that
 // each stretch of time is counted with the slots held during it.
 func (c *Cluster) accrue(now Time) {
-	if now == c.accrued || len(c.pools) == 0 && len(c.fairshares) == 0 {
+	if c.accrued != 0 && now <= c.accrued || len(c.pools) == 0 && len(c.fairshares) == 0 {
+		// An event dated at or before the last accrual (a job's end an
+		// execution agent reported late, by its own clock) adds nothing,
+		// and leaves the accrual where it is: moved back, the time since
+		// would be counted twice.
 		return
 	}
 	dt := float64(now - c.accrued)
-	if c.accrued == 0 || dt < 0 {
+	if c.accrued == 0 {
 		dt = 0
 	}
 	c.accrued = now

@@ -233,3 +233,69 @@ End Queue
 		t.Errorf("t2 %v, d1 %v; want t2 running, d1 pending", t2.State, d1.State)
 	}
 }
+
+// TestFairshareLateEnd checks that a job's end dated before the last
+// accrual (an execution agent's report of an end the master learns of
+// late) counts no stretch of time twice: userB's job, running throughout,
+// is counted for the three hours that pass, and userA's for the hour until
+// the accrual after which its end was learned of.
+func TestFairshareLateEnd(t *testing.T) {
+	ar := txtar.Parse([]byte(`-- lsf.cluster.test --
+Begin Host
+HOSTNAME  model  type  server  RESOURCES
+hostA     !      !     1       ()
+End Host
+-- lsb.hosts --
+Begin Host
+HOST_NAME  MXJ
+default    4
+End Host
+-- lsb.params --
+Begin Parameters
+JOB_ACCEPT_INTERVAL = 0
+HIST_HOURS = 0
+End Parameters
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = fair
+PRIORITY   = 30
+FAIRSHARE  = USER_SHARES[[default, 1]]
+End Queue
+`))
+	c := compileCluster(t, ar)
+	clock := &runtime.VirtualClock{T: 1000}
+	e := runtime.NewEngine(c, clock, nil)
+	var jobs []*runtime.Job
+	for _, u := range []string{"userA", "userB"} {
+		j, err := e.Submit(runtime.Submission{User: u, Queue: "fair", Runtime: 36000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, j)
+	}
+	e.Schedule()
+	for _, j := range jobs {
+		if j.State != runtime.Run {
+			t.Fatalf("job %d: %v", j.ID, j.State)
+		}
+	}
+	// An hour on, a cycle accrues; userA's end, learned of then, is
+	// dated half an hour before; two more hours pass.
+	clock.T += 3600
+	e.Schedule()
+	if err := c.Finish(jobs[0], runtime.Done, 0, "", clock.T-1800); err != nil {
+		t.Fatal(err)
+	}
+	clock.T += 7200
+	e.Schedule()
+	want := map[string]float64{"userA": 1, "userB": 3}
+	for _, a := range c.ShareAccounts(c.Queue("fair"), clock.T) {
+		if w, ok := want[a.Name]; ok && math.Abs(a.CPUHours-w) > 1e-9 {
+			t.Errorf("%s: %v h of use, want %v h", a.Name, a.CPUHours, w)
+		}
+		delete(want, a.Name)
+	}
+	if len(want) != 0 {
+		t.Errorf("no account for %v", want)
+	}
+}
