@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -215,4 +216,119 @@ func BenchmarkResReqMatchCached(b *testing.B) {
 	b.ReportMetric(mu, "uncached-ms")
 	b.ReportMetric(mc/mv, "cached-ratio")
 	b.ReportMetric(mu/mv, "uncached-ratio")
+}
+
+// floorSource is the least Go client of the daemon: it dials the socket
+// (its first argument), sends one request by hand (its second: "status",
+// as lsid asks, or "submit", a held job as bsub -H sends) and reads the
+// answer, with nothing but the runtime, net and os linked. A client built
+// in Go can hardly start and be answered faster; BenchmarkStartFloor puts
+// it beside the commands.
+const floorSource = `package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+)
+
+func main() {
+	c, err := net.Dial("unix", os.Args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	req := "GET /v1/status HTTP/1.1\r\nHost: lsfc\r\nConnection: close\r\n\r\n"
+	if os.Args[2] == "submit" {
+		body := "{\"command\":\"true\",\"hold\":true,\"cwd\":\"/tmp\",\"stdout\":\"/dev/null\",\"token\":\"floor-" + strconv.Itoa(os.Getpid()) + "-" + os.Args[3] + "\"}"
+		req = "POST /v1/jobs HTTP/1.1\r\nHost: lsfc\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: " +
+			strconv.Itoa(len(body)) + "\r\n\r\n" + body
+	}
+	if _, err := io.WriteString(c, req); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	answer, err := io.ReadAll(c)
+	if err != nil || !bytes.HasPrefix(answer, []byte("HTTP/1.1 200 ")) {
+		fmt.Fprintf(os.Stderr, "%v: %q\n", err, answer)
+		os.Exit(1)
+	}
+}
+`
+
+// buildFloor builds floorSource into a temporary directory.
+func buildFloor(tb testing.TB) string {
+	tb.Helper()
+	src := filepath.Join(tb.TempDir(), "floor")
+	if err := os.Mkdir(src, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	for name, text := range map[string]string{"go.mod": "module floor\n\ngo 1.26\n", "main.go": floorSource} {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(text), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	bin := filepath.Join(src, "floor-bin")
+	// Linked statically, as lsfc-client is: a dynamic link alone costs
+	// more than the request.
+	build := exec.Command("go", "build", "-tags", "netgo,osusergo", "-o", bin, ".")
+	build.Dir = src
+	if out, err := build.CombinedOutput(); err != nil {
+		tb.Fatalf("go build (floor client): %v\n%s", err, out)
+	}
+	return bin
+}
+
+// BenchmarkStartFloor times, in each op, the empty program, the least Go
+// client (floorSource) and lsfc-client's command asking the same of an
+// idle daemon: lsid against a status request, bsub -H against a held
+// job's submission (acknowledged once durable). It reports the three
+// medians and the ratios to the empty program: the floor's ratio bounds
+// what any Go client of the daemon can reach on this machine.
+func BenchmarkStartFloor(b *testing.B) {
+	bins := buildStartupBins(b)
+	floor := buildFloor(b)
+	state := startDemoDaemon(b)
+	sock := api.SocketPath(state)
+	env := append(os.Environ(), "LSFC_STATE="+state)
+	for _, tc := range []struct {
+		name, req string
+		cmd       []string
+	}{
+		{"lsid", "status", []string{bins.client, "lsid"}},
+		{"bsub", "submit", []string{bins.client, "bsub", "-H", "-o", "/dev/null", "true"}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			run := func(argv []string) time.Duration {
+				c := exec.Command(argv[0], argv[1:]...)
+				c.Env = env
+				start := time.Now()
+				if out, err := c.CombinedOutput(); err != nil {
+					b.Fatalf("%s: %v\n%s", filepath.Base(argv[0]), err, out)
+				}
+				return time.Since(start)
+			}
+			var et, ft, ct []time.Duration
+			n := 0
+			for b.Loop() {
+				n++
+				et = append(et, run([]string{bins.empty}))
+				ft = append(ft, run([]string{floor, sock, tc.req, strconv.Itoa(n)}))
+				ct = append(ct, run(tc.cmd))
+			}
+			median := func(ds []time.Duration) float64 {
+				slices.Sort(ds)
+				return float64(ds[len(ds)/2]) / float64(time.Millisecond)
+			}
+			me, mf, mc := median(et), median(ft), median(ct)
+			b.ReportMetric(me, "empty-ms")
+			b.ReportMetric(mf, "floor-ms")
+			b.ReportMetric(mc, "cmd-ms")
+			b.ReportMetric(mf/me, "floor-ratio")
+			b.ReportMetric(mc/me, "cmd-ratio")
+		})
+	}
 }

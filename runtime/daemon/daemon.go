@@ -254,6 +254,9 @@ type Daemon struct {
 	// executor or an agent runs each (see runsLocally); owned by the
 	// loop.
 	placed map[int64]placement
+	// keptMost holds the most entries tokenOf, ranIn and placed held
+	// since each was last built (see pruned).
+	keptMost struct{ tokens, ranIn, placed int }
 	// hostPre holds the jobs whose start waits for the host-based
 	// pre-execution commands on the hosts of other agents (hostexec.go);
 	// hostPostFailed the finished jobs whose host-based post-execution
@@ -1692,49 +1695,39 @@ func (d *Daemon) snapshot() []Record {
 func (d *Daemon) forgetGone() {
 	gone := func(id int64) bool { return d.cluster.Job(id) == nil }
 	var rebuilt bool
-	d.tokenOf, rebuilt = pruned(d.tokenOf, gone, func(t string) { delete(d.tokens, t) })
+	d.tokenOf, rebuilt = pruned(d.tokenOf, &d.keptMost.tokens, gone, func(t string) { delete(d.tokens, t) })
 	if rebuilt {
 		d.tokens = make(map[string]int64, len(d.tokenOf))
 		for id, t := range d.tokenOf {
 			d.tokens[t] = id
 		}
 	}
-	d.ranIn, _ = pruned(d.ranIn, gone, func(string) {})
-	d.placed, _ = pruned(d.placed, gone, func(placement) {})
+	d.ranIn, _ = pruned(d.ranIn, &d.keptMost.ranIn, gone, func(string) {})
+	d.placed, _ = pruned(d.placed, &d.keptMost.placed, gone, func(placement) {})
 }
 
-// pruned returns m without the entries of the jobs that are gone, calling
-// drop with the value of each, and whether it is a new map. When few go,
-// they are deleted in place, and the owner allocates nothing; when most
-// do, the rest move to a map of their size, so that a map does not keep
-// for good the room a burst of jobs once took.
-func pruned[V any](m map[int64]V, gone func(int64) bool, drop func(V)) (map[int64]V, bool) {
-	n := 0
-	for id := range m {
-		if gone(id) {
-			n++
-		}
-	}
-	if n == 0 {
-		return m, false
-	}
-	if 2*n <= len(m) {
-		for id, v := range m {
-			if gone(id) {
-				drop(v)
-				delete(m, id)
-			}
-		}
-		return m, false
-	}
-	kept := make(map[int64]V, len(m)-n)
+// pruned deletes from m the entries of the jobs that are gone, calling
+// drop with the value of each, and returns m, or a new map when it built
+// one. A Go map keeps its room when entries go: once what is left is under
+// a quarter of the most m held (*most, which pruned keeps), the rest move
+// to a map of their size, so that a burst of jobs long gone does not keep
+// its room for good, and the owner allocates nothing otherwise.
+func pruned[V any](m map[int64]V, most *int, gone func(int64) bool, drop func(V)) (map[int64]V, bool) {
+	*most = max(*most, len(m))
 	for id, v := range m {
 		if gone(id) {
 			drop(v)
-		} else {
-			kept[id] = v
+			delete(m, id)
 		}
 	}
+	if 4*len(m) >= *most {
+		return m, false
+	}
+	kept := make(map[int64]V, len(m))
+	for id, v := range m {
+		kept[id] = v
+	}
+	*most = len(kept)
 	return kept, true
 }
 

@@ -155,3 +155,43 @@ func TestForgetGone(t *testing.T) {
 		})
 	}
 }
+
+// TestPrunedRebuilds checks when pruned builds a map anew: not while what
+// is left is a quarter or more of the most the map held, then once it
+// falls below, at the size of what is left; and that every gone entry is
+// dropped and every other kept.
+func TestPrunedRebuilds(t *testing.T) {
+	m := map[int64]int{}
+	for id := range int64(100) {
+		m[id] = int(id)
+	}
+	most := 0
+	var dropped int
+	drop := func(int) { dropped++ }
+	// Ten go each round, the highest first: the map is kept while 30 or
+	// more of the 100 are left, and built anew when 20 are.
+	for round, left := 1, int64(90); left >= 10; round, left = round+1, left-10 {
+		var rebuilt bool
+		m, rebuilt = pruned(m, &most, func(id int64) bool { return id >= left }, drop)
+		if len(m) != int(left) || dropped != 10*round {
+			t.Fatalf("round %d: %d left and %d dropped, want %d and %d", round, len(m), dropped, left, 10*round)
+		}
+		for id := range left {
+			if m[id] != int(id) {
+				t.Fatalf("round %d: entry %d is %d", round, id, m[id])
+			}
+		}
+		if want := left == 20; rebuilt != want {
+			t.Fatalf("round %d (%d left): rebuilt %v, want %v", round, left, rebuilt, want)
+		}
+		if left == 20 && most != 20 {
+			t.Fatalf("after the rebuild the most is %d, want 20", most)
+		}
+	}
+	// None gone: the same map, nothing dropped.
+	before := dropped
+	m2, rebuilt := pruned(m, &most, func(int64) bool { return false }, drop)
+	if rebuilt || len(m2) != len(m) || dropped != before {
+		t.Fatalf("nothing gone: rebuilt %v, %d entries, %d dropped", rebuilt, len(m2), dropped-before)
+	}
+}

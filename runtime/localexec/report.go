@@ -192,7 +192,7 @@ func (w *wrapper) writeReport(s *Spec, r Result, run jobRun) {
 	}
 	spool, err := os.Open(w.spool)
 	if err == nil {
-		_, err = io.Copy(out, spool)
+		err = copyAll(out, spool)
 		spool.Close()
 	}
 	if err == nil && w.spool != w.path(outExt) {
@@ -206,6 +206,17 @@ func (w *wrapper) writeReport(s *Spec, r Result, run jobRun) {
 	}
 }
 
+// copyAll appends what the spool file src holds to dst. A job that wrote
+// nothing, as many do, costs a stat: no copy is tried, and no buffer is
+// taken for a dst the kernel cannot copy to directly (such as /dev/null).
+func copyAll(dst, src *os.File) error {
+	if fi, err := src.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+		return nil
+	}
+	_, err := io.Copy(dst, src)
+	return err
+}
+
 // copyErrors copies the spooled errors of a job with a -e file of its own
 // to that file, and closes it.
 func (w *wrapper) copyErrors() {
@@ -215,7 +226,7 @@ func (w *wrapper) copyErrors() {
 	defer w.finalErr.Close()
 	spool, err := os.Open(w.errSpool)
 	if err == nil {
-		_, err = io.Copy(w.finalErr, spool)
+		err = copyAll(w.finalErr, spool)
 		spool.Close()
 	}
 	if err == nil && w.errSpool != w.path(errExt) {

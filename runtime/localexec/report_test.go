@@ -178,6 +178,14 @@ func TestReportInOutputFile(t *testing.T) {
 	if !regexp.MustCompile(`\nTERM_OWNER: job killed by owner\.\nExited with exit code 1[34]\d\.\n`).MatchString(got) {
 		t.Errorf("three.out, killed:\n%s", got)
 	}
+	// It wrote nothing: the report ends the file, and its empty spool
+	// file goes all the same.
+	if !strings.HasSuffix(got, "The output (if any) follows:\n\n") {
+		t.Errorf("three.out, of a job that wrote nothing, does not end with its report:\n%s", got)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "spool", "*")); len(left) != 0 {
+		t.Errorf("spool files left: %v", left)
+	}
 }
 
 func readFile(t *testing.T, path string) string {
