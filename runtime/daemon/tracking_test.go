@@ -60,20 +60,36 @@ func TestProcessTracking(t *testing.T) {
 		t.Fatal("the job did not start its process")
 	}
 	defer syscall.Kill(esc, syscall.SIGKILL)
+	base := ""
 	mu.Lock()
 	for _, l := range logs {
 		if strings.Contains(l, "not by cgroup") {
 			mu.Unlock()
 			t.Skipf("no cgroup v2 hierarchy for process tracking: %s", l)
 		}
+		if _, dir, ok := strings.Cut(l, "a cgroup of its own under "); ok {
+			base = dir
+		}
 	}
 	mu.Unlock()
+	if base == "" {
+		t.Fatalf("the daemon did not say where its jobs' cgroups are: %q", logs)
+	}
+	defer os.Remove(filepath.Dir(base)) // the lsfc cgroup, when no other is left in it
+	defer os.Remove(base)
+	cg := filepath.Join(base, "job."+strconv.FormatInt(id, 10))
+	if _, err := os.Stat(cg); err != nil {
+		t.Errorf("job %d has no cgroup: %v", id, err)
+	}
 	if code, err := c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", id), nil, nil); err != nil || code != http.StatusOK {
 		t.Fatalf("kill: %d %v", code, err)
 	}
 	c.waitState(t, id, "EXIT")
 	if !eventually(func() bool { return processGone(esc) }) {
 		t.Errorf("process %d of killed job %d still runs", esc, id)
+	}
+	if !eventually(func() bool { _, err := os.Stat(cg); return os.IsNotExist(err) }) {
+		t.Errorf("the cgroup of killed job %d is still there", id)
 	}
 }
 
