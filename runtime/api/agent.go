@@ -147,6 +147,17 @@ type AgentEnd struct {
 	// AgentEnd of its own, of the same run with Post set, in which only
 	// PostExec and Err count.
 	PostPending bool `json:"postPending,omitempty"`
+	// End is when the run ended, in Unix seconds by the agent's host's
+	// clock: the time the job's wrapper recorded, or the agent's own
+	// when it learned of the end where that time is not the job's end
+	// (a run it could not start, a lost one, one whose post-execution
+	// commands ran as part of it).
+	// The master takes it as the job's end, within the run's start and
+	// its own now; 0 (agents before it) is the time the master learns
+	// of the end. An agent sends it only to a master that reads it
+	// (AgentOrders.EndTimes), and none on a Post end, which the master
+	// times as it learns of it.
+	End float64 `json:"end,omitempty"`
 }
 
 // AgentOrders is the master's answer to an AgentSync.
@@ -172,6 +183,12 @@ type AgentOrders struct {
 	// before it count only the exchanges' arrivals, and their agents
 	// wait one interval.
 	Hold bool `json:"hold,omitempty"`
+	// EndTimes is set by a master that reads the end times of agents'
+	// ends (AgentEnd.End). Masters before it refuse a request with a
+	// field they do not know: an agent sends end times until a master
+	// answers without EndTimes, or refuses an exchange that carries
+	// them, and then leaves them out until a master sets it again.
+	EndTimes bool `json:"endTimes,omitempty"`
 }
 
 // AgentHoldWait is how long an agent waits for orders in an exchange

@@ -105,6 +105,15 @@ func TestAgentDecodeFast(t *testing.T) {
 		}
 		sameAsStrict(t, []byte(in))
 	}
+	// An exchange with ends, with their end times, is encoding/json's.
+	var x AgentSync
+	in := []byte(`{"host":"a","ends":[{"job":1,"start":2,"end":1700000300.5}]}`)
+	if x.DecodeFast(in) {
+		t.Errorf("%s: the fast path took it, want it left to encoding/json", in)
+	}
+	if err := strict(in, &x); err != nil || len(x.Ends) != 1 || x.Ends[0].End != 1700000300.5 {
+		t.Errorf("%s: encoding/json reads %+v, %v; want the end's time", in, x, err)
+	}
 	// Escapes and bytes beyond ASCII are read as encoding/json reads them.
 	for _, in := range []string{` { "host" : "a" , "wait" : 5 } `, `{"known":[],"dirs":{},"ack":0}`, `{"load":{}}`, `{}`,
 		`{"host":"a\u0062"}`, "{\"host\":\"a\xff\"}", `{"session":"\u00e9t\u00e9","dirs":{"3":"/tmp/\u00e9"}}`} {

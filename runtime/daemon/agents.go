@@ -716,7 +716,7 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 	d.setHostDown(h, down)
 
 	now := d.now()
-	out := &api.AgentOrders{Session: as.session, Hold: true}
+	out := &api.AgentOrders{Session: as.session, Hold: true, EndTimes: true}
 	var recs []Record
 	var acts []func()
 	// The ends of resize notifications first: they ran before any end
@@ -772,7 +772,7 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 				MemLimitExceeded: e.MemLimitExceeded, LimitTerm: e.LimitTerm, Cwd: e.Cwd, CwdNotExist: e.CwdNotExist,
 				PreExecFailed: e.PreExecFailed, PreExecCode: e.PreExecCode, PostExec: e.PostExec, CPULimitExceeded: e.CPULimitExceeded,
 				PostPending: e.PostPending}
-			if rec, ok := d.ended(r, now); ok {
+			if rec, ok := d.ended(r, agentEndOf(j, e.End, now)); ok {
 				recs = append(recs, rec)
 			}
 		}
@@ -851,6 +851,24 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 		}
 	}
 	return out, recs, act, nil
+}
+
+// agentEndOf returns when a job that ran under an agent ended: the time
+// its agent reports, end, as endOf takes the time a local job's wrapper
+// recorded, so that an end the master learns of late (the master was
+// down, or the agent could not reach it) is still the job's. It is now
+// when the agent reports none (agents before end times).
+//
+// The time is read on the agent's host's clock, the job's start and now
+// on the master's. The two may differ: an end the agent's clock puts
+// after now is now, and one before the run's start, the dispatch time
+// the master recorded, is that start (the job ran for no time the
+// master can tell).
+func agentEndOf(j *runtime.Job, end float64, now runtime.Time) runtime.Time {
+	if end <= 0 {
+		return now
+	}
+	return min(max(runtime.Time(end), j.Start), now)
 }
 
 // gpuMemUsed returns the memory in use on the GPUs an agent reports, by

@@ -18,6 +18,7 @@ import (
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
 	"github.com/lsfc/lsfc/runtime/localexec"
+	"github.com/lsfc/lsfc/runtime/lsbacct"
 	"github.com/lsfc/lsfc/runtime/sbatchd"
 	"golang.org/x/tools/txtar"
 	testclock "k8s.io/utils/clock/testing"
@@ -1002,5 +1003,108 @@ func TestAgentGPUs(t *testing.T) {
 	}
 	if j := c.job(t, second); j.GPUReq != "num=1:mode=shared:mps=no:j_exclusive=no:gmodel=T4:gmem=8G" || len(j.GPUAlloc) != 1 || j.GPUAlloc[0].Reserved != 8192 {
 		t.Errorf("job %d: GPU requirement %q, allocation %+v", second, j.GPUReq, j.GPUAlloc)
+	}
+}
+
+// TestAgentEndTime: a job that ran under an agent ends when its agent
+// says it ended, not when the master learns of it: five minutes before
+// an exchange that comes ten minutes after the start, the finish in
+// bjobs, the event log and lsb.acct is at five minutes. An end before the
+// start is the start, one after the master's now is now, and an end
+// without a time (an agent before end times) is now. The master runs on
+// a testing clock; the host is unavail, its jobs UNKWN, by the time the
+// ends come.
+func TestAgentEndTime(t *testing.T) {
+	state := t.TempDir()
+	clk := testclock.NewFakeClock(time.Unix(1_700_000_000, 0))
+	d := startMasterClock(t, state, "127.0.0.1:0", time.Hour, clk)
+	c := unixClient(state)
+	agent := tcpClient(d.Addr(), "s3cret", "boss")
+	exchange := func(req api.AgentSync) api.AgentOrders {
+		t.Helper()
+		req.Host, req.Interval = "hostA", 5
+		var out api.AgentOrders
+		if code, err := agent.call("POST", "/v1/agent/sync", req, &out); err != nil || code != http.StatusOK {
+			t.Fatalf("exchange: %d %v", code, err)
+		}
+		return out
+	}
+	if code, err := agent.call("POST", "/v1/agent/load", api.AgentLoad{Host: "hostA", Interval: 5}, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("load report: %d %v", code, err)
+	}
+	first := exchange(api.AgentSync{})
+	if !first.EndTimes {
+		t.Fatalf("answer %+v: want one that says the master reads end times", first)
+	}
+	ids := map[int64]bool{}
+	for range 4 {
+		ids[c.submit(t, api.SubmitRequest{Command: "true", Hosts: []string{"hostA"}}).ID] = true
+	}
+	runs := map[int64]api.AgentRun{}
+	var ack uint64
+	stepUntil(t, clk, 10*time.Millisecond, "the orders of the four jobs", func() bool {
+		for _, o := range exchange(api.AgentSync{Session: first.Session}).Orders {
+			if o.Spec != nil && ids[o.Job] {
+				runs[o.Job], ack = o.AgentRun, max(ack, o.Seq)
+			}
+		}
+		return len(runs) == len(ids)
+	})
+	clk.Step(10 * time.Minute)
+	// The master's now, as it reads its clock; the jobs' hosts stopped
+	// reporting meanwhile (the agent could not reach the master).
+	now := float64(clk.Now().UnixNano()) / 1e9
+	var known []api.AgentRun
+	var ends []api.AgentEnd
+	want := map[int64]float64{}
+	i := 0
+	for id := range ids {
+		run := runs[id]
+		var end float64
+		switch i {
+		case 0: // five minutes ago
+			end, want[id] = now-300, now-300
+		case 1: // before the start: a clock behind the master's
+			end, want[id] = run.Start-90, run.Start
+		case 2: // after now: a clock ahead
+			end, want[id] = now+3600, now
+		case 3: // no time
+			want[id] = now
+		}
+		i++
+		known = append(known, run)
+		ends = append(ends, api.AgentEnd{AgentRun: run, End: end})
+	}
+	out := exchange(api.AgentSync{Session: first.Session, Ack: ack, Known: known, Ends: ends})
+	if len(out.Done) != len(ends) {
+		t.Fatalf("answer to the ends: done %v, want the four runs", out.Done)
+	}
+	for id, end := range want {
+		j := c.waitState(t, id, "DONE")
+		if j.End != int64(end) || j.Start != int64(runs[id].Start) {
+			t.Errorf("job %d: started %d, ended %d; want started %v, ended %v", id, j.Start, j.End, runs[id].Start, end)
+		}
+	}
+	finish := map[int64]float64{}
+	for _, r := range logRecords(t, state) {
+		if r["t"] == "finish" {
+			finish[int64(r["job"].(float64))] = r["at"].(float64)
+		}
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	acct := map[int64]lsbacct.Record{}
+	for _, r := range acctRecords(t, state) {
+		acct[r.JobID] = r
+	}
+	for id, end := range want {
+		if finish[id] != end {
+			t.Errorf("job %d: finish record at %v, want %v", id, finish[id], end)
+		}
+		start := int64(runs[id].Start)
+		if r := acct[id]; r.EventTime != int64(end) || r.StartTime != start || r.RunTime != int64(end)-start {
+			t.Errorf("job %d: lsb.acct record at %d, started %d, ran %d s; want at %d, ran %d s", id, r.EventTime, r.StartTime, r.RunTime, int64(end), int64(end)-start)
+		}
 	}
 }

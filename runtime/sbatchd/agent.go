@@ -77,6 +77,9 @@ type Agent struct {
 	// api.AgentHoldWait for orders, not one interval, while it expects
 	// nothing new to tell (see request).
 	holds bool
+	// plainEnds is set while the master does not read the end times of
+	// ends (api.AgentOrders.EndTimes): the exchanges leave them out.
+	plainEnds bool
 	// progress is signalled when a run is recorded or ends.
 	progress chan struct{}
 
@@ -225,24 +228,39 @@ func (a *Agent) recover() error {
 		switch {
 		case r == nil:
 		case res.PostReport:
-			r.PostEnd = endOf(res, r.Start)
+			r.PostEnd = endOf(res, r.Start, a.cfg.Clock.Now())
 		case !r.Post:
-			r.End = endOf(res, r.Start)
+			r.End = endOf(res, r.Start, a.cfg.Clock.Now())
 		}
 	}
 	return nil
 }
 
-// endOf is the agent's report of a Result.
-func endOf(r localexec.Result, start float64) *api.AgentEnd {
+// endOf is the agent's report of a Result, which the agent learns of at
+// now.
+func endOf(r localexec.Result, start float64, now time.Time) *api.AgentEnd {
 	if r.PostReport {
 		return &api.AgentEnd{AgentRun: api.AgentRun{Job: r.JobID, Start: start, Post: true}, PostExec: r.PostExec, Err: r.Err}
+	}
+	// The job ended when its wrapper recorded, unless it recorded no
+	// time (a lost job) or the job's post-execution commands ran as part
+	// of it: its end is theirs, which the wrapper reports at once.
+	end := r.End
+	if end.IsZero() || r.PostExec != "" && !r.PostPending {
+		end = now
 	}
 	return &api.AgentEnd{AgentRun: api.AgentRun{Job: r.JobID, Start: start}, PostPending: r.PostPending, ExitCode: r.ExitCode, Signal: r.Signal,
 		Lost: r.Lost, NotStarted: r.NotStarted, Err: r.Err, CPU: r.CPUTime.Seconds(), MaxRSS: r.MaxRSS,
 		MemLimitExceeded: r.MemLimitExceeded, LimitTerm: r.LimitTerm, Cwd: r.Cwd, CwdNotExist: r.CwdNotExist,
-		PreExecFailed: r.PreExecFailed, PreExecCode: r.PreExecCode, PostExec: r.PostExec, CPULimitExceeded: r.CPULimitExceeded}
+		PreExecFailed: r.PreExecFailed, PreExecCode: r.PreExecCode, PostExec: r.PostExec, CPULimitExceeded: r.CPULimitExceeded,
+		End: unixSeconds(end)}
 }
+
+// unixSeconds is t in Unix seconds, as ends carry it.
+func unixSeconds(t time.Time) float64 { return float64(t.UnixNano()) / 1e9 }
+
+// now is the agent's time in Unix seconds, for the ends it tells itself.
+func (a *Agent) now() float64 { return unixSeconds(a.cfg.Clock.Now()) }
 
 // exited takes a job's end from the executor and cuts the exchange's wait
 // short.
@@ -262,13 +280,13 @@ func (a *Agent) exited(res localexec.Result) {
 	case res.PostReport && r.PostEnd == nil && (r.Post || r.End != nil && r.End.PostPending):
 		// The end of the post-execution commands of a job whose end
 		// came before it.
-		r.PostEnd = endOf(res, r.Start)
+		r.PostEnd = endOf(res, r.Start, a.cfg.Clock.Now())
 	case res.PostReport || r.End != nil || r.Post:
 		// The end of an earlier run, which a run refused since replaced.
 		a.mu.Unlock()
 		return
 	default:
-		r.End = endOf(res, r.Start)
+		r.End = endOf(res, r.Start, a.cfg.Clock.Now())
 	}
 	cancel := a.cancel
 	a.mu.Unlock()
@@ -355,6 +373,16 @@ func (a *Agent) syncLoop() {
 			if cut {
 				continue // an end to report: the orders not acknowledged come again
 			}
+			var refused *api.APIError
+			if errors.As(err, &refused) && refused.Status == api.StatusBadRequest && endTimes(req.Ends) {
+				// A master before end times refuses them: the ends go
+				// again at once, without.
+				a.cfg.Logf("exchange with the master: it does not take the end times of jobs (%s): ends go without them", refused.Message)
+				a.mu.Lock()
+				a.plainEnds = true
+				a.mu.Unlock()
+				continue
+			}
 			if !failing && a.ctx.Err() == nil {
 				a.cfg.Logf("exchange with the master: %v", err)
 				failing = true
@@ -370,7 +398,7 @@ func (a *Agent) syncLoop() {
 			failing = false
 		}
 		a.mu.Lock()
-		a.holds = out.Hold
+		a.holds, a.plainEnds = out.Hold, !out.EndTimes
 		a.mu.Unlock()
 		if out.Session != session {
 			session, taken = out.Session, 0
@@ -443,7 +471,11 @@ func (a *Agent) request(session string) *api.AgentSync {
 		}
 		req.Known = append(req.Known, api.AgentRun{Job: id, Start: r.Start})
 		if r.End != nil {
-			req.Ends = append(req.Ends, *r.End)
+			e := *r.End
+			if a.plainEnds {
+				e.End = 0
+			}
+			req.Ends = append(req.Ends, e)
 		} else if dir := a.exec.Cwd(id); dir != "" {
 			if req.Dirs == nil {
 				req.Dirs = map[int64]string{}
@@ -464,6 +496,11 @@ func (a *Agent) request(session string) *api.AgentSync {
 		}
 	}
 	return req
+}
+
+// endTimes reports whether ends carry an end time.
+func endTimes(ends []api.AgentEnd) bool {
+	return slices.ContainsFunc(ends, func(e api.AgentEnd) bool { return e.End != 0 })
 }
 
 // pendingEnds counts the ends not yet acknowledged.

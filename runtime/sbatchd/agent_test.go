@@ -3,7 +3,9 @@ package sbatchd_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -54,6 +56,12 @@ type fakeMaster struct {
 	loads int
 	// hold is the answers' Hold: whether the master holds exchanges.
 	hold bool
+	// endTimes is the answers' EndTimes: whether the master reads end
+	// times. strict refuses a request with a field it does not know, as
+	// masters before end times do; refused counts those refused. keep
+	// leaves the ends unacknowledged, and answers after a pause.
+	endTimes, strict, keep bool
+	refused                int
 }
 
 func newFakeMaster(t *testing.T) (*fakeMaster, *api.Client) {
@@ -75,9 +83,34 @@ func (m *fakeMaster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req api.AgentSync
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		http.Error(w, `{"error":"bad request"}`, http.StatusBadRequest)
+	m.mu.Lock()
+	strict, keep := m.strict, m.keep
+	m.mu.Unlock()
+	body, err := io.ReadAll(r.Body)
+	if err == nil {
+		err = json.Unmarshal(body, &req)
+	}
+	if err == nil && strict {
+		// A master before end times refuses the field, which it does
+		// not know.
+		var raw struct{ Ends []map[string]json.RawMessage }
+		json.Unmarshal(body, &raw)
+		for _, e := range raw.Ends {
+			if _, ok := e["end"]; ok {
+				err = errors.New(`json: unknown field "end"`)
+			}
+		}
+	}
+	if err != nil {
+		m.mu.Lock()
+		m.refused++
+		m.mu.Unlock()
+		w.WriteHeader(http.StatusBadRequest)
+		json.NewEncoder(w).Encode(api.Error{Error: "bad request body: " + err.Error()})
 		return
+	}
+	if keep {
+		time.Sleep(20 * time.Millisecond)
 	}
 	out := m.answer(&req, true)
 	if len(out.Orders) == 0 && len(out.Done) == 0 && req.Wait > 0 {
@@ -96,12 +129,14 @@ func (m *fakeMaster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (m *fakeMaster) answer(req *api.AgentSync, first bool) *api.AgentOrders {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	out := &api.AgentOrders{Session: m.session, Hold: m.hold}
+	out := &api.AgentOrders{Session: m.session, Hold: m.hold, EndTimes: m.endTimes}
 	if first {
 		m.syncs = append(m.syncs, *req)
 		for _, e := range req.Ends {
 			m.ends[e.Job] = append(m.ends[e.Job], e)
-			out.Done = append(out.Done, e.AgentRun)
+			if !m.keep {
+				out.Done = append(out.Done, e.AgentRun)
+			}
 		}
 	}
 	for _, o := range m.orders {
@@ -373,5 +408,135 @@ func TestAgentClock(t *testing.T) {
 	for want := 2; want <= 4; want++ {
 		clk.Step(time.Minute)
 		waitFor(t, fmt.Sprintf("load report %d after a step of an interval", want), func() bool { return loads() == want })
+	}
+}
+
+// lastEnd returns the last end reported for job, and how many were.
+func (m *fakeMaster) lastEnd(job int64) (api.AgentEnd, int) {
+	ends := m.endsOf(job)
+	if len(ends) == 0 {
+		return api.AgentEnd{}, 0
+	}
+	return ends[len(ends)-1], len(ends)
+}
+
+// TestEndTime: an agent reports when a job ended, as its wrapper
+// recorded it, and the time of an end it tells itself (a job it could
+// not start) by its own clock; the ends and their times survive the
+// agent's restart before the master took them.
+func TestEndTime(t *testing.T) {
+	m, client := newFakeMaster(t)
+	m.mu.Lock()
+	m.endTimes, m.keep = true, true
+	m.mu.Unlock()
+	t0 := time.Unix(1_700_000_000, 0)
+	start := func(state string, wrapper []string, clk *testclock.FakeClock) *sbatchd.Agent {
+		a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: client, Host: "hostA", StateDir: state,
+			Interval: 100 * time.Millisecond, WrapperPath: wrapper, Logf: t.Logf, Clock: clk})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	wrapper := []string{os.Args[0], localexec.WrapperArg}
+	ran, refused := t.TempDir(), t.TempDir()
+	before := time.Now()
+	// Job 1 runs on one agent; job 2 on another, whose wrapper cannot
+	// start.
+	m.give("s1", []api.AgentOrder{jobOrder(1, 100, "sleep 0.2; exit 3")})
+	a := start(ran, wrapper, testclock.NewFakeClock(t0))
+	waitFor(t, "the end of job 1", func() bool { _, n := m.lastEnd(1); return n > 0 })
+	after := time.Now()
+	a.Close()
+	m.give("s2", []api.AgentOrder{jobOrder(2, 100, "true")})
+	b := start(refused, []string{filepath.Join(t.TempDir(), "no-wrapper")}, testclock.NewFakeClock(t0))
+	waitFor(t, "the end of job 2", func() bool { _, n := m.lastEnd(2); return n > 0 })
+	b.Close()
+	m.give("s3", nil)
+	e1, _ := m.lastEnd(1)
+	if e1.ExitCode != 3 || e1.End < float64(before.Add(200*time.Millisecond).UnixNano())/1e9 || e1.End > float64(after.UnixNano())/1e9 {
+		t.Errorf("job 1 ended %+v: want exit code 3, at a time %v after %v and before %v", e1, time.Unix(0, int64(e1.End*1e9)), before, after)
+	}
+	e2, _ := m.lastEnd(2)
+	if e2.ExitCode != 127 || e2.Err == "" || e2.End != float64(t0.Unix()) {
+		t.Errorf("job 2 ended %+v: want exit code 127, at the agent's time %v", e2, float64(t0.Unix()))
+	}
+	// The next agents, an hour later by their clocks, report the same.
+	later := testclock.NewFakeClock(t0.Add(time.Hour))
+	_, n1 := m.lastEnd(1)
+	_, n2 := m.lastEnd(2)
+	a = start(ran, wrapper, later)
+	defer a.Close()
+	b = start(refused, wrapper, later)
+	defer b.Close()
+	waitFor(t, "the ends again after the restart", func() bool {
+		_, k1 := m.lastEnd(1)
+		_, k2 := m.lastEnd(2)
+		return k1 > n1 && k2 > n2
+	})
+	if e, _ := m.lastEnd(1); e.End != e1.End || e.ExitCode != 3 {
+		t.Errorf("job 1 after the restart ended %+v, want %+v", e, e1)
+	}
+	if e, _ := m.lastEnd(2); e.End != e2.End || e.ExitCode != 127 {
+		t.Errorf("job 2 after the restart ended %+v, want %+v", e, e2)
+	}
+	// Taken, they are forgotten.
+	m.mu.Lock()
+	m.keep = false
+	m.mu.Unlock()
+	for _, state := range []string{ran, refused} {
+		waitFor(t, "the agents to forget their runs", func() bool {
+			ents, _ := os.ReadDir(filepath.Join(state, "runs"))
+			return len(ents) == 0
+		})
+	}
+}
+
+// TestEndTimeOldMaster: an agent leaves the end times out for a master
+// that does not say it reads them, and for one that refuses a request
+// with them (a master before end times, where one that read them was):
+// the end goes again at once, without its time.
+func TestEndTimeOldMaster(t *testing.T) {
+	m, client := newFakeMaster(t)
+	m.mu.Lock()
+	m.endTimes = true
+	m.mu.Unlock()
+	gate := filepath.Join(t.TempDir(), "gate")
+	a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: client, Host: "hostA", StateDir: t.TempDir(),
+		Interval: 30 * time.Second, WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	m.give("s1", []api.AgentOrder{jobOrder(1, 100, fmt.Sprintf("while [ ! -e %s ]; do sleep 0.05; done; exit 2", gate))})
+	// The master holds the exchange that tells of the run (the agent's
+	// wait is long); meanwhile it is replaced by an older one.
+	waitFor(t, "the run to be told", func() bool {
+		ex := m.exchanges()
+		return len(ex) > 0 && len(ex[len(ex)-1].Known) == 1
+	})
+	m.mu.Lock()
+	m.endTimes, m.strict = false, true
+	m.mu.Unlock()
+	if err := os.WriteFile(gate, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the end of job 1", func() bool { _, n := m.lastEnd(1); return n > 0 })
+	e, _ := m.lastEnd(1)
+	m.mu.Lock()
+	refused := m.refused
+	m.mu.Unlock()
+	if e.ExitCode != 2 || e.End != 0 || refused != 1 {
+		t.Errorf("job 1 ended %+v after %d refusals: want exit code 2, no end time, after one refusal", e, refused)
+	}
+	// The next end goes without its time at once: the master's answers
+	// do not say it reads them.
+	m.give("s2", []api.AgentOrder{jobOrder(2, 100, "exit 4")})
+	waitFor(t, "the end of job 2", func() bool { _, n := m.lastEnd(2); return n > 0 })
+	m.mu.Lock()
+	refused = m.refused
+	m.mu.Unlock()
+	if e, _ := m.lastEnd(2); e.ExitCode != 4 || e.End != 0 || refused != 1 {
+		t.Errorf("job 2 ended %+v after %d refusals in all: want exit code 4, no end time, no new refusal", e, refused)
 	}
 }

@@ -43,6 +43,14 @@
 // the run (Kill: the host was lost meanwhile, and the job reran elsewhere
 // or exited).
 //
+// Each end carries the time the job ended: the one its wrapper recorded
+// or, for an end the agent tells itself (a run it could not start, a
+// lost one, or a job whose post-execution commands ran as part of it),
+// the agent's clock when it learned of it; the master takes it as the
+// job's end, so that an end reported late keeps its time. A master that
+// reads the times says so (api.AgentOrders.EndTimes); the agent leaves
+// them out for one that does not, or that refuses an exchange with them.
+//
 // A job whose post-execution commands run on after its end
 // (JOB_INCLUDE_POSTPROC=N) has two ends: the job's, then theirs (Post),
 // which the agent reports once the master has the job's; its run stays

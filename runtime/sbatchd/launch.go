@@ -82,7 +82,7 @@ func (a *Agent) take(o api.AgentOrder) {
 	a.pending = append(a.pending, pendingOrder{seq: o.Seq, job: o.Job, run: nr})
 	a.runs[o.Job] = nr
 	if r != nil && r.End == nil {
-		nr.End = &api.AgentEnd{AgentRun: o.AgentRun, ExitCode: 127, Err: "an earlier run of the job still runs on this host"}
+		nr.End = &api.AgentEnd{AgentRun: o.AgentRun, ExitCode: 127, Err: "an earlier run of the job still runs on this host", End: a.now()}
 		return
 	}
 	s := o.Spec
@@ -166,7 +166,7 @@ func (a *Agent) start(l *launch) {
 	}
 	if err := a.save(l.job, record{Start: r.Start}); err != nil {
 		a.mu.Lock()
-		r.End = &api.AgentEnd{AgentRun: api.AgentRun{Job: l.job, Start: r.Start}, ExitCode: 127, Err: err.Error()}
+		r.End = &api.AgentEnd{AgentRun: api.AgentRun{Job: l.job, Start: r.Start}, ExitCode: 127, Err: err.Error(), End: a.now()}
 		r.starting, r.signals = false, nil
 		a.mu.Unlock()
 		a.kick()
@@ -182,7 +182,7 @@ func (a *Agent) start(l *launch) {
 		return
 	}
 	if err := a.exec.Start(l.spec); err != nil {
-		end := &api.AgentEnd{AgentRun: api.AgentRun{Job: l.job, Start: r.Start}, ExitCode: 127, Err: err.Error()}
+		end := &api.AgentEnd{AgentRun: api.AgentRun{Job: l.job, Start: r.Start}, ExitCode: 127, Err: err.Error(), End: a.now()}
 		// The end is durable before it is reported, so that no later
 		// record of the job's is overwritten by this one.
 		if a.current(l.job, r) {
