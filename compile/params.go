@@ -219,6 +219,10 @@ type Conf struct {
 	// without -o whose report mail would be larger is kept in a file
 	// rather than mailed; 0 when unset (no limit).
 	MailSizeLimit int `lsf:"LSB_MAILSIZE_LIMIT"`
+	// ProcessTracking is LSF_PROCESS_TRACKING: each job runs in a cgroup
+	// of its own, through which its processes are signalled and killed;
+	// false when unset.
+	ProcessTracking bool `lsf:"LSF_PROCESS_TRACKING"`
 }
 
 // A SchedulingInterval is JOB_SCHEDULING_INTERVAL resolved.

@@ -409,6 +409,7 @@ func Start(ctx context.Context, cfg Config) (*Daemon, error) {
 	if cfg.WrapperPath != nil {
 		exec.WrapperPath = cfg.WrapperPath
 	}
+	exec.Logf = cfg.Logf
 	d.exec = exec
 	if err := d.checkSpool(); err != nil {
 		return fail(err)
@@ -1262,7 +1263,8 @@ func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 	out := localexec.Spec{JobID: j.ID, Name: name, Queue: j.Queue.Name, User: j.User, Command: s.Command,
 		Env: projectEnv(s.Env, j.Project()), Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: j.HostNames(),
 		UID: s.UID, GID: s.GID, MemLimit: d.memLimitKB(j), Report: d.report(j),
-		OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite}
+		OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
+		ProcessTracking: d.cfg.Policy.LSFConf.ProcessTracking}
 	if len(j.Allocs) > 0 {
 		out.GPUs = j.GPUsOn(j.Allocs[0].Host.Name)
 	}

@@ -54,6 +54,19 @@ type Executor struct {
 	// a job with per-process limits always is, rather than in the host's
 	// supervisor (see supervisor.go).
 	PerJob bool
+	// Logf, when set, receives the Executor's notices: the one line
+	// saying whether jobs of Spec.ProcessTracking get cgroups, and
+	// cgroups that could not be removed yet.
+	Logf func(format string, args ...any)
+
+	// cgOnce finds the base cgroup of the jobs of Spec.ProcessTracking
+	// (cgBase, "" when there is none) at the first that starts.
+	cgOnce sync.Once
+	cgBase string
+	// cgLeft holds the cgroups of ended jobs that could not be removed
+	// yet, by job id, tried again at every Start and Cleanup; guarded by
+	// mu.
+	cgLeft map[int64]string
 
 	dir    string
 	onExit func(Result)
@@ -154,6 +167,11 @@ func (e *Executor) Start(s Spec) (err error) {
 	if err := s.validate(); err != nil {
 		return err
 	}
+	s.Cgroup = ""
+	if s.ProcessTracking {
+		s.Cgroup = e.cgroupBase()
+	}
+	e.retryCgroups()
 	j := &job{id: s.JobID}
 	e.mu.Lock()
 	switch {
@@ -471,7 +489,7 @@ func (e *Executor) lose(j *job, why string) Result {
 	e.mu.Lock()
 	rec := j.pids
 	e.mu.Unlock()
-	if rec.leaderAlive() {
+	if rec.leaderAlive() || rec.Cgroup != "" {
 		rec.signalGroup(syscall.SIGKILL)
 	}
 	return Result{JobID: j.id, Lost: true, Err: why}
@@ -483,7 +501,9 @@ func (e *Executor) finish(j *job, r Result) {
 	if e.jobs[j.id] == j {
 		delete(e.jobs, j.id)
 	}
+	cgroup := j.pids.Cgroup
 	e.mu.Unlock()
+	e.reapCgroup(j.id, cgroup)
 
 	e.deliver(r)
 }
@@ -576,6 +596,7 @@ func (e *Executor) Cleanup(id int64) error {
 	if j != nil {
 		return fmt.Errorf("cannot clean up job %d: it is still running", id)
 	}
+	e.retryCgroups()
 	if err := removeSpool(e.dir, id); err != nil {
 		return fmt.Errorf("cannot clean up job %d: %v", id, err)
 	}

@@ -107,8 +107,8 @@ type jobLimitWatch struct {
 	term string // the reason the job was terminated, "" for none
 }
 
-func watchJobLimits(pgid int, limits map[string]int64, every, grace time.Duration) *jobLimitWatch {
-	w := &jobLimitWatch{rec: pidRecord{JobPID: pgid}, limits: limits, every: every, grace: grace,
+func watchJobLimits(rec pidRecord, limits map[string]int64, every, grace time.Duration) *jobLimitWatch {
+	w := &jobLimitWatch{rec: rec, limits: limits, every: every, grace: grace,
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go w.run()
 	return w

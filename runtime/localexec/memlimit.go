@@ -86,9 +86,10 @@ type memWatch struct {
 }
 
 // watchMemory starts watching the memory of the job whose process group
-// is pgid, every interval, against limitKB kilobytes.
-func watchMemory(pgid int, limitKB int64, every, grace time.Duration) *memWatch {
-	m := &memWatch{rec: pidRecord{JobPID: pgid}, limitKB: limitKB, every: every, grace: grace,
+// is rec.JobPID, every interval, against limitKB kilobytes; past it the
+// signals go to the job's processes as rec names them.
+func watchMemory(rec pidRecord, limitKB int64, every, grace time.Duration) *memWatch {
+	m := &memWatch{rec: rec, limitKB: limitKB, every: every, grace: grace,
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go m.run()
 	return m

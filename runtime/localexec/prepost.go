@@ -349,10 +349,10 @@ type cpuWatch struct {
 // cpuCheckInterval is how often a job's CPU time is read.
 const cpuCheckInterval = time.Second
 
-// watchCPU starts watching the CPU time of process group pgid against
-// limit seconds.
-func watchCPU(pgid int, limit int64) *cpuWatch {
-	c := &cpuWatch{rec: pidRecord{JobPID: pgid}, limit: uint64(limit) * userHZ,
+// watchCPU starts watching the CPU time of process group rec.JobPID
+// against limit seconds.
+func watchCPU(rec pidRecord, limit int64) *cpuWatch {
+	c := &cpuWatch{rec: rec, limit: uint64(limit) * userHZ,
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go c.run()
 	return c

@@ -106,18 +106,26 @@ func (p pidRecord) wrapperRuns() bool { return !p.Supervised && p.wrapperAlive()
 // runs.
 func (p pidRecord) leaderAlive() bool { return alive(p.JobPID, p.JobStart) }
 
-// signalGroup sends sig to every process of the job's process group; the
-// error is syscall.ESRCH when the group is empty. It never signals a
+// signalGroup sends sig to every process of the job: those of its
+// cgroup when it has one (see cgroup.go), of its process group otherwise;
+// the error is syscall.ESRCH when there is none. It never signals a
 // group id below 2, which would reach this process's own group or every
 // process.
 func (p pidRecord) signalGroup(sig syscall.Signal) error {
+	if p.Cgroup != "" {
+		return signalCgroup(p.Cgroup, sig)
+	}
 	if p.JobPID <= 1 {
 		return errors.New("it has no processes")
 	}
 	return syscall.Kill(-p.JobPID, sig)
 }
 
-// groupAlive reports whether the job's process group has a process left.
+// groupAlive reports whether the job has a process left: in its cgroup
+// when it has one, in its process group otherwise.
 func (p pidRecord) groupAlive() bool {
+	if p.Cgroup != "" {
+		return cgroupPopulated(p.Cgroup)
+	}
 	return p.JobPID > 1 && syscall.Kill(-p.JobPID, 0) != syscall.ESRCH
 }

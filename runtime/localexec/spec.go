@@ -137,6 +137,18 @@ type Spec struct {
 	// connects to the submitting bsub before the job starts and carries
 	// the job's terminal over that connection (see Interactive).
 	Interactive *Interactive `json:",omitempty"`
+	// ProcessTracking (lsf.conf LSF_PROCESS_TRACKING=Y) runs the job in
+	// a cgroup of its own when the host has a cgroup v2 hierarchy the
+	// Executor can write: its signals, its kill and the limits' reach
+	// every process it starts, even one that leaves its process group,
+	// and what is left of it when its shell ends is killed (see
+	// cgroup.go). Without such a hierarchy the job runs tracked by its
+	// process group, and the Executor's Logf says why, once.
+	ProcessTracking bool `json:",omitempty"`
+	// Cgroup is set by Start, whatever the caller gave: the Executor's
+	// base cgroup, under which the wrapper makes the job's, for a job
+	// of ProcessTracking on a host that has one; "" otherwise.
+	Cgroup string `json:",omitempty"`
 }
 
 // validate reports the first thing in s that the Executor cannot run.

@@ -173,6 +173,10 @@ type pidRecord struct {
 	// outlives the job: the job's lock alone then tells whether its
 	// wrapper still runs.
 	Supervised bool `json:",omitempty"`
+	// Cgroup is the job's own cgroup when its processes are tracked by
+	// cgroup (Spec.ProcessTracking): its signals go to every process
+	// in it. "" when they go to the process group JobPID.
+	Cgroup string `json:",omitempty"`
 }
 
 // readPidRecord reads a pid file.

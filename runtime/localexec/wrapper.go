@@ -156,6 +156,9 @@ type wrapper struct {
 	timedOut atomic.Bool
 	// stepCPU is the CPU time of the post-execution steps run.
 	stepCPU time.Duration
+	// cgroup is the job's own cgroup while its shell runs (see
+	// Spec.ProcessTracking), "" otherwise: the pid record names it.
+	cgroup string
 }
 
 // setGroup names the process group that signals go to (0 for none).
@@ -319,12 +322,29 @@ func (w *wrapper) run() int {
 			return w.endUnrun(err)
 		}
 	}
+	cgroup, cgroupFD := "", -1
+	if s.Cgroup != "" {
+		var err error
+		if cgroup, cgroupFD, err = openJobCgroup(s.Cgroup, w.id); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: job %d is tracked by its process group: cannot make its cgroup: %v\n", StarterName, w.id, err)
+			cgroup = ""
+		} else {
+			// Born in its cgroup: no process of the job is ever outside.
+			cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, cgroupFD
+		}
+	}
 	restore, err := setProcLimits(s.ProcLimits, s.ProcHardLimits)
 	if err == nil {
 		err = cmd.Start()
 		restore()
 	}
+	if cgroupFD >= 0 {
+		syscall.Close(cgroupFD)
+	}
 	started := time.Now()
+	if err != nil && cgroup != "" {
+		removeCgroup(cgroup, 0)
+	}
 	if err != nil {
 		w.closeFinal()
 		if sess != nil {
@@ -339,8 +359,14 @@ func (w *wrapper) run() int {
 		return 1
 	}
 	pgid := cmd.Process.Pid
+	w.cgroup = cgroup
+	rec := pidRecord{JobPID: pgid, Cgroup: cgroup}
 	if err := w.writePids(pgid); err != nil {
+		rec.signalGroup(syscall.SIGKILL)
 		syscall.Kill(-pgid, syscall.SIGKILL)
+		if cgroup != "" {
+			removeCgroup(cgroup, cgroupEmptyWait)
+		}
 		cmd.Wait()
 		w.closeFinal()
 		if sess != nil {
@@ -365,15 +391,15 @@ func (w *wrapper) run() int {
 	syncFile(w.path(pidExt))
 	var mem *memWatch
 	if s.MemLimit > 0 {
-		mem = watchMemory(pgid, s.MemLimit, memCheckInterval, memKillGrace)
+		mem = watchMemory(rec, s.MemLimit, memCheckInterval, memKillGrace)
 	}
 	var cpu *cpuWatch
 	if s.CPULimit > 0 {
-		cpu = watchCPU(pgid, s.CPULimit)
+		cpu = watchCPU(rec, s.CPULimit)
 	}
 	var limits *jobLimitWatch
 	if len(s.JobLimits) > 0 {
-		limits = watchJobLimits(pgid, s.JobLimits, memCheckInterval, memKillGrace)
+		limits = watchJobLimits(rec, s.JobLimits, memCheckInterval, memKillGrace)
 	}
 	var usage *usageWatch
 	if s.Report != nil {
@@ -395,6 +421,15 @@ func (w *wrapper) run() int {
 	if limits != nil {
 		if term := limits.end(); term != "" && !r.Done() && !r.MemLimitExceeded && !r.CPULimitExceeded {
 			r.LimitTerm = term
+		}
+	}
+	if cgroup != "" {
+		// The job ends with its shell: whatever it left running in its
+		// cgroup goes with it, and the cgroup too. One that cannot be
+		// removed yet is the Executor's to remove later.
+		w.cgroup = ""
+		if err := removeCgroup(cgroup, cgroupEmptyWait); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: job %d: %v\n", StarterName, w.id, err)
 		}
 	}
 	if sess != nil {
@@ -547,7 +582,7 @@ func (w *wrapper) handOver(u jobUser) (*os.File, error) {
 func (w *wrapper) writePids(jobPID int) error {
 	rec := pidRecord{WrapperPID: os.Getpid(), JobPID: jobPID, Supervised: w.shared}
 	if jobPID > 0 {
-		rec.Cwd, rec.Out, rec.Err = w.cwd, w.out, w.errOut
+		rec.Cwd, rec.Out, rec.Err, rec.Cgroup = w.cwd, w.out, w.errOut, w.cgroup
 	}
 	var err error
 	if rec.WrapperStart, err = processStart(0); err != nil {

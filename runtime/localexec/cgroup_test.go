@@ -1,0 +1,286 @@
+package localexec
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// needCgroup skips the test when this host has no cgroup v2 hierarchy
+// the tests can write, and otherwise returns the base cgroup of an
+// Executor on dir, removed when the test ends.
+func needCgroup(t *testing.T, dir string) string {
+	t.Helper()
+	base, err := setupCgroupBase(dir)
+	if err != nil {
+		t.Skipf("no writable cgroup v2 hierarchy for process tracking: %v", err)
+	}
+	t.Cleanup(func() {
+		os.Remove(base)
+		os.Remove(filepath.Dir(base)) // the lsfc cgroup, when no other is left in it
+	})
+	return base
+}
+
+// escapedPid waits for the pid the job wrote in file and checks that
+// the process left the job's process group.
+func escapedPid(t *testing.T, file string, jobPgid int) int {
+	t.Helper()
+	var pid int
+	eventually(t, "the escaped process starting", func() bool {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return false
+		}
+		pid, err = strconv.Atoi(strings.TrimSpace(string(data)))
+		return err == nil
+	})
+	eventually(t, "the process leaving the job's process group", func() bool {
+		st, err := readProcStat(pid)
+		return err == nil && st.Pgrp != jobPgid
+	})
+	return pid
+}
+
+// escapeCommand starts a process in a session of its own, records its
+// pid in esc.pid, and waits.
+const escapeCommand = "setsid sleep 300 & echo $! > esc.pid; sleep 300"
+
+func TestTrackedKillReachesEscapedProcess(t *testing.T) {
+	// In the host's supervisor, and under a job starter of its own.
+	for _, perJob := range []bool{false, true} {
+		t.Run("PerJob="+strconv.FormatBool(perJob), func(t *testing.T) { trackedKill(t, perJob) })
+	}
+}
+
+func trackedKill(t *testing.T, perJob bool) {
+	dir := t.TempDir()
+	base := needCgroup(t, dir)
+	h := newHarness(t, dir)
+	h.e.PerJob = perJob
+	cwd := t.TempDir()
+	h.start(Spec{JobID: 41, Command: escapeCommand, Cwd: cwd, Umask: -1, ProcessTracking: true})
+	pgid, ok := h.e.JobPID(41)
+	if !ok {
+		t.Fatal("job 41 does not run")
+	}
+	esc := escapedPid(t, filepath.Join(cwd, "esc.pid"), pgid)
+	defer syscall.Kill(esc, syscall.SIGKILL)
+	cg := jobCgroupPath(base, 41)
+	if pids, err := cgroupPids(cg); err != nil || !containsPid(pids, esc) {
+		t.Fatalf("cgroup %s holds %v (%v), want the escaped process %d", cg, pids, err, esc)
+	}
+	// A stop reaches it too.
+	if err := h.e.Signal(41, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the escaped process stopping", func() bool {
+		st, err := readProcStat(esc)
+		return err == nil && st.State == 'T'
+	})
+	if err := h.e.Signal(41, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.e.Kill(41); err != nil {
+		t.Fatal(err)
+	}
+	if r := h.result(41); r.Signal == 0 {
+		t.Errorf("Result = %+v, want a signal", r)
+	}
+	eventually(t, "the escaped process ending", func() bool { return gone(esc) })
+	eventually(t, "the job's cgroup going", func() bool {
+		_, err := os.Stat(cg)
+		return os.IsNotExist(err)
+	})
+}
+
+func containsPid(pids []int, pid int) bool {
+	for _, p := range pids {
+		if p == pid {
+			return true
+		}
+	}
+	return false
+}
+
+func TestTrackedJobEndRemovesCgroup(t *testing.T) {
+	dir := t.TempDir()
+	base := needCgroup(t, dir)
+	h := newHarness(t, dir)
+	cwd := t.TempDir()
+	// The job's shell ends at once, leaving a process of another session.
+	h.start(Spec{JobID: 42, Command: "setsid sleep 300 & echo $! > esc.pid; sleep 0.3", Cwd: cwd, Umask: -1, ProcessTracking: true})
+	pgid, _ := h.e.JobPID(42)
+	esc := escapedPid(t, filepath.Join(cwd, "esc.pid"), pgid)
+	defer syscall.Kill(esc, syscall.SIGKILL)
+	if r := h.result(42); !r.Done() {
+		t.Errorf("Result = %+v, want DONE", r)
+	}
+	// The job ended with its shell: what it left went with it.
+	if !gone(esc) {
+		t.Errorf("process %d the job left still runs after the job's end", esc)
+	}
+	if _, err := os.Stat(jobCgroupPath(base, 42)); !os.IsNotExist(err) {
+		t.Errorf("the job's cgroup is still there after its end (%v)", err)
+	}
+}
+
+func TestUntrackedKillMissesEscapedProcess(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	cwd := t.TempDir()
+	h.start(Spec{JobID: 43, Command: escapeCommand, Cwd: cwd, Umask: -1})
+	pgid, _ := h.e.JobPID(43)
+	esc := escapedPid(t, filepath.Join(cwd, "esc.pid"), pgid)
+	defer syscall.Kill(esc, syscall.SIGKILL)
+	if err := h.e.Kill(43); err != nil {
+		t.Fatal(err)
+	}
+	h.result(43)
+	time.Sleep(2 * h.e.KillGrace)
+	// Without tracking only the process group is signalled, as LSF
+	// without LSF_PROCESS_TRACKING: the escaped process runs on.
+	if gone(esc) {
+		t.Errorf("the escaped process %d ended, want it outside the untracked job's reach", esc)
+	}
+}
+
+func TestTrackingFallsBackToProcessGroup(t *testing.T) {
+	// A "cgroup v2 mount" that is a plain directory.
+	fake := t.TempDir()
+	info := filepath.Join(t.TempDir(), "mountinfo")
+	line := "41 31 0:38 / " + fake + " rw,relatime - cgroup2 cgroup2 rw\n"
+	if err := os.WriteFile(info, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := cgroupMountInfo
+	cgroupMountInfo = info
+	defer func() { cgroupMountInfo = old }()
+
+	h := newHarness(t, t.TempDir())
+	var mu sync.Mutex
+	var notes []string
+	h.e.Logf = func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		notes = append(notes, format)
+	}
+	for id := int64(44); id <= 45; id++ {
+		h.start(Spec{JobID: id, Command: "exit 0", Umask: -1, ProcessTracking: true})
+		if r := h.result(id); !r.Done() {
+			t.Errorf("Result = %+v, want DONE", r)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(notes) != 1 || !strings.Contains(notes[0], "LSF_PROCESS_TRACKING=Y") || !strings.Contains(notes[0], "process group") {
+		t.Errorf("notices = %q, want one saying the jobs are tracked by process group", notes)
+	}
+	if _, err := os.Stat(filepath.Join(fake, "lsfc")); !os.IsNotExist(err) {
+		t.Errorf("something was made in the directory that is not a cgroup (%v)", err)
+	}
+
+	// No cgroup v2 at all.
+	if err := os.WriteFile(info, []byte("31 23 0:28 / /sys/fs/cgroup rw - tmpfs tmpfs rw\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := setupCgroupBase(t.TempDir()); err == nil || !strings.Contains(err.Error(), "no cgroup v2") {
+		t.Errorf("setupCgroupBase without a cgroup v2 mount: %v", err)
+	}
+}
+
+func TestUntrackedJobMakesNoCgroup(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	h.start(Spec{JobID: 46, Command: "exit 0", Umask: -1})
+	h.result(46)
+	h.e.mu.Lock()
+	defer h.e.mu.Unlock()
+	if h.e.cgBase != "" {
+		t.Errorf("a job without process tracking found the base cgroup %s", h.e.cgBase)
+	}
+}
+
+func TestCgroup2Mount(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n" +
+			"37 31 0:34 / /sys/fs/cgroup/freezer rw,relatime - cgroup cgroup rw,freezer\n" +
+			"41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n", "/sys/fs/cgroup/unified"},
+		{"30 24 0:26 / /sys/fs/cgroup rw,nosuid shared:4 - cgroup2 cgroup2 rw,nsdelegate\n", "/sys/fs/cgroup"},
+		{`30 24 0:26 / /mnt/cg\040two rw - cgroup2 none rw` + "\n", "/mnt/cg two"},
+		{"31 23 0:28 / /sys/fs/cgroup rw - tmpfs tmpfs rw\n", ""},
+		{"garbage - cgroup2\n", ""},
+		{"", ""},
+	} {
+		if got := cgroup2Mount(c.in); got != c.want {
+			t.Errorf("cgroup2Mount(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func FuzzCgroup2Mount(f *testing.F) {
+	f.Add("41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n")
+	f.Add(`30 24 0:26 / /mnt/cg\040two rw - cgroup2 none rw`)
+	f.Add(`1 2 3 4 \ - cgroup2`)
+	f.Fuzz(func(t *testing.T, s string) {
+		if got := cgroup2Mount(s); got != "" && !strings.HasPrefix(got, "/") {
+			t.Errorf("cgroup2Mount(%q) = %q, not absolute", s, got)
+		}
+	})
+}
+
+func TestLeftCgroupRetried(t *testing.T) {
+	dir := t.TempDir()
+	needCgroup(t, dir)
+	h := newHarness(t, dir)
+	var mu sync.Mutex
+	var notes []string
+	h.e.Logf = func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		notes = append(notes, format)
+	}
+	base := h.e.cgroupBase()
+	if base == "" {
+		t.Fatal("no base cgroup")
+	}
+	// A cgroup with a cgroup in it cannot be removed, as one whose
+	// processes do not end.
+	cg := jobCgroupPath(base, 50)
+	if err := os.MkdirAll(filepath.Join(cg, "held"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(cg)
+	defer os.Remove(filepath.Join(cg, "held"))
+	h.e.reapCgroup(50, "")
+	h.e.retryCgroups()
+	countLeft := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		n := 0
+		for _, s := range notes {
+			if strings.Contains(s, "tried again") {
+				n++
+			}
+		}
+		return n
+	}
+	if n := countLeft(); n != 1 {
+		t.Errorf("%d notices of the cgroup left, want 1: %q", n, notes)
+	}
+	os.Remove(filepath.Join(cg, "held"))
+	if err := h.e.Cleanup(50); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(cg); !os.IsNotExist(err) {
+		t.Errorf("the cgroup left is still there after the job's cleanup (%v)", err)
+	}
+	h.e.mu.Lock()
+	defer h.e.mu.Unlock()
+	if len(h.e.cgLeft) != 0 {
+		t.Errorf("cgroups left = %v, want none", h.e.cgLeft)
+	}
+}
