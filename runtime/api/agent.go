@@ -310,6 +310,11 @@ type JobSpec struct {
 	// GPUs are the indices of the host's GPUs the job holds
 	// (CUDA_VISIBLE_DEVICES); nil for none.
 	GPUs []int `json:"gpus,omitempty"`
+	// ProcessTracking runs the job in a cgroup of its own on the agent's
+	// host (lsf.conf LSF_PROCESS_TRACKING=Y; see
+	// localexec.Spec.ProcessTracking); agents before it track the job by
+	// its process group.
+	ProcessTracking bool `json:"processTracking,omitempty"`
 }
 
 // An ExecStep is a pre- or post-execution command (see

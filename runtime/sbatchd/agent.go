@@ -158,6 +158,7 @@ func Start(ctx context.Context, cfg Config) (*Agent, error) {
 		return nil, err
 	}
 	exec.WrapperPath = cfg.WrapperPath
+	exec.Logf = cfg.Logf
 	a.exec = exec
 	if err := a.recover(); err != nil {
 		exec.Close()
