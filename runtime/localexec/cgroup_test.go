@@ -284,3 +284,47 @@ func TestLeftCgroupRetried(t *testing.T) {
 		t.Errorf("cgroups left = %v, want none", h.e.cgLeft)
 	}
 }
+
+// TestTrackedJobSurvivesRestart: a tracked job outlives its Executor (the
+// daemon restarting) in the host's supervisor; the next Executor adopts
+// it, and its first tracked start, which removes the cgroups of jobs it
+// does not run, leaves the adopted job's alone; the adopted job's kill
+// still reaches the process that left its process group.
+func TestTrackedJobSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	base := needCgroup(t, dir)
+	h := newHarness(t, dir)
+	cwd := t.TempDir()
+	h.start(Spec{JobID: 51, Command: escapeCommand, Cwd: cwd, Umask: -1, ProcessTracking: true})
+	pgid, ok := h.e.JobPID(51)
+	if !ok {
+		t.Fatal("job 51 does not run")
+	}
+	esc := escapedPid(t, filepath.Join(cwd, "esc.pid"), pgid)
+	defer syscall.Kill(esc, syscall.SIGKILL)
+	h.e.Close()
+
+	h2 := newHarness(t, dir)
+	if ended := h2.e.Recover([]int64{51}); len(ended) != 0 {
+		t.Fatalf("Recover returned %+v, want job 51 adopted", ended)
+	}
+	h2.start(Spec{JobID: 52, Command: "exit 3", Cwd: cwd, Umask: -1, ProcessTracking: true})
+	if r := h2.result(52); r.ExitCode != 3 {
+		t.Fatalf("job 52 ended %+v, want exit code 3", r)
+	}
+	cg := jobCgroupPath(base, 51)
+	if pids, err := cgroupPids(cg); err != nil || !containsPid(pids, esc) || gone(esc) {
+		t.Fatalf("after the restart, cgroup %s holds %v (%v), want the escaped process %d", cg, pids, err, esc)
+	}
+	if err := h2.e.Kill(51); err != nil {
+		t.Fatal(err)
+	}
+	if r := h2.result(51); r.Signal == 0 && !r.Lost {
+		t.Errorf("job 51 ended %+v, want killed", r)
+	}
+	eventually(t, "the escaped process ending", func() bool { return gone(esc) })
+	eventually(t, "the job's cgroup going", func() bool {
+		_, err := os.Stat(cg)
+		return os.IsNotExist(err)
+	})
+}
