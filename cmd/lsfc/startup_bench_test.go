@@ -86,28 +86,34 @@ func startDemoDaemon(tb testing.TB) string {
 // that fails ends the benchmark.
 func benchPair(b *testing.B, env []string, base []string, cmd []string) {
 	b.Helper()
-	run := func(argv []string) time.Duration {
-		c := exec.Command(argv[0], argv[1:]...)
-		c.Env = env
-		start := time.Now()
-		if out, err := c.CombinedOutput(); err != nil {
-			b.Fatalf("%s: %v\n%s", filepath.Base(argv[0]), err, out)
-		}
-		return time.Since(start)
-	}
 	var bt, ct []time.Duration
 	for b.Loop() {
-		bt = append(bt, run(base))
-		ct = append(ct, run(cmd))
+		bt = append(bt, timeRun(b, env, base))
+		ct = append(ct, timeRun(b, env, cmd))
 	}
-	median := func(ds []time.Duration) float64 {
-		slices.Sort(ds)
-		return float64(ds[len(ds)/2]) / float64(time.Millisecond)
-	}
-	mb, mc := median(bt), median(ct)
+	mb, mc := medianMs(bt), medianMs(ct)
 	b.ReportMetric(mb, "base-ms")
 	b.ReportMetric(mc, "cmd-ms")
 	b.ReportMetric(mc/mb, "ratio")
+}
+
+// timeRun runs argv as a process with env and returns how long it took
+// from its start to its end; a command that fails ends the benchmark.
+func timeRun(b *testing.B, env, argv []string) time.Duration {
+	b.Helper()
+	c := exec.Command(argv[0], argv[1:]...)
+	c.Env = env
+	start := time.Now()
+	if out, err := c.CombinedOutput(); err != nil {
+		b.Fatalf("%s: %v\n%s", strings.Join(argv, " "), err, out)
+	}
+	return time.Since(start)
+}
+
+// medianMs returns the median of ds in milliseconds; it sorts ds.
+func medianMs(ds []time.Duration) float64 {
+	slices.Sort(ds)
+	return float64(ds[len(ds)/2]) / float64(time.Millisecond)
 }
 
 // BenchmarkStartVersion times "version" of lsfc and of lsfc-client
@@ -190,27 +196,14 @@ func BenchmarkResReqMatchCached(b *testing.B) {
 	}
 	cached := append(slices.Clone(base), "XDG_CACHE_HOME="+b.TempDir())
 	uncached := append(slices.Clone(base), "HOME="+filepath.Join(b.TempDir(), "absent"))
-	run := func(env, argv []string) time.Duration {
-		c := exec.Command(argv[0], argv[1:]...)
-		c.Env = env
-		start := time.Now()
-		if out, err := c.CombinedOutput(); err != nil {
-			b.Fatalf("%s: %v\n%s", strings.Join(argv[1:3], " "), err, out)
-		}
-		return time.Since(start)
-	}
-	run(cached, args) // fills the cache
+	timeRun(b, cached, args) // fills the cache
 	var vt, ct, ut []time.Duration
 	for b.Loop() {
-		vt = append(vt, run(base, []string{bins.lsfc, "version"}))
-		ct = append(ct, run(cached, args))
-		ut = append(ut, run(uncached, args))
+		vt = append(vt, timeRun(b, base, []string{bins.lsfc, "version"}))
+		ct = append(ct, timeRun(b, cached, args))
+		ut = append(ut, timeRun(b, uncached, args))
 	}
-	median := func(ds []time.Duration) float64 {
-		slices.Sort(ds)
-		return float64(ds[len(ds)/2]) / float64(time.Millisecond)
-	}
-	mv, mc, mu := median(vt), median(ct), median(ut)
+	mv, mc, mu := medianMs(vt), medianMs(ct), medianMs(ut)
 	b.ReportMetric(mv, "version-ms")
 	b.ReportMetric(mc, "cached-ms")
 	b.ReportMetric(mu, "uncached-ms")
@@ -302,28 +295,15 @@ func BenchmarkStartFloor(b *testing.B) {
 		{"bsub", "submit", []string{bins.client, "bsub", "-H", "-o", "/dev/null", "true"}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			run := func(argv []string) time.Duration {
-				c := exec.Command(argv[0], argv[1:]...)
-				c.Env = env
-				start := time.Now()
-				if out, err := c.CombinedOutput(); err != nil {
-					b.Fatalf("%s: %v\n%s", filepath.Base(argv[0]), err, out)
-				}
-				return time.Since(start)
-			}
 			var et, ft, ct []time.Duration
 			n := 0
 			for b.Loop() {
 				n++
-				et = append(et, run([]string{bins.empty}))
-				ft = append(ft, run([]string{floor, sock, tc.req, strconv.Itoa(n)}))
-				ct = append(ct, run(tc.cmd))
+				et = append(et, timeRun(b, env, []string{bins.empty}))
+				ft = append(ft, timeRun(b, env, []string{floor, sock, tc.req, strconv.Itoa(n)}))
+				ct = append(ct, timeRun(b, env, tc.cmd))
 			}
-			median := func(ds []time.Duration) float64 {
-				slices.Sort(ds)
-				return float64(ds[len(ds)/2]) / float64(time.Millisecond)
-			}
-			me, mf, mc := median(et), median(ft), median(ct)
+			me, mf, mc := medianMs(et), medianMs(ft), medianMs(ct)
 			b.ReportMetric(me, "empty-ms")
 			b.ReportMetric(mf, "floor-ms")
 			b.ReportMetric(mc, "cmd-ms")
