@@ -1695,28 +1695,34 @@ func (d *Daemon) snapshot() []Record {
 func (d *Daemon) forgetGone() {
 	gone := func(id int64) bool { return d.cluster.Job(id) == nil }
 	var rebuilt bool
-	d.tokenOf, rebuilt = pruned(d.tokenOf, &d.keptMost.tokens, gone, func(t string) { delete(d.tokens, t) })
+	d.tokenOf, rebuilt = pruned(d.tokenOf, &d.keptMost.tokens, gone, func(id int64, t string) {
+		// The token may name a later job by now: a submission retried
+		// after its first job was forgotten.
+		if d.tokens[t] == id {
+			delete(d.tokens, t)
+		}
+	})
 	if rebuilt {
 		d.tokens = make(map[string]int64, len(d.tokenOf))
 		for id, t := range d.tokenOf {
 			d.tokens[t] = id
 		}
 	}
-	d.ranIn, _ = pruned(d.ranIn, &d.keptMost.ranIn, gone, func(string) {})
-	d.placed, _ = pruned(d.placed, &d.keptMost.placed, gone, func(placement) {})
+	d.ranIn, _ = pruned(d.ranIn, &d.keptMost.ranIn, gone, func(int64, string) {})
+	d.placed, _ = pruned(d.placed, &d.keptMost.placed, gone, func(int64, placement) {})
 }
 
 // pruned deletes from m the entries of the jobs that are gone, calling
-// drop with the value of each, and returns m, or a new map when it built
+// drop with the id and value of each, and returns m, or a new map when it built
 // one. A Go map keeps its room when entries go: once what is left is under
 // a quarter of the most m held (*most, which pruned keeps), the rest move
 // to a map of their size, so that a burst of jobs long gone does not keep
 // its room for good, and the owner allocates nothing otherwise.
-func pruned[V any](m map[int64]V, most *int, gone func(int64) bool, drop func(V)) (map[int64]V, bool) {
+func pruned[V any](m map[int64]V, most *int, gone func(int64) bool, drop func(int64, V)) (map[int64]V, bool) {
 	*most = max(*most, len(m))
 	for id, v := range m {
 		if gone(id) {
-			drop(v)
+			drop(id, v)
 			delete(m, id)
 		}
 	}

@@ -167,7 +167,7 @@ func TestPrunedRebuilds(t *testing.T) {
 	}
 	most := 0
 	var dropped int
-	drop := func(int) { dropped++ }
+	drop := func(int64, int) { dropped++ }
 	// Ten go each round, the highest first: the map is kept while 30 or
 	// more of the 100 are left, and built anew when 20 are.
 	for round, left := 1, int64(90); left >= 10; round, left = round+1, left-10 {
@@ -193,5 +193,53 @@ func TestPrunedRebuilds(t *testing.T) {
 	m2, rebuilt := pruned(m, &most, func(int64) bool { return false }, drop)
 	if rebuilt || len(m2) != len(m) || dropped != before {
 		t.Fatalf("nothing gone: rebuilt %v, %d entries, %d dropped", rebuilt, len(m2), dropped-before)
+	}
+}
+
+// TestForgetGoneTokenReused: a submission retried with its token after
+// the token's first job was forgotten (CLEAN_PERIOD) makes a new job that
+// the token then names; the compaction's pruning of the forgotten job
+// must not take the token away from the new one, or the next retry makes
+// a third job. The old snapshot rebuilt d.tokens from the jobs that exist
+// and kept it.
+func TestForgetGoneTokenReused(t *testing.T) {
+	d, state := startInternal(t)
+	ctx := context.Background()
+	c := api.Dial(state)
+	submit := func() int64 {
+		t.Helper()
+		sub, err := c.Submit(ctx, &api.SubmitRequest{Command: "true", Hold: true, Token: "again",
+			Env: []string{"PATH=/usr/bin:/bin"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sub.ID
+	}
+	first := submit()
+	if _, err := d.do(ctx, func() (any, []Record, func(), error) {
+		j := d.cluster.Job(first)
+		if err := d.cluster.Kill(j, d.now()); err != nil {
+			return nil, nil, nil, err
+		}
+		d.cluster.Forget(j)
+		return nil, nil, nil, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	second := submit()
+	if second == first {
+		t.Fatalf("the retry after job %d was forgotten gave it again", first)
+	}
+	if _, err := d.do(ctx, func() (any, []Record, func(), error) {
+		d.snapshot()
+		if d.tokens["again"] != second {
+			t.Errorf("after pruning, token names job %d, want %d (tokenOf %v)", d.tokens["again"], second, d.tokenOf)
+		}
+		return nil, nil, nil, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if third := submit(); third != second {
+		t.Errorf("the same submission again made job %d, want job %d", third, second)
 	}
 }
