@@ -863,12 +863,14 @@ func (d *Daemon) agentSync(req *api.AgentSync) (any, []Record, func(), error) {
 // on the master's. The two may differ: an end the agent's clock puts
 // after now is now, and one before the run's start, the dispatch time
 // the master recorded, is that start (the job ran for no time the
-// master can tell).
+// master can tell). Nor is it before the job last began to run again
+// (RunSince: a resumption the master ordered while it had not yet heard
+// of the end), so that the run's time never comes out negative.
 func agentEndOf(j *runtime.Job, end float64, now runtime.Time) runtime.Time {
 	if end <= 0 {
 		return now
 	}
-	return min(max(runtime.Time(end), j.Start), now)
+	return min(max(runtime.Time(end), j.Start, j.RunSince), now)
 }
 
 // gpuMemUsed returns the memory in use on the GPUs an agent reports, by

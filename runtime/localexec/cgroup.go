@@ -146,7 +146,15 @@ func jobCgroupPath(base string, id int64) string {
 // clone3. The caller closes the descriptor once the job's shell runs.
 func openJobCgroup(base string, id int64) (string, int, error) {
 	path := jobCgroupPath(base, id)
-	if err := os.Mkdir(path, 0o755); errors.Is(err, os.ErrExist) {
+	err := os.Mkdir(path, 0o755)
+	if errors.Is(err, os.ErrNotExist) {
+		// The base went since the Executor made it (removed by hand, or
+		// by a tool that cleans cgroups up): it is made again.
+		if err = os.MkdirAll(base, 0o755); err == nil {
+			err = os.Mkdir(path, 0o755)
+		}
+	}
+	if errors.Is(err, os.ErrExist) {
 		killCgroup(path)
 	} else if err != nil {
 		return "", -1, err
@@ -175,29 +183,23 @@ func cgroupPids(path string) ([]int, error) {
 	return pids, nil
 }
 
-// signalCgroup sends sig to every process of the cgroup at path: SIGKILL
-// through cgroup.kill, which reaches processes being forked too (kernel
-// 5.14), and otherwise, or on an older kernel, to each process of
-// cgroup.procs, read again until no new one shows. The error is
-// syscall.ESRCH when the cgroup has no process (or is gone).
+// signalCgroup sends sig to every process of the cgroup at path and of
+// the cgroups below it (a job may make some, when it can write its own):
+// SIGKILL through cgroup.kill, which reaches them all and processes being
+// forked too (kernel 5.14), and otherwise, or on an older kernel, to each
+// process of their cgroup.procs, read again until no new one shows. The
+// error is syscall.ESRCH when the cgroup has no process (or is gone).
 func signalCgroup(path string, sig syscall.Signal) error {
-	if sig == syscall.SIGKILL {
-		pids, err := cgroupPids(path)
-		if err != nil || len(pids) == 0 {
-			return syscall.ESRCH
-		}
-		if os.WriteFile(filepath.Join(path, "cgroup.kill"), []byte("1"), 0) == nil {
-			return nil
-		}
+	if !cgroupPopulated(path) {
+		return syscall.ESRCH
+	}
+	if sig == syscall.SIGKILL && os.WriteFile(filepath.Join(path, "cgroup.kill"), []byte("1"), 0) == nil {
+		return nil
 	}
 	sent := map[int]bool{}
 	for range 5 {
-		pids, err := cgroupPids(path)
-		if err != nil {
-			break
-		}
 		fresh := false
-		for _, pid := range pids {
+		for _, pid := range cgroupTreePids(path) {
 			if !sent[pid] {
 				sent[pid], fresh = true, true
 				syscall.Kill(pid, sig)
@@ -213,22 +215,46 @@ func signalCgroup(path string, sig syscall.Signal) error {
 	return nil
 }
 
-// cgroupPopulated reports whether the cgroup at path has a process left.
+// cgroupTreePids returns the processes of the cgroup at path and of the
+// cgroups below it.
+func cgroupTreePids(path string) []int {
+	pids, _ := cgroupPids(path)
+	ents, _ := os.ReadDir(path)
+	for _, ent := range ents {
+		if ent.IsDir() {
+			pids = append(pids, cgroupTreePids(filepath.Join(path, ent.Name()))...)
+		}
+	}
+	return pids
+}
+
+// cgroupPopulated reports whether the cgroup at path, or one below it,
+// has a process left: cgroup.events says so ("populated 1"), and
+// cgroup.procs where it cannot be read.
 func cgroupPopulated(path string) bool {
-	pids, err := cgroupPids(path)
-	return err == nil && len(pids) > 0
+	data, err := os.ReadFile(filepath.Join(path, "cgroup.events"))
+	if err != nil {
+		return len(cgroupTreePids(path)) > 0
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "populated "); ok {
+			return strings.TrimSpace(v) != "0"
+		}
+	}
+	return len(cgroupTreePids(path)) > 0
 }
 
 // killCgroup kills every process of the cgroup at path.
 func killCgroup(path string) { signalCgroup(path, syscall.SIGKILL) }
 
 // removeCgroup kills what is left in the cgroup at path, waits up to d
-// for it to empty and removes it. A cgroup already gone is no error.
+// for it to empty and removes it, the cgroups below it first. A cgroup
+// already gone is no error.
 func removeCgroup(path string, d time.Duration) error {
 	killCgroup(path)
 	deadline := time.Now().Add(d)
 	for {
-		err := syscall.Rmdir(path)
+		err := rmdirTree(path)
 		if err == nil || errors.Is(err, syscall.ENOENT) {
 			return nil
 		}
@@ -237,6 +263,22 @@ func removeCgroup(path string, d time.Duration) error {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// reapRemove is removeCgroup for reapCgroup; tests make it fail.
+var reapRemove = removeCgroup
+
+// rmdirTree removes the cgroup at path after the cgroups below it.
+func rmdirTree(path string) error {
+	ents, _ := os.ReadDir(path)
+	for _, ent := range ents {
+		if ent.IsDir() {
+			if err := rmdirTree(filepath.Join(path, ent.Name())); err != nil && !errors.Is(err, syscall.ENOENT) {
+				return err
+			}
+		}
+	}
+	return syscall.Rmdir(path)
 }
 
 // logf passes a notice to the Executor's Logf, if any.
@@ -265,6 +307,12 @@ func (e *Executor) cgroupBase() string {
 		e.logf("LSF_PROCESS_TRACKING=Y: each job runs in a cgroup of its own under %s", base)
 		ents, _ := os.ReadDir(base)
 		for _, ent := range ents {
+			if strings.HasPrefix(ent.Name(), "probe.") {
+				// A probe's process has ended: its cgroup is empty,
+				// unless another Executor of the directory probes now.
+				os.Remove(filepath.Join(base, ent.Name()))
+				continue
+			}
 			id, err := strconv.ParseInt(strings.TrimPrefix(ent.Name(), "job."), 10, 64)
 			if !ent.IsDir() || !strings.HasPrefix(ent.Name(), "job.") || err != nil || id <= 0 {
 				continue
@@ -284,31 +332,64 @@ func (e *Executor) cgroupBase() string {
 
 // reapCgroup removes the cgroup of job id, which has ended, killing what
 // is left in it: path, or, when "", the one its name gives under the
-// base cgroup once found. A cgroup that cannot be removed yet is logged
-// and tried again later (retryCgroups).
+// base cgroup once found. It does nothing while a job of the id runs
+// (started again meanwhile): the check and the removal hold e.mu, so that
+// no Start of the id comes between them. A cgroup that cannot be removed
+// yet is logged and tried again later (retryCgroups).
 func (e *Executor) reapCgroup(id int64, path string) {
+	e.mu.Lock()
 	if path == "" {
-		e.mu.Lock()
-		base := e.cgBase
-		e.mu.Unlock()
-		if base == "" {
+		if e.cgBase == "" {
+			e.mu.Unlock()
 			return
 		}
-		path = jobCgroupPath(base, id)
+		path = jobCgroupPath(e.cgBase, id)
 	}
-	err := removeCgroup(path, 0)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if err == nil {
-		delete(e.cgLeft, id)
+	if e.jobs[id] != nil {
+		e.mu.Unlock()
 		return
 	}
-	if _, known := e.cgLeft[id]; !known {
+	err := reapRemove(path, 0)
+	_, known := e.cgLeft[id]
+	logged := e.cgLogged[id]
+	switch {
+	case err == nil:
+		delete(e.cgLeft, id)
+		delete(e.cgLogged, id)
+	case !known:
+		// Its processes may be ending from the kill just sent: it is
+		// said only if it is still there when tried again.
 		if e.cgLeft == nil {
-			e.cgLeft = map[int64]string{}
+			e.cgLeft, e.cgLogged = map[int64]string{}, map[int64]bool{}
 		}
 		e.cgLeft[id] = path
+	case !logged:
+		e.cgLogged[id] = true
+	}
+	e.mu.Unlock()
+	if err != nil && known && !logged {
 		e.logf("job %d has ended but %v; it is tried again later", id, err)
+	}
+}
+
+// killUnseen kills the processes of job id that rec names, whose wrapper
+// did not answer or is gone: its process group while its leader lives,
+// its whole cgroup when it has one, which goes to be removed once the id
+// no longer runs (retryCgroups).
+func (e *Executor) killUnseen(id int64, rec pidRecord) {
+	if rec.leaderAlive() || rec.Cgroup != "" {
+		rec.signalGroup(syscall.SIGKILL)
+	}
+	if rec.Cgroup == "" {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, known := e.cgLeft[id]; !known {
+		if e.cgLeft == nil {
+			e.cgLeft, e.cgLogged = map[int64]string{}, map[int64]bool{}
+		}
+		e.cgLeft[id] = rec.Cgroup
 	}
 }
 

@@ -64,9 +64,10 @@ type Executor struct {
 	cgOnce sync.Once
 	cgBase string
 	// cgLeft holds the cgroups of ended jobs that could not be removed
-	// yet, by job id, tried again at every Start and Cleanup; guarded by
-	// mu.
-	cgLeft map[int64]string
+	// yet, by job id, tried again at every Start and Cleanup, and
+	// cgLogged those of them the log has named; guarded by mu.
+	cgLeft   map[int64]string
+	cgLogged map[int64]bool
 
 	dir    string
 	onExit func(Result)
@@ -348,8 +349,8 @@ func (e *Executor) launchProcess(argv []string, id int64, lock *os.File) (*wrapp
 		// The wrapper hangs or died: make sure neither it nor a job it
 		// may have started runs on unseen.
 		cmd.Process.Kill()
-		if rec, rerr := readPidRecord(e.path(id, pidExt)); rerr == nil && rec.leaderAlive() {
-			rec.signalGroup(syscall.SIGKILL)
+		if rec, rerr := readPidRecord(e.path(id, pidExt)); rerr == nil {
+			e.killUnseen(id, rec)
 		}
 	} else {
 		err = errors.New(strings.TrimPrefix(msg, "error: "))
@@ -489,9 +490,7 @@ func (e *Executor) lose(j *job, why string) Result {
 	e.mu.Lock()
 	rec := j.pids
 	e.mu.Unlock()
-	if rec.leaderAlive() || rec.Cgroup != "" {
-		rec.signalGroup(syscall.SIGKILL)
-	}
+	e.killUnseen(j.id, rec)
 	return Result{JobID: j.id, Lost: true, Err: why}
 }
 

@@ -726,8 +726,8 @@ func (e *Executor) launchSupervised(argv []string, id int64, lock *os.File, spec
 	if !strings.HasPrefix(msg, "error: ") {
 		// The supervisor hangs or died: make sure no job it may have
 		// started runs on unseen.
-		if rec, rerr := readPidRecord(e.path(id, pidExt)); rerr == nil && rec.leaderAlive() {
-			rec.signalGroup(syscall.SIGKILL)
+		if rec, rerr := readPidRecord(e.path(id, pidExt)); rerr == nil {
+			e.killUnseen(id, rec)
 		}
 	}
 	return nil, fmt.Errorf("cannot start job %d: %v", id, err)
