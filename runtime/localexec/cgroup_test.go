@@ -412,3 +412,49 @@ func TestTrackedNestedCgroup(t *testing.T) {
 		t.Errorf("job 70's cgroup %s is still there after its end (%+v, after %v)", cg, r, took)
 	}
 }
+
+// TestTrackedMemLimit: the memory limit of a job tracked by cgroup counts
+// the process that left its process group; the same job untracked is
+// under its limit, as its own group holds little.
+func TestTrackedMemLimit(t *testing.T) {
+	dir := t.TempDir()
+	needCgroup(t, dir)
+	h := newHarness(t, dir)
+	cwd := t.TempDir()
+	// 48 MB held by a process in a session of its own, against a limit of
+	// 24 MB; the job's shell itself holds little.
+	cmd := "setsid sh -c '" + hold("48", "60") + "' & echo $! > esc.pid; sleep 60"
+	for _, tracked := range []bool{true, false} {
+		id := int64(80)
+		if !tracked {
+			id = 81
+		}
+		work := filepath.Join(cwd, strconv.FormatInt(id, 10))
+		if err := os.Mkdir(work, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		h.start(Spec{JobID: id, Command: cmd, Cwd: work, Umask: -1, Stdout: "/dev/null", MemLimit: 24 << 10, ProcessTracking: tracked})
+		pgid, _ := h.e.JobPID(id)
+		esc := escapedPid(t, filepath.Join(work, "esc.pid"), pgid)
+		defer syscall.Kill(-esc, syscall.SIGKILL)
+		if tracked {
+			r := h.result(id)
+			if !r.MemLimitExceeded {
+				t.Errorf("tracked: Result %+v, want MemLimitExceeded", r)
+			}
+			eventually(t, "the escaped process ending", func() bool { return gone(esc) })
+			continue
+		}
+		// Three readings of the untracked job's memory: under its limit.
+		time.Sleep(3*memCheckInterval + 500*time.Millisecond)
+		if _, ok := h.e.JobPID(id); !ok {
+			t.Errorf("untracked: the job ended, want it running under its limit")
+		}
+		if err := h.e.Kill(id); err != nil {
+			t.Fatal(err)
+		}
+		if r := h.result(id); r.MemLimitExceeded {
+			t.Errorf("untracked: Result %+v, want no MemLimitExceeded", r)
+		}
+	}
+}

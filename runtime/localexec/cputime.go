@@ -49,28 +49,42 @@ func statFields(s string, last int) (f []string, pgrp int, err error) {
 }
 
 // CPUTimes returns the CPU time the running jobs ids have used so far:
-// that of the processes alive in each job's process group, with the time
-// of the children they waited for. A job that is not running, or whose
+// that of the processes alive in each job's process group (its cgroup,
+// for a job tracked by cgroup), with the time of the children they
+// waited for. A job that is not running, or whose
 // processes cannot be read, is left out.
 func (e *Executor) CPUTimes(ids []int64) map[int64]time.Duration {
 	byGroup := map[int]int64{}
+	tracked := map[int64]pidRecord{}
 	for _, id := range ids {
-		if rec, _, err := e.running(id); err == nil && rec.JobPID > 1 {
+		rec, _, err := e.running(id)
+		switch {
+		case err != nil:
+		case rec.Cgroup != "":
+			tracked[id] = rec
+		case rec.JobPID > 1:
 			byGroup[rec.JobPID] = id
 		}
 	}
 	out := map[int64]time.Duration{}
-	if len(byGroup) == 0 {
-		return out
-	}
 	ticks := map[int64]uint64{}
-	eachProcStat(func(stat string) {
-		if pgrp, t, err := parseProcCPU(stat); err == nil {
-			if id, ok := byGroup[pgrp]; ok {
+	if len(byGroup) > 0 {
+		eachProcStat(func(stat string) {
+			if pgrp, t, err := parseProcCPU(stat); err == nil {
+				if id, ok := byGroup[pgrp]; ok {
+					ticks[id] += t
+				}
+			}
+		})
+	}
+	// A job tracked by cgroup: the processes of its cgroup.
+	for id, rec := range tracked {
+		eachJobStat(rec, func(_, stat string) {
+			if _, t, err := parseProcCPU(stat); err == nil {
 				ticks[id] += t
 			}
-		}
-	})
+		})
+	}
 	for id, t := range ticks {
 		out[id] = time.Duration(t) * time.Second / userHZ
 	}

@@ -64,11 +64,11 @@ func parseProcGroupUsage(s string) (pgrp int, vsize, threads int64, err error) {
 	return pgrp, vsize, threads, nil
 }
 
-// limitUsageOf sums the usage of process group pgid; ok is false when
-// /proc cannot be read or the group has no process left.
-func limitUsageOf(pgid int) (u limitUsage, ok bool) {
-	read := eachProcStat(func(stat string) {
-		if pgrp, vsize, threads, err := parseProcGroupUsage(stat); err == nil && pgrp == pgid {
+// limitUsageOf sums the usage of the processes of the job rec names; ok
+// is false when they cannot be read or none is left.
+func limitUsageOf(rec pidRecord) (u limitUsage, ok bool) {
+	read := eachJobStat(rec, func(_, stat string) {
+		if pgrp, vsize, threads, err := parseProcGroupUsage(stat); err == nil && rec.owns(pgrp) {
 			u.vmKB += vsize / 1024
 			u.procs++
 			u.threads += threads
@@ -124,7 +124,7 @@ func (w *jobLimitWatch) run() {
 			return
 		case <-tick.C:
 		}
-		u, ok := limitUsageOf(w.rec.JobPID)
+		u, ok := limitUsageOf(w.rec)
 		if !ok {
 			continue
 		}

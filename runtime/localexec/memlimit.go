@@ -54,14 +54,52 @@ func eachProcStat(fn func(stat string)) bool {
 	return true
 }
 
-// groupRSS returns the resident memory, in kilobytes, of the processes of
-// process group pgid, summed as LSF sums a job's memory; ok is false when
-// /proc cannot be read or the group has no process left.
-func groupRSS(pgid int) (kb int64, ok bool) {
+// eachJobStat calls fn with the pid and the content of /proc/<pid>/stat of
+// the processes that may be the job's that rec names: those of its cgroup
+// and of the cgroups below it, for a job tracked by cgroup; every process
+// otherwise, of which fn keeps those rec.owns. It reports whether they
+// could be read.
+func eachJobStat(rec pidRecord, fn func(pid, stat string)) bool {
+	if rec.Cgroup == "" {
+		ents, err := os.ReadDir("/proc")
+		if err != nil {
+			return false
+		}
+		for _, ent := range ents {
+			if _, err := strconv.Atoi(ent.Name()); err != nil {
+				continue
+			}
+			if data, err := os.ReadFile("/proc/" + ent.Name() + "/stat"); err == nil { // else gone meanwhile
+				fn(ent.Name(), string(data))
+			}
+		}
+		return true
+	}
+	if _, err := os.Stat(rec.Cgroup); err != nil {
+		return false
+	}
+	for _, pid := range cgroupTreePids(rec.Cgroup) {
+		id := strconv.Itoa(pid)
+		if data, err := os.ReadFile("/proc/" + id + "/stat"); err == nil {
+			fn(id, string(data))
+		}
+	}
+	return true
+}
+
+// owns reports whether a process of process group pgrp, of those
+// eachJobStat gives for p, is the job's: any of its cgroup's, or one of
+// its process group.
+func (p pidRecord) owns(pgrp int) bool { return p.Cgroup != "" || pgrp == p.JobPID }
+
+// jobRSS returns the resident memory, in kilobytes, of the processes of
+// the job rec names, summed as LSF sums a job's memory; ok is false when
+// they cannot be read or none is left.
+func jobRSS(rec pidRecord) (kb int64, ok bool) {
 	var pages int64
 	found := false
-	read := eachProcStat(func(stat string) {
-		if pgrp, n, err := parseProcRSS(stat); err == nil && pgrp == pgid {
+	read := eachJobStat(rec, func(_, stat string) {
+		if pgrp, n, err := parseProcRSS(stat); err == nil && rec.owns(pgrp) {
 			pages += n
 			found = true
 		}
@@ -105,7 +143,7 @@ func (m *memWatch) run() {
 			return
 		case <-tick.C:
 		}
-		kb, ok := groupRSS(m.rec.JobPID)
+		kb, ok := jobRSS(m.rec)
 		if !ok {
 			continue
 		}

@@ -27,12 +27,12 @@ func TestGroupRSS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kb, ok := groupRSS(self.Pgrp)
+	kb, ok := jobRSS(pidRecord{JobPID: self.Pgrp})
 	if !ok || kb <= 0 {
-		t.Errorf("groupRSS of the test's own group = %d, %v; want some memory", kb, ok)
+		t.Errorf("jobRSS of the test's own group = %d, %v; want some memory", kb, ok)
 	}
-	if kb, ok := groupRSS(1 << 30); ok || kb != 0 {
-		t.Errorf("groupRSS of a group with no process = %d, %v; want 0, false", kb, ok)
+	if kb, ok := jobRSS(pidRecord{JobPID: 1 << 30}); ok || kb != 0 {
+		t.Errorf("jobRSS of a group with no process = %d, %v; want 0, false", kb, ok)
 	}
 }
 

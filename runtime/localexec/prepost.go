@@ -369,8 +369,8 @@ func (c *cpuWatch) run() {
 		case <-tick.C:
 		}
 		var ticks uint64
-		eachProcStat(func(stat string) {
-			if pgrp, t, err := parseProcCPU(stat); err == nil && pgrp == c.rec.JobPID {
+		eachJobStat(c.rec, func(_, stat string) {
+			if pgrp, t, err := parseProcCPU(stat); err == nil && c.rec.owns(pgrp) {
 				ticks += t
 			}
 		})

@@ -79,40 +79,28 @@ func swapKB(pid string) int64 {
 	return 0
 }
 
-// readGroupUsage reads the processes of process group pgid; ok is false
-// when none is left or /proc cannot be read.
-func readGroupUsage(pgid int) (groupUsage, bool) {
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return groupUsage{}, false
-	}
+// readJobUsage reads the processes of the job rec names; ok is false
+// when none is left or they cannot be read.
+func readJobUsage(rec pidRecord) (groupUsage, bool) {
 	var g groupUsage
 	var pages int64
-	for _, ent := range ents {
-		pid := ent.Name()
-		if _, err := strconv.Atoi(pid); err != nil {
-			continue
-		}
-		data, err := os.ReadFile("/proc/" + pid + "/stat")
-		if err != nil {
-			continue // gone meanwhile
-		}
-		pgrp, threads, n, err := parseProcUsage(string(data))
-		if err != nil || pgrp != pgid {
-			continue
+	read := eachJobStat(rec, func(pid, stat string) {
+		pgrp, threads, n, err := parseProcUsage(stat)
+		if err != nil || !rec.owns(pgrp) {
+			return
 		}
 		g.procs++
 		g.threads += threads
 		pages += n
 		g.swapKB += swapKB(pid)
-	}
+	})
 	g.rssKB = pages * int64(os.Getpagesize()) / 1024
-	return g, g.procs > 0
+	return g, read && g.procs > 0
 }
 
 // A usageWatch reads a running job's usage; see usageFirst.
 type usageWatch struct {
-	pgid int
+	rec  pidRecord
 	stop chan struct{}
 	done chan struct{}
 
@@ -120,10 +108,9 @@ type usageWatch struct {
 	sum usageSummary
 }
 
-// watchUsage starts reading the usage of the job whose process group is
-// pgid.
-func watchUsage(pgid int) *usageWatch {
-	u := &usageWatch{pgid: pgid, stop: make(chan struct{}), done: make(chan struct{})}
+// watchUsage starts reading the usage of the job rec names.
+func watchUsage(rec pidRecord) *usageWatch {
+	u := &usageWatch{rec: rec, stop: make(chan struct{}), done: make(chan struct{})}
 	go u.run()
 	return u
 }
@@ -139,7 +126,7 @@ func (u *usageWatch) run() {
 			return
 		case <-t.C:
 		}
-		if g, ok := readGroupUsage(u.pgid); ok {
+		if g, ok := readJobUsage(u.rec); ok {
 			u.mu.Lock()
 			u.sum.add(g)
 			u.mu.Unlock()

@@ -403,7 +403,7 @@ func (w *wrapper) run() int {
 	}
 	var usage *usageWatch
 	if s.Report != nil {
-		usage = watchUsage(pgid)
+		usage = watchUsage(rec)
 	}
 	cmd.Wait()
 	w.setGroup(0)
