@@ -317,12 +317,7 @@ func (e *Executor) cgroupBase() string {
 			if !ent.IsDir() || !strings.HasPrefix(ent.Name(), "job.") || err != nil || id <= 0 {
 				continue
 			}
-			e.mu.Lock()
-			running := e.jobs[id] != nil
-			e.mu.Unlock()
-			if !running {
-				e.reapCgroup(id, filepath.Join(base, ent.Name()))
-			}
+			e.reapCgroup(id, filepath.Join(base, ent.Name())) // not while the id runs
 		}
 	})
 	e.mu.Lock()
