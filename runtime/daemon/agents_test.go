@@ -613,18 +613,7 @@ func TestAgentEndBringsNextOrder(t *testing.T) {
 	defer d.Close()
 	c := unixClient(state)
 	agent := tcpClient(d.Addr(), "s3cret", "boss")
-	exchange := func(req api.AgentSync) api.AgentOrders {
-		t.Helper()
-		req.Host, req.Interval = "hostA", 5
-		var out api.AgentOrders
-		if code, err := agent.call("POST", "/v1/agent/sync", req, &out); err != nil || code != http.StatusOK {
-			t.Fatalf("exchange: %d %v", code, err)
-		}
-		return out
-	}
-	if code, err := agent.call("POST", "/v1/agent/load", api.AgentLoad{Host: "hostA", Interval: 5}, nil); err != nil || code != http.StatusOK {
-		t.Fatalf("load report: %d %v", code, err)
-	}
+	exchange := agentExchange(t, agent, "hostA", 5)
 	session := exchange(api.AgentSync{}).Session
 	// Two jobs that each take the whole host (MXJ 8): the second waits
 	// for the first to end.
@@ -774,18 +763,7 @@ func TestAgentStaleExchange(t *testing.T) {
 	defer d.Close()
 	c := unixClient(state)
 	agent := tcpClient(d.Addr(), "s3cret", "boss")
-	exchange := func(req api.AgentSync) api.AgentOrders {
-		t.Helper()
-		req.Host, req.Interval = "hostA", 60
-		var out api.AgentOrders
-		if code, err := agent.call("POST", "/v1/agent/sync", req, &out); err != nil || code != http.StatusOK {
-			t.Fatalf("exchange: %d %v", code, err)
-		}
-		return out
-	}
-	if code, err := agent.call("POST", "/v1/agent/load", api.AgentLoad{Host: "hostA", Interval: 60}, nil); err != nil || code != http.StatusOK {
-		t.Fatalf("load report: %d %v", code, err)
-	}
+	exchange := agentExchange(t, agent, "hostA", 60)
 	session := exchange(api.AgentSync{}).Session
 	id := c.submit(t, api.SubmitRequest{Command: "sleep 30", Hosts: []string{"hostA"}, Umask: -1}).ID
 	c.waitState(t, id, "RUN")
@@ -1020,18 +998,7 @@ func TestAgentEndTime(t *testing.T) {
 	d := startMasterClock(t, state, "127.0.0.1:0", time.Hour, clk)
 	c := unixClient(state)
 	agent := tcpClient(d.Addr(), "s3cret", "boss")
-	exchange := func(req api.AgentSync) api.AgentOrders {
-		t.Helper()
-		req.Host, req.Interval = "hostA", 5
-		var out api.AgentOrders
-		if code, err := agent.call("POST", "/v1/agent/sync", req, &out); err != nil || code != http.StatusOK {
-			t.Fatalf("exchange: %d %v", code, err)
-		}
-		return out
-	}
-	if code, err := agent.call("POST", "/v1/agent/load", api.AgentLoad{Host: "hostA", Interval: 5}, nil); err != nil || code != http.StatusOK {
-		t.Fatalf("load report: %d %v", code, err)
-	}
+	exchange := agentExchange(t, agent, "hostA", 5)
 	first := exchange(api.AgentSync{})
 	if !first.EndTimes {
 		t.Fatalf("answer %+v: want one that says the master reads end times", first)
@@ -1106,5 +1073,25 @@ func TestAgentEndTime(t *testing.T) {
 		if r := acct[id]; r.EventTime != int64(end) || r.StartTime != start || r.RunTime != int64(end)-start {
 			t.Errorf("job %d: lsb.acct record at %d, started %d, ran %d s; want at %d, ran %d s", id, r.EventTime, r.StartTime, r.RunTime, int64(end), int64(end)-start)
 		}
+	}
+}
+
+// agentExchange reports the load of an agent of host, which exchanges
+// with the master every interval seconds, through agent, and returns the
+// agent's exchange: req, of host, sent to the master, its answer read; a
+// failed exchange ends the test.
+func agentExchange(t *testing.T, agent *client, host string, interval float64) func(req api.AgentSync) api.AgentOrders {
+	t.Helper()
+	if code, err := agent.call("POST", "/v1/agent/load", api.AgentLoad{Host: host, Interval: interval}, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("load report: %d %v", code, err)
+	}
+	return func(req api.AgentSync) api.AgentOrders {
+		t.Helper()
+		req.Host, req.Interval = host, interval
+		var out api.AgentOrders
+		if code, err := agent.call("POST", "/v1/agent/sync", req, &out); err != nil || code != http.StatusOK {
+			t.Fatalf("exchange: %d %v", code, err)
+		}
+		return out
 	}
 }

@@ -48,6 +48,18 @@ func escapedPid(t *testing.T, file string, jobPgid int) int {
 	return pid
 }
 
+// startEscaping starts s, whose command writes to esc.pid in its working
+// directory the pid of a process it starts in a session of its own (see
+// escapeCommand), and returns that process, killed when the test ends.
+func startEscaping(t *testing.T, h *harness, s Spec) int {
+	t.Helper()
+	h.start(s)
+	pgid, _ := h.e.JobPID(s.JobID) // 0 once a short job has ended: no group to leave
+	esc := escapedPid(t, filepath.Join(s.Cwd, "esc.pid"), pgid)
+	t.Cleanup(func() { syscall.Kill(esc, syscall.SIGKILL) })
+	return esc
+}
+
 // escapeCommand starts a process in a session of its own, records its
 // pid in esc.pid, and waits.
 const escapeCommand = "setsid sleep 300 & echo $! > esc.pid; sleep 300"
@@ -65,13 +77,7 @@ func trackedKill(t *testing.T, perJob bool) {
 	h := newHarness(t, dir)
 	h.e.PerJob = perJob
 	cwd := t.TempDir()
-	h.start(Spec{JobID: 41, Command: escapeCommand, Cwd: cwd, Umask: -1, ProcessTracking: true})
-	pgid, ok := h.e.JobPID(41)
-	if !ok {
-		t.Fatal("job 41 does not run")
-	}
-	esc := escapedPid(t, filepath.Join(cwd, "esc.pid"), pgid)
-	defer syscall.Kill(esc, syscall.SIGKILL)
+	esc := startEscaping(t, h, Spec{JobID: 41, Command: escapeCommand, Cwd: cwd, Umask: -1, ProcessTracking: true})
 	cg := jobCgroupPath(base, 41)
 	if pids, err := cgroupPids(cg); err != nil || !containsPid(pids, esc) {
 		t.Fatalf("cgroup %s holds %v (%v), want the escaped process %d", cg, pids, err, esc)
@@ -115,10 +121,7 @@ func TestTrackedJobEndRemovesCgroup(t *testing.T) {
 	h := newHarness(t, dir)
 	cwd := t.TempDir()
 	// The job's shell ends at once, leaving a process of another session.
-	h.start(Spec{JobID: 42, Command: "setsid sleep 300 & echo $! > esc.pid; sleep 0.3", Cwd: cwd, Umask: -1, ProcessTracking: true})
-	pgid, _ := h.e.JobPID(42)
-	esc := escapedPid(t, filepath.Join(cwd, "esc.pid"), pgid)
-	defer syscall.Kill(esc, syscall.SIGKILL)
+	esc := startEscaping(t, h, Spec{JobID: 42, Command: "setsid sleep 300 & echo $! > esc.pid; sleep 0.3", Cwd: cwd, Umask: -1, ProcessTracking: true})
 	if r := h.result(42); !r.Done() {
 		t.Errorf("Result = %+v, want DONE", r)
 	}
@@ -134,10 +137,7 @@ func TestTrackedJobEndRemovesCgroup(t *testing.T) {
 func TestUntrackedKillMissesEscapedProcess(t *testing.T) {
 	h := newHarness(t, t.TempDir())
 	cwd := t.TempDir()
-	h.start(Spec{JobID: 43, Command: escapeCommand, Cwd: cwd, Umask: -1})
-	pgid, _ := h.e.JobPID(43)
-	esc := escapedPid(t, filepath.Join(cwd, "esc.pid"), pgid)
-	defer syscall.Kill(esc, syscall.SIGKILL)
+	esc := startEscaping(t, h, Spec{JobID: 43, Command: escapeCommand, Cwd: cwd, Umask: -1})
 	if err := h.e.Kill(43); err != nil {
 		t.Fatal(err)
 	}
@@ -315,13 +315,7 @@ func TestTrackedJobSurvivesRestart(t *testing.T) {
 	base := needCgroup(t, dir)
 	h := newHarness(t, dir)
 	cwd := t.TempDir()
-	h.start(Spec{JobID: 51, Command: escapeCommand, Cwd: cwd, Umask: -1, ProcessTracking: true})
-	pgid, ok := h.e.JobPID(51)
-	if !ok {
-		t.Fatal("job 51 does not run")
-	}
-	esc := escapedPid(t, filepath.Join(cwd, "esc.pid"), pgid)
-	defer syscall.Kill(esc, syscall.SIGKILL)
+	esc := startEscaping(t, h, Spec{JobID: 51, Command: escapeCommand, Cwd: cwd, Umask: -1, ProcessTracking: true})
 	h.e.Close()
 
 	h2 := newHarness(t, dir)
@@ -366,10 +360,7 @@ func TestTrackedBaseRemade(t *testing.T) {
 				t.Fatal(err)
 			}
 			cwd := t.TempDir()
-			h.start(Spec{JobID: 62, Command: escapeCommand, Cwd: cwd, Umask: -1, ProcessTracking: true})
-			pgid, _ := h.e.JobPID(62)
-			esc := escapedPid(t, filepath.Join(cwd, "esc.pid"), pgid)
-			defer syscall.Kill(esc, syscall.SIGKILL)
+			esc := startEscaping(t, h, Spec{JobID: 62, Command: escapeCommand, Cwd: cwd, Umask: -1, ProcessTracking: true})
 			if err := h.e.Kill(62); err != nil {
 				t.Fatal(err)
 			}
@@ -433,10 +424,8 @@ func TestTrackedMemLimit(t *testing.T) {
 		if err := os.Mkdir(work, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		h.start(Spec{JobID: id, Command: cmd, Cwd: work, Umask: -1, Stdout: "/dev/null", MemLimit: 24 << 10, ProcessTracking: tracked})
-		pgid, _ := h.e.JobPID(id)
-		esc := escapedPid(t, filepath.Join(work, "esc.pid"), pgid)
-		defer syscall.Kill(-esc, syscall.SIGKILL)
+		esc := startEscaping(t, h, Spec{JobID: id, Command: cmd, Cwd: work, Umask: -1, Stdout: "/dev/null", MemLimit: 24 << 10, ProcessTracking: tracked})
+		defer syscall.Kill(-esc, syscall.SIGKILL) // and what it started
 		if tracked {
 			r := h.result(id)
 			if !r.MemLimitExceeded {
