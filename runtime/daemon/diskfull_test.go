@@ -261,24 +261,13 @@ func (j stallJournal) Stalled() error {
 // answered; a change acknowledged just before waits, and is answered once
 // space is back, when the daemon takes work again by itself.
 func TestLogStalled(t *testing.T) {
-	p, err := compileTree(writeConf(t))
-	if err != nil {
-		t.Fatal(err)
-	}
 	store := &stallStore{}
-	state := t.TempDir()
-	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, Store: store, MinInterval: 5 * time.Millisecond,
-		WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	c := unixClient(state)
+	c, state := startOnStore(t, store)
 	first := c.submit(t, api.SubmitRequest{Command: "true", Hold: true}).ID
 	store.mu.Lock()
 	store.full = make(chan struct{})
 	store.mu.Unlock()
-	_, err = api.Dial(state).Submit(context.Background(), &api.SubmitRequest{Command: "true", Hold: true})
+	_, err := api.Dial(state).Submit(context.Background(), &api.SubmitRequest{Command: "true", Hold: true})
 	want := "the cluster cannot record new work: no space left on device"
 	if err == nil || err.Error() != want {
 		t.Errorf("a submission while the log is stalled: %v, want %q", err, want)
@@ -294,4 +283,23 @@ func TestLogStalled(t *testing.T) {
 	if next != first+1 {
 		t.Errorf("the submission after space came back is job %d, want %d: the refused one took a number", next, first+1)
 	}
+}
+
+// startOnStore starts a daemon on the test configuration whose event log
+// is store, closed when the test ends, and returns a client of its socket
+// and its state directory.
+func startOnStore(t *testing.T, store daemon.Store) (*client, string) {
+	t.Helper()
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, Store: store, MinInterval: 5 * time.Millisecond,
+		WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return unixClient(state), state
 }

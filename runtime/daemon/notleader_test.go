@@ -1,17 +1,13 @@
 package daemon_test
 
 import (
-	"context"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
-	"github.com/lsfc/lsfc/runtime/localexec"
 )
 
 // notLeaderError is a write a fenced log refuses: another master leads.
@@ -63,19 +59,8 @@ func (j fencingJournal) Close() error { return nil }
 // naming none, so that a client of several candidates asks the others
 // (the refused submission left nothing behind).
 func TestNotLeaderAnswer(t *testing.T) {
-	p, err := compileTree(writeConf(t))
-	if err != nil {
-		t.Fatal(err)
-	}
 	store := &fencingStore{}
-	state := t.TempDir()
-	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state, Store: store, MinInterval: 5 * time.Millisecond,
-		WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	c := unixClient(state)
+	c, _ := startOnStore(t, store)
 	c.submit(t, api.SubmitRequest{Command: "true", Hold: true})
 	store.mu.Lock()
 	store.fenced = true
