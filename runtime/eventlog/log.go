@@ -92,9 +92,11 @@ type Log struct {
 	gathering bool
 
 	// Owned by the writer once it runs. lastGroup and lastSync are the
-	// size and the write-and-sync time of the last group.
+	// size and the write-and-sync time of the last group, released the
+	// time its appenders were told of its end.
 	lastGroup int
 	lastSync  time.Duration
+	released  time.Time
 	f         *os.File
 	size      int64 // bytes written to f
 	// reserved is the length of f: size plus the zeros reserve wrote
@@ -161,6 +163,7 @@ type Stats struct {
 	MaxGroup     int    // most transactions made durable by one sync
 	Compactions  uint64 // compactions that replaced the file
 	Stalls       uint64 // times the writer waited for space
+	Gathers      uint64 // times the writer waited for a group to fill
 	LastSeq      uint64 // sequence number of the last transaction appended
 	Size         int64  // end of the last transaction written (the file may hold reserved zeros past it)
 }
@@ -506,6 +509,7 @@ func (l *Log) run() {
 				}
 			}
 			l.finish(g, len(data), err)
+			l.released = time.Now()
 			// Let the appenders just released append again before the
 			// next group is taken, so that they share its sync rather
 			// than splitting into two groups that alternate.
@@ -525,16 +529,25 @@ const maxGather = time.Millisecond
 
 // gather waits, with l.mu held, for the pending group to fill up to the
 // size of the last one, for at most twice as long as the last write and
-// sync took (and never more than maxGather). Appenders released by a sync come
-// back at about the same time, each after its own round trip; without
-// the wait the first of them would be synced alone, and the group commit
-// would break up into small groups, each paying a whole sync. When syncs
-// are fast (or groups small) the wait is short or none.
+// sync took (and never more than maxGather). Appenders released by a sync
+// come back at about the same time, each after its own round trip;
+// without the wait the first of them would be synced alone, and the
+// group commit would break up into small groups, each paying a whole
+// sync. When syncs are fast (or groups small) the wait is short or none.
+// Once more than maxGather has passed since the last group was released,
+// its appenders are not coming back together: the log was idle, and the
+// group is written at once (on an idle cluster a job's start would
+// otherwise wait for the appenders of a submission long answered).
 func (l *Log) gather() {
 	if l.group.urgent == 0 || l.group.n >= l.lastGroup || l.lastSync <= 0 || l.sw != nil || l.closing {
 		return
 	}
-	deadline := time.Now().Add(min(2*l.lastSync, maxGather))
+	now := time.Now()
+	if now.Sub(l.released) > maxGather {
+		return
+	}
+	deadline := now.Add(min(2*l.lastSync, maxGather))
+	l.stats.Gathers++
 	l.gathering = true
 	t := time.AfterFunc(time.Until(deadline), func() {
 		l.mu.Lock()

@@ -527,3 +527,80 @@ func TestAppendDeferred(t *testing.T) {
 		t.Errorf("replay:\n got %v\nwant %v", got, want)
 	}
 }
+
+// TestGatherOnlyAfterARelease checks when the writer waits for a group
+// to fill up to the size of the last one: for a transaction appended
+// while the last group was being written, whose appenders may come
+// back, and not for one appended once the log has been idle for longer
+// than maxGather.
+func TestGatherOnlyAfterARelease(t *testing.T) {
+	gate := make(chan struct{})
+	syncs := make(chan struct{}, 16)
+	l := mustOpen(t, filepath.Join(t.TempDir(), "lsb.events"), Options{sync: func(*os.File) error {
+		syncs <- struct{}{}
+		<-gate
+		return nil
+	}})
+	var wg sync.WaitGroup
+	appendOne := func() {
+		wg.Go(func() {
+			c, err := l.Append([][]byte{[]byte("x")})
+			if err == nil {
+				err = c.Wait()
+			}
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	waitTxns := func(n uint64) {
+		for deadline := time.Now().Add(10 * time.Second); l.Stats().Transactions < n; {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d transactions appended, want %d", l.Stats().Transactions, n)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	// A group of one, then a group of two appended while it syncs.
+	appendOne()
+	<-syncs
+	appendOne()
+	appendOne()
+	waitTxns(3)
+	gate <- struct{}{}
+	<-syncs
+	// While the group of two syncs, one more: it is pending when the
+	// group is released, as a returning appender's would be, so the
+	// writer waits for a second one.
+	appendOne()
+	waitTxns(4)
+	gate <- struct{}{}
+	<-syncs
+	if st := l.Stats(); st.Gathers != 1 {
+		t.Errorf("%d waits for a group to fill after a release, want 1", st.Gathers)
+	}
+	gate <- struct{}{}
+	wg.Wait()
+	// The log idle for longer than maxGather: a transaction alone is
+	// written at once, though the last group held one more (lastGroup
+	// is 1 here, so make it 2 first).
+	appendOne()
+	<-syncs
+	appendOne()
+	appendOne()
+	waitTxns(7)
+	gate <- struct{}{}
+	<-syncs
+	gate <- struct{}{}
+	wg.Wait()
+	time.Sleep(5 * maxGather)
+	before := l.Stats().Gathers
+	appendOne()
+	<-syncs
+	gate <- struct{}{}
+	wg.Wait()
+	if st := l.Stats(); st.Gathers != before {
+		t.Errorf("the writer waited for a group to fill after the log was idle (%d waits, %d before)", st.Gathers, before)
+	}
+	close(gate)
+}
