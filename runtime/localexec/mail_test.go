@@ -149,7 +149,7 @@ func TestMailThroughExecutor(t *testing.T) {
 	if r := h.result(1); !r.Done() || r.MailErr != "" {
 		t.Fatalf("job 1: %+v", r)
 	}
-	if got := readFile(t, box); !strings.HasPrefix(got, "From: LSF System <admin@hostA>\nTo: u\nSender: LSF System <admin@hostA>\n") ||
+	if got := fileText(t, box); !strings.HasPrefix(got, "From: LSF System <admin@hostA>\nTo: u\nSender: LSF System <admin@hostA>\n") ||
 		!strings.HasSuffix(got, "The output (if any) follows:\n\nsmall\n") {
 		t.Errorf("the mail of job 1:\n%s", got)
 	}
@@ -161,12 +161,12 @@ func TestMailThroughExecutor(t *testing.T) {
 	if r := h.result(2); !r.Done() || r.MailErr != "" {
 		t.Fatalf("job 2: %+v", r)
 	}
-	got := readFile(t, box)
+	got := fileText(t, box)
 	m := regexp.MustCompile(`(?m)^The output is larger than LSB_MAILSIZE_LIMIT \(2 KB\): it is in file <(.+)>\.\n\z`).FindStringSubmatch(got)
 	if m == nil || strings.Contains(got, "follows") || !strings.HasPrefix(m[1], filepath.Join(dir, "spool")+"/") {
 		t.Fatalf("the mail of job 2:\n%s", got)
 	}
-	if kept := readFile(t, m[1]); !strings.HasPrefix(kept, "1\n2\n") || !strings.HasSuffix(kept, "\n2000\n") {
+	if kept := fileText(t, m[1]); !strings.HasPrefix(kept, "1\n2\n") || !strings.HasSuffix(kept, "\n2000\n") {
 		t.Errorf("the kept output of job 2 is %d bytes, not seq's", len(kept))
 	}
 
@@ -178,7 +178,7 @@ func TestMailThroughExecutor(t *testing.T) {
 	if r.ExitCode != 5 || !strings.Contains(r.MailErr, "cannot mail the job's start") || !strings.Contains(r.MailErr, "cannot mail the job report") {
 		t.Errorf("job 3: %+v", r)
 	}
-	if got := readFile(t, filepath.Join(dir, "three.out")); !strings.Contains(got, "\nExited with exit code 5.\n") {
+	if got := fileText(t, filepath.Join(dir, "three.out")); !strings.Contains(got, "\nExited with exit code 5.\n") {
 		t.Errorf("three.out:\n%s", got)
 	}
 }

@@ -105,7 +105,7 @@ func TestReportInOutputFile(t *testing.T) {
 	if _, err := os.Stat(spool); !os.IsNotExist(err) {
 		t.Errorf("the spool file of job 1 is left once its output is in one.out: %v", err)
 	}
-	got := readFile(t, filepath.Join(dir, "one.out"))
+	got := fileText(t, filepath.Join(dir, "one.out"))
 	for _, re := range []string{
 		`(?m)\ASender: LSF System <admin@hostA>\nSubject: Job 1: <echo hello; sleep 1\.2; echo bye> in cluster <c1> Done\n`,
 		`(?m)^Job was executed on host\(s\) <hostA>, in queue <normal>, as user <u> in cluster <c1> at `,
@@ -126,13 +126,13 @@ func TestReportInOutputFile(t *testing.T) {
 	if r := h.result(2); r.ExitCode != 3 {
 		t.Fatalf("job 2: %+v", r)
 	}
-	got = readFile(t, filepath.Join(dir, "two.out"))
+	got = fileText(t, filepath.Join(dir, "two.out"))
 	if !strings.HasPrefix(got, "out\nSender: LSF System <admin@hostA>\n") || !strings.Contains(got, "\nExited with exit code 3.\n") ||
 		!strings.HasSuffix(got, "Read file <"+filepath.Join(dir, "two.err")+"> for stderr output of this job.\n\n") ||
 		strings.Contains(got, "The output (if any) follows") {
 		t.Errorf("two.out, with Direct:\n%s", got)
 	}
-	if got := readFile(t, filepath.Join(dir, "two.err")); got != "err\n" {
+	if got := fileText(t, filepath.Join(dir, "two.err")); got != "err\n" {
 		t.Errorf("two.err = %q, want %q", got, "err\n")
 	}
 
@@ -147,17 +147,17 @@ func TestReportInOutputFile(t *testing.T) {
 		data, _, _ := ReadOutput(path, 0, 100)
 		return string(data) == "out\n"
 	})
-	if got := readFile(t, filepath.Join(dir, "four.err")); got != "" {
+	if got := fileText(t, filepath.Join(dir, "four.err")); got != "" {
 		t.Errorf("four.err holds %q while the job runs, want nothing", got)
 	}
 	if err := os.WriteFile(gate, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	h.result(4)
-	if got := readFile(t, filepath.Join(dir, "four.err")); got != "err\n" {
+	if got := fileText(t, filepath.Join(dir, "four.err")); got != "err\n" {
 		t.Errorf("four.err = %q once the job ended, want %q", got, "err\n")
 	}
-	if got := readFile(t, filepath.Join(dir, "four.out")); !strings.HasSuffix(got, "follows:\n\nout\n\n\nPS:\n\nRead file <"+filepath.Join(dir, "four.err")+"> for stderr output of this job.\n\n") {
+	if got := fileText(t, filepath.Join(dir, "four.out")); !strings.HasSuffix(got, "follows:\n\nout\n\n\nPS:\n\nRead file <"+filepath.Join(dir, "four.err")+"> for stderr output of this job.\n\n") {
 		t.Errorf("four.out:\n%s", got)
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, "spool", "*")); len(left) != 0 {
@@ -174,7 +174,7 @@ func TestReportInOutputFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.result(3)
-	got = readFile(t, filepath.Join(dir, "three.out"))
+	got = fileText(t, filepath.Join(dir, "three.out"))
 	if !regexp.MustCompile(`\nTERM_OWNER: job killed by owner\.\nExited with exit code 1[34]\d\.\n`).MatchString(got) {
 		t.Errorf("three.out, killed:\n%s", got)
 	}
@@ -188,7 +188,7 @@ func TestReportInOutputFile(t *testing.T) {
 	}
 }
 
-func readFile(t *testing.T, path string) string {
+func fileText(t *testing.T, path string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -37,15 +37,15 @@ func spoolExts() []string {
 // status, so a wrapper that is starting, running or recording is seen,
 // and one that died is not, whatever happened to its pid file.
 func lockHeld(dir string, id int64) bool {
-	f, err := os.Open(spoolPath(dir, id, lockExt))
+	fd, err := openFD(spoolPath(dir, id, lockExt), syscall.O_RDONLY, 0)
 	if err != nil {
 		return false
 	}
-	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	defer syscall.Close(fd)
+	if err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		return errors.Is(err, syscall.EWOULDBLOCK)
 	}
-	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	syscall.Flock(fd, syscall.LOCK_UN)
 	return false
 }
 
@@ -61,44 +61,74 @@ func spoolPath(dir string, id int64, ext string) string {
 // survives a crash of the machine once replaceFile returns; otherwise it
 // survives the end of this process only.
 func replaceFile(path string, data []byte, perm os.FileMode, durable bool) error {
-	dir, base := filepath.Split(path)
-	f, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
+	if _, err := placeFile(path, data, perm, durable, false); err != nil || !durable {
 		return err
 	}
-	tmp := f.Name()
-	err = f.Chmod(perm)
+	return syncDir(filepath.Dir(path))
+}
+
+// placeFile is replaceFile but for the directory's sync. With keep, it
+// returns a descriptor of the new file, open for syncFD: a file written
+// without sync may be made durable later without being opened again.
+// Without keep, it returns -1.
+func placeFile(path string, data []byte, perm os.FileMode, durable, keep bool) (int, error) {
+	dir, base := filepath.Split(path)
+	fd, tmp, err := createTemp(dir, "."+base+".tmp", "")
+	if err != nil {
+		return -1, err
+	}
+	kept := -1
+	err = fchmod(fd, tmp, perm)
 	if err == nil {
-		_, err = f.Write(data)
+		err = writeFD(fd, tmp, data)
 	}
 	if err == nil && durable {
-		err = f.Sync()
+		err = syncFD(fd, tmp)
 	}
-	if cerr := f.Close(); err == nil {
+	if err == nil && keep {
+		// A copy, rather than the descriptor itself, stays open: the
+		// file is closed before the rename as it would be without keep,
+		// and a file system that reports a write's failure only when
+		// the file is closed (NFS) reports it here, before the file
+		// takes path's name.
+		kept, err = dupFD(fd, tmp)
+	}
+	if cerr := closeFD(fd, tmp); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, path)
+		err = renameFile(tmp, path)
 	}
 	if err != nil {
-		os.Remove(tmp)
-		return err
+		if kept >= 0 {
+			syscall.Close(kept)
+		}
+		removeFile(tmp)
+		return -1, err
 	}
-	if !durable {
-		return nil
-	}
-	return syncDir(dir)
+	return kept, nil
 }
 
-// syncFile makes the content of path, and its entry in its directory,
-// durable.
-func syncFile(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
+// fchmod gives descriptor fd, the file path, mode perm, whatever the
+// umask took from it when it was made.
+func fchmod(fd int, path string, perm os.FileMode) error {
+	for {
+		err := syscall.Fchmod(fd, uint32(perm.Perm()))
+		if err == nil {
+			return nil
+		}
+		if err != syscall.EINTR {
+			return &os.PathError{Op: "chmod", Path: path, Err: err}
+		}
 	}
-	err = f.Sync()
-	if cerr := f.Close(); err == nil {
+}
+
+// syncPlaced makes durable the file placeFile wrote at path, through the
+// descriptor fd it kept, which it closes, and then its entry in its
+// directory.
+func syncPlaced(fd int, path string) error {
+	err := syncFD(fd, path)
+	if cerr := closeFD(fd, path); err == nil {
 		err = cerr
 	}
 	if err != nil {
@@ -112,12 +142,12 @@ func syncDir(dir string) error {
 	if dir == "" {
 		dir = "."
 	}
-	d, err := os.Open(dir)
+	fd, err := openFD(dir, syscall.O_RDONLY, 0)
 	if err != nil {
 		return err
 	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
+	err = syncFD(fd, dir)
+	if cerr := closeFD(fd, dir); err == nil {
 		err = cerr
 	}
 	return err
@@ -140,7 +170,7 @@ func replaceJSON(path string, v any, perm os.FileMode, durable bool) error {
 // readJSON reads path into v. A missing file gives an error for which
 // errors.Is(err, fs.ErrNotExist) holds.
 func readJSON(path string, v any) error {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return err
 	}
