@@ -45,7 +45,7 @@ func eachProcStat(fn func(stat string)) bool {
 		if _, err := strconv.Atoi(ent.Name()); err != nil {
 			continue
 		}
-		data, err := os.ReadFile("/proc/" + ent.Name() + "/stat")
+		data, err := readFile("/proc/" + ent.Name() + "/stat")
 		if err != nil {
 			continue // gone meanwhile
 		}
@@ -69,7 +69,7 @@ func eachJobStat(rec pidRecord, fn func(pid, stat string)) bool {
 			if _, err := strconv.Atoi(ent.Name()); err != nil {
 				continue
 			}
-			if data, err := os.ReadFile("/proc/" + ent.Name() + "/stat"); err == nil { // else gone meanwhile
+			if data, err := readFile("/proc/" + ent.Name() + "/stat"); err == nil { // else gone meanwhile
 				fn(ent.Name(), string(data))
 			}
 		}
@@ -80,7 +80,7 @@ func eachJobStat(rec pidRecord, fn func(pid, stat string)) bool {
 	}
 	for _, pid := range cgroupTreePids(rec.Cgroup) {
 		id := strconv.Itoa(pid)
-		if data, err := os.ReadFile("/proc/" + id + "/stat"); err == nil {
+		if data, err := readFile("/proc/" + id + "/stat"); err == nil {
 			fn(id, string(data))
 		}
 	}

@@ -3,7 +3,6 @@ package localexec
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -47,7 +46,7 @@ func readProcStat(pid int) (procStat, error) {
 	if pid > 0 {
 		name = strconv.Itoa(pid)
 	}
-	data, err := os.ReadFile("/proc/" + name + "/stat")
+	data, err := readFile("/proc/" + name + "/stat")
 	if err != nil {
 		return procStat{}, err
 	}
