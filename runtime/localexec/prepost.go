@@ -86,7 +86,7 @@ func (w *wrapper) runStep(st ExecStep, u jobUser, env []string, io stepIO) (int,
 		return 0, fmt.Errorf("cannot run /bin/sh: %v", err)
 	}
 	pgid := cmd.Process.Pid
-	if err := w.writePids(pgid); err != nil {
+	if _, err := w.writePids(pgid, false); err != nil {
 		syscall.Kill(-pgid, syscall.SIGKILL)
 		cmd.Wait()
 		return 0, fmt.Errorf("cannot record the processes of a pre- or post-execution command: %v", err)

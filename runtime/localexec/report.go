@@ -71,7 +71,7 @@ func (s *Spec) spooled() bool {
 func (w *wrapper) spoolOutput(s *Spec, u jobUser, out, errf *os.File) (stdout, stderr *os.File, err error) {
 	spool, errSpool := w.openSpool(s, u, "out"), (*os.File)(nil)
 	if spool == nil {
-		if spool, err = os.OpenFile(w.path(outExt), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600); err != nil {
+		if spool, err = openFile(w.path(outExt), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600); err != nil {
 			return out, errf, fmt.Errorf("cannot open the output spool file: %v", err)
 		}
 		w.spool = w.path(outExt)
@@ -80,7 +80,7 @@ func (w *wrapper) spoolOutput(s *Spec, u jobUser, out, errf *os.File) (stdout, s
 	}
 	if errf != nil {
 		if errSpool = w.openSpool(s, u, "err"); errSpool == nil {
-			errSpool, err = os.OpenFile(w.path(errExt), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
+			errSpool, err = openFile(w.path(errExt), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
 			if err != nil {
 				spool.Close()
 				return out, errf, fmt.Errorf("cannot open the error spool file: %v", err)
@@ -117,9 +117,9 @@ func (w *wrapper) openSpool(s *Spec, u jobUser, kind string) *os.File {
 			}
 			// A name of its own: daemons of several clusters, and runs
 			// of one job, may share the directory.
-			f, err := os.CreateTemp(dir, "lsfc."+reportLabel(s.JobID, s.Index)+".*."+kind)
+			fd, name, err := createTemp(dir, "lsfc."+reportLabel(s.JobID, s.Index)+".", "."+kind)
 			if err == nil {
-				spool = f
+				spool = os.NewFile(uintptr(fd), name)
 			}
 			return err
 		})
@@ -190,7 +190,7 @@ func (w *wrapper) writeReport(s *Spec, r Result, run jobRun) {
 	if w.final == nil {
 		return
 	}
-	spool, err := os.Open(w.spool)
+	spool, err := openFile(w.spool, os.O_RDONLY, 0)
 	if err == nil {
 		err = copyAll(out, spool)
 		spool.Close()
@@ -224,7 +224,7 @@ func (w *wrapper) copyErrors() {
 		return
 	}
 	defer w.finalErr.Close()
-	spool, err := os.Open(w.errSpool)
+	spool, err := openFile(w.errSpool, os.O_RDONLY, 0)
 	if err == nil {
 		err = copyAll(w.finalErr, spool)
 		spool.Close()

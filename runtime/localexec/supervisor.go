@@ -285,6 +285,9 @@ type supervisor struct {
 	idle   time.Duration
 	// umask is the supervisor's, that of its idle job threads.
 	umask int
+	// devNull is /dev/null open for reading, the input of its jobs
+	// without one (nil when it cannot be opened).
+	devNull *os.File
 	// threads holds the idle job threads, at most its capacity; the
 	// others end.
 	threads chan jobThread
@@ -393,6 +396,7 @@ func newSupervisor(dir string) (*supervisor, error) {
 	if d, err := time.ParseDuration(os.Getenv(supIdleEnv)); err == nil && d > 0 {
 		sv.idle = d
 	}
+	sv.devNull, _ = openFile(os.DevNull, os.O_RDONLY, 0)
 	if err := os.Remove(sv.sock); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -620,7 +624,7 @@ func canonicalUint(s string) bool {
 // request gave it, nil when it is in the spec file.
 func (sv *supervisor) runJob(c *net.UnixConn, id int64, lock int, spec []byte) {
 	syscall.CloseOnExec(lock)
-	w := &wrapper{dir: sv.dir, id: id, shared: true, spec: spec}
+	w := &wrapper{dir: sv.dir, id: id, shared: true, spec: spec, devNull: sv.devNull}
 	sv.mu.Lock()
 	sv.jobs++
 	sv.closing = false

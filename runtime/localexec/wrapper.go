@@ -159,6 +159,10 @@ type wrapper struct {
 	// cgroup is the job's own cgroup while its shell runs (see
 	// Spec.ProcessTracking), "" otherwise: the pid record names it.
 	cgroup string
+	// devNull, when set, is the supervisor's /dev/null, open for
+	// reading, which a job without input reads from: no job opens one
+	// of its own (nil: the job opens it as it starts).
+	devNull *os.File
 }
 
 // setGroup names the process group that signals go to (0 for none).
@@ -294,6 +298,8 @@ func (w *wrapper) run() int {
 	}
 	if stdin != nil {
 		cmd.Stdin = stdin
+	} else if w.devNull != nil {
+		cmd.Stdin = w.devNull
 	}
 	if w.shared {
 		cmd.Dir = w.cwd
@@ -361,7 +367,8 @@ func (w *wrapper) run() int {
 	pgid := cmd.Process.Pid
 	w.cgroup = cgroup
 	rec := pidRecord{JobPID: pgid, Cgroup: cgroup}
-	if err := w.writePids(pgid); err != nil {
+	pidFD, err := w.writePids(pgid, true)
+	if err != nil {
 		rec.signalGroup(syscall.SIGKILL)
 		syscall.Kill(-pgid, syscall.SIGKILL)
 		if cgroup != "" {
@@ -387,8 +394,9 @@ func (w *wrapper) run() int {
 	// has its answer, off the path of the job's start: after a crash of
 	// the machine it tells a job that ran (lost) from one that never did
 	// (run again). A job whose pid file cannot be synced runs on: a crash
-	// within this moment may only make it run again.
-	syncFile(w.path(pidExt))
+	// within this moment may only make it run again. It is synced through
+	// the descriptor writePids kept, rather than opened again.
+	syncPlaced(pidFD, w.path(pidExt))
 	var mem *memWatch
 	if s.MemLimit > 0 {
 		mem = watchMemory(rec, s.MemLimit, memCheckInterval, memKillGrace)
@@ -479,14 +487,14 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 		if overwrite {
 			flags |= os.O_TRUNC
 		}
-		f, err := os.OpenFile(name, flags, perm)
+		f, err := openFile(name, flags, perm)
 		if errors.Is(err, fs.ErrNotExist) {
 			// The file's directory is missing: make it, as the job's
 			// user, rather than lose the output.
 			if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
 				return nil, err
 			}
-			f, err = os.OpenFile(name, flags, perm)
+			f, err = openFile(name, flags, perm)
 		}
 		return f, err
 	}
@@ -578,36 +586,39 @@ func (w *wrapper) handOver(u jobUser) (*os.File, error) {
 }
 
 // writePids records the wrapper's and the job's process ids, for Start to
-// read; the record is not yet durable (see run).
-func (w *wrapper) writePids(jobPID int) error {
+// read; the record is not yet durable (see run). With keep, it returns a
+// descriptor of the pid file, for syncPlaced to make it durable; -1
+// otherwise.
+func (w *wrapper) writePids(jobPID int, keep bool) (int, error) {
 	rec := pidRecord{WrapperPID: os.Getpid(), JobPID: jobPID, Supervised: w.shared}
 	if jobPID > 0 {
 		rec.Cwd, rec.Out, rec.Err, rec.Cgroup = w.cwd, w.out, w.errOut, w.cgroup
 	}
 	var err error
 	if rec.WrapperStart, err = processStart(0); err != nil {
-		return err
+		return -1, err
 	}
 	if jobPID > 0 {
 		if rec.JobStart, err = processStart(jobPID); err != nil {
-			return err
+			return -1, err
 		}
 	}
 	data, err := json.Marshal(rec)
 	if err != nil {
-		return err
+		return -1, err
 	}
-	if err := replaceFile(w.path(pidExt), append(data, '\n'), 0o600, false); err != nil {
-		return err
+	fd, err := placeFile(w.path(pidExt), append(data, '\n'), 0o600, false, keep)
+	if err != nil {
+		return -1, err
 	}
 	w.pids = data
-	return nil
+	return fd, nil
 }
 
 // endUnrun ends a job that could not run because of err: the job counts as
 // started, and its status says why it did not run.
 func (w *wrapper) endUnrun(err error) int {
-	if perr := w.writePids(0); perr != nil {
+	if _, perr := w.writePids(0, false); perr != nil {
 		w.refuse(fmt.Errorf("cannot record the job's processes: %v", perr))
 		return 1
 	}
