@@ -278,7 +278,7 @@ func (e *Executor) launch(s *Spec) (*wrapperRun, error) {
 	// that from now on a running wrapper can be told from one that never
 	// ran, even if this process dies before the wrapper answers.
 	if lock == nil {
-		if lock, err = os.OpenFile(e.path(id, lockExt), os.O_RDWR|os.O_CREATE, 0o600); err != nil {
+		if lock, err = openFile(e.path(id, lockExt), os.O_RDWR|os.O_CREATE, 0o600); err != nil {
 			return nil, fmt.Errorf("cannot start job %d: %v", id, err)
 		}
 		if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {

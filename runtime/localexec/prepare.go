@@ -48,7 +48,7 @@ func (e *Executor) Prepare(s Spec) {
 	if writePrepFile(prepPath(e.dir, id, jobFileExt), script) != nil {
 		return
 	}
-	lock, err := os.OpenFile(prepPath(e.dir, id, lockExt), os.O_RDWR|os.O_CREATE, 0o600)
+	lock, err := openFile(prepPath(e.dir, id, lockExt), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		os.Remove(prepPath(e.dir, id, jobFileExt))
 		return
@@ -74,15 +74,15 @@ func (e *Executor) Prepare(s Spec) {
 
 // writePrepFile writes a job file made ready, mode 0700.
 func writePrepFile(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o700)
+	fd, err := openFD(path, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_TRUNC, 0o700)
 	if err != nil {
 		return err
 	}
-	err = f.Chmod(0o700)
+	err = fchmod(fd, path, 0o700)
 	if err == nil {
-		_, err = f.Write(data)
+		err = writeFD(fd, path, data)
 	}
-	if cerr := f.Close(); err == nil {
+	if cerr := closeFD(fd, path); err == nil {
 		err = cerr
 	}
 	if err != nil {
@@ -111,11 +111,11 @@ func (e *Executor) takePrepared(id int64, script []byte) (*os.File, bool, error)
 		e.dropPrepared(id, p)
 		return nil, false, fmt.Errorf("cannot start job %d: its lock is held", id)
 	}
-	if err := os.Rename(prepPath(e.dir, id, jobFileExt), e.path(id, jobFileExt)); err != nil {
+	if err := renameFile(prepPath(e.dir, id, jobFileExt), e.path(id, jobFileExt)); err != nil {
 		e.dropPrepared(id, p)
 		return nil, false, nil
 	}
-	if err := os.Rename(prepPath(e.dir, id, lockExt), e.path(id, lockExt)); err != nil {
+	if err := renameFile(prepPath(e.dir, id, lockExt), e.path(id, lockExt)); err != nil {
 		p.lock.Close()
 		os.Remove(prepPath(e.dir, id, lockExt))
 		// The job file is in place: Start takes the lock itself.
