@@ -248,9 +248,11 @@ func (w *wrapper) run() int {
 	defer closeOutputs(stdout, stderr)
 	if w.shared {
 		// The files were opened, and the directory entered, on a thread
-		// of the job's user when it is another: this one follows.
+		// of the job's user when it is another: this one follows. When
+		// it is not, they were on this very thread (the job thread is
+		// locked), which is in the directory already.
 		u.cwd = w.cwd
-		if w.cwd != "" {
+		if w.cwd != "" && u.other {
 			os.Chdir(w.cwd) // the job's processes enter it themselves
 		}
 	} else {
