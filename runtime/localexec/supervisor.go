@@ -212,7 +212,8 @@ func peerUID(c *net.UnixConn) (int, error) {
 }
 
 // readMsg reads one message from c, waiting until timeout at most (0:
-// without limit), and returns it with the descriptors that came with it.
+// without limit), and returns it with the descriptors that came with it,
+// which ReadMsgUnix makes close-on-exec as it receives them.
 func readMsg(c *net.UnixConn, timeout time.Duration) (string, []int, error) {
 	if timeout > 0 {
 		c.SetReadDeadline(time.Now().Add(timeout))
@@ -623,7 +624,8 @@ func canonicalUint(s string) bool {
 // its own, and tells its progress on c. spec is the job's Spec as the
 // request gave it, nil when it is in the spec file.
 func (sv *supervisor) runJob(c *net.UnixConn, id int64, lock int, spec []byte) {
-	syscall.CloseOnExec(lock)
+	// The lock came close-on-exec (see readMsg): the job's processes do
+	// not inherit it.
 	w := &wrapper{dir: sv.dir, id: id, shared: true, spec: spec, devNull: sv.devNull}
 	sv.mu.Lock()
 	sv.jobs++
