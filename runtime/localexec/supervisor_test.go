@@ -38,6 +38,37 @@ func wrapperOf(t *testing.T, dir string, id int64) int {
 	return rec.WrapperPID
 }
 
+// TestSupervisorJobDescriptors checks that a job of the supervisor
+// inherits its standard input, output and error alone: not its lock, its
+// pid file (kept open to be synced) nor any other file of the supervisor.
+// A job without input reads /dev/null.
+func TestSupervisorJobDescriptors(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	work := t.TempDir()
+	h.start(Spec{JobID: 1, Cwd: work, Umask: -1, Stdout: filepath.Join(work, "out"),
+		Command: "ls /proc/$$/fd > fds; readlink /proc/$$/fd/0 > in; sleep 0.2"})
+	if r := h.result(1); !r.Done() {
+		t.Fatalf("job ended %+v, want DONE", r)
+	}
+	data, err := os.ReadFile(filepath.Join(work, "fds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fds []string
+	for _, fd := range strings.Fields(string(data)) {
+		// The shell's own: the job file it reads, at 10 or above.
+		if n, err := strconv.Atoi(fd); err == nil && n < 10 {
+			fds = append(fds, fd)
+		}
+	}
+	if got, want := strings.Join(fds, " "), "0 1 2"; got != want {
+		t.Errorf("the job's descriptors below 10 are %q, want %q", got, want)
+	}
+	if in, _ := os.ReadFile(filepath.Join(work, "in")); strings.TrimSpace(string(in)) != os.DevNull {
+		t.Errorf("the job's input is %q, want %s", in, os.DevNull)
+	}
+}
+
 // TestSupervisorConcurrentJobs starts jobs at the same time, with
 // different umasks, working directories and per-process limits: the jobs
 // without limits all run in the one supervisor, and each job sees its
