@@ -171,6 +171,10 @@ func (p *Policy) NotActedOn() []string {
 		}
 	}
 	add(lang.KindLSFConf, p.Conf)
+	if st := p.Conf["LSF_LINUX_CGROUP_ACCT"]; st != nil && p.LSFConf.CgroupAcct && !p.LSFConf.ProcessTracking {
+		// Jobs have cgroups only with process tracking.
+		note(lang.KindLSFConf, "LSF_LINUX_CGROUP_ACCT without LSF_PROCESS_TRACKING=Y", where(st))
+	}
 	add(lang.KindLSBParams, p.Params)
 	for _, q := range p.Queues {
 		add(lang.KindLSBQueues, q.Settings)

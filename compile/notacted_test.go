@@ -116,6 +116,20 @@ LSF_STRICT_RESREQ=Y
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+	// LSF_LINUX_CGROUP_ACCT acts on jobs tracked by cgroup alone.
+	for _, tc := range []struct{ conf, want string }{
+		{"LSF_LINUX_CGROUP_ACCT=Y\n", "lsf.conf: read and checked, not acted on by lsfc: LSF_LINUX_CGROUP_ACCT without LSF_PROCESS_TRACKING=Y (line 1)"},
+		{"LSF_LINUX_CGROUP_ACCT=Y\nLSF_PROCESS_TRACKING=Y\n", ""},
+		{"LSF_LINUX_CGROUP_ACCT=N\n", ""},
+	} {
+		p, diags = compileArchive(t, "-- lsf.conf --\n"+tc.conf)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		if got := strings.Join(p.NotActedOn(), "\n"); got != tc.want {
+			t.Errorf("%q: got\n%s\nwant\n%s", tc.conf, got, tc.want)
+		}
+	}
 	// lsb.hosts, lsb.users and lsb.resources: keys and columns named with
 	// their section, with the lines of the rows that set them (a "-"
 	// sets nothing); a section lsfc does not act on at all, once.

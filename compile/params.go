@@ -223,6 +223,10 @@ type Conf struct {
 	// of its own, through which its processes are signalled and killed;
 	// false when unset.
 	ProcessTracking bool `lsf:"LSF_PROCESS_TRACKING"`
+	// CgroupAcct is LSF_LINUX_CGROUP_ACCT: the CPU time of a job
+	// tracked by cgroup (ProcessTracking) is read from its cgroup;
+	// false when unset.
+	CgroupAcct bool `lsf:"LSF_LINUX_CGROUP_ACCT"`
 }
 
 // A SchedulingInterval is JOB_SCHEDULING_INTERVAL resolved.

@@ -138,6 +138,7 @@ func (c *Cluster) expandArray(first *Job, indices []int) *Array {
 			*j = *first
 			j.Seq = first.Seq + float64(k)
 			j.reqUsed = nil
+			j.ordered = false
 			c.useRequirement(j)
 			if c.byUser != nil && j.Name != "" {
 				c.byUser[j.User] = append(c.byUser[j.User], j)
@@ -145,7 +146,7 @@ func (c *Cluster) expandArray(first *Job, indices []int) *Array {
 		}
 		j.ID = api.ElementID(id, idx)
 		j.array = a
-		c.jobs[j.ID] = j
+		c.putJob(j)
 		a.Elements = append(a.Elements, j)
 		if k > 0 {
 			// The first is attached to its service class, and counted

@@ -92,6 +92,12 @@ type Cluster struct {
 	jobGroups map[string]*JobGroup
 
 	jobs map[int64]*Job
+	// order holds the jobs of jobs in the order they came, which is
+	// nearly always their ID order, for JobsWhere; those forgotten since
+	// (orderDead of them) are dropped at its next walk, or once they
+	// are half of it.
+	order     []*Job
+	orderDead int
 	// arrays holds the job arrays by job ID.
 	arrays map[int64]*Array
 	// forwarded holds the unfinished jobs that are at another cluster
@@ -445,34 +451,70 @@ func (c *Cluster) Jobs() []*Job {
 	return c.JobsWhere(func(*Job) bool { return true })
 }
 
-// JobsWhere returns the jobs for which keep holds, in ID order: the
-// jobs of Jobs that keep holds for, sorting only those. Work done every
-// second on a few of many jobs (the running ones among a hundred
-// thousand pending) costs one look at each job.
+// JobsWhere returns the jobs for which keep holds, in ID order. It walks
+// the jobs in the order they came (order), which is their ID order but
+// where IDs wrapped or a restart restored them otherwise: it then sorts
+// them once, and walks them again. Work done every second on a few of
+// many jobs (the running ones among a hundred thousand pending) costs
+// one look at each job.
 func (c *Cluster) JobsWhere(keep func(*Job) bool) []*Job {
-	// The jobs are sorted by a key made of the ID each is held by (job
-	// ID, then index, as compareIDs orders them), so that the sort looks
-	// at no job: a long list's jobs lie all over memory.
-	type keyed struct {
-		key uint64
-		j   *Job
-	}
-	var ks []keyed
-	for id, j := range c.jobs {
-		if keep(j) {
-			job, index := api.SplitID(id)
-			ks = append(ks, keyed{uint64(job)<<32 | uint64(uint32(index)), j})
-		}
-	}
-	if len(ks) == 0 {
-		return nil
-	}
-	slices.SortFunc(ks, func(a, b keyed) int { return cmp.Compare(a.key, b.key) })
-	out := make([]*Job, len(ks))
-	for i, k := range ks {
-		out[i] = k.j
+	out, sorted := c.walkOrder(keep)
+	if !sorted {
+		slices.SortFunc(c.order, func(a, b *Job) int { return cmp.Compare(orderKey(a.ID), orderKey(b.ID)) })
+		out, _ = c.walkOrder(keep)
 	}
 	return out
+}
+
+// orderKey orders job IDs as compareIDs does: by job ID, then index.
+func orderKey(id int64) uint64 {
+	job, index := api.SplitID(id)
+	return uint64(job)<<32 | uint64(uint32(index))
+}
+
+// walkOrder returns the jobs of order for which keep holds, in order,
+// and whether order was in ID order; it drops the jobs forgotten.
+func (c *Cluster) walkOrder(keep func(*Job) bool) ([]*Job, bool) {
+	var out []*Job
+	sorted := true
+	var last uint64
+	live := c.order[:0]
+	for _, j := range c.order {
+		if c.jobs[j.ID] != j {
+			j.ordered = false
+			continue
+		}
+		k := orderKey(j.ID)
+		if len(live) > 0 && k < last {
+			sorted = false
+		}
+		last = k
+		live = append(live, j)
+		if keep(j) {
+			out = append(out, j)
+		}
+	}
+	clear(c.order[len(live):])
+	c.order, c.orderDead = live, 0
+	return out, sorted
+}
+
+// putJob holds j in the cluster under its ID, and in order.
+func (c *Cluster) putJob(j *Job) {
+	c.jobs[j.ID] = j
+	if !j.ordered {
+		j.ordered = true
+		c.order = append(c.order, j)
+	}
+}
+
+// dropJob lets go of j, which is in the cluster under its ID; order
+// drops it at its next walk, or now once the jobs dropped are half of it.
+func (c *Cluster) dropJob(j *Job) {
+	delete(c.jobs, j.ID)
+	if c.orderDead++; c.orderDead > len(c.order)/2 {
+		c.walkOrder(func(*Job) bool { return false })
+	}
 }
 
 // StartedWhere returns the started jobs for which keep holds, in ID
@@ -933,7 +975,7 @@ func (c *Cluster) accept(q *Queue, s Submission, now Time) (*Job, error) {
 
 // add records a new job and puts it in its queue.
 func (c *Cluster) add(j *Job) {
-	c.jobs[j.ID] = j
+	c.putJob(j)
 	if j.Name != "" {
 		if c.byUser == nil {
 			c.byUser = map[string][]*Job{}

@@ -144,6 +144,9 @@ type Job struct {
 	// listedStarted is set while the job is in the cluster's list of
 	// started jobs.
 	listedStarted bool
+	// ordered is set while the job is in the cluster's list of jobs in
+	// the order they came (Cluster.order).
+	ordered bool
 	// ResReq is the job's -R string, as given; Req the effective
 	// requirement (queue, profile and job merged), set at submission.
 	ResReq string

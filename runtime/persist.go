@@ -329,7 +329,7 @@ func (c *Cluster) Restore(im JobImage) (*Job, string, error) {
 		}
 		allocs = append(allocs, Alloc{Host: h, Slots: a.Slots, GPUs: slices.Clone(a.GPUs)})
 	}
-	c.jobs[j.ID] = j
+	c.putJob(j)
 	c.useRequirement(j)
 	if j.Name != "" {
 		if c.byUser == nil {
@@ -454,7 +454,7 @@ func (c *Cluster) Forget(j *Job) {
 	if !j.State.Finished() {
 		return
 	}
-	delete(c.jobs, j.ID)
+	c.dropJob(j)
 	c.leaveArray(j)
 	if list := c.byUser[j.User]; list != nil {
 		c.byUser[j.User] = slices.DeleteFunc(list, func(x *Job) bool { return x == j })

@@ -60,6 +60,10 @@ type agent struct {
 	// are recorded (these are at once) and their directories known
 	// (these have none).
 	holds bool
+	// endTimes is set once the master said it reads the end times of
+	// runs (AgentOrders.EndTimes): each end then carries its own, as
+	// lsfc sbatchd's do.
+	endTimes bool
 }
 
 // A run is a job the agent holds: running until its timer ends it, or
@@ -156,7 +160,7 @@ func (a *agent) syncLoop(ctx context.Context, wg *sync.WaitGroup) {
 		}
 		now := time.Now()
 		a.mu.Lock()
-		a.holds = out.Hold
+		a.holds, a.endTimes = out.Hold, out.EndTimes
 		a.mu.Unlock()
 		if out.Session != session {
 			session, taken = out.Session, 0
@@ -254,6 +258,9 @@ func (a *agent) ended(id int64, r *run, signal int) {
 		return
 	}
 	r.end = &api.AgentEnd{AgentRun: api.AgentRun{Job: id, Start: r.start}, Signal: signal, CPU: 0.01}
+	if a.endTimes {
+		r.end.End = float64(time.Now().UnixNano()) / 1e9
+	}
 	cancel := a.cancel
 	a.mu.Unlock()
 	if cancel != nil {

@@ -315,6 +315,11 @@ type JobSpec struct {
 	// localexec.Spec.ProcessTracking); agents before it track the job by
 	// its process group.
 	ProcessTracking bool `json:"processTracking,omitempty"`
+	// CgroupAcct reads the CPU time of a job tracked by cgroup from its
+	// cgroup (lsf.conf LSF_LINUX_CGROUP_ACCT=Y; see
+	// localexec.Spec.CgroupAcct); agents before it read it from the
+	// job's processes.
+	CgroupAcct bool `json:"cgroupAcct,omitempty"`
 }
 
 // An ExecStep is a pre- or post-execution command (see

@@ -327,7 +327,7 @@ func jobSpec(s localexec.Spec) api.JobSpec {
 		PostLater: s.PostLater, PostTimeout: s.PostTimeout, StepHosts: s.StepHosts, Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
 		GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
 		Report: jobReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
-		Interactive: apiInteractive(s.Interactive), ProcessTracking: s.ProcessTracking}
+		Interactive: apiInteractive(s.Interactive), ProcessTracking: s.ProcessTracking, CgroupAcct: s.CgroupAcct}
 }
 
 // apiSteps is the agent's form of pre- or post-execution steps.

@@ -1264,7 +1264,7 @@ func (d *Daemon) spec(j *runtime.Job) localexec.Spec {
 		Env: projectEnv(s.Env, j.Project()), Cwd: s.Cwd, Umask: s.Umask, Stdout: s.Stdout, Stderr: s.Stderr, Hosts: j.HostNames(),
 		UID: s.UID, GID: s.GID, MemLimit: d.memLimitKB(j), Report: d.report(j),
 		OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
-		ProcessTracking: d.cfg.Policy.LSFConf.ProcessTracking}
+		ProcessTracking: d.cfg.Policy.LSFConf.ProcessTracking, CgroupAcct: d.cfg.Policy.LSFConf.CgroupAcct}
 	if len(j.Allocs) > 0 {
 		out.GPUs = j.GPUsOn(j.Allocs[0].Host.Name)
 	}

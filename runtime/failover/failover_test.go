@@ -453,22 +453,9 @@ func TestFailover(t *testing.T) {
 // out, another candidate leads, and the old one answers no more as the
 // master.
 func TestPartitionedLeaderStops(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts etcd")
-	}
-	e := etcdtest.Start(t, 1)
-	p, err := compileTree(writeConf(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	addrs := freeAddrs(t, 2)
+	e, p, addrs := cutPrologue(t)
 	// The first candidate's own proxy to etcd, which the test cuts.
-	proxy := newProxy(t, strings.TrimPrefix(e.Endpoints[0], "http://"))
-	cliA, err := clientv3.New(clientv3.Config{Endpoints: []string{"http://" + proxy.addr}, DialTimeout: 2 * time.Second, Logger: zap.NewNop()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cliA.Close()
+	proxy, cliA := proxiedClient(t, e)
 	a, err := failover.Start(context.Background(), candidateConfig(p, cliA, t.TempDir(), addrs[0], t.Logf))
 	if err != nil {
 		t.Fatal(err)
@@ -499,11 +486,11 @@ func TestPartitionedLeaderStops(t *testing.T) {
 	}
 }
 
-// TestStandbyCutFromEtcdStops cuts a standby from etcd while it waits in
-// its campaign: it still answers, that it cannot reach etcd, and Close
-// returns in a few seconds though the campaign's withdrawal from the
-// election cannot reach etcd.
-func TestStandbyCutFromEtcdStops(t *testing.T) {
+// cutPrologue is what the tests that cut a candidate off etcd start
+// with: it skips them when short, starts a one-member etcd, compiles the
+// test's tree and takes two addresses for the candidates.
+func cutPrologue(t *testing.T) (*etcdtest.Cluster, *compile.Policy, []string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("starts etcd")
 	}
@@ -512,7 +499,29 @@ func TestStandbyCutFromEtcdStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	addrs := freeAddrs(t, 2)
+	return e, p, freeAddrs(t, 2)
+}
+
+// proxiedClient returns an etcd client that reaches e through a proxy of
+// its own, which the test may cut; the client is closed at the test's
+// end.
+func proxiedClient(t *testing.T, e *etcdtest.Cluster) (*proxy, *clientv3.Client) {
+	t.Helper()
+	px := newProxy(t, strings.TrimPrefix(e.Endpoints[0], "http://"))
+	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{"http://" + px.addr}, DialTimeout: 2 * time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cli.Close() })
+	return px, cli
+}
+
+// TestStandbyCutFromEtcdStops cuts a standby from etcd while it waits in
+// its campaign: it still answers, that it cannot reach etcd, and Close
+// returns in a few seconds though the campaign's withdrawal from the
+// election cannot reach etcd.
+func TestStandbyCutFromEtcdStops(t *testing.T) {
+	e, p, addrs := cutPrologue(t)
 	ctx := context.Background()
 	a, err := failover.Start(ctx, candidateConfig(p, e.Client(), t.TempDir(), addrs[0], t.Logf))
 	if err != nil {
@@ -521,12 +530,7 @@ func TestStandbyCutFromEtcdStops(t *testing.T) {
 	defer a.Close()
 	waitFor(t, "candidate A to lead", func() bool { return a.Leading() != nil })
 	// The standby's own proxy to etcd, which the test cuts.
-	proxy := newProxy(t, strings.TrimPrefix(e.Endpoints[0], "http://"))
-	cliB, err := clientv3.New(clientv3.Config{Endpoints: []string{"http://" + proxy.addr}, DialTimeout: 2 * time.Second, Logger: zap.NewNop()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cliB.Close()
+	proxy, cliB := proxiedClient(t, e)
 	b, err := failover.Start(ctx, candidateConfig(p, cliB, t.TempDir(), addrs[1], t.Logf))
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -242,6 +243,42 @@ func cgroupPopulated(path string) bool {
 		}
 	}
 	return len(cgroupTreePids(path)) > 0
+}
+
+// cgroupCPU returns the CPU time, user and system, that the processes
+// of the cgroup at path, and of those below it, have used since it was
+// made, those that have ended included: the usage_usec of its cpu.stat,
+// which cgroup v2 keeps whether or not the cpu controller is enabled.
+func cgroupCPU(path string) (time.Duration, error) {
+	data, err := os.ReadFile(filepath.Join(path, "cpu.stat"))
+	if err != nil {
+		return 0, err
+	}
+	return parseCPUStat(string(data))
+}
+
+// parseCPUStat reads the usage_usec line of a cpu.stat's content.
+func parseCPUStat(s string) (time.Duration, error) {
+	for line := range strings.SplitSeq(s, "\n") {
+		v, ok := strings.CutPrefix(line, "usage_usec ")
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 63)
+		if err != nil || n > uint64(math.MaxInt64/time.Microsecond) {
+			return 0, fmt.Errorf("cpu.stat has a bad usage_usec %q", v)
+		}
+		return time.Duration(n) * time.Microsecond, nil
+	}
+	return 0, errors.New("cpu.stat has no usage_usec")
+}
+
+// waitCgroupEmpty waits up to d for the cgroup at path to have no
+// process left.
+func waitCgroupEmpty(path string, d time.Duration) {
+	for deadline := time.Now().Add(d); cgroupPopulated(path) && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // killCgroup kills every process of the cgroup at path.

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lsfc/lsfc/internal/testkit"
 )
 
 // needCgroup skips the test when this host has no cgroup v2 hierarchy
@@ -446,4 +448,105 @@ func TestTrackedMemLimit(t *testing.T) {
 			t.Errorf("untracked: Result %+v, want no MemLimitExceeded", r)
 		}
 	}
+}
+
+// burntCPU waits for the CPU time testkit.BurnCommand's process wrote
+// to file and returns it.
+func burntCPU(t *testing.T, file string) time.Duration {
+	t.Helper()
+	var data []byte
+	eventually(t, "the escaped process to use its CPU", func() bool {
+		var err error
+		data, err = os.ReadFile(file)
+		return err == nil
+	})
+	d, err := testkit.ShellTimes(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestTrackedCPUFromCgroup checks that a job of CgroupAcct counts the CPU
+// time of a process that left its tree and ended, reaped by another
+// process, both while the job runs (CPUTimes) and at its end, and that
+// without CgroupAcct that time is not counted (which the cgroup's count
+// is for).
+func TestTrackedCPUFromCgroup(t *testing.T) {
+	for _, acct := range []bool{true, false} {
+		t.Run("CgroupAcct="+strconv.FormatBool(acct), func(t *testing.T) {
+			dir := t.TempDir()
+			needCgroup(t, dir)
+			h := newHarness(t, dir)
+			cwd := t.TempDir()
+			h.start(Spec{JobID: 43, Command: testkit.BurnCommand + "; sleep 300", Cwd: cwd, Umask: -1, ProcessTracking: true, CgroupAcct: acct})
+			burnt := burntCPU(t, filepath.Join(cwd, "burnt"))
+			if burnt < 50*time.Millisecond {
+				t.Fatalf("the escaped process used %v of CPU, too little to tell", burnt)
+			}
+			running := h.e.CPUTimes([]int64{43})[43]
+			if err := h.e.Kill(43); err != nil {
+				t.Fatal(err)
+			}
+			r := h.result(43)
+			t.Logf("escaped process %v, job while running %v, at its end %v", burnt, running, r.CPUTime)
+			// The times of the escaped process and of the cgroup are
+			// counted in ticks of their own: a tick's difference apart.
+			const tick = 20 * time.Millisecond
+			if acct {
+				if running < burnt-tick || r.CPUTime < burnt-tick {
+					t.Errorf("job's CPU time %v while running, %v at its end: want at least the escaped process's %v", running, r.CPUTime, burnt)
+				}
+			} else if running >= burnt/2 || r.CPUTime >= burnt/2 {
+				t.Errorf("job's CPU time %v while running, %v at its end, without CgroupAcct: want the escaped process's %v left out", running, r.CPUTime, burnt)
+			}
+		})
+	}
+}
+
+// TestTrackedCPULimitFromCgroup runs a job of CgroupAcct with a CPU
+// limit of a second whose CPU is used by processes that leave its tree
+// and end, each under the limit: the cgroup's count passes it, and the
+// job is killed for its CPU time.
+func TestTrackedCPULimitFromCgroup(t *testing.T) {
+	dir := t.TempDir()
+	needCgroup(t, dir)
+	h := newHarness(t, dir)
+	cmd := "while :; do " + testkit.BurnCommand + "; sleep 0.3; done"
+	h.start(Spec{JobID: 44, Command: cmd, Cwd: t.TempDir(), Umask: -1, ProcessTracking: true, CgroupAcct: true, CPULimit: 1})
+	r := h.result(44)
+	if !r.CPULimitExceeded || r.CPUTime < time.Second {
+		t.Fatalf("job ended %+v: want it killed past its CPU limit of 1 s, the escaped processes' time counted", r)
+	}
+}
+
+func TestParseCPUStat(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"usage_usec 153714\nuser_usec 153714\nsystem_usec 0\n", 153714 * time.Microsecond, true},
+		{"user_usec 1\nusage_usec 0\n", 0, true},
+		{"user_usec 1\n", 0, false},
+		{"usage_usec -5\n", 0, false},
+		{"usage_usec 99999999999999999999\n", 0, false},
+		{"usage_usec x\n", 0, false},
+		{"", 0, false},
+	} {
+		got, err := parseCPUStat(tc.in)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("parseCPUStat(%q) = %v, %v; want %v, ok %v", tc.in, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+func FuzzParseCPUStat(f *testing.F) {
+	f.Add("usage_usec 153714\nuser_usec 153714\nsystem_usec 0\nnice_usec 0\n")
+	f.Add("usage_usec 9223372036854775\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		if d, err := parseCPUStat(s); err == nil && d < 0 {
+			t.Fatalf("parseCPUStat(%q) = %v", s, d)
+		}
+	})
 }

@@ -48,11 +48,28 @@ func statFields(s string, last int) (f []string, pgrp int, err error) {
 	return f, pgrp, nil
 }
 
-// CPUTimes returns the CPU time the running jobs ids have used so far:
-// that of the processes alive in each job's process group (its cgroup,
-// for a job tracked by cgroup), with the time of the children they
-// waited for. A job that is not running, or whose
-// processes cannot be read, is left out.
+// jobCPUTime returns the CPU time of the running job rec names: its
+// cgroup's (cgroupCPU) when it is read from there (CgroupAcct), else
+// that of the processes alive in its process group (its cgroup, for a
+// job tracked by cgroup), with the time of the children they waited for.
+func jobCPUTime(rec pidRecord) time.Duration {
+	if rec.CgroupAcct && rec.Cgroup != "" {
+		if t, err := cgroupCPU(rec.Cgroup); err == nil {
+			return t
+		}
+	}
+	var ticks uint64
+	eachJobStat(rec, func(_, stat string) {
+		if pgrp, t, err := parseProcCPU(stat); err == nil && rec.owns(pgrp) {
+			ticks += t
+		}
+	})
+	return time.Duration(ticks) * time.Second / userHZ
+}
+
+// CPUTimes returns the CPU time the running jobs ids have used so far
+// (jobCPUTime). A job that is not running, or whose processes cannot be
+// read, is left out.
 func (e *Executor) CPUTimes(ids []int64) map[int64]time.Duration {
 	byGroup := map[int]int64{}
 	tracked := map[int64]pidRecord{}
@@ -77,16 +94,15 @@ func (e *Executor) CPUTimes(ids []int64) map[int64]time.Duration {
 			}
 		})
 	}
-	// A job tracked by cgroup: the processes of its cgroup.
-	for id, rec := range tracked {
-		eachJobStat(rec, func(_, stat string) {
-			if _, t, err := parseProcCPU(stat); err == nil {
-				ticks[id] += t
-			}
-		})
-	}
 	for id, t := range ticks {
 		out[id] = time.Duration(t) * time.Second / userHZ
+	}
+	// A job tracked by cgroup: the processes of its cgroup, or the
+	// cgroup's own count.
+	for id, rec := range tracked {
+		if t := jobCPUTime(rec); t > 0 || cgroupPopulated(rec.Cgroup) {
+			out[id] = t
+		}
 	}
 	return out
 }

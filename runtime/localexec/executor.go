@@ -235,6 +235,10 @@ func (e *Executor) launch(s *Spec) (*wrapperRun, error) {
 		}
 	}
 	supervised := !e.PerJob && !s.hasProcLimits()
+	if !supervised {
+		// Its wrapper is waited for on a thread of this process.
+		raiseThreadLimit()
+	}
 	var spec []byte
 	if supervised {
 		var err error

@@ -3,6 +3,7 @@ package localexec
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"os/user"
@@ -335,12 +336,12 @@ func withEnv(env []string, name, value string) []string {
 }
 
 // A cpuWatch enforces the CPU time limit of a running job: every
-// cpuCheckInterval it sums the CPU time of the job's process group;
-// past the limit it sends SIGXCPU and then, as LSF does, SIGINT, SIGTERM
-// and SIGKILL, a second apart (as past a memory limit).
+// cpuCheckInterval it reads the job's CPU time (jobCPUTime); past the
+// limit it sends SIGXCPU and then, as LSF does, SIGINT, SIGTERM and
+// SIGKILL, a second apart (as past a memory limit).
 type cpuWatch struct {
 	rec   pidRecord
-	limit uint64 // ticks of userHZ
+	limit time.Duration
 	stop  chan struct{}
 	done  chan struct{}
 	over  bool
@@ -352,7 +353,7 @@ const cpuCheckInterval = time.Second
 // watchCPU starts watching the CPU time of process group rec.JobPID
 // against limit seconds.
 func watchCPU(rec pidRecord, limit int64) *cpuWatch {
-	c := &cpuWatch{rec: rec, limit: uint64(limit) * userHZ,
+	c := &cpuWatch{rec: rec, limit: time.Duration(min(max(limit, 0), math.MaxInt64/int64(time.Second))) * time.Second,
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go c.run()
 	return c
@@ -368,13 +369,7 @@ func (c *cpuWatch) run() {
 			return
 		case <-tick.C:
 		}
-		var ticks uint64
-		eachJobStat(c.rec, func(_, stat string) {
-			if pgrp, t, err := parseProcCPU(stat); err == nil && c.rec.owns(pgrp) {
-				ticks += t
-			}
-		})
-		if ticks > c.limit {
+		if jobCPUTime(c.rec) > c.limit {
 			// SIGXCPU, which ends a job that does not handle it; then,
 			// a grace apart, SIGINT, SIGTERM and SIGKILL.
 			c.over = true

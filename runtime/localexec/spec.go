@@ -145,6 +145,15 @@ type Spec struct {
 	// cgroup.go). Without such a hierarchy the job runs tracked by its
 	// process group, and the Executor's Logf says why, once.
 	ProcessTracking bool `json:",omitempty"`
+	// CgroupAcct (lsf.conf LSF_LINUX_CGROUP_ACCT=Y) reads the CPU time
+	// of a job tracked by cgroup (ProcessTracking, on a host that has
+	// one) from its cgroup's cpu.stat: the time of every process the
+	// job ran, those that left its process tree and were reaped by
+	// another process too, for its CPU limit, the usage bjobs shows and
+	// its end. Without it, and for a job tracked by process group, the
+	// time is that of its live processes and of those its shell waited
+	// for.
+	CgroupAcct bool `json:",omitempty"`
 	// Cgroup is set by Start, whatever the caller gave: the Executor's
 	// base cgroup, under which the wrapper makes the job's, for a job
 	// of ProcessTracking on a host that has one; "" otherwise.

@@ -207,6 +207,9 @@ type pidRecord struct {
 	// cgroup (Spec.ProcessTracking): its signals go to every process
 	// in it. "" when they go to the process group JobPID.
 	Cgroup string `json:",omitempty"`
+	// CgroupAcct is set when the job's CPU time is read from its
+	// cgroup's cpu.stat (Spec.CgroupAcct).
+	CgroupAcct bool `json:",omitempty"`
 }
 
 // readPidRecord reads a pid file.

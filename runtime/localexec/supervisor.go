@@ -308,6 +308,7 @@ type supervisor struct {
 // whoever started it "ready" on its standard output, or why it cannot
 // run, and closes it.
 func superviseMain(dir string) int {
+	raiseThreadLimit()
 	sv, err := newSupervisor(dir)
 	if err != nil {
 		fmt.Fprintf(os.Stdout, "error: %v\n", err)

@@ -158,7 +158,10 @@ type wrapper struct {
 	stepCPU time.Duration
 	// cgroup is the job's own cgroup while its shell runs (see
 	// Spec.ProcessTracking), "" otherwise: the pid record names it.
-	cgroup string
+	// cgroupAcct is set when the job's CPU time is read from it
+	// (Spec.CgroupAcct).
+	cgroup     string
+	cgroupAcct bool
 	// devNull, when set, is the supervisor's /dev/null, open for
 	// reading, which a job without input reads from: no job opens one
 	// of its own (nil: the job opens it as it starts).
@@ -367,8 +370,8 @@ func (w *wrapper) run() int {
 		return 1
 	}
 	pgid := cmd.Process.Pid
-	w.cgroup = cgroup
-	rec := pidRecord{JobPID: pgid, Cgroup: cgroup}
+	w.cgroup, w.cgroupAcct = cgroup, cgroup != "" && s.CgroupAcct
+	rec := pidRecord{JobPID: pgid, Cgroup: cgroup, CgroupAcct: w.cgroupAcct}
 	pidFD, err := w.writePids(pgid, true)
 	if err != nil {
 		rec.signalGroup(syscall.SIGKILL)
@@ -438,6 +441,16 @@ func (w *wrapper) run() int {
 		// cgroup goes with it, and the cgroup too. One that cannot be
 		// removed yet is the Executor's to remove later.
 		w.cgroup = ""
+		if w.cgroupAcct {
+			// Once its processes are gone, the cgroup's time is the
+			// whole job's: its shell's, which the shell's own usage
+			// counts too, and that of every process it started.
+			killCgroup(cgroup)
+			waitCgroupEmpty(cgroup, cgroupEmptyWait)
+			if t, err := cgroupCPU(cgroup); err == nil {
+				r.CPUTime = max(r.CPUTime, t)
+			}
+		}
 		if err := removeCgroup(cgroup, cgroupEmptyWait); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: job %d: %v\n", StarterName, w.id, err)
 		}
@@ -594,7 +607,7 @@ func (w *wrapper) handOver(u jobUser) (*os.File, error) {
 func (w *wrapper) writePids(jobPID int, keep bool) (int, error) {
 	rec := pidRecord{WrapperPID: os.Getpid(), JobPID: jobPID, Supervised: w.shared}
 	if jobPID > 0 {
-		rec.Cwd, rec.Out, rec.Err, rec.Cgroup = w.cwd, w.out, w.errOut, w.cgroup
+		rec.Cwd, rec.Out, rec.Err, rec.Cgroup, rec.CgroupAcct = w.cwd, w.out, w.errOut, w.cgroup, w.cgroupAcct
 	}
 	var err error
 	if rec.WrapperStart, err = processStart(0); err != nil {

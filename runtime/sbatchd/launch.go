@@ -94,7 +94,7 @@ func (a *Agent) take(o api.AgentOrder) {
 		PostLater: s.PostLater, PostTimeout: s.PostTimeout, StepHosts: s.StepHosts, Input: s.Input, InputData: s.InputData, LoginShell: s.LoginShell, OutDir: s.OutDir,
 		GPUs: s.GPUs, Index: s.Index, IndexEnd: s.IndexEnd, IndexStep: s.IndexStep,
 		Report: specReport(s.Report), OutOverwrite: s.OutOverwrite, ErrOverwrite: s.ErrOverwrite,
-		Interactive: interactiveSpec(s.Interactive), ProcessTracking: s.ProcessTracking}})
+		Interactive: interactiveSpec(s.Interactive), ProcessTracking: s.ProcessTracking, CgroupAcct: s.CgroupAcct}})
 	if a.launchers < a.cfg.Launchers {
 		a.launchers++
 		a.wg.Add(1)

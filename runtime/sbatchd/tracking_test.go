@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lsfc/lsfc/internal/testkit"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/localexec"
 	"github.com/lsfc/lsfc/runtime/sbatchd"
@@ -26,22 +27,14 @@ import (
 func TestProcessTracking(t *testing.T) {
 	for _, tracked := range []bool{true, false} {
 		t.Run(fmt.Sprintf("tracked=%v", tracked), func(t *testing.T) {
-			var mu sync.Mutex
-			var logs []string
-			logf := func(format string, args ...any) {
-				mu.Lock()
-				defer mu.Unlock()
-				// Kept, not passed to t.Logf: the agent's goroutines may
-				// log after the test has ended.
-				logs = append(logs, fmt.Sprintf(format, args...))
-			}
+			logs := &agentLog{}
 			m, client := newFakeMaster(t)
 			cwd := t.TempDir()
 			o := jobOrder(5, 100, "setsid sleep 300 & echo $! > esc.pid")
 			o.Spec.Cwd, o.Spec.Stdout, o.Spec.ProcessTracking = cwd, "/dev/null", tracked
 			m.give("s1", []api.AgentOrder{o})
 			a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: client, Host: "hostA", StateDir: t.TempDir(), Interval: 100 * time.Millisecond,
-				WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: logf})
+				WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: logs.logf})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,24 +50,7 @@ func TestProcessTracking(t *testing.T) {
 			}
 			defer syscall.Kill(esc, syscall.SIGKILL)
 			if tracked {
-				mu.Lock()
-				untracked := strings.Contains(strings.Join(logs, "\n"), "not by cgroup")
-				mu.Unlock()
-				if untracked {
-					t.Skip("no cgroup v2 the agent can write on this host")
-				}
-				// The base cgroup the agent's executor made is kept for
-				// its life: the test's goes with the test.
-				mu.Lock()
-				for _, l := range logs {
-					if _, base, ok := strings.Cut(l, "a cgroup of its own under "); ok {
-						t.Cleanup(func() {
-							os.Remove(base)
-							os.Remove(filepath.Dir(base)) // the lsfc cgroup, when no other is left in it
-						})
-					}
-				}
-				mu.Unlock()
+				logs.needCgroup(t)
 				waitFor(t, "the process the job left to go", func() bool { return syscall.Kill(esc, 0) == syscall.ESRCH })
 				return
 			}
@@ -83,5 +59,70 @@ func TestProcessTracking(t *testing.T) {
 				t.Fatalf("untracked, the process the job left is gone (%v): the test shows nothing", err)
 			}
 		})
+	}
+}
+
+// TestCgroupAcct: a job the master orders with CgroupAcct (lsf.conf
+// LSF_LINUX_CGROUP_ACCT=Y) beside ProcessTracking ends with the CPU time
+// of a process it left behind, which another process reaped, counted.
+func TestCgroupAcct(t *testing.T) {
+	logs := &agentLog{}
+	m, client := newFakeMaster(t)
+	cwd := t.TempDir()
+	o := jobOrder(6, 100, testkit.BurnCommand+"; while [ ! -e burnt ]; do sleep 0.05; done")
+	o.Spec.Cwd, o.Spec.Stdout, o.Spec.ProcessTracking, o.Spec.CgroupAcct = cwd, "/dev/null", true, true
+	m.give("s1", []api.AgentOrder{o})
+	a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: client, Host: "hostA", StateDir: t.TempDir(), Interval: 100 * time.Millisecond,
+		WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: logs.logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	waitFor(t, "the end of job 6", func() bool { return len(m.endsOf(6)) > 0 })
+	logs.needCgroup(t)
+	data, err := os.ReadFile(filepath.Join(cwd, "burnt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	burnt, err := testkit.ShellTimes(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The two counts are in ticks of their own: a tick apart.
+	if end := m.endsOf(6)[0]; time.Duration(end.CPU*float64(time.Second)) < burnt-20*time.Millisecond {
+		t.Errorf("job 6 ended with %v s of CPU, want at least the %v of the process it left behind", end.CPU, burnt)
+	}
+}
+
+// agentLog keeps an agent's notices: not passed to t.Logf, as the
+// agent's goroutines may log after the test has ended.
+type agentLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *agentLog) logf(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, fmt.Sprintf(format, args...))
+}
+
+// needCgroup skips the test when the agent said it tracks its jobs by
+// process group, and otherwise removes at the test's end the base cgroup
+// it made (kept for the agent's life).
+func (l *agentLog) needCgroup(t *testing.T) {
+	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if strings.Contains(strings.Join(l.lines, "\n"), "not by cgroup") {
+		t.Skip("no cgroup v2 the agent can write on this host")
+	}
+	for _, line := range l.lines {
+		if _, base, ok := strings.Cut(line, "a cgroup of its own under "); ok {
+			t.Cleanup(func() {
+				os.Remove(base)
+				os.Remove(filepath.Dir(base)) // the lsfc cgroup, when no other is left in it
+			})
+		}
 	}
 }
