@@ -171,7 +171,7 @@ func openJobCgroup(base string, id int64) (string, int, error) {
 // cgroupPids returns the processes of the cgroup at path; the error is
 // that of reading its cgroup.procs.
 func cgroupPids(path string) ([]int, error) {
-	data, err := os.ReadFile(filepath.Join(path, "cgroup.procs"))
+	data, err := readFile(filepath.Join(path, "cgroup.procs"))
 	if err != nil {
 		return nil, err
 	}
@@ -233,7 +233,7 @@ func cgroupTreePids(path string) []int {
 // has a process left: cgroup.events says so ("populated 1"), and
 // cgroup.procs where it cannot be read.
 func cgroupPopulated(path string) bool {
-	data, err := os.ReadFile(filepath.Join(path, "cgroup.events"))
+	data, err := readFile(filepath.Join(path, "cgroup.events"))
 	if err != nil {
 		return len(cgroupTreePids(path)) > 0
 	}
@@ -250,7 +250,7 @@ func cgroupPopulated(path string) bool {
 // made, those that have ended included: the usage_usec of its cpu.stat,
 // which cgroup v2 keeps whether or not the cpu controller is enabled.
 func cgroupCPU(path string) (time.Duration, error) {
-	data, err := os.ReadFile(filepath.Join(path, "cpu.stat"))
+	data, err := readFile(filepath.Join(path, "cpu.stat"))
 	if err != nil {
 		return 0, err
 	}

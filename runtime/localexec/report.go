@@ -561,7 +561,7 @@ func termText(term string) string {
 
 // noted returns the reason NoteTerm recorded for the job, "" for none.
 func (w *wrapper) noted() string {
-	data, err := os.ReadFile(w.path(termExt))
+	data, err := readFile(w.path(termExt))
 	if err != nil {
 		return ""
 	}
