@@ -532,7 +532,7 @@ func TestAppendDeferred(t *testing.T) {
 // to fill up to the size of the last one: for a transaction appended
 // while the last group was being written, whose appenders may come
 // back, and not for one appended once the log has been idle for longer
-// than maxGather.
+// than idleGap.
 func TestGatherOnlyAfterARelease(t *testing.T) {
 	gate := make(chan struct{})
 	syncs := make(chan struct{}, 16)
@@ -581,7 +581,7 @@ func TestGatherOnlyAfterARelease(t *testing.T) {
 	}
 	gate <- struct{}{}
 	wg.Wait()
-	// The log idle for longer than maxGather: a transaction alone is
+	// The log idle for longer than idleGap: a transaction alone is
 	// written at once, though the last group held one more (lastGroup
 	// is 1 here, so make it 2 first).
 	appendOne()
@@ -593,7 +593,7 @@ func TestGatherOnlyAfterARelease(t *testing.T) {
 	<-syncs
 	gate <- struct{}{}
 	wg.Wait()
-	time.Sleep(5 * maxGather)
+	time.Sleep(2 * idleGap)
 	before := l.Stats().Gathers
 	appendOne()
 	<-syncs
@@ -603,4 +603,40 @@ func TestGatherOnlyAfterARelease(t *testing.T) {
 		t.Errorf("the writer waited for a group to fill after the log was idle (%d waits, %d before)", st.Gathers, before)
 	}
 	close(gate)
+}
+
+// TestGroupCommitSlowReturn is TestGroupCommit with appenders that take
+// a few milliseconds to come back after each commit, as clients on a
+// loaded machine do: more than maxGather, less than idleGap. They still
+// share their syncs.
+func TestGroupCommitSlowReturn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lsb.events")
+	slow := func(f *os.File) error {
+		time.Sleep(500 * time.Microsecond)
+		return nil
+	}
+	l := mustOpen(t, path, Options{sync: slow})
+	const writers, each = 8, 40
+	var wg sync.WaitGroup
+	for range writers {
+		wg.Go(func() {
+			for range each {
+				c, err := l.Append([][]byte{make([]byte, 200)})
+				if err == nil {
+					err = c.Wait()
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				time.Sleep(3 * time.Millisecond)
+			}
+		})
+	}
+	wg.Wait()
+	st := l.Stats()
+	t.Logf("%d transactions, %d syncs, largest group %d", st.Transactions, st.Syncs, st.MaxGroup)
+	if st.Syncs*5 > st.Durable*2 {
+		t.Errorf("%d transactions made durable by %d syncs: want at most one sync per 2.5", st.Durable, st.Syncs)
+	}
 }
