@@ -57,6 +57,9 @@ type Options struct {
 
 	// sync makes written data durable; nil means fsync.DataSync.
 	sync func(*os.File) error
+	// now reads the clock that tells how long the log was idle (see
+	// gather); nil means time.Now.
+	now func() time.Time
 }
 
 // A Log is an open event log. Its methods are safe for concurrent use.
@@ -231,6 +234,9 @@ func Open(path string, opts Options) (*Log, *Recovery, error) {
 	}
 	if l.sync == nil {
 		l.sync = fsync.DataSync
+	}
+	if l.opts.now == nil {
+		l.opts.now = time.Now
 	}
 	l.work.L = &l.mu
 	l.space.L = &l.mu
@@ -510,7 +516,7 @@ func (l *Log) run() {
 			}
 			l.finish(g, len(data), err)
 			if g.urgent > 0 {
-				l.released = time.Now()
+				l.released = l.opts.now()
 			}
 			// Let the appenders just released append again before the
 			// next group is taken, so that they share its sync rather
@@ -550,11 +556,10 @@ func (l *Log) gather() {
 	if l.group.urgent == 0 || l.group.n >= l.lastGroup || l.lastSync <= 0 || l.sw != nil || l.closing {
 		return
 	}
-	now := time.Now()
-	if now.Sub(l.released) > idleGap {
+	if l.opts.now().Sub(l.released) > idleGap {
 		return
 	}
-	deadline := now.Add(min(2*l.lastSync, maxGather))
+	deadline := time.Now().Add(min(2*l.lastSync, maxGather))
 	l.stats.Gathers++
 	l.gathering = true
 	t := time.AfterFunc(time.Until(deadline), func() {
