@@ -57,6 +57,9 @@ type Options struct {
 
 	// sync makes written data durable; nil means fsync.DataSync.
 	sync func(*os.File) error
+	// now reads the clock that tells how long the log was idle (see
+	// gather); nil means time.Now.
+	now func() time.Time
 }
 
 // A Log is an open event log. Its methods are safe for concurrent use.
@@ -231,6 +234,9 @@ func Open(path string, opts Options) (*Log, *Recovery, error) {
 	}
 	if l.sync == nil {
 		l.sync = fsync.DataSync
+	}
+	if l.opts.now == nil {
+		l.opts.now = time.Now
 	}
 	l.work.L = &l.mu
 	l.space.L = &l.mu
@@ -509,7 +515,9 @@ func (l *Log) run() {
 				}
 			}
 			l.finish(g, len(data), err)
-			l.released = time.Now()
+			if g.urgent > 0 {
+				l.released = l.opts.now()
+			}
 			// Let the appenders just released append again before the
 			// next group is taken, so that they share its sync rather
 			// than splitting into two groups that alternate.
@@ -527,6 +535,10 @@ func (l *Log) run() {
 // maxGather bounds how long the writer waits for a group to fill.
 const maxGather = time.Millisecond
 
+// idleGap is how long after a group's release a transaction comes from
+// no appender that group released: the log was idle.
+const idleGap = 10 * time.Millisecond
+
 // gather waits, with l.mu held, for the pending group to fill up to the
 // size of the last one, for at most twice as long as the last write and
 // sync took (and never more than maxGather). Appenders released by a sync
@@ -534,19 +546,20 @@ const maxGather = time.Millisecond
 // without the wait the first of them would be synced alone, and the
 // group commit would break up into small groups, each paying a whole
 // sync. When syncs are fast (or groups small) the wait is short or none.
-// Once more than maxGather has passed since the last group was released,
-// its appenders are not coming back together: the log was idle, and the
-// group is written at once (on an idle cluster a job's start would
-// otherwise wait for the appenders of a submission long answered).
+// A group begun more than idleGap after the last one was released holds
+// none of its appenders: the log was idle, and the group is written at
+// once (a bkill after a while would otherwise wait for the appenders of
+// a group long answered). The bound is well past an appender's round
+// trip, so that appenders slow to come back on a loaded machine still
+// share a sync.
 func (l *Log) gather() {
 	if l.group.urgent == 0 || l.group.n >= l.lastGroup || l.lastSync <= 0 || l.sw != nil || l.closing {
 		return
 	}
-	now := time.Now()
-	if now.Sub(l.released) > maxGather {
+	if l.opts.now().Sub(l.released) > idleGap {
 		return
 	}
-	deadline := now.Add(min(2*l.lastSync, maxGather))
+	deadline := time.Now().Add(min(2*l.lastSync, maxGather))
 	l.stats.Gathers++
 	l.gathering = true
 	t := time.AfterFunc(time.Until(deadline), func() {

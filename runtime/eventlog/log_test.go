@@ -531,16 +531,32 @@ func TestAppendDeferred(t *testing.T) {
 // TestGatherOnlyAfterARelease checks when the writer waits for a group
 // to fill up to the size of the last one: for a transaction appended
 // while the last group was being written, whose appenders may come
-// back, and not for one appended once the log has been idle for longer
-// than maxGather.
+// back; for one appended a few milliseconds after the release (an
+// appender slow to come back on a loaded machine, past maxGather but
+// within idleGap); and not for one appended once the log has been idle
+// for longer than idleGap. The log's clock is the test's.
 func TestGatherOnlyAfterARelease(t *testing.T) {
 	gate := make(chan struct{})
 	syncs := make(chan struct{}, 16)
-	l := mustOpen(t, filepath.Join(t.TempDir(), "lsb.events"), Options{sync: func(*os.File) error {
-		syncs <- struct{}{}
-		<-gate
-		return nil
-	}})
+	var clockMu sync.Mutex
+	clock := time.Unix(1000, 0)
+	advance := func(d time.Duration) {
+		clockMu.Lock()
+		defer clockMu.Unlock()
+		clock = clock.Add(d)
+	}
+	l := mustOpen(t, filepath.Join(t.TempDir(), "lsb.events"), Options{
+		sync: func(*os.File) error {
+			syncs <- struct{}{}
+			<-gate
+			return nil
+		},
+		now: func() time.Time {
+			clockMu.Lock()
+			defer clockMu.Unlock()
+			return clock
+		},
+	})
 	var wg sync.WaitGroup
 	appendOne := func() {
 		wg.Go(func() {
@@ -561,46 +577,45 @@ func TestGatherOnlyAfterARelease(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	}
-	// A group of one, then a group of two appended while it syncs.
-	appendOne()
-	<-syncs
-	appendOne()
-	appendOne()
-	waitTxns(3)
-	gate <- struct{}{}
-	<-syncs
-	// While the group of two syncs, one more: it is pending when the
-	// group is released, as a returning appender's would be, so the
-	// writer waits for a second one.
-	appendOne()
-	waitTxns(4)
-	gate <- struct{}{}
-	<-syncs
-	if st := l.Stats(); st.Gathers != 1 {
-		t.Errorf("%d waits for a group to fill after a release, want 1", st.Gathers)
+	// groupOfTwo makes the last group written one of two transactions:
+	// one alone, then two appended while it syncs.
+	n := uint64(0)
+	groupOfTwo := func() {
+		appendOne()
+		<-syncs
+		appendOne()
+		appendOne()
+		n += 3
+		waitTxns(n)
+		gate <- struct{}{}
+		<-syncs
+		gate <- struct{}{}
+		wg.Wait()
 	}
-	gate <- struct{}{}
-	wg.Wait()
-	// The log idle for longer than maxGather: a transaction alone is
-	// written at once, though the last group held one more (lastGroup
-	// is 1 here, so make it 2 first).
-	appendOne()
-	<-syncs
-	appendOne()
-	appendOne()
-	waitTxns(7)
-	gate <- struct{}{}
-	<-syncs
-	gate <- struct{}{}
-	wg.Wait()
-	time.Sleep(5 * maxGather)
-	before := l.Stats().Gathers
-	appendOne()
-	<-syncs
-	gate <- struct{}{}
-	wg.Wait()
-	if st := l.Stats(); st.Gathers != before {
-		t.Errorf("the writer waited for a group to fill after the log was idle (%d waits, %d before)", st.Gathers, before)
+	// lone appends one transaction once the log's clock has moved on by
+	// idle after the last release, and returns whether the writer waited
+	// for another before writing it.
+	lone := func(idle time.Duration) bool {
+		before := l.Stats().Gathers
+		advance(idle)
+		appendOne()
+		<-syncs
+		gate <- struct{}{}
+		wg.Wait()
+		n++
+		return l.Stats().Gathers != before
+	}
+	groupOfTwo()
+	if !lone(0) {
+		t.Error("the writer did not wait for a second transaction right after a group of two")
+	}
+	groupOfTwo()
+	if !lone(3 * maxGather) {
+		t.Error("the writer did not wait for a second transaction within idleGap of a group of two")
+	}
+	groupOfTwo()
+	if lone(2 * idleGap) {
+		t.Error("the writer waited for a group to fill after the log was idle")
 	}
 	close(gate)
 }

@@ -450,20 +450,32 @@ func TestTrackedMemLimit(t *testing.T) {
 	}
 }
 
-// burntCPU waits for the CPU time testkit.BurnCommand's process wrote
-// to file and returns it.
-func burntCPU(t *testing.T, file string) time.Duration {
+// burntCPU waits for testkit.BurnCommand's process in directory dir to
+// write the CPU time it used and to end, and returns that time.
+func burntCPU(t *testing.T, dir string) time.Duration {
 	t.Helper()
 	var data []byte
 	eventually(t, "the escaped process to use its CPU", func() bool {
 		var err error
-		data, err = os.ReadFile(file)
+		data, err = os.ReadFile(filepath.Join(dir, "burnt"))
 		return err == nil
 	})
 	d, err := testkit.ShellTimes(string(data))
 	if err != nil {
 		t.Fatal(err)
 	}
+	pidData, err := os.ReadFile(filepath.Join(dir, "burnt.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(pidData)))
+	if err != nil || pid <= 1 {
+		t.Fatalf("burnt.pid holds %q", pidData)
+	}
+	eventually(t, "the escaped process to end", func() bool {
+		st, err := readProcStat(pid)
+		return err != nil || st.State == 'Z' || st.State == 'X'
+	})
 	return d
 }
 
@@ -480,7 +492,7 @@ func TestTrackedCPUFromCgroup(t *testing.T) {
 			h := newHarness(t, dir)
 			cwd := t.TempDir()
 			h.start(Spec{JobID: 43, Command: testkit.BurnCommand + "; sleep 300", Cwd: cwd, Umask: -1, ProcessTracking: true, CgroupAcct: acct})
-			burnt := burntCPU(t, filepath.Join(cwd, "burnt"))
+			burnt := burntCPU(t, cwd)
 			if burnt < 50*time.Millisecond {
 				t.Fatalf("the escaped process used %v of CPU, too little to tell", burnt)
 			}

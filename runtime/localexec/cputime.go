@@ -2,6 +2,7 @@ package localexec
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -64,7 +65,17 @@ func jobCPUTime(rec pidRecord) time.Duration {
 			ticks += t
 		}
 	})
-	return time.Duration(ticks) * time.Second / userHZ
+	return ticksDuration(ticks)
+}
+
+// ticksDuration returns n ticks of userHZ as a duration, the longest
+// one past it.
+func ticksDuration(n uint64) time.Duration {
+	secs := n / userHZ
+	if secs > uint64(math.MaxInt64/int64(time.Second))-1 {
+		return math.MaxInt64
+	}
+	return time.Duration(secs)*time.Second + time.Duration(n%userHZ)*time.Second/userHZ
 }
 
 // CPUTimes returns the CPU time the running jobs ids have used so far
@@ -95,7 +106,7 @@ func (e *Executor) CPUTimes(ids []int64) map[int64]time.Duration {
 		})
 	}
 	for id, t := range ticks {
-		out[id] = time.Duration(t) * time.Second / userHZ
+		out[id] = ticksDuration(t)
 	}
 	// A job tracked by cgroup: the processes of its cgroup, or the
 	// cgroup's own count.

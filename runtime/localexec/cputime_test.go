@@ -1,6 +1,10 @@
 package localexec
 
-import "testing"
+import (
+	"math"
+	"testing"
+	"time"
+)
 
 func TestParseProcCPU(t *testing.T) {
 	// A command name with blanks and parentheses; utime 250, stime 50,
@@ -15,5 +19,22 @@ func TestParseProcCPU(t *testing.T) {
 	}
 	if _, _, err := parseProcCPU("4242 (sh) S 1"); err == nil {
 		t.Error("parseProcCPU of a short stat: no error")
+	}
+}
+
+func TestTicksDuration(t *testing.T) {
+	for _, tc := range []struct {
+		n    uint64
+		want time.Duration
+	}{
+		{0, 0},
+		{1, 10 * time.Millisecond},
+		{250, 2500 * time.Millisecond},
+		{math.MaxUint64, math.MaxInt64},
+		{uint64(math.MaxInt64/int64(time.Second)) * userHZ, math.MaxInt64},
+	} {
+		if got := ticksDuration(tc.n); got != tc.want {
+			t.Errorf("ticksDuration(%d) = %v, want %v", tc.n, got, tc.want)
+		}
 	}
 }

@@ -13,9 +13,11 @@ import (
 // life, and an Executor waits for each job's own wrapper in a system call.
 // Go ends a program whose threads pass 10,000 (debug.SetMaxThreads) with
 // a fatal error, which would take every job's record of its end with it
-// on a host that runs that many jobs at once. raiseThreadLimit lifts the
-// bound to the kernel's own (/proc/sys/kernel/threads-max), past which no
-// job could start a process anyway.
+// on a host that runs that many jobs at once. raiseThreadLimit lifts
+// Go's bound to the kernel's (/proc/sys/kernel/threads-max). A lower
+// bound of the process's own (its user's RLIMIT_NPROC, a service's task
+// limit) still holds: a thread it refuses ends the process as well, so
+// hosts that run this many jobs need those raised too.
 
 // minThreads is Go's own bound, which the limit never goes under.
 const minThreads = 10000
