@@ -27,19 +27,10 @@ import (
 func TestProcessTracking(t *testing.T) {
 	for _, tracked := range []bool{true, false} {
 		t.Run(fmt.Sprintf("tracked=%v", tracked), func(t *testing.T) {
-			logs := &agentLog{}
-			m, client := newFakeMaster(t)
 			cwd := t.TempDir()
 			o := jobOrder(5, 100, "setsid sleep 300 & echo $! > esc.pid")
 			o.Spec.Cwd, o.Spec.Stdout, o.Spec.ProcessTracking = cwd, "/dev/null", tracked
-			m.give("s1", []api.AgentOrder{o})
-			a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: client, Host: "hostA", StateDir: t.TempDir(), Interval: 100 * time.Millisecond,
-				WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: logs.logf})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer a.Close()
-			waitFor(t, "the end of job 5", func() bool { return len(m.endsOf(5)) > 0 })
+			_, logs := runOrder(t, o)
 			data, err := os.ReadFile(filepath.Join(cwd, "esc.pid"))
 			if err != nil {
 				t.Fatal(err)
@@ -66,19 +57,10 @@ func TestProcessTracking(t *testing.T) {
 // LSF_LINUX_CGROUP_ACCT=Y) beside ProcessTracking ends with the CPU time
 // of a process it left behind, which another process reaped, counted.
 func TestCgroupAcct(t *testing.T) {
-	logs := &agentLog{}
-	m, client := newFakeMaster(t)
 	cwd := t.TempDir()
 	o := jobOrder(6, 100, testkit.BurnCommand+"; while [ ! -e burnt ]; do sleep 0.05; done")
 	o.Spec.Cwd, o.Spec.Stdout, o.Spec.ProcessTracking, o.Spec.CgroupAcct = cwd, "/dev/null", true, true
-	m.give("s1", []api.AgentOrder{o})
-	a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: client, Host: "hostA", StateDir: t.TempDir(), Interval: 100 * time.Millisecond,
-		WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: logs.logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	waitFor(t, "the end of job 6", func() bool { return len(m.endsOf(6)) > 0 })
+	m, logs := runOrder(t, o)
 	logs.needCgroup(t)
 	data, err := os.ReadFile(filepath.Join(cwd, "burnt"))
 	if err != nil {
@@ -92,6 +74,23 @@ func TestCgroupAcct(t *testing.T) {
 	if end := m.endsOf(6)[0]; time.Duration(end.CPU*float64(time.Second)) < burnt-20*time.Millisecond {
 		t.Errorf("job 6 ended with %v s of CPU, want at least the %v of the process it left behind", end.CPU, burnt)
 	}
+}
+
+// runOrder has an agent of a fake master carry out the order o and
+// waits for the job's end; the agent is closed at the test's end.
+func runOrder(t *testing.T, o api.AgentOrder) (*fakeMaster, *agentLog) {
+	t.Helper()
+	logs := &agentLog{}
+	m, client := newFakeMaster(t)
+	m.give("s1", []api.AgentOrder{o})
+	a, err := sbatchd.Start(context.Background(), sbatchd.Config{Master: client, Host: "hostA", StateDir: t.TempDir(), Interval: 100 * time.Millisecond,
+		WrapperPath: []string{os.Args[0], localexec.WrapperArg}, Logf: logs.logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	waitFor(t, fmt.Sprintf("the end of job %d", o.Job), func() bool { return len(m.endsOf(o.Job)) > 0 })
+	return m, logs
 }
 
 // agentLog keeps an agent's notices: not passed to t.Logf, as the
