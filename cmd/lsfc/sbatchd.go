@@ -11,6 +11,7 @@ import (
 
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/apitls"
+	"github.com/lsfc/lsfc/runtime/localexec"
 	"github.com/lsfc/lsfc/runtime/sbatchd"
 	"github.com/spf13/cobra"
 )
@@ -70,6 +71,9 @@ Invoked as sbatchd (a link to lsfc), lsfc acts as lsfc sbatchd.`,
 				}
 				apitls.Use(c, cfg)
 			}
+			// Descriptors the agent was started with stay out of the
+			// supervisor and the jobs it starts.
+			localexec.CloseInheritedOnExec()
 			a, err := sbatchd.Start(cmd.Context(), sbatchd.Config{Master: c, Host: host, StateDir: state,
 				Interval: interval, Logf: func(format string, args ...any) {
 					fmt.Fprintf(e.stderr, "lsfc sbatchd: "+format+"\n", args...)

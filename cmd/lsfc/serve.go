@@ -17,6 +17,7 @@ import (
 	"github.com/lsfc/lsfc/lint"
 	"github.com/lsfc/lsfc/runtime/api"
 	"github.com/lsfc/lsfc/runtime/daemon"
+	"github.com/lsfc/lsfc/runtime/localexec"
 	"github.com/spf13/cobra"
 )
 
@@ -157,6 +158,9 @@ and the next serve on the same state directory takes them back.`,
 				Logf: func(format string, args ...any) {
 					fmt.Fprintf(e.stderr, "lsfc serve: "+format+"\n", args...)
 				}}
+			// Descriptors the daemon was started with stay out of the
+			// supervisor and the jobs it starts.
+			localexec.CloseInheritedOnExec()
 			sig := make(chan os.Signal, 1)
 			signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 			defer signal.Stop(sig)

@@ -38,34 +38,52 @@ func wrapperOf(t *testing.T, dir string, id int64) int {
 	return rec.WrapperPID
 }
 
-// TestSupervisorJobDescriptors checks that a job of the supervisor
-// inherits its standard input, output and error alone: not its lock, its
-// pid file (kept open to be synced) nor any other file of the supervisor.
-// A job without input reads /dev/null.
+// TestSupervisorJobDescriptors checks that a job inherits its standard
+// input, output and error alone: not its lock, its pid file (kept open
+// to be synced) nor any other file of its supervisor or wrapper, nor a
+// descriptor whoever started them gave them (here a file the test opens
+// without close-on-exec before the supervisor or wrapper starts). A
+// program the job runs lists what it inherited (the shell keeps its job
+// file close-on-exec). A job without input reads /dev/null.
 func TestSupervisorJobDescriptors(t *testing.T) {
-	h := newHarness(t, t.TempDir())
-	work := t.TempDir()
-	h.start(Spec{JobID: 1, Cwd: work, Umask: -1, Stdout: filepath.Join(work, "out"),
-		Command: "ls /proc/$$/fd > fds; readlink /proc/$$/fd/0 > in; sleep 0.2"})
-	if r := h.result(1); !r.Done() {
-		t.Fatalf("job ended %+v, want DONE", r)
-	}
-	data, err := os.ReadFile(filepath.Join(work, "fds"))
+	stray, err := syscall.Open(os.DevNull, syscall.O_WRONLY, 0) // inherited by what the test starts
 	if err != nil {
 		t.Fatal(err)
 	}
-	var fds []string
-	for _, fd := range strings.Fields(string(data)) {
-		// The shell's own: the job file it reads, at 10 or above.
-		if n, err := strconv.Atoi(fd); err == nil && n < 10 {
-			fds = append(fds, fd)
-		}
-	}
-	if got, want := strings.Join(fds, " "), "0 1 2"; got != want {
-		t.Errorf("the job's descriptors below 10 are %q, want %q", got, want)
-	}
-	if in, _ := os.ReadFile(filepath.Join(work, "in")); strings.TrimSpace(string(in)) != os.DevNull {
-		t.Errorf("the job's input is %q, want %s", in, os.DevNull)
+	defer syscall.Close(stray)
+	for _, perJob := range []bool{false, true} {
+		t.Run("PerJob="+strconv.FormatBool(perJob), func(t *testing.T) {
+			h := newHarness(t, t.TempDir())
+			h.e.PerJob = perJob
+			work := t.TempDir()
+			h.start(Spec{JobID: 1, Cwd: work, Umask: -1, Stdout: filepath.Join(work, "out"),
+				Command: "ls -l /proc/self/fd > fds; readlink /proc/$$/fd/0 > in; sleep 0.2"})
+			if r := h.result(1); !r.Done() {
+				t.Fatalf("job ended %+v, want DONE", r)
+			}
+			data, err := os.ReadFile(filepath.Join(work, "fds"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fds []string
+			for line := range strings.Lines(string(data)) {
+				f := strings.Fields(line)
+				if len(f) < 3 || f[len(f)-2] != "->" {
+					continue // ls's total
+				}
+				fd, target := f[len(f)-3], f[len(f)-1]
+				if strings.HasPrefix(target, "/proc/") && strings.HasSuffix(target, "/fd") {
+					continue // the directory ls reads
+				}
+				fds = append(fds, fd+" "+target)
+			}
+			if len(fds) != 3 || fds[0] != "0 "+os.DevNull || fds[1] != "1 "+filepath.Join(work, "fds") || !strings.HasPrefix(fds[2], "2 ") {
+				t.Errorf("the job's program inherited %q, want its input (%s), output and error alone", fds, os.DevNull)
+			}
+			if in, _ := os.ReadFile(filepath.Join(work, "in")); strings.TrimSpace(string(in)) != os.DevNull {
+				t.Errorf("the job's input is %q, want %s", in, os.DevNull)
+			}
+		})
 	}
 }
 

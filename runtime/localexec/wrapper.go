@@ -52,6 +52,9 @@ const endFD = 5
 // host's supervisor of that directory instead (see supervisor.go), until
 // it has nothing left to do.
 func WrapperMain(args []string) int {
+	// What this process inherited beyond its own descriptors stays out
+	// of the jobs it starts.
+	CloseInheritedOnExec()
 	if len(args) == 2 && args[0] == SuperviseArg {
 		return superviseMain(args[1])
 	}
