@@ -286,9 +286,6 @@ type supervisor struct {
 	idle   time.Duration
 	// umask is the supervisor's, that of its idle job threads.
 	umask int
-	// devNull is /dev/null open for reading, the input of its jobs
-	// without one (nil when it cannot be opened).
-	devNull *os.File
 	// threads holds the idle job threads, at most its capacity; the
 	// others end.
 	threads chan jobThread
@@ -398,7 +395,6 @@ func newSupervisor(dir string) (*supervisor, error) {
 	if d, err := time.ParseDuration(os.Getenv(supIdleEnv)); err == nil && d > 0 {
 		sv.idle = d
 	}
-	sv.devNull, _ = openFile(os.DevNull, os.O_RDONLY, 0)
 	if err := os.Remove(sv.sock); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -627,7 +623,7 @@ func canonicalUint(s string) bool {
 func (sv *supervisor) runJob(c *net.UnixConn, id int64, lock int, spec []byte) {
 	// The lock came close-on-exec (see readMsg): the job's processes do
 	// not inherit it.
-	w := &wrapper{dir: sv.dir, id: id, shared: true, spec: spec, devNull: sv.devNull}
+	w := &wrapper{dir: sv.dir, id: id, shared: true, spec: spec}
 	sv.mu.Lock()
 	sv.jobs++
 	sv.closing = false

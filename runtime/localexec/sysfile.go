@@ -77,9 +77,11 @@ func syncFD(fd int, path string) error {
 }
 
 // closeFD closes descriptor fd, the file path. It is not tried again
-// after EINTR: Linux has closed the descriptor by then.
+// after EINTR, since Linux has closed the descriptor by then, but the
+// error is returned: the file's last writes may not have reached it (a
+// network file system's).
 func closeFD(fd int, path string) error {
-	if err := syscall.Close(fd); err != nil && err != syscall.EINTR {
+	if err := syscall.Close(fd); err != nil {
 		return &os.PathError{Op: "close", Path: path, Err: err}
 	}
 	return nil

@@ -237,8 +237,12 @@ func TestPlaceFile(t *testing.T) {
 	if err := os.Mkdir(sub, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	open := openFDs(t)
 	if fd, err := placeFile(sub, []byte("x"), 0o600, false, true); err == nil || fd != -1 {
 		t.Errorf("placeFile over a directory = %d, %v; want an error", fd, err)
+	}
+	if now := openFDs(t); now != open {
+		t.Errorf("%d descriptors open after a failed placeFile, %d before: the kept one leaked", now, open)
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) != 0 {
 		t.Errorf("temporary files left after a failure: %v", left)
@@ -309,4 +313,14 @@ func BenchmarkReadFile(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// openFDs counts this process's open descriptors.
+func openFDs(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("cannot count descriptors: %v", err)
+	}
+	return len(ents)
 }

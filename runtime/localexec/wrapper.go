@@ -165,10 +165,6 @@ type wrapper struct {
 	// (Spec.CgroupAcct).
 	cgroup     string
 	cgroupAcct bool
-	// devNull, when set, is the supervisor's /dev/null, open for
-	// reading, which a job without input reads from: no job opens one
-	// of its own (nil: the job opens it as it starts).
-	devNull *os.File
 }
 
 // setGroup names the process group that signals go to (0 for none).
@@ -293,6 +289,13 @@ func (w *wrapper) run() int {
 		r.PostExec = w.runPost(&s, u, env, sio, r, false)
 		return w.record(r)
 	}
+	if stdin == nil {
+		// A job without input reads /dev/null, a file of its own (no
+		// lock a job takes through it outlives the job), opened without
+		// the poller os/exec would offer it to; os/exec opens one when
+		// this cannot.
+		stdin, _ = openFile(os.DevNull, os.O_RDONLY, 0)
+	}
 	if stdin != nil {
 		defer stdin.Close()
 	}
@@ -306,8 +309,6 @@ func (w *wrapper) run() int {
 	}
 	if stdin != nil {
 		cmd.Stdin = stdin
-	} else if w.devNull != nil {
-		cmd.Stdin = w.devNull
 	}
 	if w.shared {
 		cmd.Dir = w.cwd
@@ -390,6 +391,14 @@ func (w *wrapper) run() int {
 		w.refuse(fmt.Errorf("cannot record the job's processes: %v", err))
 		return 1
 	}
+	// The kept descriptor is closed by syncPlaced below, or here should
+	// what comes before it fail (a supervisor recovers a job's fault and
+	// runs on: it must not keep the descriptor).
+	defer func() {
+		if pidFD >= 0 {
+			syscall.Close(pidFD)
+		}
+	}()
 	// Signals passed on reach the job from the moment Start can know it
 	// runs.
 	w.setGroup(pgid)
@@ -405,6 +414,7 @@ func (w *wrapper) run() int {
 	// within this moment may only make it run again. It is synced through
 	// the descriptor writePids kept, rather than opened again.
 	syncPlaced(pidFD, w.path(pidExt))
+	pidFD = -1
 	var mem *memWatch
 	if s.MemLimit > 0 {
 		mem = watchMemory(rec, s.MemLimit, memCheckInterval, memKillGrace)
