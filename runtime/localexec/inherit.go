@@ -14,11 +14,12 @@ import (
 // file), and so may the supervisor or a job's wrapper they start. A job
 // must not inherit them: it would hold them for its life, as LSF's jobs
 // hold none of sbatchd's. CloseInheritedOnExec marks every descriptor
-// above standard error close-on-exec: the daemon and the agent call it as
+// above standard error close-on-exec. The daemon and the agent call it as
 // they start, so that the supervisor they start does not hold them
-// either, and the job's wrapper and the supervisor as they start, for
-// whatever else started them; the files a job is given go to it by name (its standard input,
-// output and error, its job file), not by inheritance.
+// either; the job's wrapper and the supervisor call it as they start,
+// for whatever else started them. The files a job is given go to it by
+// name (its standard input, output and error, its job file), not by
+// inheritance.
 
 // closeRangeSys and closeRangeCloexec are close_range(2)'s system call
 // number (the same on every architecture Linux added it to, since 5.9)
