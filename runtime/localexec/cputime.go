@@ -97,7 +97,7 @@ func (e *Executor) CPUTimes(ids []int64) map[int64]time.Duration {
 	out := map[int64]time.Duration{}
 	ticks := map[int64]uint64{}
 	if len(byGroup) > 0 {
-		eachProcStat(func(stat string) {
+		eachProcStat(func(_, stat string) {
 			if pgrp, t, err := parseProcCPU(stat); err == nil {
 				if id, ok := byGroup[pgrp]; ok {
 					ticks[id] += t

@@ -33,10 +33,10 @@ func parseProcRSS(s string) (pgrp int, pages int64, err error) {
 	return pgrp, pages, nil
 }
 
-// eachProcStat calls fn with the content of /proc/<pid>/stat of every
-// process; processes that end meanwhile are skipped. It reports whether
-// /proc could be read.
-func eachProcStat(fn func(stat string)) bool {
+// eachProcStat calls fn with the pid and the content of /proc/<pid>/stat
+// of every process; processes that end meanwhile are skipped. It reports
+// whether /proc could be read.
+func eachProcStat(fn func(pid, stat string)) bool {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return false
@@ -49,7 +49,7 @@ func eachProcStat(fn func(stat string)) bool {
 		if err != nil {
 			continue // gone meanwhile
 		}
-		fn(string(data))
+		fn(ent.Name(), string(data))
 	}
 	return true
 }
@@ -61,19 +61,7 @@ func eachProcStat(fn func(stat string)) bool {
 // could be read.
 func eachJobStat(rec pidRecord, fn func(pid, stat string)) bool {
 	if rec.Cgroup == "" {
-		ents, err := os.ReadDir("/proc")
-		if err != nil {
-			return false
-		}
-		for _, ent := range ents {
-			if _, err := strconv.Atoi(ent.Name()); err != nil {
-				continue
-			}
-			if data, err := readFile("/proc/" + ent.Name() + "/stat"); err == nil { // else gone meanwhile
-				fn(ent.Name(), string(data))
-			}
-		}
-		return true
+		return eachProcStat(fn)
 	}
 	if _, err := os.Stat(rec.Cgroup); err != nil {
 		return false
