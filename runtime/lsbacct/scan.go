@@ -350,7 +350,9 @@ func (d *decoder) float(field string) float64 {
 		d.fail(field, "want a number, got the string %q", clip(v))
 		return 0
 	}
-	if n, ok := atoi(v); ok {
+	// The integer path is only a shortcut: "-0" takes the full one, which
+	// keeps the sign the writer gave a negative value rounded to zero.
+	if n, ok := atoi(v); ok && (n != 0 || v[0] != '-') {
 		return float64(n)
 	}
 	f, err := strconv.ParseFloat(v, 64)

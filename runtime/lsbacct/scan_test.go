@@ -48,6 +48,24 @@ func TestAppendParse(t *testing.T) {
 	}
 }
 
+// TestNegativeZero checks that a rusage value written as "-0" (a small
+// negative value rounded to no decimals) reads back as written.
+func TestNegativeZero(t *testing.T) {
+	r := sample()
+	r.Rusage.Maxrss = -0.25
+	line := string(Append(nil, r))
+	if !strings.Contains(line, " 0.250000 -0 ") {
+		t.Fatalf("Append wrote\n%s\nwant maxrss written as -0", line)
+	}
+	got, err := ParseLine(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again := string(Append(nil, got)); again != line {
+		t.Errorf("written again differs:\n%s%s", line, again)
+	}
+}
+
 // TestBadLines checks that each kind of bad line is reported with its
 // line and field, and that the good records around it are still read.
 func TestBadLines(t *testing.T) {
