@@ -177,3 +177,48 @@ End Queue
 		t.Errorf("after a cycle without a free slot: %q, want %q", r, runtime.ReasonBeginTime)
 	}
 }
+
+// TestSubmitCandidateQueues: bsub -q "q1 q2" tries the queues in the
+// order given and the first that takes the job has it; a name that is no
+// queue refuses the submission.
+func TestSubmitCandidateQueues(t *testing.T) {
+	p := policyOf(t, `-- lsf.cluster.test --
+Begin Host
+HOSTNAME model type server RESOURCES
+hostA ! ! 1 ()
+End Host
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = staff
+PRIORITY = 40
+USERS = ann
+End Queue
+Begin Queue
+QUEUE_NAME = normal
+PRIORITY = 30
+End Queue
+Begin Queue
+QUEUE_NAME = low
+PRIORITY = 10
+End Queue
+`)
+	c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ user, queues, want string }{
+		{"ann", "staff normal", "staff"},
+		{"bob", "staff normal", "normal"},
+		{"bob", " staff  low normal ", "low"},
+	} {
+		j, err := c.Submit(runtime.Submission{User: tc.user, Queue: tc.queues}, 1)
+		if err != nil || j.Queue.Name != tc.want {
+			t.Errorf("%s, -q %q: %v, %v; want queue %s", tc.user, tc.queues, j, err, tc.want)
+		}
+	}
+	for _, queues := range []string{"staff nosuch", "  "} {
+		if j, err := c.Submit(runtime.Submission{User: "ann", Queue: queues}, 1); err == nil {
+			t.Errorf("-q %q: job in %s, want a refusal", queues, j.Queue.Name)
+		}
+	}
+}

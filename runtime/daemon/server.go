@@ -388,7 +388,8 @@ func validSubmit(s *api.SubmitRequest) error {
 	if err := checkMailUser(s.MailUser); err != nil {
 		return err
 	}
-	for _, n := range []string{s.Queue, s.App} {
+	// -q may name several queues, tried in turn (bsub -q "short normal").
+	for _, n := range append(strings.Fields(s.Queue), s.App) {
 		if n != "" && checkName("queue or profile", n) != nil {
 			return bad("bad name %q", truncate(n))
 		}
