@@ -210,7 +210,7 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 
 	v := jobsView{loc: time.Local, wide: a.has("w"), noHeader: a.has("noheader"), unformatted: a.has("UF"), gpu: a.has("gpu")}
 	if a.has("json") {
-		if err := writeJobsJSON(e.stdout, cols, jobs, missing, v.loc); err != nil {
+		if err := writeJobsJSON(e.stdout, cols, jobs, missing, v.loc, v.nowUnix()); err != nil {
 			return exit(exitUsage, err)
 		}
 		return nil
@@ -251,21 +251,6 @@ func rowLayout(a *lsfArgs) bool {
 		}
 	}
 	return true
-}
-
-// columnJSONFields are the fields of a job (JSON names) each column of
-// -o and -json prints (jobField), beside the ID and index, which a
-// listing always sends.
-var columnJSONFields = map[string][]string{
-	"jobid": nil, "jobindex": nil, "stat": {"state"}, "user": {"user"}, "queue": {"queue"},
-	"job_name": {"command"}, "from_host": {"fromHost"}, "exec_host": {"execHosts"}, "submit_time": {"submitTime"},
-	"start_time": {"startTime"}, "finish_time": {"state", "endTime"}, "exit_code": {"state", "exitCode"},
-	"exit_reason": {"state", "term"}, "pend_reason": {"state", "reason"}, "slots": {"slots"}, "command": {"command"},
-	"cwd": {"cwd"}, "output_file": {"stdout"}, "error_file": {"stderr"}, "dependency": {"depend"},
-	"cpu_used": {"cpuTime"}, "max_mem": {"maxMem"}, "proj_name": {"project"}, "job_group": {"jobGroup"},
-	"app": {"app"}, "sla": {"sla"}, "job_description": {"description"}, "forward_cluster": {"forward"},
-	"forward_time": {"forward"}, "dstjobid": {"forward"}, "source_cluster": {"home"}, "srcjobid": {"home"},
-	"corelimit": {"procLimits"}, "datalimit": {"procLimits"}, "filelimit": {"procLimits"}, "stacklimit": {"procLimits"},
 }
 
 // columnFields returns the fields of the jobs a run of bjobs with -o or

@@ -157,14 +157,14 @@ func TestBjobsJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := writeJobsJSON(&b, cols, fixtureJobs()[1:4], []int64{7}, time.UTC); err != nil {
+	if err := writeJobsJSON(&b, cols, fixtureJobs()[1:4], []int64{7}, time.UTC, fixtureTime); err != nil {
 		t.Fatal(err)
 	}
 	checkLayout(t, "bjobs -json", b.String())
 
 	// The default fields, and every value a string, as parsers expect.
 	b.Reset()
-	if err := writeJobsJSON(&b, defaultJobColumns(), fixtureJobs()[:1], nil, time.UTC); err != nil {
+	if err := writeJobsJSON(&b, defaultJobColumns(), fixtureJobs()[:1], nil, time.UTC, fixtureTime); err != nil {
 		t.Fatal(err)
 	}
 	var out struct {
@@ -183,7 +183,7 @@ func TestBjobsJSON(t *testing.T) {
 
 	// No job: an empty list, still an object.
 	b.Reset()
-	writeJobsJSON(&b, defaultJobColumns(), nil, nil, time.UTC)
+	writeJobsJSON(&b, defaultJobColumns(), nil, nil, time.UTC, fixtureTime)
 	checkLayout(t, "bjobs -json (none)", b.String())
 }
 
@@ -199,12 +199,12 @@ func TestJobFieldExitCode(t *testing.T) {
 		{"RUN", 0, ""},
 	} {
 		j := api.Job{State: tc.state, ExitCode: tc.code}
-		if got := jobField("exit_code", &j, time.UTC); got != tc.want {
+		if got := jobFieldAt("exit_code", &j, time.UTC, fixtureTime); got != tc.want {
 			t.Errorf("exit_code of %s/%d = %q, want %q", tc.state, tc.code, got, tc.want)
 		}
 	}
 	j := api.Job{State: "EXIT", Term: "TERM_MEMLIMIT", ExitCode: 137}
-	if got := jobField("exit_reason", &j, time.UTC); !strings.Contains(got, "TERM_MEMLIMIT") {
+	if got := jobFieldAt("exit_reason", &j, time.UTC, fixtureTime); !strings.Contains(got, "TERM_MEMLIMIT") {
 		t.Errorf("exit_reason = %q, want TERM_MEMLIMIT in it", got)
 	}
 }
@@ -304,7 +304,7 @@ func TestBjobsForwarded(t *testing.T) {
 		{"srcjobid", &received, "8"},
 		{"srcjobid", &jobs[0], ""},
 	} {
-		if got := jobField(c.field, c.job, time.UTC); got != c.want {
+		if got := jobFieldAt(c.field, c.job, time.UTC, fixtureTime); got != c.want {
 			t.Errorf("%s of job %d = %q, want %q", c.field, c.job.ID, got, c.want)
 		}
 	}

@@ -398,15 +398,21 @@ func TestBjobsFewFields(t *testing.T) {
 // TestColumnFields checks that each column of -o prints of a job what it
 // prints of the job with only the fields columnFields asks for.
 func TestColumnFields(t *testing.T) {
-	limits := map[string]int64{"CORELIMIT": 1, "DATALIMIT": 2, "FILELIMIT": 3, "STACKLIMIT": 4}
+	limits := map[string]int64{"CORELIMIT": 1, "DATALIMIT": 2, "FILELIMIT": 3, "STACKLIMIT": 4, "SWAPLIMIT": 5, "PROCESSLIMIT": 6}
 	exited := api.Job{ID: api.ElementID(12, 3), Index: 3, Array: "a[1-5]", Name: "a[3]", User: "ann", Queue: "q",
 		State: "EXIT", Command: "run\nit", Slots: 4, FromHost: "h", ExecHosts: []string{"x", "x", "y"}, Submit: fixtureTime,
 		Start: fixtureTime + 1, End: fixtureTime + 9, ExitCode: 3, Term: "TERM_OWNER", Reason: "r", Cwd: "/c",
 		Stdout: "o", Stderr: "e", Depend: "done(1)", CPUTime: 1.5, MaxMem: 20, Project: "p", JobGroup: "/g",
 		App: "ap", Sla: "s", Description: "d\ne", Forward: &api.JobForward{Cluster: "c2", Time: fixtureTime, RemoteID: 7},
-		Home: &api.JobHome{Cluster: "c0", ID: 9}, ProcLimits: limits}
+		Home: &api.JobHome{Cluster: "c0", ID: 9}, ProcLimits: limits, UserGroup: "ug", Priority: 7, Reservation: "r#1",
+		PreExecCmd: "pre", PostExecCmd: "post", Input: "in", OutDir: "od", BeginTime: float64(fixtureTime + 5), TermTime: float64(fixtureTime + 99),
+		Estimate: 600, RunLimit: 3600, MemLimit: 512, Exceptions: "overrun idle", ExecCwd: "/tmp",
+		Resize: &api.JobResize{MinSlots: 2, MaxSlots: 4, Notify: "n"}}
 	pending := exited
 	pending.ID, pending.Index, pending.Array, pending.Name, pending.State = 5, 0, "", "", "PEND"
+	pending.Start, pending.End, pending.Reserved = 0, 0, &api.JobReservation{Start: fixtureTime + 50}
+	running := exited
+	running.ID, running.State, running.End = 6, "RUN", 0
 	a := &lsfArgs{seq: []string{"o"}}
 	names := jobFieldNames()
 	if len(columnJSONFields) != len(names) {
@@ -419,12 +425,18 @@ func TestColumnFields(t *testing.T) {
 			t.Errorf("%s: fields %q (%v)", name, fields, err)
 			continue
 		}
-		for _, j := range []api.Job{exited, pending} {
+		shown := false
+		for _, j := range []api.Job{exited, pending, running} {
 			few := j
 			mask.Apply(&few)
-			if got, want := jobField(name, &few, time.UTC), jobField(name, &j, time.UTC); got != want {
+			got, want := jobFieldAt(name, &few, time.UTC, fixtureTime+700), jobFieldAt(name, &j, time.UTC, fixtureTime+700)
+			if got != want {
 				t.Errorf("%s of job %s with the fields %q: %q, want %q", name, api.FormatJobID(j.ID), fields, got, want)
 			}
+			shown = shown || want != ""
+		}
+		if !shown {
+			t.Errorf("%s: no value for any of the jobs, the check proves nothing", name)
 		}
 	}
 }
