@@ -885,9 +885,9 @@ func memoryField(name string, j *api.Job) (float64, bool) {
 }
 
 // formatKBIn writes an amount in KB in a unit prefix of -o, as LSF
-// does: two decimals, the third rounded up, then the prefix's letter
-// ("0.01G"); S picks the largest unit the amount makes at least one of
-// and drops zero decimals ("1.5G").
+// does: two decimals, rounded at the third, then the prefix's letter (10
+// MB in G is "0.01G"); S picks the largest unit the amount makes at least
+// one of and drops zero decimals ("1.5G").
 func formatKBIn(kb float64, unit string) string {
 	const letters = "KMGTPEZ"
 	i := strings.Index(letters, unit)
@@ -899,7 +899,7 @@ func formatKBIn(kb float64, unit string) string {
 		}
 	}
 	v := kb / math.Pow(1024, float64(i))
-	v = math.Ceil(math.Round(v*1e6)/1e4) / 100 // round the third decimal up, past float noise
+	v = math.Round(v*100) / 100
 	if auto {
 		return strconv.FormatFloat(v, 'f', -1, 64) + letters[i:i+1]
 	}
