@@ -81,21 +81,36 @@ one N*host group per line (-w: on one line, joined by ":").
   -prio         each job's APS value and its factors (FS, PROC, MEM,
                 SWAP, JPRIORITY, QPRIORITY, ADMIN), in -aps order
   -w            wide: nothing is cut
-  -o "FIELDS"   the fields given, each as NAME[:[-]WIDTH] ("-": right
-                aligned), with delimiter='C' between them (else a blank):
-                jobid stat user queue job_name from_host exec_host
-                submit_time start_time finish_time exit_code exit_reason
-                pend_reason slots command cwd output_file error_file
-                dependency cpu_used max_mem proj_name (alias proj)
-                job_group (aliases jgroup, jobgroup) app sla
-                forward_cluster
-                forward_time dstjobid (a forwarded job's ID at the
-                cluster it went to) source_cluster srcjobid (a received
-                job's cluster and ID at home) jobindex (an array
-                element's index, else 0)
+  -o "FIELDS"   the fields given, each as NAME[:[-][WIDTH][:UNIT]] (":"
+                alone: LSF's recommended width; "-": right aligned; UNIT
+                K, M, G, T ... or S for the memory fields), with
+                delimiter='C' between them (else a blank). NAME is LSF's
+                field name or alias, in any case; the heading is LSF's
+                name upper-cased. Fields (aliases in parentheses):
+                jobid (id) jobindex stat user user_group (ugroup) queue
+                job_name (name) job_description (description) proj_name
+                (proj, project) application (app) service_class (sla)
+                job_group (group, jgroup, jobgroup) job_priority
+                (priority) rsvid dependency pend_reason command (cmd)
+                pre_exec_command (pre_cmd) post_exec_command (post_cmd)
+                resize_notification_command (resize_cmd) exit_code
+                exit_reason from_host first_host exec_host nexec_host
+                alloc_slot nalloc_slot nreq_slot submit_time start_time
+                estimated_start_time (estart_time) specified_start_time
+                (sstart_time) specified_terminate_time (sterminate_time)
+                time_left finish_time estimated_run_time (ertime)
+                pend_time cpu_used run_time exception_status
+                (except_stat) slots max_mem memlimit swaplimit
+                min_req_proc max_req_proc filelimit corelimit stacklimit
+                processlimit datalimit runtimelimit input_file
+                output_file error_file output_dir sub_cwd (cwd) exec_cwd
+                forward_cluster (fwd_cluster) forward_time (fwd_time)
+                srcjobid dstjobid source_cluster (srcluster). LSF's
+                other fields (pids, mem, effective_resreq ...) are
+                refused: lsfc does not keep their values
   -noheader     no heading line
   -json         {"COMMAND":"bjobs","JOBS":N,"RECORDS":[...]}, the -o fields
-                (else the default columns) upper-cased as keys, every value
+                (else the default columns) keyed by LSF's name upper-cased, every value
                 a string ("" for none); an unknown job id is the record
                 {"ERROR":"Job <ID> is not found"}
 
