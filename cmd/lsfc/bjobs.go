@@ -107,7 +107,9 @@ one N*host group per line (-w: on one line, joined by ":").
                 forward_cluster (fwd_cluster) forward_time (fwd_time)
                 srcjobid dstjobid source_cluster (srcluster). LSF's
                 other fields (pids, mem, effective_resreq ...) are
-                refused: lsfc does not keep their values
+                refused: lsfc does not keep their values.
+                LSB_BJOBS_FORMAT in the environment is the -o of a run
+                without one (not of -A, -aps, -prio, -l, -UF, -sum, -w)
   -noheader     no heading line
   -json         {"COMMAND":"bjobs","JOBS":N,"RECORDS":[...]}, the -o fields
                 (else the default columns) keyed by LSF's name upper-cased, every value
@@ -153,6 +155,11 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		if cols, delim, err = parseJobColumns(a.value("o")); err != nil {
 			return usageError("bjobs: -o: %v", err)
 		}
+	} else if spec := strings.TrimSpace(e.getenv("LSB_BJOBS_FORMAT")); spec != "" && envFormatApplies(a) {
+		var err error
+		if cols, delim, err = parseJobColumns(spec); err != nil {
+			return usageError("bjobs: LSB_BJOBS_FORMAT: %v", err)
+		}
 	}
 	c, err := dialDaemon(e, a)
 	if err != nil {
@@ -166,7 +173,7 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		}
 	}
 	q.Fields = columnFields(a, cols)
-	if rowLayout(a) {
+	if rowLayout(a) && cols == nil {
 		return bjobsRows(ctx, e, a, c, q, targets)
 	}
 	jobs, err := c.Jobs(ctx, q)
@@ -251,6 +258,19 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		v.writeDefault(e.stdout, jobs)
 	}
 	return reportMissing(e, missing)
+}
+
+// envFormatApplies reports whether LSB_BJOBS_FORMAT (in the environment)
+// sets the layout of a run of bjobs without -o: as in LSF, it does for
+// the listings in one line a job, not for -A, -aps, -prio, -l, -UF, -sum
+// or -w.
+func envFormatApplies(a *lsfArgs) bool {
+	for _, o := range []string{"A", "aps", "prio", "l", "UF", "sum", "w"} {
+		if a.has(o) {
+			return false
+		}
+	}
+	return true
 }
 
 // rowLayout reports whether a run of bjobs prints the default layout

@@ -445,6 +445,41 @@ func TestColumnFields(t *testing.T) {
 	}
 }
 
+// TestBjobsFormatFromEnv checks LSB_BJOBS_FORMAT, the -o of a run of
+// bjobs that gives none, as the LSB_BJOBS_FORMAT page of the IBM Spectrum
+// LSF 10.1 configuration reference describes it: field names and
+// aliases as -o takes them, -o taking its place, and the layouts it does
+// not apply to (-l, -w ...) left as they are.
+func TestBjobsFormatFromEnv(t *testing.T) {
+	_, dir := startFakeServe(t)
+	env := map[string]string{"LSFC_STATE": dir, "LSB_BJOBS_FORMAT": "id name stat delimiter=','"}
+	for _, tc := range []struct {
+		args         []string
+		code         int
+		stdout       string
+		stderrSubstr string
+	}{
+		{[]string{"1003"}, 0, "JOBID,JOB_NAME,STAT\n1003,ok,DONE\n", ""},
+		{[]string{"-noheader", "1003", "1004"}, 0, "1003,ok,DONE\n1004,killed,EXIT\n", ""},
+		{[]string{"-json", "1003"}, 0, "{\n  \"COMMAND\":\"bjobs\",\n  \"JOBS\":1,\n  \"RECORDS\":[\n    {\n      \"JOBID\":\"1003\",\n" +
+			"      \"JOB_NAME\":\"ok\",\n      \"STAT\":\"DONE\"\n    }\n  ]\n}\n", ""},
+		{[]string{"-o", "stat", "-noheader", "1003"}, 0, "DONE\n", ""},
+		{[]string{"-w", "-noheader", "1003"}, 0, "", ""},
+	} {
+		code, stdout, stderr := runLSF(t, env, append([]string{"bjobs"}, tc.args...)...)
+		if code != tc.code || tc.stdout != "" && stdout != tc.stdout || !strings.Contains(stderr, tc.stderrSubstr) {
+			t.Errorf("bjobs %q: exit %d, stdout %q, stderr %q", tc.args, code, stdout, stderr)
+		}
+		if tc.stdout == "" && (strings.Contains(stdout, ",") || !strings.HasPrefix(stdout, "1003 ")) {
+			t.Errorf("bjobs %q took LSB_BJOBS_FORMAT: %q", tc.args, stdout)
+		}
+	}
+	env["LSB_BJOBS_FORMAT"] = "jobid pids"
+	if code, _, stderr := runLSF(t, env, "bjobs", "1003"); code != exitUsage || !strings.Contains(stderr, `LSB_BJOBS_FORMAT: field "pids" is not supported by lsfc`) {
+		t.Errorf("bad LSB_BJOBS_FORMAT: exit %d, stderr %q", code, stderr)
+	}
+}
+
 func TestLSFStateFromEnv(t *testing.T) {
 	_, dir := startFakeServe(t)
 	code, stdout, stderr := runLSF(t, map[string]string{"LSFC_STATE": dir}, "bjobs", "-o", "jobid", "-noheader")
