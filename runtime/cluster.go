@@ -369,6 +369,10 @@ func (c *Cluster) batchSettings(h *Host, slotsPerHost int) {
 	if cpus <= 0 {
 		cpus = max(1, slotsPerHost)
 	}
+	h.CPUs = float64(cpus)
+	if h.Facts.Ncpus > 0 {
+		h.CPUs = h.Facts.Ncpus
+	}
 	switch {
 	case row != nil && row.MXJ != nil && *row.MXJ < 0:
 		h.MaxSlots = cpus

@@ -55,3 +55,76 @@ End Queue
 		t.Errorf("hostA runs %d jobs, want 3", n)
 	}
 }
+
+// TestPerProcessorLimitsCountCPUs: the per-processor slot limits (a
+// user's JL/P, a queue's PJOB_LIMIT) count a host's CPUs as MXJ "!" does:
+// its agent's ncpus once reported, else the cluster's SlotsPerHost (this
+// machine's CPUs under lsfc serve), not one CPU, so that a job of two
+// slots on one host runs where the limits give it two.
+func TestPerProcessorLimitsCountCPUs(t *testing.T) {
+	p := policyOf(t, `-- lsf.cluster.test --
+Begin Host
+HOSTNAME model type server RESOURCES
+hostA ! ! 1 ()
+End Host
+-- lsb.hosts --
+Begin Host
+HOST_NAME MXJ
+hostA     !
+End Host
+-- lsb.users --
+Begin User
+USER_NAME MAX_JOBS JL/P
+default   -        1.0
+End User
+-- lsb.params --
+Begin Parameters
+JOB_ACCEPT_INTERVAL = 0
+End Parameters
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = normal
+PRIORITY = 30
+End Queue
+Begin Queue
+QUEUE_NAME = perproc
+PRIORITY = 20
+PJOB_LIMIT = 1.0
+End Queue
+`)
+	for _, tc := range []struct {
+		name, queue, user string
+		agentCPUs         float64 // 0: no agent reports
+		slots, want       int     // each job's slots; jobs that run
+	}{
+		{"JL/P, this machine's 2 CPUs", "normal", "u", 0, 2, 2},
+		{"PJOB_LIMIT, this machine's 2 CPUs", "perproc", "u", 0, 2, 2},
+		{"JL/P, the agent's 4 CPUs", "normal", "u", 4, 2, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := runtime.NewCluster(p, runtime.ClusterOptions{SlotsPerHost: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := c.Host("hostA")
+			if tc.agentCPUs > 0 {
+				c.SetFacts(a, "X86_64", "m", tc.agentCPUs, 1024, 0, 0)
+			}
+			e := runtime.NewEngine(c, &runtime.VirtualClock{T: 1}, nil)
+			for range 3 {
+				if _, err := e.Submit(runtime.Submission{User: tc.user, Queue: tc.queue, Slots: tc.slots,
+					ResReq: "span[hosts=1]"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			e.Schedule()
+			slots := 0
+			for _, j := range a.Jobs() {
+				slots += j.Slots
+			}
+			if slots != tc.want {
+				t.Errorf("hostA runs %d slots of jobs of %d slots, want %d", slots, tc.slots, tc.want)
+			}
+		})
+	}
+}
