@@ -128,3 +128,52 @@ End Queue
 		})
 	}
 }
+
+// TestReasonOfUnseenJob: a job the last cycle did not look at shows
+// "New job is waiting for scheduling" until a cycle does, and one the
+// cycle did not reach (its class had no slot) shows its begin time
+// before the lack of slots.
+func TestReasonOfUnseenJob(t *testing.T) {
+	p := policyOf(t, `-- lsf.cluster.test --
+Begin Host
+HOSTNAME model type server RESOURCES
+hostA ! ! 1 ()
+End Host
+-- lsb.hosts --
+Begin Host
+HOST_NAME MXJ
+hostA     1
+End Host
+-- lsb.params --
+Begin Parameters
+JOB_ACCEPT_INTERVAL = 0
+End Parameters
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = normal
+PRIORITY = 30
+End Queue
+`)
+	c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := &runtime.VirtualClock{T: 1}
+	e := runtime.NewEngine(c, clock, nil)
+	if _, err := e.Submit(runtime.Submission{User: "u", Queue: "normal"}); err != nil {
+		t.Fatal(err)
+	}
+	e.Schedule() // the first job takes the host's one slot
+	clock.T = 2
+	late, err := e.Submit(runtime.Submission{User: "u", Queue: "normal", Exec: &runtime.JobExec{Begin: 3600}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := e.Reason(late); r != runtime.ReasonNew {
+		t.Errorf("before a cycle: %q, want %q", r, runtime.ReasonNew)
+	}
+	e.Schedule()
+	if r := e.Reason(late); r != runtime.ReasonBeginTime {
+		t.Errorf("after a cycle without a free slot: %q, want %q", r, runtime.ReasonBeginTime)
+	}
+}
