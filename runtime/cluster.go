@@ -369,6 +369,10 @@ func (c *Cluster) batchSettings(h *Host, slotsPerHost int) {
 	if cpus <= 0 {
 		cpus = max(1, slotsPerHost)
 	}
+	h.CPUs = float64(cpus)
+	if h.Facts.Ncpus > 0 {
+		h.CPUs = h.Facts.Ncpus
+	}
 	switch {
 	case row != nil && row.MXJ != nil && *row.MXJ < 0:
 		h.MaxSlots = cpus
@@ -896,8 +900,9 @@ func (c *Cluster) directMember(group, user string) (in, ok bool) {
 }
 
 // Submit checks a submission and, when a queue accepts it, adds it as a
-// pending job. Without -q the queues of DEFAULT_QUEUE are tried in order
-// and the first that accepts the job takes it.
+// pending job. -q may name several queues (bsub -q "short normal"):
+// they are tried in the order given, as the queues of DEFAULT_QUEUE are
+// without -q, and the first that accepts the job takes it.
 func (c *Cluster) Submit(s Submission, now Time) (*Job, error) {
 	if s.Project == "" {
 		s.Project = c.DefaultProject()
@@ -924,11 +929,16 @@ func (c *Cluster) Submit(s Submission, now Time) (*Job, error) {
 	}
 	var candidates []*Queue
 	if s.Queue != "" {
-		q := c.queueByName[s.Queue]
-		if q == nil {
-			return nil, &Rejection{Reason: fmt.Sprintf("%s: no such queue", s.Queue)}
+		for _, name := range strings.Fields(s.Queue) {
+			q := c.queueByName[name]
+			if q == nil {
+				return nil, &Rejection{Reason: fmt.Sprintf("%s: no such queue", name)}
+			}
+			candidates = append(candidates, q)
 		}
-		candidates = []*Queue{q}
+		if len(candidates) == 0 {
+			return nil, &Rejection{Reason: "-q names no queue"}
+		}
 	} else {
 		candidates = c.DefaultQueues
 		if len(candidates) == 0 {

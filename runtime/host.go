@@ -46,6 +46,10 @@ type Host struct {
 	MaxSlots int
 	// JLU is the job slot limit per user (JL/U); 0 for none.
 	JLU int
+	// CPUs are the processors the per-processor slot limits (JL/P,
+	// PJOB_LIMIT) count on the host: its facts' ncpus, else as many as
+	// MXJ "!" gives it (the cluster's SlotsPerHost, at least one).
+	CPUs float64
 	// Thresholds are the loadSched/loadStop thresholds of lsb.hosts.
 	Thresholds map[string]compile.Threshold
 	// DispatchWindow is the lsb.hosts DISPATCH_WINDOW; nil for always.

@@ -69,6 +69,9 @@ func (c *Cluster) SetFacts(h *Host, typ, model string, ncpus, maxmem, maxswp, ma
 	}
 	known := f.Ncpus > 0
 	set(&f.Ncpus, ncpus)
+	if !known && f.Ncpus > 0 {
+		h.CPUs = f.Ncpus
+	}
 	if row := c.hostRow(h); !known && f.Ncpus > 0 && row != nil && row.MXJ != nil && *row.MXJ < 0 {
 		h.MaxSlots = int(f.Ncpus)
 		f.MaxSlots, f.Slots = f.Ncpus, f.Ncpus

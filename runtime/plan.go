@@ -103,6 +103,15 @@ func (p *Plan) localReason(j *Job) Reason {
 	if r, ok := p.reasons[j]; ok {
 		return r
 	}
+	if j.State == Pend && j.Submit > p.Now {
+		// Submitted since the cycle: no cycle has looked at it yet.
+		return ReasonNew
+	}
+	if j.State == Pend && j.BeginTime() > p.Now {
+		// A job the cycle did not reach shows its begin time (bsub -b)
+		// first, as the cycle's own filters would.
+		return ReasonBeginTime
+	}
 	if j.dep != nil {
 		// A job the cycle did not reach (its class had no room) shows
 		// its dependency first, as LSF does.

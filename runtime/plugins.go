@@ -504,7 +504,7 @@ func (procLimiter) Room(st CycleState, kv ClassInfo, _ JobInfo, hv HostInfo) (in
 	if q.PJobLimit <= 0 {
 		return math.MaxInt32, ReasonNone
 	}
-	cpus := max(1.0, h.Facts.Ncpus)
+	cpus := max(1.0, h.CPUs)
 	return int(q.PJobLimit*cpus) - h.QueueSlots(q) - c.hostQueue[hostQueue{h, q}], ReasonHostProcLimit
 }
 

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/lsfc/lsfc/compile"
@@ -346,7 +347,7 @@ func (rc *ReqCompiler) Compile(queue, app, jobR, fromHost string) *Precompiled {
 	}
 	names := rc.defaults
 	if queue != "" {
-		names = []string{queue}
+		names = strings.Fields(queue)
 	}
 	pre := &Precompiled{}
 	for _, name := range names {

@@ -137,7 +137,7 @@ func (userProcLimiter) Room(st CycleState, _ ClassInfo, jv JobInfo, hv HostInfo)
 	if j == nil || (len(cl.userLimits) == 0 && len(cl.memberLimits) == 0 && cl.defaultLimit == nil && len(cl.groupLimits) == 0) {
 		return room, ReasonNone
 	}
-	cpus := max(1.0, h.Facts.Ncpus)
+	cpus := max(1.0, h.CPUs)
 	if l := cl.limitFor(j.User); l != nil && l.jlp > 0 {
 		used := h.UserSlots(j.User) + c.hostUser[hostUser{h, j.User}]
 		if cl.PreemptFor.UserJLP {

@@ -81,21 +81,38 @@ one N*host group per line (-w: on one line, joined by ":").
   -prio         each job's APS value and its factors (FS, PROC, MEM,
                 SWAP, JPRIORITY, QPRIORITY, ADMIN), in -aps order
   -w            wide: nothing is cut
-  -o "FIELDS"   the fields given, each as NAME[:[-]WIDTH] ("-": right
-                aligned), with delimiter='C' between them (else a blank):
-                jobid stat user queue job_name from_host exec_host
-                submit_time start_time finish_time exit_code exit_reason
-                pend_reason slots command cwd output_file error_file
-                dependency cpu_used max_mem proj_name (alias proj)
-                job_group (aliases jgroup, jobgroup) app sla
-                forward_cluster
-                forward_time dstjobid (a forwarded job's ID at the
-                cluster it went to) source_cluster srcjobid (a received
-                job's cluster and ID at home) jobindex (an array
-                element's index, else 0)
+  -o "FIELDS"   the fields given, each as NAME[:[-][WIDTH][:UNIT]] (":"
+                alone: LSF's recommended width; "-": right aligned; UNIT
+                K, M, G, T ... or S for the memory fields), with
+                delimiter='C' between them (else a blank). NAME is LSF's
+                field name or alias, in any case; the heading is LSF's
+                name upper-cased. Fields (aliases in parentheses):
+                jobid (id) jobindex stat user user_group (ugroup) queue
+                job_name (name) job_description (description) proj_name
+                (proj, project) application (app) service_class (sla)
+                job_group (group, jgroup, jobgroup) job_priority
+                (priority) rsvid dependency pend_reason command (cmd)
+                pre_exec_command (pre_cmd) post_exec_command (post_cmd)
+                resize_notification_command (resize_cmd) exit_code
+                exit_reason from_host first_host exec_host nexec_host
+                alloc_slot nalloc_slot nreq_slot submit_time start_time
+                estimated_start_time (estart_time) specified_start_time
+                (sstart_time) specified_terminate_time (sterminate_time)
+                time_left finish_time estimated_run_time (ertime)
+                pend_time cpu_used run_time exception_status
+                (except_stat) slots max_mem memlimit swaplimit
+                min_req_proc max_req_proc filelimit corelimit stacklimit
+                processlimit datalimit runtimelimit input_file
+                output_file error_file output_dir sub_cwd (cwd) exec_cwd
+                forward_cluster (fwd_cluster) forward_time (fwd_time)
+                srcjobid dstjobid source_cluster (srcluster). LSF's
+                other fields (pids, mem, effective_resreq ...) are
+                refused: lsfc does not keep their values.
+                LSB_BJOBS_FORMAT in the environment is the -o of a run
+                without one (not of -A, -aps, -prio, -l, -UF, -sum, -w)
   -noheader     no heading line
   -json         {"COMMAND":"bjobs","JOBS":N,"RECORDS":[...]}, the -o fields
-                (else the default columns) upper-cased as keys, every value
+                (else the default columns) keyed by LSF's name upper-cased, every value
                 a string ("" for none); an unknown job id is the record
                 {"ERROR":"Job <ID> is not found"}
 
@@ -138,6 +155,11 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		if cols, delim, err = parseJobColumns(a.value("o")); err != nil {
 			return usageError("bjobs: -o: %v", err)
 		}
+	} else if spec := strings.TrimSpace(e.getenv("LSB_BJOBS_FORMAT")); spec != "" && envFormatApplies(a) {
+		var err error
+		if cols, delim, err = parseJobColumns(spec); err != nil {
+			return usageError("bjobs: LSB_BJOBS_FORMAT: %v", err)
+		}
 	}
 	c, err := dialDaemon(e, a)
 	if err != nil {
@@ -151,7 +173,7 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 		}
 	}
 	q.Fields = columnFields(a, cols)
-	if rowLayout(a) {
+	if rowLayout(a) && cols == nil {
 		return bjobsRows(ctx, e, a, c, q, targets)
 	}
 	jobs, err := c.Jobs(ctx, q)
@@ -210,7 +232,7 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 
 	v := jobsView{loc: time.Local, wide: a.has("w"), noHeader: a.has("noheader"), unformatted: a.has("UF"), gpu: a.has("gpu")}
 	if a.has("json") {
-		if err := writeJobsJSON(e.stdout, cols, jobs, missing, v.loc); err != nil {
+		if err := writeJobsJSON(e.stdout, cols, jobs, missing, v.loc, v.nowUnix()); err != nil {
 			return exit(exitUsage, err)
 		}
 		return nil
@@ -238,6 +260,19 @@ func runBjobs(ctx context.Context, e env, a *lsfArgs) error {
 	return reportMissing(e, missing)
 }
 
+// envFormatApplies reports whether LSB_BJOBS_FORMAT (in the environment)
+// sets the layout of a run of bjobs without -o: as in LSF, it does for
+// the listings in one line a job, not for -A, -aps, -prio, -l, -UF, -sum
+// or -w.
+func envFormatApplies(a *lsfArgs) bool {
+	for _, o := range []string{"A", "aps", "prio", "l", "UF", "sum", "w"} {
+		if a.has(o) {
+			return false
+		}
+	}
+	return true
+}
+
 // rowLayout reports whether a run of bjobs prints the default layout
 // and selects only by what a listing's rows hold: with no option but
 // those that select by owner, queue or state, or change the layout's
@@ -251,21 +286,6 @@ func rowLayout(a *lsfArgs) bool {
 		}
 	}
 	return true
-}
-
-// columnJSONFields are the fields of a job (JSON names) each column of
-// -o and -json prints (jobField), beside the ID and index, which a
-// listing always sends.
-var columnJSONFields = map[string][]string{
-	"jobid": nil, "jobindex": nil, "stat": {"state"}, "user": {"user"}, "queue": {"queue"},
-	"job_name": {"command"}, "from_host": {"fromHost"}, "exec_host": {"execHosts"}, "submit_time": {"submitTime"},
-	"start_time": {"startTime"}, "finish_time": {"state", "endTime"}, "exit_code": {"state", "exitCode"},
-	"exit_reason": {"state", "term"}, "pend_reason": {"state", "reason"}, "slots": {"slots"}, "command": {"command"},
-	"cwd": {"cwd"}, "output_file": {"stdout"}, "error_file": {"stderr"}, "dependency": {"depend"},
-	"cpu_used": {"cpuTime"}, "max_mem": {"maxMem"}, "proj_name": {"project"}, "job_group": {"jobGroup"},
-	"app": {"app"}, "sla": {"sla"}, "job_description": {"description"}, "forward_cluster": {"forward"},
-	"forward_time": {"forward"}, "dstjobid": {"forward"}, "source_cluster": {"home"}, "srcjobid": {"home"},
-	"corelimit": {"procLimits"}, "datalimit": {"procLimits"}, "filelimit": {"procLimits"}, "stacklimit": {"procLimits"},
 }
 
 // columnFields returns the fields of the jobs a run of bjobs with -o or

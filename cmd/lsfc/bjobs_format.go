@@ -25,6 +25,9 @@ type jobsView struct {
 	unformatted bool
 	// gpu is -gpu: bjobs -l shows the GPUs each job holds.
 	gpu bool
+	// now is the time (Unix seconds) -o counts run and pending times
+	// to; 0 for the present.
+	now int64
 }
 
 // The default layout: each column's width, as LSF prints it.
@@ -564,9 +567,13 @@ func lsfMbytes(mb float64) string {
 
 // A jobColumn is one field of bjobs -o.
 type jobColumn struct {
-	name  string // lower case, as in jobFieldNames
+	name  string // LSF's name of the field, lower case, as in jobFieldNames
 	width int    // 0: as wide as the value
 	right bool   // right-aligned
+	// unit is the unit prefix a memory amount is shown in (K, M, G, T,
+	// P, E, Z, or S for a unit picked per value without "bytes"); ""
+	// for the field's own display.
+	unit string
 }
 
 // defaultJobColumns are the fields of the default layout, for -json
@@ -579,23 +586,140 @@ func defaultJobColumns() []jobColumn {
 	return out
 }
 
-// jobFieldNames returns the field names -o knows.
-func jobFieldNames() []string {
-	return []string{"jobid", "stat", "user", "queue", "job_name", "from_host", "exec_host", "submit_time",
-		"start_time", "finish_time", "exit_code", "exit_reason", "pend_reason", "slots", "command", "cwd",
-		"output_file", "error_file", "dependency", "cpu_used", "max_mem", "proj_name", "job_group", "app", "sla",
-		"job_description", "forward_cluster", "forward_time", "dstjobid", "source_cluster", "srcjobid", "jobindex",
-		"corelimit", "datalimit", "filelimit", "stacklimit"}
+// A jobFieldDef is a field bjobs -o prints: LSF's name for it, the width
+// LSF recommends (NAME: with no width), the other names it is asked for
+// by (LSF's aliases, then names earlier lsfc releases used), the fields
+// of a job (JSON names) its value is made of, and whether it is a memory
+// amount, which takes a unit prefix (NAME:WIDTH:UNIT).
+type jobFieldDef struct {
+	name    string
+	width   int
+	aliases []string
+	fields  []string
+	memory  bool
 }
 
-// jobFieldAliases maps the short names -o accepts, as LSF does, to the
-// fields they stand for.
-var jobFieldAliases = map[string]string{"proj": "proj_name", "jgroup": "job_group", "jobgroup": "job_group",
-	"service_class": "sla"}
+// jobFieldDefs are the fields of LSF 10.1's bjobs -o that lsfc has the
+// values of, in the order LSF documents them; datalimit is lsfc's own.
+var jobFieldDefs = []jobFieldDef{
+	{name: "jobid", width: 7, aliases: []string{"id"}},
+	{name: "jobindex", width: 8},
+	{name: "stat", width: 5, fields: []string{"state"}},
+	{name: "user", width: 7, fields: []string{"user"}},
+	{name: "user_group", width: 15, aliases: []string{"ugroup"}, fields: []string{"userGroup"}},
+	{name: "queue", width: 10, fields: []string{"queue"}},
+	{name: "job_name", width: 10, aliases: []string{"name"}, fields: []string{"command"}},
+	{name: "job_description", width: 17, aliases: []string{"description"}, fields: []string{"description"}},
+	{name: "proj_name", width: 11, aliases: []string{"proj", "project"}, fields: []string{"project"}},
+	{name: "application", width: 13, aliases: []string{"app"}, fields: []string{"app"}},
+	{name: "service_class", width: 13, aliases: []string{"sla"}, fields: []string{"sla"}},
+	{name: "job_group", width: 10, aliases: []string{"group", "jgroup", "jobgroup"}, fields: []string{"jobGroup"}},
+	{name: "job_priority", width: 12, aliases: []string{"priority"}, fields: []string{"priority"}},
+	{name: "rsvid", width: 40, fields: []string{"reservation"}},
+	{name: "dependency", width: 15, fields: []string{"depend"}},
+	{name: "pend_reason", width: 11, fields: []string{"state", "reason"}},
+	{name: "command", width: 15, aliases: []string{"cmd"}, fields: []string{"command"}},
+	{name: "pre_exec_command", width: 16, aliases: []string{"pre_cmd"}, fields: []string{"preExecCmd"}},
+	{name: "post_exec_command", width: 17, aliases: []string{"post_cmd"}, fields: []string{"postExecCmd"}},
+	{name: "resize_notification_command", width: 27, aliases: []string{"resize_cmd"}, fields: []string{"resize"}},
+	{name: "exit_code", width: 10, fields: []string{"state", "exitCode"}},
+	{name: "exit_reason", width: 50, fields: []string{"state", "term"}},
+	{name: "from_host", width: 11, fields: []string{"fromHost"}},
+	{name: "first_host", width: 11, fields: []string{"execHosts"}},
+	{name: "exec_host", width: 11, fields: []string{"execHosts"}},
+	{name: "nexec_host", width: 10, fields: []string{"execHosts"}},
+	{name: "alloc_slot", width: 20, fields: []string{"execHosts"}},
+	{name: "nalloc_slot", width: 10, fields: []string{"execHosts"}},
+	{name: "nreq_slot", width: 10, fields: []string{"slots"}},
+	{name: "submit_time", width: 15, fields: []string{"submitTime"}},
+	{name: "start_time", width: 15, fields: []string{"startTime"}},
+	{name: "estimated_start_time", width: 20, aliases: []string{"estart_time"}, fields: []string{"reserved"}},
+	{name: "specified_start_time", width: 20, aliases: []string{"sstart_time"}, fields: []string{"beginTime"}},
+	{name: "specified_terminate_time", width: 24, aliases: []string{"sterminate_time"}, fields: []string{"termTime"}},
+	{name: "time_left", width: 11, fields: []string{"state", "startTime", "runLimit", "estimate"}},
+	{name: "finish_time", width: 16, fields: []string{"state", "endTime"}},
+	{name: "estimated_run_time", width: 20, aliases: []string{"ertime"}, fields: []string{"estimate"}},
+	{name: "pend_time", width: 12, fields: []string{"state", "submitTime", "startTime", "endTime"}},
+	{name: "cpu_used", width: 10, fields: []string{"cpuTime"}},
+	{name: "run_time", width: 15, fields: []string{"state", "startTime", "endTime"}},
+	{name: "exception_status", width: 16, aliases: []string{"except_stat"}, fields: []string{"exceptions"}},
+	{name: "slots", width: 5, fields: []string{"slots"}},
+	{name: "max_mem", width: 10, fields: []string{"maxMem"}, memory: true},
+	{name: "memlimit", width: 10, fields: []string{"memLimit"}, memory: true},
+	{name: "swaplimit", width: 10, fields: []string{"procLimits"}, memory: true},
+	{name: "min_req_proc", width: 12, fields: []string{"slots", "resize"}},
+	{name: "max_req_proc", width: 12, fields: []string{"slots", "resize"}},
+	{name: "filelimit", width: 10, fields: []string{"procLimits"}},
+	{name: "corelimit", width: 10, fields: []string{"procLimits"}, memory: true},
+	{name: "stacklimit", width: 10, fields: []string{"procLimits"}, memory: true},
+	{name: "processlimit", width: 12, fields: []string{"procLimits"}},
+	{name: "datalimit", width: 10, fields: []string{"procLimits"}},
+	{name: "runtimelimit", width: 12, fields: []string{"runLimit"}},
+	{name: "input_file", width: 10, fields: []string{"input"}},
+	{name: "output_file", width: 11, fields: []string{"stdout"}},
+	{name: "error_file", width: 10, fields: []string{"stderr"}},
+	{name: "output_dir", width: 15, fields: []string{"outDir"}},
+	{name: "sub_cwd", width: 10, aliases: []string{"cwd"}, fields: []string{"cwd"}},
+	{name: "exec_cwd", width: 10, fields: []string{"startTime", "execCwd", "cwd"}},
+	{name: "forward_cluster", width: 15, aliases: []string{"fwd_cluster"}, fields: []string{"forward"}},
+	{name: "forward_time", width: 15, aliases: []string{"fwd_time"}, fields: []string{"forward"}},
+	{name: "srcjobid", width: 8, fields: []string{"home"}},
+	{name: "dstjobid", width: 8, fields: []string{"forward"}},
+	{name: "source_cluster", width: 15, aliases: []string{"srcluster"}, fields: []string{"home"}},
+}
 
-// parseJobColumns reads the argument of -o: fields, each NAME[:[-][WIDTH]],
-// separated by blanks, and an optional delimiter='C' (or "C"). Names are
-// matched without regard to case.
+// unsupportedJobFields are the fields (and aliases) of LSF 10.1's bjobs
+// -o whose values lsfc does not keep: -o refuses them.
+var unsupportedJobFields = []string{"esub", "kill_reason", "suspend_reason", "resume_reason", "kill_issue_host",
+	"suspend_issue_host", "resume_issue_host", "charged_saap", "saap", "pids", "interactive", "ask_hosts", "host_file",
+	"exclusive", "ru_utime", "ru_stime", "%complete", "warning_action", "warn_act", "action_warning_time", "warn_time",
+	"pendstate", "ependtime", "ipendtime", "estimated_sim_start_time", "esstart_time", "effective_plimit",
+	"plimit_remain", "effective_eplimit", "eplimit_remain", "idle_factor", "mem", "avg_mem", "swap", "gpu_num", "gnum",
+	"gpu_mode", "gmode", "j_exclusive", "j_excl", "gpu_alloc", "galloc", "nthreads", "hrusage", "effective_resreq",
+	"eresreq", "combined_resreq", "cresreq", "network_req", "plimit", "eplimit", "exec_home", "licproject", "energy",
+	"gpfsio", "cpu_peak", "cpu_efficiency", "cpu_peak_efficiency", "mem_efficiency", "average_cpu_efficiency",
+	"cpu_peak_reached_duration", "all"}
+
+// jobFieldByName maps each name and alias -o knows, lower case, to its
+// field.
+var jobFieldByName = func() map[string]*jobFieldDef {
+	m := map[string]*jobFieldDef{}
+	for i := range jobFieldDefs {
+		d := &jobFieldDefs[i]
+		m[d.name] = d
+		for _, a := range d.aliases {
+			m[a] = d
+		}
+	}
+	return m
+}()
+
+// jobFieldNames returns the field names -o knows (LSF's names; the
+// aliases are not in the list).
+func jobFieldNames() []string {
+	names := make([]string, len(jobFieldDefs))
+	for i, d := range jobFieldDefs {
+		names[i] = d.name
+	}
+	return names
+}
+
+// columnJSONFields are the fields of a job (JSON names) each column of
+// -o and -json prints (jobField), beside the ID and index, which a
+// listing always sends.
+var columnJSONFields = func() map[string][]string {
+	m := map[string][]string{}
+	for _, d := range jobFieldDefs {
+		m[d.name] = d.fields
+	}
+	return m
+}()
+
+// parseJobColumns reads the argument of -o: fields, each
+// NAME[:[-][WIDTH][:UNIT]], separated by blanks, and an optional
+// delimiter='C' (or "C"). A field is named by LSF's name or one of its
+// aliases, without regard to case; NAME: alone takes the width LSF
+// recommends for the field.
 func parseJobColumns(spec string) ([]jobColumn, string, error) {
 	delim := " "
 	re := regexp.MustCompile(`delimiter\s*=\s*(?:'([^']*)'|"([^"]*)")`)
@@ -610,25 +734,39 @@ func parseJobColumns(spec string) ([]jobColumn, string, error) {
 	var cols []jobColumn
 	for _, f := range strings.Fields(spec) {
 		name, width, hasWidth := strings.Cut(f, ":")
-		c := jobColumn{name: strings.ToLower(name)}
-		if full, ok := jobFieldAliases[c.name]; ok {
-			c.name = full
-		}
-		if !slices.Contains(jobFieldNames(), c.name) {
+		key := strings.ToLower(name)
+		d, ok := jobFieldByName[key]
+		switch {
+		case ok:
+		case slices.Contains(unsupportedJobFields, key):
+			return nil, "", fmt.Errorf("field %q is not supported by lsfc (fields: %s)", name, strings.Join(jobFieldNames(), " "))
+		default:
 			return nil, "", fmt.Errorf("unknown field %q (fields: %s)", name, strings.Join(jobFieldNames(), " "))
 		}
+		c := jobColumn{name: d.name}
 		if hasWidth {
-			// A unit after a second colon (mem:10:G) has no field to apply to here.
-			width, _, _ = strings.Cut(width, ":")
+			width, unit, hasUnit := strings.Cut(width, ":")
 			if w, ok := strings.CutPrefix(width, "-"); ok {
 				c.right, width = true, w
 			}
-			if width != "" {
+			if width == "" {
+				c.width = d.width
+			} else {
 				n, err := strconv.Atoi(width)
-				if err != nil || n <= 0 {
-					return nil, "", fmt.Errorf("field %q: bad width %q", name, width)
+				if err != nil || n <= 0 || n > 4096 {
+					return nil, "", fmt.Errorf("field %q: bad width %q (1 to 4096)", name, width)
 				}
 				c.width = n
+			}
+			if hasUnit {
+				u, ok := memoryUnitPrefix(unit)
+				if !ok {
+					return nil, "", fmt.Errorf("field %q: bad unit %q (KB, MB, GB, TB, PB, EB, ZB or S)", name, unit)
+				}
+				// As in LSF, a unit applies to memory amounts alone.
+				if d.memory {
+					c.unit = u
+				}
 			}
 		}
 		cols = append(cols, c)
@@ -639,12 +777,27 @@ func parseJobColumns(spec string) ([]jobColumn, string, error) {
 	return cols, delim, nil
 }
 
-// writeColumns prints bjobs -o: a heading line of the upper-cased names
-// (unless -noheader), then one line per job. A field with a width is cut
-// to it (a job name keeps its end, after "*") and padded; "-" stands for
-// no value.
+// memoryUnitPrefix reads a unit prefix of -o: KB or K ... ZB or Z, or S;
+// it returns the prefix's letter.
+func memoryUnitPrefix(s string) (string, bool) {
+	u := strings.ToUpper(s)
+	if u == "S" {
+		return u, true
+	}
+	u = strings.TrimSuffix(u, "B")
+	if len(u) == 1 && strings.Contains("KMGTPEZ", u) {
+		return u, true
+	}
+	return "", false
+}
+
+// writeColumns prints bjobs -o: a heading line of the fields' LSF names,
+// upper-cased (unless -noheader), then one line per job. A field with a
+// width is cut to it (a job name keeps its end, after "*") and padded;
+// "-" stands for no value.
 func (v jobsView) writeColumns(w io.Writer, cols []jobColumn, delim string, jobs []api.Job) {
 	jobs = textJobs(jobs)
+	now := v.nowUnix()
 	line := func(cell func(c jobColumn) string) {
 		parts := make([]string, len(cols))
 		for i, c := range cols {
@@ -657,8 +810,16 @@ func (v jobsView) writeColumns(w io.Writer, cols []jobColumn, delim string, jobs
 	}
 	for i := range jobs {
 		j := &jobs[i]
-		line(func(c jobColumn) string { return orDash(jobField(c.name, j, v.loc)) })
+		line(func(c jobColumn) string { return orDash(columnValue(c, j, v.loc, now)) })
 	}
+}
+
+// nowUnix is the time run and pending times are counted to.
+func (v jobsView) nowUnix() int64 {
+	if v.now != 0 {
+		return v.now
+	}
+	return time.Now().Unix()
 }
 
 // fitColumn cuts and pads a value to the column's width.
@@ -680,13 +841,15 @@ func fitColumn(c jobColumn, s string) string {
 }
 
 // writeJobsJSON prints bjobs -json: one record per job with the columns'
-// values, then one {"ERROR": ...} record per id that was not found.
-func writeJobsJSON(w io.Writer, cols []jobColumn, jobs []api.Job, missing []int64, loc *time.Location) error {
+// values, keyed by the fields' LSF names upper-cased, then one
+// {"ERROR": ...} record per id that was not found. Run and pending times
+// are counted to now (Unix seconds).
+func writeJobsJSON(w io.Writer, cols []jobColumn, jobs []api.Job, missing []int64, loc *time.Location, now int64) error {
 	records := make([]lsfRecord, 0, len(jobs)+len(missing))
 	for i := range jobs {
 		r := make(lsfRecord, len(cols))
 		for k, c := range cols {
-			r[k] = lsfField{strings.ToUpper(c.name), jobField(c.name, &jobs[i], loc)}
+			r[k] = lsfField{strings.ToUpper(c.name), columnValue(c, &jobs[i], loc, now)}
 		}
 		records = append(records, r)
 	}
@@ -696,9 +859,62 @@ func writeJobsJSON(w io.Writer, cols []jobColumn, jobs []api.Job, missing []int6
 	return writeLSFJSON(w, "bjobs", "JOBS", records)
 }
 
-// jobField returns a field of a job as bjobs -o and -json show it, "" for
-// none.
-func jobField(name string, j *api.Job, loc *time.Location) string {
+// columnValue returns a column's value for a job: jobFieldAt's, or a
+// memory amount in the column's unit.
+func columnValue(c jobColumn, j *api.Job, loc *time.Location, now int64) string {
+	if c.unit != "" {
+		if kb, ok := memoryField(c.name, j); ok {
+			return formatKBIn(kb, c.unit)
+		}
+	}
+	return jobFieldAt(c.name, j, loc, now)
+}
+
+// memoryField returns a memory amount of a job in KB, if it has one.
+func memoryField(name string, j *api.Job) (float64, bool) {
+	switch name {
+	case "max_mem":
+		return j.MaxMem * 1024, j.MaxMem > 0
+	case "memlimit":
+		return j.MemLimit * 1024, j.MemLimit > 0
+	case "swaplimit", "corelimit", "stacklimit":
+		kb, ok := j.ProcLimits[strings.ToUpper(name)]
+		return float64(kb), ok
+	}
+	return 0, false
+}
+
+// formatKBIn writes an amount in KB in a unit prefix of -o, as LSF
+// does: two decimals, rounded at the third, then the prefix's letter (10
+// MB in G is "0.01G"); S picks the largest unit the amount makes at least
+// one of and drops zero decimals ("1.5G").
+func formatKBIn(kb float64, unit string) string {
+	const letters = "KMGTPEZ"
+	i := strings.Index(letters, unit)
+	auto := i < 0
+	if auto {
+		i = 0
+		for i < len(letters)-1 && kb >= math.Pow(1024, float64(i+1)) {
+			i++
+		}
+	}
+	v := kb / math.Pow(1024, float64(i))
+	v = math.Round(v*100) / 100
+	if auto {
+		return strconv.FormatFloat(v, 'f', -1, 64) + letters[i:i+1]
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64) + letters[i:i+1]
+}
+
+// seconds writes a duration as LSF's bjobs -o writes times: "12
+// second(s)".
+func seconds(s int64) string {
+	return strconv.FormatInt(max(s, 0), 10) + " second(s)"
+}
+
+// jobFieldAt returns a field of a job as bjobs -o and -json show it, ""
+// for none; a running job's times are counted to now (Unix seconds).
+func jobFieldAt(name string, j *api.Job, loc *time.Location, now int64) string {
 	switch name {
 	case "jobid":
 		return api.FormatJobID(j.ID)
@@ -708,23 +924,85 @@ func jobField(name string, j *api.Job, loc *time.Location) string {
 		return j.State
 	case "user":
 		return j.User
+	case "user_group":
+		return j.UserGroup
 	case "queue":
 		return j.Queue
 	case "job_name":
 		return jobName(j)
+	case "job_priority":
+		if j.Priority > 0 {
+			return strconv.Itoa(j.Priority)
+		}
+	case "rsvid":
+		return j.Reservation
 	case "from_host":
 		return j.FromHost
-	case "exec_host":
+	case "exec_host", "alloc_slot":
 		return strings.Join(execGroups(j.ExecHosts), ":")
+	case "first_host":
+		if len(j.ExecHosts) > 0 {
+			return j.ExecHosts[0]
+		}
+	case "nexec_host":
+		if n := len(distinctHosts(j.ExecHosts)); n > 0 {
+			return strconv.Itoa(n)
+		}
+	case "nalloc_slot":
+		if len(j.ExecHosts) > 0 {
+			return strconv.Itoa(len(j.ExecHosts))
+		}
+	case "nreq_slot":
+		return strconv.Itoa(j.Slots)
+	case "min_req_proc", "max_req_proc":
+		lo, hi := j.Slots, j.Slots
+		if rz := j.Resize; rz != nil && rz.MaxSlots > 0 {
+			lo, hi = rz.MinSlots, rz.MaxSlots
+		}
+		if name == "min_req_proc" {
+			return strconv.Itoa(lo)
+		}
+		return strconv.Itoa(hi)
 	case "submit_time":
 		return lsfTime(j.Submit, loc)
 	case "start_time":
 		return lsfTime(j.Start, loc)
+	case "estimated_start_time":
+		if r := j.Reserved; r != nil && r.Start > 0 {
+			return lsfTime(r.Start, loc)
+		}
+	case "specified_start_time":
+		return lsfTime(int64(j.BeginTime), loc)
+	case "specified_terminate_time":
+		return lsfTime(int64(j.TermTime), loc)
 	case "finish_time":
 		if finishedState(j.State) {
 			return lsfTime(j.End, loc)
 		}
 		return ""
+	case "time_left":
+		return timeLeft(j, now)
+	case "estimated_run_time":
+		if j.Estimate > 0 {
+			return seconds(int64(j.Estimate))
+		}
+	case "pend_time":
+		switch {
+		case j.Start > 0:
+			return seconds(j.Start - j.Submit)
+		case pendingState(j.State):
+			return seconds(now - j.Submit)
+		case j.End > 0:
+			return seconds(j.End - j.Submit)
+		}
+	case "run_time":
+		switch {
+		case j.Start == 0:
+		case finishedState(j.State):
+			return seconds(max(j.End, j.Start) - j.Start)
+		default:
+			return seconds(now - j.Start)
+		}
 	case "exit_code":
 		// An EXIT job's status; nothing for a job that has not failed,
 		// and nothing (read as a failure) for one that exited without a
@@ -743,25 +1021,43 @@ func jobField(name string, j *api.Job, loc *time.Location) string {
 			return j.Reason
 		}
 		return ""
+	case "exception_status":
+		return strings.Join(strings.Fields(j.Exceptions), " ")
 	case "slots":
 		return strconv.Itoa(j.Slots)
 	case "command":
 		return oneLine(j.Command)
-	case "cwd":
+	case "pre_exec_command":
+		return oneLine(j.PreExecCmd)
+	case "post_exec_command":
+		return oneLine(j.PostExecCmd)
+	case "resize_notification_command":
+		if j.Resize != nil {
+			return oneLine(j.Resize.Notify)
+		}
+	case "sub_cwd":
 		return j.Cwd
+	case "exec_cwd":
+		if j.Start != 0 {
+			return cmp.Or(j.ExecCwd, j.Cwd)
+		}
+	case "input_file":
+		return j.Input
 	case "output_file":
 		return j.Stdout
 	case "error_file":
 		return j.Stderr
+	case "output_dir":
+		return j.OutDir
 	case "dependency":
 		return j.Depend
 	case "proj_name":
 		return jobProject(j)
 	case "job_group":
 		return j.JobGroup
-	case "app":
+	case "application":
 		return j.App
-	case "sla":
+	case "service_class":
 		return j.Sla
 	case "job_description":
 		return oneLine(j.Description)
@@ -773,9 +1069,21 @@ func jobField(name string, j *api.Job, loc *time.Location) string {
 		if j.MaxMem > 0 {
 			return lsfMbytes(j.MaxMem)
 		}
-	case "corelimit", "datalimit", "filelimit", "stacklimit":
+	case "memlimit":
+		if j.MemLimit > 0 {
+			return lsfMbytes(j.MemLimit)
+		}
+	case "runtimelimit":
+		if j.RunLimit > 0 {
+			return strconv.FormatFloat(j.RunLimit/60, 'f', 1, 64)
+		}
+	case "corelimit", "datalimit", "filelimit", "stacklimit", "swaplimit":
 		if kb, ok := j.ProcLimits[strings.ToUpper(name)]; ok {
 			return strconv.FormatInt(kb, 10) + " KB"
+		}
+	case "processlimit":
+		if n, ok := j.ProcLimits["PROCESSLIMIT"]; ok {
+			return strconv.FormatInt(n, 10)
 		}
 	case "forward_cluster":
 		if j.Forward != nil {
@@ -799,6 +1107,46 @@ func jobField(name string, j *api.Job, loc *time.Location) string {
 		}
 	}
 	return ""
+}
+
+// distinctHosts returns hosts without repeats, in the order they come.
+func distinctHosts(hosts []string) []string {
+	var out []string
+	for _, h := range hosts {
+		if !slices.Contains(out, h) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// timeLeft returns a started, unfinished job's remaining run time as
+// bjobs -WL and the time_left field show it, "hours:minutes" and a
+// letter: E while the job is within its estimated run time (bsub -We,
+// RUNTIME), counted to the estimate; else, counted to the run limit, L
+// for a job with no estimate and X for one past it. A job with neither
+// has none.
+func timeLeft(j *api.Job, now int64) string {
+	if j.Start == 0 || pendingState(j.State) || finishedState(j.State) {
+		return ""
+	}
+	run := float64(max(now-j.Start, 0))
+	var left float64
+	var mark string
+	switch {
+	case j.Estimate > 0 && run <= j.Estimate:
+		left, mark = j.Estimate-run, "E"
+	case j.RunLimit > 0 && j.Estimate > 0:
+		left, mark = j.RunLimit-run, "X"
+	case j.RunLimit > 0:
+		left, mark = j.RunLimit-run, "L"
+	case j.Estimate > 0:
+		left, mark = 0, "X"
+	default:
+		return ""
+	}
+	m := int64(max(left, 0)) / 60
+	return fmt.Sprintf("%d:%02d %s", m/60, m%60, mark)
 }
 
 // termReason returns how LSF words a termination reason:

@@ -157,14 +157,14 @@ func TestBjobsJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := writeJobsJSON(&b, cols, fixtureJobs()[1:4], []int64{7}, time.UTC); err != nil {
+	if err := writeJobsJSON(&b, cols, fixtureJobs()[1:4], []int64{7}, time.UTC, fixtureTime); err != nil {
 		t.Fatal(err)
 	}
 	checkLayout(t, "bjobs -json", b.String())
 
 	// The default fields, and every value a string, as parsers expect.
 	b.Reset()
-	if err := writeJobsJSON(&b, defaultJobColumns(), fixtureJobs()[:1], nil, time.UTC); err != nil {
+	if err := writeJobsJSON(&b, defaultJobColumns(), fixtureJobs()[:1], nil, time.UTC, fixtureTime); err != nil {
 		t.Fatal(err)
 	}
 	var out struct {
@@ -183,7 +183,7 @@ func TestBjobsJSON(t *testing.T) {
 
 	// No job: an empty list, still an object.
 	b.Reset()
-	writeJobsJSON(&b, defaultJobColumns(), nil, nil, time.UTC)
+	writeJobsJSON(&b, defaultJobColumns(), nil, nil, time.UTC, fixtureTime)
 	checkLayout(t, "bjobs -json (none)", b.String())
 }
 
@@ -199,12 +199,12 @@ func TestJobFieldExitCode(t *testing.T) {
 		{"RUN", 0, ""},
 	} {
 		j := api.Job{State: tc.state, ExitCode: tc.code}
-		if got := jobField("exit_code", &j, time.UTC); got != tc.want {
+		if got := jobFieldAt("exit_code", &j, time.UTC, fixtureTime); got != tc.want {
 			t.Errorf("exit_code of %s/%d = %q, want %q", tc.state, tc.code, got, tc.want)
 		}
 	}
 	j := api.Job{State: "EXIT", Term: "TERM_MEMLIMIT", ExitCode: 137}
-	if got := jobField("exit_reason", &j, time.UTC); !strings.Contains(got, "TERM_MEMLIMIT") {
+	if got := jobFieldAt("exit_reason", &j, time.UTC, fixtureTime); !strings.Contains(got, "TERM_MEMLIMIT") {
 		t.Errorf("exit_reason = %q, want TERM_MEMLIMIT in it", got)
 	}
 }
@@ -304,7 +304,7 @@ func TestBjobsForwarded(t *testing.T) {
 		{"srcjobid", &received, "8"},
 		{"srcjobid", &jobs[0], ""},
 	} {
-		if got := jobField(c.field, c.job, time.UTC); got != c.want {
+		if got := jobFieldAt(c.field, c.job, time.UTC, fixtureTime); got != c.want {
 			t.Errorf("%s of job %d = %q, want %q", c.field, c.job.ID, got, c.want)
 		}
 	}
@@ -437,4 +437,263 @@ func TestRowLine(t *testing.T) {
 			t.Errorf("rowLine(%q) = %q, want %q", cells, got, want)
 		}
 	}
+}
+
+// TestJobColumnNames checks that -o takes each field by LSF's name and by
+// each alias the "bjobs -o" page of the IBM Spectrum LSF 10.1 command
+// reference gives it, without regard to case, and by the names earlier
+// lsfc releases used, and heads the column with LSF's name upper-cased.
+func TestJobColumnNames(t *testing.T) {
+	for _, tc := range []struct{ given, name string }{
+		{"id", "jobid"}, {"ID", "jobid"}, {"jobid", "jobid"},
+		{"name", "job_name"}, {"Name", "job_name"},
+		{"ugroup", "user_group"},
+		{"description", "job_description"},
+		{"proj", "proj_name"}, {"project", "proj_name"},
+		{"app", "application"}, {"application", "application"},
+		{"sla", "service_class"}, {"service_class", "service_class"},
+		{"group", "job_group"}, {"jgroup", "job_group"}, {"jobgroup", "job_group"},
+		{"priority", "job_priority"},
+		{"cmd", "command"}, {"pre_cmd", "pre_exec_command"}, {"post_cmd", "post_exec_command"},
+		{"resize_cmd", "resize_notification_command"},
+		{"estart_time", "estimated_start_time"}, {"sstart_time", "specified_start_time"},
+		{"sterminate_time", "specified_terminate_time"},
+		{"ertime", "estimated_run_time"}, {"except_stat", "exception_status"},
+		{"cwd", "sub_cwd"}, {"SUB_CWD", "sub_cwd"},
+		{"fwd_cluster", "forward_cluster"}, {"fwd_time", "forward_time"}, {"srcluster", "source_cluster"},
+	} {
+		cols, _, err := parseJobColumns(tc.given)
+		if err != nil {
+			t.Errorf("%s: %v", tc.given, err)
+			continue
+		}
+		if cols[0].name != tc.name {
+			t.Errorf("%s is field %s, want %s", tc.given, cols[0].name, tc.name)
+		}
+		var b bytes.Buffer
+		jobsView{loc: time.UTC, now: fixtureTime}.writeColumns(&b, cols, " ", nil)
+		if want := strings.ToUpper(tc.name) + "\n"; b.String() != want {
+			t.Errorf("%s: heading %q, want %q", tc.given, b.String(), want)
+		}
+	}
+	// Each name is one field's alone.
+	seen := map[string]string{}
+	for _, d := range jobFieldDefs {
+		for _, n := range append([]string{d.name}, d.aliases...) {
+			if other, ok := seen[n]; ok {
+				t.Errorf("%s names both %s and %s", n, other, d.name)
+			}
+			seen[n] = d.name
+			if slices.Contains(unsupportedJobFields, n) {
+				t.Errorf("%s is both supported and refused", n)
+			}
+		}
+		if d.width <= 0 || len(d.fields) == 0 && d.name != "jobid" && d.name != "jobindex" {
+			t.Errorf("%s: width %d, fields %q", d.name, d.width, d.fields)
+		}
+	}
+}
+
+// TestJobColumnWidths checks NAME: (LSF's recommended width), NAME:-
+// (that width, right-aligned), NAME:N and the unit prefix.
+func TestJobColumnWidths(t *testing.T) {
+	for _, tc := range []struct {
+		spec  string
+		width int
+		right bool
+		unit  string
+	}{
+		{"jobid:", 7, false, ""},
+		{"name:-", 10, true, ""},
+		{"exit_reason:", 50, false, ""},
+		{"resize_cmd:", 27, false, ""},
+		{"stat:3", 3, false, ""},
+		{"queue:-12", 12, true, ""},
+		{"max_mem:10:G", 10, false, "G"},
+		{"memlimit::mb", 10, false, "M"},
+		{"corelimit:-:S", 10, true, "S"},
+		{"stat::G", 5, false, ""}, // a unit applies to memory amounts alone
+		{"user", 0, false, ""},
+	} {
+		cols, _, err := parseJobColumns(tc.spec)
+		if err != nil {
+			t.Errorf("%s: %v", tc.spec, err)
+			continue
+		}
+		if c := cols[0]; c.width != tc.width || c.right != tc.right || c.unit != tc.unit {
+			t.Errorf("%s: width %d right %v unit %q, want %d %v %q", tc.spec, c.width, c.right, c.unit, tc.width, tc.right, tc.unit)
+		}
+	}
+}
+
+// TestJobFields checks the values of -o's fields, as the "bjobs -o" page
+// of the IBM Spectrum LSF 10.1 command reference describes them: times
+// in seconds as "N second(s)", memory amounts in Mbytes or Gbytes (or in
+// the unit asked for), time stamps as the other time fields, and "-"
+// (in -json "") for a job without the value.
+func TestJobFields(t *testing.T) {
+	now := fixtureTime + 3000
+	running := api.Job{ID: 7, User: "ann", Queue: "normal", State: "RUN", Command: "run", Slots: 3,
+		ExecHosts: []string{"hostA", "hostA", "hostB"}, Submit: fixtureTime, Start: fixtureTime + 90,
+		RunLimit: 3600, MemLimit: 2048, MaxMem: 12.3, Cwd: "/home/ann", ExecCwd: "/tmp", UserGroup: "chem",
+		Priority: 20, Reservation: "ann#0", PreExecCmd: "check\nhost", PostExecCmd: "clean", Input: "in.dat",
+		OutDir: "/out", Exceptions: "overrun  idle", ProcLimits: map[string]int64{"SWAPLIMIT": 1048576, "PROCESSLIMIT": 8, "CORELIMIT": 10240},
+		Resize: &api.JobResize{MinSlots: 2, MaxSlots: 4, Notify: "grow.sh"}}
+	estimated := running
+	estimated.Estimate = 1200
+	pending := api.Job{ID: 8, State: "PEND", Slots: 2, Submit: fixtureTime + 100, BeginTime: float64(fixtureTime + 7200),
+		TermTime: float64(fixtureTime + 86400), Reserved: &api.JobReservation{Start: fixtureTime + 5000}}
+	done := api.Job{ID: 9, State: "DONE", Slots: 1, ExecHosts: []string{"hostC"}, Submit: fixtureTime,
+		Start: fixtureTime + 5, End: fixtureTime + 65, Cwd: "/w"}
+	for _, tc := range []struct {
+		field string
+		job   *api.Job
+		want  string
+	}{
+		{"run_time", &running, "2910 second(s)"},
+		{"run_time", &done, "60 second(s)"},
+		{"run_time", &pending, ""},
+		{"pend_time", &running, "90 second(s)"},
+		{"pend_time", &pending, "2900 second(s)"},
+		{"time_left", &running, "0:11 L"},
+		{"time_left", &estimated, "0:11 X"}, // past its estimate: counted to the run limit
+		{"time_left", &done, ""},
+		{"first_host", &running, "hostA"},
+		{"first_host", &pending, ""},
+		{"nexec_host", &running, "2"},
+		{"nalloc_slot", &running, "3"},
+		{"alloc_slot", &running, "2*hostA:hostB"},
+		{"nreq_slot", &pending, "2"},
+		{"min_req_proc", &running, "2"},
+		{"max_req_proc", &running, "4"},
+		{"max_req_proc", &pending, "2"},
+		{"sub_cwd", &running, "/home/ann"},
+		{"exec_cwd", &running, "/tmp"},
+		{"exec_cwd", &done, "/w"},
+		{"exec_cwd", &pending, ""},
+		{"memlimit", &running, "2.0 Gbytes"},
+		{"max_mem", &running, "13 Mbytes"},
+		{"runtimelimit", &running, "60.0"},
+		{"swaplimit", &running, "1048576 KB"},
+		{"processlimit", &running, "8"},
+		{"user_group", &running, "chem"},
+		{"job_priority", &running, "20"},
+		{"job_priority", &pending, ""},
+		{"rsvid", &running, "ann#0"},
+		{"pre_exec_command", &running, "check;host"},
+		{"post_exec_command", &running, "clean"},
+		{"resize_notification_command", &running, "grow.sh"},
+		{"input_file", &running, "in.dat"},
+		{"output_dir", &running, "/out"},
+		{"exception_status", &running, "overrun idle"},
+		{"estimated_start_time", &pending, "Nov 22 01:01"},
+		{"specified_start_time", &pending, "Nov 22 01:38"},
+		{"specified_terminate_time", &pending, "Nov 22 23:38"},
+		{"estimated_run_time", &estimated, "1200 second(s)"},
+		{"estimated_run_time", &running, ""},
+	} {
+		if got := jobFieldAt(tc.field, tc.job, time.UTC, now); got != tc.want {
+			t.Errorf("%s of job %d = %q, want %q", tc.field, tc.job.ID, got, tc.want)
+		}
+	}
+	// Within its estimate, counted to it.
+	estimated.Estimate = 4000
+	if got := jobFieldAt("time_left", &estimated, time.UTC, now); got != "0:18 E" {
+		t.Errorf("time_left within the estimate = %q, want 0:18 E", got)
+	}
+	// Unit prefixes.
+	for _, tc := range []struct{ spec, want string }{
+		{"max_mem::G", "0.01G"},
+		{"max_mem::K", "12595.20K"},
+		{"max_mem::S", "12.3M"},
+		{"memlimit::G", "2.00G"},
+		{"swaplimit::S", "1G"},
+		{"corelimit::MB", "10.00M"},
+	} {
+		cols, _, err := parseJobColumns(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := columnValue(cols[0], &running, time.UTC, now); got != tc.want {
+			t.Errorf("%s = %q, want %q", tc.spec, got, tc.want)
+		}
+	}
+}
+
+// TestJobColumnsRefused checks that a field LSF has and lsfc keeps no
+// value of is refused, and said to be LSF's, and that an unknown name or
+// width is an error.
+func TestJobColumnsRefused(t *testing.T) {
+	for spec, want := range map[string]string{
+		"jobid pids":       `field "pids" is not supported by lsfc`,
+		"EFFECTIVE_RESREQ": `field "EFFECTIVE_RESREQ" is not supported by lsfc`,
+		"mem":              `field "mem" is not supported by lsfc`,
+		"exec_home":        `field "exec_home" is not supported by lsfc`,
+		"jobid nosuch":     `unknown field "nosuch"`,
+		"jobid:0":          `field "jobid": bad width "0"`,
+		"jobid:4097":       `field "jobid": bad width "4097"`,
+		"max_mem:10:Q":     `field "max_mem": bad unit "Q"`,
+	} {
+		if _, _, err := parseJobColumns(spec); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("parseJobColumns(%q) error = %v, want %q", spec, err, want)
+		}
+	}
+}
+
+// TestBjobsJSONAliases checks that -json keys each value by the field's
+// LSF name upper-cased, whichever name -o used, as LSF's bjobs -json does.
+func TestBjobsJSONAliases(t *testing.T) {
+	cols, _, err := parseJobColumns("id name cmd app sla cwd proj ugroup priority run_time")
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := fixtureJobs()[0]
+	j.App, j.Sla, j.UserGroup, j.Priority = "fluent", "gold", "chem", 5
+	var b bytes.Buffer
+	if err := writeJobsJSON(&b, cols, []api.Job{j}, nil, time.UTC, j.Start+75); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Records []map[string]string `json:"RECORDS"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &out); err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	want := map[string]string{"JOBID": "1001", "JOB_NAME": "toil_job_0", "COMMAND": "_toil_worker root file:/js",
+		"APPLICATION": "fluent", "SERVICE_CLASS": "gold", "SUB_CWD": "/home/ann", "PROJ_NAME": "default",
+		"USER_GROUP": "chem", "JOB_PRIORITY": "5", "RUN_TIME": "75 second(s)"}
+	if len(out.Records) != 1 || !maps.Equal(out.Records[0], want) {
+		t.Errorf("bjobs -json records %v, want %v", out.Records, want)
+	}
+}
+
+// FuzzJobColumns checks that -o's reader never panics, that what it takes
+// names known fields with sane widths, and that it prints a heading and
+// one line a job with as many fields.
+func FuzzJobColumns(f *testing.F) {
+	for _, s := range []string{"jobid stat", "id name:- cmd:20 delimiter=','", "max_mem:10:G memlimit::S", "NAME:",
+		"delimiter='", ":", "jobid::", "pids", "run_time time_left pend_time delimiter=\"|\"", "all:5"} {
+		f.Add(s)
+	}
+	jobs := fixtureJobs()
+	f.Fuzz(func(t *testing.T, spec string) {
+		cols, delim, err := parseJobColumns(spec)
+		if err != nil {
+			return
+		}
+		for _, c := range cols {
+			if _, ok := jobFieldByName[c.name]; !ok || c.width < 0 || c.width > 4096 {
+				t.Fatalf("%q: column %+v", spec, c)
+			}
+		}
+		if strings.Contains(delim, "\n") {
+			return
+		}
+		var b bytes.Buffer
+		jobsView{loc: time.UTC, now: fixtureTime}.writeColumns(&b, cols, delim, jobs)
+		lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		if len(lines) != len(jobs)+1 {
+			t.Fatalf("%q: %d lines:\n%s", spec, len(lines), b.String())
+		}
+	})
 }

@@ -85,7 +85,7 @@ option (or "--"); the words after it are the command, joined with single
 spaces. Without a command, the job script is read from standard input,
 with the options of its leading "#BSUB" lines (the command line wins).
 
-  -q QUEUE      the queue (else DEFAULT_QUEUE)
+  -q QUEUE      the queue (else DEFAULT_QUEUE); "Q1 Q2 ..." tries each in turn
   -R RES_REQ    resource requirement; several -R are joined
   -n N          job slots
   -J NAME       job name; "NAME[1-100:2,200]%N" makes a job array, one

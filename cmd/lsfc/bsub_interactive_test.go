@@ -218,10 +218,11 @@ func TestBsubInteractiveShell(t *testing.T) {
 }
 
 // TestBsubInteractivePipes runs bsub -I with its standard input and
-// output piped.
+// output piped. The job runs on cn01, a host of the demo tree that is
+// not this machine's name: bsub names it as it starts.
 func TestBsubInteractivePipes(t *testing.T) {
 	_, env := startServe(t)
-	bsub := exec.Command("lsfc", "bsub", "-I", "tr a-z A-Z; echo oops >&2; exit 5")
+	bsub := exec.Command("lsfc", "bsub", "-I", "-m", "cn01", "tr a-z A-Z; echo oops >&2; exit 5")
 	bsub.Env = env
 	bsub.Stdin = strings.NewReader("one\ntwo\n")
 	var stdout, stderr bytes.Buffer
@@ -235,6 +236,9 @@ func TestBsubInteractivePipes(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "oops\n") || !strings.Contains(stderr.String(), "Job <1> is submitted") {
 		t.Errorf("bsub -I's standard error lacks the job's error or the submission:\n%s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "<<Starting on cn01>>\n") {
+		t.Errorf("bsub -I does not name the job's host:\n%s", stderr.String())
 	}
 }
 

@@ -225,6 +225,10 @@ func TestLSFCommands(t *testing.T) {
 		{"bjobs json unknown", []string{"bjobs", "-json", "-o", "jobid stat", "1003", "404"}, 0,
 			"{\n  \"COMMAND\":\"bjobs\",\n  \"JOBS\":2,\n  \"RECORDS\":[\n    {\n      \"JOBID\":\"1003\",\n      \"STAT\":\"DONE\"\n    },\n    {\n      \"ERROR\":\"Job <404> is not found\"\n    }\n  ]\n}\n", ""},
 		{"bjobs unknown", []string{"bjobs", "404"}, exitLSF, "", "Job <404> is not found\n"},
+		{"bjobs -o aliases", []string{"bjobs", "-o", "jobid name stat", "1003"}, 0, "JOBID JOB_NAME STAT\n1003 ok DONE\n", ""},
+		{"bjobs -o aliases widths", []string{"bjobs", "-o", "ID: NAME:- stat:", "1003"}, 0,
+			"JOBID     JOB_NAME STAT\n1003            ok DONE\n", ""},
+		{"bjobs -o refused field", []string{"bjobs", "-o", "jobid pids", "1003"}, exitUsage, "", `field "pids" is not supported by lsfc`},
 		{"bjobs submitted line", []string{"bjobs", "-o", "jobid stat", "-noheader", "Job <1004> is submitted to queue <normal>."}, 0, "1004 EXIT\n", ""},
 		{"bjobs bad id", []string{"bjobs", "x1"}, exitLSF, "", "x1: Illegal job ID.\n"},
 		{"bjobs pending", []string{"bjobs", "-p", "-noheader", "-o", "jobid"}, 0, "1002\n", ""},
@@ -398,15 +402,21 @@ func TestBjobsFewFields(t *testing.T) {
 // TestColumnFields checks that each column of -o prints of a job what it
 // prints of the job with only the fields columnFields asks for.
 func TestColumnFields(t *testing.T) {
-	limits := map[string]int64{"CORELIMIT": 1, "DATALIMIT": 2, "FILELIMIT": 3, "STACKLIMIT": 4}
+	limits := map[string]int64{"CORELIMIT": 1, "DATALIMIT": 2, "FILELIMIT": 3, "STACKLIMIT": 4, "SWAPLIMIT": 5, "PROCESSLIMIT": 6}
 	exited := api.Job{ID: api.ElementID(12, 3), Index: 3, Array: "a[1-5]", Name: "a[3]", User: "ann", Queue: "q",
 		State: "EXIT", Command: "run\nit", Slots: 4, FromHost: "h", ExecHosts: []string{"x", "x", "y"}, Submit: fixtureTime,
 		Start: fixtureTime + 1, End: fixtureTime + 9, ExitCode: 3, Term: "TERM_OWNER", Reason: "r", Cwd: "/c",
 		Stdout: "o", Stderr: "e", Depend: "done(1)", CPUTime: 1.5, MaxMem: 20, Project: "p", JobGroup: "/g",
 		App: "ap", Sla: "s", Description: "d\ne", Forward: &api.JobForward{Cluster: "c2", Time: fixtureTime, RemoteID: 7},
-		Home: &api.JobHome{Cluster: "c0", ID: 9}, ProcLimits: limits}
+		Home: &api.JobHome{Cluster: "c0", ID: 9}, ProcLimits: limits, UserGroup: "ug", Priority: 7, Reservation: "r#1",
+		PreExecCmd: "pre", PostExecCmd: "post", Input: "in", OutDir: "od", BeginTime: float64(fixtureTime + 5), TermTime: float64(fixtureTime + 99),
+		Estimate: 600, RunLimit: 3600, MemLimit: 512, Exceptions: "overrun idle", ExecCwd: "/tmp",
+		Resize: &api.JobResize{MinSlots: 2, MaxSlots: 4, Notify: "n"}}
 	pending := exited
 	pending.ID, pending.Index, pending.Array, pending.Name, pending.State = 5, 0, "", "", "PEND"
+	pending.Start, pending.End, pending.Reserved = 0, 0, &api.JobReservation{Start: fixtureTime + 50}
+	running := exited
+	running.ID, running.State, running.End = 6, "RUN", 0
 	a := &lsfArgs{seq: []string{"o"}}
 	names := jobFieldNames()
 	if len(columnJSONFields) != len(names) {
@@ -419,13 +429,54 @@ func TestColumnFields(t *testing.T) {
 			t.Errorf("%s: fields %q (%v)", name, fields, err)
 			continue
 		}
-		for _, j := range []api.Job{exited, pending} {
+		shown := false
+		for _, j := range []api.Job{exited, pending, running} {
 			few := j
 			mask.Apply(&few)
-			if got, want := jobField(name, &few, time.UTC), jobField(name, &j, time.UTC); got != want {
+			got, want := jobFieldAt(name, &few, time.UTC, fixtureTime+700), jobFieldAt(name, &j, time.UTC, fixtureTime+700)
+			if got != want {
 				t.Errorf("%s of job %s with the fields %q: %q, want %q", name, api.FormatJobID(j.ID), fields, got, want)
 			}
+			shown = shown || want != ""
 		}
+		if !shown {
+			t.Errorf("%s: no value for any of the jobs, the check proves nothing", name)
+		}
+	}
+}
+
+// TestBjobsFormatFromEnv checks LSB_BJOBS_FORMAT, the -o of a run of
+// bjobs that gives none, as the LSB_BJOBS_FORMAT page of the IBM Spectrum
+// LSF 10.1 configuration reference describes it: field names and
+// aliases as -o takes them, -o taking its place, and the layouts it does
+// not apply to (-l, -w ...) left as they are.
+func TestBjobsFormatFromEnv(t *testing.T) {
+	_, dir := startFakeServe(t)
+	env := map[string]string{"LSFC_STATE": dir, "LSB_BJOBS_FORMAT": "id name stat delimiter=','"}
+	for _, tc := range []struct {
+		args         []string
+		code         int
+		stdout       string
+		stderrSubstr string
+	}{
+		{[]string{"1003"}, 0, "JOBID,JOB_NAME,STAT\n1003,ok,DONE\n", ""},
+		{[]string{"-noheader", "1003", "1004"}, 0, "1003,ok,DONE\n1004,killed,EXIT\n", ""},
+		{[]string{"-json", "1003"}, 0, "{\n  \"COMMAND\":\"bjobs\",\n  \"JOBS\":1,\n  \"RECORDS\":[\n    {\n      \"JOBID\":\"1003\",\n" +
+			"      \"JOB_NAME\":\"ok\",\n      \"STAT\":\"DONE\"\n    }\n  ]\n}\n", ""},
+		{[]string{"-o", "stat", "-noheader", "1003"}, 0, "DONE\n", ""},
+		{[]string{"-w", "-noheader", "1003"}, 0, "", ""},
+	} {
+		code, stdout, stderr := runLSF(t, env, append([]string{"bjobs"}, tc.args...)...)
+		if code != tc.code || tc.stdout != "" && stdout != tc.stdout || !strings.Contains(stderr, tc.stderrSubstr) {
+			t.Errorf("bjobs %q: exit %d, stdout %q, stderr %q", tc.args, code, stdout, stderr)
+		}
+		if tc.stdout == "" && (strings.Contains(stdout, ",") || !strings.HasPrefix(stdout, "1003 ")) {
+			t.Errorf("bjobs %q took LSB_BJOBS_FORMAT: %q", tc.args, stdout)
+		}
+	}
+	env["LSB_BJOBS_FORMAT"] = "jobid pids"
+	if code, _, stderr := runLSF(t, env, "bjobs", "1003"); code != exitUsage || !strings.Contains(stderr, `LSB_BJOBS_FORMAT: field "pids" is not supported by lsfc`) {
+		t.Errorf("bad LSB_BJOBS_FORMAT: exit %d, stderr %q", code, stderr)
 	}
 }
 

@@ -312,3 +312,52 @@ func BenchmarkStartFloor(b *testing.B) {
 		})
 	}
 }
+
+// celFloorSource is a program that links CEL, as lsfc must (lint, resreq
+// and serve compile select expressions with it), and does nothing:
+// linking cel-go brings its packages' initialisation and protobuf's
+// registry of descriptors into every start. BenchmarkStartLinkFloor puts
+// it beside lsfc version.
+const celFloorSource = `package main
+
+import "cel.dev/cel-go/cel"
+
+var newEnv = cel.NewEnv
+
+func main() {
+	if newEnv == nil {
+		panic("unreachable")
+	}
+}
+`
+
+// BenchmarkStartLinkFloor times, in each op, the empty program, the
+// program that only links CEL (celFloorSource, built with this module's
+// cel-go) and lsfc version. Its cel-ratio bounds what lsfc version can
+// reach while lsfc holds the commands that compile expressions.
+func BenchmarkStartLinkFloor(b *testing.B) {
+	bins := buildStartupBins(b)
+	dir := b.TempDir()
+	src := filepath.Join(dir, "celfloor.go")
+	if err := os.WriteFile(src, []byte(celFloorSource), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cel := filepath.Join(dir, "celfloor")
+	// Built from this package's directory, so that the file resolves its
+	// import through this module's go.mod.
+	if out, err := exec.Command("go", "build", "-o", cel, src).CombinedOutput(); err != nil {
+		b.Fatalf("go build (CEL floor): %v\n%s", err, out)
+	}
+	var et, lt, vt []time.Duration
+	for b.Loop() {
+		et = append(et, timeRun(b, os.Environ(), []string{bins.empty}))
+		lt = append(lt, timeRun(b, os.Environ(), []string{cel}))
+		vt = append(vt, timeRun(b, os.Environ(), []string{bins.lsfc, "version"}))
+	}
+	me, ml, mv := medianMs(et), medianMs(lt), medianMs(vt)
+	b.ReportMetric(me, "empty-ms")
+	b.ReportMetric(ml, "cel-ms")
+	b.ReportMetric(mv, "version-ms")
+	b.ReportMetric(ml/me, "cel-ratio")
+	b.ReportMetric(mv/me, "version-ratio")
+}

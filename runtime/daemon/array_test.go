@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -111,5 +112,31 @@ func TestArrayRestart(t *testing.T) {
 	next := c.submit(t, api.SubmitRequest{Command: "true", Hold: true})
 	if next.ID != sub.ID+1 {
 		t.Errorf("the job after the array got number %d, want %d", next.ID, sub.ID+1)
+	}
+}
+
+// TestElementsOfPlainJob: bkill ID[INDEX] (and any action on elements)
+// of a job that is no array finds no job, and leaves the job alone: it
+// used to fall on the whole job.
+func TestElementsOfPlainJob(t *testing.T) {
+	d, state := startDaemon(t, "")
+	defer d.Close()
+	c := unixClient(state)
+	sub := c.submit(t, api.SubmitRequest{Command: "sleep 60", Cwd: t.TempDir(), Stdout: "/dev/null"})
+	c.waitState(t, sub.ID, "RUN")
+	ac := api.Dial(state)
+	for _, action := range []string{"kill", "stop", "signal"} {
+		_, err := ac.JobAction(context.Background(), sub.ID, action, &api.ActionRequest{Indices: []int{2, 3}, Signal: 15})
+		want := fmt.Sprintf("Job <%d[2]>: No matching job found\nJob <%d[3]>: No matching job found", sub.ID, sub.ID)
+		ae, ok := errors.AsType[*api.APIError](err)
+		if !ok || ae.Status != http.StatusNotFound || ae.Message != want {
+			t.Errorf("%s of %d[2,3]: %v, want 404 %q", action, sub.ID, err, want)
+		}
+	}
+	if j := c.job(t, sub.ID); j.State != "RUN" {
+		t.Errorf("job %d is %s after actions on elements it does not have, want RUN", sub.ID, j.State)
+	}
+	if code, err := c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", sub.ID), nil, nil); err != nil || code != http.StatusOK {
+		t.Fatalf("kill: %d %v", code, err)
 	}
 }

@@ -388,7 +388,8 @@ func validSubmit(s *api.SubmitRequest) error {
 	if err := checkMailUser(s.MailUser); err != nil {
 		return err
 	}
-	for _, n := range []string{s.Queue, s.App} {
+	// -q may name several queues, tried in turn (bsub -q "short normal").
+	for _, n := range append(strings.Fields(s.Queue), s.App) {
 		if n != "" && checkName("queue or profile", n) != nil {
 			return bad("bad name %q", truncate(n))
 		}
@@ -805,6 +806,11 @@ func (d *Daemon) handleJobAction(w http.ResponseWriter, r *http.Request) {
 		if j == nil {
 			return nil, nil, nil, errorf(http.StatusNotFound, "Job <%s>: No matching job found", api.FormatJobID(n))
 		}
+		if req.Indices != nil {
+			// ID[INDEX] of a job that is no array names no job: the
+			// action must not fall on the whole job.
+			return nil, nil, nil, noElements(n, req.Indices)
+		}
 		if action == "modify" && req.Modify != nil && strings.HasPrefix(req.Modify.Name, "%") {
 			return nil, nil, nil, errorf(http.StatusBadRequest, "Job <%s>: the running limit %%N applies to a whole job array", j.Label())
 		}
@@ -814,6 +820,20 @@ func (d *Daemon) handleJobAction(w http.ResponseWriter, r *http.Request) {
 		return d.jobAction(id, j, action, req)
 	})
 	reply(w, v, err)
+}
+
+// noElements is the answer to an action on elements (ID[INDEX]) of job
+// n, which is no job array: no element is found, as for an array
+// without them.
+func noElements(n int64, indices []int) error {
+	if len(indices) > runtime.MaxArrayElements {
+		return errorf(http.StatusBadRequest, "more than %d indices", runtime.MaxArrayElements)
+	}
+	lines := make([]string, len(indices))
+	for i, x := range indices {
+		lines[i] = fmt.Sprintf("Job <%s[%d]>: No matching job found", api.FormatJobID(n), x)
+	}
+	return errorf(http.StatusNotFound, "%s", strings.Join(lines, "\n"))
 }
 
 // arrayAction applies an action to every element of an array it

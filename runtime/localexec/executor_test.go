@@ -245,6 +245,22 @@ func TestCwdFallback(t *testing.T) {
 	}
 }
 
+// TestCwdPatterns: a working directory given with dynamic patterns
+// (bsub -cwd "DIR/%U/%J_%I") is made, with its parents, and the job runs
+// and writes its relative output there; one given without them must
+// exist (TestCwdFallback).
+func TestCwdPatterns(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	base := t.TempDir()
+	h.start(Spec{JobID: 14, Command: "pwd", Cwd: filepath.Join(base, "w", "%J_%I"), Stdout: "o.%J", Umask: -1})
+	if r := h.result(14); !r.Done() || r.Cwd != filepath.Join(base, "w", "14_0") {
+		t.Fatalf("Result = %+v, want DONE in %s", r, filepath.Join(base, "w", "14_0"))
+	}
+	if b, err := os.ReadFile(filepath.Join(base, "w", "14_0", "o.14")); err != nil || string(b) != filepath.Join(base, "w", "14_0")+"\n" {
+		t.Errorf("the job's output = %q, %v; want its directory", b, err)
+	}
+}
+
 func TestOutputDirMissing(t *testing.T) {
 	h := newHarness(t, t.TempDir())
 	cwd := t.TempDir()

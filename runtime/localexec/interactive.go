@@ -113,7 +113,15 @@ func attachJob(s *Spec, cmd *exec.Cmd, stdout, stderr *os.File) (*session, error
 		return nil, fmt.Errorf("cannot reach the submitter of the interactive job: %v", err)
 	}
 	ss := &session{id: s.JobID, conn: conn, rw: rw, done: make(chan struct{}), input: make(chan struct{})}
-	host, _ := os.Hostname()
+	// The job's first host as LSF names it (bsub prints "<<Starting on
+	// HOST>>"), which need not be the machine's own name; the machine's
+	// for a spec without hosts.
+	host := ""
+	if len(s.Hosts) > 0 {
+		host = s.Hosts[0]
+	} else {
+		host, _ = os.Hostname()
+	}
 	if len(host) > 255 {
 		host = host[:255]
 	}

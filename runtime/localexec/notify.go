@@ -31,8 +31,10 @@ func RunNotify(s Spec, command string, extra []string) int {
 	cmd := exec.Command("/bin/sh", "-c", command)
 	cmd.Env = env
 	cmd.Dir = "/tmp"
-	if st, err := os.Stat(s.Cwd); s.Cwd != "" && err == nil && st.IsDir() {
-		cmd.Dir = s.Cwd
+	if dir := s.workDir(); dir != "" {
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			cmd.Dir = dir
+		}
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: u.credential()}
 	err := cmd.Run()

@@ -393,10 +393,11 @@ func (c *cpuWatch) end() bool {
 	return c.over
 }
 
-// expandOutDir expands the patterns of bsub -outdir in dir: %J and %EJ the
-// job id, %I and %EI the array index, %U the job's user, %P its project,
-// %G its user group, %H its first host; %JG (the job group) drops out.
-func expandOutDir(dir string, s *Spec) string {
+// expandJobPath expands the dynamic patterns of bsub -outdir and -cwd in
+// dir: %J and %EJ the job id, %I and %EI the array index (0 for a job
+// that is no array), %U the job's user, %P its project, %G its user
+// group, %H its first host; %JG (the job group) drops out.
+func expandJobPath(dir string, s *Spec) string {
 	if !strings.Contains(dir, "%") {
 		return dir
 	}
@@ -469,11 +470,34 @@ func loginShellArgs(sh, script string) []string {
 // parents, mode 0700, and returns its absolute path. It runs with the
 // job's user's identity (jobUser.do).
 func makeOutDir(s *Spec, cwd string) (string, error) {
-	dir := absIn(cwd, expandOutDir(s.OutDir, s))
+	dir := absIn(cwd, expandJobPath(s.OutDir, s))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("cannot make the output directory: %v", err)
 	}
 	return dir, nil
+}
+
+// workDir returns the job's working directory as it is entered: Cwd with
+// its dynamic patterns (bsub -cwd "/scratch/%U/%J_%I") expanded.
+func (s *Spec) workDir() string {
+	return expandJobPath(s.Cwd, s)
+}
+
+// makeWorkDir makes the job's working directory, with its missing parents,
+// when bsub -cwd gave it with dynamic patterns, as LSF does (a directory
+// given without them must exist); a relative one is taken from home. It
+// runs with the job's user's identity (jobUser.do). A directory that
+// cannot be made is left to enterDir, which runs the job elsewhere or
+// not at all.
+func makeWorkDir(s *Spec, home string) {
+	dir := s.workDir()
+	if dir == s.Cwd || dir == "" {
+		return
+	}
+	if home != "" {
+		dir = absIn(home, dir)
+	}
+	os.MkdirAll(dir, 0o777)
 }
 
 // inDir returns a relative output path name taken from dir; an absolute

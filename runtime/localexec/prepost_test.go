@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-func TestExpandOutDir(t *testing.T) {
+func TestExpandJobPath(t *testing.T) {
 	s := &Spec{JobID: 42, Index: 3, User: "alice", Hosts: []string{"hostA", "hostB"},
 		Env: []string{"LSB_PROJECT_NAME=proj", "LSB_USER_GROUP=grp"}}
 	for in, want := range map[string]string{
@@ -17,12 +17,12 @@ func TestExpandOutDir(t *testing.T) {
 		"%EJ.%EI/%P/%G/%H%JG": "42.3/proj/grp/hostA",
 		"%%J":                 "%42",
 	} {
-		if got := expandOutDir(in, s); got != want {
-			t.Errorf("expandOutDir(%q) = %q, want %q", in, got, want)
+		if got := expandJobPath(in, s); got != want {
+			t.Errorf("expandJobPath(%q) = %q, want %q", in, got, want)
 		}
 	}
 	s.OutputID = 7
-	if got := expandOutDir("%J", s); got != "7" {
+	if got := expandJobPath("%J", s); got != "7" {
 		t.Errorf("a received job's %%J = %q, want its id at its submission cluster, 7", got)
 	}
 }
