@@ -124,6 +124,9 @@ func (c *compiler) sharedResource(r tableRow, defs map[string]lang.Span, br map[
 	}
 	def := &ResourceDef{Name: name, Type: typ, Dynamic: r.set["INTERVAL"] != nil, Increasing: r.set.flag("INCREASING"),
 		Description: r.set.str("DESCRIPTION"), At: at(sp), span: sp}
+	if iv := r.set.num("INTERVAL"); iv != nil {
+		def.Interval = *iv
+	}
 	if typ != "Numeric" {
 		for _, k := range []string{"INCREASING", "CONSUMABLE"} {
 			if st := r.set[k]; st != nil {
