@@ -119,6 +119,11 @@ func (d *Daemon) handleCluster(w http.ResponseWriter, r *http.Request) {
 		p := d.cluster.Policy
 		out := api.ClusterInfo{Cluster: p.Cluster, Master: d.host, Admins: slices.Clone(p.Admins),
 			HostTypes: slices.Clone(p.HostTypes)}
+		if len(out.Admins) == 0 {
+			// With no ClusterAdmins, the user the daemon runs as
+			// administers the cluster.
+			out.Admins = []string{daemonUser()}
+		}
 		models := map[string]bool{}
 		for _, h := range d.cluster.Hosts {
 			if h.Retired {
