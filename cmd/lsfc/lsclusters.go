@@ -46,9 +46,8 @@ cluster") and lsclusters exits 255.` + lsfStateHelp,
 		if err != nil {
 			return lsfFailed(e, "lsclusters", err)
 		}
-		info = textSafe(info)
 		all := clusterRows(info)
-		rows, missing := pickNamed(all, a.operands, func(r clusterRow) string { return r.name })
+		rows, missing := pickNamed(all, a.operands, func(r clusterRow) string { return r.Name })
 		switch {
 		case len(rows) == 0:
 		case a.has("l"):
@@ -66,11 +65,12 @@ cluster") and lsclusters exits 255.` + lsfStateHelp,
 	})
 }
 
-// A clusterRow is one cluster as lsclusters lists it; peer marks a
-// MultiCluster peer, of which only the status is known.
+// A clusterRow is one cluster as lsclusters lists it; Peer marks a
+// MultiCluster peer, of which only the status is known. Its fields are
+// exported for textSafe.
 type clusterRow struct {
-	name, status, master, admin, hosts, servers string
-	peer                                        *api.ClusterPeer
+	Name, Status, Master, Admin, Hosts, Servers string
+	Peer                                        *api.ClusterPeer
 }
 
 // clusterRows returns the local cluster, then its peers.
@@ -79,8 +79,8 @@ func clusterRows(info *api.ClusterInfo) []clusterRow {
 	if len(info.Admins) > 0 {
 		admin = info.Admins[0]
 	}
-	out := []clusterRow{{name: info.Cluster, status: "ok", master: info.Master, admin: admin,
-		hosts: strconv.Itoa(info.Hosts), servers: strconv.Itoa(info.Servers)}}
+	out := []clusterRow{{Name: info.Cluster, Status: "ok", Master: info.Master, Admin: admin,
+		Hosts: strconv.Itoa(info.Hosts), Servers: strconv.Itoa(info.Servers)}}
 	for i := range info.Peers {
 		p := &info.Peers[i]
 		st := "-"
@@ -90,38 +90,40 @@ func clusterRows(info *api.ClusterInfo) []clusterRow {
 		case p.Known:
 			st = "unavail"
 		}
-		out = append(out, clusterRow{name: p.Cluster, status: st, master: "-", admin: "-", hosts: "-", servers: "-", peer: p})
+		out = append(out, clusterRow{Name: p.Cluster, Status: st, Master: "-", Admin: "-", Hosts: "-", Servers: "-", Peer: p})
 	}
 	return out
 }
 
 const clustersRow = "%-14s %-8s %-24s %-12s %6s %8s\n"
 
-// writeLsclusters prints lsclusters' table (rows made text safe by the
-// caller); names are cut to their column unless wide.
+// writeLsclusters prints lsclusters' table; names are cut to their
+// column unless wide.
 func writeLsclusters(w io.Writer, rows []clusterRow, wide bool) {
+	rows = textSafe(rows)
 	fmt.Fprintf(w, clustersRow, "CLUSTER_NAME", "STATUS", "MASTER_HOST", "ADMIN", "HOSTS", "SERVERS")
 	for _, r := range rows {
-		name, master, admin := r.name, r.master, r.admin
+		name, master, admin := r.Name, r.Master, r.Admin
 		if !wide {
 			name, master, admin = cutEnd(name, 14), cutEnd(master, 24), cutEnd(admin, 12)
 		}
-		fmt.Fprintf(w, clustersRow, name, r.status, master, admin, r.hosts, r.servers)
+		fmt.Fprintf(w, clustersRow, name, r.Status, master, admin, r.Hosts, r.Servers)
 	}
 }
 
 // writeLsclustersLong prints lsclusters -l: one block a cluster.
 func writeLsclustersLong(w io.Writer, rows []clusterRow, info *api.ClusterInfo) {
+	rows, info = textSafe(rows), textSafe(info)
 	for i, r := range rows {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "CLUSTER_NAME: %s\n", r.name)
+		fmt.Fprintf(w, "CLUSTER_NAME: %s\n", r.Name)
 		fmt.Fprintf(w, "%-8s %-24s %-12s %6s %8s\n", "STATUS", "MASTER_HOST", "ADMIN", "HOSTS", "SERVERS")
-		fmt.Fprintf(w, "%-8s %-24s %-12s %6s %8s\n", r.status, r.master, r.admin, r.hosts, r.servers)
-		if r.peer != nil {
-			if len(r.peer.Servers) > 0 {
-				fmt.Fprintf(w, "Servers: %s\n", strings.Join(r.peer.Servers, " "))
+		fmt.Fprintf(w, "%-8s %-24s %-12s %6s %8s\n", r.Status, r.Master, r.Admin, r.Hosts, r.Servers)
+		if r.Peer != nil {
+			if len(r.Peer.Servers) > 0 {
+				fmt.Fprintf(w, "Servers: %s\n", strings.Join(r.Peer.Servers, " "))
 			}
 			continue
 		}

@@ -52,7 +52,6 @@ resource name") and lsinfo exits 255.` + lsfStateHelp,
 		if err != nil {
 			return lsfFailed(e, "lsinfo", err)
 		}
-		info = textSafe(info)
 		res, missing := pickNamed(info.Resources, a.operands, func(r api.ResourceInfo) string { return r.Name })
 		only := a.has("r") || a.has("t") || a.has("m") || a.has("M") || len(a.operands) > 0
 		sections := 0
@@ -73,7 +72,7 @@ resource name") and lsinfo exits 255.` + lsfStateHelp,
 		if !only || a.has("t") {
 			section()
 			fmt.Fprintln(e.stdout, "TYPE_NAME")
-			for _, t := range info.HostTypes {
+			for _, t := range textSafe(info.HostTypes) {
 				fmt.Fprintln(e.stdout, t)
 			}
 		}
@@ -99,9 +98,10 @@ resource name") and lsinfo exits 255.` + lsfStateHelp,
 
 const resourcesRow = "%-15s %-8s %-6s %s\n"
 
-// writeResources prints lsinfo's resource table (made text safe by the
-// caller); names longer than 15 are cut unless wide.
+// writeResources prints lsinfo's resource table; names longer than 15
+// are cut unless wide.
 func writeResources(w io.Writer, res []api.ResourceInfo, wide bool) {
+	res = textSafe(res)
 	fmt.Fprintf(w, resourcesRow, "RESOURCE_NAME", "TYPE", "ORDER", "DESCRIPTION")
 	for _, r := range res {
 		name := r.Name
@@ -120,7 +120,7 @@ func writeResourcesLong(w io.Writer, res []api.ResourceInfo) {
 		}
 		return "No"
 	}
-	for i, r := range res {
+	for i, r := range textSafe(res) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
@@ -135,7 +135,7 @@ func writeResourcesLong(w io.Writer, res []api.ResourceInfo) {
 // factor and the architectures that map to it.
 func writeHostModels(w io.Writer, models []api.HostModelInfo) {
 	fmt.Fprintf(w, "%-15s %10s  %s\n", "MODEL_NAME", "CPU_FACTOR", "ARCHITECTURE")
-	for _, m := range models {
+	for _, m := range textSafe(models) {
 		fmt.Fprintf(w, "%-15s %10.2f  %s\n", m.Name, m.CPUFactor, strings.Join(m.Architecture, " "))
 	}
 }
