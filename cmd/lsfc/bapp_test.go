@@ -72,12 +72,12 @@ func TestInfoCommands(t *testing.T) {
 				"east           ok       -                        -                 -        -\n" +
 				"west           -        -                        -                 -        -\n", ""},
 		{"lsclusters -l", []string{"lsclusters", "-l", "demo", "east"}, 0,
-			"CLUSTER_NAME: demo\nSTATUS   MASTER_HOST              ADMIN         HOSTS  SERVERS\n" +
-				"ok       hostA                    lsfadmin          3        2\n" +
-				"Cluster administrators: lsfadmin ann\nAvailable resources: bigmem scratch\n" +
+			"CLUSTER_NAME   STATUS   MASTER_HOST              ADMIN         HOSTS  SERVERS\n" +
+				"demo           ok       hostA                    lsfadmin          3        2\n" +
+				"LSF administrators: lsfadmin ann\nAvailable resources: bigmem scratch\n" +
 				"Available host types: X86_64 LINUXPPC64\nAvailable host models: XeonE5 Power9\n\n" +
-				"CLUSTER_NAME: east\nSTATUS   MASTER_HOST              ADMIN         HOSTS  SERVERS\n" +
-				"ok       -                        -                 -        -\nServers: e1:7869\n", ""},
+				"CLUSTER_NAME   STATUS   MASTER_HOST              ADMIN         HOSTS  SERVERS\n" +
+				"east           ok       -                        -                 -        -\nServers: e1:7869\n", ""},
 		{"lsclusters unknown", []string{"lsclusters", "nosuch"}, exitLSF, "", "nosuch: No such cluster\n"},
 		{"lsclusters -V", []string{"lsclusters", "-V"}, exitLSF, "", "lsclusters: option -V is not supported by lsfc\n"},
 		{"lsinfo", []string{"lsinfo"}, 0,

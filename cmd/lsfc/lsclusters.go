@@ -28,9 +28,10 @@ user lsfc serve runs as), the number of hosts and of server hosts. For a
 peer lsfc knows only whether the last exchange of jobs with it got an
 answer: STATUS is ok or unavail, or "-" when lsfc serve has exchanged
 nothing with it yet; the other columns are "-". -l shows one block a
-cluster with, for the local one, every administrator and the resources,
-host types and host models of lsf.shared; for a peer, its servers as
-lsf.shared names them. -w cuts no name.
+cluster: its row, then for the local one every administrator (LSF
+administrators:, the primary first) and the site resources, host types
+and host models of lsf.shared; for a peer, its servers as lsf.shared
+names them. -w cuts no name.
 
 A name that is no cluster is reported on standard error ("NAME: No such
 cluster") and lsclusters exits 255.` + lsfStateHelp,
@@ -111,23 +112,26 @@ func writeLsclusters(w io.Writer, rows []clusterRow, wide bool) {
 	}
 }
 
-// writeLsclustersLong prints lsclusters -l: one block a cluster.
+// writeLsclustersLong prints lsclusters -l: for each cluster its row of
+// the table under the table's headings, then, for the local cluster,
+// its administrators (the primary first) and the site resources, host
+// types and host models of lsf.shared; for a peer, its servers as
+// lsf.shared names them.
 func writeLsclustersLong(w io.Writer, rows []clusterRow, info *api.ClusterInfo) {
 	rows, info = textSafe(rows), textSafe(info)
 	for i, r := range rows {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "CLUSTER_NAME: %s\n", r.Name)
-		fmt.Fprintf(w, "%-8s %-24s %-12s %6s %8s\n", "STATUS", "MASTER_HOST", "ADMIN", "HOSTS", "SERVERS")
-		fmt.Fprintf(w, "%-8s %-24s %-12s %6s %8s\n", r.Status, r.Master, r.Admin, r.Hosts, r.Servers)
+		fmt.Fprintf(w, clustersRow, "CLUSTER_NAME", "STATUS", "MASTER_HOST", "ADMIN", "HOSTS", "SERVERS")
+		fmt.Fprintf(w, clustersRow, r.Name, r.Status, r.Master, r.Admin, r.Hosts, r.Servers)
 		if r.Peer != nil {
 			if len(r.Peer.Servers) > 0 {
 				fmt.Fprintf(w, "Servers: %s\n", strings.Join(r.Peer.Servers, " "))
 			}
 			continue
 		}
-		fmt.Fprintf(w, "Cluster administrators: %s\n", orDash(strings.Join(info.Admins, " ")))
+		fmt.Fprintf(w, "LSF administrators: %s\n", orDash(strings.Join(info.Admins, " ")))
 		var site []string
 		for _, res := range info.Resources {
 			if !res.Builtin {
