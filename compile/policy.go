@@ -250,7 +250,10 @@ type ResourceDef struct {
 	Dynamic     bool   `json:"dynamic,omitempty"`
 	Increasing  bool   `json:"increasing,omitempty"`
 	Description string `json:"description,omitempty"`
-	At          string `json:"at"`
+	// Interval is INTERVAL, how often a dynamic resource's value is
+	// updated, in seconds; 0 for a static resource.
+	Interval float64 `json:"interval,omitempty"`
+	At       string  `json:"at"`
 	// Instances are the ResourceMap locations: value@[hosts] or
 	// [default] / [all].
 	Instances []string `json:"instances,omitempty"`

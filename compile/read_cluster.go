@@ -124,6 +124,11 @@ func (c *compiler) sharedResource(r tableRow, defs map[string]lang.Span, br map[
 	}
 	def := &ResourceDef{Name: name, Type: typ, Dynamic: r.set["INTERVAL"] != nil, Increasing: r.set.flag("INCREASING"),
 		Description: r.set.str("DESCRIPTION"), At: at(sp), span: sp}
+	if st := r.set["INTERVAL"]; st != nil {
+		if d, ok := st.Value.(Duration); ok {
+			def.Interval = float64(d)
+		}
+	}
 	if typ != "Numeric" {
 		for _, k := range []string{"INCREASING", "CONSUMABLE"} {
 			if st := r.set[k]; st != nil {

@@ -149,6 +149,10 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 	"brsvdel":  {"f V", ""},
 	"brsvmod":  {"o on d u nosusp nonsuspn q qn E En Et Etn Ep Epn Ept Eptn b e t n m R f td tn V", "o on d u b e t n m R"},
 	"brsvs":    {"l w p z c V", "l w p z c"},
+
+	"bapp":       {"alloc l V w", "l w"},
+	"lsclusters": {"l V w", "l w"},
+	"lsinfo":     {"l M m r t V w", "l M m r t w"},
 }
 
 // TestLSFOptionTables gives each LSF command every option LSF documents
@@ -189,6 +193,7 @@ func TestLSFRefusedOptionsDocumented(t *testing.T) {
 		"bgadd": bgaddRefusedOptions, "bgmod": bgmodRefusedOptions, "bgdel": bgdelRefusedOptions,
 		"bjgroup": bjgroupRefusedOptions, "bhist": bhistRefusedOptions,
 		"brequeue": brequeueRefusedOptions, "bpeek": bpeekRefusedOptions,
+		"bapp": bappRefusedOptions, "lsclusters": lsclustersRefusedOptions, "lsinfo": lsinfoRefusedOptions,
 	} {
 		tc := lsfDocumented[cmd]
 		seen := map[string]bool{}

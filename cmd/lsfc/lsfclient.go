@@ -147,6 +147,7 @@ func lsfCommands() []lsfEntry {
 		{"busers", newBusersCmd},
 		{"bugroup", newBugroupCmd},
 		{"bmgroup", newBmgroupCmd},
+		{"bapp", newBappCmd},
 		{"bgadd", newBgaddCmd},
 		{"bgdel", newBgdelCmd},
 		{"bgmod", newBgmodCmd},
@@ -156,6 +157,8 @@ func lsfCommands() []lsfEntry {
 		{"brsvmod", newBrsvmodCmd},
 		{"brsvs", newBrsvsCmd},
 		{"lsid", newLsidCmd},
+		{"lsclusters", newLsclustersCmd},
+		{"lsinfo", newLsinfoCmd},
 	}
 }
 

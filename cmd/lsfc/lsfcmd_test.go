@@ -159,6 +159,8 @@ func (f *fakeServe) handler() http.Handler {
 	mux.HandleFunc("GET /v1/params", func(w http.ResponseWriter, r *http.Request) {
 		reply(w, 200, map[string]string{"RESOURCE_RESERVE_PER_TASK": "N", "MBD_SLEEP_TIME": "10"})
 	})
+	mux.HandleFunc("GET /v1/apps", func(w http.ResponseWriter, r *http.Request) { reply(w, 200, fixtureApps()) })
+	mux.HandleFunc("GET /v1/cluster", func(w http.ResponseWriter, r *http.Request) { reply(w, 200, fixtureCluster()) })
 	return mux
 }
 

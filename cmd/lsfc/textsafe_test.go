@@ -142,6 +142,24 @@ func TestLayoutsEscaped(t *testing.T) {
 			writeShowStatus(b, &api.Status{Cluster: evilName, Master: evilName}, time.UTC)
 		},
 		"bparams -a": func(b *bytes.Buffer) { writeParamsAll(b, map[string]string{"X": evilName}) },
+		"bapp -w":    func(b *bytes.Buffer) { writeApps(b, []api.App{{Name: evilName}}, true) },
+		"bapp -l": func(b *bytes.Buffer) {
+			writeAppsLong(b, []api.App{{Name: "a", Description: evilName, Params: []api.QueueParam{{Name: "PRE_EXEC", Value: evilName}}}})
+		},
+		"lsclusters -w": func(b *bytes.Buffer) {
+			writeLsclusters(b, clusterRows(&api.ClusterInfo{Cluster: evilName, Admins: []string{evilName}}), true)
+		},
+		"lsclusters -l": func(b *bytes.Buffer) {
+			info := &api.ClusterInfo{Cluster: "c", Admins: []string{evilName}, Peers: []api.ClusterPeer{{Cluster: "p", Servers: []string{evilName}}}}
+			writeLsclustersLong(b, clusterRows(info), info)
+		},
+		"lsinfo -w": func(b *bytes.Buffer) {
+			writeResources(b, []api.ResourceInfo{{Name: evilName, Description: evilName}}, true)
+		},
+		"lsinfo -l": func(b *bytes.Buffer) { writeResourcesLong(b, []api.ResourceInfo{{Name: "r", Description: evilName}}) },
+		"lsinfo -M": func(b *bytes.Buffer) {
+			writeHostModels(b, []api.HostModelInfo{{Name: "m", Architecture: []string{evilName}}})
+		},
 		"bslots -l": func(b *bytes.Buffer) {
 			writeBackfillWindows(b, []api.BackfillWindow{{Slots: 1, Runtime: -1, Hosts: []api.HostSlots{{Host: evilName, Slots: 1}}}}, true)
 		},

@@ -137,6 +137,8 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("GET /v1/params/long", d.handleParamsLong)
 	mux.HandleFunc("GET /v1/users", d.handleUsers)
 	mux.HandleFunc("GET /v1/groups/{kind}", d.handleGroups)
+	mux.HandleFunc("GET /v1/apps", d.handleApps)
+	mux.HandleFunc("GET /v1/cluster", d.handleCluster)
 	mux.HandleFunc("GET /v1/conf", d.handleConf)
 	mux.HandleFunc("GET /v1/perf", d.handlePerf)
 	mux.HandleFunc("GET /v1/sla", d.handleSLA)
