@@ -32,8 +32,8 @@ PER_QUEUE, PER_HOST, PER_PROJECT), else the section's list as written
 of consumer; APPS is added when a section names application profiles.
 SLOTS, MEM (in MB) and JOBS are USED/LIMIT, "-" when the section sets no
 such limit. These are the limits lsfc enforces: a section's TMP, SWP,
-RESOURCE and other limits are read but not counted, and are shown only by
--c. With no usage to show, blimits prints "No resource usage found.".
+RESOURCE and other limits, and a MEM given as a percentage, are read but
+not counted, and are shown only by -c. With no usage to show, blimits prints "No resource usage found.".
 
   -a        every section that limits slots, memory or jobs, used or not;
             one that nothing uses has one line, its usage "-" (-/LIMIT)
