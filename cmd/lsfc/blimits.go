@@ -33,7 +33,8 @@ of consumer; APPS is added when a section names application profiles.
 SLOTS, MEM (in MB) and JOBS are USED/LIMIT, "-" when the section sets no
 such limit. These are the limits lsfc enforces: a section's TMP, SWP,
 RESOURCE and other limits, and a MEM given as a percentage, are read but
-not counted, and are shown only by -c. With no usage to show, blimits prints "No resource usage found.".
+not counted, and are shown only by -c. With no usage to show, blimits
+prints "No resource usage found.".
 
   -a        every section that limits slots, memory or jobs, used or not;
             one that nothing uses has one line, its usage "-" (-/LIMIT)
