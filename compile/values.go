@@ -321,6 +321,12 @@ func (c *compiler) limit(v lang.Value, k *schema.Key) (*Limit, bool) {
 		}
 		return fmt.Sprintf("%s (%s)", t, read)
 	}
+	// The values' roles, as the warning names them: [default] maximum, or
+	// minimum default maximum.
+	roles := "default, maximum"
+	if len(vals) == 3 {
+		roles = "minimum, default, maximum"
+	}
 	for i := 1; i < len(vals); i++ {
 		if vals[i-1] > vals[i] {
 			a, b := strconv.FormatFloat(vals[i-1], 'f', -1, 64), strconv.FormatFloat(vals[i], 'f', -1, 64)
@@ -331,7 +337,7 @@ func (c *compiler) limit(v lang.Value, k *schema.Key) (*Limit, bool) {
 				a, b = FormatMemoryPair(vals[i-1], vals[i])
 			}
 			c.diags.Add(lang.Warning, CodeOutOfRange, ws[i-1].span.Cover(ws[i].span),
-				"%s: %s is larger than %s; LSF expects the values to grow (min, default, max)", k.Name, show(i-1, a), show(i, b))
+				"%s: %s is larger than %s; LSF expects the values to grow (%s)", k.Name, show(i-1, a), show(i, b), roles)
 		}
 	}
 	return l, true
