@@ -40,8 +40,8 @@ prints "No resource usage found.".
             one that nothing uses has one line, its usage "-" (-/LIMIT)
   -c        the Limit sections as configured, each Begin Limit ... End
             Limit with its keys as written, TMP, SWP and the others too
-  -w        names in full; without it a name longer than its column is
-            cut, its last character "*"
+  -w        names in full; without it a name longer than its column
+            keeps its end, after "*"
   -n NAMES  only the sections named
   -u USERS  only the sections that apply to these users, and of a
             PER_USER section their lines; a user group stands for its
@@ -220,8 +220,8 @@ func writeLimitTable(w io.Writer, rows [][]string, wide bool) {
 			if !keep(i) {
 				continue
 			}
-			if !wide && len(c) > widths[i] {
-				c = c[:widths[i]-1] + "*"
+			if !wide {
+				c = cutStart(c, widths[i])
 			}
 			if i == last {
 				b.WriteString(c)

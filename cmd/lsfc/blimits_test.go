@@ -27,7 +27,7 @@ func TestBlimits(t *testing.T) {
 			"per_user        ann             -               -               -               3/4         -           -\n" +
 			"per_user        bob             -               -               -               1/4         -           -\n" +
 			"night_cap       -               night           -               -               -           768.5/4096  2/10\n" +
-			"chemists_limit* computational_* -               -               -               5/16        -           -\n", ""},
+			"*sts_limit_long *ional_chemists -               -               -               5/16        -           -\n", ""},
 		{"all", []string{"-a", "-n", "idle night_cap"}, 0, header +
 			"NAME            USERS           QUEUES          HOSTS           PROJECTS        APPS            SLOTS       MEM         JOBS\n" +
 			"night_cap       -               night           -               -               -               -           768.5/4096  2/10\n" +
