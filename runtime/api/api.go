@@ -23,6 +23,8 @@
 //	GET  /v1/params/long           every lsb.params parameter, described (→ []Param)
 //	GET  /v1/users?user=...        users' job counts and limits, as busers shows them (→ []User)
 //	GET  /v1/groups/{kind}         user or host groups (kind user or host), as bugroup and bmgroup show them (→ []Group)
+//	GET  /v1/limits?name=...&user=...&queue=...&host=...&project=...&app=...
+//	                               the Limit sections of lsb.resources and their usage, as blimits shows them (LimitQuery → []Limit)
 //	POST /v1/mc/...                between clusters, on the TCP listener only (see MCForward)
 //
 // Errors are answered with a 4xx or 5xx status and an Error body. Times
