@@ -42,7 +42,8 @@ type LimitConsumerUse struct {
 // A LimitFilter picks the Limit sections and consumers blimits shows:
 // the sections named (Names), and those that apply to the users, queues,
 // hosts, projects or applications given; a user group given stands for
-// its members, a host group for its hosts. An empty list picks all.
+// its members, a host group for its hosts. An empty list, or one that
+// holds "all", picks all.
 type LimitFilter struct {
 	Names, Users, Queues, Hosts, Projects, Apps []string
 }
@@ -130,6 +131,11 @@ type limitMatcher struct {
 }
 
 func (c *Cluster) limitMatcher(f LimitFilter) *limitMatcher {
+	for _, l := range []*[]string{&f.Names, &f.Users, &f.Queues, &f.Hosts, &f.Projects, &f.Apps} {
+		if slices.Contains(*l, "all") {
+			*l = nil
+		}
+	}
 	m := &limitMatcher{f: f}
 	for _, u := range f.Users {
 		if g := c.UserGroupMembers(u); g != nil {

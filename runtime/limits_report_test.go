@@ -158,6 +158,9 @@ func TestLimitsReport(t *testing.T) {
 	if _, ok := u1["scratch"]; !ok {
 		t.Errorf("-u u1 left out scratch, whose USERS = chem holds u1")
 	}
+	if got := only(runtime.LimitFilter{Users: []string{"all"}, Queues: []string{"all"}}); len(got) != 4 || len(got["per_user"]) != 2 {
+		t.Errorf("-u all -q all: %+v, want every section and row", got)
+	}
 	if rows := only(runtime.LimitFilter{Users: []string{"chem"}})["per_user"]; len(rows) != 2 {
 		t.Errorf("-u chem per_user rows %+v, want u1 and u2", rows)
 	}

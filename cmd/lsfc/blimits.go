@@ -52,7 +52,8 @@ prints "No resource usage found.".
   -json     one record a line of the table, every value a string
 
 Each list is one argument, its names separated by blanks (-u "ann bob"),
-or the option given again (-u ann -u bob).` + lsfStateHelp,
+or the option given again (-u ann -u bob); a list that holds "all" picks
+all.` + lsfStateHelp,
 		example: `  lsfc blimits
   blimits -a -w
   blimits -u ann -q night
