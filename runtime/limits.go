@@ -14,6 +14,8 @@ import (
 // PER_PROJECT each one apart.
 type limitRule struct {
 	name string
+	// def is the section the rule comes from.
+	def *compile.LimitDef
 	// users admits a user (nil: every user).
 	users    func(string) bool
 	queues   *nameFilter
@@ -78,41 +80,48 @@ func newNameFilter() *nameFilter { return &nameFilter{in: map[string]bool{}, out
 func readLimits(p *compile.Policy, c *Cluster) []*limitRule {
 	var out []*limitRule
 	for _, l := range p.Limits {
-		set := l.Settings
-		r := &limitRule{name: l.Name, slots: -1, jobs: -1, mem: -1, use: map[string]*limitUse{}, mbPerUnit: c.Env.Unit.Megabytes(), perTask: c.ReservePerTask}
-		if st := set["SLOTS"]; st != nil {
-			if x, ok := st.Value.(float64); ok {
-				r.slots = x
-			}
-		}
-		if st := set["JOBS"]; st != nil {
-			if x, ok := st.Value.(float64); ok {
-				r.jobs = x
-			}
-		}
-		if st := set["MEM"]; st != nil {
-			if mb, ok := st.Value.(float64); ok {
-				r.mem = mb
-			}
-		}
+		r := newLimitRule(l, p, c)
 		if r.slots < 0 && r.jobs < 0 && r.mem < 0 {
 			continue
 		}
-		if st := set["USERS"]; st != nil {
-			items, _ := st.Value.([]compile.UserItem)
-			r.users = userFilter(items, p)
-		}
-		if st := set["PER_USER"]; st != nil {
-			items, _ := st.Value.([]compile.UserItem)
-			r.users, r.perUser = userFilter(items, p), true
-		}
-		r.queues, r.perQueue = nameSet(set, "QUEUES", "PER_QUEUE")
-		r.apps, r.perApp = nameSet(set, "APPS", "PER_APP")
-		r.projects, r.perProject = nameSet(set, "PROJECTS", "PER_PROJECT")
-		r.hosts, r.perHost = hostSet(set, p)
 		out = append(out, r)
 	}
 	return out
+}
+
+// newLimitRule reads a Limit section: its consumers and its slot, job
+// and memory limits (-1 each when it sets none).
+func newLimitRule(l *compile.LimitDef, p *compile.Policy, c *Cluster) *limitRule {
+	set := l.Settings
+	r := &limitRule{name: l.Name, def: l, slots: -1, jobs: -1, mem: -1, use: map[string]*limitUse{}, mbPerUnit: c.Env.Unit.Megabytes(), perTask: c.ReservePerTask}
+	if st := set["SLOTS"]; st != nil {
+		if x, ok := st.Value.(float64); ok {
+			r.slots = x
+		}
+	}
+	if st := set["JOBS"]; st != nil {
+		if x, ok := st.Value.(float64); ok {
+			r.jobs = x
+		}
+	}
+	if st := set["MEM"]; st != nil {
+		if mb, ok := st.Value.(float64); ok {
+			r.mem = mb
+		}
+	}
+	if st := set["USERS"]; st != nil {
+		items, _ := st.Value.([]compile.UserItem)
+		r.users = userFilter(items, p)
+	}
+	if st := set["PER_USER"]; st != nil {
+		items, _ := st.Value.([]compile.UserItem)
+		r.users, r.perUser = userFilter(items, p), true
+	}
+	r.queues, r.perQueue = nameSet(set, "QUEUES", "PER_QUEUE")
+	r.apps, r.perApp = nameSet(set, "APPS", "PER_APP")
+	r.projects, r.perProject = nameSet(set, "PROJECTS", "PER_PROJECT")
+	r.hosts, r.perHost = hostSet(set, p)
+	return r
 }
 
 // nameSet reads a consumer list (QUEUES or PER_QUEUE), where "~name"

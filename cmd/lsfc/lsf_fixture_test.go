@@ -49,3 +49,22 @@ func fixtureHosts() []api.Host {
 		{Name: "hostC", Status: "unavail", JLU: -1, Max: -1},
 	}
 }
+
+// fixtureLimits returns Limit sections of lsb.resources as lsfc serve
+// reports them: a PER_USER slot limit used by two users, a queue's job and
+// memory limit used as a whole, one nothing uses, one with a long user
+// group name, and one lsfc does not enforce (TMP only).
+func fixtureLimits() []api.Limit {
+	n := func(x float64) *float64 { return &x }
+	return []api.Limit{
+		{Name: "per_user", Enforced: true, Settings: []api.LimitSetting{{Key: "PER_USER", Value: "all"}, {Key: "SLOTS", Value: "4"}},
+			Slots: n(4), Use: []api.LimitUse{{User: "ann", Slots: 3, Jobs: 1}, {User: "bob", Slots: 1, Jobs: 1, Mem: 512}}},
+		{Name: "night_cap", Enforced: true, Settings: []api.LimitSetting{{Key: "QUEUES", Value: "night"}, {Key: "JOBS", Value: "10"}, {Key: "MEM", Value: "4G"}},
+			Jobs: n(10), Mem: n(4096), Use: []api.LimitUse{{Slots: 2, Jobs: 2, Mem: 768.5}}},
+		{Name: "idle", Enforced: true, Settings: []api.LimitSetting{{Key: "PER_HOST", Value: "hostA hostB"}, {Key: "APPS", Value: "fluent"}, {Key: "SLOTS", Value: "2"}},
+			Slots: n(2)},
+		{Name: "chemists_limit_long", Enforced: true, Settings: []api.LimitSetting{{Key: "USERS", Value: "computational_chemists"}, {Key: "SLOTS", Value: "16"}},
+			Slots: n(16), Use: []api.LimitUse{{Slots: 5, Jobs: 5}}},
+		{Name: "scratch", Settings: []api.LimitSetting{{Key: "USERS", Value: "ann"}, {Key: "TMP", Value: "100"}}},
+	}
+}

@@ -191,7 +191,7 @@ func isLSFCommand(name string) bool {
 
 // lsfCommandNames returns the names of the LSF commands lsfc provides.
 func lsfCommandNames() []string {
-	return []string{"bacct", "badmin", "bapp", "bbot", "bgadd", "bgdel", "bgmod", "bhist", "bhosts", "bjgroup", "bjobs", "bkill", "bmgroup",
+	return []string{"bacct", "badmin", "bapp", "bbot", "bgadd", "bgdel", "bgmod", "bhist", "bhosts", "bjgroup", "bjobs", "bkill", "blimits", "bmgroup",
 		"bmod", "bparams", "bpeek", "bqueues", "brequeue", "bresize", "bresume", "brsvadd", "brsvdel", "brsvmod", "brsvs", "bsla", "bslots", "bstop", "bsub", "bswitch", "btop", "bugroup",
 		"busers", "lsadmin", "lsclusters", "lshosts", "lsid", "lsinfo", "lsload", "sbatchd"}
 }

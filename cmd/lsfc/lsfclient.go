@@ -145,6 +145,7 @@ func lsfCommands() []lsfEntry {
 		{"bsla", newBslaCmd},
 		{"bslots", newBslotsCmd},
 		{"busers", newBusersCmd},
+		{"blimits", newBlimitsCmd},
 		{"bugroup", newBugroupCmd},
 		{"bmgroup", newBmgroupCmd},
 		{"bapp", newBappCmd},

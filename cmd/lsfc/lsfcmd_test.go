@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,6 +32,8 @@ type fakeServe struct {
 	// allFields makes the job lists carry every field, whatever they ask
 	// for.
 	allFields bool
+	// limitQueries are the queries of each limit list asked for.
+	limitQueries []url.Values
 }
 
 func (f *fakeServe) handler() http.Handler {
@@ -153,6 +156,18 @@ func (f *fakeServe) handler() http.Handler {
 		reply(w, 200, api.ActionResponse{Message: "Queue <normal> is closed"})
 	})
 	mux.HandleFunc("GET /v1/hosts", func(w http.ResponseWriter, r *http.Request) { reply(w, 200, fixtureHosts()) })
+	mux.HandleFunc("GET /v1/limits", func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		f.limitQueries = append(f.limitQueries, r.URL.Query())
+		f.mu.Unlock()
+		out := []api.Limit{}
+		for _, l := range fixtureLimits() {
+			if names := r.URL.Query()["name"]; len(names) == 0 || slices.Contains(names, l.Name) {
+				out = append(out, l)
+			}
+		}
+		reply(w, 200, out)
+	})
 	mux.HandleFunc("GET /v1/status", func(w http.ResponseWriter, r *http.Request) {
 		reply(w, 200, api.Status{Cluster: "demo", Master: "hostA", StateDir: "/state", Jobs: 4, Running: 1, Pending: 1})
 	})

@@ -25,6 +25,8 @@
 //	GET  /v1/groups/{kind}         user or host groups (kind user or host), as bugroup and bmgroup show them (→ []Group)
 //	GET  /v1/apps                  the application profiles and their jobs, as bapp shows them (→ []App)
 //	GET  /v1/cluster               the cluster, its peers, resources, host types and models, for lsclusters and lsinfo (→ ClusterInfo)
+//	GET  /v1/limits?name=...&user=...&queue=...&host=...&project=...&app=...
+//	                               the Limit sections of lsb.resources and their usage, as blimits shows them (LimitQuery → []Limit)
 //	POST /v1/mc/...                between clusters, on the TCP listener only (see MCForward)
 //
 // Errors are answered with a 4xx or 5xx status and an Error body. Times
@@ -249,6 +251,49 @@ type User struct {
 	// the user or group; nil for none.
 	MPend  *int `json:"mpend,omitempty"`
 	MPJobs *int `json:"mpjobs,omitempty"`
+}
+
+// A Limit is a Limit section of lsb.resources as blimits shows it: its
+// keys as written (NAME left out, in the order of the file), the slot,
+// job and memory limits the scheduler enforces (nil for none; Mem in MB),
+// and what running jobs use of it, one entry a consumer. Enforced is
+// false for a section that limits none of slots, jobs and memory: lsfc
+// reads it but counts nothing against it.
+type Limit struct {
+	Name     string         `json:"name"`
+	Enforced bool           `json:"enforced"`
+	Settings []LimitSetting `json:"settings"`
+	Slots    *float64       `json:"slots,omitempty"`
+	Jobs     *float64       `json:"jobs,omitempty"`
+	Mem      *float64       `json:"mem,omitempty"`
+	Use      []LimitUse     `json:"use,omitempty"`
+}
+
+// A LimitSetting is one key of a Limit section and its value as written.
+type LimitSetting struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// A LimitUse is what the running jobs of one consumer of a Limit take.
+// User, Queue, Host, Project and App name the consumer along the
+// section's PER_ keys ("" along the others); Mem is in MB.
+type LimitUse struct {
+	User    string  `json:"user,omitempty"`
+	Queue   string  `json:"queue,omitempty"`
+	Host    string  `json:"host,omitempty"`
+	Project string  `json:"project,omitempty"`
+	App     string  `json:"app,omitempty"`
+	Slots   int     `json:"slots"`
+	Jobs    int     `json:"jobs"`
+	Mem     float64 `json:"mem"`
+}
+
+// A LimitQuery picks the Limit sections blimits shows (see
+// Client.Limits): by name, and by the users, queues, hosts, projects and
+// applications they apply to. An empty list picks all.
+type LimitQuery struct {
+	Names, Users, Queues, Hosts, Projects, Apps []string
 }
 
 // A Param is one parameter of lsb.params as bparams -l shows it: its

@@ -377,6 +377,22 @@ func (c *Client) Users(ctx context.Context, names []string) ([]User, error) {
 	return out, nil
 }
 
+// Limits returns the Limit sections of lsb.resources the query picks,
+// with what running jobs use of each (blimits).
+func (c *Client) Limits(ctx context.Context, q LimitQuery) ([]Limit, error) {
+	v := url.Values{}
+	for key, names := range map[string][]string{"name": q.Names, "user": q.Users, "queue": q.Queues, "host": q.Hosts, "project": q.Projects, "app": q.Apps} {
+		for _, n := range names {
+			v.Add(key, n)
+		}
+	}
+	var out []Limit
+	if err := c.do(ctx, "GET", "/v1/limits", v, nil, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // JobGroups returns the job groups, parents before their subgroups.
 func (c *Client) JobGroups(ctx context.Context) ([]JobGroup, error) {
 	var out []JobGroup

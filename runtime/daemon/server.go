@@ -136,6 +136,7 @@ func (d *Daemon) routes(remote bool) http.Handler {
 	mux.HandleFunc("GET /v1/params", d.handleParams)
 	mux.HandleFunc("GET /v1/params/long", d.handleParamsLong)
 	mux.HandleFunc("GET /v1/users", d.handleUsers)
+	mux.HandleFunc("GET /v1/limits", d.handleLimits)
 	mux.HandleFunc("GET /v1/groups/{kind}", d.handleGroups)
 	mux.HandleFunc("GET /v1/apps", d.handleApps)
 	mux.HandleFunc("GET /v1/cluster", d.handleCluster)
@@ -1664,6 +1665,40 @@ func (d *Daemon) handleUsers(w http.ResponseWriter, r *http.Request) {
 		return out, nil, nil, nil
 	})
 	reply(w, v, err)
+}
+
+// handleLimits answers blimits: the Limit sections of lsb.resources the
+// query picks (name, user, queue, host, project, app), with what running
+// jobs use of each.
+func (d *Daemon) handleLimits(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := runtime.LimitFilter{Names: q["name"], Users: q["user"], Queues: q["queue"], Hosts: q["host"], Projects: q["project"], Apps: q["app"]}
+	v, err := d.do(r.Context(), func() (any, []Record, func(), error) {
+		out := []api.Limit{}
+		for _, l := range d.cluster.Limits(f) {
+			al := api.Limit{Name: l.Name, Enforced: l.Enforced, Settings: []api.LimitSetting{},
+				Slots: limitOf(l.Slots), Jobs: limitOf(l.Jobs), Mem: limitOf(l.Mem)}
+			for _, s := range l.Settings {
+				al.Settings = append(al.Settings, api.LimitSetting{Key: s.Key, Value: s.Value})
+			}
+			for _, u := range l.Use {
+				al.Use = append(al.Use, api.LimitUse{User: u.User, Queue: u.Queue, Host: u.Host, Project: u.Project, App: u.App,
+					Slots: u.Slots, Jobs: u.Jobs, Mem: u.Mem})
+			}
+			out = append(out, al)
+		}
+		return out, nil, nil, nil
+	})
+	reply(w, v, err)
+}
+
+// limitOf returns a limit of a Limit section as the API gives it: nil
+// for none (negative).
+func limitOf(x float64) *float64 {
+	if x < 0 {
+		return nil
+	}
+	return &x
 }
 
 // handleGroups lists the user groups (bugroup) or the host groups
