@@ -139,4 +139,5 @@ func TestElementsOfPlainJob(t *testing.T) {
 	if code, err := c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", sub.ID), nil, nil); err != nil || code != http.StatusOK {
 		t.Fatalf("kill: %d %v", code, err)
 	}
+	c.waitState(t, sub.ID, "EXIT") // its files gone before the directory is
 }
