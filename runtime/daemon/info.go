@@ -58,6 +58,24 @@ func (d *Daemon) handleApps(w http.ResponseWriter, r *http.Request) {
 	reply(w, v, err)
 }
 
+// settingLimit returns the limit a queue's or profile's setting name
+// gives ([default] maximum, with its unit), and whether it gives one.
+func settingLimit(set compile.Settings, name string) (api.QueueLimit, bool) {
+	st := set[name]
+	if st == nil {
+		return api.QueueLimit{}, false
+	}
+	l, ok := st.Value.(*compile.Limit)
+	if !ok {
+		return api.QueueLimit{}, false
+	}
+	ql := api.QueueLimit{Name: name, Max: l.Max, Unit: limitUnit(name), Spec: l.Spec}
+	if l.Default != nil {
+		ql.Default = *l.Default
+	}
+	return ql, true
+}
+
 // appInfo describes what a profile sets: its description, its limits,
 // RES_REQ and GPU_REQ, and every other parameter as written, by name.
 func appInfo(def *compile.Application) api.App {
@@ -65,20 +83,10 @@ func appInfo(def *compile.Application) api.App {
 	out := api.App{Name: def.Name, Description: settingString(set, "DESCRIPTION")}
 	shown := map[string]bool{"NAME": true, "DESCRIPTION": true}
 	for _, name := range appLimitNames {
-		st := set[name]
-		if st == nil {
-			continue
+		if al, ok := settingLimit(set, name); ok {
+			out.Limits = append(out.Limits, al)
+			shown[name] = true
 		}
-		l, ok := st.Value.(*compile.Limit)
-		if !ok {
-			continue
-		}
-		al := api.QueueLimit{Name: name, Max: l.Max, Unit: limitUnit(name), Spec: l.Spec}
-		if l.Default != nil {
-			al.Default = *l.Default
-		}
-		out.Limits = append(out.Limits, al)
-		shown[name] = true
 	}
 	if st := set["RES_REQ"]; st != nil {
 		out.ResReq = unquote(st.Raw)

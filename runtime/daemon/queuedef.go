@@ -39,19 +39,9 @@ func (d *Daemon) queueDefinition(out *api.Queue, q *runtime.Queue) {
 		}
 	}
 	for _, name := range queueLimitNames {
-		st := set[name]
-		if st == nil {
-			continue
+		if ql, ok := settingLimit(set, name); ok {
+			out.Limits = append(out.Limits, ql)
 		}
-		l, ok := st.Value.(*compile.Limit)
-		if !ok {
-			continue
-		}
-		ql := api.QueueLimit{Name: name, Max: l.Max, Unit: limitUnit(name), Spec: l.Spec}
-		if l.Default != nil {
-			ql.Default = *l.Default
-		}
-		out.Limits = append(out.Limits, ql)
 	}
 	for name, th := range q.Thresholds {
 		if out.Thresholds == nil {
