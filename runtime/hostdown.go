@@ -71,10 +71,10 @@ func (c *Cluster) SetFacts(h *Host, typ, model string, ncpus, maxmem, maxswp, ma
 	set(&f.Ncpus, ncpus)
 	if !known && f.Ncpus > 0 {
 		h.CPUs = f.Ncpus
-	}
-	if row := c.hostRow(h); !known && f.Ncpus > 0 && row != nil && row.MXJ != nil && *row.MXJ < 0 {
-		h.MaxSlots = int(f.Ncpus)
-		f.MaxSlots, f.Slots = f.Ncpus, f.Ncpus
+		if row := c.hostRow(h); row != nil && row.MXJ != nil && *row.MXJ < 0 {
+			h.MaxSlots = int(f.Ncpus)
+			f.MaxSlots, f.Slots = f.Ncpus, f.Ncpus
+		}
 	}
 	set(&f.Maxmem, maxmem)
 	set(&f.Maxswp, maxswp)

@@ -156,10 +156,7 @@ func hostSet(set compile.Settings, p *compile.Policy) (*nameFilter, bool) {
 		}
 		items, _ := st.Value.([]compile.HostItem)
 		f := newNameFilter()
-		groups := map[string]*compile.HostGroup{}
-		for _, g := range p.HostGroups {
-			groups[g.Name] = g
-		}
+		groups := hostGroupIndex(p)
 		for _, it := range items {
 			if g := groups[it.Name]; g != nil {
 				for _, h := range g.Hosts {
@@ -175,6 +172,15 @@ func hostSet(set compile.Settings, p *compile.Policy) (*nameFilter, bool) {
 		return f, key == "PER_HOST"
 	}
 	return nil, false
+}
+
+// hostGroupIndex returns the host groups of lsb.hosts by name.
+func hostGroupIndex(p *compile.Policy) map[string]*compile.HostGroup {
+	groups := make(map[string]*compile.HostGroup, len(p.HostGroups))
+	for _, g := range p.HostGroups {
+		groups[g.Name] = g
+	}
+	return groups
 }
 
 // hostBound reports whether the rule counts per host or only on some

@@ -146,10 +146,7 @@ func (c *Cluster) limitMatcher(f LimitFilter) *limitMatcher {
 	}
 	if len(f.Hosts) > 0 {
 		m.hosts = map[string]bool{}
-		groups := map[string]*compile.HostGroup{}
-		for _, g := range c.Policy.HostGroups {
-			groups[g.Name] = g
-		}
+		groups := hostGroupIndex(c.Policy)
 		for _, h := range f.Hosts {
 			if g := groups[h]; g != nil {
 				for _, member := range g.Hosts {

@@ -483,21 +483,23 @@ func (s *Spec) workDir() string {
 	return expandJobPath(s.Cwd, s)
 }
 
-// makeWorkDir makes the job's working directory, with its missing parents,
-// when bsub -cwd gave it with dynamic patterns, as LSF does (a directory
-// given without them must exist); a relative one is taken from home. It
-// runs with the job's user's identity (jobUser.do). A directory that
-// cannot be made is left to enterDir, which runs the job elsewhere or
-// not at all.
-func makeWorkDir(s *Spec, home string) {
+// makeWorkDir returns the job's working directory (workDir) and makes
+// it, with its missing parents, when bsub -cwd gave it with dynamic
+// patterns, as LSF does (a directory given without them must exist); a
+// relative one is taken from home. It runs with the job's user's
+// identity (jobUser.do). A directory that cannot be made is left to
+// enterDir, which runs the job elsewhere or not at all.
+func makeWorkDir(s *Spec, home string) string {
 	dir := s.workDir()
 	if dir == s.Cwd || dir == "" {
-		return
+		return dir
 	}
+	made := dir
 	if home != "" {
-		dir = absIn(home, dir)
+		made = absIn(home, dir)
 	}
-	os.MkdirAll(dir, 0o777)
+	os.MkdirAll(made, 0o777)
+	return dir
 }
 
 // inDir returns a relative output path name taken from dir; an absolute

@@ -529,8 +529,7 @@ func (w *wrapper) openOutputs(s *Spec, u jobUser, p *jobPaths) (stdout, stderr *
 	outName := outputPath(s.Stdout, s.outputID(), s.Index, ".out")
 	errName := outputPath(s.Stderr, s.outputID(), s.Index, ".err")
 	err = u.do(func() error {
-		makeWorkDir(s, u.home)
-		cwd, err := enterDir(s.workDir(), u.home, exitIfCwdMissing(s.Env), os.Chdir)
+		cwd, err := enterDir(makeWorkDir(s, u.home), u.home, exitIfCwdMissing(s.Env), os.Chdir)
 		if errors.Is(err, errNoCwd) {
 			return err
 		}
