@@ -1588,12 +1588,15 @@ func (d *Daemon) housekeep() {
 func (d *Daemon) clean(now runtime.Time) {
 	clean := d.cfg.Policy.Parameters.CleanPeriod.Seconds()
 	old := d.cluster.FinishedBefore(now.Add(-clean))
+	ids := make([]int64, 0, len(old))
 	for _, j := range old {
+		ids = append(ids, j.ID)
 		d.cluster.Forget(j)
 		d.killedMu.Lock()
 		delete(d.killed, j.ID)
 		d.killedMu.Unlock()
 	}
+	d.forgetKept(ids)
 }
 
 // sampleCPU reads the CPU time of the running jobs of queues with
@@ -1691,41 +1694,64 @@ func (d *Daemon) snapshot() []Record {
 }
 
 // forgetGone drops the tokens, directories and placements of the jobs the
-// cluster no longer has (forgotten after CLEAN_PERIOD).
+// cluster no longer has. The daemon drops them as it forgets each job
+// (clean); a snapshot makes sure of it.
 func (d *Daemon) forgetGone() {
-	gone := func(id int64) bool { return d.cluster.Job(id) == nil }
-	var rebuilt bool
-	d.tokenOf, rebuilt = pruned(d.tokenOf, &d.keptMost.tokens, gone, func(id int64, t string) {
-		// The token may name a later job by now: a submission retried
-		// after its first job was forgotten.
-		if d.tokens[t] == id {
-			delete(d.tokens, t)
+	var gone []int64
+	add := func(id int64) {
+		if d.cluster.Job(id) == nil {
+			gone = append(gone, id)
 		}
-	})
-	if rebuilt {
+	}
+	for id := range d.tokenOf {
+		add(id)
+	}
+	for id := range d.ranIn {
+		add(id)
+	}
+	for id := range d.placed {
+		add(id)
+	}
+	d.forgetKept(gone)
+}
+
+// forgetKept drops the tokens, directories and placements the daemon kept
+// of jobs the cluster has forgotten.
+func (d *Daemon) forgetKept(ids []int64) {
+	if len(ids) == 0 {
+		return
+	}
+	most := &d.keptMost
+	most.tokens, most.ranIn, most.placed = max(most.tokens, len(d.tokenOf)), max(most.ranIn, len(d.ranIn)), max(most.placed, len(d.placed))
+	for _, id := range ids {
+		if t, ok := d.tokenOf[id]; ok {
+			// The token may name a later job by now: a submission
+			// retried after its first job was forgotten.
+			if d.tokens[t] == id {
+				delete(d.tokens, t)
+			}
+			delete(d.tokenOf, id)
+		}
+		delete(d.ranIn, id)
+		delete(d.placed, id)
+	}
+	var rebuilt bool
+	if d.tokenOf, rebuilt = shrunk(d.tokenOf, &most.tokens); rebuilt {
 		d.tokens = make(map[string]int64, len(d.tokenOf))
 		for id, t := range d.tokenOf {
 			d.tokens[t] = id
 		}
 	}
-	d.ranIn, _ = pruned(d.ranIn, &d.keptMost.ranIn, gone, func(int64, string) {})
-	d.placed, _ = pruned(d.placed, &d.keptMost.placed, gone, func(int64, placement) {})
+	d.ranIn, _ = shrunk(d.ranIn, &most.ranIn)
+	d.placed, _ = shrunk(d.placed, &most.placed)
 }
 
-// pruned deletes from m the entries of the jobs that are gone, calling
-// drop with the id and value of each, and returns m, or a new map when it built
-// one. A Go map keeps its room when entries go: once what is left is under
-// a quarter of the most m held (*most, which pruned keeps), the rest move
-// to a map of their size, so that a burst of jobs long gone does not keep
-// its room for good, and the owner allocates nothing otherwise.
-func pruned[V any](m map[int64]V, most *int, gone func(int64) bool, drop func(int64, V)) (map[int64]V, bool) {
-	*most = max(*most, len(m))
-	for id, v := range m {
-		if gone(id) {
-			drop(id, v)
-			delete(m, id)
-		}
-	}
+// shrunk returns m, or a new map holding its entries when it built one. A
+// Go map keeps its room when entries go: once m holds under a quarter of
+// the most it held (*most), its entries move to a map of their size, so
+// that a burst of jobs long gone does not keep its room for good, and
+// nothing is allocated otherwise.
+func shrunk[V any](m map[int64]V, most *int) (map[int64]V, bool) {
 	if 4*len(m) >= *most {
 		return m, false
 	}

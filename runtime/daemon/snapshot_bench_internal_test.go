@@ -156,25 +156,25 @@ func TestForgetGone(t *testing.T) {
 	}
 }
 
-// TestPrunedRebuilds checks when pruned builds a map anew: not while what
+// TestShrunkRebuilds checks when shrunk builds a map anew: not while what
 // is left is a quarter or more of the most the map held, then once it
-// falls below, at the size of what is left; and that every gone entry is
-// dropped and every other kept.
-func TestPrunedRebuilds(t *testing.T) {
+// falls below, at the size of what is left, keeping every entry.
+func TestShrunkRebuilds(t *testing.T) {
 	m := map[int64]int{}
 	for id := range int64(100) {
 		m[id] = int(id)
 	}
-	most := 0
-	var dropped int
-	drop := func(int64, int) { dropped++ }
+	most := len(m)
 	// Ten go each round, the highest first: the map is kept while 30 or
 	// more of the 100 are left, and built anew when 20 are.
 	for round, left := 1, int64(90); left >= 10; round, left = round+1, left-10 {
+		for id := left; id < left+10; id++ {
+			delete(m, id)
+		}
 		var rebuilt bool
-		m, rebuilt = pruned(m, &most, func(id int64) bool { return id >= left }, drop)
-		if len(m) != int(left) || dropped != 10*round {
-			t.Fatalf("round %d: %d left and %d dropped, want %d and %d", round, len(m), dropped, left, 10*round)
+		m, rebuilt = shrunk(m, &most)
+		if len(m) != int(left) {
+			t.Fatalf("round %d: %d left, want %d", round, len(m), left)
 		}
 		for id := range left {
 			if m[id] != int(id) {
@@ -188,11 +188,38 @@ func TestPrunedRebuilds(t *testing.T) {
 			t.Fatalf("after the rebuild the most is %d, want 20", most)
 		}
 	}
-	// None gone: the same map, nothing dropped.
-	before := dropped
-	m2, rebuilt := pruned(m, &most, func(int64) bool { return false }, drop)
-	if rebuilt || len(m2) != len(m) || dropped != before {
-		t.Fatalf("nothing gone: rebuilt %v, %d entries, %d dropped", rebuilt, len(m2), dropped-before)
+}
+
+// TestCleanForgetsKept checks that the daemon drops a job's token,
+// directory and placement when it forgets the job after CLEAN_PERIOD,
+// not at the next compaction: over rounds of jobs submitted and
+// forgotten, what it keeps of them would grow until then.
+func TestCleanForgetsKept(t *testing.T) {
+	d, state := startInternal(t)
+	ctx := context.Background()
+	c := api.Dial(state)
+	sub, err := c.Submit(ctx, &api.SubmitRequest{Command: "true", Hold: true, Token: "once",
+		Env: []string{"PATH=/usr/bin:/bin"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.do(ctx, func() (any, []Record, func(), error) {
+		j := d.cluster.Job(sub.ID)
+		d.ranIn[sub.ID] = "/ran"
+		d.placed[sub.ID] = placement{}
+		if err := d.cluster.Kill(j, d.now()); err != nil {
+			return nil, nil, nil, err
+		}
+		d.clean(d.now().Add(d.cfg.Policy.Parameters.CleanPeriod.Seconds() + 1))
+		if d.cluster.Job(sub.ID) != nil {
+			t.Fatalf("job %d is still known past CLEAN_PERIOD", sub.ID)
+		}
+		if len(d.tokens) != 0 || len(d.tokenOf) != 0 || len(d.ranIn) != 0 || len(d.placed) != 0 {
+			t.Errorf("kept after the job was forgotten: tokens %v, jobs' tokens %v, directories %v, placements %v", d.tokens, d.tokenOf, d.ranIn, d.placed)
+		}
+		return nil, nil, nil, nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 }
 
