@@ -927,23 +927,14 @@ func (c *Cluster) Submit(s Submission, now Time) (*Job, error) {
 			s.Sla = c.jobGroupSLA(p)
 		}
 	}
-	var candidates []*Queue
+	candidates := c.DefaultQueues
 	if s.Queue != "" {
-		for _, name := range strings.Fields(s.Queue) {
-			q := c.queueByName[name]
-			if q == nil {
-				return nil, &Rejection{Reason: fmt.Sprintf("%s: no such queue", name)}
-			}
-			candidates = append(candidates, q)
+		var err error
+		if candidates, err = c.queuesNamed(s.Queue); err != nil {
+			return nil, err
 		}
-		if len(candidates) == 0 {
-			return nil, &Rejection{Reason: "-q names no queue"}
-		}
-	} else {
-		candidates = c.DefaultQueues
-		if len(candidates) == 0 {
-			return nil, &Rejection{Reason: "no default queue: submit with -q"}
-		}
+	} else if len(candidates) == 0 {
+		return nil, &Rejection{Reason: "no default queue: submit with -q"}
 	}
 	var first error
 	for _, q := range candidates {
@@ -956,6 +947,23 @@ func (c *Cluster) Submit(s Submission, now Time) (*Job, error) {
 		}
 	}
 	return nil, first
+}
+
+// queuesNamed returns the queues -q names, in its order (bsub -q and bmod
+// -q "short normal").
+func (c *Cluster) queuesNamed(list string) ([]*Queue, error) {
+	var qs []*Queue
+	for _, name := range strings.Fields(list) {
+		q := c.queueByName[name]
+		if q == nil {
+			return nil, &Rejection{Reason: fmt.Sprintf("%s: no such queue", name)}
+		}
+		qs = append(qs, q)
+	}
+	if len(qs) == 0 {
+		return nil, &Rejection{Reason: "-q names no queue"}
+	}
+	return qs, nil
 }
 
 // accept checks a submission against one queue and adds it there.

@@ -246,6 +246,9 @@ func (q *Queue) countPending(j *Job, d int) {
 // A Modification is what bmod changes in a pending job; nil fields are
 // left as they are.
 type Modification struct {
+	// Queue is bmod -q: the queues the job may move to, tried in the order
+	// given (bsub -q's list); the first that accepts the job takes it.
+	Queue    *string   `json:"Queue,omitempty"`
 	Name     *string   `json:"Name"`
 	ResReq   *string   `json:"ResReq"`
 	Slots    *int      `json:"Slots"`
@@ -374,12 +377,35 @@ func (c *Cluster) Modify(j *Job, m Modification) error {
 	if sub.Slots <= 0 {
 		sub.Slots = 1
 	}
-	// The modified job must pass its queue's checks as a submission.
-	a, err := c.check(j.Queue, sub)
-	if err != nil {
-		return err
+	// The modified job must pass its queue's checks as a submission: its
+	// own queue's, or those of the first queue of -q that accepts it.
+	queues := []*Queue{j.Queue}
+	if m.Queue != nil {
+		var err error
+		if queues, err = c.queuesNamed(*m.Queue); err != nil {
+			return err
+		}
+	}
+	var (
+		a     *acceptance
+		q     *Queue
+		first error
+	)
+	for _, q = range queues {
+		sub.Queue = q.Name
+		var err error
+		if a, err = c.check(q, sub); err == nil {
+			break
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	if a == nil {
+		return first
 	}
 	c.dequeue(j)
+	j.Queue = q
 	moved := sub.JobGroup != j.Sub.JobGroup
 	if moved {
 		// When is not known here: the group's idle time starts at the

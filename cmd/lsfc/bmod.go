@@ -12,7 +12,7 @@ import (
 
 func bmodOptionList() []lsfOption {
 	return []lsfOption{
-		{"R", "res_req"}, {"n", "slots"}, {"J", "job_name"}, {"W", "[hh:]mm"}, {"sp", "priority"},
+		{"q", `"queue_name ..."`}, {"R", "res_req"}, {"n", "slots"}, {"J", "job_name"}, {"W", "[hh:]mm"}, {"sp", "priority"},
 		{"w", "dependency"}, {"m", `"host ..."`}, {"aps", `"system=value|admin=value"`}, {"apsn", ""},
 		{"P", "project_name"}, {"Pn", ""}, {"G", "user_group"}, {"Gn", ""}, {"g", "job_group_name"}, {"gn", ""},
 		{"B", ""}, {"Bn", ""}, {"N", ""}, {"Ne", ""}, {"Nn", ""}, {"u", "mail_user"}, {"un", ""},
@@ -28,8 +28,9 @@ func newBmodCmd(e env) *lsfCommand {
 		operands: "JOBID",
 		options:  bmodOptionList(),
 		refused:  bmodRefusedOptions(),
-		long: `bmod changes what a job asked for at submission: its resource requirement
-(-R), slots (-n), name (-J), run limit (-W), user priority (-sp),
+		long: `bmod changes what a job asked for at submission: its queue (-q, a
+list tried in its order as bsub's; the job must pass the new queue's
+checks as a submission would), its resource requirement (-R), slots (-n), name (-J), run limit (-W), user priority (-sp),
 dependency (-w), hosts (-m), project (-P), the user group its fairshare
 is charged to (-G, of which the job's owner must be a direct member) or
 its job group (-g, made when it does not exist; -gn takes the job out of
@@ -73,7 +74,7 @@ standard error and exits 255.` + lsfStateHelp,
 // bmodRequest returns the changes bmod's options ask for.
 func bmodRequest(a *lsfArgs) (*api.SubmitRequest, error) {
 	if len(a.opts) == 0 {
-		return nil, errors.New("nothing to change: give -R, -n, -J, -W, -sp, -w, -m, -P, -Pn, -G, -Gn, -g, -gn, -U, -Un, -B, -Bn, -N, -Ne, -Nn, -u, -un, -gpu, -gpun, -Jd or -Jdn")
+		return nil, errors.New("nothing to change: give -q, -R, -n, -J, -W, -sp, -w, -m, -P, -Pn, -G, -Gn, -g, -gn, -U, -Un, -B, -Bn, -N, -Ne, -Nn, -u, -un, -gpu, -gpun, -Jd or -Jdn")
 	}
 	for _, o := range []string{"g", "P", "G", "U", "B", "N", "u", "gpu", "Jd"} {
 		if a.has(o) && a.has(o+"n") {

@@ -122,7 +122,7 @@ var lsfDocumented = map[string]struct{ documented, implemented string }{
 		"U u ul v We wa wt Zs Z appn arn Bn bn Cn cn cwdn Dn En Epn en eptln extn Fn fn freqn Gn gn gpun hostfilen in " +
 		"isn Jdn Jn kn Ln Lpn Mn mn mign Nn Nen notifyn on outdirn Pn pn ptln Qn Rn rncn Sn sn slan smtn spn stagen " +
 		"Tn tn Un un uln vn Wn Wen wn wan wtn Zsn V clusters cn_cu cn_mem core_isolation csm data datachk datagrp datan " +
-		"jobaff ln_mem ln_slots nnodes step_cgroup", "R n J W sp w m aps apsn P Pn G Gn g gn U Un B Bn N Ne Nn u un gpu gpun Jd Jdn"},
+		"jobaff ln_mem ln_slots nnodes step_cgroup", "q R n J W sp w m aps apsn P Pn G Gn g gn U Un B Bn N Ne Nn u un gpu gpun Jd Jdn"},
 	"bqueues": {"alloc json l lr m noheader o r u V w", "json l r w"},
 	"bhosts":  {"a aff alloc attr cname e gpu json l loc noheader o R rc rconly s sl V w X x", "gpu json l R s w"},
 	"bhist": {"a aff app b C cname D d data e f G g gpu hostfile J Jd l Lp m N n P p q r S s T t u UF V w",

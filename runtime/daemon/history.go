@@ -433,6 +433,9 @@ func modificationText(m *runtime.Modification) string {
 		return ""
 	}
 	var parts []string
+	if m.Queue != nil {
+		parts = append(parts, "-q "+strconv.Quote(*m.Queue))
+	}
 	if m.Name != nil {
 		parts = append(parts, "-J "+strconv.Quote(*m.Name))
 	}

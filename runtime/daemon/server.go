@@ -1082,6 +1082,11 @@ func (d *Daemon) jobAction(id identity, j *runtime.Job, action string, req api.A
 		if d := req.Modify.Description; len(d) > api.MaxJobDescription || strings.ContainsRune(d, 0) {
 			return nil, nil, nil, errorf(http.StatusBadRequest, "bad job description: at most %d characters, no NUL byte", api.MaxJobDescription)
 		}
+		for _, n := range strings.Fields(req.Modify.Queue) {
+			if err := checkName("queue", n); err != nil {
+				return nil, nil, nil, errorf(http.StatusBadRequest, "%v", err)
+			}
+		}
 		m := modification(req.Modify)
 		if r := m.Reservation; r != nil && *r != "" {
 			if len(*r) > 128 {
@@ -1155,6 +1160,9 @@ func (d *Daemon) signalJob(id identity, j *runtime.Job, req api.ActionRequest) (
 // are the ones changed.
 func modification(s *api.SubmitRequest) runtime.Modification {
 	var m runtime.Modification
+	if s.Queue != "" {
+		m.Queue = &s.Queue
+	}
 	if s.Name != "" {
 		m.Name = &s.Name
 	}
