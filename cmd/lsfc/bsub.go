@@ -85,7 +85,8 @@ option (or "--"); the words after it are the command, joined with single
 spaces. Without a command, the job script is read from standard input,
 with the options of its leading "#BSUB" lines (the command line wins).
 
-  -q QUEUE      the queue (else DEFAULT_QUEUE); "Q1 Q2 ..." tries each in turn
+  -q QUEUE      the queue (else $LSB_DEFAULTQUEUE, else DEFAULT_QUEUE);
+                "Q1 Q2 ..." tries each in turn
   -R RES_REQ    resource requirement; several -R are joined
   -n N          job slots
   -J NAME       job name; "NAME[1-100:2,200]%N" makes a job array, one
@@ -676,6 +677,10 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 	}
 	if err != nil {
 		return usageError("bsub: %v", err)
+	}
+	if r.sub.Queue == "" {
+		// The user's own default queue, before the cluster's.
+		r.sub.Queue = strings.TrimSpace(e.getenv("LSB_DEFAULTQUEUE"))
 	}
 	sc, err := processContext()
 	if err != nil {
