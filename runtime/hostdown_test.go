@@ -132,7 +132,8 @@ End Queue
 // TestReasonOfUnseenJob: a job the last cycle did not look at shows
 // "New job is waiting for scheduling" until a cycle does, and one the
 // cycle did not reach (its class had no slot) shows its begin time
-// before the lack of slots.
+// before the lack of slots; one back from a failed pre-execution command
+// names it.
 func TestReasonOfUnseenJob(t *testing.T) {
 	p := policyOf(t, `-- lsf.cluster.test --
 Begin Host
@@ -160,7 +161,8 @@ End Queue
 	}
 	clock := &runtime.VirtualClock{T: 1}
 	e := runtime.NewEngine(c, clock, nil)
-	if _, err := e.Submit(runtime.Submission{User: "u", Queue: "normal"}); err != nil {
+	first, err := e.Submit(runtime.Submission{User: "u", Queue: "normal"})
+	if err != nil {
 		t.Fatal(err)
 	}
 	e.Schedule() // the first job takes the host's one slot
@@ -175,6 +177,17 @@ End Queue
 	e.Schedule()
 	if r := e.Reason(late); r != runtime.ReasonBeginTime {
 		t.Errorf("after a cycle without a free slot: %q, want %q", r, runtime.ReasonBeginTime)
+	}
+	// A job back from a failed pre-execution command says so until a
+	// cycle looks at it again.
+	if first.State != runtime.Run {
+		t.Fatalf("first job %s, want RUN", first.State)
+	}
+	if err := c.PreExecFailed(first, false, 3); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.Reason(first); r != runtime.ReasonPreExec || r.String() != "The job's pre-exec command exited with non-zero status" {
+		t.Errorf("after its pre-execution command failed: %q", r)
 	}
 }
 

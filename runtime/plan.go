@@ -107,6 +107,11 @@ func (p *Plan) localReason(j *Job) Reason {
 		// Submitted since the cycle: no cycle has looked at it yet.
 		return ReasonNew
 	}
+	if j.State == Pend && j.Reason == ReasonPreExec {
+		// Back from a failed pre-execution command, and no cycle has
+		// found it another reason since.
+		return ReasonPreExec
+	}
 	if j.State == Pend && j.BeginTime() > p.Now {
 		// A job the cycle did not reach shows its begin time (bsub -b)
 		// first, as the cycle's own filters would.

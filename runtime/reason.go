@@ -114,7 +114,7 @@ var reasonText = [...]string{
 	ReasonMCRemoteResource:  "No remote cluster has hosts that meet the job's resource requirements",
 	ReasonMCInitFail:        "The job failed to start remotely more than LSB_MC_INITFAIL_RETRY times",
 	ReasonBeginTime:         "The job has a specified start time",
-	ReasonPreExec:           "The job's pre-execution command exited with a non-zero value; the job is retried",
+	ReasonPreExec:           "The job's pre-exec command exited with non-zero status",
 	ReasonPreExecLimit:      "The job's pre-execution command failed the maximum number of times (LOCAL_MAX_PREEXEC_RETRY)",
 	ReasonRequeueLimit:      "The job has been requeued the maximum number of times (MAX_JOB_REQUEUE)",
 	ReasonPreempted:         "The job was preempted by a job of a higher priority queue",
