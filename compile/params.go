@@ -201,6 +201,13 @@ type Conf struct {
 	// post-execution commands of queues and profiles run as when the
 	// daemon runs as root; "" for the job's user.
 	PrePostExecUser string `lsf:"LSB_PRE_POST_EXEC_USER"`
+	// NTries is LSB_NTRIES, which bsub reads from the daemon's lsf.conf
+	// when its environment does not set it: how many times a submission
+	// refused for a pending job threshold is sent; 0 (unset) for no end.
+	NTries int `lsf:"LSB_NTRIES"`
+	// SubKShowExecHost is LSB_SUBK_SHOW_EXEC_HOST, which bsub -K reads
+	// from the daemon's lsf.conf: it says where the job starts.
+	SubKShowExecHost bool `lsf:"LSB_SUBK_SHOW_EXEC_HOST"`
 	// StdoutDirect is LSB_STDOUT_DIRECT: a job's -o file gets its output
 	// as it runs and its job report after it, rather than the report
 	// followed by the output spooled meanwhile; false when unset.

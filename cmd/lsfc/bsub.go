@@ -739,11 +739,12 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 	if !r.wait {
 		return nil
 	}
-	wait := waitJob
+	var code int
 	if r.array {
-		wait = waitArray
+		code = waitArray(ctx, e, c, resp.ID)
+	} else {
+		code = waitJob(ctx, e, c, resp.ID, showExecHost(ctx, c))
 	}
-	code := wait(ctx, e, c, resp.ID)
 	if code != 0 {
 		return exit(code, nil)
 	}
@@ -778,6 +779,18 @@ func submitRetrying(ctx context.Context, e env, c *api.Client, req *api.SubmitRe
 		case <-time.After(ae.Retry):
 		}
 	}
+}
+
+// showExecHost reports whether bsub -K says where the job starts: the
+// daemon's lsf.conf sets LSB_SUBK_SHOW_EXEC_HOST=Y (as LSF's
+// installation does; LSF's default is N). A daemon that does not answer
+// shows it.
+func showExecHost(ctx context.Context, c *api.Client) bool {
+	conf, err := c.Conf(ctx)
+	if err != nil {
+		return true
+	}
+	return strings.EqualFold(strings.TrimSpace(conf["LSB_SUBK_SHOW_EXEC_HOST"]), "y")
 }
 
 // submitTries returns LSB_NTRIES, from the environment or else the
@@ -860,11 +873,11 @@ const (
 )
 
 // waitJob waits for a job to end, telling its progress on standard error
-// as bsub -K does, and returns the exit code bsub -K exits with: 0 for
+// as bsub -K does (where it starts when showHost), and returns the exit code bsub -K exits with: 0 for
 // DONE, the job's exit code for EXIT (1 when it has none), 126 when the job
 // was killed before it started, 255 when the job cannot be followed.
 // While the daemon does not answer, it keeps trying.
-func waitJob(ctx context.Context, e env, c *api.Client, id int64) int {
+func waitJob(ctx context.Context, e env, c *api.Client, id int64, showHost bool) int {
 	fmt.Fprintln(e.stderr, "<<Waiting for dispatch ...>>")
 	started, lost := false, false
 	delay := waitFirstPoll
@@ -886,7 +899,9 @@ func waitJob(ctx context.Context, e env, c *api.Client, id int64) int {
 		default:
 			lost = false
 			if !started && j.Start != 0 {
-				fmt.Fprintf(e.stderr, "<<Starting on %s>>\n", firstHost(j))
+				if showHost {
+					fmt.Fprintf(e.stderr, "<<Starting on %s>>\n", firstHost(j))
+				}
 				started = true
 			}
 			switch j.State {

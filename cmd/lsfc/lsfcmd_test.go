@@ -34,6 +34,8 @@ type fakeServe struct {
 	allFields bool
 	// limitQueries are the queries of each limit list asked for.
 	limitQueries []url.Values
+	// noExecHost leaves LSB_SUBK_SHOW_EXEC_HOST=Y out of lsf.conf.
+	noExecHost bool
 }
 
 func (f *fakeServe) handler() http.Handler {
@@ -127,7 +129,13 @@ func (f *fakeServe) handler() http.Handler {
 		reply(w, 200, j)
 	})
 	mux.HandleFunc("GET /v1/conf", func(w http.ResponseWriter, r *http.Request) {
-		reply(w, 200, map[string]string{"LSF_UNIT_FOR_LIMITS": "MB", "LSB_MBD_PORT": "6881"})
+		conf := map[string]string{"LSF_UNIT_FOR_LIMITS": "MB", "LSB_MBD_PORT": "6881", "LSB_SUBK_SHOW_EXEC_HOST": "Y"}
+		f.mu.Lock()
+		if f.noExecHost {
+			delete(conf, "LSB_SUBK_SHOW_EXEC_HOST")
+		}
+		f.mu.Unlock()
+		reply(w, 200, conf)
 	})
 	mux.HandleFunc("GET /v1/perf", func(w http.ResponseWriter, r *http.Request) {
 		reply(w, 200, api.Perf{Since: fixtureTime, Requests: []api.RequestStats{
@@ -275,7 +283,7 @@ func TestLSFCommands(t *testing.T) {
 		{"badmin qclose", []string{"badmin", "qclose", "normal", "nosuch"}, exitLSF, "Queue <normal> is closed\n", "nosuch: No such queue\n"},
 		{"badmin unknown", []string{"badmin", "reconfigure"}, exitUsage, "", `unknown subcommand "reconfigure"`},
 		{"bparams", []string{"bparams", "-a"}, 0, "MBD_SLEEP_TIME = 10\nRESOURCE_RESERVE_PER_TASK = N\n", ""},
-		{"lsadmin showconf", []string{"lsadmin", "showconf", "lim"}, 0, "LSB_MBD_PORT = 6881\nLSF_UNIT_FOR_LIMITS = MB\n", ""},
+		{"lsadmin showconf", []string{"lsadmin", "showconf", "lim"}, 0, "LSB_MBD_PORT = 6881\nLSB_SUBK_SHOW_EXEC_HOST = Y\nLSF_UNIT_FOR_LIMITS = MB\n", ""},
 		{"lsadmin other", []string{"lsadmin", "reconfig"}, exitUsage, "", "only showconf lim"},
 		{"badmin perfmon", []string{"badmin", "perfmon", "view"}, 0, "Requests served since " + time.Unix(fixtureTime, 0).Format("Mon Jan _2 15:04:05 2006") + "\n\n" +
 			"REQUEST            COUNT    P50_MS    P90_MS    P99_MS    MAX_MS\n" +
@@ -558,5 +566,19 @@ func TestClientStateDir(t *testing.T) {
 				t.Errorf("clientStateDir = %q, %v; want %q", got, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestBsubKExecHost: bsub -K says where its job starts only when the
+// daemon's lsf.conf sets LSB_SUBK_SHOW_EXEC_HOST=Y, as LSF's installation
+// does; LSF's default is N.
+func TestBsubKExecHost(t *testing.T) {
+	f, dir := startFakeServe(t)
+	f.mu.Lock()
+	f.noExecHost = true
+	f.mu.Unlock()
+	code, _, stderr := runLSF(t, nil, "bsub", "--state", dir, "-K", "-J", "done", "true")
+	if want := "<<Waiting for dispatch ...>>\n<<Job is finished>>\n"; code != 0 || stderr != want {
+		t.Errorf("without LSB_SUBK_SHOW_EXEC_HOST: exit %d, stderr %q, want 0 and %q", code, stderr, want)
 	}
 }
