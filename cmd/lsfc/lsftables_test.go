@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/lsfc/lsfc/runtime/api"
@@ -137,4 +138,38 @@ func TestSharedLayout(t *testing.T) {
 	b.Reset()
 	writeLSFJSON(&b, "lsload", "RESOURCES", sharedRecords(rs[:2], true))
 	checkLayout(t, "lsload -s -json", b.String())
+}
+
+// TestLshostsWide: lshosts -w prints names, types and models whole, each
+// column as wide as its longest value, so that every value ends under the
+// end of its heading (type and model are right-aligned) as in the table
+// without -w.
+func TestLshostsWide(t *testing.T) {
+	hs := fixtureHosts()
+	hs[0].Model = "Intel_Xeon_Gold_6248R"
+	hs[2].Type = "LINUXPPC64"
+	var b bytes.Buffer
+	writeLshosts(&b, hs, true)
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != 1+len(hs) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), 1+len(hs), b.String())
+	}
+	head := lines[0]
+	typeEnd, modelEnd, cpufEnd := strings.Index(head, " type ")+5, strings.Index(head, " model ")+6, strings.Index(head, " cpuf ")+5
+	for i, h := range hs {
+		line := lines[i+1]
+		typ, model := orDash(h.Type), orDash(h.Model)
+		if !strings.HasPrefix(line, h.Name+" ") {
+			t.Errorf("row %d does not start with the whole name %q: %q", i, h.Name, line)
+		}
+		if typeEnd > len(line) || line[typeEnd-len(typ):typeEnd] != typ {
+			t.Errorf("row %d: type %q does not end under its heading (column %d):\n%s\n%s", i, typ, typeEnd, head, line)
+		}
+		if modelEnd > len(line) || line[modelEnd-len(model):modelEnd] != model {
+			t.Errorf("row %d: model %q does not end under its heading (column %d):\n%s\n%s", i, model, modelEnd, head, line)
+		}
+		if cpuf := orDash(hostCpuf(h)); cpufEnd > len(line) || line[cpufEnd-len(cpuf):cpufEnd] != cpuf {
+			t.Errorf("row %d: cpuf %q does not end under its heading:\n%s\n%s", i, cpuf, head, line)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/lsfc/lsfc/compile/units"
 	"github.com/lsfc/lsfc/runtime/api"
@@ -65,22 +66,29 @@ factor or NUMA node, which show as "-".` + lsfStateHelp,
 	})
 }
 
-const (
-	lshostsHeader = "HOST_NAME      type    model  cpuf ncpus maxmem maxswp server RESOURCES"
-	lshostsRow    = "%-12s %6s %8s %5s %5s %6s %6s %6s (%s)\n"
-)
+// lshostsColumns are the headings of lshosts's table after HOST_NAME,
+// type and model, and before RESOURCES.
+var lshostsColumns = []any{"cpuf", "ncpus", "maxmem", "maxswp", "server"}
 
 // writeLshosts prints lshosts's table; long names, types and models are
-// cut unless wide.
+// cut unless wide, where their columns are as wide as their longest.
 func writeLshosts(w io.Writer, hs []api.Host, wide bool) {
 	hs = textSafe(hs)
-	fmt.Fprintln(w, lshostsHeader)
+	nameW, typeW, modelW := 12, 6, 8
+	if wide {
+		for _, h := range hs {
+			n, t, m := utf8.RuneCountInString(h.Name), utf8.RuneCountInString(orDash(h.Type)), utf8.RuneCountInString(orDash(h.Model))
+			nameW, typeW, modelW = max(nameW, n), max(typeW, t), max(modelW, m)
+		}
+	}
+	row := fmt.Sprintf("%%-%ds %%%ds %%%ds %%5s %%5s %%6s %%6s %%6s ", nameW, typeW, modelW)
+	fmt.Fprintf(w, row+"RESOURCES\n", append([]any{"HOST_NAME", "type", "model"}, lshostsColumns...)...)
 	for _, h := range hs {
 		name, typ, model := h.Name, orDash(h.Type), orDash(h.Model)
 		if !wide {
 			name, typ, model = cutEnd(name, 12), cutEnd(typ, 6), cutEnd(model, 8)
 		}
-		fmt.Fprintf(w, lshostsRow, name, typ, model, orDash(hostCpuf(h)), orDash(hostNcpus(h)), orDash(hostMaxmem(h)),
+		fmt.Fprintf(w, row+"(%s)\n", name, typ, model, orDash(hostCpuf(h)), orDash(hostNcpus(h)), orDash(hostMaxmem(h)),
 			"-", "Yes", strings.Join(h.Resources, " "))
 	}
 }
