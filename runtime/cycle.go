@@ -649,9 +649,9 @@ func (c *cycle) hostReasons(r *classRun, j *Job, fits Reason) []HostReason {
 }
 
 // Explain tells why a pending job cannot start as the snapshot stands,
-// for bjobs -p -l: the job-level reason (ReasonNone when none applies) and
-// each host's reason, in host order, ReasonNone for a host that could
-// give the job slots now. It changes nothing; a job that is not pending
+// for bjobs -p -l: the job-level reason with no host's when one applies,
+// else ReasonNone and each host's reason, in host order, ReasonNone for a
+// host that could give the job slots now. It changes nothing; a job that is not pending
 // gets nothing.
 func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
 	if !j.State.Pending() || j.class == nil {
@@ -663,14 +663,15 @@ func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
 	c.planSLAs()
 	c.planAdvRsv()
 	c.seedReservations(j)
-	var jobReason Reason
 	for _, f := range s.Plugins.JobFilters {
-		if jobReason = f.Check(CycleState{c}, JobInfo{j}); jobReason != ReasonNone {
-			break
+		if r := f.Check(CycleState{c}, JobInfo{j}); r != ReasonNone {
+			// Held back before any host is weighed (its dependency,
+			// a limit): LSF names that reason alone.
+			return r, nil
 		}
 	}
 	r := &classRun{k: j.class, cand: s.candidatesFor(c, j.class)}
-	return jobReason, c.hostReasons(r, j, ReasonNone)
+	return ReasonNone, c.hostReasons(r, j, ReasonNone)
 }
 
 // runHeap orders class runs by their next job, as the scheduler's

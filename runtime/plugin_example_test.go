@@ -255,8 +255,8 @@ func TestExternalPlugins(t *testing.T) {
 			if got := plan.Reason(n2); got != runtime.ReasonUserLimit {
 				t.Errorf("normal job %d pends for %q, want %q", n2.ID, got, runtime.ReasonUserLimit)
 			}
-			if why, _ := e.WhyPending(n2); why != runtime.ReasonUserLimit {
-				t.Errorf("normal job %d: job-level reason %q, want %q", n2.ID, why, runtime.ReasonUserLimit)
+			if why, hosts := e.WhyPending(n2); why != runtime.ReasonUserLimit || hosts != nil {
+				t.Errorf("normal job %d: job-level reason %q and %d host reasons, want %q alone", n2.ID, why, len(hosts), runtime.ReasonUserLimit)
 			}
 			// Another user is not capped, and takes the last gpu host.
 			n3 := submit("normal", "user3")
