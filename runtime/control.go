@@ -159,9 +159,12 @@ func (c *Cluster) enqueueIn(j *Job) {
 	c.classOf(q, j.Req, j.acct, asked, j.Sub.Exclusive, j.SLA, j.GPU, j.Sub.Reservation).add(j)
 }
 
-// Switch moves a job to another queue (bswitch). A pending job must be
-// accepted by the new queue as a submission would be; a started job keeps
-// its hosts, and its slots count in the new queue from now on.
+// Switch moves a job to another queue (bswitch). The job must be accepted
+// by the new queue as a submission would be (its dependency aside, which
+// no queue changes). A pending job is then as if submitted there: the new
+// queue's default run limit applies when it gave none. A started job
+// keeps its hosts and its limits, and its slots count in the new queue
+// from now on.
 func (c *Cluster) Switch(j *Job, name string, now Time) error {
 	q := c.queueByName[name]
 	switch {
@@ -173,23 +176,12 @@ func (c *Cluster) Switch(j *Job, name string, now Time) error {
 		return nil
 	case j.Remote != nil:
 		return notForwarded(j, "switched")
-	case !q.Open:
-		return fmt.Errorf("queue %s is closed", q.Name)
-	case !q.Accepts(j.User):
-		return fmt.Errorf("user %s cannot use queue %s (USERS)", j.User, q.Name)
-	case j.Sub.Exclusive && (q.Def == nil || !q.Def.Exclusive):
-		return fmt.Errorf("queue %s does not accept exclusive jobs (EXCLUSIVE)", q.Name)
 	}
-	if q.fair != nil && q.fair.accountFor(j.User, j.Group) == nil {
-		return fmt.Errorf("queue %s: %s", q.Name, fairRejection(j.User))
-	}
-	req, diags := c.requirement(q, j.App, j.ResReq, j.FromType)
-	if diags.HasErrors() {
-		return fmt.Errorf("queue %s: bad resource requirement: %v", q.Name, diags.Err())
-	}
-	gpu, err := c.jobGPU(q, j.App, j.Sub.GPU)
+	sub := j.Sub
+	sub.Queue, sub.Depend = q.Name, ""
+	a, err := c.check(q, sub)
 	if err != nil {
-		return fmt.Errorf("queue %s: %v", q.Name, err)
+		return err
 	}
 	if j.State.Started() {
 		// It leaves its hosts from the old queue and takes them again in
@@ -198,12 +190,8 @@ func (c *Cluster) Switch(j *Job, name string, now Time) error {
 		preempted := j.preempted
 		c.accrue(now)
 		c.leaveHosts(j, now)
-		j.Queue, j.Req, j.Sub.Queue, j.GPU = q, req, q.Name, gpu
+		j.Queue, j.Req, j.Sub.Queue, j.GPU, j.acct = q, a.req, q.Name, a.gpu, a.acct
 		c.useRequirement(j)
-		j.acct = nil
-		if q.fair != nil {
-			j.acct = q.fair.accountFor(j.User, j.Group)
-		}
 		c.occupy(j, now)
 		if preempted {
 			c.markPreempted(j)
@@ -211,12 +199,8 @@ func (c *Cluster) Switch(j *Job, name string, now Time) error {
 		return nil
 	}
 	c.dequeue(j)
-	j.Queue, j.Req, j.Sub.Queue, j.GPU = q, req, q.Name, gpu
+	j.Queue, j.Req, j.Sub.Queue, j.GPU, j.acct, j.RunLimit = q, a.req, q.Name, a.gpu, a.acct, a.runLimit
 	c.useRequirement(j)
-	j.acct = nil
-	if q.fair != nil {
-		j.acct = q.fair.accountFor(j.User, j.Group)
-	}
 	c.enqueue(j)
 	return nil
 }

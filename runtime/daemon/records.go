@@ -408,12 +408,22 @@ func apply(c *runtime.Cluster, r Record) (warning string, err error) {
 	case KindRelease:
 		return "", c.Release(j)
 	case KindSwitch:
-		return "", c.Switch(j, r.Queue, r.At)
+		if err := c.Switch(j, r.Queue, r.At); err != nil {
+			// The configuration changed since the switch (the queue
+			// went, or no longer takes the job): the job stays.
+			return fmt.Sprintf("job %d stays in queue %s: its switch to %s (bswitch) is not accepted now: %v", j.ID, j.Queue.Name, r.Queue, err), nil
+		}
+		return "", nil
 	case KindModify:
 		if r.Mod == nil {
 			return "", fmt.Errorf("modify record of job %d without changes", j.ID)
 		}
-		return "", c.Modify(j, *r.Mod)
+		if err := c.Modify(j, *r.Mod); err != nil {
+			// As for a switch: the configuration no longer takes the
+			// change, and the job keeps what it had.
+			return fmt.Sprintf("job %d keeps its parameters: a change made by bmod (%s) is not accepted now: %v", j.ID, modificationText(r.Mod), err), nil
+		}
+		return "", nil
 	case KindAPS:
 		kind, value, err := runtime.ParseAPS(r.Text)
 		if err != nil {
