@@ -208,6 +208,9 @@ type Conf struct {
 	// SubKShowExecHost is LSB_SUBK_SHOW_EXEC_HOST, which bsub -K reads
 	// from the daemon's lsf.conf: it says where the job starts.
 	SubKShowExecHost bool `lsf:"LSB_SUBK_SHOW_EXEC_HOST"`
+	// ModAllJobs is LSB_MOD_ALL_JOBS: bmod may change the run limit (-W)
+	// of a started job; false when unset.
+	ModAllJobs bool `lsf:"LSB_MOD_ALL_JOBS"`
 	// StdoutDirect is LSB_STDOUT_DIRECT: a job's -o file gets its output
 	// as it runs and its job report after it, rather than the report
 	// followed by the output spooled meanwhile; false when unset.

@@ -294,6 +294,9 @@ func (ch *MailChange) apply(m *JobMail) *JobMail {
 // Modify changes a pending job (bmod). The changed job must still be one
 // its queue accepts; nothing changes when it is not.
 func (c *Cluster) Modify(j *Job, m Modification) error {
+	if j.State.Started() {
+		return c.modifyStarted(j, m)
+	}
 	if !j.State.Pending() {
 		return fmt.Errorf("job %d is not pending: only a pending job can be modified", j.ID)
 	}
@@ -412,6 +415,27 @@ func (c *Cluster) Modify(j *Job, m Modification) error {
 		c.byUser[j.User] = append(c.byUser[j.User], j)
 	}
 	c.enqueue(j)
+	return nil
+}
+
+// modifyStarted changes what bmod may change of a started job: its run
+// limit, when lsf.conf sets LSB_MOD_ALL_JOBS=Y. The new limit counts from
+// the job's start, as the old one did, and may not pass the queue's
+// maximum (RUNLIMIT).
+func (c *Cluster) modifyStarted(j *Job, m Modification) error {
+	rest := m
+	rest.RunLimit = nil
+	switch {
+	case !c.Policy.LSFConf.ModAllJobs:
+		return fmt.Errorf("job %d has started: only a pending job can be modified (LSB_MOD_ALL_JOBS=Y in lsf.conf lets bmod -W change a started job's run limit)", j.ID)
+	case m.RunLimit == nil || rest != Modification{}:
+		return fmt.Errorf("job %d has started: only its run limit (-W) can be changed", j.ID)
+	case j.Remote != nil:
+		return notForwarded(j, "modified")
+	case j.Queue.MaxRunLimit > 0 && *m.RunLimit > j.Queue.MaxRunLimit:
+		return fmt.Errorf("the run limit %s exceeds the queue's maximum run limit %s (RUNLIMIT)", minutes(*m.RunLimit), minutes(j.Queue.MaxRunLimit))
+	}
+	j.Sub.RunLimit, j.RunLimit = *m.RunLimit, *m.RunLimit
 	return nil
 }
 
