@@ -195,6 +195,9 @@ func (e *Env) Lookup(name string) (*Resource, int, bool) {
 	return &e.res[i], i, true
 }
 
+// At returns the resource of a slot (see Lookup).
+func (e *Env) At(slot int) *Resource { return &e.res[slot] }
+
 // Resources returns every resource, built-ins first.
 func (e *Env) Resources() []Resource { return slices.Clone(e.res) }
 

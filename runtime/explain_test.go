@@ -114,3 +114,42 @@ func TestWhyPending(t *testing.T) {
 		t.Errorf("held job: reason %q, want %q", why, runtime.ReasonHeld)
 	}
 }
+
+// TestLoadUnavailable: a host that reports no load (a host of the
+// configuration no agent stands for) fails a select on a load index with
+// LSF's "Load information unavailable", and one that reports it fails
+// with "Job's resource requirements not satisfied".
+func TestLoadUnavailable(t *testing.T) {
+	p := policyOf(t, `-- lsf.cluster.test --
+Begin Host
+HOSTNAME model type server RESOURCES
+hostA ! ! 1 ()
+hostB ! ! 1 ()
+End Host
+-- lsb.queues --
+Begin Queue
+QUEUE_NAME = normal
+PRIORITY = 30
+End Queue
+`)
+	c, err := runtime.NewCluster(p, runtime.ClusterOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetLoad(c.Host("hostA"), map[string]float64{"mem": 4000, "r15s": 0.1})
+	e := runtime.NewEngine(c, &runtime.VirtualClock{T: 1}, nil)
+	j, err := e.Submit(runtime.Submission{User: "u", Queue: "normal", ResReq: "select[mem>100000]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Schedule()
+	why, hosts := e.WhyPending(j)
+	var got []string
+	for _, h := range hosts {
+		got = append(got, h.Host+": "+h.Reason.String())
+	}
+	want := []string{"hostA: Job's resource requirements not satisfied", "hostB: Load information unavailable"}
+	if why != runtime.ReasonNone || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("job reason %q, hosts:\n%s\nwant none and:\n%s", why, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

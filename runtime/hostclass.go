@@ -366,6 +366,33 @@ func (c *cycle) selects(k *jobClass, h *Host) bool {
 	return len(k.req.alts()) == 0
 }
 
+// loadUnavailable reports whether the select of the class reads a load
+// index (a built-in dynamic resource: mem, r15s, ut ...) the host does
+// not report, as a host of the configuration that no agent stands for:
+// LSF's reason for the host is then that its load is unavailable, not
+// that the requirement fails on it.
+func (c *cycle) loadUnavailable(k *jobClass, h *Host) bool {
+	env := c.cluster.Env
+	if env == nil {
+		return false
+	}
+	for _, alt := range k.req.alts() {
+		for _, t := range alt {
+			if t.Simple == nil || t.Simple.Select == nil {
+				continue
+			}
+			for _, slot := range t.Simple.Select.Refs {
+				if r := env.At(slot); r.Builtin && r.Dynamic {
+					if _, ok := h.Facts.Load[r.Name]; !ok {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
 // candidatesFor returns the hosts the host filters let a class use,
 // computed once while the hosts stay the same.
 func (s *Scheduler) candidatesFor(c *cycle, k *jobClass) *candidates {

@@ -446,6 +446,9 @@ func (selectFilter) Filter(st CycleState, kv ClassInfo, hv HostInfo) Reason {
 		// the slots are current.
 		return ReasonNone
 	}
+	if c.loadUnavailable(k, h) {
+		return ReasonHostLoadUnavail
+	}
 	return ReasonHostSelect
 }
 

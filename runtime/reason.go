@@ -79,6 +79,7 @@ const (
 	ReasonHostNotInRsv      // Not a host of the job's advance reservation
 	ReasonHostRsvInactive   // The job's advance reservation is not active
 	ReasonHostRsvFull       // The job's advance reservation has no more slots on the host
+	ReasonHostLoadUnavail   // The select reads a load index the host does not report
 	reasonCount
 )
 
@@ -142,6 +143,7 @@ var reasonText = [...]string{
 	ReasonHostNotInRsv:      "Not a host of the job's advance reservation",
 	ReasonHostRsvInactive:   "The job's advance reservation is not active",
 	ReasonHostRsvFull:       "The job's advance reservation has no free job slots on the host",
+	ReasonHostLoadUnavail:   "Load information unavailable",
 	ReasonRsvInactive:       "The job's advance reservation is not active yet",
 }
 
