@@ -227,8 +227,8 @@ func (q *Queue) countPending(j *Job, d int) {
 	}
 }
 
-// A Modification is what bmod changes in a pending job; nil fields are
-// left as they are.
+// A Modification is what bmod changes in a job (a pending one; of a
+// started one, its run limit alone); nil fields are left as they are.
 type Modification struct {
 	// Queue is bmod -q: the queues the job may move to, tried in the order
 	// given (bsub -q's list); the first that accepts the job takes it.
@@ -292,7 +292,9 @@ func (ch *MailChange) apply(m *JobMail) *JobMail {
 }
 
 // Modify changes a pending job (bmod). The changed job must still be one
-// its queue accepts; nothing changes when it is not.
+// its queue (or the first of m.Queue that takes it) accepts; nothing
+// changes when it is not. Of a started job, only the run limit changes
+// (modifyStarted).
 func (c *Cluster) Modify(j *Job, m Modification) error {
 	if j.State.Started() {
 		return c.modifyStarted(j, m)

@@ -651,8 +651,8 @@ func (c *cycle) hostReasons(r *classRun, j *Job, fits Reason) []HostReason {
 // Explain tells why a pending job cannot start as the snapshot stands,
 // for bjobs -p -l: the job-level reason with no host's when one applies,
 // else ReasonNone and each host's reason, in host order, ReasonNone for a
-// host that could give the job slots now. It changes nothing; a job that is not pending
-// gets nothing.
+// host that could give the job slots now. It changes nothing; a job that
+// is not pending gets nothing.
 func (s *Scheduler) Explain(snap Snapshot, j *Job) (Reason, []HostReason) {
 	if !j.State.Pending() || j.class == nil {
 		return ReasonNone, nil

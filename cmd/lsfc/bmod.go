@@ -28,9 +28,10 @@ func newBmodCmd(e env) *lsfCommand {
 		operands: "JOBID",
 		options:  bmodOptionList(),
 		refused:  bmodRefusedOptions(),
-		long: `bmod changes what a job asked for at submission: its queue (-q, a
-list tried in its order as bsub's; the job must pass the new queue's
-checks as a submission would), its resource requirement (-R), slots (-n), name (-J), run limit (-W), user priority (-sp),
+		long: `bmod changes what a pending job asked for at submission: its queue
+(-q, a list tried in its order as bsub's; the job must pass the new
+queue's checks as a submission would), its resource requirement (-R),
+slots (-n), name (-J), run limit (-W), user priority (-sp),
 dependency (-w), hosts (-m), project (-P), the user group its fairshare
 is charged to (-G, of which the job's owner must be a direct member) or
 its job group (-g, made when it does not exist; -gn takes the job out of
@@ -49,7 +50,8 @@ APS_PRIORITY an administrator may set a pending job's absolute priority:
 -aps "admin=value" adds value to the calculated one; -apsn removes both
 (value not 0; each -aps replaces the last). It prints
 "Parameters of job <ID> are being changed", or why they cannot be on
-standard error and exits 255.` + lsfStateHelp,
+standard error and exits 255. Of a started job, only the run limit
+(-W) can be changed, and only when lsf.conf sets LSB_MOD_ALL_JOBS=Y.` + lsfStateHelp,
 		example: `  lsfc bmod -n 4 -R "rusage[mem=4GB]" 1001
   bmod -aps "admin=10" 1002`,
 	}

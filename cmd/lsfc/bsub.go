@@ -873,9 +873,10 @@ const (
 )
 
 // waitJob waits for a job to end, telling its progress on standard error
-// as bsub -K does (where it starts when showHost), and returns the exit code bsub -K exits with: 0 for
-// DONE, the job's exit code for EXIT (1 when it has none), 126 when the job
-// was killed before it started, 255 when the job cannot be followed.
+// as bsub -K does (where it starts when showHost), and returns the exit
+// code bsub -K exits with: 0 for DONE, the job's exit code for EXIT (1
+// when it has none), 126 when the job was killed before it started, 255
+// when the job cannot be followed.
 // While the daemon does not answer, it keeps trying.
 func waitJob(ctx context.Context, e env, c *api.Client, id int64, showHost bool) int {
 	fmt.Fprintln(e.stderr, "<<Waiting for dispatch ...>>")
