@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/lsfc/lsfc/runtime/api"
 )
@@ -185,6 +186,11 @@ func writeBhostsLong(w io.Writer, hs []api.Host) {
 		fmt.Fprintln(w, "STATUS           CPUF  JL/U    MAX  NJOBS    RUN  SSUSP  USUSP    RSV DISPATCH_WINDOW")
 		fmt.Fprintf(w, "%-14s %6.2f %5s %6s %6d %6d %6d %6d %6d      -\n", h.Status, h.Cpuf, hostLimit(h.JLU), hostLimit(h.Max),
 			h.NJobs, h.Run, h.SSusp, h.USusp, h.Rsv)
+		writeHostLoad(w, h)
+		fmt.Fprintln(w, "\n LOAD THRESHOLD USED FOR SCHEDULING:")
+		var th strings.Builder
+		writeThresholdTable(&th, loadIndexNames[:], h.Thresholds)
+		fmt.Fprint(w, strings.TrimSuffix(th.String(), "\n"))
 		if h.ExitRate > 0 {
 			fmt.Fprintf(w, "\n THRESHOLD AND LOAD USED FOR EXCEPTIONS:\n")
 			fmt.Fprintf(w, "            JOB_EXIT_RATE\n Threshold  %13.2f\n Load       %13.2f\n", h.ExitRate, h.ExitRateLoad)
@@ -193,6 +199,28 @@ func writeBhostsLong(w io.Writer, hs []api.Host) {
 			fmt.Fprintf(w, "\n ADMIN ACTION COMMENT: %q\n", h.Comment)
 		}
 	}
+}
+
+// writeHostLoad prints bhosts -l's CURRENT LOAD USED FOR SCHEDULING: the
+// host's load indices ("-" for one it does not report) and what jobs'
+// rusage[] reserves of each.
+func writeHostLoad(w io.Writer, h api.Host) {
+	fmt.Fprintln(w, "\n CURRENT LOAD USED FOR SCHEDULING:")
+	head, total, rsv := fmt.Sprintf(" %-9s", ""), fmt.Sprintf(" %-9s", "Total"), fmt.Sprintf(" %-9s", "Reserved")
+	for _, name := range loadIndexNames {
+		t, r := orDash(loadValue(h, name)), reservedValue(h, name)
+		width := max(6, len(name)+1, len(t)+1, len(r)+1)
+		head += fmt.Sprintf(" %*s", width, name)
+		total += fmt.Sprintf(" %*s", width, t)
+		rsv += fmt.Sprintf(" %*s", width, r)
+	}
+	fmt.Fprintf(w, "%s\n%s\n%s\n", head, total, rsv)
+}
+
+// reservedValue formats what jobs reserve of a load index on a host, as
+// lsload shows the index: 0 in its unit when nothing is reserved.
+func reservedValue(h api.Host, name string) string {
+	return loadValue(api.Host{Load: map[string]float64{name: h.Reserved[name]}}, name)
 }
 
 // bhostsRecords returns the hosts as bhosts -json's records.

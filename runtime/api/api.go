@@ -785,6 +785,13 @@ type Host struct {
 	Load      map[string]float64 `json:"load,omitempty"`
 	Resources []string           `json:"resources,omitempty"`
 	Cpuf      float64            `json:"cpuf,omitempty"`
+	// Reserved are the amounts of resources (mem, swp, tmp, site
+	// resources) that jobs' rusage[] holds on the host, by name: none
+	// for a resource nothing holds.
+	Reserved map[string]float64 `json:"reserved,omitempty"`
+	// Thresholds are the host's loadSched/loadStop thresholds of
+	// lsb.hosts, by load index name.
+	Thresholds map[string]Threshold `json:"thresholds,omitempty"`
 	// ExitRate is the host's job exit rate threshold in jobs per minute
 	// (EXIT_RATE, GLOBAL_EXIT_RATE; 0 for none) and ExitRateLoad its
 	// exit rate now; Comment why it was closed, when an action of the

@@ -1410,6 +1410,20 @@ func (d *Daemon) hostInfo(h *runtime.Host) api.Host {
 	if h.JLU == 0 {
 		out.JLU = -1
 	}
+	for name, v := range h.Facts.Reserved {
+		if v > 0 {
+			if out.Reserved == nil {
+				out.Reserved = map[string]float64{}
+			}
+			out.Reserved[name] = v
+		}
+	}
+	for name, th := range h.Thresholds {
+		if out.Thresholds == nil {
+			out.Thresholds = map[string]api.Threshold{}
+		}
+		out.Thresholds[name] = api.Threshold{Sched: th.Sched, Stop: th.Stop}
+	}
 	out.GPUsFound = h.GPUsFound()
 	for _, g := range h.GPUStates() {
 		hg := api.HostGPU{ID: g.Index, Model: g.Model, Mem: g.Mem, NJobs: g.Jobs, Run: g.Running,
