@@ -67,6 +67,14 @@ type Params struct {
 	// DefaultJobGroup is DEFAULT_JOBGROUP, the job group of jobs
 	// submitted without -g, with its %u-like patterns; "" when unset.
 	DefaultJobGroup string `lsf:"DEFAULT_JOBGROUP"`
+	// DefaultJobCwd is DEFAULT_JOB_CWD, the working directory of jobs
+	// submitted without -cwd (nor LSB_JOB_CWD, nor a profile's JOB_CWD),
+	// with its %J-like patterns; relative to the submission directory;
+	// "" when unset.
+	DefaultJobCwd string `lsf:"DEFAULT_JOB_CWD"`
+	// DefaultJobOutdir is DEFAULT_JOB_OUTDIR, the output directory of
+	// jobs submitted without -outdir, with its patterns; "" when unset.
+	DefaultJobOutdir string `lsf:"DEFAULT_JOB_OUTDIR"`
 	// JobGroupClean is JOB_GROUP_CLEAN: implicit job groups are deleted
 	// once empty.
 	JobGroupClean bool `lsf:"JOB_GROUP_CLEAN"`

@@ -99,7 +99,8 @@ with the options of its leading "#BSUB" lines (the command line wins).
                 LSB_STDOUT_DIRECT=Y
   -e/-eo FILE   standard error (-oo and -eo empty the file when the job
                 starts; -o and -e append to it)
-  -cwd DIR      working directory
+  -cwd DIR      working directory (else $LSB_JOB_CWD, the profile's
+                JOB_CWD, DEFAULT_JOB_CWD or the current directory)
   -r            rerunnable
   -app NAME     application profile
   -sp N         user priority
@@ -617,13 +618,18 @@ func (r *bsubRequest) request(sc submitContext) *api.SubmitRequest {
 	if req.JobGroup == "" {
 		req.JobGroup = envValue(sc.environ, "LSB_DEFAULT_JOBGROUP")
 	}
+	cwd := r.cwd
+	if cwd == "" {
+		// The submitter's own default, as -cwd.
+		cwd = strings.TrimSpace(envValue(sc.environ, "LSB_JOB_CWD"))
+	}
 	switch {
-	case r.cwd == "":
-		req.Cwd = sc.wd
-	case filepath.IsAbs(r.cwd):
-		req.Cwd = filepath.Clean(r.cwd)
+	case cwd == "":
+		req.Cwd, req.CwdDefault = sc.wd, true
+	case filepath.IsAbs(cwd):
+		req.Cwd = filepath.Clean(cwd)
 	default:
-		req.Cwd = filepath.Join(sc.wd, r.cwd)
+		req.Cwd = filepath.Join(sc.wd, cwd)
 	}
 	return &req
 }

@@ -142,9 +142,13 @@ type SubmitRequest struct {
 	NoGPU bool `json:"noGPU,omitempty"`
 	// Cwd is the working directory (-cwd, else the submitter's); Env the
 	// submission environment, KEY=VALUE; Umask the submitter's umask.
-	Cwd   string   `json:"cwd,omitempty"`
-	Env   []string `json:"env,omitempty"`
-	Umask int      `json:"umask"`
+	// CwdDefault says that Cwd is the submitter's directory, given by
+	// neither -cwd nor LSB_JOB_CWD: the daemon then applies the profile's
+	// JOB_CWD, else lsb.params' DEFAULT_JOB_CWD, relative to it.
+	Cwd        string   `json:"cwd,omitempty"`
+	CwdDefault bool     `json:"cwdDefault,omitempty"`
+	Env        []string `json:"env,omitempty"`
+	Umask      int      `json:"umask"`
 	// Stdout and Stderr are -o and -e, with %J and %I.
 	Stdout string `json:"stdout,omitempty"`
 	Stderr string `json:"stderr,omitempty"`

@@ -57,6 +57,7 @@ func (r *SubmitRequest) appendJSON(b []byte) (_ []byte, ok bool) {
 	b = appendBoolField(b, "noUserGroup", r.NoUserGroup, true)
 	b = appendBoolField(b, "noGPU", r.NoGPU, true)
 	b = appendStringField(b, "cwd", r.Cwd, true)
+	b = appendBoolField(b, "cwdDefault", r.CwdDefault, true)
 	b = appendStringsField(b, "env", r.Env, true)
 	b = appendIntField(b, "umask", int64(r.Umask), false)
 	b = appendStringField(b, "stdout", r.Stdout, true)

@@ -3,6 +3,7 @@ package daemon
 import (
 	"math"
 	"net/http"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -26,6 +27,34 @@ const preExecExit = 99
 
 // submitExec returns the JobExec of a submission, nil when it asks for
 // none of its options, or why it is refused.
+// defaultDirs, on the owner, gives a submission the directories the configuration
+// sets for jobs that ask for none: the working directory of the job's
+// application profile (JOB_CWD), else lsb.params' DEFAULT_JOB_CWD, for a
+// job submitted without -cwd or LSB_JOB_CWD, taken from its submission
+// directory when relative; and DEFAULT_JOB_OUTDIR for one without
+// -outdir. Their dynamic patterns (%J, %U ...) are expanded, and the
+// directories made, when the job starts, as for -cwd and -outdir.
+func (d *Daemon) defaultDirs(req *api.SubmitRequest) {
+	params := d.cfg.Policy.Parameters
+	if req.CwdDefault {
+		dir := params.DefaultJobCwd
+		if app := d.cluster.Apps[req.App]; req.App != "" && app != nil && app.Def != nil {
+			if v := settingString(app.Def.Settings, "JOB_CWD"); v != "" {
+				dir = v
+			}
+		}
+		if dir = strings.TrimSpace(dir); dir != "" {
+			if !filepath.IsAbs(dir) {
+				dir = filepath.Join(req.Cwd, dir)
+			}
+			req.Cwd = dir
+		}
+	}
+	if strings.TrimSpace(req.OutDir) == "" {
+		req.OutDir = strings.TrimSpace(params.DefaultJobOutdir)
+	}
+}
+
 func (d *Daemon) submitExec(req *api.SubmitRequest, now runtime.Time) (*runtime.JobExec, error) {
 	bad := func(format string, args ...any) error { return errorf(http.StatusBadRequest, format, args...) }
 	e := &runtime.JobExec{PreExec: req.PreExec, PostExec: req.PostExec, Begin: runtime.Time(req.BeginTime),

@@ -441,6 +441,7 @@ func (d *Daemon) handleSubmit(w http.ResponseWriter, r *http.Request) {
 			// element stands for the array).
 			return api.SubmitResponse{ID: j.JobID(), Queue: j.Queue.Name, Default: req.Queue == ""}, nil, nil, nil
 		}
+		d.defaultDirs(&req)
 		spec := api.ArraySpec{Name: req.Name}
 		if strings.Contains(req.Name, "[") {
 			var err error
