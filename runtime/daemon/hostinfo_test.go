@@ -57,3 +57,30 @@ func TestHostReservedAndThresholds(t *testing.T) {
 		}
 	}
 }
+
+// TestNewJobReasonAlone: a job no scheduling cycle has looked at yet says
+// "New job is waiting for scheduling" alone, as LSF's bjobs -p does, with
+// no host's reason.
+func TestNewJobReasonAlone(t *testing.T) {
+	p, err := compileTree(writeConf(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := t.TempDir()
+	// Cycles an hour apart: the one at the start, then none in the test.
+	d, err := daemon.Start(context.Background(), daemon.Config{Policy: p, StateDir: state,
+		WrapperPath: []string{os.Args[0], localexec.WrapperArg}, MinInterval: time.Hour, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	c := unixClient(state)
+	sub := c.submit(t, api.SubmitRequest{Command: "true", Hosts: []string{"hostA"}, Env: []string{"PATH=/usr/bin:/bin"}})
+	var j api.Job
+	if code, err := c.call("GET", fmt.Sprintf("/v1/jobs/%d?explain=1", sub.ID), nil, &j); err != nil || code != http.StatusOK {
+		t.Fatalf("job: %d %v", code, err)
+	}
+	if j.State != "PEND" || j.Reason != "New job is waiting for scheduling" || len(j.HostReasons) != 0 {
+		t.Errorf("%s with reason %q and host reasons %v, want PEND with LSF's new job reason alone", j.State, j.Reason, j.HostReasons)
+	}
+}

@@ -743,7 +743,9 @@ func (d *Daemon) jobFieldsAt(j *runtime.Job, explain bool, now runtime.Time, w j
 	case !w.reason:
 	case j.State.Pending():
 		reason := d.engine.Reason(j)
-		if explain {
+		if explain && reason != runtime.ReasonNew {
+			// A job no cycle has looked at yet says so alone, as LSF's
+			// does; its hosts are weighed once a cycle has.
 			jr, hosts := d.engine.WhyPending(j)
 			if jr != runtime.ReasonNone {
 				reason = jr
