@@ -195,11 +195,16 @@ func (e *Engine) Reason(j *Job) Reason {
 	if j.Remote != nil {
 		return j.Reason
 	}
-	if e.last == nil {
-		return ReasonNew
-	}
 	if j.State == PSusp && j.Reason.SystemHold() {
 		return j.Reason
+	}
+	if e.last == nil {
+		// No cycle yet (the daemon just started, or read its
+		// configuration again): a held job is held all the same.
+		if j.State == PSusp {
+			return ReasonHeld
+		}
+		return ReasonNew
 	}
 	return e.last.Reason(j)
 }

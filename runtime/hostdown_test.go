@@ -133,7 +133,7 @@ End Queue
 // "New job is waiting for scheduling" until a cycle does, and one the
 // cycle did not reach (its class had no slot) shows its begin time
 // before the lack of slots; one back from a failed pre-execution command
-// names it.
+// names it. A held job is held, whether or not a cycle has run.
 func TestReasonOfUnseenJob(t *testing.T) {
 	p := policyOf(t, `-- lsf.cluster.test --
 Begin Host
@@ -164,6 +164,17 @@ End Queue
 	first, err := e.Submit(runtime.Submission{User: "u", Queue: "normal"})
 	if err != nil {
 		t.Fatal(err)
+	}
+	held, err := e.Submit(runtime.Submission{User: "u", Queue: "normal", Hold: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Before any cycle: a held job is held, the other is new.
+	if r := e.Reason(held); r != runtime.ReasonHeld {
+		t.Errorf("held job before a cycle: %q, want %q", r, runtime.ReasonHeld)
+	}
+	if r := e.Reason(first); r != runtime.ReasonNew {
+		t.Errorf("job before a cycle: %q, want %q", r, runtime.ReasonNew)
 	}
 	e.Schedule() // the first job takes the host's one slot
 	clock.T = 2
