@@ -35,7 +35,12 @@ func TestHostReservedAndThresholds(t *testing.T) {
 	sub := c.submit(t, api.SubmitRequest{Command: "sleep 30", Cwd: work, ResReq: "rusage[mem=300]", Hosts: []string{"hostA"},
 		Env: []string{"PATH=/usr/bin:/bin"}})
 	c.waitState(t, sub.ID, "RUN")
-	defer c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", sub.ID), nil, nil)
+	defer func() {
+		// The job ends before the daemon closes: its supervisor writes
+		// into the state directory until it has.
+		c.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", sub.ID), nil, nil)
+		c.waitState(t, sub.ID, "EXIT")
+	}()
 	var hosts []api.Host
 	if code, err := c.call("GET", "/v1/hosts", nil, &hosts); err != nil || code != http.StatusOK {
 		t.Fatalf("hosts: %d %v", code, err)

@@ -50,7 +50,12 @@ End Limit
 	mine := tcpClient(d.Addr(), "s3cret", me.Username)
 	sub := mine.submit(t, api.SubmitRequest{Command: "sleep 60", Cwd: t.TempDir(), Env: []string{"PATH=" + os.Getenv("PATH")},
 		Slots: 3, ResReq: "span[hosts=1]", Queue: "owned"})
-	defer mine.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", sub.ID), api.ActionRequest{}, nil)
+	defer func() {
+		// The job ends before the daemon closes: its supervisor writes
+		// into the state directory until it has.
+		mine.call("POST", fmt.Sprintf("/v1/jobs/%d/kill", sub.ID), api.ActionRequest{}, nil)
+		mine.waitState(t, sub.ID, "EXIT")
+	}()
 	mine.waitState(t, sub.ID, "RUN")
 
 	c := api.Dial(state)
