@@ -27,7 +27,8 @@ func TestThreadLimit(t *testing.T) {
 }
 
 // TestRaiseThreadLimit checks that the process's limit is the kernel's
-// after raiseThreadLimit, and puts Go's default back.
+// after raiseThreadLimit, and leaves it so: raiseThreadLimit raises it
+// once a process, and the test may run again (go test -count).
 func TestRaiseThreadLimit(t *testing.T) {
 	data, err := os.ReadFile("/proc/sys/kernel/threads-max")
 	if err != nil {
@@ -35,6 +36,7 @@ func TestRaiseThreadLimit(t *testing.T) {
 	}
 	raiseThreadLimit()
 	got := debug.SetMaxThreads(minThreads)
+	debug.SetMaxThreads(got)
 	if want := threadLimit(string(data)); got != want {
 		t.Errorf("thread limit %d after raiseThreadLimit, want the kernel's %s", got, strings.TrimSpace(string(data)))
 	}
