@@ -45,9 +45,11 @@ func TestHostReservedAndThresholds(t *testing.T) {
 	if code, err := c.call("GET", "/v1/hosts", nil, &hosts); err != nil || code != http.StatusOK {
 		t.Fatalf("hosts: %d %v", code, err)
 	}
+	seen := 0
 	for _, h := range hosts {
 		switch h.Name {
 		case "hostA":
+			seen++
 			if h.Reserved["mem"] != 300 {
 				t.Errorf("hostA reserves %v of mem, want 300", h.Reserved)
 			}
@@ -56,10 +58,14 @@ func TestHostReservedAndThresholds(t *testing.T) {
 				t.Errorf("hostA's r1m thresholds %+v, want 3.5/5", th)
 			}
 		case "hostB":
+			seen++
 			if len(h.Reserved) != 0 || len(h.Thresholds) != 0 {
 				t.Errorf("hostB reserves %v and has thresholds %v, want none", h.Reserved, h.Thresholds)
 			}
 		}
+	}
+	if seen != 2 {
+		t.Errorf("the listing has %d of hostA and hostB: %+v", seen, hosts)
 	}
 }
 
