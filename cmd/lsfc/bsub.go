@@ -696,21 +696,19 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 	if err != nil {
 		return lsfFailed(e, "bsub", err)
 	}
-	if r.procLimits != nil {
-		conf, err := c.Conf(ctx)
-		if err != nil {
-			return lsfFailed(e, "bsub", err)
+	// The daemon's lsf.conf, asked for once, when an option needs it.
+	var conf map[string]string
+	daemonConf := func() (map[string]string, error) {
+		if conf == nil {
+			var err error
+			if conf, err = c.Conf(ctx); err != nil {
+				return nil, err
+			}
 		}
-		unit, err := memUnit(conf)
-		if err != nil {
-			return lsfFailed(e, "bsub", err)
-		}
-		if r.sub.ProcLimits, err = procLimitsKB(r.procLimits, unit); err != nil {
-			return lsfFailed(e, "bsub", notSubmitted(err))
-		}
+		return conf, nil
 	}
-	if r.bareMem > 0 {
-		conf, err := c.Conf(ctx)
+	if r.procLimits != nil || r.bareMem > 0 {
+		conf, err := daemonConf()
 		if err != nil {
 			return lsfFailed(e, "bsub", err)
 		}
@@ -718,7 +716,14 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 		if err != nil {
 			return lsfFailed(e, "bsub", err)
 		}
-		r.sub.MemLimit = r.bareMem * unit.Megabytes()
+		if r.procLimits != nil {
+			if r.sub.ProcLimits, err = procLimitsKB(r.procLimits, unit); err != nil {
+				return lsfFailed(e, "bsub", notSubmitted(err))
+			}
+		}
+		if r.bareMem > 0 {
+			r.sub.MemLimit = r.bareMem * unit.Megabytes()
+		}
 	}
 	req := r.request(sc)
 	if req.InputSpooled {
@@ -749,7 +754,7 @@ func runBsub(ctx context.Context, e env, a *lsfArgs) error {
 	if r.array {
 		code = waitArray(ctx, e, c, resp.ID)
 	} else {
-		code = waitJob(ctx, e, c, resp.ID, showExecHost(ctx, c))
+		code = waitJob(ctx, e, c, resp.ID, showExecHost(daemonConf))
 	}
 	if code != 0 {
 		return exit(code, nil)
@@ -791,8 +796,8 @@ func submitRetrying(ctx context.Context, e env, c *api.Client, req *api.SubmitRe
 // daemon's lsf.conf sets LSB_SUBK_SHOW_EXEC_HOST=Y (as LSF's
 // installation does; LSF's default is N). A daemon that does not answer
 // shows it.
-func showExecHost(ctx context.Context, c *api.Client) bool {
-	conf, err := c.Conf(ctx)
+func showExecHost(daemonConf func() (map[string]string, error)) bool {
+	conf, err := daemonConf()
 	if err != nil {
 		return true
 	}
